@@ -1,0 +1,4 @@
+import { getCustomer } from "@/lib/customers/get-customer";
+import { api } from "@/lib/http/api";
+
+export const GET = api({ auth: "secret" }, ({ tx, principal, params }) => getCustomer(tx, principal, params.id));

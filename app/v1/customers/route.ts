@@ -1,0 +1,12 @@
+import { createCustomer } from "@/lib/customers/create-customer";
+import { listCustomers } from "@/lib/customers/list-customers";
+import { CreateCustomerBody, ListCustomersQuery } from "@/lib/customers/schemas";
+import { api } from "@/lib/http/api";
+
+export const POST = api({ auth: "secret", body: CreateCustomerBody, status: 201 }, ({ tx, principal, body }) =>
+  createCustomer(tx, principal, body),
+);
+
+export const GET = api({ auth: "secret", query: ListCustomersQuery }, ({ tx, principal, query }) =>
+  listCustomers(tx, principal, query),
+);

@@ -1,0 +1,24 @@
+// One tick of the background work the cron route triggers: each task is independent, so one failing
+// task never stops the others, and the summary says what each did.
+import { getDb } from "../db";
+import { purgeExpiredRecords } from "../idempotency/claims";
+import { purgeIdleBuckets } from "../rate-limit";
+
+type Task = () => Promise<number>;
+
+const TASKS: Record<string, Task> = {
+  idempotencyRecordsPurged: () => purgeExpiredRecords(getDb()),
+  rateLimitBucketsPurged: purgeIdleBuckets,
+};
+
+export async function runTick(): Promise<Record<string, number | { error: string }>> {
+  const summary: Record<string, number | { error: string }> = {};
+  for (const [name, task] of Object.entries(TASKS)) {
+    try {
+      summary[name] = await task();
+    } catch (err) {
+      summary[name] = { error: err instanceof Error ? err.message : String(err) };
+    }
+  }
+  return summary;
+}

@@ -1,0 +1,49 @@
+// Every setting of the service, parsed once from the environment with defaults (CONTRACT.md "Running it").
+// Nothing else reads process.env.
+import { z } from "zod";
+
+const flag = z
+  .enum(["0", "1", "true", "false", ""])
+  .optional()
+  .transform((value) => value === "1" || value === "true");
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: z.string().min(1).optional(),
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  BASE_URL: z.string().url().optional(),
+  CRON_SECRET: z.string().optional(),
+  RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(120),
+  RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1).default(60_000),
+  REDIS_URL: z.string().optional(),
+  /** Largest accepted request body, in bytes. */
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(256 * 1024),
+  /** How long an in-flight idempotency claim blocks its key before a crashed holder is presumed dead. */
+  IDEMPOTENCY_LOCK_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** How long stored idempotent responses are kept (CONTRACT.md: at least 24 h). */
+  IDEMPOTENCY_RETENTION_HOURS: z.coerce.number().int().min(24).default(24),
+  /** How many proxies in front of the app append to X-Forwarded-For (0: the socket peer is the client). */
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).default(0),
+  /** Enables the x-test-fault request header used by crash and failure tests. Never set in production. */
+  FAULT_INJECTION: flag,
+});
+
+export type Env = z.infer<typeof EnvSchema> & { BASE_URL: string };
+
+function parseEnv(): Env {
+  const result = EnvSchema.safeParse(process.env);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`Invalid settings:\n  ${problems.join("\n  ")}`);
+  }
+  const parsed = result.data;
+  return { ...parsed, BASE_URL: (parsed.BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/$/, "") };
+}
+
+export const env: Env = parseEnv();
+
+export function requireDatabaseUrl(): string {
+  if (!env.DATABASE_URL) throw new Error("DATABASE_URL is not set (npm start sets it for the embedded database)");
+  return env.DATABASE_URL;
+}

@@ -1,0 +1,110 @@
+// Typed domain errors. Domain code throws these; lib/http/errors.ts maps each code to its HTTP status.
+
+export type ErrorCode =
+  | "VALIDATION_ERROR"
+  | "UNAUTHORIZED"
+  | "PAYMENT_DECLINED"
+  | "FORBIDDEN"
+  | "SANCTIONS_BLOCKED"
+  | "NOT_FOUND"
+  | "CONFLICT"
+  | "GONE"
+  | "RATE_LIMITED"
+  | "INVARIANT_VIOLATION"
+  | "UPSTREAM_ERROR"
+  | "CIRCUIT_OPEN";
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export class DomainError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown>;
+  /**
+   * True when the state written before the error must still commit (for example a declined charge
+   * marks its PaymentIntent failed); the error is then also the request's stored idempotent result.
+   */
+  readonly commitsState: boolean;
+
+  constructor(code: ErrorCode, message: string, details: Record<string, unknown> = {}, commitsState = false) {
+    super(message);
+    this.name = new.target.name;
+    this.code = code;
+    this.details = details;
+    this.commitsState = commitsState;
+  }
+}
+
+export class ValidationError extends DomainError {
+  constructor(message: string, fields: FieldError[] = []) {
+    super("VALIDATION_ERROR", message, { fields });
+  }
+}
+
+export class UnauthorizedError extends DomainError {
+  constructor(message = "Missing or invalid API key.") {
+    super("UNAUTHORIZED", message);
+  }
+}
+
+export class ForbiddenError extends DomainError {
+  constructor(message: string) {
+    super("FORBIDDEN", message);
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(resource: string, id?: string) {
+    super("NOT_FOUND", id ? `No such ${resource}: '${id}'` : `No such ${resource}.`, id ? { resource, id } : { resource });
+  }
+}
+
+export class ConflictError extends DomainError {
+  constructor(message: string, details: Record<string, unknown> = {}) {
+    super("CONFLICT", message, details);
+  }
+}
+
+export class GoneError extends DomainError {
+  constructor(message: string) {
+    super("GONE", message);
+  }
+}
+
+export class RateLimitedError extends DomainError {
+  constructor(readonly retryAfterSeconds: number) {
+    super("RATE_LIMITED", "Too many requests; retry after the time in the Retry-After header.", { retryAfterSeconds });
+  }
+}
+
+export class PaymentDeclinedError extends DomainError {
+  constructor(reason: string, message = "The payment was declined.") {
+    super("PAYMENT_DECLINED", message, { reason }, true);
+  }
+}
+
+export class SanctionsBlockedError extends DomainError {
+  constructor(message = "This payment is blocked by sanctions screening.") {
+    super("SANCTIONS_BLOCKED", message);
+  }
+}
+
+export class UpstreamError extends DomainError {
+  constructor(message: string, commitsState = false) {
+    super("UPSTREAM_ERROR", message, {}, commitsState);
+  }
+}
+
+export class CircuitOpenError extends DomainError {
+  constructor(message = "The payment rail is failing; its circuit breaker is open. Retry after a short back-off.") {
+    super("CIRCUIT_OPEN", message);
+  }
+}
+
+export class InvariantViolation extends DomainError {
+  constructor(message: string) {
+    super("INVARIANT_VIOLATION", message);
+  }
+}

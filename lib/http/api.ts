@@ -1,0 +1,140 @@
+// The api() wrapper every /v1 route is made with. It composes small steps in a fixed order:
+// auth -> rate limit -> body (size, JSON) -> validation -> idempotency -> handler in a transaction.
+// A domain handler sees only what it declared, and never HTTP.
+import type { z } from "zod";
+import { getDb, transaction, type Db } from "../db";
+import { env } from "../env";
+import { DomainError } from "../errors";
+import { createId } from "../ids";
+import { releaseClaim, storeResponse } from "../idempotency/claims";
+import { parseOrThrow } from "../validation/parse";
+import { authenticate, type Principal } from "./authenticate";
+import { clientIp } from "./client-ip";
+import { toErrorResult, type HttpResult } from "./errors";
+import { faultAt } from "./fault-injection";
+import { claimIdempotencyKey, idempotencyKeyOf } from "./idempotency-step";
+import { enforceRateLimit } from "./rate-limit-step";
+import { readJsonBody } from "./read-body";
+
+/** A handler's result with a status other than the route's default. */
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {}
+}
+
+type RouteParams = Record<string, string>;
+
+interface Options<B extends z.ZodType | undefined, Q extends z.ZodType | undefined> {
+  /** "secret": Bearer API key, limited per key. "public": no credential, limited per client IP. */
+  auth: "secret" | "public";
+  body?: B;
+  query?: Q;
+  /** Status of a successful result (default 200). */
+  status?: number;
+}
+
+type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface HandlerContext<B, Q, P extends "secret" | "public"> {
+  /** The transaction of a mutating request, or the pool for reads. */
+  tx: Db;
+  principal: P extends "secret" ? Principal : undefined;
+  body: B;
+  query: Q;
+  params: RouteParams;
+  req: Request;
+}
+
+type NextContext = { params: Promise<RouteParams> };
+
+const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+export function api<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, P extends "secret" | "public" = "secret">(
+  options: Options<B, Q> & { auth: P },
+  handler: (ctx: HandlerContext<Infer<B>, Infer<Q>, P>) => Promise<unknown>,
+) {
+  return async (req: Request, nextContext?: NextContext): Promise<Response> => {
+    const requestId = createId("request");
+    const headers = new Headers({ "Request-Id": requestId });
+    let claimId: string | null = null;
+    try {
+      const db = getDb();
+      const principal = options.auth === "secret" ? await authenticateOrLimitByIp(db, req, headers) : undefined;
+      await enforceRateLimit(principal ? `key:${principal.apiKeyId}` : `ip:${clientIp(req)}`, headers);
+
+      const mutating = MUTATING.has(req.method);
+      const rawBody = mutating ? await readJsonBody(req, env.BODY_LIMIT_BYTES) : undefined;
+      const body = (options.body ? parseOrThrow(options.body, rawBody) : undefined) as Infer<B>;
+      const query = (options.query ? parseOrThrow(options.query, Object.fromEntries(new URL(req.url).searchParams), "query") : undefined) as Infer<Q>;
+      const params = (await nextContext?.params) ?? {};
+
+      const idempotencyKey = mutating && principal ? idempotencyKeyOf(req) : null;
+      if (idempotencyKey && principal) {
+        const outcome = await claimIdempotencyKey(db, req, principal, idempotencyKey, rawBody);
+        if (outcome.kind === "replay") {
+          headers.set("Idempotent-Replayed", "true");
+          return respondText(outcome.status, outcome.bodyText, headers);
+        }
+        claimId = outcome.claimId;
+      }
+
+      const context = { principal, body, query, params, req } as Omit<HandlerContext<Infer<B>, Infer<Q>, P>, "tx">;
+      if (!mutating) return respond(toResult(await handler({ ...context, tx: db }), options.status), headers);
+
+      const result = await transaction(async (tx) => {
+        let outcome: HttpResult;
+        try {
+          outcome = toResult(await handler({ ...context, tx }), options.status);
+        } catch (err) {
+          // A decline and the like: the state it wrote commits, and the error is the stored result.
+          if (!(err instanceof DomainError && err.commitsState)) throw err;
+          outcome = toErrorResult(err, requestId);
+        }
+        faultAt(req, "after-handler");
+        if (claimId) await storeResponse(tx, claimId, outcome.status, outcome.body);
+        return outcome;
+      });
+      return respond(result, headers);
+    } catch (err) {
+      const result = toErrorResult(err, requestId);
+      if (claimId) await settleFailedClaim(claimId, result);
+      return respond(result, headers);
+    }
+  };
+}
+
+/** Authenticates; a failed attempt still costs a token from the caller's IP bucket (brute-force brake). */
+async function authenticateOrLimitByIp(db: Db, req: Request, headers: Headers): Promise<Principal> {
+  try {
+    return await authenticate(db, req);
+  } catch (err) {
+    await enforceRateLimit(`ip:${clientIp(req)}`, headers);
+    throw err;
+  }
+}
+
+/** A 4xx is the request's final answer and is stored for replay; a 5xx releases the key for a fresh retry. */
+async function settleFailedClaim(claimId: string, result: HttpResult): Promise<void> {
+  try {
+    if (result.status >= 500) await releaseClaim(getDb(), claimId);
+    else await storeResponse(getDb(), claimId, result.status, result.body);
+  } catch (err) {
+    // The claim expires on its own after IDEMPOTENCY_LOCK_SECONDS; nothing more to do here.
+    console.error("could not settle an idempotency claim:", err instanceof Error ? err.message : err);
+  }
+}
+
+function toResult(value: unknown, defaultStatus = 200): HttpResult {
+  return value instanceof Reply ? { status: value.status, body: value.body } : { status: defaultStatus, body: value };
+}
+
+function respond(result: HttpResult, headers: Headers): Response {
+  return respondText(result.status, JSON.stringify(result.body), headers);
+}
+
+function respondText(status: number, json: string, headers: Headers): Response {
+  headers.set("Content-Type", "application/json");
+  return new Response(json, { status, headers });
+}

@@ -1,0 +1,38 @@
+// The one table from error code to HTTP status (SPEC.md section 7), and error responses in the contract's shape.
+import { DomainError, type ErrorCode } from "../errors";
+
+export const STATUS_BY_CODE: Record<ErrorCode, number> = {
+  VALIDATION_ERROR: 400,
+  UNAUTHORIZED: 401,
+  PAYMENT_DECLINED: 402,
+  FORBIDDEN: 403,
+  SANCTIONS_BLOCKED: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  GONE: 410,
+  RATE_LIMITED: 429,
+  INVARIANT_VIOLATION: 500,
+  UPSTREAM_ERROR: 502,
+  CIRCUIT_OPEN: 503,
+};
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; details: Record<string, unknown> };
+}
+
+export interface HttpResult {
+  status: number;
+  body: unknown;
+}
+
+export function errorResult(code: ErrorCode, message: string, details: Record<string, unknown> = {}): HttpResult {
+  const body: ErrorBody = { error: { code, message, details } };
+  return { status: STATUS_BY_CODE[code], body };
+}
+
+/** Maps anything thrown to the error contract; unknown errors become 500 without leaking internals. */
+export function toErrorResult(err: unknown, requestId: string): HttpResult {
+  if (err instanceof DomainError) return errorResult(err.code, err.message, err.details);
+  console.error(`[${requestId}] unhandled error:`, err instanceof Error ? err.stack ?? err.message : err);
+  return errorResult("INVARIANT_VIOLATION", "An internal error occurred; report it with the request id.", { requestId });
+}

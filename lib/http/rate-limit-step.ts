@@ -1,0 +1,17 @@
+// The rate-limit step of the pipeline: take a token for the principal, refuse with 429 when empty,
+// and report the bucket in RateLimit-* headers on every limited response.
+import { RateLimitedError } from "../errors";
+import { getRateLimiter, type TakeResult } from "../rate-limit";
+
+export async function enforceRateLimit(bucketKey: string, headers: Headers): Promise<void> {
+  const result = await getRateLimiter().take(bucketKey);
+  setRateLimitHeaders(headers, result);
+  if (!result.allowed) throw new RateLimitedError(result.retryAfterSeconds);
+}
+
+function setRateLimitHeaders(headers: Headers, result: TakeResult): void {
+  headers.set("RateLimit-Limit", String(result.limit));
+  headers.set("RateLimit-Remaining", String(result.remaining));
+  headers.set("RateLimit-Reset", String(result.resetSeconds));
+  if (!result.allowed) headers.set("Retry-After", String(result.retryAfterSeconds));
+}

@@ -1,0 +1,41 @@
+// Prefixed, unguessable ids (CONTRACT.md): prefix + 24 random base62 characters (~143 bits).
+import { randomBytes } from "node:crypto";
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+export const ID_PREFIXES = {
+  merchant: "mer",
+  apiKey: "key",
+  customer: "cus",
+  checkout: "cs",
+  paymentIntent: "pi",
+  order: "ord",
+  refund: "re",
+  event: "evt",
+  webhookEndpoint: "we",
+  deliveryAttempt: "wda",
+  meter: "mtr",
+  usageRecord: "mu",
+  product: "prd",
+  user: "usr",
+  idempotency: "idem",
+  request: "req",
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+
+/** Random base62 string; rejection sampling keeps every character uniformly likely. */
+export function randomBase62(length: number): string {
+  let out = "";
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248) out += BASE62[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+export function createId(kind: IdKind): string {
+  return `${ID_PREFIXES[kind]}_${randomBase62(24)}`;
+}

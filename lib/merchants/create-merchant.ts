@@ -1,0 +1,39 @@
+// A new merchant with its first test and live API keys, and optionally a dashboard login.
+import { hashPassword } from "../auth/password";
+import type { Db } from "../db";
+import { ConflictError } from "../errors";
+import { createId } from "../ids";
+import { createApiKey } from "./create-api-key";
+
+export interface NewMerchant {
+  name: string;
+  email?: string;
+  password?: string;
+}
+
+export interface CreatedMerchant {
+  merchantId: string;
+  testSecretKey: string;
+  liveSecretKey: string;
+  userEmail?: string;
+}
+
+export async function createMerchant(tx: Db, input: NewMerchant): Promise<CreatedMerchant> {
+  const merchant = await tx.merchant.create({ data: { id: createId("merchant"), name: input.name } });
+  const testKey = await createApiKey(tx, merchant.id, false, "Default test key");
+  const liveKey = await createApiKey(tx, merchant.id, true, "Default live key");
+  if (input.email && input.password) {
+    const email = input.email.trim().toLowerCase();
+    const existing = await tx.user.findUnique({ where: { email } });
+    if (existing) throw new ConflictError(`A user with email ${email} already exists.`);
+    await tx.user.create({
+      data: { id: createId("user"), merchantId: merchant.id, email, passwordHash: await hashPassword(input.password) },
+    });
+  }
+  return {
+    merchantId: merchant.id,
+    testSecretKey: testKey.secret,
+    liveSecretKey: liveKey.secret,
+    ...(input.email && input.password ? { userEmail: input.email.trim().toLowerCase() } : {}),
+  };
+}

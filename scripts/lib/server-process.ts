@@ -1,0 +1,42 @@
+// Starts the production server (server.mjs) as a child process and waits until /health answers.
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { ROOT } from "./prisma-cli";
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  stop: () => Promise<void>;
+}
+
+export async function startServerProcess(port: number, env: Record<string, string>, inheritOutput = false): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [path.join(ROOT, "server.mjs")], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", BASE_URL: `http://localhost:${port}`, ...env, PORT: String(port) },
+    stdio: inheritOutput ? "inherit" : ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk) => (output += chunk));
+  child.stderr?.on("data", (chunk) => (output += chunk));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+    try {
+      if ((await fetch(`${url}/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (Date.now() >= deadline) throw new Error(`server did not become healthy:\n${output}`);
+  if (process.env.SERVER_LOG) child.stdout?.pipe(process.stderr), child.stderr?.pipe(process.stderr);
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once("exit", () => resolve());
+      child.kill("SIGTERM");
+      setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
+    });
+  return { url, child, stop };
+}

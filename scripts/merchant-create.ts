@@ -1,0 +1,33 @@
+// Operator CLI: npm run merchant:create -- --name <name> [--email <email> --password <password>] [--json]
+// Prints the new merchant's id and its test and live secret keys (shown this once).
+import { parseArgs } from "node:util";
+import { openServiceDatabase } from "./lib/database";
+import { generatePrismaClientIfMissing, migrateDeploy } from "./lib/prisma-cli";
+
+const { values } = parseArgs({
+  options: { name: { type: "string" }, email: { type: "string" }, password: { type: "string" }, json: { type: "boolean" } },
+});
+if (!values.name || (values.email && !values.password)) {
+  console.error("usage: npm run merchant:create -- --name <name> [--email <email> --password <password>] [--json]");
+  process.exit(2);
+}
+
+const database = await openServiceDatabase();
+process.env.DATABASE_URL = database.url;
+generatePrismaClientIfMissing();
+migrateDeploy(database.url);
+const { transaction, getDb } = await import("../lib/db");
+const { createMerchant } = await import("../lib/merchants/create-merchant");
+try {
+  const created = await transaction((tx) => createMerchant(tx, { name: values.name!, email: values.email, password: values.password }));
+  if (values.json) console.log(JSON.stringify(created));
+  else {
+    console.log(`Merchant ${created.merchantId} created.`);
+    console.log(`  test secret key: ${created.testSecretKey}`);
+    console.log(`  live secret key: ${created.liveSecretKey}`);
+    if (created.userEmail) console.log(`  dashboard login: ${created.userEmail}`);
+  }
+} finally {
+  await getDb().$disconnect();
+  await database.stop();
+}

@@ -1,0 +1,54 @@
+// npm start: database (embedded unless DATABASE_URL), migrations, demo seed, build if needed, serve on
+// PORT, and trigger the cron tick every second. Ctrl-C stops everything, the embedded database too.
+import { randomBytes } from "node:crypto";
+import { buildIfNeeded } from "./lib/build";
+import { openServiceDatabase } from "./lib/database";
+import { generatePrismaClientIfMissing, migrateDeploy } from "./lib/prisma-cli";
+import { startServerProcess } from "./lib/server-process";
+import { seedDemoMerchant } from "./lib/seed";
+
+const port = Number(process.env.PORT ?? 3000);
+const cronSecret = process.env.CRON_SECRET ?? randomBytes(24).toString("hex");
+
+const database = await openServiceDatabase();
+console.log(database.embedded ? `Database: embedded PostgreSQL (${database.url.replace(/:[^:@]*@/, ":***@")})` : "Database: DATABASE_URL");
+generatePrismaClientIfMissing();
+migrateDeploy(database.url);
+console.log("Migrations applied.");
+await seedDemoMerchant(database.url);
+buildIfNeeded();
+
+const server = await startServerProcess(port, { DATABASE_URL: database.url, CRON_SECRET: cronSecret }, true);
+console.log(`Ready: http://localhost:${port}  (health: /health, readiness: /ready)`);
+
+let ticking = false;
+const ticker = setInterval(async () => {
+  if (ticking) return; // one tick at a time from this process
+  ticking = true;
+  try {
+    await fetch(`${server.url}/api/cron/tick`, { headers: { Authorization: `Bearer ${cronSecret}` } });
+  } catch {
+    // the server is restarting or stopping; the next tick tries again
+  } finally {
+    ticking = false;
+  }
+}, 1_000);
+
+let stopping = false;
+async function shutdown() {
+  if (stopping) return;
+  stopping = true;
+  clearInterval(ticker);
+  console.log("\nStopping...");
+  await server.stop();
+  await database.stop();
+  process.exit(0);
+}
+process.on("SIGINT", shutdown);
+process.on("SIGTERM", shutdown);
+server.child.on("exit", (code) => {
+  if (!stopping) {
+    console.error(`The server exited (${code}).`);
+    void shutdown();
+  }
+});

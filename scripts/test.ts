@@ -1,0 +1,54 @@
+// npm test: the whole suite (unit, database, HTTP, e2e) on a throwaway database that is created here and
+// dropped at the end, on DATABASE_URL's server when set, else on an embedded PostgreSQL under .data/.
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { buildIfNeeded } from "./lib/build";
+import { createDatabaseIfMissing, dropDatabase, startEmbeddedPostgres } from "./lib/embedded-postgres";
+import { generatePrismaClientIfMissing, migrateDeploy, ROOT } from "./lib/prisma-cli";
+
+const testDatabase = `aps_test_${Date.now()}_${randomBytes(3).toString("hex")}`;
+
+async function openServer(): Promise<{ adminUrl: (db: string) => string; stop: () => Promise<void> }> {
+  if (process.env.DATABASE_URL) {
+    const base = new URL(process.env.DATABASE_URL);
+    return {
+      adminUrl: (db) => Object.assign(new URL(base.href), { pathname: `/${db}` }).href,
+      stop: async () => {},
+    };
+  }
+  return startEmbeddedPostgres("pg-test", Number(process.env.EMBEDDED_TEST_PG_PORT ?? 54330));
+}
+
+function run(label: string, command: string, args: string[], env: Record<string, string>): boolean {
+  console.log(`\n=== ${label} ===`);
+  const result = spawnSync(path.join(ROOT, "node_modules", ".bin", command), args, {
+    cwd: ROOT,
+    stdio: "inherit",
+    env: { ...process.env, ...env },
+  });
+  return result.status === 0;
+}
+
+const server = await openServer();
+let passed = false;
+try {
+  const adminUrl = server.adminUrl("postgres");
+  await createDatabaseIfMissing(adminUrl, testDatabase);
+  const databaseUrl = server.adminUrl(testDatabase);
+  console.log(`Test database: ${testDatabase}`);
+  generatePrismaClientIfMissing();
+  migrateDeploy(databaseUrl);
+  buildIfNeeded();
+
+  const env = { DATABASE_URL: databaseUrl, NEXT_TELEMETRY_DISABLED: "1" };
+  const extraArgs = process.argv.slice(2);
+  const unitAndServer = run("vitest: unit, database and HTTP tests", "vitest", ["run", ...extraArgs], env);
+  const e2e = extraArgs.length ? true : run("playwright: browser and end-to-end tests", "playwright", ["test"], env);
+  passed = unitAndServer && e2e;
+} finally {
+  await dropDatabase(server.adminUrl("postgres"), testDatabase).catch((err) => console.error("could not drop the test database:", err.message));
+  await server.stop();
+}
+console.log(passed ? "\nAll test layers passed." : "\nSome tests failed.");
+process.exit(passed ? 0 : 1);

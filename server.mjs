@@ -1,0 +1,29 @@
+// The production HTTP server: Next.js's request handler behind a plain Node server, so that the
+// client's address comes from the socket. Whatever X-Forwarded-For a client sends, the socket peer is
+// appended last; lib/http/client-ip.ts trusts only TRUSTED_PROXY_HOPS entries before it.
+import { createServer } from "node:http";
+import next from "next";
+
+const port = Number(process.env.PORT ?? 3000);
+const hostname = process.env.HOST ?? "0.0.0.0";
+
+const app = next({ dev: false, hostname, port, dir: import.meta.dirname });
+await app.prepare();
+const handle = app.getRequestHandler();
+
+const server = createServer((req, res) => {
+  const peer = req.socket.remoteAddress ?? "unknown";
+  const forwarded = req.headers["x-forwarded-for"];
+  req.headers["x-forwarded-for"] = forwarded ? `${forwarded}, ${peer}` : peer;
+  handle(req, res);
+});
+server.keepAliveTimeout = 65_000;
+server.listen(port, hostname, () => console.log(`Agent Payments Service listening on http://localhost:${port}`));
+
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    server.close(() => process.exit(0));
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(0), 5_000).unref();
+  });
+}

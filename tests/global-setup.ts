@@ -1,0 +1,17 @@
+// One shared production server for the HTTP tests (each test file makes its own merchants and keys,
+// so files never share state). Tests that need other settings start their own with startTestServer().
+import type { TestProject } from "vitest/node";
+import { startTestServer } from "./helpers/server";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseUrl: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  if (!process.env.DATABASE_URL) throw new Error("Run the suite with `npm test`: it creates the test database.");
+  const server = await startTestServer();
+  project.provide("baseUrl", server.url);
+  return () => server.stop();
+}

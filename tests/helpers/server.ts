@@ -1,0 +1,25 @@
+// Starts a real production server (server.mjs) on a free port against the test database.
+import net from "node:net";
+import { startServerProcess, type ServerProcess } from "../../scripts/lib/server-process";
+
+export const TEST_CRON_SECRET = "test-cron-secret";
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+export async function startTestServer(env: Record<string, string> = {}): Promise<ServerProcess> {
+  return startServerProcess(await freePort(), {
+    DATABASE_URL: process.env.DATABASE_URL!,
+    CRON_SECRET: TEST_CRON_SECRET,
+    FAULT_INJECTION: "1",
+    ...env,
+  });
+}
