@@ -27,6 +27,24 @@ const EnvSchema = z.object({
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).default(0),
   /** Enables the x-test-fault request header used by crash and failure tests. Never set in production. */
   FAULT_INJECTION: flag,
+  /**
+   * Seconds after capture before a PaymentIntent settles (funds pending -> payable) on a tick. Unset:
+   * 0 in test mode (the next tick), 172800 (2 days, like Stripe's standard payout delay) in live mode.
+   */
+  SETTLEMENT_DELAY_SECONDS: z.coerce.number().int().min(0).optional(),
+  /** Billing countries (ISO 3166-1 alpha-2, comma-separated) whose charges are blocked before any charge. */
+  SANCTIONED_COUNTRIES: z
+    .string()
+    .default("CU,IR,KP,SY")
+    .transform((value) => value.split(",").map((code) => code.trim().toUpperCase()).filter(Boolean)),
+  /** The rail that moves live-mode money. "none": live captures fail with 502 UPSTREAM_ERROR. "test": staging only. */
+  LIVE_RAIL: z.enum(["none", "test"]).default("none"),
+  /** Consecutive rail failures (per process) that open the circuit breaker. */
+  CIRCUIT_FAILURE_THRESHOLD: z.coerce.number().int().min(1).default(5),
+  /** How long an open circuit fast-fails before letting one trial call through (half-open). */
+  CIRCUIT_COOLDOWN_MS: z.coerce.number().int().min(1).default(30_000),
+  /** Connections of each side pool (the test rail's own, and autonomous attempt records). */
+  SIDE_POOL_MAX: z.coerce.number().int().min(1).max(50).default(4),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { BASE_URL: string };

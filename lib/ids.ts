@@ -20,6 +20,10 @@ export const ID_PREFIXES = {
   user: "usr",
   idempotency: "idem",
   request: "req",
+  ledgerPosting: "lp",
+  paymentAttempt: "pa",
+  railCharge: "ch",
+  railRefund: "rr",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

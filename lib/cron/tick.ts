@@ -1,12 +1,16 @@
 // One tick of the background work the cron route triggers: each task is independent, so one failing
 // task never stops the others, and the summary says what each did.
+import { expireOverdueCheckouts } from "../checkouts/expire-checkouts";
 import { getDb } from "../db";
 import { purgeExpiredRecords } from "../idempotency/claims";
+import { settleDuePaymentIntents } from "../payments/settle-payment-intents";
 import { purgeIdleBuckets } from "../rate-limit";
 
 type Task = () => Promise<number>;
 
 const TASKS: Record<string, Task> = {
+  checkoutsExpired: () => expireOverdueCheckouts(getDb()),
+  paymentIntentsSettled: () => settleDuePaymentIntents(getDb()),
   idempotencyRecordsPurged: () => purgeExpiredRecords(getDb()),
   rateLimitBucketsPurged: purgeIdleBuckets,
 };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Email, ListQuery, Metadata } from "../validation/common";
+import { Currency, Email, ListQuery, Metadata } from "../validation/common";
 
 export const CreateCustomerBody = z
   .object({
@@ -12,3 +12,11 @@ export type CreateCustomerInput = z.output<typeof CreateCustomerBody>;
 
 export const ListCustomersQuery = ListQuery;
 export type ListCustomersInput = z.output<typeof ListCustomersQuery>;
+
+export const FundTestWalletBody = z
+  .object({
+    amount: z.number().int("must be an integer in minor units").min(1).max(1_000_000_000),
+    currency: Currency,
+  })
+  .strict();
+export type FundTestWalletInput = z.output<typeof FundTestWalletBody>;

@@ -1,0 +1,4 @@
+import { api } from "@/lib/http/api";
+import { getBalance } from "@/lib/ledger/get-balance";
+
+export const GET = api({ auth: "secret" }, ({ tx, principal }) => getBalance(tx, principal));

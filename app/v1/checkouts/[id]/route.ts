@@ -1,0 +1,4 @@
+import { getCheckout } from "@/lib/checkouts/get-checkout";
+import { api } from "@/lib/http/api";
+
+export const GET = api({ auth: "secret" }, ({ tx, principal, params }) => getCheckout(tx, principal, params.id));

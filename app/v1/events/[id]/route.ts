@@ -1,0 +1,4 @@
+import { getEvent } from "@/lib/events/get-event";
+import { api } from "@/lib/http/api";
+
+export const GET = api({ auth: "secret" }, ({ tx, principal, params }) => getEvent(tx, principal, params.id));

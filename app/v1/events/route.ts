@@ -1,0 +1,5 @@
+import { listEvents } from "@/lib/events/list-events";
+import { ListEventsQuery } from "@/lib/events/schemas";
+import { api } from "@/lib/http/api";
+
+export const GET = api({ auth: "secret", query: ListEventsQuery }, ({ tx, principal, query }) => listEvents(tx, principal, query));

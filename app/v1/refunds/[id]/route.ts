@@ -1,0 +1,4 @@
+import { api } from "@/lib/http/api";
+import { getRefund } from "@/lib/refunds/get-refund";
+
+export const GET = api({ auth: "secret" }, ({ tx, principal, params }) => getRefund(tx, principal, params.id));

@@ -1,0 +1,83 @@
+// What each ending of a checkout writes: the transitions of checkout, PaymentIntent and order, the ledger
+// posting, and the SPEC.md section 6 events, all in the caller's transaction.
+import type { Db } from "../db";
+import { emitOrderEvent, emitPaymentIntentEvent } from "../events/emit-event";
+import type { Checkout, Order, PaymentIntent } from "../generated/prisma/client";
+import { postCapture } from "../ledger/post";
+import { transitionOrder } from "../orders/transitions";
+import { finishAttempt, recoverPendingAttempt } from "../payments/charge-attempts";
+import { transitionPaymentIntent } from "../payments/transitions";
+import type { ChargeResult } from "../rails/rail";
+import { isCustomerWalletMethod } from "../rails/test-cards";
+import { transitionCheckout } from "./transitions";
+
+export type AppliedCharge = { kind: "paid"; order: Order; paymentIntent: PaymentIntent } | { kind: "declined"; reason: string };
+
+export async function applyChargeOutcome(
+  tx: Db,
+  checkout: Checkout,
+  attempt: { id: string; paymentMethod: string; rail: string },
+  outcome: ChargeResult,
+): Promise<AppliedCharge> {
+  await finishAttempt(tx, attempt.id, outcome);
+  const now = new Date();
+  if (outcome.status === "succeeded") {
+    const payer = checkout.customerId ?? (isCustomerWalletMethod(attempt.paymentMethod) ? attempt.paymentMethod : null);
+    const pi = await transitionPaymentIntent(tx, checkout.paymentIntentId, "captured", {
+      amountCaptured: checkout.amount,
+      capturedAt: now,
+      paymentMethod: attempt.paymentMethod,
+      rail: attempt.rail,
+      railChargeId: outcome.chargeId,
+      customerId: payer,
+    });
+    const order = await transitionOrder(tx, checkout.orderId, "paid", { customerId: payer });
+    await transitionCheckout(tx, checkout.id, "complete");
+    await postCapture(tx, pi, pi.id, pi.currency, pi.amountCaptured);
+    await emitOrderEvent(tx, "order.paid", order);
+    await emitPaymentIntentEvent(tx, "payment_intent.captured", pi);
+    return { kind: "paid", order, paymentIntent: pi };
+  }
+  const pi = await transitionPaymentIntent(tx, checkout.paymentIntentId, "failed", {
+    failureReason: outcome.reason,
+    paymentMethod: attempt.paymentMethod,
+    rail: attempt.rail,
+    railChargeId: outcome.chargeId,
+  });
+  const order = await transitionOrder(tx, checkout.orderId, "canceled");
+  await transitionCheckout(tx, checkout.id, "failed");
+  await emitPaymentIntentEvent(tx, "payment_intent.failed", pi);
+  await emitOrderEvent(tx, "order.canceled", order);
+  return { kind: "declined", reason: outcome.reason };
+}
+
+/** An open checkout passed its deadline: never charged, PaymentIntent expired, order canceled. */
+export async function applyExpiry(tx: Db, checkout: Checkout): Promise<void> {
+  await transitionCheckout(tx, checkout.id, "expired");
+  const pi = await transitionPaymentIntent(tx, checkout.paymentIntentId, "expired");
+  const order = await transitionOrder(tx, checkout.orderId, "canceled");
+  await emitPaymentIntentEvent(tx, "payment_intent.expired", pi);
+  await emitOrderEvent(tx, "order.canceled", order);
+}
+
+/** The merchant called the checkout off before any charge. */
+export async function applyCancel(tx: Db, checkout: Checkout): Promise<Checkout> {
+  const canceled = await transitionCheckout(tx, checkout.id, "canceled");
+  const pi = await transitionPaymentIntent(tx, checkout.paymentIntentId, "canceled");
+  const order = await transitionOrder(tx, checkout.orderId, "canceled");
+  await emitPaymentIntentEvent(tx, "payment_intent.canceled", pi);
+  await emitOrderEvent(tx, "order.canceled", order);
+  return canceled;
+}
+
+/**
+ * Locked-checkout preamble shared by capture, cancel and expiry: applies a charge a crashed request left
+ * behind. Returns what it applied, if anything, and the checkout as it now is.
+ */
+export async function recoverCrashedCharge(tx: Db, checkout: Checkout, pi: PaymentIntent) {
+  if (checkout.status !== "open") return { checkout, recovered: null };
+  const pending = await recoverPendingAttempt(tx, pi);
+  if (!pending) return { checkout, recovered: null };
+  const recovered = await applyChargeOutcome(tx, checkout, pending.attempt, pending.outcome);
+  return { checkout: await tx.checkout.findUniqueOrThrow({ where: { id: checkout.id } }), recovered };
+}

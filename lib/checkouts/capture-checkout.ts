@@ -1,0 +1,54 @@
+// Capture: charge the checkout's PaymentIntent through the mode's rail. The checkout row stays locked for
+// the whole transaction, so concurrent captures of one checkout run one after another and only the
+// first charges; the rest find it complete (409). A crashed earlier capture is recovered first.
+import type { Db } from "../db";
+import { env } from "../env";
+import { NotFoundError, PaymentDeclinedError, SanctionsBlockedError, ValidationError } from "../errors";
+import { serializeOrder } from "../orders/serialize";
+import { recordAttempt } from "../payments/charge-attempts";
+import { guarded, railFor } from "../rails";
+import { isCustomerWalletMethod } from "../rails/test-cards";
+import type { Scope } from "../scope";
+import { applyChargeOutcome, applyExpiry, recoverCrashedCharge } from "./apply-outcomes";
+import { ClosedCheckoutError } from "./closed-checkout-error";
+import { lockCheckout } from "./lock-checkout";
+import type { CaptureCheckoutInput } from "./schemas";
+
+export interface CaptureHooks {
+  /** Test instrument: runs right after the rail charged, before anything is written (fault injection). */
+  afterRailCharge?: () => void;
+}
+
+export async function captureCheckout(tx: Db, scope: Scope, id: string, input: CaptureCheckoutInput, hooks: CaptureHooks = {}) {
+  const locked = await lockCheckout(tx, scope, id);
+  const pi = await tx.paymentIntent.findUniqueOrThrow({ where: { id: locked.checkout.paymentIntentId } });
+
+  const { checkout, recovered } = await recoverCrashedCharge(tx, locked.checkout, pi);
+  if (recovered?.kind === "paid") return serializeOrder(recovered.order); // the crashed capture's charge stands
+  if (recovered?.kind === "declined") throw new PaymentDeclinedError(recovered.reason);
+
+  if (checkout.status === "open" && locked.overdue) {
+    await applyExpiry(tx, checkout);
+    throw new ClosedCheckoutError(checkout.id, "expired");
+  }
+  if (checkout.status !== "open") throw new ClosedCheckoutError(checkout.id, checkout.status);
+
+  if (input.billingCountry && env.SANCTIONED_COUNTRIES.includes(input.billingCountry)) {
+    throw new SanctionsBlockedError(`Payments billed to ${input.billingCountry} are blocked by sanctions screening; nothing was charged.`);
+  }
+  const rail = guarded(railFor(scope.livemode));
+  if (!rail.supportsPaymentMethod(input.paymentMethod)) {
+    throw new ValidationError(`Unknown payment method '${input.paymentMethod}'.`, [{ path: "paymentMethod", message: "unknown payment method" }]);
+  }
+  if (isCustomerWalletMethod(input.paymentMethod)) {
+    const payer = await tx.customer.findFirst({ where: { id: input.paymentMethod, merchantId: scope.merchantId, livemode: scope.livemode }, select: { id: true } });
+    if (!payer) throw new NotFoundError("customer", input.paymentMethod);
+  }
+
+  const attempt = await recordAttempt(pi.id, rail.name, input.paymentMethod);
+  const outcome = await rail.charge({ key: attempt.chargeKey, amount: pi.amount, currency: pi.currency, paymentMethod: input.paymentMethod });
+  hooks.afterRailCharge?.();
+  const applied = await applyChargeOutcome(tx, checkout, { id: attempt.id, paymentMethod: input.paymentMethod, rail: rail.name }, outcome);
+  if (applied.kind === "declined") throw new PaymentDeclinedError(applied.reason);
+  return serializeOrder(applied.order);
+}

@@ -1,0 +1,51 @@
+// Opens a checkout with its PaymentIntent (requires_payment) and order (pending), in one transaction.
+import type { Db } from "../db";
+import { NotFoundError, ValidationError } from "../errors";
+import { createId } from "../ids";
+import type { Scope } from "../scope";
+import type { OpenCheckoutInput } from "./schemas";
+import { serializeCheckout } from "./serialize";
+
+const DEFAULT_EXPIRES_IN_SECONDS = 1800;
+const LIVE_MIN_EXPIRES_IN_SECONDS = 60;
+
+export async function openCheckout(tx: Db, scope: Scope, input: OpenCheckoutInput) {
+  const expiresIn = input.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS;
+  if (scope.livemode && expiresIn < LIVE_MIN_EXPIRES_IN_SECONDS) {
+    throw new ValidationError("expiresInSeconds must be 60..86400 in live mode.", [{ path: "expiresInSeconds", message: "60..86400 in live mode" }]);
+  }
+  if (input.customerId) {
+    const customer = await tx.customer.findFirst({ where: { id: input.customerId, merchantId: scope.merchantId, livemode: scope.livemode }, select: { id: true } });
+    if (!customer) throw new NotFoundError("customer", input.customerId);
+  }
+  const items = input.items ?? [];
+  const amount = input.amount ?? items.reduce((sum, item) => sum + item.quantity * item.unitAmount, 0);
+  const inScope = { merchantId: scope.merchantId, livemode: scope.livemode };
+  const ids = { checkout: createId("checkout"), paymentIntent: createId("paymentIntent"), order: createId("order") };
+  const now = new Date();
+  const common = { ...inScope, amount, currency: input.currency, customerId: input.customerId ?? null, createdAt: now, updatedAt: now };
+
+  await tx.paymentIntent.create({
+    data: { ...common, id: ids.paymentIntent, status: "requires_payment", checkoutId: ids.checkout, orderId: ids.order },
+  });
+  await tx.order.create({
+    data: { ...common, id: ids.order, status: "pending", checkoutId: ids.checkout, paymentIntentId: ids.paymentIntent, items },
+  });
+  const checkout = await tx.checkout.create({
+    data: {
+      ...common,
+      id: ids.checkout,
+      status: "open",
+      items,
+      description: input.description ?? null,
+      successUrl: input.successUrl ?? null,
+      cancelUrl: input.cancelUrl ?? null,
+      metadata: input.metadata ?? {},
+      productRef: input.productRef ?? null,
+      paymentIntentId: ids.paymentIntent,
+      orderId: ids.order,
+      expiresAt: new Date(now.getTime() + expiresIn * 1000),
+    },
+  });
+  return serializeCheckout(checkout);
+}

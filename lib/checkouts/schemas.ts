@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { Currency, ListQuery, Metadata } from "../validation/common";
+import { CHECKOUT_STATUSES } from "./transitions";
+
+/** Largest amount of one checkout, in minor units (Stripe's limit: 99,999,999). */
+export const MAX_AMOUNT = 99_999_999;
+
+const Amount = z.number().int("must be an integer in minor units").min(1).max(MAX_AMOUNT);
+const Url = z.string().max(2048).url().refine((value) => /^https?:\/\//i.test(value), "must be an http(s) URL");
+
+export const LineItem = z
+  .object({
+    name: z.string().min(1).max(256),
+    quantity: z.number().int().min(1).max(10_000),
+    unitAmount: z.number().int("must be an integer in minor units").min(0).max(MAX_AMOUNT),
+  })
+  .strict();
+
+export const OpenCheckoutBody = z
+  .object({
+    amount: Amount.optional(),
+    currency: Currency,
+    items: z.array(LineItem).min(1).max(100).optional(),
+    description: z.string().max(1000).optional(),
+    customerId: z.string().min(1).max(64).optional(),
+    expiresInSeconds: z.number().int().min(1).max(86_400).optional(),
+    successUrl: Url.optional(),
+    cancelUrl: Url.optional(),
+    metadata: Metadata.optional(),
+    productRef: z.string().regex(/^prd_[0-9A-Za-z]{1,64}$/, "must be a prd_ reference").optional(),
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    if (body.amount === undefined && body.items === undefined) {
+      ctx.addIssue({ code: "custom", path: ["amount"], message: "either amount or items is required" });
+      return;
+    }
+    if (body.items) {
+      const total = body.items.reduce((sum, item) => sum + item.quantity * item.unitAmount, 0);
+      if (total < 1 || total > MAX_AMOUNT) ctx.addIssue({ code: "custom", path: ["items"], message: `items must total 1..${MAX_AMOUNT}` });
+      else if (body.amount !== undefined && body.amount !== total) {
+        ctx.addIssue({ code: "custom", path: ["amount"], message: `amount ${body.amount} differs from the items' total ${total}` });
+      }
+    }
+  });
+export type OpenCheckoutInput = z.output<typeof OpenCheckoutBody>;
+
+export const CaptureCheckoutBody = z
+  .object({
+    paymentMethod: z.string().min(1).max(128),
+    billingCountry: z
+      .string()
+      .regex(/^[a-zA-Z]{2}$/, "must be an ISO 3166-1 alpha-2 country code")
+      .transform((value) => value.toUpperCase())
+      .optional(),
+  })
+  .strict();
+export type CaptureCheckoutInput = z.output<typeof CaptureCheckoutBody>;
+
+export const CancelCheckoutBody = z.object({}).strict();
+
+export const ListCheckoutsQuery = ListQuery.extend({ status: z.enum(CHECKOUT_STATUSES).optional() }).strict();
+export type ListCheckoutsInput = z.output<typeof ListCheckoutsQuery>;

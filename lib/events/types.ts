@@ -1,0 +1,13 @@
+// Event types of SPEC.md section 6.
+export const EVENT_TYPES = [
+  "order.paid",
+  "order.refunded",
+  "order.canceled",
+  "payment_intent.captured",
+  "payment_intent.settled",
+  "payment_intent.refunded",
+  "payment_intent.failed",
+  "payment_intent.expired",
+  "payment_intent.canceled",
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];

@@ -1,0 +1,87 @@
+// The only way money moves: a balanced double-entry posting. Each leg credits (+) or debits (-) one
+// account of one merchant and mode; the legs sum to zero. Checked here, and again by the database at
+// commit (deferred constraint trigger `ledger_posting_balanced`), so no code path can book half a move.
+//
+// Accounts: `payer` (the outside world: the payer's payment method), `merchant_pending` (captured, not
+// yet settled), `merchant_payable` (settled, owed to the merchant).
+import type { Db } from "../db";
+import { InvariantViolation } from "../errors";
+import { createId } from "../ids";
+import type { Scope } from "../scope";
+
+export type LedgerAccount = "payer" | "merchant_pending" | "merchant_payable";
+export type PostingKind = "capture" | "settlement" | "refund";
+
+export interface Posting {
+  kind: PostingKind;
+  scope: Scope;
+  currency: string;
+  paymentIntentId: string;
+  refundId?: string;
+  legs: { account: LedgerAccount; amount: number }[];
+}
+
+export async function post(tx: Db, posting: Posting): Promise<string> {
+  const legs = posting.legs.filter((leg) => leg.amount !== 0);
+  if (legs.some((leg) => !Number.isSafeInteger(leg.amount))) throw new InvariantViolation("Ledger amounts must be integers.");
+  if (legs.reduce((sum, leg) => sum + leg.amount, 0) !== 0) throw new InvariantViolation(`Unbalanced ${posting.kind} posting.`);
+  const postingId = createId("ledgerPosting");
+  if (legs.length === 0) return postingId;
+  await tx.ledgerEntry.createMany({
+    data: legs.map((leg) => ({
+      postingId,
+      kind: posting.kind,
+      merchantId: posting.scope.merchantId,
+      livemode: posting.scope.livemode,
+      account: leg.account,
+      currency: posting.currency,
+      amount: leg.amount,
+      paymentIntentId: posting.paymentIntentId,
+      refundId: posting.refundId ?? null,
+    })),
+  });
+  return postingId;
+}
+
+/** Capture: the payer pays the merchant; the funds are pending until settlement. */
+export function postCapture(tx: Db, scope: Scope, paymentIntentId: string, currency: string, amount: number) {
+  return post(tx, {
+    kind: "capture",
+    scope,
+    currency,
+    paymentIntentId,
+    legs: [
+      { account: "payer", amount: -amount },
+      { account: "merchant_pending", amount },
+    ],
+  });
+}
+
+/** Settlement: pending funds become payable. */
+export function postSettlement(tx: Db, scope: Scope, paymentIntentId: string, currency: string, amount: number) {
+  return post(tx, {
+    kind: "settlement",
+    scope,
+    currency,
+    paymentIntentId,
+    legs: [
+      { account: "merchant_pending", amount: -amount },
+      { account: "merchant_payable", amount },
+    ],
+  });
+}
+
+/** Refund: the merchant pays the payer back, from pending before settlement, from payable after. */
+export function postRefund(tx: Db, scope: Scope, paymentIntentId: string, refundId: string, currency: string, amount: number, settled: boolean) {
+  return post(tx, {
+    kind: "refund",
+    scope,
+    currency,
+    paymentIntentId,
+    refundId,
+    legs: [
+      { account: settled ? "merchant_payable" : "merchant_pending", amount: -amount },
+      { account: "payer", amount },
+    ],
+  });
+}

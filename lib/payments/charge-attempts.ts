@@ -1,0 +1,47 @@
+// Charge attempts: the service's own trace of a rail call, committed on a side connection BEFORE the rail
+// is called. If the process dies after the rail charged but before the request's transaction committed,
+// the attempt is still there, `pending`; whoever next locks the checkout (a retried capture, a cancel, the
+// expiry sweep) asks the rail what became of that charge key and applies the answer, so the money the
+// rail took is never charged twice nor lost.
+import type { Db } from "../db";
+import type { PaymentAttempt, PaymentIntent } from "../generated/prisma/client";
+import { createId } from "../ids";
+import type { ChargeResult } from "../rails/rail";
+import { guarded, railFor } from "../rails";
+import { sideTransaction } from "../side-pool";
+
+export async function recordAttempt(paymentIntentId: string, rail: string, paymentMethod: string): Promise<{ id: string; chargeKey: string }> {
+  const id = createId("paymentAttempt");
+  const chargeKey = id; // unique per attempt; the rail dedupes on it
+  await sideTransaction("attempts", (client) =>
+    client.query(
+      `INSERT INTO payment_attempts (id, payment_intent_id, rail, charge_key, payment_method, status) VALUES ($1, $2, $3, $4, $5, 'pending')`,
+      [id, paymentIntentId, rail, chargeKey, paymentMethod],
+    ),
+  );
+  return { id, chargeKey };
+}
+
+/** Marks an attempt the rail never took; committed on its own (the caller holds the checkout's lock). */
+async function abandonAttempt(id: string): Promise<void> {
+  await sideTransaction("attempts", (client) =>
+    client.query(`UPDATE payment_attempts SET status = 'abandoned', updated_at = now() WHERE id = $1 AND status = 'pending'`, [id]),
+  );
+}
+
+export async function finishAttempt(tx: Db, id: string, outcome: ChargeResult): Promise<void> {
+  await tx.paymentAttempt.update({ where: { id }, data: { status: outcome.status, railChargeId: outcome.chargeId, updatedAt: new Date() } });
+}
+
+/**
+ * Resolves a pending attempt left by a request that died mid-charge. Call with the checkout locked, so no
+ * live request is inside its own charge. Returns the rail's result to apply, or null when there is none.
+ */
+export async function recoverPendingAttempt(tx: Db, pi: PaymentIntent): Promise<{ attempt: PaymentAttempt; outcome: ChargeResult } | null> {
+  const attempt = await tx.paymentAttempt.findFirst({ where: { paymentIntentId: pi.id, status: "pending" } });
+  if (!attempt) return null;
+  const outcome = await guarded(railFor(pi.livemode)).retrieveCharge(attempt.chargeKey);
+  if (outcome) return { attempt, outcome };
+  await abandonAttempt(attempt.id);
+  return null;
+}

@@ -1,0 +1,23 @@
+import type { PaymentIntent } from "../generated/prisma/client";
+
+export function serializePaymentIntent(pi: PaymentIntent) {
+  return {
+    id: pi.id,
+    object: "payment_intent" as const,
+    status: pi.status,
+    amount: pi.amount,
+    amountCaptured: pi.amountCaptured,
+    amountRefunded: pi.amountRefunded,
+    currency: pi.currency,
+    checkoutId: pi.checkoutId,
+    orderId: pi.orderId,
+    customerId: pi.customerId,
+    paymentMethod: pi.paymentMethod,
+    capturedAt: pi.capturedAt?.toISOString() ?? null,
+    settledAt: pi.settledAt?.toISOString() ?? null,
+    failureReason: pi.failureReason,
+    livemode: pi.livemode,
+    createdAt: pi.createdAt.toISOString(),
+  };
+}
+export type PaymentIntentObject = ReturnType<typeof serializePaymentIntent>;

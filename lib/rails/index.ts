@@ -1,0 +1,53 @@
+// Which rail serves a mode, and every call to it through that rail's circuit breaker. Test mode always
+// uses the test rail; live mode uses LIVE_RAIL, and with none configured a live charge is a 502 that
+// says so (never a silent success).
+import { env } from "../env";
+import { UpstreamError } from "../errors";
+import { CircuitBreaker } from "./circuit-breaker";
+import { RailUnavailableError, type ChargeRequest, type ChargeResult, type Rail, type RefundRequest } from "./rail";
+import { testRail } from "./test-rail";
+
+const globalForBreakers = globalThis as unknown as { railBreakers?: Map<string, CircuitBreaker> };
+
+function breakerFor(rail: Rail): CircuitBreaker {
+  globalForBreakers.railBreakers ??= new Map();
+  let breaker = globalForBreakers.railBreakers.get(rail.name);
+  if (!breaker) {
+    breaker = new CircuitBreaker(rail.name);
+    globalForBreakers.railBreakers.set(rail.name, breaker);
+  }
+  return breaker;
+}
+
+export function railFor(livemode: boolean): Rail {
+  if (!livemode || env.LIVE_RAIL === "test") return testRail;
+  throw new UpstreamError("No payment rail is configured for live mode (set LIVE_RAIL); nothing was charged.");
+}
+
+/**
+ * The rail's calls, guarded. A decline is an answer, not an error; anything a rail call throws is an
+ * upstream failure: it counts against the breaker and becomes 502 UPSTREAM_ERROR.
+ */
+export function guarded(rail: Rail) {
+  const breaker = breakerFor(rail);
+  const run = async <T>(call: () => Promise<T>): Promise<T> => {
+    let reached = false;
+    try {
+      return await breaker.run(() => ((reached = true), call()), () => true);
+    } catch (err) {
+      if (!reached) throw err; // the breaker's own fast fail (503)
+      const reason = err instanceof RailUnavailableError ? err.message : "unexpected rail error";
+      if (!(err instanceof RailUnavailableError)) console.error(`${rail.name} rail error:`, err);
+      throw new UpstreamError(`The ${rail.name} rail failed: ${reason}`);
+    }
+  };
+  return {
+    name: rail.name,
+    supportsPaymentMethod: (paymentMethod: string) => rail.supportsPaymentMethod(paymentMethod),
+    charge: (request: ChargeRequest): Promise<ChargeResult> => run(() => rail.charge(request)),
+    retrieveCharge: (key: string): Promise<ChargeResult | null> => run(() => rail.retrieveCharge(key)),
+    refund: (request: RefundRequest): Promise<{ refundId: string }> => run(() => rail.refund(request)),
+  };
+}
+
+export type GuardedRail = ReturnType<typeof guarded>;

@@ -1,0 +1,39 @@
+// The small interface every payment rail implements. A rail is an external system: it keeps its own books,
+// is idempotent on the caller's key, and is reached only through the circuit breaker (lib/rails/index.ts).
+
+export interface ChargeRequest {
+  /** Idempotency key: a second charge with the same key returns the first one's result, charging nothing. */
+  key: string;
+  amount: number;
+  currency: string;
+  paymentMethod: string;
+}
+
+export type ChargeResult =
+  | { status: "succeeded"; chargeId: string }
+  | { status: "declined"; chargeId: string; reason: string };
+
+export interface RefundRequest {
+  /** Idempotency key of the refund. */
+  key: string;
+  chargeId: string;
+  amount: number;
+}
+
+export interface Rail {
+  readonly name: string;
+  /** Whether this rail understands the payment method (else the request is a 400). */
+  supportsPaymentMethod(paymentMethod: string): boolean;
+  charge(request: ChargeRequest): Promise<ChargeResult>;
+  /** The result of an earlier charge with this key, or null if the rail never took it. */
+  retrieveCharge(key: string): Promise<ChargeResult | null>;
+  refund(request: RefundRequest): Promise<{ refundId: string }>;
+}
+
+/** The rail could not be reached or failed (not a decline): counts against the circuit breaker. */
+export class RailUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "RailUnavailableError";
+  }
+}

@@ -1,0 +1,37 @@
+// Test instruments of CONTRACT.md: payment-method ids for the API, card numbers for the hosted pay page.
+// Pure data and functions, so the pay page can map a typed card number to its outcome.
+
+export type TestOutcome = { status: "succeeded" } | { status: "declined"; reason: string } | { status: "unavailable" };
+
+export const TEST_PAYMENT_METHODS: Record<string, TestOutcome> = {
+  pm_card_visa: { status: "succeeded" },
+  pm_card_mastercard: { status: "succeeded" },
+  pm_card_chargeDeclined: { status: "declined", reason: "generic_decline" },
+  pm_card_chargeDeclinedInsufficientFunds: { status: "declined", reason: "insufficient_funds" },
+  pm_card_chargeDeclinedExpiredCard: { status: "declined", reason: "expired_card" },
+  pm_rail_unavailable: { status: "unavailable" },
+};
+
+/** Card number (digits only) -> the payment method with the same outcome. */
+export const TEST_CARD_NUMBERS: Record<string, string> = {
+  "4242424242424242": "pm_card_visa",
+  "5555555555554444": "pm_card_mastercard",
+  "4000000000000002": "pm_card_chargeDeclined",
+  "4000000000009995": "pm_card_chargeDeclinedInsufficientFunds",
+  "4000000000000069": "pm_card_chargeDeclinedExpiredCard",
+};
+
+/** Maps a test card number (spaces and dashes allowed) to the payment method to capture with, or null. */
+export function paymentMethodForTestCard(cardNumber: string): string | null {
+  return TEST_CARD_NUMBERS[cardNumber.replace(/[\s-]/g, "")] ?? null;
+}
+
+/** The outcome a test card number produces, or null for a number the test rail does not know. */
+export function testCardOutcome(cardNumber: string): TestOutcome | null {
+  const method = paymentMethodForTestCard(cardNumber);
+  return method ? TEST_PAYMENT_METHODS[method] : null;
+}
+
+export function isCustomerWalletMethod(paymentMethod: string): boolean {
+  return /^cus_[0-9A-Za-z]{10,64}$/.test(paymentMethod);
+}

@@ -1,0 +1,102 @@
+// The test rail: a stand-in processor with its own books in its own tables, written on its own connection
+// (never inside the service's transaction), idempotent on the charge key, like an external system.
+// Outcomes come from the test payment methods; `cus_...` charges that customer's test wallet.
+import type pg from "pg";
+import { createId } from "../ids";
+import { sideTransaction } from "../side-pool";
+import { RailUnavailableError, type ChargeRequest, type ChargeResult, type Rail, type RefundRequest } from "./rail";
+import { TEST_PAYMENT_METHODS, isCustomerWalletMethod } from "./test-cards";
+
+interface ChargeRow {
+  id: string;
+  status: "succeeded" | "declined";
+  decline_reason: string | null;
+}
+
+function toResult(row: ChargeRow): ChargeResult {
+  return row.status === "succeeded"
+    ? { status: "succeeded", chargeId: row.id }
+    : { status: "declined", chargeId: row.id, reason: row.decline_reason ?? "generic_decline" };
+}
+
+async function findCharge(client: pg.PoolClient, key: string): Promise<ChargeRow | undefined> {
+  const { rows } = await client.query<ChargeRow>("SELECT id, status, decline_reason FROM test_rail_charges WHERE charge_key = $1", [key]);
+  return rows[0];
+}
+
+export const testRail: Rail = {
+  name: "test",
+
+  supportsPaymentMethod(paymentMethod) {
+    return paymentMethod in TEST_PAYMENT_METHODS || isCustomerWalletMethod(paymentMethod);
+  },
+
+  async charge(request: ChargeRequest): Promise<ChargeResult> {
+    const known = TEST_PAYMENT_METHODS[request.paymentMethod];
+    if (known?.status === "unavailable") throw new RailUnavailableError("The test rail is unavailable (pm_rail_unavailable).");
+    return sideTransaction("test-rail", async (client) => {
+      // One charge per key, even when two callers race with the same key.
+      await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`test-rail:${request.key}`]);
+      const existing = await findCharge(client, request.key);
+      if (existing) return toResult(existing);
+
+      let declineReason: string | null = null;
+      if (known?.status === "declined") declineReason = known.reason;
+      else if (isCustomerWalletMethod(request.paymentMethod)) {
+        const debited = await client.query(
+          `UPDATE test_wallets SET balance = balance - $3, updated_at = now()
+            WHERE customer_id = $1 AND currency = $2 AND balance >= $3`,
+          [request.paymentMethod, request.currency, request.amount],
+        );
+        if (debited.rowCount !== 1) declineReason = "insufficient_funds";
+      } else if (!known) {
+        declineReason = "invalid_payment_method";
+      }
+      const row: ChargeRow = { id: createId("railCharge"), status: declineReason ? "declined" : "succeeded", decline_reason: declineReason };
+      await client.query(
+        `INSERT INTO test_rail_charges (id, charge_key, amount, currency, payment_method, status, decline_reason)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [row.id, request.key, request.amount, request.currency, request.paymentMethod, row.status, row.decline_reason],
+      );
+      return toResult(row);
+    });
+  },
+
+  async retrieveCharge(key: string): Promise<ChargeResult | null> {
+    return sideTransaction("test-rail", async (client) => {
+      const row = await findCharge(client, key);
+      return row ? toResult(row) : null;
+    });
+  },
+
+  async refund(request: RefundRequest): Promise<{ refundId: string }> {
+    return sideTransaction("test-rail", async (client) => {
+      await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`test-rail-refund:${request.key}`]);
+      const existing = await client.query<{ id: string }>("SELECT id FROM test_rail_refunds WHERE refund_key = $1", [request.key]);
+      if (existing.rows[0]) return { refundId: existing.rows[0].id };
+      const charge = await client.query<{ payment_method: string; currency: string }>(
+        `UPDATE test_rail_charges SET amount_refunded = amount_refunded + $2
+          WHERE id = $1 AND status = 'succeeded' AND amount_refunded + $2 <= amount
+          RETURNING payment_method, currency`,
+        [request.chargeId, request.amount],
+      );
+      if (charge.rowCount !== 1) throw new RailUnavailableError(`The test rail refused to refund ${request.amount} of charge ${request.chargeId}.`);
+      const { payment_method: method, currency } = charge.rows[0];
+      if (isCustomerWalletMethod(method)) {
+        await client.query(
+          `INSERT INTO test_wallets (customer_id, currency, balance) VALUES ($1, $2, $3)
+           ON CONFLICT (customer_id, currency) DO UPDATE SET balance = test_wallets.balance + EXCLUDED.balance, updated_at = now()`,
+          [method, currency, request.amount],
+        );
+      }
+      const refundId = createId("railRefund");
+      await client.query("INSERT INTO test_rail_refunds (id, refund_key, charge_id, amount) VALUES ($1, $2, $3, $4)", [
+        refundId,
+        request.key,
+        request.chargeId,
+        request.amount,
+      ]);
+      return { refundId };
+    });
+  },
+};

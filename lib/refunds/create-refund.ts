@@ -1,0 +1,83 @@
+// Refund (full or partial) of a captured PaymentIntent, by its id or its order's. The PaymentIntent row is
+// locked (SELECT ... FOR UPDATE) before the remainder is computed, so concurrent refunds are decided one at
+// a time by the database; the UPDATE's guard and the table's CHECK (amount_refunded <= amount_captured)
+// back that up. The rail refund's key is derived from the PaymentIntent's state, so a retry after a crash
+// asks the rail for the same refund again instead of a second one.
+import type { Db } from "../db";
+import { ConflictError, InvariantViolation, NotFoundError, ValidationError } from "../errors";
+import { emitOrderEvent, emitPaymentIntentEvent } from "../events/emit-event";
+import type { PaymentIntent } from "../generated/prisma/client";
+import { createId } from "../ids";
+import { postRefund } from "../ledger/post";
+import { transitionOrder } from "../orders/transitions";
+import { transitionPaymentIntent } from "../payments/transitions";
+import { guarded, railFor } from "../rails";
+import type { Scope } from "../scope";
+import type { CreateRefundInput } from "./schemas";
+import { serializeRefund } from "./serialize";
+
+async function lockPaymentIntent(tx: Db, scope: Scope, input: CreateRefundInput): Promise<PaymentIntent> {
+  let id = input.paymentIntentId;
+  if (input.orderId) {
+    const order = await tx.order.findFirst({ where: { id: input.orderId, merchantId: scope.merchantId, livemode: scope.livemode } });
+    if (!order) throw new NotFoundError("order", input.orderId);
+    if (id && id !== order.paymentIntentId) {
+      throw new ValidationError("orderId and paymentIntentId name different payments.", [{ path: "orderId", message: "does not belong to paymentIntentId" }]);
+    }
+    id = order.paymentIntentId;
+  }
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    SELECT id FROM payment_intents WHERE id = ${id} AND merchant_id = ${scope.merchantId} AND livemode = ${scope.livemode} FOR UPDATE`;
+  if (!rows[0]) throw new NotFoundError("payment_intent", id);
+  return tx.paymentIntent.findUniqueOrThrow({ where: { id: rows[0].id } });
+}
+
+export async function createRefund(tx: Db, scope: Scope, input: CreateRefundInput) {
+  const pi = await lockPaymentIntent(tx, scope, input);
+  if (pi.amountCaptured === 0 || !pi.railChargeId) {
+    throw new ConflictError(`The PaymentIntent ${pi.id} was never captured (status '${pi.status}'); there is nothing to refund.`, { status: pi.status });
+  }
+  const remainder = pi.amountCaptured - pi.amountRefunded;
+  if (remainder === 0) throw new ConflictError(`The PaymentIntent ${pi.id} is already fully refunded.`, { status: pi.status });
+  const amount = input.amount ?? remainder;
+  if (amount > remainder) {
+    throw new ValidationError(`The refund amount ${amount} exceeds the unrefunded remainder ${remainder}.`, [
+      { path: "amount", message: `at most ${remainder}` },
+    ]);
+  }
+
+  const rail = guarded(railFor(pi.livemode));
+  const railRefund = await rail.refund({ key: `${pi.railChargeId}:refund:${pi.amountRefunded}+${amount}`, chargeId: pi.railChargeId, amount });
+
+  const full = amount === remainder;
+  const refundedBefore = pi.amountRefunded;
+  const updatedPi = full
+    ? await transitionPaymentIntent(tx, pi.id, "refunded", { amountRefunded: { increment: amount } })
+    : await tx.paymentIntent.update({ where: { id: pi.id }, data: { amountRefunded: { increment: amount }, updatedAt: new Date() } });
+  if (updatedPi.amountRefunded !== refundedBefore + amount) throw new InvariantViolation("A concurrent refund changed the PaymentIntent under its lock.");
+
+  const refund = await tx.refund.create({
+    data: {
+      id: createId("refund"),
+      merchantId: scope.merchantId,
+      livemode: scope.livemode,
+      status: "succeeded",
+      amount,
+      currency: pi.currency,
+      paymentIntentId: pi.id,
+      orderId: pi.orderId,
+      reason: input.reason ?? null,
+      railRefundId: railRefund.refundId,
+      createdAt: new Date(),
+    },
+  });
+  await postRefund(tx, pi, pi.id, refund.id, pi.currency, amount, pi.settledAt !== null);
+  await emitPaymentIntentEvent(tx, "payment_intent.refunded", updatedPi);
+  if (pi.orderId) {
+    const order = await transitionOrder(tx, pi.orderId, updatedPi.amountRefunded === updatedPi.amountCaptured ? "refunded" : "partially_refunded", {
+      amountRefunded: updatedPi.amountRefunded,
+    });
+    await emitOrderEvent(tx, "order.refunded", order);
+  }
+  return serializeRefund(refund);
+}
