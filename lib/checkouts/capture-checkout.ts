@@ -3,10 +3,10 @@
 // first charges; the rest find it complete (409). A crashed earlier capture is recovered first.
 import type { Db } from "../db";
 import { env } from "../env";
-import { NotFoundError, PaymentDeclinedError, SanctionsBlockedError, ValidationError } from "../errors";
+import { CircuitOpenError, NotFoundError, PaymentDeclinedError, SanctionsBlockedError, ValidationError } from "../errors";
 import { serializeOrder } from "../orders/serialize";
-import { recordAttempt } from "../payments/charge-attempts";
-import { guarded, railFor } from "../rails";
+import { closeAttemptNotCharged, recordAttempt } from "../payments/charge-attempts";
+import { guarded, RailCallFailedError, railFor } from "../rails";
 import { isCustomerWalletMethod } from "../rails/test-cards";
 import type { Scope } from "../scope";
 import { applyChargeOutcome, applyExpiry, recoverCrashedCharge } from "./apply-outcomes";
@@ -46,7 +46,14 @@ export async function captureCheckout(tx: Db, scope: Scope, id: string, input: C
   }
 
   const attempt = await recordAttempt(pi.id, rail.name, input.paymentMethod);
-  const outcome = await rail.charge({ key: attempt.chargeKey, amount: pi.amount, currency: pi.currency, paymentMethod: input.paymentMethod });
+  const outcome = await rail
+    .charge({ key: attempt.chargeKey, amount: pi.amount, currency: pi.currency, paymentMethod: input.paymentMethod })
+    .catch(async (err) => {
+      // Certainly not charged: close the attempt now. Unknown (a time-out): leave it pending; the next
+      // capture, cancel or expiry sweep asks the rail about its key before doing anything else.
+      if (err instanceof CircuitOpenError || (err instanceof RailCallFailedError && err.notCharged)) await closeAttemptNotCharged(attempt.id, "failed");
+      throw err;
+    });
   hooks.afterRailCharge?.();
   const applied = await applyChargeOutcome(tx, checkout, { id: attempt.id, paymentMethod: input.paymentMethod, rail: rail.name }, outcome);
   if (applied.kind === "declined") throw new PaymentDeclinedError(applied.reason);

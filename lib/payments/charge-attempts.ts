@@ -22,10 +22,14 @@ export async function recordAttempt(paymentIntentId: string, rail: string, payme
   return { id, chargeKey };
 }
 
-/** Marks an attempt the rail never took; committed on its own (the caller holds the checkout's lock). */
-async function abandonAttempt(id: string): Promise<void> {
+/**
+ * Closes an attempt the rail certainly never took: `abandoned` (found pending after a crash, unknown to the
+ * rail) or `failed` (the rail refused it, or the breaker never let it through). Committed on its own, as
+ * the request's transaction is about to roll back; the caller holds the checkout's lock.
+ */
+export async function closeAttemptNotCharged(id: string, status: "abandoned" | "failed"): Promise<void> {
   await sideTransaction("attempts", (client) =>
-    client.query(`UPDATE payment_attempts SET status = 'abandoned', updated_at = now() WHERE id = $1 AND status = 'pending'`, [id]),
+    client.query(`UPDATE payment_attempts SET status = $2, updated_at = now() WHERE id = $1 AND status = 'pending'`, [id, status]),
   );
 }
 
@@ -42,6 +46,6 @@ export async function recoverPendingAttempt(tx: Db, pi: PaymentIntent): Promise<
   if (!attempt) return null;
   const outcome = await guarded(railFor(pi.livemode)).retrieveCharge(attempt.chargeKey);
   if (outcome) return { attempt, outcome };
-  await abandonAttempt(attempt.id);
+  await closeAttemptNotCharged(attempt.id, "abandoned");
   return null;
 }

@@ -7,6 +7,16 @@ import { CircuitBreaker } from "./circuit-breaker";
 import { RailUnavailableError, type ChargeRequest, type ChargeResult, type Rail, type RefundRequest } from "./rail";
 import { testRail } from "./test-rail";
 
+/** 502 from a rail call; `notCharged` says the rail certainly took nothing (the breaker's fast fail included). */
+export class RailCallFailedError extends UpstreamError {
+  constructor(
+    message: string,
+    readonly notCharged: boolean,
+  ) {
+    super(message);
+  }
+}
+
 const globalForBreakers = globalThis as unknown as { railBreakers?: Map<string, CircuitBreaker> };
 
 function breakerFor(rail: Rail): CircuitBreaker {
@@ -35,10 +45,10 @@ export function guarded(rail: Rail) {
     try {
       return await breaker.run(() => ((reached = true), call()), () => true);
     } catch (err) {
-      if (!reached) throw err; // the breaker's own fast fail (503)
+      if (!reached) throw err; // the breaker's own fast fail (503): the rail was not called
       const reason = err instanceof RailUnavailableError ? err.message : "unexpected rail error";
       if (!(err instanceof RailUnavailableError)) console.error(`${rail.name} rail error:`, err);
-      throw new UpstreamError(`The ${rail.name} rail failed: ${reason}`);
+      throw new RailCallFailedError(`The ${rail.name} rail failed: ${reason}`, err instanceof RailUnavailableError && err.notCharged);
     }
   };
   return {

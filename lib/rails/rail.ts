@@ -30,9 +30,16 @@ export interface Rail {
   refund(request: RefundRequest): Promise<{ refundId: string }>;
 }
 
-/** The rail could not be reached or failed (not a decline): counts against the circuit breaker. */
+/**
+ * The rail could not be reached or failed (not a decline): counts against the circuit breaker.
+ * `notCharged` is true when the rail certainly did not take the charge (refused before processing);
+ * false when the outcome is unknown (a time-out), so the key must be asked about again later.
+ */
 export class RailUnavailableError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly notCharged = false,
+  ) {
     super(message);
     this.name = "RailUnavailableError";
   }

@@ -33,7 +33,7 @@ export const testRail: Rail = {
 
   async charge(request: ChargeRequest): Promise<ChargeResult> {
     const known = TEST_PAYMENT_METHODS[request.paymentMethod];
-    if (known?.status === "unavailable") throw new RailUnavailableError("The test rail is unavailable (pm_rail_unavailable).");
+    if (known?.status === "unavailable") throw new RailUnavailableError("The test rail is unavailable (pm_rail_unavailable).", true);
     return sideTransaction("test-rail", async (client) => {
       // One charge per key, even when two callers race with the same key.
       await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`test-rail:${request.key}`]);
