@@ -27,6 +27,7 @@ export default defineConfig({
       NODE_ENV: "production",
       DATABASE_URL: process.env.DATABASE_URL ?? "",
       CRON_SECRET: "e2e-cron-secret",
+      SECRETS_ENCRYPTION_KEY: "22".repeat(32),
       BASE_URL: `http://127.0.0.1:${port}`,
     },
   },

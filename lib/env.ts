@@ -7,6 +7,11 @@ const flag = z
   .optional()
   .transform((value) => value === "1" || value === "true");
 
+const WebhookSchedule = z
+  .string()
+  .regex(/^\d+(,\d+)*$/, "comma-separated whole seconds")
+  .transform((value) => value.split(",").map(Number));
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: z.string().min(1).optional(),
@@ -45,6 +50,18 @@ const EnvSchema = z.object({
   CIRCUIT_COOLDOWN_MS: z.coerce.number().int().min(1).default(30_000),
   /** Connections of each side pool (the test rail's own, and autonomous attempt records). */
   SIDE_POOL_MAX: z.coerce.number().int().min(1).max(50).default(4),
+  /** 32-byte key (64 hex characters or base64) that encrypts stored webhook signing secrets. */
+  SECRETS_ENCRYPTION_KEY: z.string().optional(),
+  /** Allow live-mode webhook endpoints on loopback/private/link-local addresses (test mode always may). */
+  WEBHOOK_ALLOW_PRIVATE_URLS: flag,
+  /** Seconds to wait before each retry; the default is about three days in all. */
+  WEBHOOK_RETRY_SCHEDULE: WebhookSchedule.default([60, 300, 1800, 3600, 7200, 14400, 28800, 57600, 86400, 57600]),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  /** Deliveries claimed per tick, and how many are in flight at once. */
+  WEBHOOK_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(200),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(32),
+  /** An endpoint failing without a single success for this long is disabled. */
+  WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().min(0).default(120),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { BASE_URL: string };

@@ -14,6 +14,7 @@ export const ID_PREFIXES = {
   event: "evt",
   webhookEndpoint: "we",
   deliveryAttempt: "wda",
+  delivery: "wdl",
   meter: "mtr",
   usageRecord: "mu",
   product: "prd",

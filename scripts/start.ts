@@ -6,6 +6,8 @@ import { openServiceDatabase } from "./lib/database";
 import { generatePrismaClientIfMissing, migrateDeploy } from "./lib/prisma-cli";
 import { startServerProcess } from "./lib/server-process";
 import { seedDemoMerchant } from "./lib/seed";
+import { persistentLocalSecret } from "./lib/local-secret";
+import { startTicker } from "./lib/ticker";
 
 const port = Number(process.env.PORT ?? 3000);
 const cronSecret = process.env.CRON_SECRET ?? randomBytes(24).toString("hex");
@@ -21,24 +23,13 @@ buildIfNeeded();
 const server = await startServerProcess(port, { DATABASE_URL: database.url, CRON_SECRET: cronSecret }, true);
 console.log(`Ready: http://localhost:${port}  (health: /health, readiness: /ready)`);
 
-let ticking = false;
-const ticker = setInterval(async () => {
-  if (ticking) return; // one tick at a time from this process
-  ticking = true;
-  try {
-    await fetch(`${server.url}/api/cron/tick`, { headers: { Authorization: `Bearer ${cronSecret}` } });
-  } catch {
-    // the server is restarting or stopping; the next tick tries again
-  } finally {
-    ticking = false;
-  }
-}, 1_000);
+const stopTicker = startTicker(server.url, cronSecret);
 
 let stopping = false;
 async function shutdown() {
   if (stopping) return;
   stopping = true;
-  clearInterval(ticker);
+  stopTicker();
   console.log("\nStopping...");
   await server.stop();
   await database.stop();

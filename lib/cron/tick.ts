@@ -5,12 +5,17 @@ import { getDb } from "../db";
 import { purgeExpiredRecords } from "../idempotency/claims";
 import { settleDuePaymentIntents } from "../payments/settle-payment-intents";
 import { purgeIdleBuckets } from "../rate-limit";
+import { deliverDueWebhooks } from "../webhooks/deliver-due";
+import { fanOutEvents } from "../webhooks/fan-out";
 
 type Task = () => Promise<number>;
 
 const TASKS: Record<string, Task> = {
   checkoutsExpired: () => expireOverdueCheckouts(getDb()),
   paymentIntentsSettled: () => settleDuePaymentIntents(getDb()),
+  // After the tasks above, so that the events they emit go out in this same tick.
+  eventsFannedOut: fanOutEvents,
+  webhooksDelivered: deliverDueWebhooks,
   idempotencyRecordsPurged: () => purgeExpiredRecords(getDb()),
   rateLimitBucketsPurged: purgeIdleBuckets,
 };

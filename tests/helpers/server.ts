@@ -3,6 +3,7 @@ import net from "node:net";
 import { startServerProcess, type ServerProcess } from "../../scripts/lib/server-process";
 
 export const TEST_CRON_SECRET = "test-cron-secret";
+export const TEST_SECRETS_KEY = "11".repeat(32);
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -20,6 +21,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     DATABASE_URL: process.env.DATABASE_URL!,
     CRON_SECRET: TEST_CRON_SECRET,
     FAULT_INJECTION: "1",
+    SECRETS_ENCRYPTION_KEY: TEST_SECRETS_KEY,
     ...env,
   });
 }

@@ -1,0 +1,84 @@
+// Webhook endpoint records: create, read, list, update, delete, rotate the signing secret.
+import type { Db } from "../db";
+import { NotFoundError } from "../errors";
+import { createId } from "../ids";
+import { afterCursor, NEWEST_FIRST, requireCursor, toListPage } from "../pagination";
+import type { Scope } from "../scope";
+import { checkWebhookUrl } from "./address-policy";
+import type { CreateEndpointInput, UpdateEndpointInput } from "./schemas";
+import { serializeEndpoint } from "./serialize";
+import { newSigningSecret, ROTATION_OVERLAP_MS } from "./signing-secrets";
+
+const uniqueTypes = (types: string[] | undefined) => [...new Set(types ?? [])];
+
+async function findEndpoint(db: Db, scope: Scope, id: string) {
+  const endpoint = await db.webhookEndpoint.findFirst({ where: { id, merchantId: scope.merchantId, livemode: scope.livemode } });
+  if (!endpoint) throw new NotFoundError("webhook endpoint", id);
+  return endpoint;
+}
+
+export async function createEndpoint(tx: Db, scope: Scope, input: CreateEndpointInput) {
+  const url = await checkWebhookUrl(input.url, scope.livemode);
+  const { secret, sealed } = newSigningSecret();
+  const endpoint = await tx.webhookEndpoint.create({
+    data: {
+      id: createId("webhookEndpoint"),
+      merchantId: scope.merchantId,
+      livemode: scope.livemode,
+      url,
+      description: input.description ?? null,
+      enabledEvents: uniqueTypes(input.enabledEvents),
+      status: "enabled",
+      secretCiphertext: sealed,
+    },
+  });
+  return serializeEndpoint(endpoint, secret);
+}
+
+export async function getEndpoint(db: Db, scope: Scope, id: string) {
+  return serializeEndpoint(await findEndpoint(db, scope, id));
+}
+
+export async function listEndpoints(db: Db, scope: Scope, query: { limit: number; startingAfter?: string }) {
+  const inScope = { merchantId: scope.merchantId, livemode: scope.livemode };
+  const cursor = query.startingAfter
+    ? requireCursor(await db.webhookEndpoint.findFirst({ where: { ...inScope, id: query.startingAfter }, select: { id: true, createdAt: true } }), query.startingAfter)
+    : null;
+  const rows = await db.webhookEndpoint.findMany({ where: { ...inScope, ...afterCursor(cursor) }, orderBy: NEWEST_FIRST, take: query.limit + 1 });
+  return toListPage(rows, query.limit, (row) => serializeEndpoint(row));
+}
+
+export async function updateEndpoint(tx: Db, scope: Scope, id: string, input: UpdateEndpointInput) {
+  await findEndpoint(tx, scope, id);
+  const endpoint = await tx.webhookEndpoint.update({
+    where: { id },
+    data: {
+      ...(input.url !== undefined ? { url: await checkWebhookUrl(input.url, scope.livemode) } : {}),
+      ...(input.enabledEvents !== undefined ? { enabledEvents: uniqueTypes(input.enabledEvents) } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      // Re-enabling starts a fresh failure count.
+      ...(input.status !== undefined ? { status: input.status, ...(input.status === "enabled" ? { failingSince: null } : {}) } : {}),
+    },
+  });
+  return serializeEndpoint(endpoint);
+}
+
+export async function deleteEndpoint(tx: Db, scope: Scope, id: string) {
+  await findEndpoint(tx, scope, id);
+  await tx.webhookEndpoint.delete({ where: { id } }); // its queued deliveries go with it
+  return { id, object: "webhook_endpoint" as const, deleted: true };
+}
+
+export async function rotateEndpointSecret(tx: Db, scope: Scope, id: string, previousSecretExpiresInSeconds = ROTATION_OVERLAP_MS / 1000) {
+  const current = await findEndpoint(tx, scope, id);
+  const { secret, sealed } = newSigningSecret();
+  const endpoint = await tx.webhookEndpoint.update({
+    where: { id },
+    data: {
+      secretCiphertext: sealed,
+      previousSecretCiphertext: current.secretCiphertext,
+      previousSecretExpiresAt: new Date(Date.now() + previousSecretExpiresInSeconds * 1000),
+    },
+  });
+  return serializeEndpoint(endpoint, secret);
+}

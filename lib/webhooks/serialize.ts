@@ -1,0 +1,31 @@
+import type { WebhookDeliveryAttempt, WebhookEndpoint } from "../generated/prisma/client";
+
+/** The endpoint as the API returns it; `secret` only at creation and rotation. */
+export function serializeEndpoint(endpoint: WebhookEndpoint, secret?: string) {
+  return {
+    id: endpoint.id,
+    object: "webhook_endpoint" as const,
+    url: endpoint.url,
+    description: endpoint.description,
+    enabledEvents: endpoint.enabledEvents,
+    status: endpoint.status,
+    livemode: endpoint.livemode,
+    createdAt: endpoint.createdAt.toISOString(),
+    ...(secret ? { secret } : {}),
+  };
+}
+
+export function serializeAttempt(attempt: WebhookDeliveryAttempt) {
+  return {
+    id: attempt.id,
+    object: "webhook_delivery_attempt" as const,
+    eventId: attempt.eventId,
+    webhookEndpointId: attempt.endpointId,
+    status: attempt.status,
+    responseStatus: attempt.responseStatus,
+    durationMs: attempt.durationMs,
+    error: attempt.error,
+    attemptedAt: attempt.attemptedAt.toISOString(),
+    nextAttemptAt: attempt.nextAttemptAt?.toISOString() ?? null,
+  };
+}
