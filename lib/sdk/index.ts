@@ -23,7 +23,7 @@ export {
 export type { RawBody, VerifyWebhookOptions, WebhookEvent } from "./webhooks";
 
 export { SERVICE_PAYMENT_JSON_SCHEMA } from "./mcp-types";
-export type { CallToolResult, ContentBlock, ServicePaymentProof, TextContent } from "./mcp-types";
+export type { CallToolResult, ContentBlock, ServicePaymentProof, StructuredErrorResult, TextContent } from "./mcp-types";
 export { PAYMENT_ARGUMENT, paywall } from "./paywall";
 export type { AlreadyRedeemedToolResult, GateToolResult, PaidToolResult, PaywalledResult } from "./paywall";
 export { PAYMENT_HEADER, PAYMENT_RESPONSE_HEADER, paywallHttp } from "./paywall-http";

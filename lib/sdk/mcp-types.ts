@@ -5,7 +5,6 @@
 export interface TextContent {
   type: "text";
   text: string;
-  [field: string]: unknown;
 }
 
 /** Any MCP content block (text, image, audio, resource link, embedded resource). */
@@ -14,6 +13,7 @@ export interface ContentBlock {
   [field: string]: unknown;
 }
 
+/** The result of a tool call; a wrapped handler may return anything of this shape. */
 export interface CallToolResult {
   content: ContentBlock[];
   structuredContent?: Record<string, unknown>;
@@ -39,9 +39,17 @@ export const SERVICE_PAYMENT_JSON_SCHEMA = {
   description: "Payment proof: present after paying the gate's payEndpoint.",
 } as const;
 
-/** Builds a tool result carrying `body` both as structuredContent and as JSON text in content[0]. */
-export function structuredResult<S extends Record<string, unknown>>(body: S, isError: boolean, hint?: string) {
+/** A result the wrappers produce themselves (gate, already_redeemed, top-up): only text content. */
+export interface StructuredErrorResult<S extends Record<string, unknown>> {
+  [field: string]: unknown;
+  content: TextContent[];
+  structuredContent: S;
+  isError: true;
+}
+
+/** Builds an error result carrying `body` as structuredContent and as JSON text in content[0] (plus a hint for agents). */
+export function structuredErrorResult<S extends Record<string, unknown>>(body: S, hint?: string): StructuredErrorResult<S> {
   const content: TextContent[] = [{ type: "text", text: JSON.stringify(body) }];
   if (hint) content.push({ type: "text", text: hint });
-  return { content, structuredContent: body, isError };
+  return { content, structuredContent: body, isError: true };
 }

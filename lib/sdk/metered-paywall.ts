@@ -7,8 +7,7 @@
 // The successful result gains `metering: { meterId, quantity, unitPriceMinor, amountBase, status }`.
 // A metering call that still fails after the client's retries throws its ServiceError (the caller may
 // retry; post-paid usage is deduplicated by the idempotency key).
-import type { CallToolResult } from "./mcp-types";
-import { structuredResult } from "./mcp-types";
+import { structuredErrorResult, type CallToolResult, type StructuredErrorResult } from "./mcp-types";
 import type { MeteringBackend } from "./metering-backend";
 
 type ArgsFn<A, E, T> = (args: A, extra: E) => T;
@@ -51,12 +50,10 @@ export interface TopUpGate {
   [field: string]: unknown;
 }
 
-export interface TopUpToolResult extends CallToolResult {
-  structuredContent: TopUpGate;
-  isError: true;
-}
+export type TopUpToolResult = StructuredErrorResult<TopUpGate>;
 
-export type MeteredResult<R> = (R & { metering?: MeteringBlock }) | TopUpToolResult;
+/** The handler's own result (with a metering block when it was billed), or the top-up gate. */
+export type MeteredResult<R> = (R & { metering?: MeteringBlock; isError?: boolean }) | TopUpToolResult;
 
 export function meteredPaywall<A = any, E = any>(options: MeteredPaywallOptions<A, E>) {
   const config = validate(options);
@@ -96,7 +93,7 @@ export function meteredPaywall<A = any, E = any>(options: MeteredPaywallOptions<
           message: `The prepaid budget of meter ${meterId} cannot cover this call (${amountBase} base units); top up the budget${topUpUrl ? ` at ${topUpUrl}` : ""} and call again.`,
           ...(reservation.details ? { details: reservation.details } : {}),
         };
-        return structuredResult(gate, true, gate.message) as TopUpToolResult;
+        return structuredErrorResult(gate, gate.message);
       }
       const held = { meterId, reservationId: reservation.reservationId };
       let result: R;

@@ -5,35 +5,28 @@
 //   same proof again       -> already_redeemed, handler not run
 //   proof fails verify     -> gate with reasonCode
 // The handler's own failure after redemption is not undone (the payment was consumed when it started).
-import type { CallToolResult } from "./mcp-types";
-import { structuredResult } from "./mcp-types";
+import { structuredErrorResult, type CallToolResult, type StructuredErrorResult } from "./mcp-types";
 import { resolvePaywallOptions, type PaywallOptions } from "./paywall-options";
 import { gateHint, type AlreadyRedeemed, type PaymentBlock, type PaywallGate } from "./paywall-terms";
 import { decideRedemption } from "./redeem";
 
 export const PAYMENT_ARGUMENT = "_servicePayment";
 
-export interface GateToolResult extends CallToolResult {
-  structuredContent: PaywallGate;
-  isError: true;
-}
+export type GateToolResult = StructuredErrorResult<PaywallGate>;
+export type AlreadyRedeemedToolResult = StructuredErrorResult<AlreadyRedeemed>;
 
-export interface AlreadyRedeemedToolResult extends CallToolResult {
-  structuredContent: AlreadyRedeemed;
-  isError: true;
-}
-
-export type PaidToolResult<R> = R & { payment: PaymentBlock };
+/** The handler's own result with the payment block added. */
+export type PaidToolResult<R> = R & { payment: PaymentBlock; isError?: boolean };
 
 /** What a paywalled handler resolves to: the handler's own result (with a payment block) or a paywall answer. */
 export type PaywalledResult<R> = PaidToolResult<R> | GateToolResult | AlreadyRedeemedToolResult;
 
 export function gateToolResult(gate: PaywallGate): GateToolResult {
-  return structuredResult(gate, true, gateHint(gate)) as GateToolResult;
+  return structuredErrorResult(gate, gateHint(gate));
 }
 
 export function alreadyRedeemedToolResult(body: AlreadyRedeemed): AlreadyRedeemedToolResult {
-  return structuredResult(body, true, body.message) as AlreadyRedeemedToolResult;
+  return structuredErrorResult(body, body.message);
 }
 
 /**
