@@ -50,7 +50,8 @@ export interface TopUpGate {
   [field: string]: unknown;
 }
 
-export type TopUpToolResult = StructuredErrorResult<TopUpGate>;
+/** `metering?: undefined` lets callers test `result.metering` on any MeteredResult. */
+export type TopUpToolResult = StructuredErrorResult<TopUpGate> & { metering?: undefined };
 
 /** The handler's own result (with a metering block when it was billed), or the top-up gate. */
 export type MeteredResult<R> = (R & { metering?: MeteringBlock; isError?: boolean }) | TopUpToolResult;

@@ -12,8 +12,9 @@ import { decideRedemption } from "./redeem";
 
 export const PAYMENT_ARGUMENT = "_servicePayment";
 
-export type GateToolResult = StructuredErrorResult<PaywallGate>;
-export type AlreadyRedeemedToolResult = StructuredErrorResult<AlreadyRedeemed>;
+/** `payment?: undefined` lets callers test `result.payment` on any PaywalledResult. */
+export type GateToolResult = StructuredErrorResult<PaywallGate> & { payment?: undefined };
+export type AlreadyRedeemedToolResult = StructuredErrorResult<AlreadyRedeemed> & { payment?: undefined };
 
 /** The handler's own result with the payment block added. */
 export type PaidToolResult<R> = R & { payment: PaymentBlock; isError?: boolean };
