@@ -47,15 +47,13 @@ export function serviceMeteringBackend(options: ServiceMeteringBackendOptions): 
   const client = new ServiceClient({ timeoutMs: 10_000, ...options });
   return {
     async recordUsage({ meterId, quantity, unitPriceMinor, idempotencyKey }) {
-      await client.meters.recordUsage(meterId, { quantity, unitPriceMinor, idempotencyKey }, { idempotencyKey: `usage:${meterId}:${idempotencyKey}` });
+      // The body's idempotencyKey dedupes the logical call on the meter; the request's own Idempotency-Key
+      // (generated, reused by the client's retries) only covers this one request.
+      await client.meters.recordUsage(meterId, { quantity, unitPriceMinor, idempotencyKey });
     },
     async reserve({ meterId, quantity, unitPriceMinor, idempotencyKey }) {
       try {
-        const reservation = await client.meters.reserve(
-          meterId,
-          { quantity, unitPriceMinor, ...(idempotencyKey ? { idempotencyKey } : {}) },
-          idempotencyKey ? { idempotencyKey: `reserve:${meterId}:${idempotencyKey}` } : undefined,
-        );
+        const reservation = await client.meters.reserve(meterId, { quantity, unitPriceMinor, ...(idempotencyKey ? { idempotencyKey } : {}) });
         return { ok: true, reservationId: reservation.id };
       } catch (err) {
         if (isInsufficientBudget(err)) return { ok: false, reason: "insufficient_budget", details: err.details };
