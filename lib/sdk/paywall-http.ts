@@ -41,24 +41,27 @@ export function paywallHttp(options: PaywallOptions) {
   };
 }
 
-/** The proof (header first, then JSON body) and the request to hand on (body without the proof). */
+/**
+ * The proof (the header wins over the body) and the request to hand on: a JSON body that carried
+ * `_servicePayment` is passed on without it, whichever proof was used.
+ */
 async function readProof(req: Request): Promise<{ proof: unknown; forward: Request }> {
   const header = req.headers.get(PAYMENT_HEADER);
-  if (header !== null && header.trim() !== "") return { proof: header, forward: req };
-  if (req.method === "GET" || req.method === "HEAD" || !isJson(req.headers.get("content-type"))) return { proof: undefined, forward: req };
+  const headerProof = header !== null && header.trim() !== "" ? header : undefined;
+  if (req.method === "GET" || req.method === "HEAD" || !isJson(req.headers.get("content-type"))) return { proof: headerProof, forward: req };
 
   let body: unknown;
   try {
     body = JSON.parse(await req.clone().text());
   } catch {
-    return { proof: undefined, forward: req };
+    return { proof: headerProof, forward: req };
   }
-  if (typeof body !== "object" || body === null || Array.isArray(body) || !(PAYMENT_ARGUMENT in body)) return { proof: undefined, forward: req };
-  const { [PAYMENT_ARGUMENT]: proof, ...rest } = body as Record<string, unknown>;
+  if (typeof body !== "object" || body === null || Array.isArray(body) || !(PAYMENT_ARGUMENT in body)) return { proof: headerProof, forward: req };
+  const { [PAYMENT_ARGUMENT]: bodyProof, ...rest } = body as Record<string, unknown>;
   const headers = new Headers(req.headers);
   headers.delete("content-length");
   const forward = new Request(req.url, { method: req.method, headers, body: JSON.stringify(rest), signal: req.signal });
-  return { proof, forward };
+  return { proof: headerProof ?? bodyProof, forward };
 }
 
 async function withPayment(response: Response, payment: PaymentBlock): Promise<Response> {

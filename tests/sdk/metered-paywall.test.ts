@@ -1,5 +1,9 @@
 // meteredPaywall(options)(handler): option validation, quantity fallback, post-paid and prepaid flows.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { meteredPaywall, type MeteredPaywallOptions } from "../../lib/sdk";
 import { FakeMeteringBackend } from "./support";
 
@@ -152,5 +156,36 @@ describe("meteredPaywall: prepaid", () => {
     expect(backend.log).toEqual(["reserve:rsv_1", "commit:rsv_1", "reserve:refused"]);
     // A call that still fits the remaining budget runs.
     expect((await wrapped({ pages: 1 }, {})).metering?.status).toBe("committed");
+  });
+});
+
+describe("meteredPaywall inside an official McpServer", () => {
+  it("meters a registered tool per call, driven by the official MCP Client", async () => {
+    const backend = new FakeMeteringBackend();
+    const server = new McpServer({ name: "metered-tools", version: "1.0.0" });
+    server.registerTool(
+      "summarize",
+      { inputSchema: { pages: z.number().optional(), requestId: z.string() } },
+      meteredPaywall<{ pages?: number; requestId: string }>({
+        backend,
+        meterId: "mtr_mcp",
+        unitPriceMinor: PRICE,
+        quantity: (args) => args.pages,
+        prepaid: false,
+        idempotencyKey: (args) => args.requestId,
+      })(async ({ pages }) => ({ content: [{ type: "text", text: `summarized ${pages ?? 1} pages` }] })),
+    );
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: "agent", version: "1.0.0" });
+    await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
+    try {
+      const first = await client.callTool({ name: "summarize", arguments: { pages: 2, requestId: "r1" } });
+      expect(first.metering).toMatchObject({ quantity: 2, amountBase: 2 * PRICE, status: "recorded" });
+      await client.callTool({ name: "summarize", arguments: { requestId: "r2" } });
+      expect(backend.accruedBase).toBe(3 * PRICE);
+    } finally {
+      await client.close();
+      await server.close();
+    }
   });
 });

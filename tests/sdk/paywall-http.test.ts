@@ -60,6 +60,15 @@ describe("paywallHttp", () => {
     expect(reuse.status).toBe(409);
   });
 
+  it("with a header proof, a body _servicePayment is still removed before the handler reads the body", async () => {
+    const { handler, seen, paid } = setup();
+    const pi = paid();
+    const res = await handler(post({ text: "hi", _servicePayment: { paymentIntentId: "pi_ignored" } }, { "x-service-payment": pi }));
+    expect(res.status).toBe(200);
+    expect((await res.json()).payment.paymentIntentId).toBe(pi);
+    expect(seen).toEqual([{ text: "hi" }]);
+  });
+
   it.each(REASON_CODES)("a proof failing with %s gets 402 with the reasonCode", async (reasonCode) => {
     const { handler, backend, seen } = setup();
     const pi = backend.refuse(`pi_${reasonCode}`, reasonCode);
