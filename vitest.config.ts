@@ -9,6 +9,7 @@ export default defineConfig({
     // public address, so tests that import lib/ code need a real one.
     env: { BASE_URL: "http://localhost:3000" },
     globalSetup: ["tests/global-setup.ts"],
+    setupFiles: ["tests/setup-env.ts"],
     testTimeout: 60_000,
     hookTimeout: 90_000,
     fileParallelism: true,

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { buildIfNeeded } from "./lib/build";
 import { openServiceDatabase } from "./lib/database";
 import { generatePrismaClientIfMissing, migrateDeploy } from "./lib/prisma-cli";
-import { startServerProcess } from "./lib/server-process";
+import { startServerProcess, type ServerProcess } from "./lib/server-process";
 import { seedDemoMerchant } from "./lib/seed";
 import { persistentLocalSecret } from "./lib/local-secret";
 import { startTicker } from "./lib/ticker";
@@ -13,14 +13,20 @@ const port = Number(process.env.PORT ?? 3000);
 const cronSecret = process.env.CRON_SECRET ?? randomBytes(24).toString("hex");
 
 const database = await openServiceDatabase();
-console.log(database.embedded ? `Database: embedded PostgreSQL (${database.url.replace(/:[^:@]*@/, ":***@")})` : "Database: DATABASE_URL");
-generatePrismaClientIfMissing();
-migrateDeploy(database.url);
-console.log("Migrations applied.");
-await seedDemoMerchant(database.url);
-buildIfNeeded();
-
-const server = await startServerProcess(port, { DATABASE_URL: database.url, CRON_SECRET: cronSecret }, true);
+let server: ServerProcess;
+try {
+  console.log(database.embedded ? `Database: embedded PostgreSQL (${database.url.replace(/:[^:@]*@/, ":***@")})` : "Database: DATABASE_URL");
+  generatePrismaClientIfMissing();
+  migrateDeploy(database.url);
+  console.log("Migrations applied.");
+  await seedDemoMerchant(database.url);
+  buildIfNeeded();
+  server = await startServerProcess(port, { DATABASE_URL: database.url, CRON_SECRET: cronSecret }, true);
+} catch (err) {
+  console.error(err instanceof Error ? err.message : err);
+  await database.stop();
+  process.exit(1);
+}
 console.log(`Ready: http://localhost:${port}  (health: /health, readiness: /ready)`);
 
 const stopTicker = startTicker(server.url, cronSecret);

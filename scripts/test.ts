@@ -43,9 +43,10 @@ try {
 
   const env = { DATABASE_URL: databaseUrl, NEXT_TELEMETRY_DISABLED: "1" };
   const extraArgs = process.argv.slice(2);
+  const typesOk = run("tsc: type check", "tsc", ["--noEmit"], env);
   const unitAndServer = run("vitest: unit, database and HTTP tests", "vitest", ["run", ...extraArgs], env);
   const e2e = extraArgs.length ? true : run("playwright: browser and end-to-end tests", "playwright", ["test"], env);
-  passed = unitAndServer && e2e;
+  passed = typesOk && unitAndServer && e2e;
 } finally {
   await dropDatabase(server.adminUrl("postgres"), testDatabase).catch((err) => console.error("could not drop the test database:", err.message));
   await server.stop();

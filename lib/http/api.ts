@@ -4,10 +4,11 @@
 import type { z } from "zod";
 import { getDb, transaction, type Db } from "../db";
 import { env } from "../env";
-import { DomainError } from "../errors";
+import { DomainError, NotFoundError } from "../errors";
 import { createId } from "../ids";
 import { releaseClaim, storeResponse } from "../idempotency/claims";
 import { parseOrThrow } from "../validation/parse";
+import { PATH_ID_PATTERN, rejectNul } from "../validation/text-safety";
 import { authenticate, type Principal } from "./authenticate";
 import { clientIp } from "./client-ip";
 import { toErrorResult, type HttpResult } from "./errors";
@@ -66,9 +67,12 @@ export function api<B extends z.ZodType | undefined = undefined, Q extends z.Zod
 
       const mutating = MUTATING.has(req.method);
       const rawBody = mutating ? await readJsonBody(req, env.BODY_LIMIT_BYTES) : undefined;
+      rejectNul(rawBody, "request body");
       const body = (options.body ? parseOrThrow(options.body, rawBody) : undefined) as Infer<B>;
-      const query = (options.query ? parseOrThrow(options.query, Object.fromEntries(new URL(req.url).searchParams), "query") : undefined) as Infer<Q>;
-      const params = (await nextContext?.params) ?? {};
+      const rawQuery = Object.fromEntries(new URL(req.url).searchParams);
+      rejectNul(rawQuery, "query");
+      const query = (options.query ? parseOrThrow(options.query, rawQuery, "query") : undefined) as Infer<Q>;
+      const params = await routeParams(nextContext);
 
       const idempotencyKey = mutating && principal ? idempotencyKeyOf(req) : null;
       if (idempotencyKey && principal) {
@@ -103,6 +107,15 @@ export function api<B extends z.ZodType | undefined = undefined, Q extends z.Zod
       return respond(result, headers);
     }
   };
+}
+
+/** Path ids that could not name any object are a 404 before any query runs. */
+async function routeParams(nextContext?: NextContext): Promise<RouteParams> {
+  const params = (await nextContext?.params) ?? {};
+  for (const value of Object.values(params)) {
+    if (!PATH_ID_PATTERN.test(value)) throw new NotFoundError("object", undefined);
+  }
+  return params;
 }
 
 /** Authenticates; a failed attempt still costs a token from the caller's IP bucket (brute-force brake). */

@@ -1,0 +1,89 @@
+// ServiceClient: typed access to the /v1 API (CONTRACT.md) with idempotent retries (see request-sender.ts).
+import { RequestSender, type HttpMethod, type RequestOptions } from "./request-sender";
+import * as resources from "./resources";
+import type { FetchLike } from "./transport";
+
+export interface ServiceClientOptions {
+  /** The service's address, e.g. `https://payments.example.com` (no trailing `/v1`). */
+  baseUrl: string;
+  /** `sk_test_...` or `sk_live_...`. */
+  apiKey: string;
+  /** Per attempt, including reading the body. Default 30,000 ms. */
+  timeoutMs?: number;
+  /** Retries after the first attempt. Default 2. */
+  maxRetries?: number;
+  /** Defaults to the global fetch. */
+  fetch?: FetchLike;
+  /** First back-off delay, doubled per retry with jitter. Default 500 ms; capped at maxRetryDelayMs (default 8,000 ms). */
+  initialRetryDelayMs?: number;
+  maxRetryDelayMs?: number;
+  /** Longest Retry-After the client waits for before giving up and throwing the 429. Default 60,000 ms. */
+  maxRetryAfterMs?: number;
+}
+
+export class ServiceClient {
+  readonly baseUrl: string;
+  private readonly sender: RequestSender;
+
+  readonly customers: ReturnType<typeof resources.customersResource>;
+  readonly checkouts: ReturnType<typeof resources.checkoutsResource>;
+  readonly paymentIntents: ReturnType<typeof resources.paymentIntentsResource>;
+  readonly orders: ReturnType<typeof resources.ordersResource>;
+  readonly refunds: ReturnType<typeof resources.refundsResource>;
+  readonly balance: ReturnType<typeof resources.balanceResource>;
+  readonly events: ReturnType<typeof resources.eventsResource>;
+  readonly webhookEndpoints: ReturnType<typeof resources.webhookEndpointsResource>;
+  readonly paywall: ReturnType<typeof resources.paywallResource>;
+  readonly meters: ReturnType<typeof resources.metersResource>;
+
+  constructor(options: ServiceClientOptions) {
+    if (!options || typeof options.baseUrl !== "string" || !options.baseUrl) throw configError("ServiceClient needs a baseUrl.");
+    if (typeof options.apiKey !== "string" || !options.apiKey) throw configError("ServiceClient needs an apiKey.");
+    const fetchImpl = options.fetch ?? globalThis.fetch;
+    if (typeof fetchImpl !== "function") throw configError("No fetch implementation: pass options.fetch.");
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.sender = new RequestSender({
+      baseUrl: this.baseUrl,
+      apiKey: options.apiKey,
+      timeoutMs: nonNegative(options.timeoutMs, 30_000, "timeoutMs"),
+      maxRetries: nonNegative(options.maxRetries, 2, "maxRetries"),
+      fetch: fetchImpl,
+      initialRetryDelayMs: nonNegative(options.initialRetryDelayMs, 500, "initialRetryDelayMs"),
+      maxRetryDelayMs: nonNegative(options.maxRetryDelayMs, 8_000, "maxRetryDelayMs"),
+      maxRetryAfterMs: nonNegative(options.maxRetryAfterMs, 60_000, "maxRetryAfterMs"),
+      userAgent: "agent-payments-sdk",
+    });
+    const send: resources.Send = (method, path, body, requestOptions) => this.request(method, path, body, requestOptions);
+    this.customers = resources.customersResource(send);
+    this.checkouts = resources.checkoutsResource(send);
+    this.paymentIntents = resources.paymentIntentsResource(send);
+    this.orders = resources.ordersResource(send);
+    this.refunds = resources.refundsResource(send);
+    this.balance = resources.balanceResource(send);
+    this.events = resources.eventsResource(send);
+    this.webhookEndpoints = resources.webhookEndpointsResource(send);
+    this.paywall = resources.paywallResource(send);
+    this.meters = resources.metersResource(send);
+  }
+
+  /** Any /v1 request; resolves to the parsed JSON body of a 2xx, throws ServiceError otherwise. */
+  async request<T>(method: HttpMethod, path: string, body?: unknown, options?: RequestOptions): Promise<T> {
+    return (await this.sender.send<T>(method, path, body, options)).body;
+  }
+
+  /** Like request(), but also returns the status and headers (e.g. to tell 201 from 200, or see Idempotent-Replayed). */
+  requestWithResponse<T>(method: HttpMethod, path: string, body?: unknown, options?: RequestOptions) {
+    return this.sender.send<T>(method, path, body, options);
+  }
+}
+
+function nonNegative(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value < 0) throw configError(`ServiceClient option ${name} must be a non-negative number.`);
+  return value;
+}
+
+/** A configuration mistake is a programming error, thrown at construction: a TypeError, not a ServiceError. */
+function configError(message: string): TypeError {
+  return new TypeError(message);
+}

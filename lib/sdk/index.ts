@@ -1,0 +1,50 @@
+// The merchant/client SDK of the Agent Payments Service. Named exports only; nothing here imports the
+// rest of lib/, Prisma or Next.
+export { ServiceError, parseRetryAfter } from "./errors";
+export type { ServiceErrorCode, ServiceErrorInit, TransportErrorCode } from "./errors";
+
+export { ServiceClient } from "./client";
+export type { ServiceClientOptions } from "./client";
+export { backoffDelayMs, generateIdempotencyKey, isRetryable } from "./request-sender";
+export type { HttpMethod, RequestOptions } from "./request-sender";
+export type { FetchLike } from "./transport";
+export type * from "./types";
+
+export {
+  DEFAULT_TOLERANCE_SECONDS,
+  EVENT_ID_HEADER,
+  SIGNATURE_HEADER,
+  computeSignature,
+  generateTestHeader,
+  parseSignatureHeader,
+  signWebhookPayload,
+  verifyWebhook,
+} from "./webhooks";
+export type { RawBody, VerifyWebhookOptions, WebhookEvent } from "./webhooks";
+
+export { SERVICE_PAYMENT_JSON_SCHEMA } from "./mcp-types";
+export type { CallToolResult, ContentBlock, ServicePaymentProof, StructuredErrorResult, TextContent } from "./mcp-types";
+export { PAYMENT_ARGUMENT, paywall } from "./paywall";
+export type { AlreadyRedeemedToolResult, GateToolResult, PaidToolResult, PaywalledResult } from "./paywall";
+export { PAYMENT_HEADER, PAYMENT_RESPONSE_HEADER, paywallHttp } from "./paywall-http";
+export type { HttpHandler } from "./paywall-http";
+export type { PaywallOptions } from "./paywall-options";
+export { REASON_CODES } from "./paywall-terms";
+export type { AlreadyRedeemed, PaymentBlock, PaywallGate, PaywallTerms } from "./paywall-terms";
+export { serviceBackend } from "./paywall-backend";
+export type { PaywallBackend, ServiceBackendOptions, VerifyOutcome } from "./paywall-backend";
+
+export { inMemoryConsumedStore } from "./consumed-stores/in-memory";
+export type { InMemoryConsumedStore } from "./consumed-stores/in-memory";
+export { postgresConsumedStore } from "./consumed-stores/postgres";
+export type { PgQueryable, PostgresConsumedStore, PostgresConsumedStoreOptions } from "./consumed-stores/postgres";
+export { redisConsumedStore } from "./consumed-stores/redis";
+export type { RedisConsumedStoreOptions, RedisLike } from "./consumed-stores/redis";
+export { serviceConsumedStore } from "./consumed-stores/service";
+export type { ServiceConsumedStore, ServiceConsumedStoreOptions } from "./consumed-stores/service";
+export type { ConsumedStore } from "./consumed-stores/types";
+
+export { meteredPaywall } from "./metered-paywall";
+export type { MeteredPaywallOptions, MeteredResult, MeteringBlock, TopUpGate, TopUpToolResult } from "./metered-paywall";
+export { serviceMeteringBackend } from "./metering-backend";
+export type { MeteringBackend, ReservationParams, ReserveOutcome, ServiceMeteringBackendOptions, UsageParams } from "./metering-backend";

@@ -1,0 +1,142 @@
+// meteredPaywall(options)(handler): per-unit pricing below one minor unit (SPEC.md 2.8 and section 4).
+//   prepaid: false (trusted callers): run the handler, then record usage ONLY when it succeeded (did not
+//     throw, no isError), under idempotencyKey(args) so a retried call is never metered twice.
+//   prepaid: true (untrusted callers): reserve before running; commit on success; release (not billed)
+//     when the handler throws or returns isError; a reservation refused for lack of budget returns a
+//     top-up gate and the handler does not run.
+// The successful result gains `metering: { meterId, quantity, unitPriceMinor, amountBase, status }`.
+// A metering call that still fails after the client's retries throws its ServiceError (the caller may
+// retry; post-paid usage is deduplicated by the idempotency key).
+import { structuredErrorResult, type CallToolResult, type StructuredErrorResult } from "./mcp-types";
+import type { MeteringBackend } from "./metering-backend";
+
+type ArgsFn<A, E, T> = (args: A, extra: E) => T;
+
+export interface MeteredPaywallOptions<A = any, E = any> {
+  backend: MeteringBackend;
+  /** The meter opened beforehand for this agent/customer, or a function of the call picking it. */
+  meterId: string | ArgsFn<A, E, string>;
+  /** Integer price per unit in BASE units (a meter's baseUnitsPerMinor, default 1,000,000, make one minor unit). */
+  unitPriceMinor: number;
+  /** Units used by a call; undefined, null or NaN count as 1; fractions are rounded up. */
+  quantity: ArgsFn<A, E, number | null | undefined>;
+  /** Required, no default: true = reserve against a funded budget first; false = meter after success (trusted callers). */
+  prepaid: boolean;
+  /** Required when prepaid is false: the key of the logical call, so a retry is never metered twice. */
+  idempotencyKey?: ArgsFn<A, E, string>;
+  /** Shown in the top-up gate (prepaid); defaults to backend.topUpUrl?.(meterId). */
+  topUpUrl?: string;
+}
+
+export interface MeteringBlock {
+  meterId: string;
+  quantity: number;
+  unitPriceMinor: number;
+  /** quantity x unitPriceMinor, in base units. */
+  amountBase: number;
+  status: "recorded" | "committed";
+}
+
+export interface TopUpGate {
+  kind: "payment_required";
+  reasonCode: "insufficient_budget";
+  meterId: string;
+  quantity: number;
+  unitPriceMinor: number;
+  amountBase: number;
+  topUpUrl?: string;
+  message: string;
+  details?: Record<string, unknown>;
+  [field: string]: unknown;
+}
+
+/** `metering?: undefined` lets callers test `result.metering` on any MeteredResult. */
+export type TopUpToolResult = StructuredErrorResult<TopUpGate> & { metering?: undefined };
+
+/** The handler's own result (with a metering block when it was billed), or the top-up gate. */
+export type MeteredResult<R> = (R & { metering?: MeteringBlock; isError?: boolean }) | TopUpToolResult;
+
+export function meteredPaywall<A = any, E = any>(options: MeteredPaywallOptions<A, E>) {
+  const config = validate(options);
+  return function wrap<HA extends A, HE extends E, R extends CallToolResult>(handler: (args: HA, extra: HE) => R | Promise<R>) {
+    if (typeof handler !== "function") throw new TypeError("meteredPaywall(options)(handler): handler must be a function.");
+    return async function metered(args: HA, extra: HE): Promise<MeteredResult<R>> {
+      const meterId = typeof config.meterId === "function" ? config.meterId(args, extra) : config.meterId;
+      if (typeof meterId !== "string" || !meterId) throw new TypeError("meteredPaywall: meterId resolved to an empty value.");
+      const quantity = unitsOf(config.quantity(args, extra));
+      const amountBase = quantity * config.unitPriceMinor;
+      const key = config.idempotencyKey ? config.idempotencyKey(args, extra) : undefined;
+      if (config.idempotencyKey && (typeof key !== "string" || key.length === 0)) {
+        throw new TypeError("meteredPaywall: idempotencyKey(args) must return a non-empty string.");
+      }
+      const block = (status: MeteringBlock["status"]): MeteringBlock => ({ meterId, quantity, unitPriceMinor: config.unitPriceMinor, amountBase, status });
+
+      if (quantity === 0) return handler(args, extra);
+
+      if (!config.prepaid) {
+        const result = await handler(args, extra);
+        if (result.isError) return result;
+        await config.backend.recordUsage({ meterId, quantity, unitPriceMinor: config.unitPriceMinor, idempotencyKey: key! });
+        return { ...result, metering: block("recorded") };
+      }
+
+      const reservation = await config.backend.reserve({ meterId, quantity, unitPriceMinor: config.unitPriceMinor, idempotencyKey: key });
+      if (!reservation.ok) {
+        const topUpUrl = config.topUpUrl ?? config.backend.topUpUrl?.(meterId);
+        const gate: TopUpGate = {
+          kind: "payment_required",
+          reasonCode: "insufficient_budget",
+          meterId,
+          quantity,
+          unitPriceMinor: config.unitPriceMinor,
+          amountBase,
+          ...(topUpUrl ? { topUpUrl } : {}),
+          message: `The prepaid budget of meter ${meterId} cannot cover this call (${amountBase} base units); top up the budget${topUpUrl ? ` at ${topUpUrl}` : ""} and call again.`,
+          ...(reservation.details ? { details: reservation.details } : {}),
+        };
+        return structuredErrorResult(gate, gate.message);
+      }
+      const held = { meterId, reservationId: reservation.reservationId };
+      let result: R;
+      try {
+        result = await handler(args, extra);
+      } catch (err) {
+        await config.backend.release(held).catch(() => undefined); // the handler's error is the one to report
+        throw err;
+      }
+      if (result.isError) {
+        await config.backend.release(held);
+        return result;
+      }
+      await config.backend.commit(held);
+      return { ...result, metering: block("committed") };
+    };
+  };
+}
+
+/** undefined, null, NaN (and non-numbers) -> 1; fractions round up; negatives are a programming error. */
+function unitsOf(value: unknown): number {
+  if (value === undefined || value === null || typeof value !== "number" || Number.isNaN(value)) return 1;
+  if (!Number.isFinite(value) || value < 0) throw new TypeError(`meteredPaywall: quantity(args) returned ${value}; it must be a non-negative number.`);
+  return Math.ceil(value);
+}
+
+function validate<A, E>(options: MeteredPaywallOptions<A, E>): MeteredPaywallOptions<A, E> {
+  const name = "meteredPaywall";
+  if (!options || typeof options !== "object") throw new TypeError(`${name}: options are required.`);
+  const { backend, meterId, unitPriceMinor, quantity, prepaid, idempotencyKey } = options;
+  if (!backend || typeof backend.reserve !== "function" || typeof backend.recordUsage !== "function") {
+    throw new TypeError(`${name}: "backend" is required: serviceMeteringBackend({ baseUrl, apiKey }) or a MeteringBackend.`);
+  }
+  if (!(typeof meterId === "function" || (typeof meterId === "string" && meterId.length > 0))) throw new TypeError(`${name}: "meterId" is required.`);
+  if (!Number.isSafeInteger(unitPriceMinor) || unitPriceMinor < 1) {
+    throw new TypeError(`${name}: "unitPriceMinor" must be a positive integer in base units (1,000,000 per minor unit by default); got ${String(unitPriceMinor)}.`);
+  }
+  if (typeof quantity !== "function") throw new TypeError(`${name}: "quantity" is required: a function of the call's arguments returning the units used.`);
+  if (typeof prepaid !== "boolean") throw new TypeError(`${name}: "prepaid" is required (true or false); there is no default trust model.`);
+  if (!prepaid && typeof idempotencyKey !== "function") {
+    throw new TypeError(`${name}: "idempotencyKey" is required when prepaid is false, so that a retried call is never metered twice.`);
+  }
+  if (idempotencyKey !== undefined && typeof idempotencyKey !== "function") throw new TypeError(`${name}: "idempotencyKey" must be a function.`);
+  return options;
+}

@@ -1,0 +1,91 @@
+// paywallHttp(options)(handler): the single-use paywall over plain HTTP, for any `(Request) => Response`
+// handler (a Next.js route, a Fetch-API server). Same decisions as paywall() (see redeem.ts):
+//   unpaid              -> 402, body = the gate (SPEC.md 2.4)
+//   proof fails verify  -> 402, gate with reasonCode
+//   proof reused        -> 409, body { kind: "already_redeemed", ... }
+//   proof ok            -> the handler's response, plus header `x-service-payment-response` (JSON payment
+//                          block) and, when the body is a JSON object, a `payment` field in it
+//   verifier/store down -> 502 UPSTREAM_ERROR in the service's error shape; the proof is not consumed by a
+//                          failed verify, so the caller may retry
+// Proof: `_servicePayment: { paymentIntentId }` in a JSON body, or an `x-service-payment` header holding
+// that JSON or a bare paymentIntentId. A proof taken from the body is removed before the handler reads it.
+import { ServiceError } from "./errors";
+import { PAYMENT_ARGUMENT } from "./paywall";
+import { resolvePaywallOptions, type PaywallOptions } from "./paywall-options";
+import type { PaymentBlock } from "./paywall-terms";
+import { decideRedemption } from "./redeem";
+
+export const PAYMENT_HEADER = "x-service-payment";
+export const PAYMENT_RESPONSE_HEADER = "x-service-payment-response";
+
+export type HttpHandler = (req: Request) => Response | Promise<Response>;
+
+export function paywallHttp(options: PaywallOptions) {
+  const resolved = resolvePaywallOptions("paywallHttp", options);
+  return function wrap(handler: HttpHandler) {
+    if (typeof handler !== "function") throw new TypeError("paywallHttp(options)(handler): handler must be a function.");
+    return async function paywalled(req: Request): Promise<Response> {
+      const { proof, forward } = await readProof(req);
+      let decision;
+      try {
+        decision = await decideRedemption(resolved, proof);
+      } catch (err) {
+        const message = ServiceError.is(err) ? err.message : "The payment could not be checked.";
+        return json(502, { error: { code: "UPSTREAM_ERROR", message, details: {} } });
+      }
+      if (decision.kind === "gate") return json(402, decision.gate);
+      if (decision.kind === "already_redeemed") return json(409, decision.body);
+      const response = await handler(forward);
+      return withPayment(response, { status: "paid", paymentIntentId: decision.paymentIntentId });
+    };
+  };
+}
+
+/**
+ * The proof (the header wins over the body) and the request to hand on: a JSON body that carried
+ * `_servicePayment` is passed on without it, whichever proof was used.
+ */
+async function readProof(req: Request): Promise<{ proof: unknown; forward: Request }> {
+  const header = req.headers.get(PAYMENT_HEADER);
+  const headerProof = header !== null && header.trim() !== "" ? header : undefined;
+  if (req.method === "GET" || req.method === "HEAD" || !isJson(req.headers.get("content-type"))) return { proof: headerProof, forward: req };
+
+  let body: unknown;
+  try {
+    body = JSON.parse(await req.clone().text());
+  } catch {
+    return { proof: headerProof, forward: req };
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body) || !(PAYMENT_ARGUMENT in body)) return { proof: headerProof, forward: req };
+  const { [PAYMENT_ARGUMENT]: bodyProof, ...rest } = body as Record<string, unknown>;
+  const headers = new Headers(req.headers);
+  headers.delete("content-length");
+  const forward = new Request(req.url, { method: req.method, headers, body: JSON.stringify(rest), signal: req.signal });
+  return { proof: headerProof ?? bodyProof, forward };
+}
+
+async function withPayment(response: Response, payment: PaymentBlock): Promise<Response> {
+  const headers = new Headers(response.headers);
+  headers.set(PAYMENT_RESPONSE_HEADER, JSON.stringify(payment));
+  if (isJson(response.headers.get("content-type")) && response.body !== null) {
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return new Response(text, { status: response.status, statusText: response.statusText, headers });
+    }
+    const augmented = typeof body === "object" && body !== null && !Array.isArray(body) ? { ...body, payment } : body;
+    headers.delete("content-length");
+    return new Response(JSON.stringify(augmented), { status: response.status, statusText: response.statusText, headers });
+  }
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+function isJson(contentType: string | null): boolean {
+  return contentType !== null && /^application\/([\w.+-]*\+)?json\b/i.test(contentType.trim());
+}
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+}

@@ -1,0 +1,131 @@
+// The /v1 API grouped by resource (CONTRACT.md). Each method is one request through the RequestSender,
+// which adds the API key, the Idempotency-Key of every POST, the time-out and the retries.
+import type { HttpMethod, RequestOptions } from "./request-sender";
+import type * as T from "./types";
+
+export type Send = <R>(method: HttpMethod, path: string, body?: unknown, options?: RequestOptions) => Promise<R>;
+
+const id = (value: string) => encodeURIComponent(value);
+
+/** `?limit=..&startingAfter=..&...` from defined values only. */
+export function query(params: object = {}): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== null) search.set(key, String(value));
+  const text = search.toString();
+  return text ? `?${text}` : "";
+}
+
+export function customersResource(send: Send) {
+  return {
+    create: (params: T.CreateCustomerParams = {}, options?: RequestOptions) => send<T.Customer>("POST", "/v1/customers", params, options),
+    retrieve: (customerId: string, options?: RequestOptions) => send<T.Customer>("GET", `/v1/customers/${id(customerId)}`, undefined, options),
+    list: (params?: T.ListParams, options?: RequestOptions) => send<T.List<T.Customer>>("GET", `/v1/customers${query(params)}`, undefined, options),
+    /** Test mode only: tops up the customer's test wallet. */
+    fund: (customerId: string, params: T.FundCustomerParams, options?: RequestOptions) =>
+      send<T.Customer>("POST", `/v1/customers/${id(customerId)}/fund`, params, options),
+  };
+}
+
+export function checkoutsResource(send: Send) {
+  return {
+    create: (params: T.CreateCheckoutParams, options?: RequestOptions) => send<T.Checkout>("POST", "/v1/checkouts", params, options),
+    retrieve: (checkoutId: string, options?: RequestOptions) => send<T.Checkout>("GET", `/v1/checkouts/${id(checkoutId)}`, undefined, options),
+    list: (params?: T.ListParams & { status?: T.CheckoutStatus }, options?: RequestOptions) =>
+      send<T.List<T.Checkout>>("GET", `/v1/checkouts${query(params)}`, undefined, options),
+    capture: (checkoutId: string, params: T.CaptureCheckoutParams, options?: RequestOptions) =>
+      send<T.Order>("POST", `/v1/checkouts/${id(checkoutId)}/capture`, params, options),
+    cancel: (checkoutId: string, options?: RequestOptions) => send<T.Checkout>("POST", `/v1/checkouts/${id(checkoutId)}/cancel`, {}, options),
+  };
+}
+
+export function paymentIntentsResource(send: Send) {
+  return {
+    retrieve: (paymentIntentId: string, options?: RequestOptions) =>
+      send<T.PaymentIntent>("GET", `/v1/payment_intents/${id(paymentIntentId)}`, undefined, options),
+    list: (params?: T.ListParams & { status?: T.PaymentIntentStatus }, options?: RequestOptions) =>
+      send<T.List<T.PaymentIntent>>("GET", `/v1/payment_intents${query(params)}`, undefined, options),
+  };
+}
+
+export function ordersResource(send: Send) {
+  return {
+    retrieve: (orderId: string, options?: RequestOptions) => send<T.Order>("GET", `/v1/orders/${id(orderId)}`, undefined, options),
+    list: (params?: T.ListParams & { status?: T.OrderStatus }, options?: RequestOptions) =>
+      send<T.List<T.Order>>("GET", `/v1/orders${query(params)}`, undefined, options),
+  };
+}
+
+export function refundsResource(send: Send) {
+  return {
+    create: (params: T.CreateRefundParams, options?: RequestOptions) => send<T.Refund>("POST", "/v1/refunds", params, options),
+    retrieve: (refundId: string, options?: RequestOptions) => send<T.Refund>("GET", `/v1/refunds/${id(refundId)}`, undefined, options),
+    list: (params?: T.ListParams, options?: RequestOptions) => send<T.List<T.Refund>>("GET", `/v1/refunds${query(params)}`, undefined, options),
+  };
+}
+
+export function balanceResource(send: Send) {
+  return {
+    retrieve: (options?: RequestOptions) => send<T.Balance>("GET", "/v1/balance", undefined, options),
+  };
+}
+
+export function eventsResource(send: Send) {
+  return {
+    retrieve: (eventId: string, options?: RequestOptions) => send<T.ServiceEvent>("GET", `/v1/events/${id(eventId)}`, undefined, options),
+    list: (params?: T.ListParams & { type?: T.EventType }, options?: RequestOptions) =>
+      send<T.List<T.ServiceEvent>>("GET", `/v1/events${query(params)}`, undefined, options),
+    resend: (eventId: string, options?: RequestOptions) => send<unknown>("POST", `/v1/events/${id(eventId)}/resend`, {}, options),
+  };
+}
+
+export function webhookEndpointsResource(send: Send) {
+  const path = (endpointId: string) => `/v1/webhook-endpoints/${id(endpointId)}`;
+  return {
+    create: (params: T.CreateWebhookEndpointParams, options?: RequestOptions) =>
+      send<T.WebhookEndpoint>("POST", "/v1/webhook-endpoints", params, options),
+    retrieve: (endpointId: string, options?: RequestOptions) => send<T.WebhookEndpoint>("GET", path(endpointId), undefined, options),
+    list: (params?: T.ListParams, options?: RequestOptions) =>
+      send<T.List<T.WebhookEndpoint>>("GET", `/v1/webhook-endpoints${query(params)}`, undefined, options),
+    update: (endpointId: string, params: T.UpdateWebhookEndpointParams, options?: RequestOptions) =>
+      send<T.WebhookEndpoint>("PATCH", path(endpointId), params, options),
+    del: (endpointId: string, options?: RequestOptions) => send<unknown>("DELETE", path(endpointId), undefined, options),
+    /** Returns the endpoint with its new `secret`; the old secret keeps signing beside it for 24 h. */
+    rotateSecret: (endpointId: string, options?: RequestOptions) =>
+      send<T.WebhookEndpoint>("POST", `${path(endpointId)}/rotate-secret`, {}, options),
+    listDeliveries: (endpointId: string, params?: T.ListParams, options?: RequestOptions) =>
+      send<T.List<T.WebhookDeliveryAttempt>>("GET", `${path(endpointId)}/deliveries${query(params)}`, undefined, options),
+  };
+}
+
+export function paywallResource(send: Send) {
+  return {
+    /** Did this PaymentIntent pay exactly these terms? (merchant key) */
+    verify: (params: T.PaywallVerifyParams, options?: RequestOptions) => send<T.PaywallVerifyResult>("POST", "/v1/paywall/verify", params, options),
+    /** Pays a gate's terms with the PAYER's own key; returns the paymentIntentId to present as proof. */
+    pay: (params: T.PaywallPayParams, options?: RequestOptions) => send<T.PaywallPayResult>("POST", "/v1/paywall/pay", params, options),
+    /** Atomic first-redemption-wins (merchant key): `{ redeemed: true }` once, then `already_redeemed`. */
+    redeem: (paymentIntentId: string, options?: RequestOptions) =>
+      send<T.PaywallRedemptionResult>("POST", "/v1/paywall/redemptions", { paymentIntentId }, options),
+  };
+}
+
+export function metersResource(send: Send) {
+  const path = (meterId: string) => `/v1/meters/${id(meterId)}`;
+  const reservation = (meterId: string, reservationId: string) => `${path(meterId)}/reservations/${id(reservationId)}`;
+  return {
+    create: (params: T.CreateMeterParams, options?: RequestOptions) => send<T.Meter>("POST", "/v1/meters", params, options),
+    retrieve: (meterId: string, options?: RequestOptions) => send<T.Meter>("GET", path(meterId), undefined, options),
+    /** Post-paid usage; `idempotencyKey` in the body makes a retried record count once. */
+    recordUsage: (meterId: string, params: T.MeterUsageParams, options?: RequestOptions) =>
+      send<T.MeterUsageRecord>("POST", `${path(meterId)}/usage`, params, options),
+    /** Prepaid: holds quantity x unitPriceMinor base units of the budget before the call. */
+    reserve: (meterId: string, params: T.MeterReservationParams, options?: RequestOptions) =>
+      send<T.MeterReservation>("POST", `${path(meterId)}/reservations`, params, options),
+    commitReservation: (meterId: string, reservationId: string, options?: RequestOptions) =>
+      send<T.MeterReservation>("POST", `${reservation(meterId, reservationId)}/commit`, {}, options),
+    releaseReservation: (meterId: string, reservationId: string, options?: RequestOptions) =>
+      send<T.MeterReservation>("POST", `${reservation(meterId, reservationId)}/release`, {}, options),
+    /** Settles what has accrued. */
+    close: (meterId: string, options?: RequestOptions) => send<T.Meter>("POST", `${path(meterId)}/close`, {}, options),
+  };
+}

@@ -1,0 +1,270 @@
+// Resource shapes of the /v1 API (CONTRACT.md). Objects may carry more fields than listed here; the
+// index signatures keep the SDK forward-compatible with fields the service adds.
+
+export type Metadata = Record<string, string>;
+
+export interface ListParams {
+  /** 1..100, default 20. */
+  limit?: number;
+  startingAfter?: string;
+}
+
+export interface List<T> {
+  object: "list";
+  data: T[];
+  hasMore: boolean;
+}
+
+interface ServiceObject {
+  id: string;
+  object: string;
+  livemode: boolean;
+  [field: string]: unknown;
+}
+
+export interface Customer extends ServiceObject {
+  object: "customer";
+  name: string | null;
+  email: string | null;
+  metadata?: Metadata | null;
+  createdAt: string;
+}
+
+export interface CreateCustomerParams {
+  name?: string;
+  email?: string;
+  metadata?: Metadata;
+}
+
+export interface FundCustomerParams {
+  amount: number;
+  currency: string;
+}
+
+export interface LineItem {
+  name: string;
+  quantity: number;
+  unitAmount: number;
+}
+
+export type CheckoutStatus = "open" | "complete" | "expired" | "canceled" | (string & {});
+
+export interface Checkout extends ServiceObject {
+  object: "checkout";
+  status: CheckoutStatus;
+  amount: number;
+  currency: string;
+  items: LineItem[] | null;
+  url: string;
+  expiresAt: string;
+  paymentIntentId: string;
+  orderId: string;
+  metadata?: Metadata | null;
+  createdAt: string;
+}
+
+export interface CreateCheckoutParams {
+  amount?: number;
+  currency: string;
+  items?: LineItem[];
+  description?: string;
+  customerId?: string;
+  expiresInSeconds?: number;
+  successUrl?: string;
+  cancelUrl?: string;
+  metadata?: Metadata;
+  productRef?: string;
+}
+
+export interface CaptureCheckoutParams {
+  /** A test payment method (`pm_card_visa`, ...) or a customer id whose test wallet pays. */
+  paymentMethod: string;
+  billingCountry?: string;
+}
+
+export type PaymentIntentStatus = "requires_payment" | "captured" | "settled" | "refunded" | "failed" | "expired" | "canceled";
+
+export interface PaymentIntent extends ServiceObject {
+  object: "payment_intent";
+  status: PaymentIntentStatus;
+  amount: number;
+  amountCaptured: number;
+  amountRefunded: number;
+  currency: string;
+  checkoutId: string | null;
+  orderId: string | null;
+  customerId: string | null;
+  settledAt: string | null;
+  failureReason: string | null;
+  createdAt: string;
+}
+
+export type OrderStatus = "pending" | "paid" | "partially_refunded" | "refunded" | "canceled";
+
+export interface Order extends ServiceObject {
+  object: "order";
+  status: OrderStatus;
+  checkoutId: string | null;
+  paymentIntentId: string;
+  amount: number;
+  amountRefunded: number;
+  currency: string;
+  items: LineItem[] | null;
+  customerId: string | null;
+  createdAt: string;
+}
+
+export type CreateRefundParams = ({ paymentIntentId: string; orderId?: never } | { orderId: string; paymentIntentId?: never }) & {
+  amount?: number;
+  reason?: string;
+};
+
+export interface Refund extends ServiceObject {
+  object: "refund";
+  status: "succeeded" | (string & {});
+  amount: number;
+  currency: string;
+  paymentIntentId: string;
+  orderId: string | null;
+  reason: string | null;
+  createdAt: string;
+}
+
+export interface Balance {
+  object: "balance";
+  pending: { currency: string; amount: number }[];
+  payable: { currency: string; amount: number }[];
+}
+
+export type EventType =
+  | "order.paid"
+  | "order.refunded"
+  | "order.canceled"
+  | "payment_intent.captured"
+  | "payment_intent.settled"
+  | "payment_intent.refunded"
+  | "payment_intent.failed"
+  | "payment_intent.expired"
+  | "payment_intent.canceled";
+
+export interface ServiceEvent extends ServiceObject {
+  object: "event";
+  type: EventType | (string & {});
+  data: { object: unknown; [field: string]: unknown };
+  createdAt: string;
+}
+
+export interface WebhookEndpoint extends ServiceObject {
+  object: "webhook_endpoint";
+  url: string;
+  enabledEvents: string[];
+  status: "enabled" | "disabled" | (string & {});
+  description?: string | null;
+  /** Present only in the response that created or rotated it. */
+  secret?: string;
+  createdAt: string;
+}
+
+export interface CreateWebhookEndpointParams {
+  url: string;
+  enabledEvents?: EventType[];
+  description?: string;
+}
+
+export interface UpdateWebhookEndpointParams {
+  url?: string;
+  enabledEvents?: EventType[];
+  description?: string;
+  status?: "enabled" | "disabled";
+}
+
+export interface WebhookDeliveryAttempt {
+  id: string;
+  eventId: string;
+  status: string;
+  responseStatus: number | null;
+  durationMs: number | null;
+  error: string | null;
+  attemptedAt: string;
+  nextAttemptAt: string | null;
+  [field: string]: unknown;
+}
+
+export type PaywallReasonCode = "not_captured" | "insufficient_amount" | "currency_mismatch" | "reference_mismatch" | "not_found";
+
+export interface PaywallVerifyParams {
+  paymentIntentId: string;
+  merchantId: string;
+  amount: number;
+  currency: string;
+  sku: string;
+}
+
+export type PaywallVerifyResult = { valid: true; paymentIntent?: PaymentIntent } | { valid: false; reasonCode: PaywallReasonCode };
+
+export interface PaywallPayParams {
+  merchantId: string;
+  amount: number;
+  currency: string;
+  sku: string;
+  paymentMethod: string;
+}
+
+export interface PaywallPayResult {
+  paymentIntentId: string;
+  status: "captured" | (string & {});
+  [field: string]: unknown;
+}
+
+export type PaywallRedemptionResult = { redeemed: true } | { redeemed: false; result: "already_redeemed" };
+
+export interface Meter extends ServiceObject {
+  object: "meter";
+  status: string;
+  customerId: string;
+  currency: string;
+  prepaid: boolean;
+  /** Usage accrued and not yet settled, in base units (see baseUnitsPerMinor). */
+  accruedBase: number;
+  /** Prepaid: base units held by open reservations. */
+  reservedBase: number;
+  /** Prepaid: the funded budget, in base units. */
+  budgetBase: number | null;
+  thresholdMinor: number;
+  /** Base units per minor unit (default 1,000,000): a price of 4,000 base units is 0.004 cents. */
+  baseUnitsPerMinor: number;
+}
+
+export interface CreateMeterParams {
+  customerId: string;
+  currency: string;
+  thresholdMinor: number;
+  prepaid: boolean;
+  budgetMinor?: number;
+  paymentMethod?: string;
+}
+
+export interface MeterUsageParams {
+  quantity: number;
+  /** Price per unit in BASE units (baseUnitsPerMinor per minor unit). */
+  unitPriceMinor: number;
+  idempotencyKey: string;
+}
+
+export interface MeterUsageRecord {
+  id: string;
+  [field: string]: unknown;
+}
+
+export interface MeterReservationParams {
+  quantity: number;
+  /** Price per unit in BASE units (baseUnitsPerMinor per minor unit). */
+  unitPriceMinor: number;
+  idempotencyKey?: string;
+}
+
+export interface MeterReservation {
+  id: string;
+  status?: string;
+  [field: string]: unknown;
+}

@@ -1,0 +1,81 @@
+// SPEC.md section 8: token bucket per API key (120 per 60 s by default, burst 120), per IP on public
+// paths, probes never limited; the limit holds across two processes sharing one store (both backends).
+import { afterAll, describe, expect, it } from "vitest";
+import type { ServerProcess } from "../../scripts/lib/server-process";
+import { call, type ApiResponse } from "../helpers/http";
+import { createTestMerchant } from "../helpers/merchants";
+import { redisUrlForTests } from "../helpers/redis";
+import { startTestServer } from "../helpers/server";
+
+async function burst(count: number, send: (i: number) => Promise<ApiResponse>, concurrency = 10): Promise<ApiResponse[]> {
+  const results: ApiResponse[] = [];
+  for (let i = 0; i < count; i += concurrency) {
+    results.push(...(await Promise.all(Array.from({ length: Math.min(concurrency, count - i) }, (_, j) => send(i + j)))));
+  }
+  return results;
+}
+
+describe("rate limits with the default settings", () => {
+  it("a burst of 120 passes, then 429 RATE_LIMITED with Retry-After; another key is unaffected", async () => {
+    const [m, other] = await Promise.all([createTestMerchant(), createTestMerchant()]);
+    const first = await burst(120, () => call("GET", "/v1/customers", { key: m.testKey }));
+    expect(first.map((r) => r.status)).toEqual(Array(120).fill(200));
+    expect(first[0].headers.get("ratelimit-limit")).toBe("120");
+    // Tokens come back at 2 per second, so a few more requests find the bucket empty.
+    const next = await burst(10, () => call("GET", "/v1/customers", { key: m.testKey }), 10);
+    const limited = next.filter((r) => r.status === 429);
+    expect(limited.length).toBeGreaterThan(0);
+    expect(limited[0].body).toEqual({ error: { code: "RATE_LIMITED", message: expect.any(String), details: { retryAfterSeconds: expect.any(Number) } } });
+    expect(Number(limited[0].headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(limited[0].headers.get("ratelimit-remaining")).toBe("0");
+
+    const otherKey = await call("GET", "/v1/customers", { key: other.testKey });
+    expect(otherKey.status).toBe(200);
+    expect(Number(otherKey.headers.get("ratelimit-remaining"))).toBeGreaterThan(100);
+    // The same merchant's live key is its own principal, with its own budget.
+    expect((await call("GET", "/v1/customers", { key: m.liveKey })).status).toBe(200);
+  });
+
+  it("/health and /ready are never limited", async () => {
+    const results = await burst(300, (i) => call("GET", i % 2 ? "/health" : "/ready"), 25);
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(results[0].headers.get("ratelimit-limit")).toBeNull();
+  });
+
+  it("failed authentication is limited per client IP", async () => {
+    const server = await startTestServer({ RATE_LIMIT_MAX: "5", RATE_LIMIT_WINDOW_MS: "3600000" });
+    try {
+      const results = await burst(8, () => call("GET", "/v1/customers", { base: server.url, headers: { Authorization: "Bearer sk_test_bad" } }), 1);
+      expect(results.slice(0, 5).map((r) => r.status)).toEqual([401, 401, 401, 401, 401]);
+      expect(results.slice(5).map((r) => r.status)).toEqual([429, 429, 429]);
+      // A client cannot pick another bucket by sending its own X-Forwarded-For.
+      const spoofed = await call("GET", "/v1/customers", { base: server.url, headers: { Authorization: "Bearer sk_test_bad", "X-Forwarded-For": "203.0.113.9" } });
+      expect(spoofed.status).toBe(429);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+const redisUrl = redisUrlForTests();
+const backends: [string, Record<string, string>][] = [["postgres", {}]];
+if (redisUrl) backends.push(["redis", { REDIS_URL: redisUrl }]);
+
+describe.each(backends)("two server processes sharing the %s backend", (_name, backendEnv) => {
+  let servers: ServerProcess[] = [];
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+  });
+
+  it("hold one key to one budget: of 160 requests split across both, exactly 120 pass", async () => {
+    // A one-hour window makes refill negligible, so the count is exact.
+    const env = { ...backendEnv, RATE_LIMIT_WINDOW_MS: "3600000" };
+    servers = await Promise.all([startTestServer(env), startTestServer(env)]);
+    const m = await createTestMerchant();
+    const results = await burst(160, (i) => call("GET", "/v1/customers", { key: m.testKey, base: servers[i % 2].url }), 20);
+    expect(results.filter((r) => r.status === 200)).toHaveLength(120);
+    expect(results.filter((r) => r.status === 429)).toHaveLength(40);
+    const passedPerServer = [0, 1].map((s) => results.filter((r, i) => i % 2 === s && r.status === 200).length);
+    expect(passedPerServer.every((n) => n > 0)).toBe(true);
+  });
+});

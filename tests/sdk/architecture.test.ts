@@ -1,0 +1,56 @@
+// lib/sdk is what third parties install: it imports nothing from the rest of lib/, no Prisma, no Next,
+// no runtime dependency at all (only node: built-ins), and exports named exports only.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import * as sdk from "../../lib/sdk";
+
+const SDK_DIR = path.resolve(import.meta.dirname, "../../lib/sdk");
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? sourceFiles(full) : name.endsWith(".ts") ? [full] : [];
+  });
+}
+
+describe("lib/sdk boundaries", () => {
+  it("imports only its own files and node: built-ins", () => {
+    let checked = 0;
+    for (const file of sourceFiles(SDK_DIR)) {
+      const text = readFileSync(file, "utf8");
+      for (const match of text.matchAll(/^\s*(import|export)\s+(type\s+)?[^;]*?from\s+"([^"]+)"/gms)) {
+        const specifier = match[3];
+        checked++;
+        if (specifier.startsWith("node:")) continue;
+        expect(specifier.startsWith("."), `${path.relative(SDK_DIR, file)} imports ${specifier}`).toBe(true);
+        const resolved = path.resolve(path.dirname(file), specifier);
+        expect(resolved.startsWith(SDK_DIR), `${path.relative(SDK_DIR, file)} reaches outside lib/sdk: ${specifier}`).toBe(true);
+      }
+      expect(text, `${file} has a default export`).not.toMatch(/export\s+default/);
+    }
+    expect(checked).toBeGreaterThan(30);
+  });
+
+  it("the index exposes the documented API", () => {
+    for (const name of [
+      "ServiceClient",
+      "ServiceError",
+      "verifyWebhook",
+      "signWebhookPayload",
+      "generateTestHeader",
+      "paywall",
+      "paywallHttp",
+      "serviceBackend",
+      "serviceConsumedStore",
+      "redisConsumedStore",
+      "postgresConsumedStore",
+      "inMemoryConsumedStore",
+      "meteredPaywall",
+      "serviceMeteringBackend",
+    ]) {
+      expect(typeof (sdk as Record<string, unknown>)[name], name).toBe("function");
+    }
+    expect("default" in sdk).toBe(false);
+  });
+});
