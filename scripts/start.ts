@@ -21,7 +21,8 @@ try {
   console.log("Migrations applied.");
   await seedDemoMerchant(database.url);
   buildIfNeeded();
-  server = await startServerProcess(port, { DATABASE_URL: database.url, CRON_SECRET: cronSecret }, true);
+  const secretsKey = process.env.SECRETS_ENCRYPTION_KEY ?? persistentLocalSecret("secrets-encryption-key");
+  server = await startServerProcess(port, { DATABASE_URL: database.url, CRON_SECRET: cronSecret, SECRETS_ENCRYPTION_KEY: secretsKey }, true);
 } catch (err) {
   console.error(err instanceof Error ? err.message : err);
   await database.stop();

@@ -4,10 +4,11 @@ import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { buildIfNeeded } from "./lib/build";
-import { createDatabaseIfMissing, dropDatabase, startEmbeddedPostgres } from "./lib/embedded-postgres";
+import { createDatabaseFromTemplate, createDatabaseIfMissing, dropDatabase, startEmbeddedPostgres } from "./lib/embedded-postgres";
 import { generatePrismaClientIfMissing, migrateDeploy, ROOT } from "./lib/prisma-cli";
 
 const testDatabase = `aps_test_${Date.now()}_${randomBytes(3).toString("hex")}`;
+const isolatedDatabase = `${testDatabase}_iso`;
 
 async function openServer(): Promise<{ adminUrl: (db: string) => string; stop: () => Promise<void> }> {
   if (process.env.DATABASE_URL) {
@@ -39,16 +40,20 @@ try {
   console.log(`Test database: ${testDatabase}`);
   generatePrismaClientIfMissing();
   migrateDeploy(databaseUrl);
+  // A second, migrated copy for tests whose background work (the tick) must not be shared with others.
+  await createDatabaseFromTemplate(adminUrl, isolatedDatabase, testDatabase);
   buildIfNeeded();
 
-  const env = { DATABASE_URL: databaseUrl, NEXT_TELEMETRY_DISABLED: "1" };
+  const env = { DATABASE_URL: databaseUrl, ISOLATED_DATABASE_URL: server.adminUrl(isolatedDatabase), NEXT_TELEMETRY_DISABLED: "1" };
   const extraArgs = process.argv.slice(2);
   const typesOk = run("tsc: type check", "tsc", ["--noEmit"], env);
   const unitAndServer = run("vitest: unit, database and HTTP tests", "vitest", ["run", ...extraArgs], env);
   const e2e = extraArgs.length ? true : run("playwright: browser and end-to-end tests", "playwright", ["test"], env);
   passed = typesOk && unitAndServer && e2e;
 } finally {
-  await dropDatabase(server.adminUrl("postgres"), testDatabase).catch((err) => console.error("could not drop the test database:", err.message));
+  for (const database of [testDatabase, isolatedDatabase]) {
+    await dropDatabase(server.adminUrl("postgres"), database).catch((err) => console.error("could not drop a test database:", err.message));
+  }
   await server.stop();
 }
 console.log(passed ? "\nAll test layers passed." : "\nSome tests failed.");

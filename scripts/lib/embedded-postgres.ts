@@ -64,6 +64,17 @@ export async function createDatabaseIfMissing(adminUrl: string, database: string
   }
 }
 
+/** A copy of a database (schema and data) that nobody is connected to. */
+export async function createDatabaseFromTemplate(adminUrl: string, database: string, template: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE "${database.replace(/"/g, "")}" TEMPLATE "${template.replace(/"/g, "")}"`);
+  } finally {
+    await client.end();
+  }
+}
+
 export async function dropDatabase(adminUrl: string, database: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
