@@ -57,6 +57,20 @@ describe("opening checkouts", () => {
     expect(malformed.status).toBe(400);
   });
 
+  it("opening is idempotent with Idempotency-Key: same body replays the same checkout, another body is 400", async () => {
+    const headers = { "Idempotency-Key": `open-${Date.now()}` };
+    const a = await call("POST", "/v1/checkouts", { key: m.testKey, headers, body: { amount: 555, currency: "usd" } });
+    const b = await call("POST", "/v1/checkouts", { key: m.testKey, headers, body: { currency: "usd", amount: 555 } });
+    expect(a.status).toBe(201);
+    expect(b.status).toBe(201);
+    expect(b.headers.get("idempotent-replayed")).toBe("true");
+    expect(b.body.id).toBe(a.body.id);
+    const c = await call("POST", "/v1/checkouts", { key: m.testKey, headers, body: { amount: 556, currency: "usd" } });
+    expect(c.status).toBe(400);
+    const list = await call("GET", "/v1/checkouts?limit=100", { key: m.testKey });
+    expect(list.body.data.filter((x: any) => x.amount === 555)).toHaveLength(1);
+  });
+
   it("live mode needs expiresInSeconds >= 60", async () => {
     const res = await call("POST", "/v1/checkouts", { key: m.liveKey, body: { amount: 100, currency: "usd", expiresInSeconds: 10 } });
     expect(res.status).toBe(400);

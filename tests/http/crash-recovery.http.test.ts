@@ -69,6 +69,26 @@ describe("a capture that dies between the rail charge and the commit", () => {
     expect(await verifyLedger(getDb(), [m.merchantId])).toEqual([]);
   });
 
+  it("a failure after the charge (no exit) is a 500 that releases the key; the next capture or cancel applies the charge", async () => {
+    for (const next of ["capture", "cancel"] as const) {
+      const checkout = await openCheckout(m.testKey, { amount: 250 });
+      const failed = await capture(m.testKey, checkout.id, "pm_card_visa", { headers: { "Idempotency-Key": `fault-${checkout.id}`, "x-test-fault": "after-rail-charge" } });
+      expect(failed.status).toBe(500);
+      expect(await railChargesFor(checkout.paymentIntentId)).toBe(1);
+      if (next === "capture") {
+        const retry = await capture(m.testKey, checkout.id, "pm_card_visa", { headers: { "Idempotency-Key": `fault-${checkout.id}` } });
+        expect(retry.status).toBe(200);
+        expect(retry.body.status).toBe("paid");
+      } else {
+        const cancel = await call("POST", `/v1/checkouts/${checkout.id}/cancel`, { key: m.testKey });
+        expect(cancel.status).toBe(409); // the money was taken: the checkout is paid, not canceled
+        expect((await call("GET", `/v1/orders/${checkout.orderId}`, { key: m.testKey })).body.status).toBe("paid");
+      }
+      expect(await railChargesFor(checkout.paymentIntentId)).toBe(1);
+    }
+    expect(await verifyLedger(getDb(), [m.merchantId])).toEqual([]);
+  });
+
   it("a crashed charge is recovered by the expiry sweep too, never expired while the rail holds the money", async () => {
     const [first, second] = await Promise.all([server(), server()]);
     const checkout = await openCheckout(m.testKey, { amount: 300, expiresInSeconds: 2 }, first.url);

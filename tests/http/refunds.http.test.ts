@@ -4,7 +4,7 @@ import { verifyLedger } from "../../lib/ledger/verify-ledger";
 import { settleDuePaymentIntents } from "../../lib/payments/settle-payment-intents";
 import { call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
-import { capture, createCustomer, eventTypesFor, openCheckout, paidOrder } from "../helpers/payments";
+import { capture, createCustomer, eventTypesFor, openCheckout, paidOrder, tick } from "../helpers/payments";
 
 let m: TestMerchant;
 let other: TestMerchant;
@@ -101,6 +101,16 @@ describe("refunds", () => {
 });
 
 describe("settlement and balance", () => {
+  it("the tick settles captured test-mode PaymentIntents (SETTLEMENT_DELAY_SECONDS defaults to 0 in test mode)", async () => {
+    const { order } = await paidOrder(m.testKey, 321);
+    const res = await tick();
+    expect(typeof res.body.paymentIntentsSettled).toBe("number");
+    expect(typeof res.body.checkoutsExpired).toBe("number");
+    const pi = (await call("GET", `/v1/payment_intents/${order.paymentIntentId}`, { key: m.testKey })).body;
+    expect(pi.status).toBe("settled");
+    expect(Date.parse(pi.settledAt)).toBeGreaterThanOrEqual(Date.parse(pi.capturedAt));
+  });
+
   it("capture -> pending; settlement -> payable; a refund after settlement comes out of payable", async () => {
     const merchant = await createTestMerchant("Balance");
     const balance = async () => (await call("GET", "/v1/balance", { key: merchant.testKey })).body;
