@@ -50,6 +50,8 @@ const EnvSchema = z.object({
   CIRCUIT_COOLDOWN_MS: z.coerce.number().int().min(1).default(30_000),
   /** Connections of each side pool (the test rail's own, and autonomous attempt records). */
   SIDE_POOL_MAX: z.coerce.number().int().min(1).max(50).default(4),
+  /** Secret the wallet provider signs its inbound webhooks with (same t=,v1= scheme). Unset: all refused. */
+  WALLET_WEBHOOK_SECRET: z.string().optional(),
   /** 32-byte key (64 hex characters or base64) that encrypts stored webhook signing secrets. */
   SECRETS_ENCRYPTION_KEY: z.string().optional(),
   /** Allow live-mode webhook endpoints on loopback/private/link-local addresses (test mode always may). */

@@ -2,9 +2,7 @@
 import { ValidationError } from "../errors";
 
 export async function readJsonBody(req: Request, limitBytes: number): Promise<unknown> {
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > limitBytes) throw tooLarge(limitBytes);
-  const text = await readTextWithin(req, limitBytes);
+  const text = await readBodyText(req, limitBytes);
   if (text.trim() === "") return {};
   try {
     return JSON.parse(text);
@@ -13,7 +11,10 @@ export async function readJsonBody(req: Request, limitBytes: number): Promise<un
   }
 }
 
-async function readTextWithin(req: Request, limitBytes: number): Promise<string> {
+/** The raw body text (what a signature covers), refused when larger than the limit. */
+export async function readBodyText(req: Request, limitBytes: number): Promise<string> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > limitBytes) throw tooLarge(limitBytes);
   if (!req.body) return "";
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -5,9 +5,9 @@
 import { getDb, transaction } from "../db";
 import { env } from "../env";
 import { createId } from "../ids";
+import { signWebhookPayload } from "../sdk";
 import { mayUsePrivateAddresses } from "./address-policy";
 import { sendSignedPost, type SendResult } from "./send-delivery";
-import { signatureHeader } from "./signature";
 import { activeSigningSecrets } from "./signing-secrets";
 
 interface Claimed {
@@ -79,7 +79,8 @@ export async function deliverDueWebhooks(): Promise<number> {
       livemode: event.livemode,
     });
     const headers = {
-      "x-service-signature": signatureHeader(activeSigningSecrets(endpoint, attemptedAt), payload, Math.floor(attemptedAt.getTime() / 1000)),
+      // The SDK's signer, so that what merchants verify with is exactly what signs.
+      "x-service-signature": signWebhookPayload(activeSigningSecrets(endpoint, attemptedAt), payload, Math.floor(attemptedAt.getTime() / 1000)),
       "x-service-event-id": event.id,
     };
     const result = endpoint.status === "enabled"

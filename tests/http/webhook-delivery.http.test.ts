@@ -153,6 +153,25 @@ describe("delivery", () => {
   });
 });
 
+describe("endpoint health", () => {
+  it("an endpoint failing without a single success for WEBHOOK_DISABLE_AFTER_HOURS is disabled", async () => {
+    // 0.0005 h = 1.8 s of continuous failure, with retries every second.
+    const strict = await startTestServer({ DATABASE_URL: isolatedDatabaseUrl(), ...SENDER_ENV, WEBHOOK_RETRY_SCHEDULE: "1,1,1,1", WEBHOOK_DISABLE_AFTER_HOURS: "0.0005" });
+    cleanups.push(() => strict.stop());
+    const m = await createIsolatedMerchant();
+    const { receiver, endpoint } = await receiverFor(m.testKey, { enabledEvents: ["order.paid"] }, () => 500, strict.url);
+    await paid(m.testKey, strict.url);
+    let status = "enabled";
+    for (let i = 0; i < 40 && status !== "disabled"; i++) {
+      await tick(strict.url);
+      status = (await call("GET", `/v1/webhook-endpoints/${endpoint.id}`, { key: m.testKey, base: strict.url })).body.status;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    expect(status).toBe("disabled");
+    expect(receiver.received.length).toBeGreaterThanOrEqual(2);
+  });
+});
+
 describe("send-time SSRF guard", () => {
   it("a live endpoint on a private address is not connected to by a sender that disallows it", async () => {
     const allowing = await startTestServer({ DATABASE_URL: isolatedDatabaseUrl(), ...SENDER_ENV, WEBHOOK_ALLOW_PRIVATE_URLS: "1", LIVE_RAIL: "test" });

@@ -1,0 +1,66 @@
+// Inbound webhook from the wallet provider (CONTRACT.md): signed with WALLET_WEBHOOK_SECRET in our own
+// t=,v1= scheme, applied at most once per provider event id, and a `refund.succeeded` event refunds the
+// PaymentIntent it names (with the usual refund events). Other event types are acknowledged and ignored.
+import { z } from "zod";
+import { transaction } from "../db";
+import { env } from "../env";
+import { NotFoundError, UnauthorizedError } from "../errors";
+import { createRefund } from "../refunds/create-refund";
+import { ServiceError, verifyWebhook } from "../sdk";
+import { parseOrThrow } from "../validation/parse";
+import { rejectNul } from "../validation/text-safety";
+
+const WalletEvent = z.object({
+  id: z.string().min(1).max(255),
+  type: z.string().min(1).max(100),
+  data: z
+    .object({
+      paymentIntentId: z.string().min(1).max(64).optional(),
+      amount: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+      reason: z.string().min(1).max(500).optional(),
+    })
+    .passthrough()
+    .default({}),
+});
+
+const RefundData = z.object({ paymentIntentId: z.string().min(1).max(64) }).passthrough();
+
+export type WalletWebhookResult = { received: true; duplicate?: true; ignored?: true; refundId?: string };
+
+function verified(rawBody: string, signature: string | null): unknown {
+  if (!env.WALLET_WEBHOOK_SECRET) throw new UnauthorizedError("Inbound wallet webhooks are not configured (WALLET_WEBHOOK_SECRET).");
+  try {
+    return verifyWebhook(rawBody, signature ?? "", env.WALLET_WEBHOOK_SECRET);
+  } catch (err) {
+    if (ServiceError.is(err)) throw new UnauthorizedError(`Invalid wallet webhook signature: ${err.message}`);
+    throw err;
+  }
+}
+
+export async function handleWalletWebhook(rawBody: string, signature: string | null): Promise<WalletWebhookResult> {
+  const payload = verified(rawBody, signature);
+  rejectNul(payload, "webhook body");
+  const event = parseOrThrow(WalletEvent, payload, "wallet event");
+  const isRefund = event.type === "refund.succeeded";
+  const refundData = isRefund ? parseOrThrow(RefundData, event.data, "refund event data") : null;
+
+  return transaction(async (tx) => {
+    // The event id is claimed in the same transaction as its effect: both commit, or neither does.
+    const { count } = await tx.inboundWalletEvent.createMany({
+      data: [{ id: event.id, type: event.type, paymentIntentId: refundData?.paymentIntentId ?? null }],
+      skipDuplicates: true,
+    });
+    if (count === 0) return { received: true, duplicate: true };
+    if (!refundData) return { received: true, ignored: true };
+
+    const pi = await tx.paymentIntent.findUnique({ where: { id: refundData.paymentIntentId }, select: { merchantId: true, livemode: true } });
+    if (!pi) throw new NotFoundError("payment_intent", refundData.paymentIntentId);
+    const refund = await createRefund(tx, pi, {
+      paymentIntentId: refundData.paymentIntentId,
+      amount: event.data.amount,
+      reason: event.data.reason ?? "requested_by_wallet_provider",
+    });
+    await tx.inboundWalletEvent.update({ where: { id: event.id }, data: { refundId: refund.id } });
+    return { received: true, refundId: refund.id };
+  });
+}
