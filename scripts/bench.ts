@@ -2,11 +2,9 @@
 // Measures a trivial route (/health), an authenticated read (GET /v1/customers/:id) and an authenticated,
 // rate-limited, idempotent create (POST /v1/customers with a fresh Idempotency-Key per request).
 // Settings: BENCH_DURATION (seconds per case, default 10), BENCH_CONNECTIONS (default 32).
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import autocannon from "autocannon";
-import { buildIfNeeded } from "./lib/build";
-import { createDatabaseIfMissing, dropDatabase, startEmbeddedPostgres } from "./lib/embedded-postgres";
-import { generatePrismaClientIfMissing, migrateDeploy } from "./lib/prisma-cli";
+import { freshBenchDatabase } from "./lib/bench-setup";
 import { startServerProcess } from "./lib/server-process";
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
@@ -43,21 +41,8 @@ function run(url: string, bench: Case, seconds: number): Promise<Figures> {
   });
 }
 
-async function openAdmin() {
-  if (process.env.DATABASE_URL) {
-    const base = new URL(process.env.DATABASE_URL);
-    return { adminUrl: (db: string) => Object.assign(new URL(base.href), { pathname: `/${db}` }).href, stop: async () => {} };
-  }
-  return startEmbeddedPostgres("pg-test", Number(process.env.EMBEDDED_TEST_PG_PORT ?? 54330));
-}
-
-const admin = await openAdmin();
-const database = `aps_bench_${Date.now()}_${randomBytes(3).toString("hex")}`;
-await createDatabaseIfMissing(admin.adminUrl("postgres"), database);
-const databaseUrl = admin.adminUrl(database);
-generatePrismaClientIfMissing();
-migrateDeploy(databaseUrl);
-buildIfNeeded();
+const database = await freshBenchDatabase();
+const databaseUrl = database.url;
 
 // The limiter runs on every request but never refuses: its cost is measured, not its policy.
 const server = await startServerProcess(port, { DATABASE_URL: databaseUrl, RATE_LIMIT_MAX: "1000000000", CRON_SECRET: "bench" });
@@ -102,6 +87,5 @@ try {
 } finally {
   await getDb().$disconnect();
   await server.stop();
-  await dropDatabase(admin.adminUrl("postgres"), database).catch(() => {});
-  await admin.stop();
+  await database.cleanup();
 }

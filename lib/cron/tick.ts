@@ -20,14 +20,21 @@ const TASKS: Record<string, Task> = {
   rateLimitBucketsPurged: purgeIdleBuckets,
 };
 
-export async function runTick(): Promise<Record<string, number | { error: string }>> {
-  const summary: Record<string, number | { error: string }> = {};
+export interface TickSummary {
+  [task: string]: number | { error: string } | Record<string, number>;
+  durationsMs: Record<string, number>;
+}
+
+export async function runTick(): Promise<TickSummary> {
+  const summary: TickSummary = { durationsMs: {} };
   for (const [name, task] of Object.entries(TASKS)) {
+    const startedAt = performance.now();
     try {
       summary[name] = await task();
     } catch (err) {
       summary[name] = { error: err instanceof Error ? err.message : String(err) };
     }
+    summary.durationsMs[name] = Math.round(performance.now() - startedAt);
   }
   return summary;
 }

@@ -1,0 +1,38 @@
+// What every benchmark needs: a fresh database on DATABASE_URL's server (else the embedded test
+// PostgreSQL), migrated; a production build; servers started against it; everything removed after.
+import { randomBytes } from "node:crypto";
+import { buildIfNeeded } from "./build";
+import { createDatabaseIfMissing, dropDatabase, startEmbeddedPostgres } from "./embedded-postgres";
+import { generatePrismaClientIfMissing, migrateDeploy } from "./prisma-cli";
+
+export interface BenchDatabase {
+  url: string;
+  cleanup: () => Promise<void>;
+}
+
+export async function freshBenchDatabase(): Promise<BenchDatabase> {
+  const admin = process.env.DATABASE_URL
+    ? (() => {
+        const base = new URL(process.env.DATABASE_URL!);
+        return { adminUrl: (db: string) => Object.assign(new URL(base.href), { pathname: `/${db}` }).href, stop: async () => {} };
+      })()
+    : await startEmbeddedPostgres("pg-test", Number(process.env.EMBEDDED_TEST_PG_PORT ?? 54330));
+  const database = `aps_bench_${Date.now()}_${randomBytes(3).toString("hex")}`;
+  await createDatabaseIfMissing(admin.adminUrl("postgres"), database);
+  const url = admin.adminUrl(database);
+  generatePrismaClientIfMissing();
+  migrateDeploy(url);
+  buildIfNeeded();
+  return {
+    url,
+    cleanup: async () => {
+      await dropDatabase(admin.adminUrl("postgres"), database).catch(() => {});
+      await admin.stop();
+    },
+  };
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
