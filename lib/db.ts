@@ -19,7 +19,10 @@ export function getDb(): PrismaClient {
   return globalForDb.prisma;
 }
 
+/** A transaction still open after this long is rolled back by Prisma (rail calls stay well under it). */
+export const TRANSACTION_TIMEOUT_MS = 15_000;
+
 /** Runs `work` in one database transaction: everything in it commits together or not at all. */
 export function transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
-  return getDb().$transaction(work, { maxWait: 5_000, timeout: 15_000 });
+  return getDb().$transaction(work, { maxWait: 5_000, timeout: TRANSACTION_TIMEOUT_MS });
 }

@@ -44,6 +44,8 @@ const EnvSchema = z.object({
     .transform((value) => value.split(",").map((code) => code.trim().toUpperCase()).filter(Boolean)),
   /** The rail that moves live-mode money. "none": live captures fail with 502 UPSTREAM_ERROR. "test": staging only. */
   LIVE_RAIL: z.enum(["none", "test"]).default("none"),
+  /** Longest a rail call may take; must stay well under the 15 s transaction time-out. */
+  RAIL_TIMEOUT_MS: z.coerce.number().int().min(100).max(10_000).default(8_000),
   /** Consecutive rail failures (per process) that open the circuit breaker. */
   CIRCUIT_FAILURE_THRESHOLD: z.coerce.number().int().min(1).default(5),
   /** How long an open circuit fast-fails before letting one trial call through (half-open). */

@@ -34,6 +34,8 @@ interface Options<B extends z.ZodType | undefined, Q extends z.ZodType | undefin
   query?: Q;
   /** Status of a successful result (default 200). */
   status?: number;
+  /** The response carries a secret: its stored idempotent copy is encrypted at rest. */
+  secretInResponse?: boolean;
 }
 
 type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -97,7 +99,7 @@ export function api<B extends z.ZodType | undefined = undefined, Q extends z.Zod
           outcome = toErrorResult(err, requestId);
         }
         faultAt(req, "after-handler");
-        if (claimId) await storeResponse(tx, claimId, outcome.status, outcome.body);
+        if (claimId) await storeResponse(tx, claimId, outcome.status, outcome.body, options.secretInResponse);
         return outcome;
       });
       return respond(result, headers);

@@ -4,11 +4,33 @@ import { ValidationError } from "../errors";
 export async function readJsonBody(req: Request, limitBytes: number): Promise<unknown> {
   const text = await readBodyText(req, limitBytes);
   if (text.trim() === "") return {};
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     throw new ValidationError("The request body is not valid JSON.", [{ path: "", message: "malformed JSON" }]);
   }
+  if (nestingDepth(parsed) > MAX_DEPTH) {
+    throw new ValidationError(`The request body is nested deeper than ${MAX_DEPTH} levels.`, [{ path: "", message: "nested too deeply" }]);
+  }
+  return parsed;
+}
+
+/** No request of ours nests this deep; the limit keeps every later recursive walk safe. */
+const MAX_DEPTH = 32;
+
+/** Depth of arrays and objects, walked without recursion (a hostile body cannot overflow the stack). */
+function nestingDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== "object") continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest > MAX_DEPTH) return deepest;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return deepest;
 }
 
 /** The raw body text (what a signature covers), refused when larger than the limit. */

@@ -1,5 +1,6 @@
 // Idempotency claims (SPEC.md 3.2): a row unique on (API key, mode, key) is claimed before the work runs,
 // stored together with the work's own transaction, released when the work fails with a 5xx.
+import { openSecret, sealSecret } from "../crypto/secret-box";
 import type { Db } from "../db";
 import { env } from "../env";
 import { ConflictError, InvariantViolation, ValidationError } from "../errors";
@@ -61,18 +62,25 @@ export async function claim(db: Db, scope: ClaimScope, fingerprint: string): Pro
     const row = rows[0] ?? (await readRecord(db, scope));
     if (!row) continue; // released between the two reads: try to claim again
     if (row.claimed) return { kind: "claimed", claimId: row.id };
+    // SPEC.md 3.2: while the first request runs, the key answers 409 whatever the body.
+    if (row.status === "in_flight") {
+      throw new ConflictError("A request with this Idempotency-Key is still being processed; retry shortly.");
+    }
     if (row.fingerprint !== fingerprint) {
       throw new ValidationError(
         "This Idempotency-Key was already used with different request parameters; use a new key for a new request.",
         [{ path: "Idempotency-Key", message: "already used with a different request" }],
       );
     }
-    if (row.status === "in_flight") {
-      throw new ConflictError("A request with this Idempotency-Key is still being processed; retry shortly.");
-    }
-    return { kind: "replay", status: row.response_status ?? 200, bodyText: row.response_body ?? "null" };
+    return { kind: "replay", status: row.response_status ?? 200, bodyText: storedBodyText(row.response_body) };
   }
   throw new ConflictError("A request with this Idempotency-Key is still being processed; retry shortly.");
+}
+
+/** JSON text is stored as is; a sealed body (see storeResponse) starts with the sealed-secret format. */
+function storedBodyText(stored: string | null): string {
+  if (stored === null) return "null";
+  return stored.startsWith("v1:") ? openSecret(stored) : stored;
 }
 
 async function readRecord(db: Db, scope: ClaimScope): Promise<ClaimRow | undefined> {
@@ -86,9 +94,11 @@ async function readRecord(db: Db, scope: ClaimScope): Promise<ClaimRow | undefin
  * Saves the response for replay. Called inside the work's own transaction, so the work and its stored
  * response commit together; if the claim was taken over meanwhile, the whole transaction rolls back.
  */
-export async function storeResponse(db: Db, claimId: string, status: number, body: unknown): Promise<void> {
+export async function storeResponse(db: Db, claimId: string, status: number, body: unknown, seal = false): Promise<void> {
+  // A response that carries a secret (e.g. a new webhook signing secret) is kept only encrypted.
+  const stored = seal ? sealSecret(JSON.stringify(body)) : JSON.stringify(body);
   const updated = await db.$executeRaw`
-    UPDATE idempotency_records SET status = 'stored', response_status = ${status}, response_body = ${JSON.stringify(body)}
+    UPDATE idempotency_records SET status = 'stored', response_status = ${status}, response_body = ${stored}
      WHERE id = ${claimId} AND status = 'in_flight'`;
   if (updated !== 1) throw new InvariantViolation("The idempotency claim was lost before the request finished.");
 }

@@ -2,9 +2,10 @@
 // t=,v1= scheme, applied at most once per provider event id, and a `refund.succeeded` event refunds the
 // PaymentIntent it names (with the usual refund events). Other event types are acknowledged and ignored.
 import { z } from "zod";
-import { transaction } from "../db";
+import { getDb, transaction } from "../db";
 import { env } from "../env";
-import { NotFoundError, UnauthorizedError } from "../errors";
+import { DomainError, NotFoundError, UnauthorizedError } from "../errors";
+import { STATUS_BY_CODE } from "../http/errors";
 import { createRefund } from "../refunds/create-refund";
 import { ServiceError, verifyWebhook } from "../sdk";
 import { parseOrThrow } from "../validation/parse";
@@ -25,7 +26,13 @@ const WalletEvent = z.object({
 
 const RefundData = z.object({ paymentIntentId: z.string().min(1).max(64) }).passthrough();
 
-export type WalletWebhookResult = { received: true; duplicate?: true; ignored?: true; refundId?: string };
+export type WalletWebhookResult = {
+  received: true;
+  duplicate?: true;
+  ignored?: true;
+  refundId?: string;
+  rejected?: { code: string; message: string };
+};
 
 function verified(rawBody: string, signature: string | null): unknown {
   if (!env.WALLET_WEBHOOK_SECRET) throw new UnauthorizedError("Inbound wallet webhooks are not configured (WALLET_WEBHOOK_SECRET).");
@@ -44,6 +51,22 @@ export async function handleWalletWebhook(rawBody: string, signature: string | n
   const isRefund = event.type === "refund.succeeded";
   const refundData = isRefund ? parseOrThrow(RefundData, event.data, "refund event data") : null;
 
+  try {
+    return await applyEvent(event, refundData);
+  } catch (err) {
+    // A refund that can never succeed (unknown PaymentIntent, over-refund, nothing captured) is recorded
+    // as rejected and acknowledged, so the provider does not retry it for ever; a 5xx is still retried.
+    if (!(err instanceof DomainError) || STATUS_BY_CODE[err.code] >= 500) throw err;
+    const rejected = { code: err.code, message: err.message };
+    const { count } = await getDb().inboundWalletEvent.createMany({
+      data: [{ id: event.id, type: event.type, paymentIntentId: refundData?.paymentIntentId ?? null, rejection: JSON.stringify(rejected) }],
+      skipDuplicates: true,
+    });
+    return count === 0 ? { received: true, duplicate: true } : { received: true, rejected };
+  }
+}
+
+function applyEvent(event: z.output<typeof WalletEvent>, refundData: z.output<typeof RefundData> | null): Promise<WalletWebhookResult> {
   return transaction(async (tx) => {
     // The event id is claimed in the same transaction as its effect: both commit, or neither does.
     const { count } = await tx.inboundWalletEvent.createMany({

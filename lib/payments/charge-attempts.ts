@@ -3,7 +3,9 @@
 // the attempt is still there, `pending`; whoever next locks the checkout (a retried capture, a cancel, the
 // expiry sweep) asks the rail what became of that charge key and applies the answer, so the money the
 // rail took is never charged twice nor lost.
-import type { Db } from "../db";
+import { TRANSACTION_TIMEOUT_MS, type Db } from "../db";
+import { env } from "../env";
+import { ConflictError } from "../errors";
 import type { PaymentAttempt, PaymentIntent } from "../generated/prisma/client";
 import { createId } from "../ids";
 import type { ChargeResult } from "../rails/rail";
@@ -46,6 +48,11 @@ export async function recoverPendingAttempt(tx: Db, pi: PaymentIntent): Promise<
   if (!attempt) return null;
   const outcome = await guarded(railFor(pi.livemode)).retrieveCharge(attempt.chargeKey);
   if (outcome) return { attempt, outcome };
+  // Unknown to the rail. Its request may still be alive, its rail call in flight past a rolled-back
+  // transaction; only once no such call can still land is the attempt certainly abandoned.
+  if (Date.now() - attempt.createdAt.getTime() < TRANSACTION_TIMEOUT_MS + env.RAIL_TIMEOUT_MS) {
+    throw new ConflictError("A charge for this payment is still being processed; retry shortly.", { paymentIntentId: pi.id });
+  }
   await closeAttemptNotCharged(attempt.id, "abandoned");
   return null;
 }

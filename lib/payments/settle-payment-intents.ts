@@ -33,6 +33,7 @@ export async function settleDuePaymentIntents(db: Db, sweep: SettlementSweep = {
      ORDER BY captured_at LIMIT ${sweep.limit ?? 500}`;
   let settled = 0;
   for (const { id } of candidates) {
+    // One PaymentIntent that cannot settle must not hold back the others (it is retried next tick).
     const done = await inTransaction(db, async (tx) => {
       const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM payment_intents WHERE id = ${id} AND status = 'captured' FOR UPDATE SKIP LOCKED`;
       if (!locked[0]) return false;
@@ -40,6 +41,9 @@ export async function settleDuePaymentIntents(db: Db, sweep: SettlementSweep = {
       await postSettlement(tx, pi, pi.id, pi.currency, pi.amountCaptured - pi.amountRefunded);
       await emitPaymentIntentEvent(tx, "payment_intent.settled", pi);
       return true;
+    }).catch((err) => {
+      console.error(`settlement of ${id} failed:`, err instanceof Error ? err.message : err);
+      return false;
     });
     if (done) settled += 1;
   }

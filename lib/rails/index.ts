@@ -43,7 +43,7 @@ export function guarded(rail: Rail) {
   const run = async <T>(call: () => Promise<T>): Promise<T> => {
     let reached = false;
     try {
-      return await breaker.run(() => ((reached = true), call()), () => true);
+      return await breaker.run(() => ((reached = true), withTimeLimit(call())), () => true);
     } catch (err) {
       if (!reached) throw err; // the breaker's own fast fail (503): the rail was not called
       const reason = err instanceof RailUnavailableError ? err.message : "unexpected rail error";
@@ -61,3 +61,16 @@ export function guarded(rail: Rail) {
 }
 
 export type GuardedRail = ReturnType<typeof guarded>;
+
+/**
+ * A rail call may take RAIL_TIMEOUT_MS at most, well inside the request's transaction time-out: a call
+ * still running when its transaction is rolled back could otherwise charge after the checkout's lock is
+ * gone. Past the limit the outcome is unknown (not `notCharged`): the attempt stays pending.
+ */
+function withTimeLimit<T>(call: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new RailUnavailableError(`no answer within ${env.RAIL_TIMEOUT_MS} ms`)), env.RAIL_TIMEOUT_MS);
+  });
+  return Promise.race([call, limit]).finally(() => clearTimeout(timer));
+}

@@ -11,8 +11,25 @@ const globalForLimiter = globalThis as unknown as { rateLimiter?: RateLimiter };
 
 export function getRateLimiter(): RateLimiter {
   const config = { max: env.RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MS };
-  globalForLimiter.rateLimiter ??= env.REDIS_URL ? redisLimiter(env.REDIS_URL, config) : postgresLimiter(getDb, config);
+  const postgres = () => postgresLimiter(getDb, config);
+  globalForLimiter.rateLimiter ??= env.REDIS_URL ? withFallback(redisLimiter(env.REDIS_URL, config), postgres()) : postgres();
   return globalForLimiter.rateLimiter;
+}
+
+/** A Redis outage must not fail every request: the Postgres buckets take over until Redis answers again. */
+function withFallback(primary: RateLimiter, fallback: RateLimiter): RateLimiter {
+  let warned = false;
+  return {
+    async take(key) {
+      try {
+        return await primary.take(key);
+      } catch (err) {
+        if (!warned) console.error("rate limiter: Redis failed, using Postgres buckets:", err instanceof Error ? err.message : err);
+        warned = true;
+        return fallback.take(key);
+      }
+    },
+  };
 }
 
 /** Deletes Postgres buckets idle long enough to be full again (an absent bucket is a full one). */

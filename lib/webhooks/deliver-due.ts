@@ -3,6 +3,7 @@
 // records every attempt, reschedules failures on the back-off schedule, and disables endpoints that
 // have failed without a single success for WEBHOOK_DISABLE_AFTER_HOURS.
 import { getDb, transaction } from "../db";
+import type { Event, WebhookEndpoint } from "../generated/prisma/client";
 import { env } from "../env";
 import { createId } from "../ids";
 import { signWebhookPayload } from "../sdk";
@@ -24,8 +25,9 @@ interface Outcome {
   nextAttemptAt: Date | null;
 }
 
-// A send lasts at most the time-out; the lease leaves room for recording the outcome as well.
-const leaseSeconds = () => Math.ceil(env.WEBHOOK_TIMEOUT_MS / 1000) * 2 + 5;
+// A batch sends in ceil(batch / concurrency) waves of at most one time-out each; the lease covers the
+// whole batch and its recording, so a live sender's claim never runs out under it.
+const leaseSeconds = () => Math.ceil(env.WEBHOOK_BATCH_SIZE / env.WEBHOOK_CONCURRENCY) * Math.ceil(env.WEBHOOK_TIMEOUT_MS / 1000) + 5;
 
 async function claimDue(limit: number): Promise<Claimed[]> {
   return getDb().$queryRaw<Claimed[]>`
@@ -68,24 +70,18 @@ export async function deliverDueWebhooks(): Promise<number> {
   const endpointsById = new Map(endpoints.map((e) => [e.id, e]));
 
   const outcomes = await runWithConcurrency(claimed, env.WEBHOOK_CONCURRENCY, async (delivery): Promise<Outcome> => {
-    const event = eventsById.get(delivery.event_id)!;
-    const endpoint = endpointsById.get(delivery.endpoint_id)!;
     const attemptedAt = new Date();
-    const payload = JSON.stringify({
-      id: event.id,
-      type: event.type,
-      data: event.data,
-      created: Math.floor(event.createdAt.getTime() / 1000),
-      livemode: event.livemode,
-    });
-    const headers = {
-      // The SDK's signer, so that what merchants verify with is exactly what signs.
-      "x-service-signature": signWebhookPayload(activeSigningSecrets(endpoint, attemptedAt), payload, Math.floor(attemptedAt.getTime() / 1000)),
-      "x-service-event-id": event.id,
-    };
-    const result = endpoint.status === "enabled"
-      ? await sendSignedPost(endpoint.url, payload, headers, mayUsePrivateAddresses(endpoint.livemode))
-      : { ok: false, responseStatus: null, durationMs: 0, error: "endpoint disabled" };
+    const event = eventsById.get(delivery.event_id);
+    const endpoint = endpointsById.get(delivery.endpoint_id);
+    let result: SendResult;
+    try {
+      // Deleted since the claim (its delivery row went with it): nothing to send or record.
+      if (!event || !endpoint) return { delivery, result: gone, attemptedAt, nextAttemptAt: null };
+      result = endpoint.status === "enabled" ? await send(event, endpoint, attemptedAt) : failure("endpoint disabled");
+    } catch (err) {
+      // One bad delivery (e.g. a secret that no longer decrypts) fails alone; the batch is still recorded.
+      result = failure(err instanceof Error ? err.message : String(err));
+    }
     const delay = result.ok ? null : retryDelaySeconds(delivery.attempts);
     return { delivery, result, attemptedAt, nextAttemptAt: delay === null ? null : new Date(attemptedAt.getTime() + delay * 1000) };
   });
@@ -94,8 +90,28 @@ export async function deliverDueWebhooks(): Promise<number> {
   return outcomes.length;
 }
 
+const gone: SendResult = { ok: false, responseStatus: null, durationMs: 0, error: "gone" };
+const failure = (error: string): SendResult => ({ ok: false, responseStatus: null, durationMs: 0, error: error.slice(0, 500) });
+
+async function send(event: Event, endpoint: WebhookEndpoint, attemptedAt: Date): Promise<SendResult> {
+  const payload = JSON.stringify({
+    id: event.id,
+    type: event.type,
+    data: event.data,
+    created: Math.floor(event.createdAt.getTime() / 1000),
+    livemode: event.livemode,
+  });
+  const headers = {
+    // The SDK's signer, so that what merchants verify with is exactly what signs.
+    "x-service-signature": signWebhookPayload(activeSigningSecrets(endpoint, attemptedAt), payload, Math.floor(attemptedAt.getTime() / 1000)),
+    "x-service-event-id": event.id,
+  };
+  return sendSignedPost(endpoint.url, payload, headers, mayUsePrivateAddresses(endpoint.livemode));
+}
+
 /** One transaction for the whole batch: the attempt log, the queue rows, the endpoints' health. */
-async function recordOutcomes(outcomes: Outcome[]): Promise<void> {
+async function recordOutcomes(all: Outcome[]): Promise<void> {
+  const outcomes = all.filter((o) => o.result !== gone);
   const succeeded = outcomes.filter((o) => o.result.ok);
   const failed = outcomes.filter((o) => !o.result.ok);
   await transaction(async (tx) => {
@@ -116,11 +132,13 @@ async function recordOutcomes(outcomes: Outcome[]): Promise<void> {
     const ids = outcomes.map((o) => o.delivery.id);
     const statuses = outcomes.map((o) => (o.result.ok ? "succeeded" : o.nextAttemptAt ? "pending" : "failed"));
     const nextAt = outcomes.map((o) => o.nextAttemptAt ?? o.attemptedAt);
-    // Only rows still leased to this sender: a lease that expired and was re-claimed is not overwritten.
+    const attempts = outcomes.map((o) => o.delivery.attempts);
+    // Only rows still leased to this sender (same attempt number): a lease that expired and was claimed
+    // again by another sender is not overwritten.
     await tx.$executeRaw`
       UPDATE webhook_deliveries d SET status = u.status, next_attempt_at = u.next_at, locked_until = NULL
-        FROM unnest(${ids}::text[], ${statuses}::text[], ${nextAt}::timestamptz[]) AS u(id, status, next_at)
-       WHERE d.id = u.id AND d.status = 'sending'`;
+        FROM unnest(${ids}::text[], ${statuses}::text[], ${nextAt}::timestamptz[], ${attempts}::int[]) AS u(id, status, next_at, attempts)
+       WHERE d.id = u.id AND d.status = 'sending' AND d.attempts = u.attempts`;
     if (succeeded.length) {
       await tx.webhookEndpoint.updateMany({ where: { id: { in: succeeded.map((o) => o.delivery.endpoint_id) } }, data: { failingSince: null } });
     }

@@ -67,6 +67,14 @@ describe("malformed input", () => {
     expect(statuses.filter((s) => s === 400).length).toBeGreaterThan(20);
   });
 
+  it("a deeply nested body is a 400, not a stack overflow", async () => {
+    for (const body of ["[".repeat(3000) + "]".repeat(3000), `{"a":`.repeat(1000) + "1" + "}".repeat(1000)]) {
+      const res = await fetch(`${server.url}/v1/customers`, { method: "POST", headers: { Authorization: `Bearer ${m.testKey}` }, body });
+      expect(res.status).toBe(400);
+      expect((await res.json()).error.code).toBe("VALIDATION_ERROR");
+    }
+  });
+
   it("an oversized body is refused with 400, declared or streamed", async () => {
     const big = JSON.stringify({ name: "x".repeat(10_000) });
     const res = await fetch(`${server.url}/v1/customers`, { method: "POST", headers: { Authorization: `Bearer ${m.testKey}` }, body: big });

@@ -57,6 +57,20 @@ describe("rate limits with the default settings", () => {
   });
 });
 
+describe("a Redis outage", () => {
+  it("does not fail requests: the Postgres buckets take over", async () => {
+    const server = await startTestServer({ REDIS_URL: "redis://127.0.0.1:1" }); // nothing listens there
+    try {
+      const m = await createTestMerchant();
+      const results = await burst(5, () => call("GET", "/v1/customers", { key: m.testKey, base: server.url }), 5);
+      expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+      expect(results.every((r) => r.headers.get("ratelimit-limit") === "120")).toBe(true);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 const redisUrl = redisUrlForTests();
 const backends: [string, Record<string, string>][] = [["postgres", {}]];
 if (redisUrl) backends.push(["redis", { REDIS_URL: redisUrl }]);

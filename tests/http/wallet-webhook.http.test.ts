@@ -56,22 +56,29 @@ describe("inbound wallet webhook", () => {
     expect(events.body.data.some((e: any) => e.data.object.id === pi)).toBe(true);
   });
 
-  it("a full refund by default, and an over-refund is refused without being recorded", async () => {
+  it("a full refund by default; an over-refund is acknowledged as rejected and refunds nothing", async () => {
     const pi = await capturedPaymentIntent(700);
-    expect((await send({ id: `wevt_${randomUUID()}`, type: "refund.succeeded", data: { paymentIntentId: pi, amount: 800 } })).status).toBe(400);
+    const over = { id: `wevt_${randomUUID()}`, type: "refund.succeeded", data: { paymentIntentId: pi, amount: 800 } };
+    const rejected = await send(over);
+    expect(rejected.status).toBe(200);
+    expect(rejected.body).toEqual({ received: true, rejected: { code: "VALIDATION_ERROR", message: expect.stringMatching(/exceeds/) } });
+    expect((await send(over)).body).toEqual({ received: true, duplicate: true });
+    expect(await getPi(pi)).toMatchObject({ amountRefunded: 0 });
     const full = await send({ id: `wevt_${randomUUID()}`, type: "refund.succeeded", data: { paymentIntentId: pi } });
     expect(full.status).toBe(200);
     expect(await getPi(pi)).toMatchObject({ status: "refunded", amountRefunded: 700 });
   });
 
-  it("refuses bad signatures (401), unknown PaymentIntents (404) and malformed events (400); ignores other types", async () => {
+  it("refuses bad signatures (401) and malformed events (400); rejects unknown PaymentIntents; ignores other types", async () => {
     const pi = await capturedPaymentIntent(300);
     const forged = await send({ id: `wevt_${randomUUID()}`, type: "refund.succeeded", data: { paymentIntentId: pi } }, "whsec_forged");
     expect(forged.status).toBe(401);
     expect(forged.body.error.code).toBe("UNAUTHORIZED");
     const unsigned = await call("POST", "/v1/integrations/wallet/webhook", { base: server.url, body: { id: "x", type: "refund.succeeded" } });
     expect(unsigned.status).toBe(401);
-    expect((await send({ id: `wevt_${randomUUID()}`, type: "refund.succeeded", data: { paymentIntentId: "pi_nope" } })).status).toBe(404);
+    const unknown = await send({ id: `wevt_${randomUUID()}`, type: "refund.succeeded", data: { paymentIntentId: "pi_nope" } });
+    expect(unknown.status).toBe(200);
+    expect(unknown.body.rejected.code).toBe("NOT_FOUND");
     expect((await send({ id: `wevt_${randomUUID()}`, type: "refund.succeeded", data: {} })).status).toBe(400);
     expect((await send({ type: "refund.succeeded" })).status).toBe(400);
     expect((await send({ id: `wevt_${randomUUID()}`, type: "wallet.topped_up", data: {} })).body).toEqual({ received: true, ignored: true });

@@ -207,7 +207,7 @@ describe("several senders", () => {
   });
 
   it("nothing is lost when the sender is killed (SIGKILL) during a send batch and restarted", async () => {
-    const doomed = await startTestServer({ DATABASE_URL: isolatedDatabaseUrl(), ...SENDER_ENV, WEBHOOK_TIMEOUT_MS: "2000" });
+    const doomed = await startTestServer({ DATABASE_URL: isolatedDatabaseUrl(), ...SENDER_ENV, WEBHOOK_TIMEOUT_MS: "2000", WEBHOOK_BATCH_SIZE: "20" });
     const m = await createIsolatedMerchant();
     // Slow answers keep the batch in flight long enough to kill the sender in the middle of it.
     const slow = await receiverFor(m.testKey, { enabledEvents: ["order.paid"] }, () => 200, doomed.url);
@@ -220,7 +220,7 @@ describe("several senders", () => {
     await new Promise((resolve) => doomed.child.once("exit", resolve));
 
     answering = true;
-    const restarted = await startTestServer({ DATABASE_URL: isolatedDatabaseUrl(), ...SENDER_ENV, WEBHOOK_TIMEOUT_MS: "2000" });
+    const restarted = await startTestServer({ DATABASE_URL: isolatedDatabaseUrl(), ...SENDER_ENV, WEBHOOK_TIMEOUT_MS: "2000", WEBHOOK_BATCH_SIZE: "20" });
     cleanups.push(() => restarted.stop());
     const firstBatch = new Set(slow.receiver.received.map((d) => d.event.id));
     // The killed sender's leases run out, then every event arrives again (same ids).

@@ -1,6 +1,7 @@
 // CONTRACT.md "Webhooks": endpoint records, subscriptions, secrets shown once, SSRF refusals.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServerProcess } from "../../scripts/lib/server-process";
+import { getDb } from "../../lib/db";
 import { call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 import { startTestServer } from "../helpers/server";
@@ -40,6 +41,21 @@ describe("webhook endpoints", () => {
     const deleted = await call("DELETE", `/v1/webhook-endpoints/${id}`, { key: m.testKey });
     expect(deleted.body).toEqual({ id, object: "webhook_endpoint", deleted: true });
     expect((await call("GET", `/v1/webhook-endpoints/${id}`, { key: m.testKey })).status).toBe(404);
+  });
+
+  it("an idempotent create replays its secret, but stores it only encrypted", async () => {
+    const headers = { "Idempotency-Key": `we-${Date.now()}` };
+    const first = await call("POST", "/v1/webhook-endpoints", { key: m.testKey, headers, body: { url: "http://127.0.0.1:9/idem" } });
+    const replay = await call("POST", "/v1/webhook-endpoints", { key: m.testKey, headers, body: { url: "http://127.0.0.1:9/idem" } });
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.body.secret).toBe(first.body.secret);
+    const stored = await getDb().$queryRaw<{ response_body: string }[]>`
+      SELECT response_body FROM idempotency_records WHERE key = ${headers["Idempotency-Key"]}`;
+    expect(stored).toHaveLength(1);
+    expect(stored[0].response_body).not.toContain("whsec_");
+    expect(stored[0].response_body).not.toContain(first.body.secret.slice(6));
+    const endpointRow = await getDb().webhookEndpoint.findUniqueOrThrow({ where: { id: first.body.id } });
+    expect(JSON.stringify(endpointRow)).not.toContain(first.body.secret.slice(6));
   });
 
   it("refuses unknown event types, non-http URLs and unknown fields with 400", async () => {

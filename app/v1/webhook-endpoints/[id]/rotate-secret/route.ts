@@ -2,6 +2,6 @@ import { api } from "@/lib/http/api";
 import { rotateEndpointSecret } from "@/lib/webhooks/endpoints";
 import { RotateSecretBody } from "@/lib/webhooks/schemas";
 
-export const POST = api({ auth: "secret", body: RotateSecretBody }, ({ tx, principal, params, body }) =>
+export const POST = api({ auth: "secret", body: RotateSecretBody, secretInResponse: true }, ({ tx, principal, params, body }) =>
   rotateEndpointSecret(tx, principal, params.id, body.previousSecretExpiresInSeconds),
 );
