@@ -9,7 +9,7 @@ import { createId } from "../ids";
 import { releaseClaim, storeResponse } from "../idempotency/claims";
 import { parseOrThrow } from "../validation/parse";
 import { PATH_ID_PATTERN, rejectNul } from "../validation/text-safety";
-import { authenticate, type Principal } from "./authenticate";
+import { authenticateAndLimit, type Principal } from "./authenticate";
 import { clientIp } from "./client-ip";
 import { toErrorResult, type HttpResult } from "./errors";
 import { faultAt } from "./fault-injection";
@@ -64,8 +64,8 @@ export function api<B extends z.ZodType | undefined = undefined, Q extends z.Zod
     let claimId: string | null = null;
     try {
       const db = getDb();
-      const principal = options.auth === "secret" ? await authenticateOrLimitByIp(db, req, headers) : undefined;
-      await enforceRateLimit(principal ? `key:${principal.apiKeyId}` : `ip:${clientIp(req)}`, headers);
+      const principal = options.auth === "secret" ? await authenticateAndLimit(db, req, headers) : undefined;
+      if (!principal) await enforceRateLimit(`ip:${clientIp(req)}`, headers);
 
       const mutating = MUTATING.has(req.method);
       const rawBody = mutating ? await readJsonBody(req, env.BODY_LIMIT_BYTES) : undefined;
@@ -118,16 +118,6 @@ async function routeParams(nextContext?: NextContext): Promise<RouteParams> {
     if (!PATH_ID_PATTERN.test(value)) throw new NotFoundError("object", undefined);
   }
   return params;
-}
-
-/** Authenticates; a failed attempt still costs a token from the caller's IP bucket (brute-force brake). */
-async function authenticateOrLimitByIp(db: Db, req: Request, headers: Headers): Promise<Principal> {
-  try {
-    return await authenticate(db, req);
-  } catch (err) {
-    await enforceRateLimit(`ip:${clientIp(req)}`, headers);
-    throw err;
-  }
 }
 
 /** A 4xx is the request's final answer and is stored for replay; a 5xx releases the key for a fresh retry. */

@@ -4,7 +4,11 @@ import { RateLimitedError } from "../errors";
 import { getRateLimiter, type TakeResult } from "../rate-limit";
 
 export async function enforceRateLimit(bucketKey: string, headers: Headers): Promise<void> {
-  const result = await getRateLimiter().take(bucketKey);
+  applyTakeResult(await getRateLimiter().take(bucketKey), headers);
+}
+
+/** Reports the bucket in the headers and refuses the request when it was empty. */
+export function applyTakeResult(result: TakeResult, headers: Headers): void {
   setRateLimitHeaders(headers, result);
   if (!result.allowed) throw new RateLimitedError(result.retryAfterSeconds);
 }

@@ -9,8 +9,13 @@ export type { RateLimiter, TakeResult } from "./token-bucket";
 
 const globalForLimiter = globalThis as unknown as { rateLimiter?: RateLimiter };
 
+export const bucketConfig = () => ({ max: env.RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MS });
+
+/** True when buckets live in Postgres, where a take can share a statement with other work. */
+export const bucketsInPostgres = () => !env.REDIS_URL;
+
 export function getRateLimiter(): RateLimiter {
-  const config = { max: env.RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MS };
+  const config = bucketConfig();
   const postgres = () => postgresLimiter(getDb, config);
   globalForLimiter.rateLimiter ??= env.REDIS_URL ? withFallback(redisLimiter(env.REDIS_URL, config), postgres()) : postgres();
   return globalForLimiter.rateLimiter;
