@@ -11,7 +11,8 @@ export interface CountryOption {
 }
 
 interface Props {
-  checkoutId: string;
+  /** The submit endpoint: /pay/:checkoutId/submit or /pay/paywall/submit?<terms>. */
+  action: string;
   formToken: string;
   payLabel: string;
   countries: CountryOption[];
@@ -19,6 +20,7 @@ interface Props {
   initialMessage?: string;
   initialFieldErrors?: CardFieldErrors;
   initialCountry?: string;
+  footnote?: string;
 }
 
 const FIELD_ORDER: CardField[] = ["cardNumber", "expiry", "cvc", "name", "billingCountry"];
@@ -62,7 +64,7 @@ export function CardForm(props: Props) {
     setPending(true);
     setMessage("");
     try {
-      const res = await fetch(`/pay/${encodeURIComponent(props.checkoutId)}/submit`, {
+      const res = await fetch(props.action, {
         method: "POST",
         headers: { Accept: "application/json", "Content-Type": "application/json" },
         body: JSON.stringify({ ...values, formToken: props.formToken }),
@@ -89,7 +91,7 @@ export function CardForm(props: Props) {
     <form
       ref={formRef}
       method="post"
-      action={`/pay/${encodeURIComponent(props.checkoutId)}/submit`}
+      action={props.action}
       onSubmit={onSubmit}
       noValidate={hydrated}
       aria-labelledby="card-form-title"
@@ -257,7 +259,7 @@ export function CardForm(props: Props) {
           <span>Pay {props.payLabel}</span>
         )}
       </button>
-      <p className="text-center text-xs text-slate-500">Your card is charged once, when you press Pay. You can never be charged twice for this checkout.</p>
+      {props.footnote && <p className="text-center text-xs text-slate-500">{props.footnote}</p>}
     </form>
   );
 }

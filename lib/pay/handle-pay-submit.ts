@@ -1,6 +1,7 @@
-// POST /pay/:checkoutId/submit: the pay form's endpoint. It answers JSON to the page's script
-// (Accept: application/json) and 303 redirects (post/redirect/get) to a plain HTML form post, so paying
-// works without JavaScript. Guards: same-origin Origin header, the form token, and the per-IP rate limit.
+// The pay forms' endpoints (POST /pay/:checkoutId/submit and POST /pay/paywall/submit). They answer JSON
+// to the page's script (Accept: application/json) and 303 redirects (post/redirect/get) to a plain HTML
+// form post, so paying works without JavaScript. Guards: same-origin Origin header, the form token, and
+// the per-IP rate limit.
 import { env } from "../env";
 import { RateLimitedError } from "../errors";
 import { clientIp } from "../http/client-ip";
@@ -20,22 +21,68 @@ export interface PaySubmitReply {
   fieldErrors?: CardFieldErrors;
 }
 
-export async function handlePaySubmit(req: Request, checkoutId: string): Promise<Response> {
+export type SubmitResult =
+  | { kind: "redirect"; to: string }
+  /** `param`: a country code (blocked) or a decline reason (declined), carried by code only. */
+  | { kind: "error"; status: number; code: PayErrorCode; param?: string; fieldErrors?: CardFieldErrors };
+
+interface Target {
+  /** The page the form is on (no-JS errors come back to it as query parameters). */
+  page: string;
+  /** What the form token was issued for. */
+  tokenSubject: string;
+  submit: (form: CardForm) => Promise<SubmitResult>;
+}
+
+export function handlePaySubmit(req: Request, checkoutId: string): Promise<Response> {
+  const page = `/pay/${encodeURIComponent(checkoutId)}`;
+  return handleCardSubmit(req, {
+    page,
+    tokenSubject: checkoutId,
+    submit: async (form) => {
+      const outcome = await payCheckout(checkoutId, form);
+      switch (outcome.kind) {
+        case "paid":
+          return { kind: "redirect", to: `${page}?status=success` };
+        case "declined":
+        case "closed":
+        case "not_found":
+          return { kind: "redirect", to: page }; // the page shows the checkout as it now is (or its 404)
+        case "invalid":
+          return { kind: "error", status: 400, code: outcome.code, fieldErrors: outcome.errors };
+        case "blocked":
+          return { kind: "error", status: 403, code: "blocked", param: outcome.country };
+        case "unavailable":
+          return { kind: "error", status: 503, code: outcome.code };
+      }
+    },
+  });
+}
+
+export async function handleCardSubmit(req: Request, target: Target): Promise<Response> {
   const headers = new Headers({ "Cache-Control": "no-store" });
   const wantsJson = (req.headers.get("accept") ?? "").includes("application/json");
-  const page = `/pay/${encodeURIComponent(checkoutId)}`;
 
-  const reply = (status: number, body: PaySubmitReply, query?: Record<string, string>): Response => {
+  const respond = (result: SubmitResult): Response => {
     if (wantsJson) {
       headers.set("Content-Type", "application/json");
-      return new Response(JSON.stringify(body), { status, headers });
+      const body: PaySubmitReply =
+        result.kind === "redirect"
+          ? { redirect: result.to }
+          : { error: result.code, message: payErrorMessage(result.code, result.param), ...(result.fieldErrors ? { fieldErrors: result.fieldErrors } : {}) };
+      return new Response(JSON.stringify(body), { status: result.kind === "redirect" ? 200 : result.status, headers });
     }
-    const location = body.redirect ?? `${page}?${new URLSearchParams(query ?? { error: body.error ?? "invalid_card" })}`;
-    headers.set("Location", location);
+    let location = result.kind === "redirect" ? result.to : null;
+    if (result.kind === "error") {
+      const query = new URLSearchParams({ error: result.code });
+      if (result.param) query.set(result.code === "blocked" ? "country" : "reason", result.param);
+      if (result.fieldErrors) query.set("fields", Object.keys(result.fieldErrors).join(","));
+      location = `${target.page}${target.page.includes("?") ? "&" : "?"}${query}`;
+    }
+    headers.set("Location", location!);
     return new Response(null, { status: 303, headers });
   };
-  const fail = (status: number, error: PayErrorCode, extra: Partial<PaySubmitReply> = {}, query?: Record<string, string>) =>
-    reply(status, { error, message: payErrorMessage(error), ...extra }, query);
+  const fail = (status: number, code: PayErrorCode) => respond({ kind: "error", status, code });
 
   if (!isSameOrigin(req)) return fail(403, "forbidden");
   try {
@@ -46,23 +93,8 @@ export async function handlePaySubmit(req: Request, checkoutId: string): Promise
   }
   const form = await readForm(req);
   if (!form) return fail(400, "invalid_card");
-  if (!verifyFormToken(checkoutId, form.formToken)) return fail(403, "form_expired");
-
-  const outcome = await payCheckout(checkoutId, form);
-  switch (outcome.kind) {
-    case "paid":
-      return reply(200, { redirect: `${page}?status=success` });
-    case "declined":
-    case "closed":
-    case "not_found":
-      return reply(200, { redirect: page }); // the page shows the checkout as it now is (or its 404)
-    case "invalid":
-      return fail(400, outcome.code, { fieldErrors: outcome.errors }, { error: outcome.code, fields: Object.keys(outcome.errors).join(",") });
-    case "blocked":
-      return reply(403, { error: "blocked", message: payErrorMessage("blocked", outcome.country) }, { error: "blocked", country: outcome.country });
-    case "unavailable":
-      return fail(503, outcome.code);
-  }
+  if (!verifyFormToken(target.tokenSubject, form.formToken)) return fail(403, "form_expired");
+  return respond(await target.submit(form));
 }
 
 /** The browser's Origin must be this service (BASE_URL, or the Host the request came to). */

@@ -71,7 +71,8 @@ function panelFor(view: PayPageView, query: Record<string, string | string[] | u
       const fieldErrors: CardFieldErrors = Object.fromEntries(fields.filter((field) => ["cardNumber", "expiry", "cvc", "name", "billingCountry"].includes(field)).map((field) => [field, "Check this field."]));
       return (
         <CardForm
-          checkoutId={checkout.id}
+          action={`/pay/${encodeURIComponent(checkout.id)}/submit`}
+          footnote="Your card is charged once, when you press Pay. You can never be charged twice for this checkout."
           formToken={issueFormToken(checkout.id)}
           payLabel={money(checkout.amount)}
           countries={countryList()}
