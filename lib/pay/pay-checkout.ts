@@ -1,0 +1,63 @@
+// Pays a checkout from the hosted page: validates the card form again on the server, maps the test card
+// number to its test payment method (lib/rails/test-cards.ts) and runs the API's own captureCheckout in
+// one transaction. The checkout row lock inside captureCheckout makes a second submission a 409 (shown as
+// "already paid"), so a double submit can never charge twice.
+import { captureCheckout } from "../checkouts/capture-checkout";
+import { getDb, transaction, type Db } from "../db";
+import { CircuitOpenError, DomainError, NotFoundError, PaymentDeclinedError, SanctionsBlockedError, UpstreamError, ValidationError } from "../errors";
+import { paymentMethodForTestCard } from "../rails/test-cards";
+import { validateCard, type CardFieldErrors, type CardForm } from "./card";
+import { COUNTRY_CODES } from "./countries";
+import { checkoutScope } from "./load-pay-page";
+
+export type PayOutcome =
+  | { kind: "paid" }
+  | { kind: "declined"; reason: string }
+  /** The checkout is no longer open: complete (already paid), expired, canceled or failed. */
+  | { kind: "closed"; status: string }
+  | { kind: "invalid"; errors: CardFieldErrors; code: "invalid_card" | "not_test_card" }
+  | { kind: "blocked"; country: string }
+  | { kind: "unavailable"; code: "unavailable" | "live_unavailable" }
+  | { kind: "not_found" };
+
+export async function payCheckout(checkoutId: string, form: CardForm, now: Date = new Date(), db: Db = getDb()): Promise<PayOutcome> {
+  const scope = await checkoutScope(db, checkoutId);
+  if (!scope) return { kind: "not_found" };
+
+  const checked = validateCard(form, now);
+  if (!checked.ok) return { kind: "invalid", errors: checked.errors, code: "invalid_card" };
+  const { card } = checked;
+  if (!COUNTRY_CODES.has(card.billingCountry)) return { kind: "invalid", errors: { billingCountry: "Choose your billing country." }, code: "invalid_card" };
+
+  const paymentMethod = paymentMethodForTestCard(card.number);
+  if (!paymentMethod) {
+    if (scope.livemode) return { kind: "unavailable", code: "live_unavailable" };
+    return { kind: "invalid", errors: { cardNumber: "This is a test checkout: use a test card such as 4242 4242 4242 4242." }, code: "not_test_card" };
+  }
+
+  let failure: unknown = null;
+  try {
+    failure = await transaction(async (tx) => {
+      try {
+        await captureCheckout(tx, scope, checkoutId, { paymentMethod, billingCountry: card.billingCountry });
+        return null;
+      } catch (err) {
+        // A decline (or a closed checkout the capture noticed) writes state that must commit.
+        if (err instanceof DomainError && err.commitsState) return err;
+        throw err;
+      }
+    });
+  } catch (err) {
+    failure = err;
+  }
+  if (!failure) return { kind: "paid" };
+  if (failure instanceof PaymentDeclinedError) return { kind: "declined", reason: String(failure.details.reason ?? "generic_decline") };
+  if (failure instanceof DomainError && failure.code === "CONFLICT") return { kind: "closed", status: String(failure.details.status ?? "closed") };
+  if (failure instanceof SanctionsBlockedError) return { kind: "blocked", country: card.billingCountry };
+  if (failure instanceof CircuitOpenError || failure instanceof UpstreamError) {
+    return { kind: "unavailable", code: scope.livemode ? "live_unavailable" : "unavailable" };
+  }
+  if (failure instanceof ValidationError) return { kind: "invalid", errors: { cardNumber: "This card cannot be used here." }, code: "invalid_card" };
+  if (failure instanceof NotFoundError) return { kind: "not_found" };
+  throw failure;
+}
