@@ -4,7 +4,7 @@
 import { env } from "../env";
 import { UpstreamError } from "../errors";
 import { CircuitBreaker } from "./circuit-breaker";
-import { RailUnavailableError, type ChargeRequest, type ChargeResult, type Rail, type RefundRequest } from "./rail";
+import { RailUnavailableError, type ChargeRequest, type ChargeResult, type Rail, type RefundRequest, type RefundResult } from "./rail";
 import { testRail } from "./test-rail";
 
 /** 502 from a rail call; `notCharged` says the rail certainly took nothing (the breaker's fast fail included). */
@@ -56,7 +56,7 @@ export function guarded(rail: Rail) {
     supportsPaymentMethod: (paymentMethod: string) => rail.supportsPaymentMethod(paymentMethod),
     charge: (request: ChargeRequest): Promise<ChargeResult> => run(() => rail.charge(request)),
     retrieveCharge: (key: string): Promise<ChargeResult | null> => run(() => rail.retrieveCharge(key)),
-    refund: (request: RefundRequest): Promise<{ refundId: string }> => run(() => rail.refund(request)),
+    refund: (request: RefundRequest): Promise<RefundResult> => run(() => rail.refund(request)),
   };
 }
 

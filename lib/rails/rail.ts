@@ -27,7 +27,13 @@ export interface Rail {
   charge(request: ChargeRequest): Promise<ChargeResult>;
   /** The result of an earlier charge with this key, or null if the rail never took it. */
   retrieveCharge(key: string): Promise<ChargeResult | null>;
-  refund(request: RefundRequest): Promise<{ refundId: string }>;
+  /** Idempotent on the key: a repeated key returns the refund made the first time, with ITS amount. */
+  refund(request: RefundRequest): Promise<RefundResult>;
+}
+
+export interface RefundResult {
+  refundId: string;
+  amount: number;
 }
 
 /**

@@ -4,7 +4,7 @@
 import type pg from "pg";
 import { createId } from "../ids";
 import { sideTransaction } from "../side-pool";
-import { RailUnavailableError, type ChargeRequest, type ChargeResult, type Rail, type RefundRequest } from "./rail";
+import { RailUnavailableError, type ChargeRequest, type ChargeResult, type Rail, type RefundRequest, type RefundResult } from "./rail";
 import { TEST_PAYMENT_METHODS, isCustomerWalletMethod } from "./test-cards";
 
 interface ChargeRow {
@@ -69,11 +69,11 @@ export const testRail: Rail = {
     });
   },
 
-  async refund(request: RefundRequest): Promise<{ refundId: string }> {
+  async refund(request: RefundRequest): Promise<RefundResult> {
     return sideTransaction("test-rail", async (client) => {
       await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`test-rail-refund:${request.key}`]);
-      const existing = await client.query<{ id: string }>("SELECT id FROM test_rail_refunds WHERE refund_key = $1", [request.key]);
-      if (existing.rows[0]) return { refundId: existing.rows[0].id };
+      const existing = await client.query<{ id: string; amount: string }>("SELECT id, amount FROM test_rail_refunds WHERE refund_key = $1", [request.key]);
+      if (existing.rows[0]) return { refundId: existing.rows[0].id, amount: Number(existing.rows[0].amount) };
       const charge = await client.query<{ payment_method: string; currency: string }>(
         `UPDATE test_rail_charges SET amount_refunded = amount_refunded + $2
           WHERE id = $1 AND status = 'succeeded' AND amount_refunded + $2 <= amount
@@ -96,7 +96,7 @@ export const testRail: Rail = {
         request.chargeId,
         request.amount,
       ]);
-      return { refundId };
+      return { refundId, amount: request.amount };
     });
   },
 };

@@ -39,15 +39,19 @@ export async function createRefund(tx: Db, scope: Scope, input: CreateRefundInpu
   }
   const remainder = pi.amountCaptured - pi.amountRefunded;
   if (remainder === 0) throw new ConflictError(`The PaymentIntent ${pi.id} is already fully refunded.`, { status: pi.status });
-  const amount = input.amount ?? remainder;
-  if (amount > remainder) {
-    throw new ValidationError(`The refund amount ${amount} exceeds the unrefunded remainder ${remainder}.`, [
+  const requested = input.amount ?? remainder;
+  if (requested > remainder) {
+    throw new ValidationError(`The refund amount ${requested} exceeds the unrefunded remainder ${remainder}.`, [
       { path: "amount", message: `at most ${remainder}` },
     ]);
   }
 
+  // The key names "the next refund of this charge" (what was refunded so far), not its amount: if an
+  // earlier request refunded at the rail and died before committing, any retry gets that refund back
+  // and records it (with the amount the rail actually refunded) instead of refunding a second time.
   const rail = guarded(railFor(pi.livemode));
-  const railRefund = await rail.refund({ key: `${pi.railChargeId}:refund:${pi.amountRefunded}+${amount}`, chargeId: pi.railChargeId, amount });
+  const railRefund = await rail.refund({ key: `${pi.railChargeId}:refund:${pi.amountRefunded}`, chargeId: pi.railChargeId, amount: requested });
+  const amount = railRefund.amount;
 
   const full = amount === remainder;
   const refundedBefore = pi.amountRefunded;

@@ -64,6 +64,23 @@ describe("refunds", () => {
     expect((await refund(m.testKey, { paymentIntentId: "pi_doesnotexist000000000000" })).status).toBe(404);
   });
 
+  it("a refund the rail made before its request failed is recorded by the next refund, never made twice", async () => {
+    const { order } = await paidOrder(m.testKey, 1000);
+    // The request refunds 400 at the rail, then fails inside its transaction (nothing of it commits).
+    const failed = await call("POST", "/v1/refunds", { key: m.testKey, body: { orderId: order.id, amount: 400 }, headers: { "x-test-fault": "after-handler" } });
+    expect(failed.status).toBe(500);
+    // A later refund asking for 250 gets the rail's refund of 400 back and records it.
+    const next = await call("POST", "/v1/refunds", { key: m.testKey, body: { orderId: order.id, amount: 250 } });
+    expect(next.status).toBe(201);
+    expect(next.body.amount).toBe(400);
+    const pi = await call("GET", `/v1/payment_intents/${order.paymentIntentId}`, { key: m.testKey });
+    expect(pi.body.amountRefunded).toBe(400);
+    const railRefunded = await getDb().$queryRaw<{ amount_refunded: bigint }[]>`
+      SELECT c.amount_refunded FROM test_rail_charges c JOIN payment_intents p ON p.rail_charge_id = c.id WHERE p.id = ${order.paymentIntentId}`;
+    expect(Number(railRefunded[0].amount_refunded)).toBe(400);
+    expect(await verifyLedger(getDb(), [m.merchantId])).toEqual([]);
+  });
+
   it("8 concurrent partial refunds of 300 on a 1000 capture: exactly 3 succeed", async () => {
     const { order } = await paidOrder(m.testKey, 1000);
     const results = await Promise.all(
