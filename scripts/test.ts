@@ -2,6 +2,7 @@
 // dropped at the end, on DATABASE_URL's server when set, else on an embedded PostgreSQL under .data/.
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { createServer } from "node:net";
 import path from "node:path";
 import { buildIfNeeded } from "./lib/build";
 import { createDatabaseFromTemplate, createDatabaseIfMissing, dropDatabase, startEmbeddedPostgres } from "./lib/embedded-postgres";
@@ -31,6 +32,17 @@ function run(label: string, command: string, args: string[], env: Record<string,
   return result.status === 0;
 }
 
+/** A port nobody listens on now, so parallel checkouts' browser runs never collide. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+    probe.on("error", reject);
+  });
+}
+
 const server = await openServer();
 let passed = false;
 try {
@@ -44,7 +56,12 @@ try {
   await createDatabaseFromTemplate(adminUrl, isolatedDatabase, testDatabase);
   buildIfNeeded();
 
-  const env = { DATABASE_URL: databaseUrl, ISOLATED_DATABASE_URL: server.adminUrl(isolatedDatabase), NEXT_TELEMETRY_DISABLED: "1" };
+  const env = {
+    DATABASE_URL: databaseUrl,
+    ISOLATED_DATABASE_URL: server.adminUrl(isolatedDatabase),
+    NEXT_TELEMETRY_DISABLED: "1",
+    E2E_PORT: process.env.E2E_PORT ?? String(await freePort()),
+  };
   const extraArgs = process.argv.slice(2);
   const typesOk = run("tsc: type check", "tsc", ["--noEmit"], env);
   const unitAndServer = run("vitest: unit, database and HTTP tests", "vitest", ["run", ...extraArgs], env);
