@@ -1,6 +1,6 @@
 // Runs the Prisma CLI (offline JS schema engine, see prisma.config.ts) as a child process.
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
@@ -20,12 +20,11 @@ function runPrisma(args: string[], databaseUrl: string): void {
   }
 }
 
+/** Generates the client when it is missing or older than the schema (a pulled schema change must not leave a stale client). */
 export function generatePrismaClientIfMissing(): void {
-  if (existsSync(path.join(ROOT, "lib", "generated", "prisma", "client.ts"))) return;
-  runPrisma(["generate"], PLACEHOLDER_URL);
-}
-
-export function generatePrismaClient(): void {
+  const client = path.join(ROOT, "lib", "generated", "prisma", "client.ts");
+  const schema = path.join(ROOT, "prisma", "schema.prisma");
+  if (existsSync(client) && statSync(client).mtimeMs >= statSync(schema).mtimeMs) return;
   runPrisma(["generate"], PLACEHOLDER_URL);
 }
 
