@@ -18,6 +18,7 @@ export const ID_PREFIXES = {
   meter: "mtr",
   usageRecord: "mu",
   product: "prd",
+  paywallRedemption: "pwr",
   user: "usr",
   idempotency: "idem",
   request: "req",

@@ -9,7 +9,14 @@ import { serializeCheckout } from "./serialize";
 const DEFAULT_EXPIRES_IN_SECONDS = 1800;
 const LIVE_MIN_EXPIRES_IN_SECONDS = 60;
 
-export async function openCheckout(tx: Db, scope: Scope, input: OpenCheckoutInput) {
+/** Paywall checkouts' PaymentIntents also record what they pay for and who pays (lib/paywall). */
+export interface PaywallPaymentFields {
+  sku: string;
+  payerMerchantId?: string;
+  payerRequestKey?: string | null;
+}
+
+export async function openCheckout(tx: Db, scope: Scope, input: OpenCheckoutInput, paywall?: PaywallPaymentFields) {
   const expiresIn = input.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS;
   if (scope.livemode && expiresIn < LIVE_MIN_EXPIRES_IN_SECONDS) {
     throw new ValidationError("expiresInSeconds must be 60..86400 in live mode.", [{ path: "expiresInSeconds", message: "60..86400 in live mode" }]);
@@ -26,7 +33,7 @@ export async function openCheckout(tx: Db, scope: Scope, input: OpenCheckoutInpu
   const common = { ...inScope, amount, currency: input.currency, customerId: input.customerId ?? null, createdAt: now, updatedAt: now };
 
   await tx.paymentIntent.create({
-    data: { ...common, id: ids.paymentIntent, status: "requires_payment", checkoutId: ids.checkout, orderId: ids.order },
+    data: { ...common, ...paywall, id: ids.paymentIntent, status: "requires_payment", checkoutId: ids.checkout, orderId: ids.order },
   });
   await tx.order.create({
     data: { ...common, id: ids.order, status: "pending", checkoutId: ids.checkout, paymentIntentId: ids.paymentIntent, items },

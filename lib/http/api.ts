@@ -36,6 +36,16 @@ interface Options<B extends z.ZodType | undefined, Q extends z.ZodType | undefin
   status?: number;
   /** The response carries a secret: its stored idempotent copy is encrypted at rest. */
   secretInResponse?: boolean;
+  /**
+   * false: no generic Idempotency-Key record; the route's own domain function makes its retries safe
+   * (e.g. a unique key in its own table) and reads the header itself.
+   */
+  idempotent?: false;
+  /**
+   * false: the handler gets the pool and opens its own transactions (or needs none: one atomic
+   * statement). Only with `idempotent: false` (a generic record is stored in the handler's transaction).
+   */
+  transaction?: false;
 }
 
 type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -58,6 +68,7 @@ export function api<B extends z.ZodType | undefined = undefined, Q extends z.Zod
   options: Options<B, Q> & { auth: P },
   handler: (ctx: HandlerContext<Infer<B>, Infer<Q>, P>) => Promise<unknown>,
 ) {
+  if (options.transaction === false && options.idempotent !== false) throw new Error("api(): transaction: false needs idempotent: false");
   return async (req: Request, nextContext?: NextContext): Promise<Response> => {
     const requestId = createId("request");
     const headers = new Headers({ "Request-Id": requestId });
@@ -76,7 +87,7 @@ export function api<B extends z.ZodType | undefined = undefined, Q extends z.Zod
       const query = (options.query ? parseOrThrow(options.query, rawQuery, "query") : undefined) as Infer<Q>;
       const params = await routeParams(nextContext);
 
-      const idempotencyKey = mutating && principal ? idempotencyKeyOf(req) : null;
+      const idempotencyKey = mutating && principal && options.idempotent !== false ? idempotencyKeyOf(req) : null;
       if (idempotencyKey && principal) {
         const outcome = await claimIdempotencyKey(db, req, principal, idempotencyKey, rawBody);
         if (outcome.kind === "replay") {
@@ -87,7 +98,7 @@ export function api<B extends z.ZodType | undefined = undefined, Q extends z.Zod
       }
 
       const context = { principal, body, query, params, req } as Omit<HandlerContext<Infer<B>, Infer<Q>, P>, "tx">;
-      if (!mutating) return respond(toResult(await handler({ ...context, tx: db }), options.status), headers);
+      if (!mutating || options.transaction === false) return respond(toResult(await handler({ ...context, tx: db }), options.status), headers);
 
       const result = await transaction(async (tx) => {
         let outcome: HttpResult;

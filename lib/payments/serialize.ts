@@ -13,6 +13,8 @@ export function serializePaymentIntent(pi: PaymentIntent) {
     orderId: pi.orderId,
     customerId: pi.customerId,
     paymentMethod: pi.paymentMethod,
+    /** Paywall payments: the sku the payment is bound to (null for other payments). */
+    sku: pi.sku,
     capturedAt: pi.capturedAt?.toISOString() ?? null,
     settledAt: pi.settledAt?.toISOString() ?? null,
     failureReason: pi.failureReason,
