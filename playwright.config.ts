@@ -29,6 +29,8 @@ export default defineConfig({
       CRON_SECRET: "e2e-cron-secret",
       SECRETS_ENCRYPTION_KEY: "22".repeat(32),
       BASE_URL: `http://127.0.0.1:${port}`,
+      // Every dashboard spec signs a fresh merchant up from 127.0.0.1.
+      SIGNUP_RATE_LIMIT_MAX: "1000",
     },
   },
 });

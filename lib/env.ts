@@ -66,9 +66,22 @@ const EnvSchema = z.object({
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(32),
   /** An endpoint failing without a single success for this long is disabled. */
   WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().min(0).default(120),
+  /**
+   * Signs and encrypts dashboard sessions (next-auth). Unset: derived from SECRETS_ENCRYPTION_KEY, else
+   * (outside production) a random one kept in .data/auth-secret; `npm start` makes and keeps one there.
+   */
+  AUTH_SECRET: z.string().min(16).optional(),
+  /** The dashboard's public address for next-auth. Unset: the address each request came to (AUTH_TRUST_HOST). */
+  NEXTAUTH_URL: z.string().url().optional(),
+  /** Trust the request's Host / X-Forwarded-Host as the sign-in origin. Default: on unless NEXTAUTH_URL is set. */
+  AUTH_TRUST_HOST: z.enum(["0", "1", "true", "false"]).optional(),
+  /** Sign-in attempts per IP and email address per RATE_LIMIT_WINDOW_MS. */
+  LOGIN_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(5),
+  /** Sign-ups per client IP per RATE_LIMIT_WINDOW_MS. */
+  SIGNUP_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(10),
 });
 
-export type Env = z.infer<typeof EnvSchema> & { BASE_URL: string };
+export type Env = Omit<z.infer<typeof EnvSchema>, "AUTH_TRUST_HOST"> & { BASE_URL: string; AUTH_TRUST_HOST: boolean };
 
 function parseEnv(): Env {
   const result = EnvSchema.safeParse(process.env);
@@ -77,7 +90,11 @@ function parseEnv(): Env {
     throw new Error(`Invalid settings:\n  ${problems.join("\n  ")}`);
   }
   const parsed = result.data;
-  return { ...parsed, BASE_URL: (parsed.BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/$/, "") };
+  const trustHost = parsed.AUTH_TRUST_HOST ? ["1", "true"].includes(parsed.AUTH_TRUST_HOST) : !parsed.NEXTAUTH_URL;
+  // next-auth reads this one from process.env itself; this is where it learns the parsed default.
+  if (trustHost) process.env.AUTH_TRUST_HOST = "1";
+  else delete process.env.AUTH_TRUST_HOST;
+  return { ...parsed, AUTH_TRUST_HOST: trustHost, BASE_URL: (parsed.BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/$/, "") };
 }
 
 export const env: Env = parseEnv();

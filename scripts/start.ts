@@ -22,7 +22,8 @@ try {
   await seedDemoMerchant(database.url);
   buildIfNeeded();
   const secretsKey = process.env.SECRETS_ENCRYPTION_KEY ?? persistentLocalSecret("secrets-encryption-key");
-  server = await startServerProcess(port, { DATABASE_URL: database.url, CRON_SECRET: cronSecret, SECRETS_ENCRYPTION_KEY: secretsKey }, true);
+  const authSecret = process.env.AUTH_SECRET ?? persistentLocalSecret("auth-secret");
+  server = await startServerProcess(port, { DATABASE_URL: database.url, CRON_SECRET: cronSecret, SECRETS_ENCRYPTION_KEY: secretsKey, AUTH_SECRET: authSecret }, true);
 } catch (err) {
   console.error(err instanceof Error ? err.message : err);
   await database.stop();

@@ -2,6 +2,7 @@
 import { hashPassword } from "../auth/password";
 import type { Db } from "../db";
 import { ConflictError } from "../errors";
+import { Prisma } from "../generated/prisma/client";
 import { createId } from "../ids";
 import { createApiKey } from "./create-api-key";
 
@@ -16,24 +17,27 @@ export interface CreatedMerchant {
   testSecretKey: string;
   liveSecretKey: string;
   userEmail?: string;
+  userId?: string;
 }
 
 export async function createMerchant(tx: Db, input: NewMerchant): Promise<CreatedMerchant> {
   const merchant = await tx.merchant.create({ data: { id: createId("merchant"), name: input.name } });
   const testKey = await createApiKey(tx, merchant.id, false, "Default test key");
   const liveKey = await createApiKey(tx, merchant.id, true, "Default live key");
+  let user: { id: string; email: string } | undefined;
   if (input.email && input.password) {
     const email = input.email.trim().toLowerCase();
-    const existing = await tx.user.findUnique({ where: { email } });
-    if (existing) throw new ConflictError(`A user with email ${email} already exists.`);
-    await tx.user.create({
-      data: { id: createId("user"), merchantId: merchant.id, email, passwordHash: await hashPassword(input.password) },
+    const passwordHash = await hashPassword(input.password);
+    // The unique index on email decides a race between two sign-ups with one address.
+    user = await tx.user.create({ data: { id: createId("user"), merchantId: merchant.id, email, passwordHash } }).catch((err: unknown) => {
+      if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") throw new ConflictError(`A user with email ${email} already exists.`);
+      throw err;
     });
   }
   return {
     merchantId: merchant.id,
     testSecretKey: testKey.secret,
     liveSecretKey: liveKey.secret,
-    ...(input.email && input.password ? { userEmail: input.email.trim().toLowerCase() } : {}),
+    ...(user ? { userEmail: user.email, userId: user.id } : {}),
   };
 }

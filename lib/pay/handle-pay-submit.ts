@@ -2,10 +2,10 @@
 // to the page's script (Accept: application/json) and 303 redirects (post/redirect/get) to a plain HTML
 // form post, so paying works without JavaScript. Guards: same-origin Origin header, the form token, and
 // the per-IP rate limit.
-import { env } from "../env";
 import { RateLimitedError } from "../errors";
 import { clientIp } from "../http/client-ip";
 import { enforceRateLimit } from "../http/rate-limit-step";
+import { isSameOrigin } from "../security/same-origin";
 import type { CardFieldErrors, CardForm } from "./card";
 import { verifyFormToken } from "./form-token";
 import { payErrorMessage, type PayErrorCode } from "./messages";
@@ -95,19 +95,6 @@ export async function handleCardSubmit(req: Request, target: Target): Promise<Re
   if (!form) return fail(400, "invalid_card");
   if (!verifyFormToken(target.tokenSubject, form.formToken)) return fail(403, "form_expired");
   return respond(await target.submit(form));
-}
-
-/** The browser's Origin must be this service (BASE_URL, or the Host the request came to). */
-function isSameOrigin(req: Request): boolean {
-  const origin = req.headers.get("origin");
-  if (!origin || origin === "null") return false;
-  const allowed = new Set([new URL(env.BASE_URL).origin]);
-  const host = req.headers.get("host");
-  if (host) {
-    allowed.add(`http://${host}`);
-    allowed.add(`https://${host}`);
-  }
-  return allowed.has(origin);
 }
 
 async function readForm(req: Request): Promise<(CardForm & { formToken: string }) | null> {

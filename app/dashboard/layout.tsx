@@ -1,0 +1,61 @@
+// The dashboard frame: signed-in only (else /login), top bar with the merchant, the always-visible
+// test/live switch and sign-out, a sidebar, and the CSRF token and mode for dashboardFetch.
+import type { Metadata } from "next";
+import type { ReactNode } from "react";
+import { ModeSwitch } from "@/components/dashboard/ModeSwitch";
+import { Providers } from "@/components/dashboard/Providers";
+import { SideNav } from "@/components/dashboard/SideNav";
+import { SignOutButton } from "@/components/dashboard/SignOutButton";
+import { CSRF_META, MODE_META } from "@/lib/dashboard/client";
+import { requireDashboard } from "@/lib/dashboard/session";
+
+export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = { title: { template: "%s · Dashboard", default: "Dashboard" }, robots: { index: false, follow: false } };
+
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const dashboard = await requireDashboard();
+  return (
+    <Providers>
+      <meta name={CSRF_META} content={dashboard.csrfToken} />
+      <meta name={MODE_META} content={dashboard.mode} />
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow">
+        Skip to content
+      </a>
+      {dashboard.mode === "test" ? (
+        <div className="bg-amber-500 px-4 py-1 text-center text-xs font-semibold text-amber-950" data-testid="test-mode-banner">
+          Test mode: you are viewing test data. No real money moves.
+        </div>
+      ) : null}
+      <div className="min-h-screen bg-slate-50">
+        <header className="border-b border-slate-200 bg-white">
+          <div className="mx-auto flex max-w-7xl items-center justify-between gap-4 px-4 py-2.5 md:px-6">
+            <div className="flex min-w-0 items-center gap-3">
+              <span aria-hidden className="flex h-7 w-7 shrink-0 items-center justify-center rounded-md bg-indigo-600 text-sm font-bold text-white">
+                {dashboard.merchantName.charAt(0).toUpperCase()}
+              </span>
+              <span className="truncate text-sm font-semibold text-slate-900" data-testid="merchant-name">
+                {dashboard.merchantName}
+              </span>
+            </div>
+            <div className="flex items-center gap-2">
+              <ModeSwitch mode={dashboard.mode} />
+              <span className="hidden text-sm text-slate-600 md:inline" data-testid="user-email">
+                {dashboard.user.email}
+              </span>
+              <SignOutButton />
+            </div>
+          </div>
+        </header>
+        <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6 md:flex-row md:px-6">
+          <aside className="md:w-48 md:shrink-0">
+            <SideNav />
+          </aside>
+          <main id="main" className="min-w-0 flex-1">
+            {children}
+          </main>
+        </div>
+      </div>
+    </Providers>
+  );
+}

@@ -1,0 +1,100 @@
+// Dashboard home: balance, net volume over the last 14 days, recent orders, failed webhook deliveries.
+import type { Metadata } from "next";
+import Link from "next/link";
+import { DataTable } from "@/components/dashboard/DataTable";
+import { EmptyState } from "@/components/dashboard/EmptyState";
+import { Money } from "@/components/dashboard/Money";
+import { PageHeader } from "@/components/dashboard/PageHeader";
+import { RevenueChart } from "@/components/dashboard/RevenueChart";
+import { Section } from "@/components/dashboard/Section";
+import { StatusBadge } from "@/components/dashboard/StatusBadge";
+import { getDb } from "@/lib/db";
+import { formatDateTime, formatMoney } from "@/lib/dashboard/format";
+import { recentFailedDeliveries, revenueByDay } from "@/lib/dashboard/home";
+import { requireDashboard } from "@/lib/dashboard/session";
+import { getBalance } from "@/lib/ledger/get-balance";
+import { listOrders } from "@/lib/orders/list-orders";
+
+export const metadata: Metadata = { title: "Home" };
+
+export default async function DashboardHome() {
+  const { scope, merchantName } = await requireDashboard();
+  const db = getDb();
+  const [balance, revenue, orders, failed] = await Promise.all([
+    getBalance(db, scope),
+    revenueByDay(db, scope, 14),
+    listOrders(db, scope, { limit: 5 }),
+    recentFailedDeliveries(db, scope, 5),
+  ]);
+  const currencies = [...new Set([...balance.pending, ...balance.payable].map((entry) => entry.currency))];
+  const amountOf = (list: { currency: string; amount: number }[], currency: string) => list.find((entry) => entry.currency === currency)?.amount ?? 0;
+  const primary = revenue[0];
+
+  return (
+    <>
+      <PageHeader title="Home" description={`An overview of ${merchantName}.`} />
+      <div className="grid gap-6 lg:grid-cols-3">
+        <Section title="Balance" description="Pending funds settle into payable.">
+          {currencies.length === 0 ? (
+            <p className="text-sm text-slate-600">No funds yet.</p>
+          ) : (
+            <dl className="flex flex-col gap-4" data-testid="balance">
+              {currencies.map((currency) => (
+                <div key={currency} className="grid grid-cols-2 gap-2">
+                  <div>
+                    <dt className="text-xs font-medium uppercase tracking-wide text-slate-600">Pending</dt>
+                    <dd className="text-xl font-semibold text-slate-900" data-testid={`balance-pending-${currency}`}>
+                      <Money amount={amountOf(balance.pending, currency)} currency={currency} />
+                    </dd>
+                  </div>
+                  <div>
+                    <dt className="text-xs font-medium uppercase tracking-wide text-slate-600">Payable</dt>
+                    <dd className="text-xl font-semibold text-slate-900" data-testid={`balance-payable-${currency}`}>
+                      <Money amount={amountOf(balance.payable, currency)} currency={currency} />
+                    </dd>
+                  </div>
+                </div>
+              ))}
+            </dl>
+          )}
+        </Section>
+        <Section
+          title="Net volume"
+          description={primary ? `Last 14 days, ${primary.currency}: ${formatMoney(primary.total, primary.currency)}` : "Last 14 days"}
+          className="lg:col-span-2"
+        >
+          {primary ? <RevenueChart series={primary} /> : <p className="text-sm text-slate-600">No payments in the last 14 days.</p>}
+        </Section>
+      </div>
+      <div className="mt-6 grid gap-6 lg:grid-cols-2">
+        <Section title="Recent orders" actions={<Link href="/dashboard/orders" className="text-sm font-medium text-indigo-700 hover:underline">View all</Link>} flush>
+          <DataTable
+            caption="Recent orders"
+            rows={orders.data}
+            rowHref={(order) => `/dashboard/orders/${order.id}`}
+            empty={<EmptyState title="No orders yet" description="Orders appear here when checkouts are paid." action={<Link href="/dashboard/checkouts" className="text-sm font-medium text-indigo-700 hover:underline">Create a checkout</Link>} />}
+            columns={[
+              { header: "Amount", cell: (order) => <Money amount={order.amount} currency={order.currency} className="font-medium text-slate-900" /> },
+              { header: "Status", cell: (order) => <StatusBadge status={order.status} /> },
+              { header: "Created", cell: (order) => formatDateTime(order.createdAt), align: "right" },
+            ]}
+          />
+        </Section>
+        <Section title="Failed webhook deliveries" flush>
+          <DataTable
+            caption="Failed webhook deliveries"
+            rows={failed}
+            rowHref={(attempt) => `/dashboard/webhooks/${attempt.endpointId}`}
+            empty={<EmptyState title="No failed deliveries" description="Every webhook delivery attempt succeeded." />}
+            columns={[
+              { header: "Event", cell: (attempt) => <span className="font-mono text-xs">{attempt.eventType}</span> },
+              { header: "Endpoint", cell: (attempt) => <span className="block max-w-[14rem] truncate text-xs">{attempt.endpointUrl}</span>, hideOnMobile: true },
+              { header: "Response", cell: (attempt) => (attempt.responseStatus ? `HTTP ${attempt.responseStatus}` : (attempt.error ?? "No response")) },
+              { header: "When", cell: (attempt) => formatDateTime(attempt.attemptedAt), align: "right" },
+            ]}
+          />
+        </Section>
+      </div>
+    </>
+  );
+}

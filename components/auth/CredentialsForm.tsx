@@ -1,0 +1,90 @@
+"use client";
+// The sign-in and sign-up forms: next-auth's signIn() with the "signin" or "signup" Credentials provider
+// (next-auth adds its own CSRF token), errors shown in words and announced, then on to the dashboard.
+import { signIn } from "next-auth/react";
+import { useRouter } from "next/navigation";
+import { useRef, useState, type FormEvent } from "react";
+import { authErrorMessage, PASSWORD_MIN_LENGTH } from "@/lib/auth/messages";
+import { Button } from "../dashboard/Button";
+import { inputClass } from "./AuthCard";
+
+interface Field {
+  name: string;
+  label: string;
+  type: string;
+  autoComplete: string;
+  minLength?: number;
+  hint?: string;
+}
+
+const FIELDS: Record<"signin" | "signup", Field[]> = {
+  signin: [
+    { name: "email", label: "Email", type: "email", autoComplete: "username" },
+    { name: "password", label: "Password", type: "password", autoComplete: "current-password" },
+  ],
+  signup: [
+    { name: "name", label: "Business name", type: "text", autoComplete: "organization" },
+    { name: "email", label: "Email", type: "email", autoComplete: "username" },
+    { name: "password", label: "Password", type: "password", autoComplete: "new-password", minLength: PASSWORD_MIN_LENGTH, hint: `At least ${PASSWORD_MIN_LENGTH} characters.` },
+  ],
+};
+
+export function CredentialsForm({ provider, initialError, callbackUrl = "/dashboard" }: { provider: "signin" | "signup"; initialError?: string | null; callbackUrl?: string }) {
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(authErrorMessage(initialError));
+  const [pending, setPending] = useState(false);
+  const errorRef = useRef<HTMLParagraphElement>(null);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setPending(true);
+    setError(null);
+    const result = await signIn(provider, { ...Object.fromEntries(form) as Record<string, string>, redirect: false, callbackUrl }).catch(() => null);
+    if (result?.ok && !result.error) {
+      router.replace(callbackUrl);
+      router.refresh();
+      return;
+    }
+    setPending(false);
+    setError(result ? authErrorMessage(result.error) : "Could not reach the server. Check your connection and try again.");
+    requestAnimationFrame(() => errorRef.current?.focus());
+  }
+
+  return (
+    <form onSubmit={submit} className="flex flex-col gap-4" noValidate={false}>
+      {error ? (
+        <p ref={errorRef} tabIndex={-1} role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+          {error}
+        </p>
+      ) : null}
+      {FIELDS[provider].map((field) => (
+        <div key={field.name} className="flex flex-col gap-1.5">
+          <label htmlFor={`${provider}-${field.name}`} className="text-sm font-medium text-slate-700">
+            {field.label}
+          </label>
+          <input
+            id={`${provider}-${field.name}`}
+            name={field.name}
+            type={field.type}
+            autoComplete={field.autoComplete}
+            required
+            minLength={field.minLength}
+            maxLength={200}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={field.hint ? `${provider}-${field.name}-hint` : undefined}
+            className={inputClass}
+          />
+          {field.hint ? (
+            <p id={`${provider}-${field.name}-hint`} className="text-xs text-slate-600">
+              {field.hint}
+            </p>
+          ) : null}
+        </div>
+      ))}
+      <Button type="submit" variant="primary" pending={pending} className="mt-2 w-full">
+        {provider === "signin" ? (pending ? "Signing in…" : "Sign in") : pending ? "Creating account…" : "Create account"}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,31 @@
+// A status as a coloured pill with its words ("partially_refunded" -> "Partially refunded").
+import { statusLabel } from "@/lib/dashboard/format";
+
+const TONE: Record<string, string> = {
+  paid: "bg-emerald-50 text-emerald-800 ring-emerald-600/20",
+  succeeded: "bg-emerald-50 text-emerald-800 ring-emerald-600/20",
+  captured: "bg-emerald-50 text-emerald-800 ring-emerald-600/20",
+  settled: "bg-emerald-50 text-emerald-800 ring-emerald-600/20",
+  complete: "bg-emerald-50 text-emerald-800 ring-emerald-600/20",
+  enabled: "bg-emerald-50 text-emerald-800 ring-emerald-600/20",
+  active: "bg-emerald-50 text-emerald-800 ring-emerald-600/20",
+  pending: "bg-amber-50 text-amber-800 ring-amber-600/20",
+  open: "bg-sky-50 text-sky-800 ring-sky-600/20",
+  requires_payment: "bg-sky-50 text-sky-800 ring-sky-600/20",
+  partially_refunded: "bg-violet-50 text-violet-800 ring-violet-600/20",
+  refunded: "bg-violet-50 text-violet-800 ring-violet-600/20",
+  failed: "bg-red-50 text-red-800 ring-red-600/20",
+  disabled: "bg-red-50 text-red-800 ring-red-600/20",
+  revoked: "bg-slate-100 text-slate-700 ring-slate-500/20",
+  canceled: "bg-slate-100 text-slate-700 ring-slate-500/20",
+  expired: "bg-slate-100 text-slate-700 ring-slate-500/20",
+  closed: "bg-slate-100 text-slate-700 ring-slate-500/20",
+};
+
+export function StatusBadge({ status }: { status: string }) {
+  return (
+    <span data-testid="status" data-status={status} className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONE[status] ?? "bg-slate-100 text-slate-700 ring-slate-500/20"}`}>
+      {statusLabel(status)}
+    </span>
+  );
+}

@@ -1,0 +1,77 @@
+// Sign-up, the dashboard frame, and API keys in Chromium: a key created in the dashboard is shown once,
+// works against /v1, and gets 401 the moment it is revoked.
+import { expect, test } from "@playwright/test";
+import { createApiKeyInDashboard, newSignedInMerchant, signIn, uniqueUser } from "./support/dashboard";
+import { expectAccessible } from "./support/pay";
+
+test("sign up -> dashboard -> create API key (shown once) -> it works against /v1 -> revoke -> 401", async ({ page, request }) => {
+  const user = await newSignedInMerchant(page, "Keys & Co");
+  await expect(page.getByTestId("merchant-name")).toHaveText("Keys & Co");
+  await expect(page.getByRole("switch", { name: "Test mode" })).toHaveAttribute("aria-checked", "true");
+
+  await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "API keys" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "API keys" })).toBeVisible();
+  await expect(page.getByTestId("row")).toHaveCount(1); // the default test key from sign-up
+  const secret = await createApiKeyInDashboard(page, "Checkout server");
+  expect(secret.startsWith("sk_test_")).toBe(true);
+
+  // Shown once: the list shows only the prefix and last four characters, never the secret.
+  await expect(page.getByTestId("row")).toHaveCount(2);
+  const row = page.getByTestId("row").filter({ hasText: "Checkout server" });
+  await expect(row.getByTestId("key-prefix")).toHaveText(`${secret.slice(0, 12)}…${secret.slice(-4)}`);
+  await expect(page.getByText(secret)).toHaveCount(0);
+
+  const works = await request.get("/v1/orders", { headers: { Authorization: `Bearer ${secret}` } });
+  expect(works.status()).toBe(200);
+
+  await row.getByRole("button", { name: /^Revoke/ }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Revoke key" }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: "Key revoked" })).toBeVisible();
+  await expect(row.getByTestId("status")).toHaveText("Revoked");
+
+  const refused = await request.get("/v1/orders", { headers: { Authorization: `Bearer ${secret}` } });
+  expect(refused.status()).toBe(401);
+  expect((await refused.json()).error.code).toBe("UNAUTHORIZED");
+
+  // Sign out, and the dashboard is closed again; sign back in with the same password.
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.waitForURL("**/login");
+  await page.goto("/dashboard/api-keys");
+  await expect(page).toHaveURL(/\/login$/);
+  await signIn(page, user.email, user.password);
+  await expect(page.getByTestId("user-email")).toHaveText(user.email);
+});
+
+test("live mode: the switch shows live data and makes live keys", async ({ page, request }) => {
+  await newSignedInMerchant(page, "Live Switch Ltd");
+  await page.goto("/dashboard/api-keys");
+  await page.getByRole("switch", { name: "Test mode" }).click();
+  await expect(page.getByRole("switch", { name: "Test mode" })).toHaveAttribute("aria-checked", "false");
+  await expect(page.getByTestId("test-mode-banner")).toHaveCount(0);
+  await expect(page.getByRole("heading", { name: "Live secret keys" })).toBeVisible();
+  const secret = await createApiKeyInDashboard(page, "Live server");
+  expect(secret.startsWith("sk_live_")).toBe(true);
+  const balance = await request.get("/v1/balance", { headers: { Authorization: `Bearer ${secret}` } });
+  expect((await balance.json()).livemode).toBe(true);
+});
+
+test("signed out: dashboard pages redirect to /login; a wrong password is refused in words", async ({ page }) => {
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole("heading", { name: "Sign in to your account" })).toBeVisible();
+  const user = uniqueUser();
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill("not-the-password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Incorrect" })).toHaveText("Incorrect email or password.");
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test("axe-core: no serious or critical violations on /login, /signup and the dashboard home", async ({ page }) => {
+  await page.goto("/login");
+  await expectAccessible(page);
+  await page.goto("/signup");
+  await expectAccessible(page);
+  await newSignedInMerchant(page);
+  await expectAccessible(page);
+});

@@ -1,0 +1,53 @@
+// Helpers for the dashboard specs: sign up and sign in through the real forms, a fresh signed-in merchant
+// per test, API keys created in the dashboard, and refunds of an order.
+import { randomBytes } from "node:crypto";
+import { expect, type Page } from "@playwright/test";
+
+export interface DashboardUser {
+  name: string;
+  email: string;
+  password: string;
+}
+
+export function uniqueUser(name = "Acme Coffee Roasters"): DashboardUser {
+  const tag = randomBytes(5).toString("hex");
+  return { name, email: `owner-${tag}@example.com`, password: `correct-horse-${tag}` };
+}
+
+export async function signUp(page: Page, user: DashboardUser): Promise<void> {
+  await page.goto("/signup");
+  await page.getByLabel("Business name").fill(user.name);
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await page.waitForURL("**/dashboard");
+  await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+}
+
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL("**/dashboard");
+}
+
+/** Signs a brand-new merchant up (through /signup) and leaves the page on the dashboard home. */
+export async function newSignedInMerchant(page: Page, name?: string): Promise<DashboardUser> {
+  const user = uniqueUser(name);
+  await signUp(page, user);
+  return user;
+}
+
+/** Creates a secret key of the current mode on the API keys page and returns the secret (shown once). */
+export async function createApiKeyInDashboard(page: Page, name = "Server key"): Promise<string> {
+  await page.goto("/dashboard/api-keys");
+  await page.getByRole("button", { name: "Create secret key" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Name (optional)").fill(name);
+  await dialog.getByRole("button", { name: "Create key" }).click();
+  const secret = (await dialog.getByTestId("new-secret").textContent())!.trim();
+  expect(secret).toMatch(/^sk_(test|live)_[0-9A-Za-z]{32}$/);
+  await dialog.getByRole("button", { name: "Done" }).click();
+  return secret;
+}

@@ -1,0 +1,16 @@
+// Sign-in and sign-up error codes (next-auth carries them to the browser as `error`) and their wording.
+// Pure: the login and signup forms import it too.
+export const AUTH_ERRORS = {
+  CredentialsSignin: "Incorrect email or password.",
+  RATE_LIMITED: "Too many attempts. Wait a minute, then try again.",
+  EMAIL_TAKEN: "An account with this email already exists. Sign in instead.",
+  INVALID_SIGNUP: "Check the form: a business name, a valid email and a password of at least 10 characters.",
+} as const;
+export type AuthErrorCode = keyof typeof AUTH_ERRORS;
+
+export const PASSWORD_MIN_LENGTH = 10;
+
+export function authErrorMessage(code: string | null | undefined): string | null {
+  if (!code) return null;
+  return code in AUTH_ERRORS ? AUTH_ERRORS[code as AuthErrorCode] : "Sign-in failed. Try again.";
+}

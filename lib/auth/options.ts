@@ -1,0 +1,73 @@
+// next-auth (v4) for the dashboard: two Credentials providers ("signin", "signup"), JWT sessions in an
+// encrypted cookie. The token carries the user id and a per-sign-in random `sid` that keys the dashboard's
+// CSRF token (lib/dashboard/csrf.ts); the user and merchant are re-read from the database on every request
+// (lib/dashboard/session.ts), so a deleted user is signed out at once.
+import type { NextAuthOptions } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import { env } from "../env";
+import { clientIp } from "../http/client-ip";
+import { randomBase62 } from "../ids";
+import { signIn, signUp, type SignedInUser } from "./credentials";
+import { authSecret } from "./secret";
+
+declare module "next-auth" {
+  interface User {
+    merchantId: string;
+  }
+  interface Session {
+    userId: string;
+    sid: string;
+  }
+}
+declare module "next-auth/jwt" {
+  interface JWT {
+    sid?: string;
+  }
+}
+
+const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
+
+/** The client address of a next-auth request (its headers arrive as a plain object). */
+function ipOf(req: { headers?: Record<string, unknown> }): string {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers ?? {})) if (typeof value === "string") headers.set(name, value);
+  return clientIp({ headers } as Request);
+}
+
+const publicUrl = env.NEXTAUTH_URL ?? env.BASE_URL;
+
+export const authOptions: NextAuthOptions = {
+  get secret() {
+    return authSecret();
+  },
+  session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
+  useSecureCookies: publicUrl.startsWith("https://"),
+  pages: { signIn: "/login", error: "/login" },
+  providers: [
+    CredentialsProvider({
+      id: "signin",
+      name: "Email and password",
+      credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+      authorize: (credentials, req) => signIn(credentials, ipOf(req)),
+    }),
+    CredentialsProvider({
+      id: "signup",
+      name: "Create an account",
+      credentials: { name: { label: "Business name" }, email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+      authorize: (credentials, req): Promise<SignedInUser> => signUp(credentials, ipOf(req)),
+    }),
+  ],
+  callbacks: {
+    jwt({ token, user }) {
+      if (user) {
+        token.sub = user.id;
+        token.email = user.email;
+        token.sid = randomBase62(24);
+      }
+      return token;
+    },
+    session({ session, token }) {
+      return { ...session, userId: token.sub ?? "", sid: token.sid ?? "" };
+    },
+  },
+};

@@ -1,0 +1,36 @@
+// Display formats of the dashboard (pure; server and browser): money, dates, status words.
+export { formatMoney } from "../pay/format-money";
+
+const SPECIAL_LABELS: Record<string, string> = { requires_payment: "Requires payment" };
+
+/** "partially_refunded" -> "Partially refunded". */
+export function statusLabel(status: string): string {
+  if (SPECIAL_LABELS[status]) return SPECIAL_LABELS[status];
+  const words = status.replace(/[_.]/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** "Nov 23, 2026, 4:05 PM" in UTC (the server renders, so the time zone is fixed and labelled). */
+export function formatDateTime(iso: string | Date): string {
+  const date = typeof iso === "string" ? new Date(iso) : iso;
+  return `${new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(date)} UTC`;
+}
+
+export function formatDate(iso: string | Date): string {
+  const date = typeof iso === "string" ? new Date(iso) : iso;
+  return new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" }).format(date);
+}
+
+/** Minor units -> the decimal string a person types ("1050" USD -> "10.50"). */
+export function minorToInput(minor: number, digits: number): string {
+  return (minor / 10 ** digits).toFixed(digits);
+}
+
+/** What a person typed ("10.5", "10,50") -> minor units, or null when it is not an amount. */
+export function inputToMinor(text: string, digits: number): number | null {
+  const normalized = text.trim().replace(",", ".");
+  const pattern = digits > 0 ? new RegExp(`^\\d+(\\.\\d{1,${digits}})?$`) : /^\d+$/;
+  if (!pattern.test(normalized)) return null;
+  const [whole, fraction = ""] = normalized.split(".");
+  return Number(whole) * 10 ** digits + Number(fraction.padEnd(digits, "0") || 0);
+}

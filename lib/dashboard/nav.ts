@@ -1,0 +1,15 @@
+// The dashboard's sidebar, in order. A new page adds its entry here.
+export interface NavItem {
+  href: string;
+  label: string;
+  /** Also active on paths below it (detail pages). Home is exact. */
+  exact?: boolean;
+}
+
+export const DASHBOARD_NAV: NavItem[] = [
+  { href: "/dashboard", label: "Home", exact: true },
+  { href: "/dashboard/orders", label: "Orders" },
+  { href: "/dashboard/payments", label: "Payments" },
+  { href: "/dashboard/checkouts", label: "Checkouts" },
+  { href: "/dashboard/api-keys", label: "API keys" },
+];

@@ -1,0 +1,89 @@
+// dashboardApi(): the wrapper every dashboard route handler (/api/dashboard/**) is made with, the
+// dashboard's counterpart of lib/http/api.ts. Steps, in order:
+//   session (401) -> for mutations: Origin (403) + X-CSRF-Token (403) -> per-user rate limit (429)
+//   -> JSON body + zod (400) -> handler: mutations in ONE transaction, reads on the pool.
+// Errors come out in the SPEC section 7 contract ({ error: { code, message, details } }), through the
+// same table as the API. Handlers call the same domain functions as /v1 with `scope`.
+import type { z } from "zod";
+import { getDb, transaction, type Db } from "../db";
+import { env } from "../env";
+import { DomainError, ForbiddenError, NotFoundError, UnauthorizedError } from "../errors";
+import { toErrorResult, type HttpResult } from "../http/errors";
+import { enforceRateLimit } from "../http/rate-limit-step";
+import { readJsonBody } from "../http/read-body";
+import { createId } from "../ids";
+import type { Scope } from "../scope";
+import { isSameOrigin } from "../security/same-origin";
+import { parseOrThrow } from "../validation/parse";
+import { PATH_ID_PATTERN, rejectNul } from "../validation/text-safety";
+import { CSRF_HEADER, verifyCsrfToken } from "./csrf";
+import { MODE_HEADER, parseMode } from "./mode";
+import { getDashboard, type Dashboard } from "./session";
+
+type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
+type RouteParams = Record<string, string>;
+
+export interface DashboardContext<B> {
+  /** The mutation's transaction, or the pool for a GET. */
+  tx: Db;
+  dashboard: Dashboard;
+  /** The signed-in merchant in the page's mode: pass it to the domain function. */
+  scope: Scope;
+  body: B;
+  params: RouteParams;
+}
+
+interface Options<B extends z.ZodType | undefined> {
+  body?: B;
+  /** Status of a successful result (default 200). */
+  status?: number;
+}
+
+const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+export function dashboardApi<B extends z.ZodType | undefined = undefined>(
+  options: Options<B>,
+  handler: (ctx: DashboardContext<Infer<B>>) => Promise<unknown>,
+) {
+  return async (req: Request, nextContext?: { params: Promise<RouteParams> }): Promise<Response> => {
+    const requestId = createId("request");
+    const headers = new Headers({ "Request-Id": requestId, "Cache-Control": "no-store" });
+    try {
+      const mutating = MUTATING.has(req.method);
+      const modeHeader = req.headers.get(MODE_HEADER);
+      const dashboard = await getDashboard(modeHeader ? parseMode(modeHeader) : undefined);
+      if (!dashboard) throw new UnauthorizedError("Sign in to the dashboard first.");
+      if (mutating) {
+        if (!isSameOrigin(req)) throw new ForbiddenError("Cross-site request refused: the Origin header is not this dashboard.");
+        if (!verifyCsrfToken(dashboard.sid, req.headers.get(CSRF_HEADER))) throw new ForbiddenError("Missing or invalid CSRF token: reload the page and try again.");
+      }
+      await enforceRateLimit(`dashboard:${dashboard.user.id}`, headers);
+
+      const rawBody = mutating ? await readJsonBody(req, env.BODY_LIMIT_BYTES) : undefined;
+      rejectNul(rawBody, "request body");
+      const body = (options.body ? parseOrThrow(options.body, rawBody ?? {}) : undefined) as Infer<B>;
+      const params = (await nextContext?.params) ?? {};
+      if (Object.values(params).some((value) => !PATH_ID_PATTERN.test(value))) throw new NotFoundError("object");
+
+      const context = { dashboard, scope: dashboard.scope, body, params };
+      if (!mutating) return respond({ status: options.status ?? 200, body: await handler({ ...context, tx: getDb() }) }, headers);
+      const result = await transaction(async (tx): Promise<HttpResult> => {
+        try {
+          return { status: options.status ?? 200, body: await handler({ ...context, tx }) };
+        } catch (err) {
+          // As in the API: a decline's state commits, and the error is the answer.
+          if (err instanceof DomainError && err.commitsState) return toErrorResult(err, requestId);
+          throw err;
+        }
+      });
+      return respond(result, headers);
+    } catch (err) {
+      return respond(toErrorResult(err, requestId), headers);
+    }
+  };
+}
+
+function respond(result: HttpResult, headers: Headers): Response {
+  headers.set("Content-Type", "application/json");
+  return new Response(JSON.stringify(result.body), { status: result.status, headers });
+}

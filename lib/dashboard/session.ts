@@ -1,0 +1,48 @@
+// Who is looking at the dashboard: the signed-in user, their merchant and the selected mode, as the same
+// Scope object the /v1 domain functions take. One database read per request (React cache).
+import { getServerSession } from "next-auth";
+import { cookies } from "next/headers";
+import { redirect } from "next/navigation";
+import { cache } from "react";
+import { authOptions } from "../auth/options";
+import { getDb } from "../db";
+import type { Scope } from "../scope";
+import { csrfTokenFor } from "./csrf";
+import { MODE_COOKIE, parseMode, type DashboardMode } from "./mode";
+
+export interface Dashboard {
+  scope: Scope;
+  mode: DashboardMode;
+  user: { id: string; email: string };
+  merchantName: string;
+  /** The session's random id (keys the CSRF token). */
+  sid: string;
+  csrfToken: string;
+}
+
+/** The signed-in dashboard, or null. `mode` overrides the mode cookie (dashboardApi passes the page's). */
+export const getDashboard = cache(async (mode?: DashboardMode): Promise<Dashboard | null> => {
+  const session = await getServerSession(authOptions);
+  if (!session?.userId || !session.sid) return null;
+  const user = await getDb().user.findUnique({
+    where: { id: session.userId },
+    select: { id: true, email: true, merchantId: true, merchant: { select: { name: true } } },
+  });
+  if (!user) return null;
+  const selected = mode ?? parseMode((await cookies()).get(MODE_COOKIE)?.value);
+  return {
+    scope: { merchantId: user.merchantId, livemode: selected === "live" },
+    mode: selected,
+    user: { id: user.id, email: user.email },
+    merchantName: user.merchant.name,
+    sid: session.sid,
+    csrfToken: csrfTokenFor(session.sid),
+  };
+});
+
+/** For dashboard pages: the signed-in dashboard, or a redirect to /login. */
+export async function requireDashboard(): Promise<Dashboard> {
+  const dashboard = await getDashboard();
+  if (!dashboard) redirect("/login");
+  return dashboard;
+}
