@@ -17,6 +17,7 @@ export const ID_PREFIXES = {
   delivery: "wdl",
   meter: "mtr",
   usageRecord: "mu",
+  meterReservation: "mres",
   product: "prd",
   paywallRedemption: "pwr",
   user: "usr",

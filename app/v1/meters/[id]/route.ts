@@ -1,0 +1,4 @@
+import { api } from "@/lib/http/api";
+import { getMeter } from "@/lib/meters/get-meter";
+
+export const GET = api({ auth: "secret" }, ({ tx, principal, params }) => getMeter(tx, principal, params.id));

@@ -1,0 +1,69 @@
+// Request schemas of /v1/meters. Prices and amounts of usage are in BASE units: a meter's
+// `baseUnitsPerMinor` (default 1,000,000) of them make one minor unit, so 0.4 cent is 400,000.
+import { z } from "zod";
+import { MAX_AMOUNT } from "../checkouts/schemas";
+import { Currency, ListQuery, Metadata } from "../validation/common";
+
+export const DEFAULT_BASE_UNITS_PER_MINOR = 1_000_000;
+/** Largest amount of one usage record or reservation, in base units (keeps every sum a safe integer). */
+export const MAX_AMOUNT_BASE = 1e15;
+
+const MinorAmount = (min: number) => z.number().int("must be an integer in minor units").min(min).max(MAX_AMOUNT);
+const Key = z.string().min(1).max(255).regex(/^[\x20-\x7e]+$/, "must be printable ASCII");
+
+export const CreateMeterBody = z
+  .object({
+    customerId: z.string().min(1).max(64),
+    currency: Currency,
+    thresholdMinor: MinorAmount(1),
+    prepaid: z.boolean({ error: "required: true (reserve against a funded budget) or false (post-paid usage records)" }),
+    budgetMinor: MinorAmount(0).optional(),
+    /** Charged by the aggregate PaymentIntents; defaults to the customer's own wallet (`customerId`). */
+    paymentMethod: z.string().min(1).max(128).optional(),
+    baseUnitsPerMinor: z.number().int().min(1).max(DEFAULT_BASE_UNITS_PER_MINOR).optional(),
+    metadata: Metadata.optional(),
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    if (!body.prepaid && body.budgetMinor !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["budgetMinor"], message: "only a prepaid meter has a budget" });
+    }
+  });
+export type CreateMeterInput = z.output<typeof CreateMeterBody>;
+
+const Usage = {
+  quantity: z.number().int("must be a whole number of units").min(1).max(1_000_000_000),
+  /** Price per unit in BASE units. */
+  unitPriceMinor: z.number().int("must be an integer in base units").min(1).max(MAX_AMOUNT_BASE),
+};
+
+function withinAmountLimit(body: { quantity: number; unitPriceMinor: number }, ctx: z.RefinementCtx) {
+  if (body.quantity * body.unitPriceMinor > MAX_AMOUNT_BASE) {
+    ctx.addIssue({ code: "custom", path: ["quantity"], message: `quantity x unitPriceMinor must be at most ${MAX_AMOUNT_BASE} base units` });
+  }
+}
+
+export const RecordUsageBody = z
+  .object({ ...Usage, idempotencyKey: Key })
+  .strict()
+  .superRefine(withinAmountLimit);
+export type RecordUsageInput = z.output<typeof RecordUsageBody>;
+
+export const ReserveBody = z
+  .object({ ...Usage, idempotencyKey: Key.optional() })
+  .strict()
+  .superRefine(withinAmountLimit);
+export type ReserveInput = z.output<typeof ReserveBody>;
+
+export const TopUpBody = z.object({ amountMinor: MinorAmount(1) }).strict();
+export type TopUpInput = z.output<typeof TopUpBody>;
+
+export const EmptyBody = z.object({}).strict();
+
+export const METER_STATUSES = ["open", "past_due", "closed"] as const;
+
+export const ListMetersQuery = ListQuery.extend({
+  status: z.enum(METER_STATUSES).optional(),
+  customerId: z.string().min(1).max(64).optional(),
+}).strict();
+export type ListMetersInput = z.output<typeof ListMetersQuery>;
