@@ -2,14 +2,13 @@
 // the whole transaction, so concurrent captures of one checkout run one after another and only the
 // first charges; the rest find it complete (409). A crashed earlier capture is recovered first.
 import type { Db } from "../db";
-import { env } from "../env";
-import { CircuitOpenError, NotFoundError, PaymentDeclinedError, SanctionsBlockedError, ValidationError } from "../errors";
+import { CircuitOpenError, PaymentDeclinedError } from "../errors";
 import { serializeOrder } from "../orders/serialize";
 import { closeAttemptNotCharged, recordAttempt } from "../payments/charge-attempts";
-import { guarded, RailCallFailedError, railFor } from "../rails";
-import { isCustomerWalletMethod } from "../rails/test-cards";
+import { RailCallFailedError } from "../rails";
 import type { Scope } from "../scope";
 import { applyChargeOutcome, applyExpiry, recoverCrashedCharge } from "./apply-outcomes";
+import { checkCapturable } from "./check-capturable";
 import { ClosedCheckoutError } from "./closed-checkout-error";
 import { lockCheckout } from "./lock-checkout";
 import type { CaptureCheckoutInput } from "./schemas";
@@ -17,6 +16,8 @@ import type { CaptureCheckoutInput } from "./schemas";
 export interface CaptureHooks {
   /** Test instrument: runs right after the rail charged, before anything is written (fault injection). */
   afterRailCharge?: () => void;
+  /** Whose customers' wallets may pay (default: the checkout's merchant); see checkCapturable. */
+  walletOwner?: Scope;
 }
 
 export async function captureCheckout(tx: Db, scope: Scope, id: string, input: CaptureCheckoutInput, hooks: CaptureHooks = {}) {
@@ -33,17 +34,7 @@ export async function captureCheckout(tx: Db, scope: Scope, id: string, input: C
   }
   if (checkout.status !== "open") throw new ClosedCheckoutError(checkout.id, checkout.status);
 
-  if (input.billingCountry && env.SANCTIONED_COUNTRIES.includes(input.billingCountry)) {
-    throw new SanctionsBlockedError(`Payments billed to ${input.billingCountry} are blocked by sanctions screening; nothing was charged.`);
-  }
-  const rail = guarded(railFor(scope.livemode));
-  if (!rail.supportsPaymentMethod(input.paymentMethod)) {
-    throw new ValidationError(`Unknown payment method '${input.paymentMethod}'.`, [{ path: "paymentMethod", message: "unknown payment method" }]);
-  }
-  if (isCustomerWalletMethod(input.paymentMethod)) {
-    const payer = await tx.customer.findFirst({ where: { id: input.paymentMethod, merchantId: scope.merchantId, livemode: scope.livemode }, select: { id: true } });
-    if (!payer) throw new NotFoundError("customer", input.paymentMethod);
-  }
+  const rail = await checkCapturable(tx, scope.livemode, input, hooks.walletOwner ?? scope);
 
   const attempt = await recordAttempt(pi.id, rail.name, input.paymentMethod);
   const outcome = await rail

@@ -1,13 +1,15 @@
 // The paywall's service side (issue 5 items 1-3; CONTRACT.md "Paywall (service side)"): verify with all
 // five reason codes, the pay endpoint with the payer's own key, and the atomic redemptions store.
 import { randomBytes } from "node:crypto";
-import { beforeAll, describe, expect, it } from "vitest";
-import { transaction } from "../../lib/db";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb, transaction } from "../../lib/db";
 import { openPaywallCheckout } from "../../lib/paywall/open-paywall-checkout";
 import { serviceConsumedStore } from "../../lib/sdk";
 import { baseUrl, call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
-import { capture, paidOrder } from "../helpers/payments";
+import { capture, createCustomer, paidOrder, railChargesFor } from "../helpers/payments";
+import { startTestServer } from "../helpers/server";
+import type { ServerProcess } from "../../scripts/lib/server-process";
 
 let m: TestMerchant;
 let other: TestMerchant;
@@ -157,5 +159,122 @@ describe("POST /v1/paywall/redemptions", () => {
     const outcomes = await Promise.all(Array.from({ length: 20 }, () => store.consume(pi)));
     expect(outcomes.filter(Boolean)).toHaveLength(1);
     expect(await store.consume(pi)).toBe(false);
+  });
+});
+
+describe("POST /v1/paywall/pay (the payer's own key)", () => {
+  const pay = (key: string, body: Record<string, unknown>, headers?: Record<string, string>, base?: string) =>
+    call("POST", "/v1/paywall/pay", { key, body, headers, base });
+  const servers: ServerProcess[] = [];
+  afterAll(() => Promise.all(servers.map((s) => s.stop())));
+
+  it("a test card: 201 captured; the payee's PaymentIntent records the sku and verifies; the payer cannot see it", async () => {
+    const payer = await createTestMerchant("Payer agent");
+    const res = await pay(payer.testKey, { ...terms(), currency: "usd", paymentMethod: "pm_card_visa" });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ object: "paywall_payment", status: "captured", merchantId: m.merchantId, amount: 250, currency: "USD", sku: "tool:search", livemode: false });
+    const pi = res.body.paymentIntentId;
+    expect(pi).toMatch(/^pi_/);
+    expect((await verify(m.testKey, { ...terms(), paymentIntentId: pi })).body).toMatchObject({ valid: true, paymentIntent: { id: pi, amountCaptured: 250, sku: "tool:search" } });
+    expect((await call("GET", `/v1/payment_intents/${pi}`, { key: payer.testKey })).status).toBe(404);
+    const row = await getDb().paymentIntent.findUniqueOrThrow({ where: { id: pi } });
+    expect(row).toMatchObject({ merchantId: m.merchantId, payerMerchantId: payer.merchantId, sku: "tool:search", amount: 250 });
+    expect(await railChargesFor(pi)).toBe(1);
+  });
+
+  it("the payer's own customer wallet pays; another merchant's customer is 404; an empty wallet is declined", async () => {
+    const payer = await createTestMerchant("Wallet payer");
+    const wallet = await createCustomer(payer.testKey, { amount: 1000, currency: "usd" });
+    const res = await pay(payer.testKey, { ...terms(), paymentMethod: wallet.id });
+    expect(res.status).toBe(201);
+    const balance = await getDb().testWallet.findUniqueOrThrow({ where: { customerId_currency: { customerId: wallet.id, currency: "USD" } } });
+    expect(balance.balance).toBe(750);
+    expect((await verify(m.testKey, { ...terms(), paymentIntentId: res.body.paymentIntentId })).body.valid).toBe(true);
+
+    const payeesCustomer = await createCustomer(m.testKey, { amount: 1000, currency: "usd" });
+    const notTheirs = await pay(payer.testKey, { ...terms(), paymentMethod: payeesCustomer.id });
+    expect(notTheirs.status).toBe(404);
+    expect(notTheirs.body.error.code).toBe("NOT_FOUND");
+
+    const empty = await createCustomer(payer.testKey);
+    const declined = await pay(payer.testKey, { ...terms(), paymentMethod: empty.id });
+    expect(declined.status).toBe(402);
+    expect(declined.body.error).toMatchObject({ code: "PAYMENT_DECLINED", details: { reason: "insufficient_funds" } });
+  });
+
+  it("a decline is 402 with the reason; its PaymentIntent is failed (not_captured); a retry with the same key replays the decline", async () => {
+    const payer = await createTestMerchant("Declined payer");
+    const key = `decline-${randomBytes(6).toString("hex")}`;
+    const res = await pay(payer.testKey, { ...terms(), paymentMethod: "pm_card_chargeDeclined" }, { "Idempotency-Key": key });
+    expect(res.status).toBe(402);
+    expect(res.body.error).toMatchObject({ code: "PAYMENT_DECLINED", details: { reason: "generic_decline" } });
+    const again = await pay(payer.testKey, { ...terms(), paymentMethod: "pm_card_chargeDeclined" }, { "Idempotency-Key": key });
+    expect(again.status).toBe(402);
+    const rows = await getDb().paymentIntent.findMany({ where: { payerMerchantId: payer.merchantId } });
+    expect(rows).toHaveLength(1);
+    expect(rows[0].status).toBe("failed");
+    expect((await verify(m.testKey, { ...terms(), paymentIntentId: rows[0].id })).body).toEqual({ valid: false, reasonCode: "not_captured", details: { paymentIntentStatus: "failed" } });
+  });
+
+  it("one Idempotency-Key, one payment: sequential and 10 concurrent copies get the same PaymentIntent and one charge; another body is 400", async () => {
+    const payer = await createTestMerchant("Retrying payer");
+    const key = `pay-${randomBytes(6).toString("hex")}`;
+    const body = { ...terms(), paymentMethod: "pm_card_visa" };
+    const results = await Promise.all(Array.from({ length: 10 }, () => pay(payer.testKey, body, { "Idempotency-Key": key })));
+    expect(results.map((r) => r.status)).toEqual(Array(10).fill(201));
+    const ids = new Set(results.map((r) => r.body.paymentIntentId));
+    expect(ids.size).toBe(1);
+    const [pi] = ids;
+    const later = await pay(payer.testKey, body, { "Idempotency-Key": key });
+    expect(later.body.paymentIntentId).toBe(pi);
+    expect(await railChargesFor(pi)).toBe(1);
+    const different = await pay(payer.testKey, { ...body, amount: 999 }, { "Idempotency-Key": key });
+    expect(different.status).toBe(400);
+    expect(different.body.error.code).toBe("VALIDATION_ERROR");
+    expect(await getDb().paymentIntent.count({ where: { payerMerchantId: payer.merchantId } })).toBe(1);
+    // Without a key, each request is a payment of its own.
+    const a = await pay(payer.testKey, body);
+    const b = await pay(payer.testKey, body);
+    expect(a.body.paymentIntentId).not.toBe(b.body.paymentIntentId);
+  });
+
+  it("a pay that dies after the rail charged is completed by its retry (same key, another process), charged once", async () => {
+    const payer = await createTestMerchant("Crashing payer");
+    const [first, second] = await Promise.all([startTestServer({ FAULT_INJECTION: "1" }), startTestServer({ FAULT_INJECTION: "1" })]);
+    servers.push(first, second);
+    const key = `crash-${randomBytes(6).toString("hex")}`;
+    const body = { ...terms(), paymentMethod: "pm_card_visa" };
+    const died = await pay(payer.testKey, body, { "Idempotency-Key": key, "x-test-fault": "after-rail-charge:exit" }, first.url).catch((err: Error) => err);
+    expect(died).toBeInstanceOf(Error); // the process exited without answering
+    const [row] = await getDb().paymentIntent.findMany({ where: { payerMerchantId: payer.merchantId } });
+    expect(row.status).toBe("requires_payment");
+    expect(await railChargesFor(row.id)).toBe(1);
+
+    const retry = await pay(payer.testKey, body, { "Idempotency-Key": key }, second.url);
+    expect(retry.status).toBe(201);
+    expect(retry.body).toMatchObject({ paymentIntentId: row.id, status: "captured" });
+    expect(await railChargesFor(row.id)).toBe(1);
+    expect((await verify(m.testKey, { ...terms(), paymentIntentId: row.id })).body.valid).toBe(true);
+  });
+
+  it("bad input: 400 with field errors, unknown payment method 400, unknown merchant 404, sanctioned country 403, no key 401", async () => {
+    const payer = await createTestMerchant("Careless payer");
+    const ok = { ...terms(), paymentMethod: "pm_card_visa" };
+    for (const body of [{}, { ...ok, amount: 0 }, { ...ok, amount: 1.5 }, { ...ok, currency: "usdx" }, { ...ok, sku: "" }, { ...ok, merchantId: "acme" }, { ...ok, paymentMethod: "" }, { ...ok, tip: 1 }]) {
+      const res = await pay(payer.testKey, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.code).toBe("VALIDATION_ERROR");
+    }
+    const unknownMethod = await pay(payer.testKey, { ...ok, paymentMethod: "pm_card_nope" });
+    expect(unknownMethod.status).toBe(400);
+    expect(unknownMethod.body.error.details.fields[0].path).toBe("paymentMethod");
+    const unknownMerchant = await pay(payer.testKey, { ...ok, merchantId: "mer_0000000000000000000000" });
+    expect(unknownMerchant.status).toBe(404);
+    const sanctioned = await pay(payer.testKey, { ...ok, billingCountry: "kp" });
+    expect(sanctioned.status).toBe(403);
+    expect(sanctioned.body.error.code).toBe("SANCTIONS_BLOCKED");
+    expect((await pay("", ok)).status).toBe(401);
+    // Nothing was opened for any of them.
+    expect(await getDb().paymentIntent.count({ where: { payerMerchantId: payer.merchantId } })).toBe(0);
   });
 });

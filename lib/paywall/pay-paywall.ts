@@ -1,0 +1,88 @@
+// POST /v1/paywall/pay: a payer pays a gate's terms (merchant, amount, currency, sku) with its OWN key,
+// by a test payment method or one of its own customers' test wallets. The payment is a paywall checkout
+// of the payee merchant, captured through the API's captureCheckout, so ledger, events and refunds apply.
+//
+// Two transactions, on purpose. The PaymentIntent is committed first, under the request key (a digest
+// of the payer's key and Idempotency-Key, unique): a retry of the request finds that same PaymentIntent,
+// and capturing it again recovers a charge a crashed attempt left behind (captureCheckout asks the rail
+// about the pending attempt's key) instead of opening and charging a second PaymentIntent. Then the
+// capture runs under the checkout's row lock, so two concurrent copies of one request charge once.
+import { captureCheckout, type CaptureHooks } from "../checkouts/capture-checkout";
+import { checkCapturable } from "../checkouts/check-capturable";
+import { ClosedCheckoutError } from "../checkouts/closed-checkout-error";
+import { transaction, type Db } from "../db";
+import { DomainError, PaymentDeclinedError, ValidationError } from "../errors";
+import type { PaymentIntent } from "../generated/prisma/client";
+import type { Scope } from "../scope";
+import { openPaywallCheckout } from "./open-paywall-checkout";
+import { requestDigest } from "./request-digest";
+import type { PayPaywallInput } from "./schemas";
+
+const CHARGED = new Set(["captured", "settled", "refunded"]);
+
+export interface Payer extends Scope {
+  apiKeyId: string;
+}
+
+export async function payPaywall(db: Db, payer: Payer, input: PayPaywallInput, idempotencyKey: string | null, hooks: CaptureHooks = {}) {
+  const payee: Scope = { merchantId: input.merchantId, livemode: payer.livemode };
+  const payerScope: Scope = { merchantId: payer.merchantId, livemode: payer.livemode };
+  await checkCapturable(db, payer.livemode, input, payerScope); // before anything is opened
+
+  const pi = await paymentIntentOfRequest(payee, payer, input, requestDigest(payer.apiKeyId, idempotencyKey));
+  if (CHARGED.has(pi.status)) return paywallPayment(pi); // a retry of a request that paid
+  if (pi.status === "failed") throw new PaymentDeclinedError(pi.failureReason ?? "generic_decline"); // a retry of a decline
+
+  const failure = await transaction(async (tx) => {
+    try {
+      await captureCheckout(tx, payee, pi.checkoutId!, { paymentMethod: input.paymentMethod, billingCountry: input.billingCountry }, { ...hooks, walletOwner: payerScope });
+      return null;
+    } catch (err) {
+      if (err instanceof DomainError && err.commitsState) return err; // a decline's state commits
+      throw err;
+    }
+  });
+  const after = await db.paymentIntent.findUniqueOrThrow({ where: { id: pi.id } });
+  // A concurrent copy of this request (same key) captured it first: its payment is this request's answer.
+  if (failure && !(failure instanceof ClosedCheckoutError && CHARGED.has(after.status))) throw failure;
+  return paywallPayment(after);
+}
+
+/** The request's PaymentIntent: found again by its request key, or opened (and committed) now. */
+async function paymentIntentOfRequest(payee: Scope, payer: Payer, input: PayPaywallInput, requestKey: string | null): Promise<PaymentIntent> {
+  return transaction(async (tx) => {
+    if (requestKey) {
+      // Copies of one request queue here; the unique column is the backstop.
+      await tx.$queryRaw`SELECT 1 FROM pg_advisory_xact_lock(hashtextextended(${requestKey}, 0))`;
+      const existing = await tx.paymentIntent.findUnique({ where: { payerRequestKey: requestKey } });
+      if (existing) return sameRequestOrThrow(existing, input);
+    }
+    const checkout = await openPaywallCheckout(tx, payee, input, { payerMerchantId: payer.merchantId, payerRequestKey: requestKey });
+    return tx.paymentIntent.findUniqueOrThrow({ where: { id: checkout.paymentIntentId } });
+  });
+}
+
+/** SPEC.md section 4 rule 2: one Idempotency-Key, one request. */
+function sameRequestOrThrow(pi: PaymentIntent, input: PayPaywallInput): PaymentIntent {
+  const same =
+    pi.merchantId === input.merchantId &&
+    pi.amount === input.amount &&
+    pi.currency === input.currency &&
+    pi.sku === input.sku &&
+    (pi.paymentMethod === null || pi.paymentMethod === input.paymentMethod);
+  if (!same) throw new ValidationError("This Idempotency-Key was already used with different request parameters.");
+  return pi;
+}
+
+function paywallPayment(pi: PaymentIntent) {
+  return {
+    object: "paywall_payment" as const,
+    paymentIntentId: pi.id,
+    status: pi.status,
+    merchantId: pi.merchantId,
+    amount: pi.amount,
+    currency: pi.currency,
+    sku: pi.sku,
+    livemode: pi.livemode,
+  };
+}
