@@ -3,6 +3,9 @@
 import { expireOverdueCheckouts } from "../checkouts/expire-checkouts";
 import { getDb } from "../db";
 import { purgeExpiredRecords } from "../idempotency/claims";
+import { chargeMeterPayments } from "../meters/charge-meter-payments";
+import { expireReservations } from "../meters/expire-reservations";
+import { settleDueMeters } from "../meters/settle-meters";
 import { settleDuePaymentIntents } from "../payments/settle-payment-intents";
 import { purgeIdleBuckets } from "../rate-limit";
 import { deliverDueWebhooks } from "../webhooks/deliver-due";
@@ -12,6 +15,10 @@ type Task = () => Promise<number>;
 
 const TASKS: Record<string, Task> = {
   checkoutsExpired: () => expireOverdueCheckouts(getDb()),
+  meterReservationsExpired: () => expireReservations(getDb()),
+  // Before settlement, so an aggregate PaymentIntent opened and charged now settles in this same tick.
+  meterSettlementsOpened: () => settleDueMeters(getDb()),
+  meterPaymentsCharged: () => chargeMeterPayments(getDb()),
   paymentIntentsSettled: () => settleDuePaymentIntents(getDb()),
   // After the tasks above, so that the events they emit go out in this same tick.
   eventsFannedOut: fanOutEvents,

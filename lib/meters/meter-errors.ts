@@ -11,7 +11,8 @@ export class InsufficientBudgetError extends DomainError {
   constructor(meter: Meter, requiredBase: bigint) {
     const availableBase = meter.budgetBase - meter.usedBase - meter.reservedBase;
     const shortfallBase = requiredBase - availableBase;
-    const minimumAmountMinor = (shortfallBase + meter.baseUnitsPerMinor - 1n) / meter.baseUnitsPerMinor;
+    const shortfallMinor = (shortfallBase + meter.baseUnitsPerMinor - 1n) / meter.baseUnitsPerMinor;
+    const minimumAmountMinor = shortfallMinor > 0n ? shortfallMinor : 1n;
     super("PAYMENT_DECLINED", `The prepaid budget of meter ${meter.id} cannot cover this call; top up at least ${minimumAmountMinor} (minor units of ${meter.currency}) and retry.`, {
       reason: "insufficient_budget",
       meterId: meter.id,

@@ -2,5 +2,8 @@ import { z } from "zod";
 import { ListQuery } from "../validation/common";
 import { PAYMENT_INTENT_STATUSES } from "./transitions";
 
-export const ListPaymentIntentsQuery = ListQuery.extend({ status: z.enum(PAYMENT_INTENT_STATUSES).optional() }).strict();
+export const ListPaymentIntentsQuery = ListQuery.extend({
+  status: z.enum(PAYMENT_INTENT_STATUSES).optional(),
+  meterId: z.string().min(1).max(64).optional(),
+}).strict();
 export type ListPaymentIntentsInput = z.output<typeof ListPaymentIntentsQuery>;

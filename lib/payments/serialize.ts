@@ -15,6 +15,8 @@ export function serializePaymentIntent(pi: PaymentIntent) {
     paymentMethod: pi.paymentMethod,
     /** Paywall payments: the sku the payment is bound to (null for other payments). */
     sku: pi.sku,
+    /** Aggregate payments of a meter: the meter they bill (null for other payments). */
+    meterId: pi.meterId,
     capturedAt: pi.capturedAt?.toISOString() ?? null,
     settledAt: pi.settledAt?.toISOString() ?? null,
     failureReason: pi.failureReason,

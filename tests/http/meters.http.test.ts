@@ -1,15 +1,17 @@
 // /v1/meters API semantics: creation and validation, usage records (deduplicated by idempotencyKey),
 // prepaid reservations, top-up, close, and scope (another merchant's or mode's meter is a 404).
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
+import { getDb } from "../../lib/db";
 import { call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
-import { createCustomer } from "../helpers/payments";
+import { allEvents, createCustomer, tick } from "../helpers/payments";
 
 const PRICE = 400_000; // 0.4 of a cent in base units
 
 let m: TestMerchant;
 let customerId: string;
-beforeAll(async () => {
+// A fresh merchant per test: each has its own rate-limit budget (RATE_LIMIT_MAX per key).
+beforeEach(async () => {
   m = await createTestMerchant();
   customerId = (await createCustomer(m.testKey, { amount: 10_000, currency: "usd" })).id;
 });
@@ -153,5 +155,163 @@ describe("meters: post-paid usage records", () => {
     const res = await usage(meter.id, { quantity: 1, unitPriceMinor: PRICE, idempotencyKey: "p" });
     expect(res.status).toBe(409);
     expect((await call("GET", `/v1/meters/${meter.id}`, { key: m.testKey })).body.usedBase).toBe(0);
+  });
+});
+
+const reserve = (meterId: string, body: Record<string, unknown>, key = m.testKey) => call("POST", `/v1/meters/${meterId}/reservations`, { key, body });
+const finish = (meterId: string, rid: string, action: "commit" | "release", key = m.testKey) =>
+  call("POST", `/v1/meters/${meterId}/reservations/${rid}/${action}`, { key, body: {} });
+const meterOf = async (id: string) => (await call("GET", `/v1/meters/${id}`, { key: m.testKey })).body;
+const paymentsOf = async (meterId: string, key = m.testKey) => (await call("GET", `/v1/payment_intents?meterId=${meterId}&limit=100`, { key })).body.data;
+
+describe("meters: prepaid reservations", () => {
+  it("reserve holds budget, commit bills it, release gives it back; repeats are idempotent, crossings are 409", async () => {
+    const meter = await openMeter({ prepaid: true, budgetMinor: 1 }); // 1,000,000 base units
+    const held = await reserve(meter.id, { quantity: 1, unitPriceMinor: PRICE });
+    expect(held.status).toBe(201);
+    expect(held.body).toMatchObject({ id: expect.stringMatching(/^mres_[0-9A-Za-z]{24}$/), object: "meter_reservation", status: "held", amountBase: PRICE, meterId: meter.id });
+    expect(await meterOf(meter.id)).toMatchObject({ reservedBase: PRICE, availableBase: 1_000_000 - PRICE, accruedBase: 0 });
+
+    const committed = await finish(meter.id, held.body.id, "commit");
+    expect(committed.status).toBe(200);
+    expect(committed.body.status).toBe("committed");
+    expect((await finish(meter.id, held.body.id, "commit")).body.status).toBe("committed"); // repeat: same answer
+    expect((await finish(meter.id, held.body.id, "release")).status).toBe(409);
+    expect(await meterOf(meter.id)).toMatchObject({ reservedBase: 0, usedBase: PRICE, accruedBase: PRICE, availableBase: 1_000_000 - PRICE });
+
+    const second = await reserve(meter.id, { quantity: 1, unitPriceMinor: PRICE });
+    const released = await finish(meter.id, second.body.id, "release");
+    expect(released.body).toMatchObject({ status: "released", releaseReason: "failed" });
+    expect((await finish(meter.id, second.body.id, "release")).status).toBe(200);
+    expect((await finish(meter.id, second.body.id, "commit")).status).toBe(409);
+    expect(await meterOf(meter.id)).toMatchObject({ reservedBase: 0, usedBase: PRICE, availableBase: 1_000_000 - PRICE });
+    expect((await finish(meter.id, "mres_doesnotexist00000000000", "commit")).status).toBe(404);
+  });
+
+  it("refuses a reservation the budget cannot cover: 402 insufficient_budget with a top-up prompt; top-up makes room", async () => {
+    const meter = await openMeter({ prepaid: true, budgetMinor: 1 });
+    expect((await reserve(meter.id, { quantity: 2, unitPriceMinor: PRICE })).status).toBe(201);
+    const refused = await reserve(meter.id, { quantity: 1, unitPriceMinor: PRICE });
+    expect(refused.status).toBe(402);
+    expect(refused.body.error).toMatchObject({
+      code: "PAYMENT_DECLINED",
+      details: {
+        reason: "insufficient_budget",
+        meterId: meter.id,
+        requiredBase: PRICE,
+        availableBase: 200_000,
+        topUp: { url: expect.stringMatching(new RegExp(`/v1/meters/${meter.id}/top-up$`)), method: "POST", minimumAmountMinor: 1, currency: "USD" },
+      },
+    });
+    expect(await meterOf(meter.id)).toMatchObject({ reservedBase: 2 * PRICE });
+    const topped = await call("POST", `/v1/meters/${meter.id}/top-up`, { key: m.testKey, body: { amountMinor: 2 } });
+    expect(topped.status).toBe(200);
+    expect(topped.body).toMatchObject({ budgetBase: 3_000_000, availableBase: 3_000_000 - 2 * PRICE });
+    expect((await reserve(meter.id, { quantity: 1, unitPriceMinor: PRICE })).status).toBe(201);
+    for (const body of [{ amountMinor: 0 }, { amountMinor: 1.5 }, {}, { amountMinor: 1, extra: 1 }]) {
+      expect((await call("POST", `/v1/meters/${meter.id}/top-up`, { key: m.testKey, body })).status).toBe(400);
+    }
+    const postPaid = await openMeter();
+    expect((await call("POST", `/v1/meters/${postPaid.id}/top-up`, { key: m.testKey, body: { amountMinor: 1 } })).status).toBe(409);
+    expect((await reserve(postPaid.id, { quantity: 1, unitPriceMinor: PRICE })).status).toBe(409);
+  });
+
+  it("a reservation key returns the same hold on retry; concurrent reservations never exceed the budget", async () => {
+    const meter = await openMeter({ prepaid: true, budgetMinor: 2 });
+    const a = await reserve(meter.id, { quantity: 1, unitPriceMinor: PRICE, idempotencyKey: "r1" });
+    const b = await reserve(meter.id, { quantity: 1, unitPriceMinor: PRICE, idempotencyKey: "r1" });
+    expect([a.status, b.status]).toEqual([201, 200]);
+    expect(b.body.id).toBe(a.body.id);
+    expect((await reserve(meter.id, { quantity: 2, unitPriceMinor: PRICE, idempotencyKey: "r1" })).status).toBe(400);
+
+    // 2,000,000 budget, 400,000 held: room for exactly 4 more of 400,000.
+    const results = await Promise.all(Array.from({ length: 12 }, () => reserve(meter.id, { quantity: 1, unitPriceMinor: PRICE })));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(4);
+    expect(results.filter((r) => r.status === 402)).toHaveLength(8);
+    expect(await meterOf(meter.id)).toMatchObject({ reservedBase: 5 * PRICE, availableBase: 0 });
+  });
+
+  it("the tick releases expired reservations; an expired one can no longer be committed", async () => {
+    const meter = await openMeter({ prepaid: true, budgetMinor: 1 });
+    const held = await reserve(meter.id, { quantity: 1, unitPriceMinor: PRICE });
+    expect(new Date(held.body.expiresAt).getTime() - Date.now()).toBeGreaterThan(200_000); // METER_RESERVATION_TTL_SECONDS default 300
+    await getDb().$executeRaw`UPDATE meter_reservations SET expires_at = now() - interval '1 second' WHERE id = ${held.body.id}`;
+    expect((await finish(meter.id, held.body.id, "commit")).status).toBe(409);
+    await tick();
+    expect(await meterOf(meter.id)).toMatchObject({ reservedBase: 0, usedBase: 0, availableBase: 1_000_000 });
+    const after = await finish(meter.id, held.body.id, "commit");
+    expect(after.status).toBe(409);
+    expect(after.body.error.details).toMatchObject({ status: "released", releaseReason: "expired" });
+  });
+});
+
+describe("meters: settlement", () => {
+  it("crossing the threshold settles one aggregate PaymentIntent for the whole minor units; the fraction carries", async () => {
+    const payer = await createCustomer(m.testKey, { amount: 100, currency: "usd" });
+    const meter = await openMeter({ customerId: payer.id, thresholdMinor: 1 });
+    for (const key of ["a", "b"]) await usage(meter.id, { quantity: 1, unitPriceMinor: PRICE, idempotencyKey: key });
+    await tick();
+    expect(await paymentsOf(meter.id)).toEqual([]); // 0.8 cent: below the threshold
+    await usage(meter.id, { quantity: 1, unitPriceMinor: PRICE, idempotencyKey: "c" });
+    await usage(meter.id, { quantity: 1, unitPriceMinor: PRICE, idempotencyKey: "c" }); // a retry: counts once
+    await Promise.all([tick(), tick()]); // two ticks at once still open one PaymentIntent
+    const [pi, ...more] = await paymentsOf(meter.id);
+    expect(more).toEqual([]);
+    expect(pi).toMatchObject({ amount: 1, amountCaptured: 1, currency: "USD", customerId: payer.id, paymentMethod: payer.id, meterId: meter.id, status: "settled" });
+    expect(await meterOf(meter.id)).toMatchObject({ accruedBase: 200_000, usedBase: 1_200_000, billedMinor: 1, settlementCount: 1 });
+    const types = (await allEvents(m.testKey)).filter((e) => e.data.object.id === pi.id).map((e) => e.type);
+    expect(types).toEqual(["payment_intent.captured", "payment_intent.settled"]);
+    const balance = await getDb().testWallet.findUniqueOrThrow({ where: { customerId_currency: { customerId: payer.id, currency: "USD" } } });
+    expect(balance.balance).toBe(99);
+    await tick();
+    expect(await paymentsOf(meter.id)).toHaveLength(1);
+  });
+
+  it("close releases held reservations and bills the rest (rounded half up); a closed meter takes nothing more", async () => {
+    const meter = await openMeter({ prepaid: true, budgetMinor: 10, thresholdMinor: 100, paymentMethod: "pm_card_visa" });
+    for (let i = 0; i < 3; i++) {
+      const held = await reserve(meter.id, { quantity: 2, unitPriceMinor: PRICE });
+      await finish(meter.id, held.body.id, "commit");
+    }
+    const open = await reserve(meter.id, { quantity: 1, unitPriceMinor: PRICE });
+    await tick();
+    expect(await paymentsOf(meter.id)).toEqual([]); // 2.4 cents: below the 100-cent threshold
+    const closed = await call("POST", `/v1/meters/${meter.id}/close`, { key: m.testKey, body: {} });
+    expect(closed.status).toBe(200);
+    expect(closed.body).toMatchObject({ status: "closed", reservedBase: 0, accruedBase: 2_400_000, closedAt: expect.any(String) });
+    expect((await finish(meter.id, open.body.id, "commit")).status).toBe(409);
+    expect((await reserve(meter.id, { quantity: 1, unitPriceMinor: PRICE })).status).toBe(409);
+    expect((await call("POST", `/v1/meters/${meter.id}/top-up`, { key: m.testKey, body: { amountMinor: 1 } })).status).toBe(409);
+    expect((await call("POST", `/v1/meters/${meter.id}/close`, { key: m.testKey, body: {} })).status).toBe(409);
+    await tick();
+    const pis = await paymentsOf(meter.id);
+    expect(pis.map((p: { amount: number; status: string }) => [p.amount, p.status])).toEqual([[2, "settled"]]);
+    expect(await meterOf(meter.id)).toMatchObject({ accruedBase: 0, billedMinor: 2, usedBase: 2_400_000 });
+  });
+
+  it("a declined aggregate charge fails its PaymentIntent and makes the meter past_due", async () => {
+    const meter = await openMeter({ thresholdMinor: 1, paymentMethod: "pm_card_chargeDeclined" });
+    await usage(meter.id, { quantity: 5, unitPriceMinor: PRICE, idempotencyKey: "big" });
+    await tick();
+    const [pi] = await paymentsOf(meter.id);
+    expect(pi).toMatchObject({ amount: 2, status: "failed", failureReason: "generic_decline" });
+    expect(await meterOf(meter.id)).toMatchObject({ status: "past_due", accruedBase: 0 });
+    const types = (await allEvents(m.testKey)).filter((e) => e.data.object.id === pi.id).map((e) => e.type);
+    expect(types).toEqual(["payment_intent.failed"]);
+  });
+
+  it("another merchant cannot reserve, commit, top up or close my meter", async () => {
+    const meter = await openMeter({ prepaid: true, budgetMinor: 1 });
+    const held = await reserve(meter.id, { quantity: 1, unitPriceMinor: PRICE });
+    const other = await createTestMerchant();
+    for (const key of [other.testKey, m.liveKey]) {
+      expect((await reserve(meter.id, { quantity: 1, unitPriceMinor: PRICE }, key)).status).toBe(404);
+      expect((await finish(meter.id, held.body.id, "commit", key)).status).toBe(404);
+      expect((await finish(meter.id, held.body.id, "release", key)).status).toBe(404);
+      expect((await call("POST", `/v1/meters/${meter.id}/top-up`, { key, body: { amountMinor: 1 } })).status).toBe(404);
+      expect((await call("POST", `/v1/meters/${meter.id}/close`, { key, body: {} })).status).toBe(404);
+      expect(await paymentsOf(meter.id, key)).toEqual([]);
+    }
+    expect(await meterOf(meter.id)).toMatchObject({ status: "open", reservedBase: PRICE, budgetBase: 1_000_000 });
   });
 });

@@ -1,0 +1,5 @@
+import { api } from "@/lib/http/api";
+import { closeMeter } from "@/lib/meters/close-meter";
+import { EmptyBody } from "@/lib/meters/schemas";
+
+export const POST = api({ auth: "secret", body: EmptyBody }, ({ tx, principal, params }) => closeMeter(tx, principal, params.id));

@@ -1,0 +1,49 @@
+// Tick, step 2: charge the aggregate PaymentIntents that settlements opened (status requires_payment),
+// each in one transaction under the PaymentIntent's row lock: the rail charge (idempotent on the
+// PaymentIntent's unique meterChargeKey, so a retry after a crash or a time-out never charges twice), then
+// the transition, the ledger posting and the payment_intent.* event together. A declined charge fails the
+// PaymentIntent and makes the meter past_due (no new reservations); a rail failure leaves it for the next tick.
+import type { Db } from "../db";
+import { emitPaymentIntentEvent } from "../events/emit-event";
+import { inTransaction } from "../in-transaction";
+import { postCapture } from "../ledger/post";
+import { transitionPaymentIntent } from "../payments/transitions";
+import { guarded, railFor } from "../rails";
+
+export async function chargeMeterPayments(db: Db, limit = 200): Promise<number> {
+  const pending = await db.$queryRaw<{ id: string }[]>`
+    SELECT id FROM payment_intents WHERE status = 'requires_payment' AND meter_id IS NOT NULL ORDER BY created_at LIMIT ${limit}`;
+  let charged = 0;
+  for (const { id } of pending) {
+    const done = await inTransaction(db, (tx) => chargeMeterPayment(tx, id)).catch((err) => {
+      console.error(`meter charge of ${id} failed (retried next tick):`, err instanceof Error ? err.message : err);
+      return false;
+    });
+    if (done) charged += 1;
+  }
+  return charged;
+}
+
+async function chargeMeterPayment(tx: Db, id: string): Promise<boolean> {
+  const locked = await tx.$queryRaw<{ id: string }[]>`
+    SELECT id FROM payment_intents WHERE id = ${id} AND status = 'requires_payment' FOR UPDATE SKIP LOCKED`;
+  if (!locked[0]) return false;
+  const pi = await tx.paymentIntent.findUniqueOrThrow({ where: { id } });
+  const rail = guarded(railFor(pi.livemode));
+  const outcome = await rail.charge({ key: pi.meterChargeKey!, amount: pi.amount, currency: pi.currency, paymentMethod: pi.paymentMethod! });
+  if (outcome.status === "succeeded") {
+    const captured = await transitionPaymentIntent(tx, id, "captured", {
+      amountCaptured: pi.amount,
+      capturedAt: new Date(),
+      rail: rail.name,
+      railChargeId: outcome.chargeId,
+    });
+    await postCapture(tx, captured, captured.id, captured.currency, captured.amountCaptured);
+    await emitPaymentIntentEvent(tx, "payment_intent.captured", captured);
+    return true;
+  }
+  const failed = await transitionPaymentIntent(tx, id, "failed", { failureReason: outcome.reason, rail: rail.name, railChargeId: outcome.chargeId });
+  await emitPaymentIntentEvent(tx, "payment_intent.failed", failed);
+  await tx.$executeRaw`UPDATE meters SET status = 'past_due', updated_at = now() WHERE id = ${pi.meterId} AND status = 'open'`;
+  return true;
+}

@@ -1,0 +1,26 @@
+// Close: no more usage or reservations; the reservations still held are released (their calls are not
+// billed); what has accrued is flagged for the tick, which bills it (rounded to the minor unit) in one
+// last aggregate PaymentIntent. Locks are taken in the order every meter operation uses: the
+// reservations first, then the meter row, so close never deadlocks with a concurrent commit.
+import type { Db } from "../db";
+import type { Scope } from "../scope";
+import { meterClosed, readMeter } from "./meter-errors";
+import { serializeMeter } from "./serialize";
+
+export async function closeMeter(tx: Db, scope: Scope, meterId: string) {
+  const meter = await readMeter(tx, scope, meterId); // 404 for another merchant's meter
+  if (meter.status === "closed") throw meterClosed(meter);
+  const [closed] = await tx.$queryRaw<{ id: string }[]>`
+    WITH released AS (
+      UPDATE meter_reservations SET status = 'released', release_reason = 'closed', updated_at = now()
+       WHERE meter_id = ${meterId} AND status = 'held'
+      RETURNING amount_base
+    )
+    UPDATE meters SET status = 'closed', closed_at = now(), updated_at = now(),
+           reserved_base = reserved_base - (SELECT coalesce(sum(amount_base), 0)::bigint FROM released),
+           settle_due_at = CASE WHEN accrued_base > 0 THEN now() ELSE NULL END
+     WHERE id = ${meterId} AND status <> 'closed'
+    RETURNING id`;
+  if (!closed) throw meterClosed(meter); // a concurrent close won
+  return serializeMeter(await readMeter(tx, scope, meterId));
+}
