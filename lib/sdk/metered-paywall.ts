@@ -24,7 +24,7 @@ export interface MeteredPaywallOptions<A = any, E = any> {
   prepaid: boolean;
   /** Required when prepaid is false: the key of the logical call, so a retry is never metered twice. */
   idempotencyKey?: ArgsFn<A, E, string>;
-  /** Shown in the top-up gate (prepaid); defaults to backend.topUpUrl?.(meterId). */
+  /** Shown in the top-up gate (prepaid); defaults to backend.topUpUrl?.(meterId), then the service's own prompt (details.topUp.url). */
   topUpUrl?: string;
 }
 
@@ -82,7 +82,7 @@ export function meteredPaywall<A = any, E = any>(options: MeteredPaywallOptions<
 
       const reservation = await config.backend.reserve({ meterId, quantity, unitPriceMinor: config.unitPriceMinor, idempotencyKey: key });
       if (!reservation.ok) {
-        const topUpUrl = config.topUpUrl ?? config.backend.topUpUrl?.(meterId);
+        const topUpUrl = config.topUpUrl ?? config.backend.topUpUrl?.(meterId) ?? reservation.topUpUrl;
         const gate: TopUpGate = {
           kind: "payment_required",
           reasonCode: "insufficient_budget",

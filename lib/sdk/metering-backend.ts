@@ -22,7 +22,7 @@ export interface ReservationParams {
 
 export type ReserveOutcome =
   | { ok: true; reservationId: string }
-  | { ok: false; reason: "insufficient_budget"; details?: Record<string, unknown> };
+  | { ok: false; reason: "insufficient_budget"; details?: Record<string, unknown>; topUpUrl?: string };
 
 export interface MeteringBackend {
   /** Post-paid: meter a successful call; the same idempotencyKey counts once. */
@@ -56,7 +56,12 @@ export function serviceMeteringBackend(options: ServiceMeteringBackendOptions): 
         const reservation = await client.meters.reserve(meterId, { quantity, unitPriceMinor, ...(idempotencyKey ? { idempotencyKey } : {}) });
         return { ok: true, reservationId: reservation.id };
       } catch (err) {
-        if (isInsufficientBudget(err)) return { ok: false, reason: "insufficient_budget", details: err.details };
+        if (isInsufficientBudget(err)) {
+          // The service's refusal carries the top-up prompt (details.topUp: url, method, minimumAmountMinor).
+          const topUp = err.details.topUp as { url?: unknown } | undefined;
+          const topUpUrl = typeof topUp?.url === "string" ? topUp.url : undefined;
+          return { ok: false, reason: "insufficient_budget", details: err.details, ...(topUpUrl ? { topUpUrl } : {}) };
+        }
         throw err;
       }
     },

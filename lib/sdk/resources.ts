@@ -115,6 +115,7 @@ export function metersResource(send: Send) {
   return {
     create: (params: T.CreateMeterParams, options?: RequestOptions) => send<T.Meter>("POST", "/v1/meters", params, options),
     retrieve: (meterId: string, options?: RequestOptions) => send<T.Meter>("GET", path(meterId), undefined, options),
+    list: (params?: T.ListMetersParams, options?: RequestOptions) => send<T.List<T.Meter>>("GET", `/v1/meters${query(params)}`, undefined, options),
     /** Post-paid usage; `idempotencyKey` in the body makes a retried record count once. */
     recordUsage: (meterId: string, params: T.MeterUsageParams, options?: RequestOptions) =>
       send<T.MeterUsageRecord>("POST", `${path(meterId)}/usage`, params, options),
@@ -125,6 +126,8 @@ export function metersResource(send: Send) {
       send<T.MeterReservation>("POST", `${reservation(meterId, reservationId)}/commit`, {}, options),
     releaseReservation: (meterId: string, reservationId: string, options?: RequestOptions) =>
       send<T.MeterReservation>("POST", `${reservation(meterId, reservationId)}/release`, {}, options),
+    /** Prepaid: raises the budget by amountMinor. */
+    topUp: (meterId: string, params: T.MeterTopUpParams, options?: RequestOptions) => send<T.Meter>("POST", `${path(meterId)}/top-up`, params, options),
     /** Settles what has accrued. */
     close: (meterId: string, options?: RequestOptions) => send<T.Meter>("POST", `${path(meterId)}/close`, {}, options),
   };

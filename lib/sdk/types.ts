@@ -220,19 +220,31 @@ export type PaywallRedemptionResult = { redeemed: true } | { redeemed: false; re
 
 export interface Meter extends ServiceObject {
   object: "meter";
+  /** open | past_due (an aggregate charge was declined) | closed. */
   status: string;
   customerId: string;
   currency: string;
   prepaid: boolean;
-  /** Usage accrued and not yet settled, in base units (see baseUnitsPerMinor). */
+  /** What the aggregate PaymentIntents charge (default: the customer's own wallet). */
+  paymentMethod: string;
+  /** Usage accrued and not yet settled, in base units (see baseUnitsPerMinor); the carried fraction lives here. */
   accruedBase: number;
   /** Prepaid: base units held by open reservations. */
   reservedBase: number;
-  /** Prepaid: the funded budget, in base units. */
+  /** Prepaid: the funded budget, in base units (null for post-paid meters). */
   budgetBase: number | null;
+  /** Prepaid: budgetBase - usedBase - reservedBase (null for post-paid meters). */
+  availableBase: number | null;
+  /** Everything ever metered, in base units. */
+  usedBase: number;
+  /** Minor units billed so far in aggregate PaymentIntents. */
+  billedMinor: number;
+  settlementCount: number;
   thresholdMinor: number;
   /** Base units per minor unit (default 1,000,000): a price of 4,000 base units is 0.004 cents. */
   baseUnitsPerMinor: number;
+  closedAt: string | null;
+  createdAt: string;
 }
 
 export interface CreateMeterParams {
@@ -240,8 +252,23 @@ export interface CreateMeterParams {
   currency: string;
   thresholdMinor: number;
   prepaid: boolean;
+  /** Prepaid only: the budget funded up front, in minor units. */
   budgetMinor?: number;
+  /** Default: the customer's own wallet (customerId). */
   paymentMethod?: string;
+  /** 1..1,000,000 (the default). */
+  baseUnitsPerMinor?: number;
+  metadata?: Metadata;
+}
+
+export interface ListMetersParams extends ListParams {
+  status?: "open" | "past_due" | "closed";
+  customerId?: string;
+}
+
+export interface MeterTopUpParams {
+  /** Added to the prepaid budget, in minor units. */
+  amountMinor: number;
 }
 
 export interface MeterUsageParams {
@@ -251,9 +278,24 @@ export interface MeterUsageParams {
   idempotencyKey: string;
 }
 
-export interface MeterUsageRecord {
+interface PricedUsage {
   id: string;
+  meterId: string;
+  quantity: number;
+  /** As sent: price per unit in base units. */
+  unitPriceMinor: number;
+  unitPriceBase: number;
+  /** The unit price in minor units as a decimal string ("0.4"). */
+  unitPriceDecimal: string;
+  amountBase: number;
+  livemode: boolean;
+  createdAt: string;
   [field: string]: unknown;
+}
+
+export interface MeterUsageRecord extends PricedUsage {
+  object: "meter_usage_record";
+  idempotencyKey: string;
 }
 
 export interface MeterReservationParams {
@@ -263,8 +305,12 @@ export interface MeterReservationParams {
   idempotencyKey?: string;
 }
 
-export interface MeterReservation {
-  id: string;
-  status?: string;
-  [field: string]: unknown;
+export interface MeterReservation extends PricedUsage {
+  object: "meter_reservation";
+  /** held | committed | released. */
+  status: string;
+  idempotencyKey: string | null;
+  /** failed (released by the caller) | expired (by the service) | closed (the meter closed). */
+  releaseReason: string | null;
+  expiresAt: string;
 }
