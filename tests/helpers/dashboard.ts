@@ -1,0 +1,81 @@
+// Dashboard sessions over plain HTTP, the way a browser gets one: next-auth's CSRF cookie and token, then
+// the Credentials callback; the session cookie comes back in Set-Cookie.
+import { randomBytes } from "node:crypto";
+import { baseUrl } from "./http";
+
+export interface DashboardSession {
+  cookie: string;
+  base: string;
+}
+
+function cookiesOf(res: Response): string[] {
+  return res.headers.getSetCookie().map((line) => line.split(";")[0]);
+}
+
+export function uniqueEmail(): string {
+  return `user-${randomBytes(6).toString("hex")}@example.com`;
+}
+
+/** POSTs next-auth's callback for a provider; returns the response and the cookies it set. */
+export async function authCallback(provider: "signin" | "signup", fields: Record<string, string>, base = baseUrl()) {
+  const csrf = await fetch(`${base}/api/auth/csrf`);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const csrfCookies = cookiesOf(csrf);
+  const res = await fetch(`${base}/api/auth/callback/${provider}`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: csrfCookies.join("; "), Origin: base },
+    body: new URLSearchParams({ ...fields, csrfToken, json: "true" }),
+  });
+  const body = (await res.json().catch(() => ({}))) as { url?: string };
+  const error = body.url ? new URL(body.url, base).searchParams.get("error") : null;
+  const session = cookiesOf(res).find((cookie) => cookie.startsWith("next-auth.session-token="));
+  return { status: res.status, error, cookie: session ? [...csrfCookies, session].join("; ") : null };
+}
+
+export async function signUpOverHttp(fields: { name?: string; email?: string; password?: string } = {}, base = baseUrl()): Promise<DashboardSession & { email: string; password: string }> {
+  const email = fields.email ?? uniqueEmail();
+  const password = fields.password ?? `pw-${randomBytes(8).toString("hex")}`;
+  const result = await authCallback("signup", { name: fields.name ?? "HTTP test merchant", email, password }, base);
+  if (!result.cookie) throw new Error(`sign-up failed: ${result.status} ${result.error}`);
+  return { cookie: result.cookie, base, email, password };
+}
+
+export async function signInOverHttp(email: string, password: string, base = baseUrl()): Promise<DashboardSession> {
+  const result = await authCallback("signin", { email, password }, base);
+  if (!result.cookie) throw new Error(`sign-in failed: ${result.status} ${result.error}`);
+  return { cookie: result.cookie, base };
+}
+
+/** The dashboard page's HTML and the CSRF token in its <meta> tag. */
+export async function dashboardPage(session: DashboardSession, path = "/dashboard") {
+  const res = await fetch(`${session.base}${path}`, { headers: { Cookie: session.cookie }, redirect: "manual" });
+  const html = await res.text();
+  const csrfToken = /<meta name="aps-csrf-token" content="([^"]+)"/.exec(html)?.[1] ?? null;
+  return { status: res.status, html, csrfToken, location: res.headers.get("location") };
+}
+
+/** A dashboard API call as dashboardFetch makes it (same Origin, CSRF token, mode), each part overridable. */
+export async function dashboardCall(
+  session: DashboardSession | null,
+  method: string,
+  path: string,
+  options: { body?: unknown; csrfToken?: string | null; origin?: string | null; mode?: "test" | "live"; base?: string } = {},
+) {
+  const base = session?.base ?? options.base ?? baseUrl();
+  const headers: Record<string, string> = { "Content-Type": "application/json" };
+  if (session) headers.Cookie = session.cookie;
+  const origin = options.origin === undefined ? base : options.origin;
+  if (origin) headers.Origin = origin;
+  if (options.csrfToken) headers["X-CSRF-Token"] = options.csrfToken;
+  if (options.mode) headers["X-Dashboard-Mode"] = options.mode;
+  const res = await fetch(`${base}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), redirect: "manual" });
+  const text = await res.text();
+  let body: any = text;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON
+  }
+  return { status: res.status, body, headers: res.headers };
+}
