@@ -38,9 +38,9 @@ export default async function DashboardHome() {
           {currencies.length === 0 ? (
             <p className="text-sm text-slate-600">No funds yet.</p>
           ) : (
-            <dl className="flex flex-col gap-4" data-testid="balance">
+            <div className="flex flex-col gap-4" data-testid="balance">
               {currencies.map((currency) => (
-                <div key={currency} className="grid grid-cols-2 gap-2">
+                <dl key={currency} className="grid grid-cols-2 gap-2">
                   <div>
                     <dt className="text-xs font-medium uppercase tracking-wide text-slate-600">Pending</dt>
                     <dd className="text-xl font-semibold text-slate-900" data-testid={`balance-pending-${currency}`}>
@@ -53,9 +53,9 @@ export default async function DashboardHome() {
                       <Money amount={amountOf(balance.payable, currency)} currency={currency} />
                     </dd>
                   </div>
-                </div>
+                </dl>
               ))}
-            </dl>
+            </div>
           )}
         </Section>
         <Section

@@ -21,7 +21,7 @@ export function DataTable<T extends { id: string }>({ caption, columns, rows, ro
   empty: ReactNode;
 }) {
   if (rows.length === 0) return <>{empty}</>;
-  const align = (column: Column<T>) => `${column.align === "right" ? "text-right" : "text-left"} ${column.hideOnMobile ? "hidden sm:table-cell" : ""}`;
+  const align = (column: Column<T>) => `${column.align === "right" ? "whitespace-nowrap text-right" : "text-left"} ${column.hideOnMobile ? "hidden sm:table-cell" : ""}`;
   return (
     <div className="overflow-x-auto">
       <table className="w-full border-collapse text-sm">

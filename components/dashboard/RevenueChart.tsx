@@ -5,7 +5,7 @@ import type { RevenueSeries } from "@/lib/dashboard/home";
 
 const WIDTH = 640;
 const HEIGHT = 180;
-const PAD = { top: 12, right: 8, bottom: 24, left: 8 };
+const PAD = { top: 16, right: 8, bottom: 24, left: 8 };
 
 export function RevenueChart({ series }: { series: RevenueSeries }) {
   const max = Math.max(1, ...series.days.map((day) => day.amount));
@@ -17,6 +17,10 @@ export function RevenueChart({ series }: { series: RevenueSeries }) {
   return (
     <figure className="flex flex-col gap-2">
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} className="h-44 w-full" role="img" aria-label={label} data-testid="revenue-chart">
+        <line x1={PAD.left} x2={WIDTH - PAD.right} y1={PAD.top} y2={PAD.top} strokeDasharray="4 4" className="stroke-slate-200" />
+        <text x={PAD.left} y={PAD.top - 2} className="fill-slate-500 text-[10px]">
+          {formatMoney(max, series.currency)}
+        </text>
         <line x1={PAD.left} x2={WIDTH - PAD.right} y1={PAD.top + plotHeight} y2={PAD.top + plotHeight} className="stroke-slate-200" />
         {series.days.map((day, index) => {
           const height = day.amount > 0 ? Math.max(2, (day.amount / max) * plotHeight) : 0;
@@ -26,7 +30,7 @@ export function RevenueChart({ series }: { series: RevenueSeries }) {
               <rect x={x} y={PAD.top + plotHeight - height} width={barWidth} height={height} rx={2} className="fill-indigo-500">
                 <title>{`${formatDate(day.day)}: ${formatMoney(day.amount, series.currency)}`}</title>
               </rect>
-              {index % 2 === 0 || index === series.days.length - 1 ? (
+              {(series.days.length - 1 - index) % 2 === 0 ? (
                 <text x={x + barWidth / 2} y={HEIGHT - 6} textAnchor="middle" className="fill-slate-500 text-[10px]">
                   {formatDate(day.day).replace(/, \d{4}$/, "")}
                 </text>

@@ -1,0 +1,117 @@
+// One order: amounts, items, its PaymentIntent, refunds, the timeline of events, and the refund button.
+// Another merchant's order, or one of the other mode, is the 404 page (getOrder is scoped like the API).
+import type { Metadata } from "next";
+import Link from "next/link";
+import { DataTable } from "@/components/dashboard/DataTable";
+import { DetailList } from "@/components/dashboard/DetailList";
+import { EmptyState } from "@/components/dashboard/EmptyState";
+import { Money } from "@/components/dashboard/Money";
+import { RefundButton } from "@/components/dashboard/orders/RefundButton";
+import { PageHeader } from "@/components/dashboard/PageHeader";
+import { Section } from "@/components/dashboard/Section";
+import { StatusBadge } from "@/components/dashboard/StatusBadge";
+import { Timeline } from "@/components/dashboard/Timeline";
+import { getDb } from "@/lib/db";
+import { formatDateTime } from "@/lib/dashboard/format";
+import { orNotFound } from "@/lib/dashboard/not-found";
+import { requireDashboard } from "@/lib/dashboard/session";
+import { timelineOf } from "@/lib/dashboard/timeline";
+import { getOrder } from "@/lib/orders/get-order";
+import { getPaymentIntent } from "@/lib/payments/get-payment-intent";
+import { listRefunds } from "@/lib/refunds/list-refunds";
+
+export const metadata: Metadata = { title: "Order" };
+
+interface Item {
+  name: string;
+  quantity: number;
+  unitAmount: number;
+}
+
+export default async function OrderPage({ params }: { params: Promise<{ id: string }> }) {
+  const { scope } = await requireDashboard();
+  const db = getDb();
+  const order = await orNotFound(getOrder(db, scope, (await params).id));
+  const [pi, refunds, timeline] = await Promise.all([
+    getPaymentIntent(db, scope, order.paymentIntentId),
+    listRefunds(db, scope, { limit: 100, paymentIntentId: order.paymentIntentId }),
+    timelineOf(db, scope, [order.id, order.paymentIntentId]),
+  ]);
+  const items = (Array.isArray(order.items) ? order.items : []) as unknown as Item[];
+  const refundable = pi.amountCaptured - pi.amountRefunded;
+  return (
+    <>
+      <PageHeader
+        eyebrow={
+          <Link href="/dashboard/orders" className="hover:underline">
+            Orders
+          </Link>
+        }
+        title={
+          <span className="flex flex-wrap items-center gap-3">
+            <Money amount={order.amount} currency={order.currency} />
+            <StatusBadge status={order.status} />
+          </span>
+        }
+        description={<span className="font-mono">{order.id}</span>}
+        actions={refundable > 0 ? <RefundButton target={{ orderId: order.id }} currency={order.currency} remaining={refundable} /> : null}
+      />
+      <div className="grid gap-6 lg:grid-cols-3">
+        <div className="flex flex-col gap-6 lg:col-span-2">
+          <Section title="Details">
+            <DetailList
+              items={[
+                { label: "Amount", value: <Money amount={order.amount} currency={order.currency} /> },
+                { label: "Refunded", value: <span data-testid="amount-refunded"><Money amount={order.amountRefunded} currency={order.currency} /></span> },
+                { label: "Status", value: <StatusBadge status={order.status} /> },
+                {
+                  label: "PaymentIntent",
+                  value: (
+                    <Link href={`/dashboard/payments/${pi.id}`} className="font-mono text-indigo-700 hover:underline">
+                      {pi.id}
+                    </Link>
+                  ),
+                },
+                { label: "Payment status", value: <StatusBadge status={pi.status} /> },
+                { label: "Payment method", value: <span className="font-mono">{pi.paymentMethod ?? "—"}</span> },
+                { label: "Checkout", value: <span className="font-mono">{order.checkoutId ?? "—"}</span> },
+                { label: "Customer", value: <span className="font-mono">{order.customerId ?? "—"}</span> },
+                { label: "Created", value: formatDateTime(order.createdAt) },
+              ]}
+            />
+          </Section>
+          <Section title="Items" flush>
+            <DataTable
+              caption="Items"
+              rows={items.map((item, index) => ({ ...item, id: String(index) }))}
+              empty={<EmptyState title="No line items" description="This order was opened with an amount only." />}
+              columns={[
+                { header: "Item", cell: (item) => item.name },
+                { header: "Qty", cell: (item) => item.quantity, align: "right" },
+                { header: "Unit price", cell: (item) => <Money amount={item.unitAmount} currency={order.currency} />, align: "right" },
+                { header: "Total", cell: (item) => <Money amount={item.unitAmount * item.quantity} currency={order.currency} />, align: "right" },
+              ]}
+            />
+          </Section>
+          <Section title="Refunds" flush>
+            <DataTable
+              caption="Refunds"
+              rows={refunds.data}
+              empty={<EmptyState title="No refunds" />}
+              columns={[
+                { header: "Amount", cell: (refund) => <Money amount={refund.amount} currency={refund.currency} className="font-medium" /> },
+                { header: "Status", cell: (refund) => <StatusBadge status={refund.status} /> },
+                { header: "Reason", cell: (refund) => (refund.reason ?? "—").replace(/_/g, " ") },
+                { header: "Refund", cell: (refund) => <span className="font-mono text-xs text-slate-600">{refund.id}</span>, hideOnMobile: true },
+                { header: "Date", cell: (refund) => formatDateTime(refund.createdAt), align: "right" },
+              ]}
+            />
+          </Section>
+        </div>
+        <Section title="Timeline" className="self-start">
+          <Timeline entries={timeline} created={{ title: "Order created", at: order.createdAt }} />
+        </Section>
+      </div>
+    </>
+  );
+}

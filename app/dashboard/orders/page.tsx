@@ -1,0 +1,51 @@
+// Orders of the current mode, newest first, with a status filter and cursor pagination (listOrders, as /v1).
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { DataTable } from "@/components/dashboard/DataTable";
+import { EmptyState } from "@/components/dashboard/EmptyState";
+import { Money } from "@/components/dashboard/Money";
+import { NextPageLink } from "@/components/dashboard/NextPageLink";
+import { PageHeader } from "@/components/dashboard/PageHeader";
+import { Section } from "@/components/dashboard/Section";
+import { StatusBadge } from "@/components/dashboard/StatusBadge";
+import { StatusFilter } from "@/components/dashboard/StatusFilter";
+import { getDb } from "@/lib/db";
+import { formatDateTime } from "@/lib/dashboard/format";
+import { listPageQuery, type SearchParams } from "@/lib/dashboard/list-query";
+import { requireDashboard } from "@/lib/dashboard/session";
+import { ValidationError } from "@/lib/errors";
+import { listOrders } from "@/lib/orders/list-orders";
+import { ORDER_STATUSES } from "@/lib/orders/transitions";
+
+export const metadata: Metadata = { title: "Orders" };
+
+export default async function OrdersPage({ searchParams }: { searchParams: SearchParams }) {
+  const { scope } = await requireDashboard();
+  const query = await listPageQuery(searchParams, ORDER_STATUSES);
+  const page = await listOrders(getDb(), scope, query).catch((err) => {
+    if (err instanceof ValidationError) notFound(); // a cursor of another list
+    throw err;
+  });
+  return (
+    <>
+      <PageHeader title="Orders" description="What payers bought. Open an order for its timeline and to refund it." />
+      <StatusFilter basePath="/dashboard/orders" statuses={ORDER_STATUSES} current={query.status} />
+      <Section title={query.status ? `Orders: ${query.status.replace(/_/g, " ")}` : "All orders"} flush>
+        <DataTable
+          caption="Orders"
+          rows={page.data}
+          rowHref={(order) => `/dashboard/orders/${order.id}`}
+          empty={<EmptyState title={query.status ? "No orders with this status" : "No orders yet"} description="Orders are created when a checkout is opened, and paid when it is paid." />}
+          columns={[
+            { header: "Amount", cell: (order) => <Money amount={order.amount} currency={order.currency} className="font-medium text-slate-900" /> },
+            { header: "Status", cell: (order) => <StatusBadge status={order.status} /> },
+            { header: "Refunded", cell: (order) => (order.amountRefunded ? <Money amount={order.amountRefunded} currency={order.currency} /> : "—"), hideOnMobile: true },
+            { header: "Order", cell: (order) => <span className="font-mono text-xs text-slate-600">{order.id}</span>, hideOnMobile: true },
+            { header: "Created", cell: (order) => formatDateTime(order.createdAt), align: "right" },
+          ]}
+        />
+        <NextPageLink basePath="/dashboard/orders" query={{ status: query.status, startingAfter: query.startingAfter }} lastId={page.data.at(-1)?.id} hasMore={page.hasMore} />
+      </Section>
+    </>
+  );
+}

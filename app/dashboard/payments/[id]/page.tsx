@@ -1,0 +1,75 @@
+// One PaymentIntent: amounts, its order, the timeline of its events, and the refund button.
+import type { Metadata } from "next";
+import Link from "next/link";
+import { DetailList } from "@/components/dashboard/DetailList";
+import { Money } from "@/components/dashboard/Money";
+import { RefundButton } from "@/components/dashboard/orders/RefundButton";
+import { PageHeader } from "@/components/dashboard/PageHeader";
+import { Section } from "@/components/dashboard/Section";
+import { StatusBadge } from "@/components/dashboard/StatusBadge";
+import { Timeline } from "@/components/dashboard/Timeline";
+import { getDb } from "@/lib/db";
+import { formatDateTime } from "@/lib/dashboard/format";
+import { orNotFound } from "@/lib/dashboard/not-found";
+import { requireDashboard } from "@/lib/dashboard/session";
+import { timelineOf } from "@/lib/dashboard/timeline";
+import { getPaymentIntent } from "@/lib/payments/get-payment-intent";
+
+export const metadata: Metadata = { title: "Payment" };
+
+export default async function PaymentPage({ params }: { params: Promise<{ id: string }> }) {
+  const { scope } = await requireDashboard();
+  const db = getDb();
+  const pi = await orNotFound(getPaymentIntent(db, scope, (await params).id));
+  const timeline = await timelineOf(db, scope, [pi.id]);
+  const refundable = pi.amountCaptured - pi.amountRefunded;
+  return (
+    <>
+      <PageHeader
+        eyebrow={
+          <Link href="/dashboard/payments" className="hover:underline">
+            Payments
+          </Link>
+        }
+        title={
+          <span className="flex flex-wrap items-center gap-3">
+            <Money amount={pi.amount} currency={pi.currency} />
+            <StatusBadge status={pi.status} />
+          </span>
+        }
+        description={<span className="font-mono">{pi.id}</span>}
+        actions={refundable > 0 ? <RefundButton target={{ paymentIntentId: pi.id }} currency={pi.currency} remaining={refundable} /> : null}
+      />
+      <div className="grid gap-6 lg:grid-cols-3">
+        <Section title="Details" className="self-start lg:col-span-2">
+          <DetailList
+            items={[
+              { label: "Amount", value: <Money amount={pi.amount} currency={pi.currency} /> },
+              { label: "Captured", value: <Money amount={pi.amountCaptured} currency={pi.currency} /> },
+              { label: "Refunded", value: <Money amount={pi.amountRefunded} currency={pi.currency} /> },
+              { label: "Status", value: <StatusBadge status={pi.status} /> },
+              {
+                label: "Order",
+                value: pi.orderId ? (
+                  <Link href={`/dashboard/orders/${pi.orderId}`} className="font-mono text-indigo-700 hover:underline">
+                    {pi.orderId}
+                  </Link>
+                ) : (
+                  "—"
+                ),
+              },
+              { label: "Payment method", value: <span className="font-mono">{pi.paymentMethod ?? "—"}</span> },
+              { label: "Failure reason", value: pi.failureReason ? pi.failureReason.replace(/_/g, " ") : "—" },
+              { label: "Captured at", value: pi.capturedAt ? formatDateTime(pi.capturedAt) : "—" },
+              { label: "Settled at", value: pi.settledAt ? formatDateTime(pi.settledAt) : "—" },
+              { label: "Created", value: formatDateTime(pi.createdAt) },
+            ]}
+          />
+        </Section>
+        <Section title="Timeline" className="self-start">
+          <Timeline entries={timeline} created={{ title: "PaymentIntent created", at: pi.createdAt }} />
+        </Section>
+      </div>
+    </>
+  );
+}

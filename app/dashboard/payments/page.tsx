@@ -1,0 +1,51 @@
+// PaymentIntents of the current mode, with a status filter and cursor pagination (listPaymentIntents, as /v1).
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { DataTable } from "@/components/dashboard/DataTable";
+import { EmptyState } from "@/components/dashboard/EmptyState";
+import { Money } from "@/components/dashboard/Money";
+import { NextPageLink } from "@/components/dashboard/NextPageLink";
+import { PageHeader } from "@/components/dashboard/PageHeader";
+import { Section } from "@/components/dashboard/Section";
+import { StatusBadge } from "@/components/dashboard/StatusBadge";
+import { StatusFilter } from "@/components/dashboard/StatusFilter";
+import { getDb } from "@/lib/db";
+import { formatDateTime } from "@/lib/dashboard/format";
+import { listPageQuery, type SearchParams } from "@/lib/dashboard/list-query";
+import { requireDashboard } from "@/lib/dashboard/session";
+import { ValidationError } from "@/lib/errors";
+import { listPaymentIntents } from "@/lib/payments/list-payment-intents";
+import { PAYMENT_INTENT_STATUSES } from "@/lib/payments/transitions";
+
+export const metadata: Metadata = { title: "Payments" };
+
+export default async function PaymentsPage({ searchParams }: { searchParams: SearchParams }) {
+  const { scope } = await requireDashboard();
+  const query = await listPageQuery(searchParams, PAYMENT_INTENT_STATUSES);
+  const page = await listPaymentIntents(getDb(), scope, query).catch((err) => {
+    if (err instanceof ValidationError) notFound();
+    throw err;
+  });
+  return (
+    <>
+      <PageHeader title="Payments" description="PaymentIntents: the money side of every checkout, paywall and meter." />
+      <StatusFilter basePath="/dashboard/payments" statuses={PAYMENT_INTENT_STATUSES} current={query.status} />
+      <Section title={query.status ? `Payments: ${query.status.replace(/_/g, " ")}` : "All payments"} flush>
+        <DataTable
+          caption="PaymentIntents"
+          rows={page.data}
+          rowHref={(pi) => `/dashboard/payments/${pi.id}`}
+          empty={<EmptyState title={query.status ? "No payments with this status" : "No payments yet"} />}
+          columns={[
+            { header: "Amount", cell: (pi) => <Money amount={pi.amount} currency={pi.currency} className="font-medium text-slate-900" /> },
+            { header: "Status", cell: (pi) => <StatusBadge status={pi.status} /> },
+            { header: "Payment method", cell: (pi) => <span className="font-mono text-xs">{pi.paymentMethod ?? "—"}</span>, hideOnMobile: true },
+            { header: "PaymentIntent", cell: (pi) => <span className="font-mono text-xs text-slate-600">{pi.id}</span>, hideOnMobile: true },
+            { header: "Created", cell: (pi) => formatDateTime(pi.createdAt), align: "right" },
+          ]}
+        />
+        <NextPageLink basePath="/dashboard/payments" query={{ status: query.status, startingAfter: query.startingAfter }} lastId={page.data.at(-1)?.id} hasMore={page.hasMore} />
+      </Section>
+    </>
+  );
+}

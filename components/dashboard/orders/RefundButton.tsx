@@ -1,0 +1,111 @@
+"use client";
+// "Refund": full (the unrefunded remainder) or a partial amount, with a reason, confirmed in a dialog.
+// The server decides (createRefund, as POST /v1/refunds); a refusal is shown in the dialog in its words.
+import { useState } from "react";
+import { currencyDigits } from "@/lib/pay/format-money";
+import { formatMoney, inputToMinor } from "@/lib/dashboard/format";
+import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
+import { Button } from "../Button";
+import { Dialog } from "../Dialog";
+import { TextField } from "../TextField";
+
+const REASONS = [
+  { value: "requested_by_customer", label: "Requested by customer" },
+  { value: "duplicate", label: "Duplicate" },
+  { value: "fraudulent", label: "Fraudulent" },
+  { value: "other", label: "Other" },
+];
+
+interface Props {
+  target: { orderId: string } | { paymentIntentId: string };
+  currency: string;
+  /** Captured minus refunded so far, in minor units. */
+  remaining: number;
+}
+
+export function RefundButton({ target, currency, remaining }: Props) {
+  const [open, setOpen] = useState(false);
+  const [kind, setKind] = useState<"full" | "partial">("full");
+  const [amountText, setAmountText] = useState("");
+  const [reason, setReason] = useState(REASONS[0].value);
+  const [inputError, setInputError] = useState<string | null>(null);
+  const digits = currencyDigits(currency);
+  const refund = useDashboardMutation<{ amount?: number; reason: string }, { amount: number }>({
+    path: "/api/dashboard/refunds",
+    body: (variables) => ({ ...target, ...variables }),
+    success: (result) => `Refunded ${formatMoney(result.amount, currency)}.`,
+    toastErrors: false,
+    onSuccess: () => close(),
+  });
+  function close() {
+    setOpen(false);
+    setKind("full");
+    setAmountText("");
+    setInputError(null);
+    refund.reset();
+  }
+  function confirm() {
+    if (kind === "full") return refund.mutate({ reason });
+    const amount = inputToMinor(amountText, digits);
+    if (amount === null || amount < 1) {
+      setInputError(`Enter an amount such as ${(1).toFixed(digits)}.`);
+      return;
+    }
+    setInputError(null);
+    refund.mutate({ amount, reason });
+  }
+  const serverError = refund.error;
+  return (
+    <>
+      <Button variant="secondary" onClick={() => setOpen(true)}>
+        Refund
+      </Button>
+      <Dialog
+        open={open}
+        onClose={close}
+        title="Refund payment"
+        description={`Up to ${formatMoney(remaining, currency)} can be refunded. Refunds go back to the payer's payment method and cannot be undone.`}
+        footer={
+          <>
+            <Button onClick={close}>Cancel</Button>
+            <Button variant="primary" pending={refund.isPending} onClick={confirm}>
+              {kind === "full" ? `Refund ${formatMoney(remaining, currency)}` : "Refund"}
+            </Button>
+          </>
+        }
+      >
+        <fieldset className="flex flex-col gap-2">
+          <legend className="mb-1 text-sm font-medium text-slate-700">Amount</legend>
+          <label className="flex items-center gap-2 text-sm text-slate-800">
+            <input type="radio" name="refund-kind" checked={kind === "full"} onChange={() => setKind("full")} className="accent-indigo-600" />
+            Full refund ({formatMoney(remaining, currency)})
+          </label>
+          <label className="flex items-center gap-2 text-sm text-slate-800">
+            <input type="radio" name="refund-kind" checked={kind === "partial"} onChange={() => setKind("partial")} className="accent-indigo-600" />
+            Partial refund
+          </label>
+        </fieldset>
+        {kind === "partial" ? (
+          <TextField label={`Refund amount (${currency})`} value={amountText} onChange={setAmountText} inputMode="decimal" autoComplete="off" placeholder={(remaining / 10 ** digits / 2).toFixed(digits)} error={inputError ?? serverError?.fieldErrors.amount} autoFocus />
+        ) : null}
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor="refund-reason" className="text-sm font-medium text-slate-700">
+            Reason
+          </label>
+          <select id="refund-reason" value={reason} onChange={(event) => setReason(event.target.value)} className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:outline-2 focus:outline-indigo-600">
+            {REASONS.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        {serverError ? (
+          <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800" data-testid="refund-error">
+            {serverError.message}
+          </p>
+        ) : null}
+      </Dialog>
+    </>
+  );
+}

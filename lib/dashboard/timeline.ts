@@ -1,0 +1,58 @@
+// The timeline of an order or PaymentIntent: the outbox events whose `data.object` is one of them, oldest
+// first, in words. Events are the record of what happened (written in the transaction of each change).
+import type { Db } from "../db";
+import { formatMoney } from "../pay/format-money";
+import type { Scope } from "../scope";
+
+export interface TimelineEntry {
+  id: string;
+  type: string;
+  title: string;
+  detail: string | null;
+  createdAt: string;
+}
+
+interface EventRow {
+  id: string;
+  type: string;
+  data: { object?: Record<string, unknown> };
+  created_at: Date;
+}
+
+const MAX_ENTRIES = 200;
+
+export async function timelineOf(db: Db, scope: Scope, objectIds: string[]): Promise<TimelineEntry[]> {
+  const rows = await db.$queryRaw<EventRow[]>`
+    SELECT id, type, data, created_at FROM events
+     WHERE merchant_id = ${scope.merchantId} AND livemode = ${scope.livemode} AND data->'object'->>'id' = ANY(${objectIds})
+     ORDER BY created_at, id
+     LIMIT ${MAX_ENTRIES}`;
+  return rows.map((row) => ({ id: row.id, type: row.type, ...describe(row.type, row.data.object ?? {}), createdAt: row.created_at.toISOString() }));
+}
+
+function describe(type: string, object: Record<string, unknown>): { title: string; detail: string | null } {
+  const currency = String(object.currency ?? "USD");
+  const money = (value: unknown) => formatMoney(Number(value ?? 0), currency);
+  switch (type) {
+    case "order.paid":
+      return { title: "Order paid", detail: money(object.amount) };
+    case "order.refunded":
+      return { title: object.status === "refunded" ? "Order fully refunded" : "Order partially refunded", detail: `${money(object.amountRefunded)} of ${money(object.amount)} refunded in total` };
+    case "order.canceled":
+      return { title: "Order canceled", detail: "No payment was taken." };
+    case "payment_intent.captured":
+      return { title: "Payment captured", detail: `${money(object.amountCaptured)}${object.paymentMethod ? ` with ${String(object.paymentMethod)}` : ""}` };
+    case "payment_intent.settled":
+      return { title: "Payment settled", detail: "Funds moved from pending to payable." };
+    case "payment_intent.refunded":
+      return { title: "Payment refunded", detail: `${money(object.amountRefunded)} of ${money(object.amountCaptured)} refunded in total` };
+    case "payment_intent.failed":
+      return { title: "Payment failed", detail: object.failureReason ? `Reason: ${String(object.failureReason).replace(/_/g, " ")}` : null };
+    case "payment_intent.expired":
+      return { title: "Checkout expired", detail: "The payer did not pay before the deadline; nothing was charged." };
+    case "payment_intent.canceled":
+      return { title: "Payment canceled", detail: "Called off before any charge." };
+    default:
+      return { title: type, detail: null };
+  }
+}
