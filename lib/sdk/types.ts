@@ -96,6 +96,8 @@ export interface PaymentIntent extends ServiceObject {
   customerId: string | null;
   settledAt: string | null;
   failureReason: string | null;
+  /** Paywall payments: the sku the payment is bound to (null for other payments). */
+  sku?: string | null;
   createdAt: string;
 }
 
@@ -200,7 +202,9 @@ export interface PaywallVerifyParams {
   sku: string;
 }
 
-export type PaywallVerifyResult = { valid: true; paymentIntent?: PaymentIntent } | { valid: false; reasonCode: PaywallReasonCode };
+export type PaywallVerifyResult =
+  | { valid: true; paymentIntent?: PaymentIntent }
+  | { valid: false; reasonCode: PaywallReasonCode; details?: { paymentIntentStatus?: string } };
 
 export interface PaywallPayParams {
   merchantId: string;
