@@ -1,0 +1,108 @@
+// npm run bench:meters: the metering hot paths on a production build and a fresh database, with npm
+// start's 1 s ticker running (so threshold settlements happen during the load, as in production).
+//  1. Post-paid: BENCH_CALLS (default 3000) POST /v1/meters/:id/usage, BENCH_CONCURRENCY (default 16) at once.
+//  2. Prepaid: BENCH_CALLS reserve + commit pairs (two requests per metered call), same concurrency.
+// Prints calls/s and per-call latency p50/p99, the load average, and checks the books: every base unit
+// metered is either billed in an aggregate PaymentIntent or still accrued.
+import os from "node:os";
+import { freshBenchDatabase, percentile } from "./lib/bench-setup";
+import { startServerProcess } from "./lib/server-process";
+import { startTicker } from "./lib/ticker";
+
+const CALLS = Number(process.env.BENCH_CALLS ?? 3000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const PRICE = 400_000; // 0.4 cent in base units
+const CRON = "bench-cron";
+
+const database = await freshBenchDatabase();
+const server = await startServerProcess(Number(process.env.BENCH_PORT ?? 3997), {
+  DATABASE_URL: database.url,
+  CRON_SECRET: CRON,
+  RATE_LIMIT_MAX: "1000000000",
+  SECRETS_ENCRYPTION_KEY: "33".repeat(32),
+});
+process.env.DATABASE_URL = database.url;
+const { getDb, transaction } = await import("../lib/db");
+const { createMerchant } = await import("../lib/merchants/create-merchant");
+
+async function post(path: string, key: string, body: unknown) {
+  const res = await fetch(`${server.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const json = await res.json();
+  if (res.status >= 300) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+const get = (path: string, key: string) => fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.json());
+
+/** Runs `call(i)` for i < CALLS with CONCURRENCY workers; returns calls/s and sorted latencies (ms). */
+async function load(call: (i: number) => Promise<void>) {
+  const latencies: number[] = [];
+  let next = 0;
+  const startedAt = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let i = next++; i < CALLS; i = next++) {
+        const t = performance.now();
+        await call(i);
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  const seconds = (performance.now() - startedAt) / 1000;
+  return { perSecond: CALLS / seconds, latencies: latencies.sort((a, b) => a - b) };
+}
+
+async function settledBooks(key: string, meterId: string) {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const meter = await get(`/v1/meters/${meterId}`, key);
+    const payments = (await get(`/v1/payment_intents?meterId=${meterId}&limit=100`, key)).data as { amount: number; status: string }[];
+    const billed = payments.filter((p) => p.status === "settled").reduce((sum, p) => sum + p.amount, 0);
+    // Done once the ticker has billed everything above the threshold (100 cents) and the books balance.
+    const settled = meter.accruedBase < 100 * 1_000_000 && payments.every((p) => p.status === "settled");
+    if ((settled && billed * 1_000_000 + meter.accruedBase === CALLS * PRICE) || Date.now() > deadline) {
+      return { ok: billed * 1_000_000 + meter.accruedBase === CALLS * PRICE, payments: payments.length, billed };
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+const stopTicker = startTicker(server.url, CRON);
+try {
+  const merchant = await transaction((tx) => createMerchant(tx, { name: "Bench merchant" }));
+  const key = merchant.testSecretKey;
+  const payer = await post("/v1/customers", key, { name: "agent" });
+  await post(`/v1/customers/${payer.id}/fund`, key, { amount: 10_000_000, currency: "usd" });
+
+  const postPaid = await post("/v1/meters", key, { customerId: payer.id, currency: "usd", thresholdMinor: 100, prepaid: false });
+  const usage = await load(async (i) => {
+    await post(`/v1/meters/${postPaid.id}/usage`, key, { quantity: 1, unitPriceMinor: PRICE, idempotencyKey: `call-${i}` });
+  });
+  const usageBooks = await settledBooks(key, postPaid.id);
+
+  const prepaid = await post("/v1/meters", key, { customerId: payer.id, currency: "usd", thresholdMinor: 100, prepaid: true, budgetMinor: CALLS, paymentMethod: "pm_card_visa" });
+  const reserveCommit = await load(async () => {
+    const hold = await post(`/v1/meters/${prepaid.id}/reservations`, key, { quantity: 1, unitPriceMinor: PRICE });
+    await post(`/v1/meters/${prepaid.id}/reservations/${hold.id}/commit`, key, {});
+  });
+  const prepaidBooks = await settledBooks(key, prepaid.id);
+  const [load1, load5] = os.loadavg();
+
+  console.log(`\nMeters benchmark: production build, fresh database, 1 s ticker, ${CALLS} calls, concurrency ${CONCURRENCY}\n`);
+  console.log("| measure | calls/s | p50 | p99 | aggregate PaymentIntents | books balance |");
+  console.log("|---|---:|---:|---:|---:|---|");
+  for (const [name, result, books] of [
+    ["post-paid usage record (1 request)", usage, usageBooks],
+    ["prepaid reserve + commit (2 requests)", reserveCommit, prepaidBooks],
+  ] as const) {
+    console.log(
+      `| ${name} | ${result.perSecond.toFixed(0)} | ${percentile(result.latencies, 50).toFixed(1)} ms | ${percentile(result.latencies, 99).toFixed(1)} ms | ${books.payments} (${books.billed} cents) | ${books.ok ? "yes" : "NO"} |`,
+    );
+  }
+  console.log(`\nload average (1 min / 5 min) at the end: ${load1.toFixed(2)} / ${load5.toFixed(2)}; ${os.cpus().length} CPUs`);
+  if (!usageBooks.ok || !prepaidBooks.ok) process.exitCode = 1;
+} finally {
+  stopTicker();
+  await getDb().$disconnect();
+  await server.stop();
+  await database.cleanup();
+}
