@@ -1,7 +1,8 @@
 // One contract (SPEC.md 2.7) run against every consumed store: first consume true, repeat false, and 50
 // concurrent consumes of one id -> exactly one true. Redis and Postgres are the real servers of this
-// machine; the service-backed store runs against a local stand-in of POST /v1/paywall/redemptions
-// (its end-to-end test against the real service comes with the service endpoint).
+// machine; the service-backed store runs against a local stand-in of POST /v1/paywall/redemptions and
+// against the real service (whose redemptions must name real PaymentIntents of the merchant: paid here
+// through POST /v1/paywall/pay).
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -15,6 +16,8 @@ import {
   serviceConsumedStore,
   type ConsumedStore,
 } from "../../lib/sdk";
+import { baseUrl, call } from "../helpers/http";
+import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 
 const run = randomBytes(4).toString("hex");
 const redis = new Redis(process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379", { lazyConnect: true, maxRetriesPerRequest: 1 });
@@ -40,8 +43,11 @@ const stub = http.createServer((req, res) => {
   });
 });
 let stubUrl = "";
+let seller: TestMerchant;
+let payer: TestMerchant;
 
 beforeAll(async () => {
+  [seller, payer] = await Promise.all([createTestMerchant("Store seller"), createTestMerchant("Store payer")]);
   await redis.connect();
   await pgStore.ensureSchema();
   await pgStore.ensureSchema(); // idempotent
@@ -58,26 +64,41 @@ afterAll(async () => {
   await new Promise((resolve) => stub.close(resolve));
 });
 
-const stores: [string, () => ConsumedStore][] = [
-  ["in-memory", () => inMemoryConsumedStore()],
-  ["redis (SET NX)", () => redisConsumedStore(redis, { prefix: redisPrefix, ttlSeconds: 600 })],
-  ["postgres (unique insert)", () => pgStore],
-  ["service-backed (HTTP)", () => serviceConsumedStore({ baseUrl: stubUrl, apiKey: "sk_test_store", merchantId: "mer_test" })],
+const randomId = async () => `pi_${randomBytes(8).toString("hex")}`;
+
+/** A real paid PaymentIntent of `seller`, paid by `payer` with its own key. */
+async function paidPaymentIntent(): Promise<string> {
+  const body = { merchantId: seller.merchantId, amount: 100, currency: "usd", sku: "contract", paymentMethod: "pm_card_visa" };
+  const res = await call("POST", "/v1/paywall/pay", { key: payer.testKey, body });
+  if (res.status !== 201) throw new Error(`pay: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.paymentIntentId;
+}
+
+const stores: [string, () => ConsumedStore, () => Promise<string>][] = [
+  ["in-memory", () => inMemoryConsumedStore(), randomId],
+  ["redis (SET NX)", () => redisConsumedStore(redis, { prefix: redisPrefix, ttlSeconds: 600 }), randomId],
+  ["postgres (unique insert)", () => pgStore, randomId],
+  ["service-backed (HTTP stand-in)", () => serviceConsumedStore({ baseUrl: stubUrl, apiKey: "sk_test_store", merchantId: "mer_test" }), randomId],
+  [
+    "service-backed (the real service)",
+    () => serviceConsumedStore({ baseUrl: baseUrl(), apiKey: seller.testKey, merchantId: seller.merchantId }),
+    paidPaymentIntent,
+  ],
 ];
 
-describe.each(stores)("consumed store contract: %s", (_name, make) => {
+describe.each(stores)("consumed store contract: %s", (_name, make, newId) => {
   it("the first consume is true, a repeat is false, other ids are independent", async () => {
     const store = make();
-    const id = `pi_${randomBytes(8).toString("hex")}`;
+    const id = await newId();
     expect(await store.consume(id)).toBe(true);
     expect(await store.consume(id)).toBe(false);
     expect(await store.consume(id)).toBe(false);
-    expect(await store.consume(`${id}_other`)).toBe(true);
+    expect(await store.consume(await newId())).toBe(true);
   });
 
   it("50 concurrent consumes of one id: exactly one true", async () => {
     const store = make();
-    const id = `pi_${randomBytes(8).toString("hex")}`;
+    const id = await newId();
     const results = await Promise.all(Array.from({ length: 50 }, () => store.consume(id)));
     expect(results.filter(Boolean)).toHaveLength(1);
   });
