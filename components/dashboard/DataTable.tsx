@@ -23,7 +23,8 @@ export function DataTable<T extends { id: string }>({ caption, columns, rows, ro
   if (rows.length === 0) return <>{empty}</>;
   const align = (column: Column<T>) => `${column.align === "right" ? "whitespace-nowrap text-right" : "text-left"} ${column.hideOnMobile ? "hidden sm:table-cell" : ""}`;
   return (
-    <div className="overflow-x-auto">
+    // Focusable so a keyboard can scroll it when a narrow screen makes it overflow.
+    <div className="overflow-x-auto focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-600" tabIndex={0} role="group" aria-label={caption}>
       <table className="w-full border-collapse text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead>

@@ -12,7 +12,7 @@ import { Section } from "@/components/dashboard/Section";
 import { StatusBadge } from "@/components/dashboard/StatusBadge";
 import { Timeline } from "@/components/dashboard/Timeline";
 import { getDb } from "@/lib/db";
-import { formatDateTime } from "@/lib/dashboard/format";
+import { formatDateTime, statusLabel } from "@/lib/dashboard/format";
 import { orNotFound } from "@/lib/dashboard/not-found";
 import { requireDashboard } from "@/lib/dashboard/session";
 import { timelineOf } from "@/lib/dashboard/timeline";
@@ -99,10 +99,17 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
               rows={refunds.data}
               empty={<EmptyState title="No refunds" />}
               columns={[
-                { header: "Amount", cell: (refund) => <Money amount={refund.amount} currency={refund.currency} className="font-medium" /> },
+                {
+                  header: "Amount",
+                  cell: (refund) => (
+                    <>
+                      <Money amount={refund.amount} currency={refund.currency} className="font-medium" />
+                      <span className="block font-mono text-xs text-slate-500">{refund.id}</span>
+                    </>
+                  ),
+                },
                 { header: "Status", cell: (refund) => <StatusBadge status={refund.status} /> },
-                { header: "Reason", cell: (refund) => (refund.reason ?? "—").replace(/_/g, " ") },
-                { header: "Refund", cell: (refund) => <span className="font-mono text-xs text-slate-600">{refund.id}</span>, hideOnMobile: true },
+                { header: "Reason", cell: (refund) => (refund.reason ? statusLabel(refund.reason) : "—"), hideOnMobile: true },
                 { header: "Date", cell: (refund) => formatDateTime(refund.createdAt), align: "right" },
               ]}
             />
