@@ -315,3 +315,39 @@ describe("meters: settlement", () => {
     expect(await meterOf(meter.id)).toMatchObject({ status: "open", reservedBase: PRICE, budgetBase: 1_000_000 });
   });
 });
+
+describe("meters: races with close", () => {
+  it("commits racing close: each reservation ends committed or released, and everything committed is billed once", async () => {
+    const meter = await openMeter({ prepaid: true, budgetMinor: 100, thresholdMinor: 1000, paymentMethod: "pm_card_visa" });
+    const holds = await Promise.all(Array.from({ length: 20 }, () => reserve(meter.id, { quantity: 1, unitPriceMinor: 1_000_000 })));
+    expect(holds.every((h) => h.status === 201)).toBe(true);
+    const [close, ...commits] = await Promise.all([
+      call("POST", `/v1/meters/${meter.id}/close`, { key: m.testKey, body: {} }),
+      ...holds.map((h) => finish(meter.id, h.body.id, "commit")),
+    ]);
+    expect(close.status).toBe(200);
+    expect(commits.every((c) => c.status === 200 || c.status === 409)).toBe(true); // never a 500 (no deadlock)
+    const committed = commits.filter((c) => c.status === 200).length;
+    const rows = await getDb().meterReservation.findMany({ where: { meterId: meter.id } });
+    expect(rows.filter((r) => r.status === "committed")).toHaveLength(committed);
+    expect(rows.filter((r) => r.status === "released" && r.releaseReason === "closed")).toHaveLength(20 - committed);
+    await tick();
+    const after = await meterOf(meter.id);
+    expect(after).toMatchObject({ status: "closed", reservedBase: 0, usedBase: committed * 1_000_000, accruedBase: 0, billedMinor: committed });
+    const billed = (await paymentsOf(meter.id)).reduce((sum: number, p: { amount: number }) => sum + p.amount, 0);
+    expect(billed).toBe(committed);
+  });
+
+  it("top-ups racing close: a top-up either lands before the close or is refused (409), never after it", async () => {
+    const meter = await openMeter({ prepaid: true, budgetMinor: 1 });
+    const [close, ...topUps] = await Promise.all([
+      call("POST", `/v1/meters/${meter.id}/close`, { key: m.testKey, body: {} }),
+      ...Array.from({ length: 10 }, () => call("POST", `/v1/meters/${meter.id}/top-up`, { key: m.testKey, body: { amountMinor: 1 } })),
+    ]);
+    expect(close.status).toBe(200);
+    expect(topUps.every((t) => t.status === 200 || t.status === 409)).toBe(true);
+    const landed = topUps.filter((t) => t.status === 200).length;
+    expect(close.body.budgetBase).toBe((1 + landed) * 1_000_000); // the close saw every top-up that succeeded
+    expect((await meterOf(meter.id)).budgetBase).toBe((1 + landed) * 1_000_000);
+  });
+});
