@@ -36,7 +36,7 @@ const server = await startServerProcess(Number(process.env.BENCH_PORT ?? 3998), 
   WEBHOOK_CONCURRENCY: process.env.WEBHOOK_CONCURRENCY ?? "64",
 });
 process.env.DATABASE_URL = database.url;
-const { getDb, transaction } = await import("../lib/db");
+const { getDb, transaction, closeDb } = await import("../lib/db");
 const { createMerchant } = await import("../lib/merchants/create-merchant");
 const { emitEvent } = await import("../lib/events/emit-event");
 
@@ -86,7 +86,7 @@ try {
   console.log(`| capture-to-delivery p50 (${latencies.length} captures, 1 s ticker) | ${percentile(latencies, 50).toFixed(0)} ms |`);
   console.log(`| capture-to-delivery p99 | ${percentile(latencies, 99).toFixed(0)} ms |`);
 } finally {
-  await getDb().$disconnect();
+  await closeDb();
   await server.stop();
   receiver.close();
   await database.cleanup();

@@ -16,7 +16,7 @@ const database = await openServiceDatabase();
 process.env.DATABASE_URL = database.url;
 generatePrismaClientIfMissing();
 migrateDeploy(database.url);
-const { transaction, getDb } = await import("../lib/db");
+const { transaction, closeDb } = await import("../lib/db");
 const { createMerchant } = await import("../lib/merchants/create-merchant");
 try {
   const created = await transaction((tx) => createMerchant(tx, { name: values.name!, email: values.email, password: values.password }));
@@ -28,6 +28,6 @@ try {
     if (created.userEmail) console.log(`  dashboard login: ${created.userEmail}`);
   }
 } finally {
-  await getDb().$disconnect();
+  await closeDb();
   await database.stop();
 }

@@ -2,18 +2,18 @@
 // auth -> rate limit -> body (size, JSON) -> validation -> idempotency -> handler in a transaction.
 // A domain handler sees only what it declared, and never HTTP.
 import type { z } from "zod";
-import { getDb, transaction, type Db } from "../db";
+import { getDb, sql, sqlTransaction, transaction, type Db, type Sql } from "../db";
 import { env } from "../env";
 import { DomainError, NotFoundError } from "../errors";
 import { createId } from "../ids";
 import { releaseClaim, storeResponse } from "../idempotency/claims";
 import { parseOrThrow } from "../validation/parse";
 import { PATH_ID_PATTERN, rejectNul } from "../validation/text-safety";
-import { authenticateAndLimit, type Principal } from "./authenticate";
+import { authenticateAndLimit, type ClaimRequest, type Principal } from "./authenticate";
 import { clientIp } from "./client-ip";
 import { toErrorResult, type HttpResult } from "./errors";
 import { faultAt } from "./fault-injection";
-import { claimIdempotencyKey, idempotencyKeyOf } from "./idempotency-step";
+import { claimRequestOf } from "./idempotency-step";
 import { enforceRateLimit } from "./rate-limit-step";
 import { readJsonBody } from "./read-body";
 
@@ -27,7 +27,10 @@ export class Reply {
 
 type RouteParams = Record<string, string>;
 
-interface Options<B extends z.ZodType | undefined, Q extends z.ZodType | undefined> {
+/** What a handler's `tx` is: a Prisma client (the default), or raw SQL for hot paths (lib/db.ts). */
+type DbKind = "prisma" | "sql";
+
+interface Options<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, D extends DbKind> {
   /** "secret": Bearer API key, limited per key. "public": no credential, limited per client IP. */
   auth: "secret" | "public";
   body?: B;
@@ -46,13 +49,15 @@ interface Options<B extends z.ZodType | undefined, Q extends z.ZodType | undefin
    * statement). Only with `idempotent: false` (a generic record is stored in the handler's transaction).
    */
   transaction?: false;
+  /** "sql": the handler gets raw SQL (`Sql`) in a plain pg transaction, without Prisma's per-call cost. */
+  db?: D;
 }
 
 type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-export interface HandlerContext<B, Q, P extends "secret" | "public"> {
+export interface HandlerContext<B, Q, P extends "secret" | "public", D extends DbKind = "prisma"> {
   /** The transaction of a mutating request, or the pool for reads. */
-  tx: Db;
+  tx: D extends "sql" ? Sql : Db;
   principal: P extends "secret" ? Principal : undefined;
   body: B;
   query: Q;
@@ -64,62 +69,100 @@ type NextContext = { params: Promise<RouteParams> };
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-export function api<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, P extends "secret" | "public" = "secret">(
-  options: Options<B, Q> & { auth: P },
-  handler: (ctx: HandlerContext<Infer<B>, Infer<Q>, P>) => Promise<unknown>,
-) {
+/** The request's input, read and checked before the first statement. */
+interface Input<B, Q> {
+  body: B;
+  query: Q;
+  params: RouteParams;
+  claimRequest?: ClaimRequest;
+}
+
+export function api<
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  P extends "secret" | "public" = "secret",
+  D extends DbKind = "prisma",
+>(options: Options<B, Q, D> & { auth: P }, handler: (ctx: HandlerContext<Infer<B>, Infer<Q>, P, D>) => Promise<unknown>) {
+  type Context = HandlerContext<Infer<B>, Infer<Q>, P, D>;
   if (options.transaction === false && options.idempotent !== false) throw new Error("api(): transaction: false needs idempotent: false");
+  const mutatingRun = options.db === "sql" ? sqlTransaction : transaction;
+
   return async (req: Request, nextContext?: NextContext): Promise<Response> => {
     const requestId = createId("request");
     const headers = new Headers({ "Request-Id": requestId });
     let claimId: string | null = null;
     try {
-      const db = getDb();
-      const principal = options.auth === "secret" ? await authenticateAndLimit(db, req, headers) : undefined;
-      if (!principal) await enforceRateLimit(`ip:${clientIp(req)}`, headers);
-
       const mutating = MUTATING.has(req.method);
-      const rawBody = mutating ? await readJsonBody(req, env.BODY_LIMIT_BYTES) : undefined;
-      rejectNul(rawBody, "request body");
-      const body = (options.body ? parseOrThrow(options.body, rawBody) : undefined) as Infer<B>;
-      const rawQuery = Object.fromEntries(new URL(req.url).searchParams);
-      rejectNul(rawQuery, "query");
-      const query = (options.query ? parseOrThrow(options.query, rawQuery, "query") : undefined) as Infer<Q>;
-      const params = await routeParams(nextContext);
-
-      const idempotencyKey = mutating && principal && options.idempotent !== false ? idempotencyKeyOf(req) : null;
-      if (idempotencyKey && principal) {
-        const outcome = await claimIdempotencyKey(db, req, principal, idempotencyKey, rawBody);
-        if (outcome.kind === "replay") {
+      // Input is checked before the first statement, so that the idempotency claim can join it; its errors
+      // are raised after authentication and the rate limit, the order of the steps callers see.
+      let input: Input<Infer<B>, Infer<Q>> | undefined;
+      let inputError: unknown;
+      try {
+        input = await readInput(req, nextContext, mutating && options.auth === "secret" && options.idempotent !== false, options);
+      } catch (err) {
+        inputError = err;
+      }
+      let principal: Principal | undefined;
+      if (options.auth === "secret") {
+        const authenticated = await authenticateAndLimit(req, headers, input?.claimRequest);
+        principal = authenticated.principal;
+        if (authenticated.claim?.kind === "replay") {
           headers.set("Idempotent-Replayed", "true");
-          return respondText(outcome.status, outcome.bodyText, headers);
+          return respondText(authenticated.claim.status, authenticated.claim.bodyText, headers);
         }
-        claimId = outcome.claimId;
+        claimId = authenticated.claim?.claimId ?? null;
+      } else {
+        await enforceRateLimit(`ip:${clientIp(req)}`, headers);
+      }
+      if (!input) throw inputError;
+
+      const context = { principal, body: input.body, query: input.query, params: input.params, req } as Omit<Context, "tx">;
+      if (!mutating || options.transaction === false) {
+        const pool = (options.db === "sql" ? sql() : getDb()) as Context["tx"];
+        return respond(toResult(await handler({ ...context, tx: pool } as Context), options.status), headers);
       }
 
-      const context = { principal, body, query, params, req } as Omit<HandlerContext<Infer<B>, Infer<Q>, P>, "tx">;
-      if (!mutating || options.transaction === false) return respond(toResult(await handler({ ...context, tx: db }), options.status), headers);
-
-      const result = await transaction(async (tx) => {
+      const result = await mutatingRun(async (tx: Db | Sql) => {
         let outcome: HttpResult;
         try {
-          outcome = toResult(await handler({ ...context, tx }), options.status);
+          outcome = toResult(await handler({ ...context, tx } as Context), options.status);
         } catch (err) {
           // A decline and the like: the state it wrote commits, and the error is the stored result.
           if (!(err instanceof DomainError && err.commitsState)) throw err;
           outcome = toErrorResult(err, requestId);
         }
         faultAt(req, "after-handler");
-        if (claimId) await storeResponse(tx, claimId, outcome.status, outcome.body, options.secretInResponse);
-        return outcome;
+        const bodyText = JSON.stringify(outcome.body);
+        if (claimId) await storeResponse(tx, claimId, outcome.status, bodyText, options.secretInResponse);
+        return { status: outcome.status, bodyText };
       });
-      return respond(result, headers);
+      return respondText(result.status, result.bodyText, headers);
     } catch (err) {
       const result = toErrorResult(err, requestId);
       if (claimId) await settleFailedClaim(claimId, result);
       return respond(result, headers);
     }
   };
+}
+
+/** Body (size, JSON, schema), query, path ids and the idempotency claim to make; throws the first problem. */
+async function readInput<B extends z.ZodType | undefined, Q extends z.ZodType | undefined>(
+  req: Request,
+  nextContext: NextContext | undefined,
+  claimable: boolean,
+  options: { body?: B; query?: Q },
+): Promise<Input<Infer<B>, Infer<Q>>> {
+  const mutating = MUTATING.has(req.method);
+  const rawBody = mutating ? await readJsonBody(req, env.BODY_LIMIT_BYTES) : undefined;
+  rejectNul(rawBody, "request body");
+  const body = (options.body ? parseOrThrow(options.body, rawBody) : undefined) as Infer<B>;
+  const url = new URL(req.url);
+  const rawQuery = Object.fromEntries(url.searchParams);
+  rejectNul(rawQuery, "query");
+  const query = (options.query ? parseOrThrow(options.query, rawQuery, "query") : undefined) as Infer<Q>;
+  const params = await routeParams(nextContext);
+  const claimRequest = claimable ? claimRequestOf(req, url.pathname, rawBody) : undefined;
+  return { body, query, params, claimRequest };
 }
 
 /** Path ids that could not name any object are a 404 before any query runs. */
@@ -134,8 +177,8 @@ async function routeParams(nextContext?: NextContext): Promise<RouteParams> {
 /** A 4xx is the request's final answer and is stored for replay; a 5xx releases the key for a fresh retry. */
 async function settleFailedClaim(claimId: string, result: HttpResult): Promise<void> {
   try {
-    if (result.status >= 500) await releaseClaim(getDb(), claimId);
-    else await storeResponse(getDb(), claimId, result.status, result.body);
+    if (result.status >= 500) await releaseClaim(claimId);
+    else await storeResponse(sql(), claimId, result.status, JSON.stringify(result.body));
   } catch (err) {
     // The claim expires on its own after IDEMPOTENCY_LOCK_SECONDS; nothing more to do here.
     console.error("could not settle an idempotency claim:", err instanceof Error ? err.message : err);

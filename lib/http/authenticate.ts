@@ -1,13 +1,16 @@
-// Bearer API key -> principal (merchant, key, mode), and the principal's rate-limit token. With the
-// Postgres buckets both happen in ONE statement (the hot path's first round trip); with Redis, an
-// indexed lookup by the key's hash, then the Redis take.
-import type { Db } from "../db";
+// Bearer API key -> principal (merchant, key, mode), the principal's rate-limit token and, for a mutating
+// request with an Idempotency-Key, the idempotency claim. With the Postgres buckets all three happen in ONE
+// statement (the hot path's first round trip); with Redis, an indexed lookup by the key's hash, then the
+// Redis take, then the claim.
+import { sql, statement } from "../db";
+import { env } from "../env";
 import { UnauthorizedError } from "../errors";
-import { Prisma } from "../generated/prisma/client";
+import { createId } from "../ids";
+import { claim, claimText, existingRecordText, type ClaimOutcome, type ClaimRow } from "../idempotency/claims";
 import { hashSecret, looksLikeSecret } from "../merchants/api-key-secret";
 import { bucketConfig, bucketsInPostgres } from "../rate-limit";
-import { takeTokenSql } from "../rate-limit/postgres-limiter";
-import { describeBucket } from "../rate-limit/token-bucket";
+import { takeTokenText } from "../rate-limit/postgres-limiter";
+import { describeBucket, refillPerMs } from "../rate-limit/token-bucket";
 import { clientIp } from "./client-ip";
 import { applyTakeResult, enforceRateLimit } from "./rate-limit-step";
 
@@ -17,13 +20,55 @@ export interface Principal {
   livemode: boolean;
 }
 
+/** An idempotency claim to make once the key is known and its token taken. */
+export interface ClaimRequest {
+  key: string;
+  fingerprint: string;
+}
+
+export interface Authenticated {
+  principal: Principal;
+  /** Set when a claim was requested. */
+  claim?: ClaimOutcome;
+}
+
 interface KeyRow {
   id: string;
   merchant_id: string;
   livemode: boolean;
-  tokens?: number;
-  allowed?: boolean;
 }
+
+interface KeyLimitClaimRow extends KeyRow {
+  tokens: number;
+  allowed: boolean;
+  claim_id: string | null;
+  claimed: boolean;
+  fingerprint: string | null;
+  status: string | null;
+  response_status: number | null;
+  response_body: string | null;
+}
+
+const FIND_KEY = statement("auth_find_key", "SELECT id, merchant_id, livemode FROM api_keys WHERE secret_hash = $1 AND revoked_at IS NULL");
+
+// $1 secret hash, $2 bucket size, $3 refill per ms, then the claim (all null without one): $4 record id,
+// $5 Idempotency-Key, $6 fingerprint, $7 lock seconds, $8 retention hours. The claim is made only when
+// the token was granted; `e` is the record holding the key when the claim did not take it.
+const FIND_KEY_TAKE_TOKEN_CLAIM = statement(
+  "auth_find_key_take_token_claim",
+  `WITH k AS (SELECT id, merchant_id, livemode FROM api_keys WHERE secret_hash = $1 AND revoked_at IS NULL),
+   t AS (${takeTokenText("$2", "$3", (full) => `SELECT 'key:' || k.id, ${full} FROM k`)}),
+   c AS (${claimText(
+     { id: "$4", apiKeyId: "k.id", livemode: "k.livemode", key: "$5", fingerprint: "$6", lockSeconds: "$7", retentionHours: "$8" },
+     "FROM k, t WHERE t.allowed AND $5::text IS NOT NULL",
+   )}),
+   e AS (${existingRecordText("k.id", "k.livemode", "$5", ", k, t", "t.allowed AND NOT EXISTS (SELECT 1 FROM c)")})
+   SELECT k.id, k.merchant_id, k.livemode, t.tokens, t.allowed, c.id IS NOT NULL AS claimed,
+          COALESCE(c.id, e.id) AS claim_id, COALESCE(c.fingerprint, e.fingerprint) AS fingerprint,
+          COALESCE(c.status, e.status) AS status, COALESCE(c.response_status, e.response_status) AS response_status,
+          COALESCE(c.response_body, e.response_body) AS response_body
+     FROM k LEFT JOIN t ON true LEFT JOIN c ON true LEFT JOIN e ON true`,
+);
 
 export function bearerToken(req: Request): string | null {
   const header = req.headers.get("authorization");
@@ -39,32 +84,53 @@ function presentedSecretHash(req: Request): string {
   return hashSecret(token);
 }
 
-async function findKey(db: Db, secretHash: string, takeToken: boolean): Promise<KeyRow | undefined> {
-  const key = Prisma.sql`SELECT id, merchant_id, livemode FROM api_keys WHERE secret_hash = ${secretHash} AND revoked_at IS NULL`;
-  if (!takeToken) return (await db.$queryRaw<KeyRow[]>(key))[0];
-  const take = takeTokenSql(bucketConfig(), (full) => Prisma.sql`SELECT 'key:' || k.id, ${full} FROM k`);
-  const rows = await db.$queryRaw<KeyRow[]>(Prisma.sql`
-    WITH k AS (${key}), t AS (${take})
-    SELECT k.id, k.merchant_id, k.livemode, t.tokens, t.allowed FROM k LEFT JOIN t ON true`);
-  return rows[0];
+function principalOf(row: KeyRow): Principal {
+  return { merchantId: row.merchant_id, apiKeyId: row.id, livemode: row.livemode };
 }
 
 /**
- * Authenticates and takes the principal's token. A failed attempt costs a token from the caller's IP
- * bucket instead (a brake on guessing keys).
+ * Authenticates, takes the principal's token and makes the requested claim. A failed attempt costs a token
+ * from the caller's IP bucket instead (a brake on guessing keys).
  */
-export async function authenticateAndLimit(db: Db, req: Request, headers: Headers): Promise<Principal> {
-  const inOneStatement = bucketsInPostgres();
-  let row: KeyRow | undefined;
+export async function authenticateAndLimit(req: Request, headers: Headers, claimRequest?: ClaimRequest): Promise<Authenticated> {
   try {
-    row = await findKey(db, presentedSecretHash(req), inOneStatement);
-    if (!row) throw new UnauthorizedError("Invalid API key.");
+    const secretHash = presentedSecretHash(req);
+    return bucketsInPostgres() ? await inOneStatement(secretHash, headers, claimRequest) : await stepByStep(secretHash, headers, claimRequest);
   } catch (err) {
     if (err instanceof UnauthorizedError) await enforceRateLimit(`ip:${clientIp(req)}`, headers);
     throw err;
   }
-  const principal = { merchantId: row.merchant_id, apiKeyId: row.id, livemode: row.livemode };
-  if (inOneStatement) applyTakeResult(describeBucket(bucketConfig(), Boolean(row.allowed), Number(row.tokens)), headers);
-  else await enforceRateLimit(`key:${principal.apiKeyId}`, headers);
-  return principal;
+}
+
+async function inOneStatement(secretHash: string, headers: Headers, claimRequest?: ClaimRequest): Promise<Authenticated> {
+  const config = bucketConfig();
+  const [row] = await sql().rows<KeyLimitClaimRow>(FIND_KEY_TAKE_TOKEN_CLAIM, [
+    secretHash,
+    config.max,
+    refillPerMs(config),
+    claimRequest ? createId("idempotency") : null,
+    claimRequest?.key ?? null,
+    claimRequest?.fingerprint ?? null,
+    env.IDEMPOTENCY_LOCK_SECONDS,
+    env.IDEMPOTENCY_RETENTION_HOURS,
+  ]);
+  if (!row) throw new UnauthorizedError("Invalid API key.");
+  applyTakeResult(describeBucket(config, row.allowed, Number(row.tokens)), headers);
+  const principal = principalOf(row);
+  if (!claimRequest) return { principal };
+  const firstAttempt: ClaimRow | null = row.claim_id
+    ? { id: row.claim_id, claimed: row.claimed, fingerprint: row.fingerprint!, status: row.status!, response_status: row.response_status, response_body: row.response_body }
+    : null;
+  const scope = { apiKeyId: principal.apiKeyId, livemode: principal.livemode, key: claimRequest.key };
+  return { principal, claim: await claim(sql(), scope, claimRequest.fingerprint, firstAttempt) };
+}
+
+async function stepByStep(secretHash: string, headers: Headers, claimRequest?: ClaimRequest): Promise<Authenticated> {
+  const [row] = await sql().rows<KeyRow>(FIND_KEY, [secretHash]);
+  if (!row) throw new UnauthorizedError("Invalid API key.");
+  const principal = principalOf(row);
+  await enforceRateLimit(`key:${principal.apiKeyId}`, headers);
+  if (!claimRequest) return { principal };
+  const scope = { apiKeyId: principal.apiKeyId, livemode: principal.livemode, key: claimRequest.key };
+  return { principal, claim: await claim(sql(), scope, claimRequest.fingerprint) };
 }

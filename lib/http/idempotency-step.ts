@@ -1,8 +1,8 @@
-// The idempotency step of the pipeline (SPEC.md 3.2, section 4 rules 1-5).
-import type { Db } from "../db";
-import { claim, validateIdempotencyKey, type ClaimOutcome } from "../idempotency/claims";
+// The idempotency step of the pipeline (SPEC.md 3.2, section 4 rules 1-5): what to claim. The claim itself
+// is made with authentication (lib/http/authenticate.ts), in the same statement where it can be.
+import { validateIdempotencyKey } from "../idempotency/claims";
 import { requestFingerprint } from "../idempotency/fingerprint";
-import type { Principal } from "./authenticate";
+import type { ClaimRequest } from "./authenticate";
 
 export function idempotencyKeyOf(req: Request): string | null {
   const key = req.headers.get("idempotency-key");
@@ -11,7 +11,8 @@ export function idempotencyKeyOf(req: Request): string | null {
   return key;
 }
 
-export function claimIdempotencyKey(db: Db, req: Request, principal: Principal, key: string, body: unknown): Promise<ClaimOutcome> {
-  const fingerprint = requestFingerprint(req.method, new URL(req.url).pathname, body);
-  return claim(db, { apiKeyId: principal.apiKeyId, livemode: principal.livemode, key }, fingerprint);
+/** The claim a mutating request asks for: none without an Idempotency-Key. */
+export function claimRequestOf(req: Request, pathname: string, body: unknown): ClaimRequest | undefined {
+  const key = idempotencyKeyOf(req);
+  return key === null ? undefined : { key, fingerprint: requestFingerprint(req.method, pathname, body) };
 }

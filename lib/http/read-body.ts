@@ -42,7 +42,10 @@ export async function readBodyText(req: Request, limitBytes: number): Promise<st
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch(() => {
+      // The only way reading fails is the client going away mid-body: its problem, not a server error.
+      throw new ValidationError("The request body ended early: the client closed the connection.", [{ path: "", message: "incomplete body" }]);
+    });
     if (done) break;
     total += value.byteLength;
     if (total > limitBytes) {

@@ -1,7 +1,9 @@
 // Idempotency claims (SPEC.md 3.2): a row unique on (API key, mode, key) is claimed before the work runs,
 // stored together with the work's own transaction, released when the work fails with a 5xx.
+// The request pipeline folds the first claim attempt into its authentication statement (see
+// lib/http/authenticate.ts); everything else here is plain statements on the pool or the work's transaction.
 import { openSecret, sealSecret } from "../crypto/secret-box";
-import type { Db } from "../db";
+import { sql, statement, type Db, type Sql } from "../db";
 import { env } from "../env";
 import { ConflictError, InvariantViolation, ValidationError } from "../errors";
 import { createId } from "../ids";
@@ -18,7 +20,8 @@ export type ClaimOutcome =
   | { kind: "claimed"; claimId: string }
   | { kind: "replay"; status: number; bodyText: string };
 
-interface ClaimRow {
+/** A claim attempt's answer: the row it claimed, or the existing record that holds the key. */
+export interface ClaimRow {
   id: string;
   claimed: boolean;
   fingerprint: string;
@@ -35,46 +38,86 @@ export function validateIdempotencyKey(key: string): void {
   }
 }
 
+/** SQL expressions (parameters or columns) a claim statement is built from. */
+export interface ClaimExpressions {
+  id: string;
+  apiKeyId: string;
+  livemode: string;
+  key: string;
+  fingerprint: string;
+  lockSeconds: string;
+  retentionHours: string;
+}
+
 /**
- * One statement claims the key, or takes over a claim whose holder died (in flight past its lock) or a
- * record past retention; otherwise it returns the existing record, which decides replay, 400 or 409.
+ * The claim upsert as SQL text. It claims the key, or takes over a claim whose holder died (in flight past
+ * its lock) or a record past retention; it returns the claimed row, and nothing when the key is held.
+ * `from` optionally makes the values depend on other rows (a CTE of the statement it is part of).
  */
-export async function claim(db: Db, scope: ClaimScope, fingerprint: string): Promise<ClaimOutcome> {
+export function claimText(e: ClaimExpressions, from = ""): string {
+  return `
+    INSERT INTO idempotency_records AS r (id, api_key_id, livemode, key, fingerprint, status, locked_until, created_at)
+    SELECT ${e.id}, ${e.apiKeyId}, ${e.livemode}, ${e.key}, ${e.fingerprint}, 'in_flight',
+           now() + make_interval(secs => ${e.lockSeconds}::int), now() ${from}
+    ON CONFLICT (api_key_id, livemode, key) DO UPDATE
+      SET id = EXCLUDED.id, fingerprint = EXCLUDED.fingerprint, status = 'in_flight', response_status = NULL,
+          response_body = NULL, locked_until = EXCLUDED.locked_until, created_at = EXCLUDED.created_at
+      WHERE (r.status = 'in_flight' AND r.locked_until < now())
+         OR r.created_at < now() - make_interval(hours => ${e.retentionHours}::int)
+    RETURNING id, fingerprint, status, response_status, response_body`;
+}
+
+/** The record holding the key, as the statement's snapshot sees it. */
+export function existingRecordText(apiKeyId: string, livemode: string, key: string, from = "", where = "true"): string {
+  return `
+    SELECT r.id, r.fingerprint, r.status, r.response_status, r.response_body FROM idempotency_records r ${from}
+     WHERE r.api_key_id = ${apiKeyId} AND r.livemode = ${livemode} AND r.key = ${key} AND ${where}`;
+}
+
+const CLAIM = statement(
+  "idempotency_claim",
+  `WITH c AS (${claimText({ id: "$1", apiKeyId: "$2", livemode: "$3", key: "$4", fingerprint: "$5", lockSeconds: "$6", retentionHours: "$7" })})
+   SELECT *, true AS claimed FROM c
+   UNION ALL
+   SELECT *, false FROM (${existingRecordText("$2", "$3", "$4", "", "NOT EXISTS (SELECT 1 FROM c)")}) e`,
+);
+const READ_RECORD = statement("idempotency_read", `SELECT *, false AS claimed FROM (${existingRecordText("$1", "$2", "$3")}) e`);
+
+/** Parameters of a claim statement, in the order of CLAIM's. */
+export function claimValues(scope: ClaimScope, fingerprint: string): unknown[] {
+  return [createId("idempotency"), scope.apiKeyId, scope.livemode, scope.key, fingerprint, env.IDEMPOTENCY_LOCK_SECONDS, env.IDEMPOTENCY_RETENTION_HOURS];
+}
+
+/**
+ * Claims the key, or decides from the record holding it: replay, 400 (another request) or 409 (in flight).
+ * `firstAttempt` is the answer of a claim already made as part of another statement (null: it returned
+ * nothing, see below).
+ */
+export async function claim(db: Sql, scope: ClaimScope, fingerprint: string, firstAttempt?: ClaimRow | null): Promise<ClaimOutcome> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const rows = await db.$queryRaw<ClaimRow[]>`
-      WITH claim AS (
-        INSERT INTO idempotency_records AS r (id, api_key_id, livemode, key, fingerprint, status, locked_until, created_at)
-        VALUES (${createId("idempotency")}, ${scope.apiKeyId}, ${scope.livemode}, ${scope.key}, ${fingerprint}, 'in_flight',
-                now() + make_interval(secs => ${env.IDEMPOTENCY_LOCK_SECONDS}::int), now())
-        ON CONFLICT (api_key_id, livemode, key) DO UPDATE
-          SET id = EXCLUDED.id, fingerprint = EXCLUDED.fingerprint, status = 'in_flight', response_status = NULL,
-              response_body = NULL, locked_until = EXCLUDED.locked_until, created_at = EXCLUDED.created_at
-          WHERE (r.status = 'in_flight' AND r.locked_until < now())
-             OR r.created_at < now() - make_interval(hours => ${env.IDEMPOTENCY_RETENTION_HOURS}::int)
-        RETURNING id, true AS claimed, fingerprint, status, response_status, response_body
-      )
-      SELECT * FROM claim
-      UNION ALL
-      SELECT id, false, fingerprint, status, response_status, response_body FROM idempotency_records
-       WHERE api_key_id = ${scope.apiKeyId} AND livemode = ${scope.livemode} AND key = ${scope.key}
-         AND NOT EXISTS (SELECT 1 FROM claim)`;
-    // Empty when the conflicting row was committed after this statement's snapshot: look again.
-    const row = rows[0] ?? (await readRecord(db, scope));
-    if (!row) continue; // released between the two reads: try to claim again
-    if (row.claimed) return { kind: "claimed", claimId: row.id };
-    // SPEC.md 3.2: while the first request runs, the key answers 409 whatever the body.
-    if (row.status === "in_flight") {
-      throw new ConflictError("A request with this Idempotency-Key is still being processed; retry shortly.");
-    }
-    if (row.fingerprint !== fingerprint) {
-      throw new ValidationError(
-        "This Idempotency-Key was already used with different request parameters; use a new key for a new request.",
-        [{ path: "Idempotency-Key", message: "already used with a different request" }],
-      );
-    }
-    return { kind: "replay", status: row.response_status ?? 200, bodyText: storedBodyText(row.response_body) };
+    const answer =
+      attempt === 0 && firstAttempt !== undefined ? (firstAttempt ?? undefined) : (await db.rows<ClaimRow>(CLAIM, claimValues(scope, fingerprint)))[0];
+    // Empty when the conflicting row was committed after the statement's snapshot: look again.
+    const row = answer ?? (await db.rows<ClaimRow>(READ_RECORD, [scope.apiKeyId, scope.livemode, scope.key]))[0];
+    if (row) return outcomeOf(row, fingerprint);
+    // released between the two reads: try to claim again
   }
   throw new ConflictError("A request with this Idempotency-Key is still being processed; retry shortly.");
+}
+
+function outcomeOf(row: ClaimRow, fingerprint: string): ClaimOutcome {
+  if (row.claimed) return { kind: "claimed", claimId: row.id };
+  // SPEC.md 3.2: while the first request runs, the key answers 409 whatever the body.
+  if (row.status === "in_flight") {
+    throw new ConflictError("A request with this Idempotency-Key is still being processed; retry shortly.");
+  }
+  if (row.fingerprint !== fingerprint) {
+    throw new ValidationError(
+      "This Idempotency-Key was already used with different request parameters; use a new key for a new request.",
+      [{ path: "Idempotency-Key", message: "already used with a different request" }],
+    );
+  }
+  return { kind: "replay", status: row.response_status ?? 200, bodyText: storedBodyText(row.response_body) };
 }
 
 /** JSON text is stored as is; a sealed body (see storeResponse) starts with the sealed-secret format. */
@@ -83,29 +126,29 @@ function storedBodyText(stored: string | null): string {
   return stored.startsWith("v1:") ? openSecret(stored) : stored;
 }
 
-async function readRecord(db: Db, scope: ClaimScope): Promise<ClaimRow | undefined> {
-  const rows = await db.$queryRaw<ClaimRow[]>`
-    SELECT id, false AS claimed, fingerprint, status, response_status, response_body FROM idempotency_records
-     WHERE api_key_id = ${scope.apiKeyId} AND livemode = ${scope.livemode} AND key = ${scope.key}`;
-  return rows[0];
-}
+const STORE = statement(
+  "idempotency_store",
+  "UPDATE idempotency_records SET status = 'stored', response_status = $2, response_body = $3 WHERE id = $1 AND status = 'in_flight'",
+);
 
 /**
- * Saves the response for replay. Called inside the work's own transaction, so the work and its stored
- * response commit together; if the claim was taken over meanwhile, the whole transaction rolls back.
+ * Saves the response (its JSON text) for replay. Called inside the work's own transaction (Prisma's or a
+ * raw one), so the work and its stored response commit together; if the claim was taken over meanwhile,
+ * the whole transaction rolls back.
  */
-export async function storeResponse(db: Db, claimId: string, status: number, body: unknown, seal = false): Promise<void> {
+export async function storeResponse(tx: Db | Sql, claimId: string, status: number, bodyText: string, seal = false): Promise<void> {
   // A response that carries a secret (e.g. a new webhook signing secret) is kept only encrypted.
-  const stored = seal ? sealSecret(JSON.stringify(body)) : JSON.stringify(body);
-  const updated = await db.$executeRaw`
-    UPDATE idempotency_records SET status = 'stored', response_status = ${status}, response_body = ${stored}
-     WHERE id = ${claimId} AND status = 'in_flight'`;
+  const stored = seal ? sealSecret(bodyText) : bodyText;
+  const values = [claimId, status, stored];
+  const updated = "rows" in tx ? await tx.count(STORE, values) : await tx.$executeRawUnsafe(STORE.text, ...values);
   if (updated !== 1) throw new InvariantViolation("The idempotency claim was lost before the request finished.");
 }
 
+const RELEASE = statement("idempotency_release", "DELETE FROM idempotency_records WHERE id = $1 AND status = 'in_flight'");
+
 /** Frees the key after a 5xx or crash, so a retry is a fresh request. */
-export async function releaseClaim(db: Db, claimId: string): Promise<void> {
-  await db.$executeRaw`DELETE FROM idempotency_records WHERE id = ${claimId} AND status = 'in_flight'`;
+export async function releaseClaim(claimId: string): Promise<void> {
+  await sql().count(RELEASE, [claimId]);
 }
 
 /** Deletes records past retention and claims long past their lock (the tick calls this). */

@@ -1,5 +1,5 @@
 // The process's rate limiter: Redis when REDIS_URL is set, else Postgres.
-import { getDb } from "../db";
+import { getDb, sql } from "../db";
 import { env } from "../env";
 import { postgresLimiter } from "./postgres-limiter";
 import { redisLimiter } from "./redis-limiter";
@@ -16,7 +16,7 @@ export const bucketsInPostgres = () => !env.REDIS_URL;
 
 export function getRateLimiter(): RateLimiter {
   const config = bucketConfig();
-  const postgres = () => postgresLimiter(getDb, config);
+  const postgres = () => postgresLimiter(sql, config);
   globalForLimiter.rateLimiter ??= env.REDIS_URL ? withFallback(redisLimiter(env.REDIS_URL, config), postgres()) : postgres();
   return globalForLimiter.rateLimiter;
 }

@@ -4,7 +4,7 @@ export const DEMO_PASSWORD = "demo-password";
 
 export async function seedDemoMerchant(databaseUrl: string): Promise<void> {
   process.env.DATABASE_URL = databaseUrl;
-  const { getDb, transaction } = await import("../../lib/db");
+  const { getDb, transaction, closeDb } = await import("../../lib/db");
   const { createMerchant } = await import("../../lib/merchants/create-merchant");
   const existing = await getDb().user.findUnique({ where: { email: DEMO_EMAIL } });
   if (existing) return;
@@ -13,5 +13,5 @@ export async function seedDemoMerchant(databaseUrl: string): Promise<void> {
   console.log(`  merchant:        ${created.merchantId}`);
   console.log(`  test secret key: ${created.testSecretKey}`);
   console.log(`  dashboard login: ${DEMO_EMAIL} / ${DEMO_PASSWORD}`);
-  await getDb().$disconnect();
+  await closeDb();
 }

@@ -9,8 +9,8 @@ export interface ServerProcess {
   stop: () => Promise<void>;
 }
 
-export async function startServerProcess(port: number, env: Record<string, string>, inheritOutput = false): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [path.join(ROOT, "server.mjs")], {
+export async function startServerProcess(port: number, env: Record<string, string>, inheritOutput = false, nodeArgs: string[] = []): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, "server.mjs")], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", BASE_URL: `http://localhost:${port}`, ...env, PORT: String(port) },
     stdio: inheritOutput ? "inherit" : ["ignore", "pipe", "pipe"],

@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import Redis from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import { getDb } from "../../lib/db";
+import { sql } from "../../lib/db";
 import { postgresLimiter } from "../../lib/rate-limit/postgres-limiter";
 import { redisLimiter } from "../../lib/rate-limit/redis-limiter";
 import type { RateLimiter } from "../../lib/rate-limit/token-bucket";
@@ -12,7 +12,7 @@ import { redisUrlForTests } from "../helpers/redis";
 const config = { max: 50, windowMs: 3_600_000 }; // refill is negligible during the test
 
 const redisUrl = redisUrlForTests();
-const backends: [string, () => RateLimiter][] = [["postgres", () => postgresLimiter(getDb, config)]];
+const backends: [string, () => RateLimiter][] = [["postgres", () => postgresLimiter(sql, config)]];
 if (redisUrl) backends.push(["redis", () => redisLimiter(redisUrl, config)]);
 
 afterAll(async () => {
@@ -48,7 +48,7 @@ describe.each(backends)("%s token bucket", (_name, makeLimiter) => {
 
   it("refills over time", async () => {
     const fast = { max: 2, windowMs: 400 }; // one token per 200 ms
-    const limiter = _name === "redis" ? redisLimiter(redisUrl!, fast) : postgresLimiter(getDb, fast);
+    const limiter = _name === "redis" ? redisLimiter(redisUrl!, fast) : postgresLimiter(sql, fast);
     const key = `dbtest-${randomUUID()}`;
     expect((await limiter.take(key)).allowed).toBe(true);
     expect((await limiter.take(key)).allowed).toBe(true);

@@ -3,7 +3,7 @@ import { listCustomers } from "@/lib/customers/list-customers";
 import { CreateCustomerBody, ListCustomersQuery } from "@/lib/customers/schemas";
 import { api } from "@/lib/http/api";
 
-export const POST = api({ auth: "secret", body: CreateCustomerBody, status: 201 }, ({ tx, principal, body }) =>
+export const POST = api({ auth: "secret", body: CreateCustomerBody, status: 201, db: "sql" }, ({ tx, principal, body }) =>
   createCustomer(tx, principal, body),
 );
 

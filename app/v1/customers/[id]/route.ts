@@ -1,4 +1,4 @@
 import { getCustomer } from "@/lib/customers/get-customer";
 import { api } from "@/lib/http/api";
 
-export const GET = api({ auth: "secret" }, ({ tx, principal, params }) => getCustomer(tx, principal, params.id));
+export const GET = api({ auth: "secret", db: "sql" }, ({ tx, principal, params }) => getCustomer(tx, principal, params.id));
