@@ -1,6 +1,6 @@
 // Brakes on password guessing and mass sign-up: token buckets per (client IP, email) for sign-in and per
 // client IP for sign-up, in Postgres (they share the API limiter's table and window, with their own sizes).
-import { getDb } from "../db";
+import { sql } from "../db";
 import { env } from "../env";
 import { postgresLimiter } from "../rate-limit/postgres-limiter";
 import type { RateLimiter } from "../rate-limit/token-bucket";
@@ -8,12 +8,12 @@ import type { RateLimiter } from "../rate-limit/token-bucket";
 const globalForLimits = globalThis as unknown as { loginLimiter?: RateLimiter; signupLimiter?: RateLimiter };
 
 function loginLimiter(): RateLimiter {
-  globalForLimits.loginLimiter ??= postgresLimiter(getDb, { max: env.LOGIN_RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MS });
+  globalForLimits.loginLimiter ??= postgresLimiter(sql, { max: env.LOGIN_RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MS });
   return globalForLimits.loginLimiter;
 }
 
 function signupLimiter(): RateLimiter {
-  globalForLimits.signupLimiter ??= postgresLimiter(getDb, { max: env.SIGNUP_RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MS });
+  globalForLimits.signupLimiter ??= postgresLimiter(sql, { max: env.SIGNUP_RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MS });
   return globalForLimits.signupLimiter;
 }
 
