@@ -28,6 +28,16 @@ test("pays the terms and shows the paymentIntentId to paste back; the API agrees
   expect(pi).toMatchObject({ status: "captured", amount: 250, amountCaptured: 250, currency: "USD" });
   const checkout = await getJson(request, merchant.testSecretKey, `/v1/checkouts/${pi.checkoutId}`);
   expect(checkout.metadata.sku).toBe("tool:web_search");
+  expect(pi.sku).toBe("tool:web_search");
+
+  // What the paywall's backend asks the service on the retry: this payment paid exactly these terms.
+  const verify = (sku: string) =>
+    request.post("/v1/paywall/verify", {
+      headers: { Authorization: `Bearer ${merchant.testSecretKey}` },
+      data: { paymentIntentId, merchantId: merchant.merchantId, amount: 250, currency: "usd", sku },
+    });
+  expect(await (await verify("tool:web_search")).json()).toMatchObject({ valid: true, paymentIntent: { id: paymentIntentId } });
+  expect(await (await verify("tool:other")).json()).toEqual({ valid: false, reasonCode: "reference_mismatch" });
 
   // The id shown is checked against the terms: a different sku does not show it as paid.
   await page.goto(`${termsUrl("tool:other")}&paymentIntentId=${paymentIntentId}`);

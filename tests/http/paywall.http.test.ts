@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb, transaction } from "../../lib/db";
 import { openPaywallCheckout } from "../../lib/paywall/open-paywall-checkout";
-import { serviceConsumedStore } from "../../lib/sdk";
+import { paywallHttp, serviceBackend, serviceConsumedStore } from "../../lib/sdk";
 import { baseUrl, call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 import { capture, createCustomer, paidOrder, railChargesFor } from "../helpers/payments";
@@ -276,5 +276,46 @@ describe("POST /v1/paywall/pay (the payer's own key)", () => {
     expect((await pay("", ok)).status).toBe(401);
     // Nothing was opened for any of them.
     expect(await getDb().paymentIntent.count({ where: { payerMerchantId: payer.merchantId } })).toBe(0);
+  });
+});
+
+describe("paywallHttp() over the real service (SPEC.md section 4, plain HTTP)", () => {
+  it("402 gate -> pay at payEndpoint with the payer's key -> retry with x-service-payment -> 200 once, then 409 already_redeemed", async () => {
+    const seller = await createTestMerchant("HTTP API seller");
+    const payer = await createTestMerchant("HTTP API agent");
+    const service = { baseUrl: baseUrl(), apiKey: seller.testKey };
+    let runs = 0;
+    const handler = paywallHttp({
+      backend: serviceBackend(service),
+      consumed: serviceConsumedStore({ ...service, merchantId: seller.merchantId }),
+      merchantId: seller.merchantId,
+      price: 40,
+      currency: "eur",
+      sku: "api:forecast",
+    })(async () => {
+      runs++;
+      return Response.json({ forecast: "sunny" });
+    });
+
+    const gated = await handler(new Request("http://api.local/forecast"));
+    expect(gated.status).toBe(402);
+    const gate = await gated.json();
+    expect(gate).toMatchObject({ kind: "payment_required", merchant: seller.merchantId, amount: 40, currency: "EUR", sku: "api:forecast", payEndpoint: `${baseUrl()}/v1/paywall/pay` });
+    const paid = await fetch(gate.payEndpoint, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${payer.testKey}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ merchantId: gate.merchant, amount: gate.amount, currency: gate.currency, sku: gate.sku, paymentMethod: "pm_card_mastercard" }),
+    });
+    expect(paid.status).toBe(201);
+    const { paymentIntentId } = await paid.json();
+
+    const withProof = () => handler(new Request("http://api.local/forecast", { headers: { "x-service-payment": paymentIntentId } }));
+    const ok = await withProof();
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toEqual({ forecast: "sunny", payment: { status: "paid", paymentIntentId } });
+    const again = await withProof();
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ kind: "already_redeemed", paymentIntentId });
+    expect(runs).toBe(1);
   });
 });
