@@ -1,13 +1,17 @@
 // Detail pages: a domain NotFoundError (missing, another merchant's, or the other mode's object) becomes
-// the dashboard's 404 page; anything else stays an error.
+// the dashboard's 404 page, and so does a list cursor (startingAfter) that is not in the list; anything
+// else stays an error.
 import { notFound } from "next/navigation";
-import { NotFoundError } from "../errors";
+import { NotFoundError, ValidationError } from "../errors";
+
+const isStaleCursor = (err: unknown) =>
+  err instanceof ValidationError && ((err.details.fields ?? []) as { path: string }[]).some((field) => field.path === "startingAfter");
 
 export async function orNotFound<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (err) {
-    if (err instanceof NotFoundError) notFound();
+    if (err instanceof NotFoundError || isStaleCursor(err)) notFound();
     throw err;
   }
 }

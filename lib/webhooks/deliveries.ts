@@ -19,8 +19,9 @@ export async function listDeliveryAttempts(db: Db, scope: Scope, endpointId: str
     where: { endpointId, ...where },
     orderBy: [{ attemptedAt: "desc" }, { id: "desc" }],
     take: query.limit + 1,
+    include: { delivery: { select: { event: { select: { type: true } } } } },
   });
-  return toListPage(rows, query.limit, serializeAttempt);
+  return toListPage(rows, query.limit, (row) => serializeAttempt(row, row.delivery.event.type));
 }
 
 export async function resendEvent(tx: Db, scope: Scope, eventId: string, webhookEndpointId?: string) {

@@ -10,16 +10,19 @@ export function serializeEndpoint(endpoint: WebhookEndpoint, secret?: string) {
     enabledEvents: endpoint.enabledEvents,
     status: endpoint.status,
     livemode: endpoint.livemode,
+    /** After a rotation: until when the previous secret still signs beside the current one (else null). */
+    previousSecretExpiresAt: endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > new Date() ? endpoint.previousSecretExpiresAt.toISOString() : null,
     createdAt: endpoint.createdAt.toISOString(),
     ...(secret ? { secret } : {}),
   };
 }
 
-export function serializeAttempt(attempt: WebhookDeliveryAttempt) {
+export function serializeAttempt(attempt: WebhookDeliveryAttempt, eventType: string) {
   return {
     id: attempt.id,
     object: "webhook_delivery_attempt" as const,
     eventId: attempt.eventId,
+    eventType,
     webhookEndpointId: attempt.endpointId,
     status: attempt.status,
     responseStatus: attempt.responseStatus,

@@ -1,0 +1,125 @@
+// Webhooks in the dashboard, in Chromium, against a real local receiver: an endpoint added from the
+// dashboard gets the real events of a checkout paid on the pay page (signed with the secret shown once),
+// the deliveries log shows them with their response codes, rotate shows the new secret once, resend,
+// disable/enable, delete, another merchant's endpoint is the 404 page, and axe finds nothing serious.
+import { expect, test } from "@playwright/test";
+import { verifyWebhook } from "../lib/sdk";
+import { createApiKeyInDashboard, newSignedInMerchant } from "./support/dashboard";
+import { expectAccessible, fillCard, openCheckout } from "./support/pay";
+import { addEndpointInDashboard, startReceiver, tickUntilReceived, type Receiver } from "./support/webhooks";
+
+let receiver: Receiver;
+
+test.beforeEach(async () => {
+  receiver = await startReceiver();
+});
+
+test.afterEach(async () => {
+  await receiver.close();
+});
+
+test("payer flow: a checkout paid on the pay page reaches the endpoint added in the dashboard; the log shows HTTP 200; rotate shows the new secret once; resend", async ({ page, request }) => {
+  await newSignedInMerchant(page, "Hooked Coffee");
+  const key = await createApiKeyInDashboard(page);
+  const { id, secret } = await addEndpointInDashboard(page, receiver.url, ["order.paid", "payment_intent.captured"]);
+  await expect(page.getByTestId("endpoint-events").getByRole("listitem")).toHaveText(["order.paid", "payment_intent.captured"]);
+  await expect(page.getByText("No deliveries yet")).toBeVisible();
+
+  // The payer pays on the hosted page.
+  const checkout = await openCheckout(request, key);
+  await page.goto(checkout.url);
+  await fillCard(page, "4242 4242 4242 4242");
+  await page.getByRole("button", { name: "Pay $54.00" }).click();
+  await expect(page.getByRole("heading", { name: "Payment successful" })).toBeVisible();
+
+  await tickUntilReceived(request, receiver, 2);
+  const events = receiver.received.map((delivery) => verifyWebhook(delivery.rawBody, delivery.headers["x-service-signature"], secret));
+  expect(events.map((event) => event.type).sort()).toEqual(["order.paid", "payment_intent.captured"]);
+  const orderPaid = events.find((event) => event.type === "order.paid")!;
+  expect((orderPaid.data as { object: { id: string } }).object.id).toBe(checkout.orderId);
+
+  // The deliveries log: both attempts, HTTP 200, their durations.
+  await page.goto(`/dashboard/webhooks/${id}`);
+  const rows = page.getByTestId("row");
+  await expect(rows).toHaveCount(2);
+  await expect(rows.getByTestId("response")).toHaveText(["HTTP 200", "HTTP 200"]);
+  await expect(rows.getByTestId("status").first()).toHaveText("Succeeded");
+  await expect(rows.filter({ hasText: "order.paid" })).toContainText(orderPaid.id);
+  await expect(rows.getByTestId("duration").first()).toHaveText(/^\d+ ms$/);
+
+  // Rotate: the new secret once, the old one still signing for 24 h.
+  await page.getByRole("button", { name: "Rotate secret" }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog).toContainText("24 hours");
+  await dialog.getByRole("button", { name: "Rotate secret" }).click();
+  const rotated = (await dialog.getByTestId("new-secret").textContent())!.trim();
+  expect(rotated).toMatch(/^whsec_/);
+  expect(rotated).not.toBe(secret);
+  await dialog.getByRole("button", { name: "Done" }).click();
+  await page.reload();
+  await expect(page.getByText(rotated)).toHaveCount(0);
+  await expect(page.getByTestId("new-secret")).toHaveCount(0);
+  await expect(page.getByTestId("secret-status")).toContainText("The previous secret also signs until");
+
+  // Resend order.paid from its row: delivered again, signed with the new AND the previous secret.
+  await rows.filter({ hasText: "order.paid" }).getByRole("button", { name: `Resend ${orderPaid.id}` }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: "Event queued" })).toBeVisible();
+  await tickUntilReceived(request, receiver, 3);
+  const again = receiver.received[2];
+  expect(verifyWebhook(again.rawBody, again.headers["x-service-signature"], rotated).id).toBe(orderPaid.id);
+  expect(verifyWebhook(again.rawBody, again.headers["x-service-signature"], secret).id).toBe(orderPaid.id);
+  await page.reload();
+  await expect(rows).toHaveCount(3);
+});
+
+test("disable and enable an endpoint, then delete it (with confirmation)", async ({ page }) => {
+  await newSignedInMerchant(page, "Toggle Tea");
+  const { id } = await addEndpointInDashboard(page, receiver.url);
+  await expect(page.getByTestId("endpoint-events")).toHaveText("All event types");
+
+  await page.getByRole("button", { name: "Disable" }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: "Endpoint disabled" })).toBeVisible();
+  await expect(page.getByTestId("status").first()).toHaveText("Disabled");
+  await page.getByRole("button", { name: "Enable" }).click();
+  await expect(page.getByTestId("status").first()).toHaveText("Enabled");
+
+  await page.getByRole("button", { name: "Delete" }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog).toContainText(receiver.url);
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(page).toHaveURL(new RegExp(`/dashboard/webhooks/${id}$`));
+  await page.getByRole("button", { name: "Delete" }).click();
+  await dialog.getByRole("button", { name: "Delete endpoint" }).click();
+  await page.waitForURL(/\/dashboard\/webhooks$/);
+  await expect(page.getByText("No endpoints yet")).toBeVisible();
+  await page.goto(`/dashboard/webhooks/${id}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
+});
+
+test("merchant B never sees merchant A's endpoint: its URL is the 404 page", async ({ page, browser }) => {
+  await newSignedInMerchant(page, "Merchant A");
+  const { id } = await addEndpointInDashboard(page, receiver.url);
+
+  const other = await browser.newContext();
+  const pageB = await other.newPage();
+  await newSignedInMerchant(pageB, "Merchant B");
+  const res = await pageB.goto(`/dashboard/webhooks/${id}`);
+  expect(res?.status()).toBe(404);
+  await expect(pageB.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
+  await expect(pageB.getByText(receiver.url)).toHaveCount(0);
+  await pageB.goto("/dashboard/webhooks");
+  await expect(pageB.getByText("No endpoints yet")).toBeVisible();
+  await other.close();
+});
+
+test("axe-core: no serious or critical violations on the webhooks list, the add dialog and an endpoint", async ({ page }) => {
+  await newSignedInMerchant(page);
+  await page.goto("/dashboard/webhooks");
+  await expectAccessible(page);
+  await page.getByRole("button", { name: "Add endpoint" }).click();
+  await page.getByRole("dialog").getByLabel("Selected event types").check();
+  await expectAccessible(page);
+  await page.keyboard.press("Escape");
+  await addEndpointInDashboard(page, receiver.url);
+  await expectAccessible(page);
+});
