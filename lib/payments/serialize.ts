@@ -1,6 +1,34 @@
 import type { PaymentIntent } from "../generated/prisma/client";
 
-export function serializePaymentIntent(pi: PaymentIntent) {
+/** The columns the API object shows (a raw-SQL read selects just these: PAYMENT_INTENT_COLUMNS). */
+export type PaymentIntentFields = Pick<
+  PaymentIntent,
+  | "id"
+  | "status"
+  | "amount"
+  | "amountCaptured"
+  | "amountRefunded"
+  | "currency"
+  | "checkoutId"
+  | "orderId"
+  | "customerId"
+  | "paymentMethod"
+  | "sku"
+  | "meterId"
+  | "capturedAt"
+  | "settledAt"
+  | "failureReason"
+  | "livemode"
+  | "createdAt"
+>;
+
+/** Raw SQL select list giving a PaymentIntentFields row. */
+export const PAYMENT_INTENT_COLUMNS = `id, status, amount, amount_captured AS "amountCaptured", amount_refunded AS "amountRefunded", currency,
+  checkout_id AS "checkoutId", order_id AS "orderId", customer_id AS "customerId", payment_method AS "paymentMethod", sku,
+  meter_id AS "meterId", captured_at AS "capturedAt", settled_at AS "settledAt", failure_reason AS "failureReason", livemode,
+  created_at AS "createdAt"`;
+
+export function serializePaymentIntent(pi: PaymentIntentFields) {
   return {
     id: pi.id,
     object: "payment_intent" as const,

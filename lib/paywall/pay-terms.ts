@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { cancelCheckout } from "../checkouts/cancel-checkout";
 import { MAX_AMOUNT } from "../checkouts/schemas";
-import { getDb, transaction, type Db } from "../db";
+import { sql, transaction } from "../db";
 import { validateCard, type CardForm } from "../pay/card";
 import { payCheckout, type PayOutcome } from "../pay/pay-checkout";
 import type { Scope } from "../scope";
@@ -53,7 +53,7 @@ export async function payPaywallTerms(terms: PaywallTerms, form: CardForm): Prom
 }
 
 /** A PaymentIntent that pays these terms (the same rule as POST /v1/paywall/verify), or null. */
-export async function paidTermsPaymentIntent(terms: PaywallTerms, paymentIntentId: string, db: Db = getDb()) {
-  const verdict = await verifyPayment(db, paywallScope(terms), { paymentIntentId, merchantId: terms.merchant, ...terms });
+export async function paidTermsPaymentIntent(terms: PaywallTerms, paymentIntentId: string) {
+  const verdict = await verifyPayment(sql(), paywallScope(terms), { paymentIntentId, merchantId: terms.merchant, ...terms });
   return verdict.valid ? verdict.paymentIntent : null;
 }

@@ -3,7 +3,7 @@
 // and the same statement says whether the PaymentIntent is the merchant's at all and, when the row was
 // already there, whose request wrote it. A retry of the winning request (same key, same Idempotency-Key,
 // e.g. after its response was lost) is answered `redeemed: true` again; anyone else gets already_redeemed.
-import type { Db } from "../db";
+import { statement, type Sql } from "../db";
 import { NotFoundError } from "../errors";
 import { createId } from "../ids";
 import type { Scope } from "../scope";
@@ -18,35 +18,37 @@ interface Row {
   prior_digest: string | null;
 }
 
-export async function redeemPayment(db: Db, principal: Scope & { apiKeyId: string }, input: RedeemPaymentInput, idempotencyKey: string | null): Promise<RedeemResult> {
+// $1 PaymentIntent, $2 merchant, $3 livemode, $4 new redemption id, $5 request digest.
+const REDEEM = statement(
+  "paywall_redeem",
+  `WITH pi AS (
+     SELECT id FROM payment_intents WHERE id = $1 AND merchant_id = $2 AND livemode = $3
+   ), ins AS (
+     INSERT INTO paywall_redemptions (id, merchant_id, livemode, payment_intent_id, request_digest)
+     SELECT $4, $2, $3, pi.id, $5 FROM pi
+     ON CONFLICT (merchant_id, livemode, payment_intent_id) DO NOTHING
+     RETURNING id
+   )
+   SELECT EXISTS (SELECT 1 FROM pi) AS found, EXISTS (SELECT 1 FROM ins) AS inserted,
+          (SELECT request_digest FROM paywall_redemptions
+            WHERE merchant_id = $2 AND livemode = $3 AND payment_intent_id = $1) AS prior_digest`,
+);
+
+const PRIOR_DIGEST = statement(
+  "paywall_redemption_digest",
+  "SELECT request_digest FROM paywall_redemptions WHERE merchant_id = $1 AND livemode = $2 AND payment_intent_id = $3",
+);
+
+export async function redeemPayment(db: Sql, principal: Scope & { apiKeyId: string }, input: RedeemPaymentInput, idempotencyKey: string | null): Promise<RedeemResult> {
   const { merchantId, livemode } = principal;
   const pi = input.paymentIntentId;
   if (!pi.startsWith("pi_")) throw new NotFoundError("payment_intent", pi);
   const digest = requestDigest(principal.apiKeyId, idempotencyKey);
-  const [row] = await db.$queryRaw<Row[]>`
-    WITH pi AS (
-      SELECT id FROM payment_intents WHERE id = ${pi} AND merchant_id = ${merchantId} AND livemode = ${livemode}
-    ), ins AS (
-      INSERT INTO paywall_redemptions (id, merchant_id, livemode, payment_intent_id, request_digest)
-      SELECT ${createId("paywallRedemption")}, ${merchantId}, ${livemode}, pi.id, ${digest} FROM pi
-      ON CONFLICT (merchant_id, livemode, payment_intent_id) DO NOTHING
-      RETURNING id
-    )
-    SELECT EXISTS (SELECT 1 FROM pi) AS found, EXISTS (SELECT 1 FROM ins) AS inserted,
-           (SELECT request_digest FROM paywall_redemptions
-             WHERE merchant_id = ${merchantId} AND livemode = ${livemode} AND payment_intent_id = ${pi}) AS prior_digest`;
+  const [row] = await db.rows<Row>(REDEEM, [pi, merchantId, livemode, createId("paywallRedemption"), digest]);
   if (!row.found) throw new NotFoundError("payment_intent", pi);
   if (row.inserted) return { redeemed: true };
   if (digest === null) return { redeemed: false, result: "already_redeemed" };
-  // The winner committed after this statement's snapshot was taken (it raced us): read its digest now.
-  const prior = row.prior_digest ?? (await priorDigest(db, merchantId, livemode, pi));
+  // The winner may have committed after this statement's snapshot was taken (it raced us): read it now.
+  const prior = row.prior_digest ?? (await db.rows<{ request_digest: string | null }>(PRIOR_DIGEST, [merchantId, livemode, pi]))[0]?.request_digest;
   return prior === digest ? { redeemed: true } : { redeemed: false, result: "already_redeemed" };
-}
-
-async function priorDigest(db: Db, merchantId: string, livemode: boolean, paymentIntentId: string): Promise<string | null> {
-  const redemption = await db.paywallRedemption.findUnique({
-    where: { merchantId_livemode_paymentIntentId: { merchantId, livemode, paymentIntentId } },
-    select: { requestDigest: true },
-  });
-  return redemption?.requestDigest ?? null;
 }

@@ -5,7 +5,7 @@ import { RedeemPaymentBody } from "@/lib/paywall/schemas";
 
 // One atomic statement decides, and it recognises a retry of its own Idempotency-Key itself.
 export const POST = api(
-  { auth: "secret", body: RedeemPaymentBody, idempotent: false, transaction: false },
+  { auth: "secret", body: RedeemPaymentBody, idempotent: false, transaction: false, db: "sql" },
   async ({ tx, principal, body, req }) => {
     const result = await redeemPayment(tx, principal, body, idempotencyKeyOf(req));
     return new Reply(result.redeemed ? 201 : 200, result);
