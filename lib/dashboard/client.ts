@@ -25,10 +25,11 @@ function meta(name: string): string {
   return document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content ?? "";
 }
 
-export async function dashboardFetch<T = unknown>(path: string, options: { method?: string; body?: unknown } = {}): Promise<T> {
+export async function dashboardFetch<T = unknown>(path: string, options: { method?: string; body?: unknown; idempotencyKey?: string } = {}): Promise<T> {
   const method = options.method ?? (options.body === undefined ? "GET" : "POST");
   const headers: Record<string, string> = { Accept: "application/json", "X-Dashboard-Mode": meta(MODE_META) };
   if (method !== "GET") headers["X-CSRF-Token"] = meta(CSRF_META);
+  if (options.idempotencyKey) headers["Idempotency-Key"] = options.idempotencyKey;
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
   let res: Response;
   try {

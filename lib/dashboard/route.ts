@@ -1,7 +1,8 @@
 // dashboardApi(): the wrapper every dashboard route handler (/api/dashboard/**) is made with, the
 // dashboard's counterpart of lib/http/api.ts. Steps, in order:
 //   session (401) -> for mutations: Origin (403) + X-CSRF-Token (403) -> per-user rate limit (429)
-//   -> JSON body + zod (400) -> handler: mutations in ONE transaction, reads on the pool.
+//   -> JSON body + zod (400) -> Idempotency-Key claim (when sent; per user and mode, the API's store)
+//   -> handler: mutations in ONE transaction with the stored response, reads on the pool.
 // Errors come out in the SPEC section 7 contract ({ error: { code, message, details } }), through the
 // same table as the API. Handlers call the same domain functions as /v1 with `scope`.
 import type { z } from "zod";
@@ -9,6 +10,8 @@ import { getDb, transaction, type Db } from "../db";
 import { env } from "../env";
 import { DomainError, ForbiddenError, NotFoundError, UnauthorizedError } from "../errors";
 import { toErrorResult, type HttpResult } from "../http/errors";
+import { claim, releaseClaim, storeResponse, validateIdempotencyKey } from "../idempotency/claims";
+import { requestFingerprint } from "../idempotency/fingerprint";
 import { enforceRateLimit } from "../http/rate-limit-step";
 import { readJsonBody } from "../http/read-body";
 import { createId } from "../ids";
@@ -37,6 +40,8 @@ interface Options<B extends z.ZodType | undefined> {
   body?: B;
   /** Status of a successful result (default 200). */
   status?: number;
+  /** The response carries a secret: its stored idempotent copy is encrypted at rest. */
+  secretInResponse?: boolean;
 }
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -48,6 +53,7 @@ export function dashboardApi<B extends z.ZodType | undefined = undefined>(
   return async (req: Request, nextContext?: { params: Promise<RouteParams> }): Promise<Response> => {
     const requestId = createId("request");
     const headers = new Headers({ "Request-Id": requestId, "Cache-Control": "no-store" });
+    let claimId: string | null = null;
     try {
       const mutating = MUTATING.has(req.method);
       const modeHeader = req.headers.get(MODE_HEADER);
@@ -67,20 +73,49 @@ export function dashboardApi<B extends z.ZodType | undefined = undefined>(
 
       const context = { dashboard, scope: dashboard.scope, body, params };
       if (!mutating) return respond({ status: options.status ?? 200, body: await handler({ ...context, tx: getDb() }) }, headers);
+
+      // A retried click (say, after a lost response) replays the first answer instead of refunding twice.
+      const key = req.headers.get("idempotency-key");
+      if (key !== null) {
+        validateIdempotencyKey(key);
+        const scope = { apiKeyId: `dashboard:${dashboard.user.id}`, livemode: dashboard.scope.livemode, key };
+        const outcome = await claim(getDb(), scope, requestFingerprint(req.method, new URL(req.url).pathname, rawBody));
+        if (outcome.kind === "replay") {
+          headers.set("Idempotent-Replayed", "true");
+          headers.set("Content-Type", "application/json");
+          return new Response(outcome.bodyText, { status: outcome.status, headers });
+        }
+        claimId = outcome.claimId;
+      }
       const result = await transaction(async (tx): Promise<HttpResult> => {
+        let outcome: HttpResult;
         try {
-          return { status: options.status ?? 200, body: await handler({ ...context, tx }) };
+          outcome = { status: options.status ?? 200, body: await handler({ ...context, tx }) };
         } catch (err) {
           // As in the API: a decline's state commits, and the error is the answer.
-          if (err instanceof DomainError && err.commitsState) return toErrorResult(err, requestId);
-          throw err;
+          if (!(err instanceof DomainError && err.commitsState)) throw err;
+          outcome = toErrorResult(err, requestId);
         }
+        if (claimId) await storeResponse(tx, claimId, outcome.status, outcome.body, options.secretInResponse);
+        return outcome;
       });
       return respond(result, headers);
     } catch (err) {
-      return respond(toErrorResult(err, requestId), headers);
+      const result = toErrorResult(err, requestId);
+      if (claimId) await settleFailedClaim(claimId, result);
+      return respond(result, headers);
     }
   };
+}
+
+/** As in the API: a 4xx is the final answer and is stored; a 5xx frees the key for a fresh retry. */
+async function settleFailedClaim(claimId: string, result: HttpResult): Promise<void> {
+  try {
+    if (result.status >= 500) await releaseClaim(getDb(), claimId);
+    else await storeResponse(getDb(), claimId, result.status, result.body);
+  } catch (err) {
+    console.error("could not settle a dashboard idempotency claim:", err instanceof Error ? err.message : err);
+  }
 }
 
 function respond(result: HttpResult, headers: Headers): Response {

@@ -1,8 +1,11 @@
 "use client";
 // A dashboard mutation: react-query around dashboardFetch, a toast on success and on failure, and a
 // refetch on success (the server-rendered page via router.refresh(), plus any react-query keys given).
+// Each logical operation carries an Idempotency-Key: trying the same body again after a network failure
+// (the first request may have done the work) reuses it, so the server replays instead of acting twice.
 import { useMutation, useQueryClient, type QueryKey } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
+import { useRef } from "react";
 import { useToast } from "../../components/dashboard/useToast";
 import { dashboardFetch, DashboardRequestError } from "./client";
 
@@ -27,12 +30,25 @@ export function useDashboardMutation<V = void, R = unknown>(options: DashboardMu
   const router = useRouter();
   const queryClient = useQueryClient();
   const { toast } = useToast();
+  const pendingKey = useRef<{ key: string; request: string } | null>(null);
   return useMutation<R, DashboardRequestError, V>({
-    mutationFn: (variables) =>
-      dashboardFetch<R>(typeof options.path === "function" ? options.path(variables) : options.path, {
-        method: options.method ?? "POST",
-        body: options.body ? options.body(variables) : (variables ?? {}),
-      }),
+    mutationFn: async (variables) => {
+      const path = typeof options.path === "function" ? options.path(variables) : options.path;
+      const body = options.body ? options.body(variables) : (variables ?? {});
+      const request = `${path} ${JSON.stringify(body)}`;
+      if (pendingKey.current?.request !== request) pendingKey.current = { key: `dash_${crypto.randomUUID()}`, request };
+      try {
+        const result = await dashboardFetch<R>(path, { method: options.method ?? "POST", body, idempotencyKey: pendingKey.current.key });
+        pendingKey.current = null;
+        return result;
+      } catch (err) {
+        // A refusal (4xx) is this request's final answer. No answer, a 409 (the first attempt may still be
+        // running) or a 5xx (the server released the key) keeps the key, so trying again cannot act twice.
+        const status = err instanceof DashboardRequestError ? err.status : 0;
+        if (status >= 400 && status < 500 && status !== 409) pendingKey.current = null;
+        throw err;
+      }
+    },
     onSuccess: async (result, variables) => {
       if (options.success) toast({ tone: "success", title: typeof options.success === "function" ? options.success(result, variables) : options.success });
       await Promise.all((options.invalidate ?? []).map((queryKey) => queryClient.invalidateQueries({ queryKey })));

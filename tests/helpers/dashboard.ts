@@ -17,14 +17,14 @@ export function uniqueEmail(): string {
 }
 
 /** POSTs next-auth's callback for a provider; returns the response and the cookies it set. */
-export async function authCallback(provider: "signin" | "signup", fields: Record<string, string>, base = baseUrl()) {
+export async function authCallback(provider: "signin" | "signup", fields: Record<string, string>, base = baseUrl(), extraHeaders: Record<string, string> = {}) {
   const csrf = await fetch(`${base}/api/auth/csrf`);
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
   const csrfCookies = cookiesOf(csrf);
   const res = await fetch(`${base}/api/auth/callback/${provider}`, {
     method: "POST",
     redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: csrfCookies.join("; "), Origin: base },
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: csrfCookies.join("; "), Origin: base, ...extraHeaders },
     body: new URLSearchParams({ ...fields, csrfToken, json: "true" }),
   });
   const body = (await res.json().catch(() => ({}))) as { url?: string };
