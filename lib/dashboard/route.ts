@@ -6,7 +6,7 @@
 // Errors come out in the SPEC section 7 contract ({ error: { code, message, details } }), through the
 // same table as the API. Handlers call the same domain functions as /v1 with `scope`.
 import type { z } from "zod";
-import { getDb, transaction, type Db } from "../db";
+import { getDb, sql, transaction, type Db } from "../db";
 import { env } from "../env";
 import { DomainError, ForbiddenError, NotFoundError, UnauthorizedError } from "../errors";
 import { toErrorResult, type HttpResult } from "../http/errors";
@@ -79,7 +79,7 @@ export function dashboardApi<B extends z.ZodType | undefined = undefined>(
       if (key !== null) {
         validateIdempotencyKey(key);
         const scope = { apiKeyId: `dashboard:${dashboard.user.id}`, livemode: dashboard.scope.livemode, key };
-        const outcome = await claim(getDb(), scope, requestFingerprint(req.method, new URL(req.url).pathname, rawBody));
+        const outcome = await claim(sql(), scope, requestFingerprint(req.method, new URL(req.url).pathname, rawBody));
         if (outcome.kind === "replay") {
           headers.set("Idempotent-Replayed", "true");
           headers.set("Content-Type", "application/json");
@@ -96,7 +96,7 @@ export function dashboardApi<B extends z.ZodType | undefined = undefined>(
           if (!(err instanceof DomainError && err.commitsState)) throw err;
           outcome = toErrorResult(err, requestId);
         }
-        if (claimId) await storeResponse(tx, claimId, outcome.status, outcome.body, options.secretInResponse);
+        if (claimId) await storeResponse(tx, claimId, outcome.status, JSON.stringify(outcome.body), options.secretInResponse);
         return outcome;
       });
       return respond(result, headers);
@@ -111,8 +111,8 @@ export function dashboardApi<B extends z.ZodType | undefined = undefined>(
 /** As in the API: a 4xx is the final answer and is stored; a 5xx frees the key for a fresh retry. */
 async function settleFailedClaim(claimId: string, result: HttpResult): Promise<void> {
   try {
-    if (result.status >= 500) await releaseClaim(getDb(), claimId);
-    else await storeResponse(getDb(), claimId, result.status, result.body);
+    if (result.status >= 500) await releaseClaim(claimId);
+    else await storeResponse(sql(), claimId, result.status, JSON.stringify(result.body));
   } catch (err) {
     console.error("could not settle a dashboard idempotency claim:", err instanceof Error ? err.message : err);
   }
