@@ -1,7 +1,9 @@
 // npm run bench:meters: the metering hot paths on a production build and a fresh database, with npm
 // start's 1 s ticker running (so threshold settlements happen during the load, as in production).
-//  1. Post-paid: BENCH_CALLS (default 3000) POST /v1/meters/:id/usage, BENCH_CONCURRENCY (default 16) at once.
+//  1. Post-paid: BENCH_CALLS (default 2000) POST /v1/meters/:id/usage, BENCH_CONCURRENCY (default 16) at once.
 //  2. Prepaid: BENCH_CALLS reserve + commit pairs (two requests per metered call), same concurrency.
+//  3, 4. The same through the SDK's serviceMeteringBackend (what meteredPaywall calls), which sends an
+//     Idempotency-Key with every POST (so each request also claims and stores an idempotency record).
 // Prints calls/s and per-call latency p50/p99, the load average, and checks the books: every base unit
 // metered is either billed in an aggregate PaymentIntent or still accrued.
 import os from "node:os";
@@ -9,7 +11,7 @@ import { freshBenchDatabase, percentile } from "./lib/bench-setup";
 import { startServerProcess } from "./lib/server-process";
 import { startTicker } from "./lib/ticker";
 
-const CALLS = Number(process.env.BENCH_CALLS ?? 3000);
+const CALLS = Number(process.env.BENCH_CALLS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const PRICE = 400_000; // 0.4 cent in base units
 const CRON = "bench-cron";
@@ -73,33 +75,60 @@ try {
   const payer = await post("/v1/customers", key, { name: "agent" });
   await post(`/v1/customers/${payer.id}/fund`, key, { amount: 10_000_000, currency: "usd" });
 
-  const postPaid = await post("/v1/meters", key, { customerId: payer.id, currency: "usd", thresholdMinor: 100, prepaid: false });
-  const usage = await load(async (i) => {
-    await post(`/v1/meters/${postPaid.id}/usage`, key, { quantity: 1, unitPriceMinor: PRICE, idempotencyKey: `call-${i}` });
-  });
-  const usageBooks = await settledBooks(key, postPaid.id);
-
-  const prepaid = await post("/v1/meters", key, { customerId: payer.id, currency: "usd", thresholdMinor: 100, prepaid: true, budgetMinor: CALLS, paymentMethod: "pm_card_visa" });
-  const reserveCommit = await load(async () => {
-    const hold = await post(`/v1/meters/${prepaid.id}/reservations`, key, { quantity: 1, unitPriceMinor: PRICE });
-    await post(`/v1/meters/${prepaid.id}/reservations/${hold.id}/commit`, key, {});
-  });
-  const prepaidBooks = await settledBooks(key, prepaid.id);
+  const { serviceMeteringBackend } = await import("../lib/sdk");
+  const sdk = serviceMeteringBackend({ baseUrl: server.url, apiKey: key, maxRetries: 0 });
+  const openMeter = (prepaid: boolean) =>
+    post("/v1/meters", key, { customerId: payer.id, currency: "usd", thresholdMinor: 100, prepaid, ...(prepaid ? { budgetMinor: CALLS, paymentMethod: "pm_card_visa" } : {}) });
+  const phases = [
+    {
+      name: "post-paid usage record, API (1 request)",
+      prepaid: false,
+      call: (meterId: string, i: number) => post(`/v1/meters/${meterId}/usage`, key, { quantity: 1, unitPriceMinor: PRICE, idempotencyKey: `call-${i}` }),
+    },
+    {
+      name: "prepaid reserve + commit, API (2 requests)",
+      prepaid: true,
+      call: async (meterId: string) => {
+        const hold = await post(`/v1/meters/${meterId}/reservations`, key, { quantity: 1, unitPriceMinor: PRICE });
+        await post(`/v1/meters/${meterId}/reservations/${hold.id}/commit`, key, {});
+      },
+    },
+    {
+      name: "post-paid recordUsage, SDK (Idempotency-Key on the POST)",
+      prepaid: false,
+      call: (meterId: string, i: number) => sdk.recordUsage({ meterId, quantity: 1, unitPriceMinor: PRICE, idempotencyKey: `call-${i}` }),
+    },
+    {
+      name: "prepaid reserve + commit, SDK (Idempotency-Key on each POST)",
+      prepaid: true,
+      call: async (meterId: string) => {
+        const hold = await sdk.reserve({ meterId, quantity: 1, unitPriceMinor: PRICE });
+        if (!hold.ok) throw new Error("budget refused");
+        await sdk.commit({ meterId, reservationId: hold.reservationId });
+      },
+    },
+  ];
+  const rows: string[] = [];
+  let balanced = true;
+  for (const phase of phases) {
+    const meter = await openMeter(phase.prepaid);
+    const result = await load(async (i) => {
+      await phase.call(meter.id, i);
+    });
+    const books = await settledBooks(key, meter.id);
+    balanced &&= books.ok;
+    rows.push(
+      `| ${phase.name} | ${result.perSecond.toFixed(0)} | ${percentile(result.latencies, 50).toFixed(1)} ms | ${percentile(result.latencies, 99).toFixed(1)} ms | ${books.payments} (${books.billed} cents) | ${books.ok ? "yes" : "NO"} |`,
+    );
+  }
   const [load1, load5] = os.loadavg();
 
   console.log(`\nMeters benchmark: production build, fresh database, 1 s ticker, ${CALLS} calls, concurrency ${CONCURRENCY}\n`);
   console.log("| measure | calls/s | p50 | p99 | aggregate PaymentIntents | books balance |");
   console.log("|---|---:|---:|---:|---:|---|");
-  for (const [name, result, books] of [
-    ["post-paid usage record (1 request)", usage, usageBooks],
-    ["prepaid reserve + commit (2 requests)", reserveCommit, prepaidBooks],
-  ] as const) {
-    console.log(
-      `| ${name} | ${result.perSecond.toFixed(0)} | ${percentile(result.latencies, 50).toFixed(1)} ms | ${percentile(result.latencies, 99).toFixed(1)} ms | ${books.payments} (${books.billed} cents) | ${books.ok ? "yes" : "NO"} |`,
-    );
-  }
+  for (const row of rows) console.log(row);
   console.log(`\nload average (1 min / 5 min) at the end: ${load1.toFixed(2)} / ${load5.toFixed(2)}; ${os.cpus().length} CPUs`);
-  if (!usageBooks.ok || !prepaidBooks.ok) process.exitCode = 1;
+  if (!balanced) process.exitCode = 1;
 } finally {
   stopTicker();
   await getDb().$disconnect();
