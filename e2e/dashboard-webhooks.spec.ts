@@ -5,7 +5,7 @@
 import { expect, test } from "@playwright/test";
 import { verifyWebhook } from "../lib/sdk";
 import { createApiKeyInDashboard, newSignedInMerchant } from "./support/dashboard";
-import { expectAccessible, fillCard, openCheckout } from "./support/pay";
+import { expectAccessible, fillCard, openCheckout, screenshot } from "./support/pay";
 import { addEndpointInDashboard, startReceiver, tickUntilReceived, type Receiver } from "./support/webhooks";
 
 let receiver: Receiver;
@@ -46,6 +46,7 @@ test("payer flow: a checkout paid on the pay page reaches the endpoint added in 
   await expect(rows.getByTestId("status").first()).toHaveText("Succeeded");
   await expect(rows.filter({ hasText: "order.paid" })).toContainText(orderPaid.id);
   await expect(rows.getByTestId("duration").first()).toHaveText(/^\d+ ms$/);
+  await screenshot(page, "dashboard-webhook-endpoint");
 
   // Rotate: the new secret once, the old one still signing for 24 h.
   await page.getByRole("button", { name: "Rotate secret" }).click();

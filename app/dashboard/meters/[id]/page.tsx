@@ -1,0 +1,120 @@
+// One meter: what has accrued (not yet billed), what is reserved and the budget left (prepaid), what was
+// billed, its settlements (the aggregate PaymentIntents with its meterId) and its most recent usage.
+import type { Metadata } from "next";
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { DataTable } from "@/components/dashboard/DataTable";
+import { EmptyState } from "@/components/dashboard/EmptyState";
+import { Money } from "@/components/dashboard/Money";
+import { PageHeader } from "@/components/dashboard/PageHeader";
+import { Section } from "@/components/dashboard/Section";
+import { StatusBadge } from "@/components/dashboard/StatusBadge";
+import { getDb } from "@/lib/db";
+import { formatDateTime, formatMoney } from "@/lib/dashboard/format";
+import { formatBaseUnits } from "@/lib/dashboard/format-base-units";
+import { orNotFound } from "@/lib/dashboard/not-found";
+import { requireDashboard } from "@/lib/dashboard/session";
+import { getMeter } from "@/lib/meters/get-meter";
+import { listRecentUsage } from "@/lib/meters/recent-usage";
+import { listPaymentIntents } from "@/lib/payments/list-payment-intents";
+
+export const metadata: Metadata = { title: "Meter" };
+
+const SETTLEMENTS_SHOWN = 20;
+
+function Figure({ label, value, hint, testId }: { label: string; value: ReactNode; hint?: string; testId: string }) {
+  return (
+    <div className="flex flex-col gap-0.5">
+      <dt className="text-xs font-medium uppercase tracking-wide text-slate-600">{label}</dt>
+      <dd className="text-xl font-semibold tabular-nums text-slate-900" data-testid={testId}>
+        {value}
+      </dd>
+      {hint ? <dd className="text-xs text-slate-600">{hint}</dd> : null}
+    </div>
+  );
+}
+
+export default async function MeterPage({ params }: { params: Promise<{ id: string }> }) {
+  const { scope } = await requireDashboard();
+  const { id } = await params;
+  const db = getDb();
+  const [meter, settlements, usage] = await orNotFound(
+    Promise.all([getMeter(db, scope, id), listPaymentIntents(db, scope, { meterId: id, limit: SETTLEMENTS_SHOWN }), listRecentUsage(db, scope, id)]),
+  );
+  const base = (amount: number) => formatBaseUnits(amount, meter.baseUnitsPerMinor, meter.currency);
+  return (
+    <>
+      <PageHeader
+        eyebrow={
+          <Link href="/dashboard/meters" className="font-medium text-indigo-700 hover:underline">
+            Meters
+          </Link>
+        }
+        title={<span className="font-mono text-xl">{meter.id}</span>}
+        description={`${meter.prepaid ? "Prepaid" : "Post-paid"} meter in ${meter.currency} for customer ${meter.customerId}, charged to ${meter.paymentMethod}.`}
+        actions={<StatusBadge status={meter.status} />}
+      />
+      <Section title="Amounts" description={`Counted in base units: ${meter.baseUnitsPerMinor.toLocaleString("en-US")} make one minor unit, so usage can cost a fraction of a cent.`}>
+        <dl className="grid grid-cols-2 gap-6 md:grid-cols-4">
+          <Figure label="Accrued" value={base(meter.accruedBase)} hint="Metered, not yet billed" testId="meter-accrued" />
+          <Figure label="Billed" value={formatMoney(meter.billedMinor, meter.currency)} hint={`${meter.settlementCount} settlement${meter.settlementCount === 1 ? "" : "s"}`} testId="meter-billed" />
+          <Figure label="Threshold" value={formatMoney(meter.thresholdMinor, meter.currency)} hint="A settlement opens when accrued usage reaches it" testId="meter-threshold" />
+          <Figure label="Used in all" value={base(meter.usedBase)} testId="meter-used" />
+          {meter.prepaid ? (
+            <>
+              <Figure label="Budget" value={base(meter.budgetBase ?? 0)} hint="Funded so far (creation and top-ups)" testId="meter-budget" />
+              <Figure label="Reserved" value={base(meter.reservedBase)} hint="Held by open reservations" testId="meter-reserved" />
+              <Figure label="Available" value={base(meter.availableBase ?? 0)} hint="Budget − used − reserved" testId="meter-available" />
+            </>
+          ) : null}
+        </dl>
+      </Section>
+      <Section title="Settlements" description="The payments that billed this meter's usage." flush className="mt-6">
+        <DataTable
+          caption="Settlements"
+          rows={settlements.data}
+          rowHref={(pi) => `/dashboard/payments/${pi.id}`}
+          empty={<EmptyState title="No settlements yet" description={`One opens when accrued usage reaches ${formatMoney(meter.thresholdMinor, meter.currency)}, or when the meter is closed.`} />}
+          columns={[
+            { header: "Amount", cell: (pi) => <Money amount={pi.amount} currency={pi.currency} className="font-medium text-slate-900" /> },
+            { header: "Status", cell: (pi) => <StatusBadge status={pi.status} /> },
+            { header: "Payment", cell: (pi) => <span className="font-mono text-xs text-slate-600">{pi.id}</span>, hideOnMobile: true },
+            { header: "Created", cell: (pi) => formatDateTime(pi.createdAt), align: "right" },
+          ]}
+        />
+        {settlements.hasMore ? (
+          <p className="border-t border-slate-200 px-5 py-3 text-sm text-slate-600">
+            Showing the latest {SETTLEMENTS_SHOWN}. <Link href={`/dashboard/payments`} className="font-medium text-indigo-700 hover:underline">All payments</Link>
+          </p>
+        ) : null}
+      </Section>
+      <Section title="Recent usage" description={usage.prepaid ? "The latest reservations against the budget." : "The latest usage records."} flush className="mt-6">
+        {usage.prepaid ? (
+          <DataTable
+            caption="Recent reservations"
+            rows={usage.reservations}
+            empty={<EmptyState title="No usage yet" />}
+            columns={[
+              { header: "Amount", cell: (r) => <span className="tabular-nums">{base(r.amountBase)}</span> },
+              { header: "Quantity", cell: (r) => <span className="tabular-nums">{r.quantity.toLocaleString("en-US")} × {base(r.unitPriceBase)}</span>, hideOnMobile: true },
+              { header: "Status", cell: (r) => <StatusBadge status={r.status} /> },
+              { header: "Created", cell: (r) => formatDateTime(r.createdAt), align: "right" },
+            ]}
+          />
+        ) : (
+          <DataTable
+            caption="Recent usage records"
+            rows={usage.usageRecords}
+            empty={<EmptyState title="No usage yet" />}
+            columns={[
+              { header: "Amount", cell: (r) => <span className="tabular-nums">{base(r.amountBase)}</span> },
+              { header: "Quantity", cell: (r) => <span className="tabular-nums">{r.quantity.toLocaleString("en-US")} × {base(r.unitPriceBase)}</span>, hideOnMobile: true },
+              { header: "Idempotency key", cell: (r) => <span className="font-mono text-xs text-slate-600">{r.idempotencyKey}</span>, hideOnMobile: true },
+              { header: "Created", cell: (r) => formatDateTime(r.createdAt), align: "right" },
+            ]}
+          />
+        )}
+      </Section>
+    </>
+  );
+}

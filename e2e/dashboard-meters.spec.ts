@@ -1,0 +1,89 @@
+// Meters in the dashboard, in Chromium: meters opened and used through the API show the right amounts
+// (accrued fractions of a cent, billed, budget / reserved / available), their settlements and recent
+// usage; another merchant's meter is the 404 page; axe finds nothing serious.
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { createApiKeyInDashboard, newSignedInMerchant } from "./support/dashboard";
+import { expectAccessible, screenshot } from "./support/pay";
+import { tick } from "./support/webhooks";
+
+async function post(request: APIRequestContext, key: string, path: string, data: Record<string, unknown>) {
+  const res = await request.post(path, { headers: { Authorization: `Bearer ${key}` }, data });
+  expect(res.status(), `${path}: ${await res.text()}`).toBeLessThan(300);
+  return res.json();
+}
+
+async function fundedCustomer(request: APIRequestContext, key: string) {
+  const customer = await post(request, key, "/v1/customers", { name: "Agent payer" });
+  await post(request, key, `/v1/customers/${customer.id}/fund`, { amount: 10_000, currency: "usd" });
+  return customer.id as string;
+}
+
+test("a post-paid meter used through the API: accrued fraction, billed, its settlement and usage in the dashboard", async ({ page, request }) => {
+  await newSignedInMerchant(page, "Metered Models");
+  const key = await createApiKeyInDashboard(page);
+  const customerId = await fundedCustomer(request, key);
+  const meter = await post(request, key, "/v1/meters", { customerId, currency: "usd", thresholdMinor: 100, prepaid: false });
+  // 0.4 of a cent per call: 3 calls (1.2 ¢), then 250 calls (100 ¢) crosses the $1.00 threshold.
+  await post(request, key, `/v1/meters/${meter.id}/usage`, { quantity: 3, unitPriceMinor: 400_000, idempotencyKey: "batch-1" });
+  await post(request, key, `/v1/meters/${meter.id}/usage`, { quantity: 250, unitPriceMinor: 400_000, idempotencyKey: "batch-2" });
+  await tick(request);
+  const settlements = await (await request.get(`/v1/payment_intents?meterId=${meter.id}`, { headers: { Authorization: `Bearer ${key}` } })).json();
+  expect(settlements.data).toHaveLength(1);
+  expect(settlements.data[0].amount).toBe(101); // whole cents billed; 0.2 ¢ carries over
+
+  await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Meters" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Meters" })).toBeVisible();
+  const row = page.getByTestId("row").filter({ hasText: meter.id });
+  await expect(row.getByTestId("meter-accrued")).toHaveText("$0.002");
+  await expect(row.getByTestId("meter-billed")).toHaveText("$1.01");
+
+  await row.getByRole("link").click();
+  await expect(page.getByRole("heading", { level: 1, name: meter.id })).toBeVisible();
+  await expect(page.getByTestId("meter-accrued")).toHaveText("$0.002");
+  await expect(page.getByTestId("meter-billed")).toHaveText("$1.01");
+  await expect(page.getByTestId("meter-threshold")).toHaveText("$1.00");
+  await expect(page.getByTestId("meter-used")).toHaveText("$1.012");
+  await expect(page.getByTestId("meter-budget")).toHaveCount(0);
+  const settlementRows = page.getByRole("table", { name: "Settlements" }).getByTestId("row");
+  await expect(settlementRows).toHaveCount(1);
+  await expect(settlementRows).toContainText("$1.01");
+  await expect(settlementRows).toContainText(settlements.data[0].id);
+  await expect(settlementRows.getByTestId("status")).toHaveAttribute("data-status", settlements.data[0].status);
+  const usageRows = page.getByRole("table", { name: "Recent usage records" }).getByTestId("row");
+  await expect(usageRows).toHaveCount(2);
+  await expect(usageRows.first()).toContainText("batch-2");
+  await expect(usageRows.first()).toContainText("$1.00");
+  await expect(usageRows.nth(1)).toContainText("$0.012");
+  await screenshot(page, "dashboard-meter-detail");
+  await expectAccessible(page);
+});
+
+test("a prepaid meter: budget, reserved and available; its reservations; merchant B gets the 404 page", async ({ page, request, browser }) => {
+  await newSignedInMerchant(page, "Prepaid Prompts");
+  const key = await createApiKeyInDashboard(page);
+  const customerId = await fundedCustomer(request, key);
+  const meter = await post(request, key, "/v1/meters", { customerId, currency: "usd", thresholdMinor: 100, prepaid: true, budgetMinor: 500 });
+  const first = await post(request, key, `/v1/meters/${meter.id}/reservations`, { quantity: 10, unitPriceMinor: 1_000_000 });
+  await post(request, key, `/v1/meters/${meter.id}/reservations/${first.id}/commit`, {});
+  await post(request, key, `/v1/meters/${meter.id}/reservations`, { quantity: 5, unitPriceMinor: 1_000_000 });
+
+  await page.goto(`/dashboard/meters/${meter.id}`);
+  await expect(page.getByTestId("meter-budget")).toHaveText("$5.00");
+  await expect(page.getByTestId("meter-reserved")).toHaveText("$0.05");
+  await expect(page.getByTestId("meter-available")).toHaveText("$4.85");
+  await expect(page.getByTestId("meter-accrued")).toHaveText("$0.10");
+  await expect(page.getByTestId("meter-billed")).toHaveText("$0.00");
+  const reservations = page.getByRole("table", { name: "Recent reservations" }).getByTestId("row");
+  await expect(reservations.getByTestId("status")).toHaveText(["Held", "Committed"]);
+  await expect(page.getByText("No settlements yet")).toBeVisible();
+
+  const other = await browser.newContext();
+  const pageB = await other.newPage();
+  await newSignedInMerchant(pageB, "Someone Else");
+  const res = await pageB.goto(`/dashboard/meters/${meter.id}`);
+  expect(res?.status()).toBe(404);
+  await expect(pageB.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
+  await pageB.goto("/dashboard/meters");
+  await expect(pageB.getByText("No meters yet")).toBeVisible();
+  await other.close();
+});
