@@ -27,7 +27,7 @@ const server = await startServerProcess(Number(process.env.BENCH_PORT ?? 3997), 
   RATE_LIMIT_MAX: "1000000000",
 });
 process.env.DATABASE_URL = database.url;
-const { getDb, transaction } = await import("../lib/db");
+const { getDb, transaction, closeDb } = await import("../lib/db");
 const { createMerchant } = await import("../lib/merchants/create-merchant");
 const { ServiceClient, serviceBackend, serviceConsumedStore } = await import("../lib/sdk");
 
@@ -119,7 +119,7 @@ try {
   console.log(`| DB round trips per redemption (first) | ${redeemTrips.toFixed(2)} |`);
   console.log(`| DB round trips per repeat redemption (already_redeemed) | ${repeatTrips.toFixed(2)} |`);
 } finally {
-  await getDb().$disconnect();
+  await closeDb();
   await server.stop();
   await counter.close();
   await database.cleanup();
