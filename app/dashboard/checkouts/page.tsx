@@ -1,6 +1,5 @@
 // Checkouts of the current mode: create one (then open its pay link), list with a status filter.
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
 import { CreateCheckoutButton } from "@/components/dashboard/checkouts/CreateCheckoutButton";
 import { DataTable } from "@/components/dashboard/DataTable";
 import { EmptyState } from "@/components/dashboard/EmptyState";
@@ -15,18 +14,15 @@ import { CHECKOUT_STATUSES } from "@/lib/checkouts/transitions";
 import { getDb } from "@/lib/db";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { listPageQuery, type SearchParams } from "@/lib/dashboard/list-query";
+import { orNotFound } from "@/lib/dashboard/not-found";
 import { requireDashboard } from "@/lib/dashboard/session";
-import { ValidationError } from "@/lib/errors";
 
 export const metadata: Metadata = { title: "Checkouts" };
 
 export default async function CheckoutsPage({ searchParams }: { searchParams: SearchParams }) {
   const { scope, mode } = await requireDashboard();
   const query = await listPageQuery(searchParams, CHECKOUT_STATUSES);
-  const page = await listCheckouts(getDb(), scope, query).catch((err) => {
-    if (err instanceof ValidationError) notFound();
-    throw err;
-  });
+  const page = await orNotFound(listCheckouts(getDb(), scope, query));
   return (
     <>
       <PageHeader title="Checkouts" description="Hosted pay pages. Each checkout has a link a payer opens to pay." actions={<CreateCheckoutButton mode={mode} />} />

@@ -1,6 +1,5 @@
 // Orders of the current mode, newest first, with a status filter and cursor pagination (listOrders, as /v1).
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
 import { DataTable } from "@/components/dashboard/DataTable";
 import { EmptyState } from "@/components/dashboard/EmptyState";
 import { Money } from "@/components/dashboard/Money";
@@ -12,8 +11,8 @@ import { StatusFilter } from "@/components/dashboard/StatusFilter";
 import { getDb } from "@/lib/db";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { listPageQuery, type SearchParams } from "@/lib/dashboard/list-query";
+import { orNotFound } from "@/lib/dashboard/not-found";
 import { requireDashboard } from "@/lib/dashboard/session";
-import { ValidationError } from "@/lib/errors";
 import { listOrders } from "@/lib/orders/list-orders";
 import { ORDER_STATUSES } from "@/lib/orders/transitions";
 
@@ -22,10 +21,7 @@ export const metadata: Metadata = { title: "Orders" };
 export default async function OrdersPage({ searchParams }: { searchParams: SearchParams }) {
   const { scope } = await requireDashboard();
   const query = await listPageQuery(searchParams, ORDER_STATUSES);
-  const page = await listOrders(getDb(), scope, query).catch((err) => {
-    if (err instanceof ValidationError) notFound(); // a cursor of another list
-    throw err;
-  });
+  const page = await orNotFound(listOrders(getDb(), scope, query));
   return (
     <>
       <PageHeader title="Orders" description="What payers bought. Open an order for its timeline and to refund it." />

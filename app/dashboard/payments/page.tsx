@@ -1,6 +1,5 @@
 // PaymentIntents of the current mode, with a status filter and cursor pagination (listPaymentIntents, as /v1).
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
 import { DataTable } from "@/components/dashboard/DataTable";
 import { EmptyState } from "@/components/dashboard/EmptyState";
 import { Money } from "@/components/dashboard/Money";
@@ -12,8 +11,8 @@ import { StatusFilter } from "@/components/dashboard/StatusFilter";
 import { getDb } from "@/lib/db";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { listPageQuery, type SearchParams } from "@/lib/dashboard/list-query";
+import { orNotFound } from "@/lib/dashboard/not-found";
 import { requireDashboard } from "@/lib/dashboard/session";
-import { ValidationError } from "@/lib/errors";
 import { listPaymentIntents } from "@/lib/payments/list-payment-intents";
 import { PAYMENT_INTENT_STATUSES } from "@/lib/payments/transitions";
 
@@ -22,10 +21,7 @@ export const metadata: Metadata = { title: "Payments" };
 export default async function PaymentsPage({ searchParams }: { searchParams: SearchParams }) {
   const { scope } = await requireDashboard();
   const query = await listPageQuery(searchParams, PAYMENT_INTENT_STATUSES);
-  const page = await listPaymentIntents(getDb(), scope, query).catch((err) => {
-    if (err instanceof ValidationError) notFound();
-    throw err;
-  });
+  const page = await orNotFound(listPaymentIntents(getDb(), scope, query));
   return (
     <>
       <PageHeader title="Payments" description="PaymentIntents: the money side of every checkout, paywall and meter." />
