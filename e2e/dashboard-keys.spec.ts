@@ -2,7 +2,7 @@
 // works against /v1, and gets 401 the moment it is revoked.
 import { expect, test } from "@playwright/test";
 import { createApiKeyInDashboard, newSignedInMerchant, signIn, uniqueUser } from "./support/dashboard";
-import { expectAccessible } from "./support/pay";
+import { expectAccessible, screenshot } from "./support/pay";
 
 test("sign up -> dashboard -> create API key (shown once) -> it works against /v1 -> revoke -> 401", async ({ page, request }) => {
   const user = await newSignedInMerchant(page, "Keys & Co");
@@ -74,4 +74,19 @@ test("axe-core: no serious or critical violations on /login, /signup and the das
   await expectAccessible(page);
   await newSignedInMerchant(page);
   await expectAccessible(page);
+});
+
+test("360 px wide: the dashboard does not overflow; the nav, the mode switch and sign-out stay reachable", async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 780 });
+  await newSignedInMerchant(page, "A Very Long Merchant Name For Small Screens Ltd");
+  for (const path of ["/dashboard", "/dashboard/orders", "/dashboard/api-keys"]) {
+    await page.goto(path);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, path).toBeLessThanOrEqual(0);
+  }
+  await expect(page.getByRole("switch", { name: "Test mode" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+  await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Checkouts" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Checkouts" })).toBeVisible();
+  await screenshot(page, "dashboard-checkouts-mobile-360");
 });

@@ -38,7 +38,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
                 {dashboard.merchantName}
               </span>
             </div>
-            <div className="flex items-center gap-2">
+            <div className="flex shrink-0 items-center gap-1 sm:gap-2">
               <ModeSwitch mode={dashboard.mode} />
               <span className="hidden text-sm text-slate-600 md:inline" data-testid="user-email">
                 {dashboard.user.email}

@@ -13,7 +13,7 @@ export function SignOutButton() {
         setPending(true);
         void signOut({ callbackUrl: "/login" });
       }}
-      className="rounded-md px-2 py-1 text-sm font-medium text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-600"
+      className="whitespace-nowrap rounded-md px-2 py-1 text-sm font-medium text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-600"
     >
       {pending ? "Signing out…" : "Sign out"}
     </button>
