@@ -7,6 +7,7 @@
 // and capturing it again recovers a charge a crashed attempt left behind (captureCheckout asks the rail
 // about the pending attempt's key) instead of opening and charging a second PaymentIntent. Then the
 // capture runs under the checkout's row lock, so two concurrent copies of one request charge once.
+import { cancelCheckout } from "../checkouts/cancel-checkout";
 import { captureCheckout, type CaptureHooks } from "../checkouts/capture-checkout";
 import { checkCapturable } from "../checkouts/check-capturable";
 import { ClosedCheckoutError } from "../checkouts/closed-checkout-error";
@@ -29,19 +30,28 @@ export async function payPaywall(db: Db, payer: Payer, input: PayPaywallInput, i
   const payerScope: Scope = { merchantId: payer.merchantId, livemode: payer.livemode };
   await checkCapturable(db, payer.livemode, input, payerScope); // before anything is opened
 
-  const pi = await paymentIntentOfRequest(payee, payer, input, requestDigest(payer.apiKeyId, idempotencyKey));
+  const requestKey = requestDigest(payer.apiKeyId, idempotencyKey);
+  const pi = await paymentIntentOfRequest(payee, payer, input, requestKey);
   if (CHARGED.has(pi.status)) return paywallPayment(pi); // a retry of a request that paid
   if (pi.status === "failed") throw new PaymentDeclinedError(pi.failureReason ?? "generic_decline"); // a retry of a decline
 
-  const failure = await transaction(async (tx) => {
-    try {
-      await captureCheckout(tx, payee, pi.checkoutId!, { paymentMethod: input.paymentMethod, billingCountry: input.billingCountry }, { ...hooks, walletOwner: payerScope });
-      return null;
-    } catch (err) {
-      if (err instanceof DomainError && err.commitsState) return err; // a decline's state commits
-      throw err;
-    }
-  });
+  let failure: DomainError | null;
+  try {
+    failure = await transaction(async (tx) => {
+      try {
+        await captureCheckout(tx, payee, pi.checkoutId!, { paymentMethod: input.paymentMethod, billingCountry: input.billingCountry }, { ...hooks, walletOwner: payerScope });
+        return null;
+      } catch (err) {
+        if (err instanceof DomainError && err.commitsState) return err; // a decline's state commits
+        throw err;
+      }
+    });
+  } catch (err) {
+    // Nothing was recorded (the rail failed, say). Without a request key no retry can come back to this
+    // PaymentIntent: call it off (the cancel asks the rail about any pending attempt first).
+    if (!requestKey) await transaction((tx) => cancelCheckout(tx, payee, pi.checkoutId!)).catch(() => undefined);
+    throw err;
+  }
   const after = await db.paymentIntent.findUniqueOrThrow({ where: { id: pi.id } });
   // A concurrent copy of this request (same key) captured it first: its payment is this request's answer.
   if (failure && !(failure instanceof ClosedCheckoutError && CHARGED.has(after.status))) throw failure;

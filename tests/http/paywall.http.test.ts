@@ -257,6 +257,28 @@ describe("POST /v1/paywall/pay (the payer's own key)", () => {
     expect((await verify(m.testKey, { ...terms(), paymentIntentId: row.id })).body.valid).toBe(true);
   });
 
+  it("a rail failure is 502: with an Idempotency-Key the PaymentIntent waits for the retry; without one it is canceled", async () => {
+    const own = await startTestServer(); // the failures count against this process's circuit breaker only
+    servers.push(own);
+    const payer = await createTestMerchant("Unlucky payer");
+    const body = { ...terms(), paymentMethod: "pm_rail_unavailable" };
+    const key = `rail-${randomBytes(6).toString("hex")}`;
+    const keyed = await pay(payer.testKey, body, { "Idempotency-Key": key }, own.url);
+    expect(keyed.status).toBe(502);
+    expect(keyed.body.error.code).toBe("UPSTREAM_ERROR");
+    const unkeyed = await pay(payer.testKey, body, undefined, own.url);
+    expect(unkeyed.status).toBe(502);
+    const rows = await getDb().paymentIntent.findMany({ where: { payerMerchantId: payer.merchantId }, orderBy: { createdAt: "asc" } });
+    expect(rows.map((r) => [r.payerRequestKey !== null, r.status])).toEqual([
+      [true, "requires_payment"],
+      [false, "canceled"],
+    ]);
+    // The keyed request, retried once the rail answers, pays that same PaymentIntent.
+    const retry = await pay(payer.testKey, { ...body, paymentMethod: "pm_card_visa" }, { "Idempotency-Key": key }, own.url);
+    expect(retry.status).toBe(201);
+    expect(retry.body.paymentIntentId).toBe(rows[0].id);
+  });
+
   it("bad input: 400 with field errors, unknown payment method 400, unknown merchant 404, sanctioned country 403, no key 401", async () => {
     const payer = await createTestMerchant("Careless payer");
     const ok = { ...terms(), paymentMethod: "pm_card_visa" };
