@@ -73,6 +73,48 @@ test("payer flow: a checkout paid on the pay page reaches the endpoint added in 
   await expect(rows).toHaveCount(3);
 });
 
+test("send test event: a sample of the chosen type reaches only this endpoint; a failed attempt shows its code, error and next attempt, then the retry succeeds", async ({ page, request }) => {
+  await newSignedInMerchant(page, "Test Event Tacos");
+  const bystander = await startReceiver();
+  await addEndpointInDashboard(page, bystander.url);
+  receiver.respond = (_delivery, index) => (index === 0 ? 500 : 200);
+  const { id, secret } = await addEndpointInDashboard(page, receiver.url, ["payment_intent.captured", "order.refunded"]);
+
+  await page.getByRole("button", { name: "Send test event" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Event type").selectOption("order.refunded");
+  await dialog.getByRole("button", { name: "Send test event" }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: "queued" })).toBeVisible();
+
+  await tickUntilReceived(request, receiver, 1);
+  const event = verifyWebhook(receiver.received[0].rawBody, receiver.received[0].headers["x-service-signature"], secret);
+  expect(event.type).toBe("order.refunded");
+  expect(event.livemode).toBe(false);
+  expect(event.data).toMatchObject({ object: { object: "order", id: "ord_000000000000000000000000", status: "refunded", amount: 5400, amountRefunded: 5400 } });
+
+  await page.reload();
+  const rows = page.getByTestId("row");
+  await expect(rows).toHaveCount(1);
+  await expect(rows.getByTestId("response")).toContainText("HTTP 500");
+  await expect(rows.getByTestId("attempt")).toHaveText("#1");
+  await expect(rows.getByTestId("status")).toHaveText("Failed");
+  await expect(rows.getByTestId("next-attempt")).toHaveText(/UTC$/);
+
+  await new Promise((resolve) => setTimeout(resolve, 1_100)); // the retry is due after 1 s (WEBHOOK_RETRY_SCHEDULE)
+  await tickUntilReceived(request, receiver, 2);
+  expect(receiver.received[1].event.id).toBe(event.id);
+  await page.reload();
+  await expect(rows).toHaveCount(2);
+  await expect(rows.getByTestId("attempt")).toHaveText(["#2", "#1"]);
+  await expect(rows.first().getByTestId("response")).toHaveText("HTTP 200");
+  await expect(rows.first().getByTestId("next-attempt")).toHaveText("—");
+
+  // Only the chosen endpoint got the sample; the other endpoint (all events) got nothing.
+  expect(bystander.received).toHaveLength(0);
+  await bystander.close();
+  expect(page.url()).toContain(id);
+});
+
 test("disable and enable an endpoint, then delete it (with confirmation)", async ({ page }) => {
   await newSignedInMerchant(page, "Toggle Tea");
   const { id } = await addEndpointInDashboard(page, receiver.url);
@@ -118,7 +160,11 @@ test("axe-core: no serious or critical violations on the webhooks list, the add 
   await page.goto("/dashboard/webhooks");
   await expectAccessible(page);
   await page.getByRole("button", { name: "Add endpoint" }).click();
-  await page.getByRole("dialog").getByLabel("Selected event types").check();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Endpoint URL").fill(receiver.url);
+  await dialog.getByLabel("Selected event types").check();
+  await dialog.getByRole("button", { name: "Add endpoint" }).click(); // none ticked: asked for one, nothing created
+  await expect(dialog.getByText("Tick at least one event type, or choose all event types.")).toBeVisible();
   await expectAccessible(page);
   await page.keyboard.press("Escape");
   await addEndpointInDashboard(page, receiver.url);

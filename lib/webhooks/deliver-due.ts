@@ -122,6 +122,7 @@ async function recordOutcomes(all: Outcome[]): Promise<void> {
         endpointId: o.delivery.endpoint_id,
         eventId: o.delivery.event_id,
         status: o.result.ok ? "succeeded" : "failed",
+        attempt: o.delivery.attempts, // counted up by the claim: this attempt's number
         responseStatus: o.result.responseStatus,
         durationMs: o.result.durationMs,
         error: o.result.error,

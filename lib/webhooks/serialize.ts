@@ -25,6 +25,8 @@ export function serializeAttempt(attempt: WebhookDeliveryAttempt, eventType: str
     eventType,
     webhookEndpointId: attempt.endpointId,
     status: attempt.status,
+    /** 1 for the delivery's first attempt, 2 for its first retry, ... */
+    attempt: attempt.attempt,
     responseStatus: attempt.responseStatus,
     durationMs: attempt.durationMs,
     error: attempt.error,

@@ -96,6 +96,8 @@ describe("delivery", () => {
     const attempts = [...log.body.data].reverse(); // oldest first
     expect(attempts.map((a: { status: string }) => a.status)).toEqual(["failed", "failed", "succeeded"]);
     expect(attempts.map((a: { responseStatus: number }) => a.responseStatus)).toEqual([500, 500, 200]);
+    expect(attempts.map((a: { attempt: number }) => a.attempt)).toEqual([1, 2, 3]);
+    expect(attempts.every((a: { eventType: string }) => a.eventType === receiver.received[0].event.type)).toBe(true);
     expect(attempts[0]).toMatchObject({ id: expect.stringMatching(/^wda_/), eventId: receiver.received[0].event.id, durationMs: expect.any(Number), error: "endpoint answered 500", nextAttemptAt: expect.any(String) });
     expect(attempts[2].nextAttemptAt).toBeNull();
   });

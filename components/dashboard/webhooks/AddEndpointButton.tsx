@@ -18,7 +18,8 @@ export function AddEndpointButton({ mode }: { mode: "test" | "live" }) {
   const [open, setOpen] = useState(false);
   const [url, setUrl] = useState("");
   const [description, setDescription] = useState("");
-  const [types, setTypes] = useState<string[]>([]);
+  const [types, setTypes] = useState<string[] | null>(null);
+  const [noTypes, setNoTypes] = useState(false);
   const [created, setCreated] = useState<CreatedEndpoint | null>(null);
   const create = useDashboardMutation<{ url: string; description?: string; enabledEvents: string[] }, CreatedEndpoint>({
     path: "/api/dashboard/webhook-endpoints",
@@ -30,14 +31,19 @@ export function AddEndpointButton({ mode }: { mode: "test" | "live" }) {
     setCreated(null);
     setUrl("");
     setDescription("");
-    setTypes([]);
+    setTypes(null);
+    setNoTypes(false);
     create.reset();
   };
-  const submit = () => create.mutate({ url: url.trim(), enabledEvents: types, ...(description.trim() ? { description: description.trim() } : {}) });
+  const submit = () => {
+    setNoTypes(types !== null && types.length === 0);
+    if (types !== null && types.length === 0) return;
+    create.mutate({ url: url.trim(), enabledEvents: types ?? [], ...(description.trim() ? { description: description.trim() } : {}) });
+  };
   const fieldErrors = create.error?.fieldErrors ?? {};
   // A URL the service refuses (not http(s), a private address in live mode) comes back as a message, not a field.
   const urlError = fieldErrors.url ?? (create.error?.code === "VALIDATION_ERROR" && !Object.keys(fieldErrors).length ? create.error.message : undefined);
-  const typesError = Object.entries(fieldErrors).find(([path]) => path.startsWith("enabledEvents"))?.[1];
+  const typesError = noTypes ? "Tick at least one event type, or choose all event types." : Object.entries(fieldErrors).find(([path]) => path.startsWith("enabledEvents"))?.[1];
   return (
     <>
       <Button variant="primary" onClick={() => setOpen(true)}>

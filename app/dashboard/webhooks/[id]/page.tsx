@@ -12,7 +12,9 @@ import { DeleteEndpointButton } from "@/components/dashboard/webhooks/DeleteEndp
 import { EndpointStatusButton } from "@/components/dashboard/webhooks/EndpointStatusButton";
 import { ResendEventButton } from "@/components/dashboard/webhooks/ResendEventButton";
 import { RotateSecretButton } from "@/components/dashboard/webhooks/RotateSecretButton";
+import { SendTestEventButton } from "@/components/dashboard/webhooks/SendTestEventButton";
 import { getDb } from "@/lib/db";
+import { EVENT_TYPES } from "@/lib/events/types";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { listPageQuery, type SearchParams } from "@/lib/dashboard/list-query";
 import { orNotFound } from "@/lib/dashboard/not-found";
@@ -42,6 +44,7 @@ export default async function WebhookEndpointPage({ params, searchParams }: { pa
         description={endpoint.description ?? undefined}
         actions={
           <>
+            <SendTestEventButton endpointId={endpoint.id} eventTypes={endpoint.enabledEvents.length ? endpoint.enabledEvents : EVENT_TYPES} disabled={!enabled} />
             <RotateSecretButton endpointId={endpoint.id} />
             <EndpointStatusButton endpointId={endpoint.id} status={endpoint.status} />
             <DeleteEndpointButton endpointId={endpoint.id} url={endpoint.url} />
@@ -105,9 +108,10 @@ export default async function WebhookEndpointPage({ params, searchParams }: { pa
                 </span>
               ),
             },
+            { header: "Attempt", cell: (attempt) => <span className="tabular-nums" data-testid="attempt">#{attempt.attempt}</span>, align: "right", hideOnMobile: true },
             { header: "Duration", cell: (attempt) => <span className="tabular-nums" data-testid="duration">{attempt.durationMs} ms</span>, align: "right", hideOnMobile: true },
             { header: "Attempted", cell: (attempt) => formatDateTime(attempt.attemptedAt), hideOnMobile: true },
-            { header: "Next attempt", cell: (attempt) => (attempt.nextAttemptAt ? formatDateTime(attempt.nextAttemptAt) : "—"), hideOnMobile: true },
+            { header: "Next attempt", cell: (attempt) => <span data-testid="next-attempt">{attempt.nextAttemptAt ? formatDateTime(attempt.nextAttemptAt) : "—"}</span>, hideOnMobile: true },
             { header: "Actions", align: "right", cell: (attempt) => <ResendEventButton eventId={attempt.eventId} endpointId={endpoint.id} disabled={!enabled} /> },
           ]}
         />
