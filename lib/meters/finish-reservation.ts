@@ -1,51 +1,55 @@
 // Prepaid, after the call: commit (the call succeeded: the held amount is billed, joining the accrual) or
-// release (the call failed: the hold goes back to the budget, nothing is billed). One statement moves the
-// reservation out of `held` and adjusts the meter; its status guard makes the first finisher win, and
-// repeating the same finish answers with the reservation as it is (idempotent). A reservation past its
-// expiry can no longer be committed: the tick releases it (expire-reservations.ts).
-import type { Db } from "../db";
+// release (the call failed: the hold goes back to the budget, nothing is billed). ONE statement, committing
+// on its own, moves the reservation out of `held` and adjusts the meter: its status guard makes the first
+// finisher win, and repeating the same finish answers with the reservation as it is (idempotent). The
+// reservation row is locked before the meter row, the order every meter operation uses. A reservation past
+// its expiry can no longer be committed: the tick releases it (expire-reservations.ts).
+import { statement, type Sql } from "../db";
 import { ConflictError, NotFoundError } from "../errors";
-import { Prisma } from "../generated/prisma/client";
 import type { Scope } from "../scope";
-import { accrue } from "./accrual-sql";
-import { readMeter } from "./meter-errors";
+import { accrueSet } from "./accrual-sql";
+import { readMeterSql } from "./meter-row";
 import { serializeReservation, type ReservationRow } from "./serialize";
 
-type Row = ReservationRow & { base_units_per_minor: bigint | null };
+// $1 reservation, $2 meter, $3 merchant, $4 livemode
+const finish = (name: string, status: string, guard: string, reason: string, meterSet: string) =>
+  statement(
+    name,
+    `WITH r AS (
+       UPDATE meter_reservations r SET status = '${status}', release_reason = ${reason}, updated_at = now()
+         FROM meters s
+        WHERE r.id = $1 AND r.meter_id = $2 AND r.status = 'held' ${guard}
+          AND s.id = r.meter_id AND s.merchant_id = $3 AND s.livemode = $4
+       RETURNING r.*
+     ), upd AS (
+       UPDATE meters m SET ${meterSet} FROM r WHERE m.id = r.meter_id
+       RETURNING m.base_units_per_minor
+     )
+     SELECT r.*, upd.base_units_per_minor FROM r, upd`,
+  );
 
 const FINISH = {
   commit: {
     status: "committed",
-    guard: Prisma.sql`AND r.expires_at > now()`,
-    reason: Prisma.sql`NULL`,
-    meterSet: Prisma.sql`reserved_base = m.reserved_base - r.amount_base, ${accrue("r.amount_base")}`,
+    statement: finish("meter_commit_reservation", "committed", "AND r.expires_at > now()", "NULL", `reserved_base = m.reserved_base - r.amount_base, ${accrueSet("r.amount_base")}`),
   },
   release: {
     status: "released",
-    guard: Prisma.empty,
-    reason: Prisma.sql`'failed'`,
-    meterSet: Prisma.sql`reserved_base = m.reserved_base - r.amount_base, updated_at = now()`,
+    statement: finish("meter_release_reservation", "released", "", "'failed'", "reserved_base = m.reserved_base - r.amount_base, updated_at = now()"),
   },
 } as const;
 
-export async function finishReservation(tx: Db, scope: Scope, meterId: string, reservationId: string, action: keyof typeof FINISH) {
-  const step = FINISH[action];
-  const rows = await tx.$queryRaw<Row[]>`
-    WITH r AS (
-      UPDATE meter_reservations r SET status = ${step.status}, release_reason = ${step.reason}, updated_at = now()
-        FROM meters s
-       WHERE r.id = ${reservationId} AND r.meter_id = ${meterId} AND r.status = 'held' ${step.guard}
-         AND s.id = r.meter_id AND s.merchant_id = ${scope.merchantId} AND s.livemode = ${scope.livemode}
-      RETURNING r.*
-    ), upd AS (
-      UPDATE meters m SET ${step.meterSet} FROM r WHERE m.id = r.meter_id
-      RETURNING m.base_units_per_minor
-    )
-    SELECT r.*, (SELECT base_units_per_minor FROM upd) AS base_units_per_minor FROM r`;
-  if (rows[0]?.base_units_per_minor) return serializeReservation(rows[0], rows[0].base_units_per_minor, scope.livemode);
+const FIND = statement("meter_find_reservation", "SELECT * FROM meter_reservations WHERE id = $1 AND meter_id = $2");
 
-  const meter = await readMeter(tx, scope, meterId);
-  const [current] = await tx.$queryRaw<ReservationRow[]>`SELECT * FROM meter_reservations WHERE id = ${reservationId} AND meter_id = ${meterId}`;
+type Row = ReservationRow & { base_units_per_minor: string };
+
+export async function finishReservation(db: Sql, scope: Scope, meterId: string, reservationId: string, action: keyof typeof FINISH) {
+  const step = FINISH[action];
+  const [row] = await db.rows<Row>(step.statement, [reservationId, meterId, scope.merchantId, scope.livemode]);
+  if (row) return serializeReservation(row, BigInt(row.base_units_per_minor), scope.livemode);
+
+  const meter = await readMeterSql(db, scope, meterId); // 404 for another merchant's meter
+  const [current] = await db.rows<ReservationRow>(FIND, [reservationId, meterId]);
   if (!current) throw new NotFoundError("meter_reservation", reservationId);
   if (current.status === step.status && (action === "commit" || current.release_reason === "failed")) {
     return serializeReservation(current, meter.baseUnitsPerMinor, scope.livemode); // the same finish again

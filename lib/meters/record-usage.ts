@@ -1,45 +1,59 @@
-// Post-paid usage: one statement inserts the record and adds it to the meter's accrual. The record is
-// unique per (meter, idempotencyKey), so a retried call counts once: concurrent retries wait on the
-// unique index and find the first one's record. Crossing the threshold only flags the meter; the tick
-// bills it (lib/meters/settle-meters.ts), keeping this hot path to one round trip. `created` is false for a
-// replay of an earlier record (the route answers 200 instead of 201).
-import type { Db } from "../db";
+// Post-paid usage: ONE statement, committing on its own, adds the amount to the meter's accrual and inserts
+// the record (only if the meter took it). The meter's row lock is held for that statement alone, so calls
+// on one meter queue for microseconds, not for a round trip. The record is unique per (meter,
+// idempotencyKey): a retried call's statement fails on the unique index as a whole (its accrual undone
+// with it), and the retry is answered with the first record, so it counts once. Crossing the threshold
+// only flags the meter; the tick bills it (settle-meters.ts). `created` is false for a replay.
+import { statement, type Sql } from "../db";
 import { InvariantViolation, ValidationError } from "../errors";
 import { createId } from "../ids";
 import type { Scope } from "../scope";
-import { accrue } from "./accrual-sql";
-import { meterClosed, readMeter, wrongTrustModel } from "./meter-errors";
+import { accrueSet } from "./accrual-sql";
+import { meterClosed, wrongTrustModel } from "./meter-errors";
+import { isUniqueViolation, readMeterSql } from "./meter-row";
 import type { RecordUsageInput } from "./schemas";
 import { serializeUsageRecord, type UsageRecordRow } from "./serialize";
 
-type Row = UsageRecordRow & { base_units_per_minor: bigint | null };
+// $1 meter, $2 merchant, $3 livemode, $4 record id, $5 idempotency key, $6 quantity, $7 unit price, $8 amount (base units)
+const RECORD_USAGE = statement(
+  "meter_record_usage",
+  `WITH upd AS (
+     UPDATE meters m SET ${accrueSet("$8::bigint")}
+      WHERE m.id = $1 AND m.merchant_id = $2 AND m.livemode = $3 AND m.status IN ('open', 'past_due') AND NOT m.prepaid
+     RETURNING m.id, m.base_units_per_minor
+   ), ins AS (
+     INSERT INTO meter_usage_records (id, meter_id, idempotency_key, quantity, unit_price_base, amount_base)
+     SELECT $4, upd.id, $5, $6, $7, $8 FROM upd
+     RETURNING *
+   )
+   SELECT ins.*, upd.base_units_per_minor FROM ins, upd`,
+);
 
-export async function recordUsage(tx: Db, scope: Scope, meterId: string, input: RecordUsageInput) {
+const FIND_RECORD = statement("meter_find_usage_record", "SELECT * FROM meter_usage_records WHERE meter_id = $1 AND idempotency_key = $2");
+
+type Row = UsageRecordRow & { base_units_per_minor: string };
+
+export async function recordUsage(db: Sql, scope: Scope, meterId: string, input: RecordUsageInput) {
   const amount = BigInt(input.quantity) * BigInt(input.unitPriceMinor);
-  const rows = await tx.$queryRaw<Row[]>`
-    WITH rec AS (
-      INSERT INTO meter_usage_records (id, meter_id, idempotency_key, quantity, unit_price_base, amount_base)
-      SELECT ${createId("usageRecord")}, id, ${input.idempotencyKey}, ${input.quantity}::int, ${input.unitPriceMinor}::bigint, ${amount}::bigint
-        FROM meters WHERE id = ${meterId} AND merchant_id = ${scope.merchantId} AND livemode = ${scope.livemode}
-      ON CONFLICT (meter_id, idempotency_key) DO NOTHING
-      RETURNING *
-    ), upd AS (
-      UPDATE meters m SET ${accrue("rec.amount_base")}
-        FROM rec WHERE m.id = rec.meter_id AND m.status IN ('open', 'past_due') AND NOT m.prepaid
-      RETURNING m.base_units_per_minor
-    )
-    SELECT rec.*, (SELECT base_units_per_minor FROM upd) AS base_units_per_minor FROM rec`;
+  try {
+    const [row] = await db.rows<Row>(RECORD_USAGE, [
+      meterId, scope.merchantId, scope.livemode, createId("usageRecord"), input.idempotencyKey, input.quantity, input.unitPriceMinor, amount.toString(),
+    ]);
+    if (row) return { created: true, record: serializeUsageRecord(row, BigInt(row.base_units_per_minor), scope.livemode) };
+  } catch (err) {
+    if (!isUniqueViolation(err, "meter_usage_records_meter_id_idempotency_key_key")) throw err;
+    return replay(db, scope, meterId, input);
+  }
+  const meter = await readMeterSql(db, scope, meterId); // 404 when it is not this merchant's
+  throw meter.prepaid ? wrongTrustModel(meter, "a usage record") : meterClosed(meter);
+}
 
-  const created = rows[0];
-  if (created?.base_units_per_minor) return { created: true, record: serializeUsageRecord(created, created.base_units_per_minor, scope.livemode) };
-
-  const meter = await readMeter(tx, scope, meterId); // 404 when it is not this merchant's
-  if (created) throw meter.prepaid ? wrongTrustModel(meter, "a usage record") : meterClosed(meter); // rolls the insert back
-  // The key was used before on this meter: the same usage again is a replay, other usage is a mistake.
-  const [existing] = await tx.$queryRaw<UsageRecordRow[]>`
-    SELECT * FROM meter_usage_records WHERE meter_id = ${meterId} AND idempotency_key = ${input.idempotencyKey}`;
+/** The key was used before on this meter: the same usage again is a replay, other usage is a mistake. */
+async function replay(db: Sql, scope: Scope, meterId: string, input: RecordUsageInput) {
+  const meter = await readMeterSql(db, scope, meterId);
+  const [existing] = await db.rows<UsageRecordRow>(FIND_RECORD, [meterId, input.idempotencyKey]);
   if (!existing) throw new InvariantViolation(`No usage record for key ${input.idempotencyKey} after a conflict on it.`);
-  if (existing.quantity !== input.quantity || existing.unit_price_base !== BigInt(input.unitPriceMinor)) {
+  if (existing.quantity !== input.quantity || BigInt(existing.unit_price_base) !== BigInt(input.unitPriceMinor)) {
     throw new ValidationError(`The idempotencyKey '${input.idempotencyKey}' was already used on this meter with different usage.`, [
       { path: "idempotencyKey", message: "already used with a different quantity or unitPriceMinor" },
     ]);

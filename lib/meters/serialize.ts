@@ -30,12 +30,13 @@ export function serializeMeter(meter: Meter) {
   };
 }
 
+/** A raw row: BIGINT columns arrive as strings from pg. */
 interface PricedRow {
   id: string;
   meter_id: string;
   quantity: number;
-  unit_price_base: bigint;
-  amount_base: bigint;
+  unit_price_base: bigint | string;
+  amount_base: bigint | string;
   created_at: Date;
 }
 
@@ -55,7 +56,7 @@ function priced(row: PricedRow, baseUnitsPerMinor: bigint) {
     /** As sent: the price per unit in base units. */
     unitPriceMinor: Number(row.unit_price_base),
     unitPriceBase: Number(row.unit_price_base),
-    unitPriceDecimal: decimalMinor(row.unit_price_base, baseUnitsPerMinor),
+    unitPriceDecimal: decimalMinor(BigInt(row.unit_price_base), baseUnitsPerMinor),
     amountBase: Number(row.amount_base),
   };
 }

@@ -1,10 +1,15 @@
+import { idempotencyKeyOf } from "@/lib/http/idempotency-step";
 import { api, Reply } from "@/lib/http/api";
 import { reserve } from "@/lib/meters/reserve";
 import { ReserveBody } from "@/lib/meters/schemas";
 
-// 201 for a new hold; 200 with the original one when its idempotencyKey reserved before. A budget that
-// cannot cover the call is 402 PAYMENT_DECLINED, details.reason "insufficient_budget" with details.topUp.
-export const POST = api({ auth: "secret", body: ReserveBody, status: 201 }, async ({ tx, principal, params, body }) => {
-  const { created, reservation } = await reserve(tx, principal, params.id, body);
-  return created ? reservation : new Reply(200, reservation);
-});
+// One atomic statement. The reservation's own key (body idempotencyKey, else the Idempotency-Key header)
+// makes a retry get the same hold: 201 for a new one, 200 for the original. A budget that cannot cover the
+// call is 402 PAYMENT_DECLINED, details.reason "insufficient_budget" with details.topUp.
+export const POST = api(
+  { auth: "secret", body: ReserveBody, status: 201, idempotent: false, transaction: false, db: "sql" },
+  async ({ tx, principal, params, body, req }) => {
+    const { created, reservation } = await reserve(tx, principal, params.id, body, idempotencyKeyOf(req));
+    return created ? reservation : new Reply(200, reservation);
+  },
+);

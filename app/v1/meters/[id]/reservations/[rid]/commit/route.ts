@@ -2,4 +2,7 @@ import { api } from "@/lib/http/api";
 import { finishReservation } from "@/lib/meters/finish-reservation";
 import { EmptyBody } from "@/lib/meters/schemas";
 
-export const POST = api({ auth: "secret", body: EmptyBody }, ({ tx, principal, params }) => finishReservation(tx, principal, params.id, params.rid, "commit"));
+// One atomic statement; finishing twice the same way answers the same reservation (idempotent by itself).
+export const POST = api({ auth: "secret", body: EmptyBody, idempotent: false, transaction: false, db: "sql" }, ({ tx, principal, params }) =>
+  finishReservation(tx, principal, params.id, params.rid, "commit"),
+);

@@ -1,0 +1,68 @@
+// A meter read with raw SQL (the hot paths' `Sql`), in the shape Prisma returns, so that the error
+// helpers and serializeMeter take either. pg returns BIGINT columns as strings.
+import { statement, type Sql } from "../db";
+import { NotFoundError } from "../errors";
+import type { Meter } from "../generated/prisma/client";
+import type { Scope } from "../scope";
+
+const READ_METER = statement("meter_read", "SELECT * FROM meters WHERE id = $1 AND merchant_id = $2 AND livemode = $3");
+
+type Big = string | bigint;
+
+interface MeterRow {
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  customer_id: string;
+  status: string;
+  currency: string;
+  prepaid: boolean;
+  payment_method: string;
+  threshold_minor: number;
+  base_units_per_minor: Big;
+  accrued_base: Big;
+  reserved_base: Big;
+  budget_base: Big;
+  used_base: Big;
+  billed_minor: Big;
+  settlement_count: number;
+  settle_due_at: Date | null;
+  metadata: Meter["metadata"];
+  closed_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export async function readMeterSql(db: Sql, scope: Scope, id: string): Promise<Meter> {
+  const [row] = await db.rows<MeterRow>(READ_METER, [id, scope.merchantId, scope.livemode]);
+  if (!row) throw new NotFoundError("meter", id);
+  return {
+    id: row.id,
+    merchantId: row.merchant_id,
+    livemode: row.livemode,
+    customerId: row.customer_id,
+    status: row.status,
+    currency: row.currency,
+    prepaid: row.prepaid,
+    paymentMethod: row.payment_method,
+    thresholdMinor: row.threshold_minor,
+    baseUnitsPerMinor: BigInt(row.base_units_per_minor),
+    accruedBase: BigInt(row.accrued_base),
+    reservedBase: BigInt(row.reserved_base),
+    budgetBase: BigInt(row.budget_base),
+    usedBase: BigInt(row.used_base),
+    billedMinor: BigInt(row.billed_minor),
+    settlementCount: row.settlement_count,
+    settleDueAt: row.settle_due_at,
+    metadata: row.metadata,
+    closedAt: row.closed_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** pg's error for a unique violation (code 23505) on the named constraint. */
+export function isUniqueViolation(err: unknown, constraint: string): boolean {
+  const e = err as { code?: unknown; constraint?: unknown } | null;
+  return e?.code === "23505" && e.constraint === constraint;
+}
