@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseUrl, call } from "../helpers/http";
 import { startMcpExample, type ExampleServer } from "../helpers/mcp-example";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
-import { createCustomer, tick } from "../helpers/payments";
+import { tickUntilSettled } from "../helpers/meters";
+import { createCustomer } from "../helpers/payments";
 
 let seller: TestMerchant;
 let postPaid: ExampleServer;
@@ -53,7 +54,7 @@ describe("example MCP server: metered word_count", () => {
     }
     expect((await postPaid.runs()).word_count).toBe(4); // the retry ran (post-paid runs first) ...
     expect((await meterOf(meter.id)).usedBase).toBe(1_200_000); // ... but was metered once
-    await tick();
+    await tickUntilSettled(meter.id);
     const pis = (await call("GET", `/v1/payment_intents?meterId=${meter.id}`, { key: seller.testKey })).body.data;
     expect(pis.map((p: { amount: number; status: string }) => [p.amount, p.status])).toEqual([[1, "settled"]]);
     expect(await meterOf(meter.id)).toMatchObject({ accruedBase: 200_000, billedMinor: 1 });
@@ -79,7 +80,7 @@ describe("example MCP server: metered word_count", () => {
     const after = await agent.callTool({ name: "word_count", arguments: { text: "a b", meterId: meter.id, requestId: "p3" } });
     expect(after.metering).toMatchObject({ status: "committed" });
     expect((await prepaid.runs()).word_count).toBe(before + 2);
-    await tick();
+    await tickUntilSettled(meter.id);
     const pis = (await call("GET", `/v1/payment_intents?meterId=${meter.id}`, { key: seller.testKey })).body.data;
     expect(pis.map((p: { amount: number }) => p.amount)).toEqual([1]); // 1.2 cents used: 1 billed, 0.2 carried
   });

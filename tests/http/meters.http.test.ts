@@ -4,7 +4,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "../../lib/db";
 import { call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
-import { allEvents, createCustomer, tick } from "../helpers/payments";
+import { tickUntil, tickUntilSettled } from "../helpers/meters";
+import { allEvents, createCustomer } from "../helpers/payments";
 
 const PRICE = 400_000; // 0.4 of a cent in base units
 
@@ -237,7 +238,7 @@ describe("meters: prepaid reservations", () => {
     expect(new Date(held.body.expiresAt).getTime() - Date.now()).toBeGreaterThan(200_000); // METER_RESERVATION_TTL_SECONDS default 300
     await getDb().$executeRaw`UPDATE meter_reservations SET expires_at = now() - interval '1 second' WHERE id = ${held.body.id}`;
     expect((await finish(meter.id, held.body.id, "commit")).status).toBe(409);
-    await tick();
+    await tickUntil(async () => (await meterOf(meter.id)).reservedBase === 0);
     expect(await meterOf(meter.id)).toMatchObject({ reservedBase: 0, usedBase: 0, availableBase: 1_000_000 });
     const after = await finish(meter.id, held.body.id, "commit");
     expect(after.status).toBe(409);
@@ -250,11 +251,11 @@ describe("meters: settlement", () => {
     const payer = await createCustomer(m.testKey, { amount: 100, currency: "usd" });
     const meter = await openMeter({ customerId: payer.id, thresholdMinor: 1 });
     for (const key of ["a", "b"]) await usage(meter.id, { quantity: 1, unitPriceMinor: PRICE, idempotencyKey: key });
-    await tick();
+    await tickUntilSettled(meter.id);
     expect(await paymentsOf(meter.id)).toEqual([]); // 0.8 cent: below the threshold
     await usage(meter.id, { quantity: 1, unitPriceMinor: PRICE, idempotencyKey: "c" });
     await usage(meter.id, { quantity: 1, unitPriceMinor: PRICE, idempotencyKey: "c" }); // a retry: counts once
-    await Promise.all([tick(), tick()]); // two ticks at once still open one PaymentIntent
+    await Promise.all([tickUntilSettled(meter.id), tickUntilSettled(meter.id)]); // ticks at once still open one PaymentIntent
     const [pi, ...more] = await paymentsOf(meter.id);
     expect(more).toEqual([]);
     expect(pi).toMatchObject({ amount: 1, amountCaptured: 1, currency: "USD", customerId: payer.id, paymentMethod: payer.id, meterId: meter.id, status: "settled" });
@@ -263,7 +264,7 @@ describe("meters: settlement", () => {
     expect(types).toEqual(["payment_intent.captured", "payment_intent.settled"]);
     const balance = await getDb().testWallet.findUniqueOrThrow({ where: { customerId_currency: { customerId: payer.id, currency: "USD" } } });
     expect(balance.balance).toBe(99);
-    await tick();
+    await tickUntilSettled(meter.id);
     expect(await paymentsOf(meter.id)).toHaveLength(1);
   });
 
@@ -274,7 +275,7 @@ describe("meters: settlement", () => {
       await finish(meter.id, held.body.id, "commit");
     }
     const open = await reserve(meter.id, { quantity: 1, unitPriceMinor: PRICE });
-    await tick();
+    await tickUntilSettled(meter.id);
     expect(await paymentsOf(meter.id)).toEqual([]); // 2.4 cents: below the 100-cent threshold
     const closed = await call("POST", `/v1/meters/${meter.id}/close`, { key: m.testKey, body: {} });
     expect(closed.status).toBe(200);
@@ -283,7 +284,7 @@ describe("meters: settlement", () => {
     expect((await reserve(meter.id, { quantity: 1, unitPriceMinor: PRICE })).status).toBe(409);
     expect((await call("POST", `/v1/meters/${meter.id}/top-up`, { key: m.testKey, body: { amountMinor: 1 } })).status).toBe(409);
     expect((await call("POST", `/v1/meters/${meter.id}/close`, { key: m.testKey, body: {} })).status).toBe(409);
-    await tick();
+    await tickUntilSettled(meter.id);
     const pis = await paymentsOf(meter.id);
     expect(pis.map((p: { amount: number; status: string }) => [p.amount, p.status])).toEqual([[2, "settled"]]);
     expect(await meterOf(meter.id)).toMatchObject({ accruedBase: 0, billedMinor: 2, usedBase: 2_400_000 });
@@ -292,7 +293,7 @@ describe("meters: settlement", () => {
   it("a declined aggregate charge fails its PaymentIntent and makes the meter past_due", async () => {
     const meter = await openMeter({ thresholdMinor: 1, paymentMethod: "pm_card_chargeDeclined" });
     await usage(meter.id, { quantity: 5, unitPriceMinor: PRICE, idempotencyKey: "big" });
-    await tick();
+    await tickUntilSettled(meter.id);
     const [pi] = await paymentsOf(meter.id);
     expect(pi).toMatchObject({ amount: 2, status: "failed", failureReason: "generic_decline" });
     expect(await meterOf(meter.id)).toMatchObject({ status: "past_due", accruedBase: 0 });
@@ -331,7 +332,7 @@ describe("meters: races with close", () => {
     const rows = await getDb().meterReservation.findMany({ where: { meterId: meter.id } });
     expect(rows.filter((r) => r.status === "committed")).toHaveLength(committed);
     expect(rows.filter((r) => r.status === "released" && r.releaseReason === "closed")).toHaveLength(20 - committed);
-    await tick();
+    await tickUntilSettled(meter.id);
     const after = await meterOf(meter.id);
     expect(after).toMatchObject({ status: "closed", reservedBase: 0, usedBase: committed * 1_000_000, accruedBase: 0, billedMinor: committed });
     const billed = (await paymentsOf(meter.id)).reduce((sum: number, p: { amount: number }) => sum + p.amount, 0);

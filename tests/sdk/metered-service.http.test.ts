@@ -11,6 +11,7 @@ import { getDb } from "../../lib/db";
 import { meteredPaywall, ServiceClient, serviceMeteringBackend, type Meter } from "../../lib/sdk";
 import { baseUrl } from "../helpers/http";
 import { createTestMerchant } from "../helpers/merchants";
+import { tickUntilSettled } from "../helpers/meters";
 import { tick } from "../helpers/payments";
 import { startTestServer } from "../helpers/server";
 import type { ServerProcess } from "../../scripts/lib/server-process";
@@ -58,7 +59,7 @@ describe("meteredPaywall over the service: post-paid", () => {
     expect(runs).toHaveLength(4);
     expect(await client.meters.retrieve(meter.id)).toMatchObject({ accruedBase: 1_200_000, usedBase: 1_200_000 });
 
-    await tick();
+    await tickUntilSettled(meter.id);
     const payments = await aggregatePayments(client, meter.id);
     expect(payments.map((p) => [p.amount, p.status])).toEqual([[1, "settled"]]);
     expect(await client.meters.retrieve(meter.id)).toMatchObject({ accruedBase: 200_000, billedMinor: 1, settlementCount: 1 });
@@ -66,7 +67,7 @@ describe("meteredPaywall over the service: post-paid", () => {
     const wallet = await getDb().testWallet.findUniqueOrThrow({ where: { customerId_currency: { customerId: payer.id, currency: "USD" } } });
     expect(wallet.balance).toBe(9_999);
 
-    await tick(); // nothing new: still one
+    await tickUntilSettled(meter.id); // nothing new: still one
     expect(await aggregatePayments(client, meter.id)).toHaveLength(1);
   });
 
@@ -134,7 +135,7 @@ describe("meteredPaywall over the service: prepaid", () => {
     expect(await client.meters.retrieve(meter.id)).toMatchObject({ usedBase: 0, reservedBase: 0, accruedBase: 0, availableBase: 1_000_000 });
     const rows = await getDb().meterReservation.findMany({ where: { meterId: meter.id } });
     expect(rows.map((r) => [r.status, r.releaseReason])).toEqual([["released", "failed"]]);
-    await tick();
+    await tickUntilSettled(meter.id);
     expect(await aggregatePayments(client, meter.id)).toEqual([]);
   });
 });
@@ -160,7 +161,7 @@ describe("meteredPaywall over the service: concurrency", () => {
       ticking = false;
       await ticker;
       expect(results.every((r) => r.metering)).toBe(true);
-      await tick(server.url);
+      await tickUntilSettled(meter.id, server.url);
     }
     const open = await client.meters.retrieve(meter.id);
     expect(open.usedBase).toBe(200 * PRICE);
@@ -173,7 +174,7 @@ describe("meteredPaywall over the service: concurrency", () => {
 
   async function closeAndSettle(meter: Meter, client: ServiceClient) {
     await client.meters.close(meter.id);
-    await tick(server.url);
+    await tickUntilSettled(meter.id, server.url);
     const payments = await aggregatePayments(client, meter.id);
     expect(payments.every((p) => p.status === "settled")).toBe(true);
     expect(payments.reduce((sum, p) => sum + p.amount, 0)).toBe(80); // 200 x 0.4 cent, exactly
