@@ -84,19 +84,81 @@ export function sql(): Sql {
   return sqlOn(getPool());
 }
 
-/** Runs `work` in one transaction on one connection of the pool, with raw SQL only. */
-export async function sqlTransaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
-  const client = await getPool().connect();
-  let broken: Error | undefined;
-  try {
-    await client.query("BEGIN");
-    const result = await work(sqlOn(client));
-    await client.query("COMMIT");
-    return result;
-  } catch (err) {
-    await client.query("ROLLBACK").catch((rollbackError: Error) => (broken = rollbackError));
-    throw err;
-  } finally {
-    client.release(broken); // a connection that could not roll back is closed, never reused
+/**
+ * A transaction that begins with its first statement, so that work which turns out to need a single
+ * statement runs it on the pool as its own transaction: one round trip instead of three.
+ */
+export class DeferredTransaction implements Sql {
+  private beginning?: Promise<pg.PoolClient>;
+  private client?: pg.PoolClient;
+  private finished = false;
+
+
+  rows<R>(s: Statement, values: unknown[]): Promise<R[]> {
+    return this.begin().then((client) => sqlOn(client).rows<R>(s, values));
+  }
+
+  count(s: Statement, values: unknown[]): Promise<number> {
+    return this.begin().then((client) => sqlOn(client).count(s, values));
+  }
+
+  /** The transaction if it began, else the pool (where a statement is its own transaction). */
+  current(): Sql {
+    return this.beginning ? this : sql();
+  }
+
+  private begin(): Promise<pg.PoolClient> {
+    this.beginning ??= (async () => {
+      const client = await getPool().connect();
+      try {
+        await client.query("BEGIN");
+      } catch (err) {
+        client.release(err as Error);
+        throw err;
+      }
+      this.client = client;
+      return client;
+    })();
+    return this.beginning;
+  }
+
+  async commit(): Promise<void> {
+    if (!this.beginning) return;
+    await (await this.beginning).query("COMMIT");
+    this.release();
+  }
+
+  /** Rolls back if it began and is not finished; never throws. */
+  async rollback(): Promise<void> {
+    const client = await this.beginning?.catch(() => undefined);
+    if (!client || this.finished) return;
+    const failed = await client.query("ROLLBACK").then(
+      () => undefined,
+      (err: Error) => err,
+    );
+    this.release(failed); // a connection that could not roll back is closed, never reused
+  }
+
+  private release(err?: Error): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.client?.release(err);
+  }
+}
+
+/**
+ * A write planned together with its result: the statement has not run yet. The request pipeline runs it
+ * in the same statement as storing the idempotent response; other callers use run().
+ */
+export class SqlWrite<T = unknown> {
+  constructor(
+    readonly statement: Statement,
+    readonly values: unknown[],
+    readonly result: T,
+  ) {}
+
+  async run(db: Sql): Promise<T> {
+    await db.count(this.statement, this.values);
+    return this.result;
   }
 }

@@ -6,10 +6,13 @@
 // Settings: BENCH_DURATION (seconds per case and round, default 10), BENCH_ROUNDS (default 3),
 // BENCH_CONNECTIONS (default 32), BENCH_ONLY (comma-separated case ids: health,get,post),
 // BENCH_CPU_PROF (a directory: the server writes a V8 CPU profile there when it stops).
+// On Linux it also reports the CPU time per request of the server process and of the PostgreSQL backends
+// serving the bench database: unlike req/s, these barely move with the load of other work on the machine.
 import { randomUUID } from "node:crypto";
 import { loadavg } from "node:os";
 import autocannon from "autocannon";
 import { freshBenchDatabase } from "./lib/bench-setup";
+import { canReadProcessCpu, cpuMsBetween, cpuMsByPid } from "./lib/process-cpu";
 import { startServerProcess } from "./lib/server-process";
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
@@ -27,18 +30,18 @@ interface Case {
 
 interface Figures {
   reqPerSec: number;
+  /** CPU milliseconds per request of the server and of the database backends (NaN where unknown). */
+  serverCpuMs: number;
+  dbCpuMs: number;
   p50: number;
   p99: number;
   non2xx: number;
   errors: number;
 }
 
-function run(url: string, bench: Case, seconds: number): Promise<Figures> {
+function autocannonRun(url: string, bench: Case, seconds: number): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections, duration: seconds, ...bench.options }, (err, result) => {
-      if (err) return reject(err);
-      resolve({ reqPerSec: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors });
-    });
+    autocannon({ url, connections, duration: seconds, ...bench.options }, (err, result) => (err ? reject(err) : resolve(result)));
   });
 }
 
@@ -83,12 +86,37 @@ try {
   ];
   const cases = allCases.filter((bench) => !only || only.includes(bench.id));
 
-  for (const bench of cases) await run(server.url, bench, 2); // warm-up: JIT, connection pools, route compilation
+  const measureCpu = canReadProcessCpu();
+  const { getPool } = await import("../lib/db");
+  const dbBackendPids = async () =>
+    (await getPool().query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")).rows.map((r) => r.pid);
+  const serverPid = server.child.pid!;
+
+  async function run(bench: Case, seconds: number): Promise<Figures> {
+    const pids = measureCpu ? [serverPid, ...(await dbBackendPids())] : [];
+    const before = cpuMsByPid(pids);
+    const result = await autocannonRun(server.url, bench, seconds);
+    const after = cpuMsByPid(measureCpu ? [serverPid, ...(await dbBackendPids())] : []);
+    const perRequest = (ms: number) => (measureCpu && result.requests.total ? ms / result.requests.total : NaN);
+    const serverMs = (after.get(serverPid) ?? NaN) - (before.get(serverPid) ?? NaN);
+    after.delete(serverPid);
+    return {
+      reqPerSec: result.requests.average,
+      serverCpuMs: perRequest(serverMs),
+      dbCpuMs: perRequest(cpuMsBetween(before, after)),
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      non2xx: result.non2xx,
+      errors: result.errors,
+    };
+  }
+
+  for (const bench of cases) await run(bench, 2); // warm-up: JIT, connection pools, route compilation
   const figures = new Map<string, Figures[]>(cases.map((bench) => [bench.id, []]));
   const loads: number[] = [];
   for (let round = 0; round < rounds; round++) {
     loads.push(loadavg()[0]);
-    for (const bench of cases) figures.get(bench.id)!.push(await run(server.url, bench, duration));
+    for (const bench of cases) figures.get(bench.id)!.push(await run(bench, duration));
   }
   loads.push(loadavg()[0]);
 
@@ -96,6 +124,8 @@ try {
     const runs = figures.get(id)!;
     return {
       reqPerSec: median(runs.map((r) => r.reqPerSec)),
+      serverCpuMs: median(runs.map((r) => r.serverCpuMs)),
+      dbCpuMs: median(runs.map((r) => r.dbCpuMs)),
       p50: median(runs.map((r) => r.p50)),
       p99: median(runs.map((r) => r.p99)),
       non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
@@ -106,11 +136,14 @@ try {
   const trivial = cases[0].id === "health" ? medianOf("health").reqPerSec : NaN;
   console.log(`\nRequest pipeline benchmark: ${rounds} interleaved rounds of ${duration}s per case, ${connections} connections, production build, fresh database`);
   console.log(`Load average (1 min) at each round's start and at the end: ${loads.map((l) => l.toFixed(2)).join(", ")}\n`);
-  console.log("| case | req/s (median) | req/s per round | p50 ms | p99 ms | vs trivial | non-2xx | errors |");
-  console.log("|---|---:|---|---:|---:|---:|---:|---:|");
+  console.log("| case | req/s (median) | req/s per round | vs trivial | p50 ms | p99 ms | server CPU ms/req | Postgres CPU ms/req | non-2xx | errors |");
+  console.log("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|");
   for (const bench of cases) {
     const r = medianOf(bench.id);
-    console.log(`| ${bench.name} | ${r.reqPerSec.toFixed(0)} | ${r.perRound} | ${r.p50} | ${r.p99} | ${((r.reqPerSec / trivial) * 100).toFixed(0)}% | ${r.non2xx} | ${r.errors} |`);
+    const ratio = `${((r.reqPerSec / trivial) * 100).toFixed(0)}%`;
+    console.log(
+      `| ${bench.name} | ${r.reqPerSec.toFixed(0)} | ${r.perRound} | ${ratio} | ${r.p50} | ${r.p99} | ${r.serverCpuMs.toFixed(2)} | ${r.dbCpuMs.toFixed(2)} | ${r.non2xx} | ${r.errors} |`,
+    );
   }
 } finally {
   await closeDb();

@@ -1,25 +1,27 @@
-import { statement, type Sql } from "../db";
+import { SqlWrite, statement } from "../db";
 import { createId } from "../ids";
 import type { Scope } from "../scope";
-import { CUSTOMER_COLUMNS, type CustomerRow } from "./customer-row";
 import type { CreateCustomerInput } from "./schemas";
 import { serializeCustomer } from "./serialize";
 
-// Raw SQL: POST /v1/customers is the pipeline's benchmark route (docs/BENCHMARKS.md).
+// Raw SQL, planned as one write: POST /v1/customers is the pipeline's benchmark route (docs/BENCHMARKS.md),
+// where the insert shares its statement with the stored idempotent response.
 const INSERT_CUSTOMER = statement(
   "customer_insert",
-  `INSERT INTO customers (id, merchant_id, livemode, name, email, metadata) VALUES ($1, $2, $3, $4, $5, $6)
-   RETURNING ${CUSTOMER_COLUMNS}`,
+  "INSERT INTO customers (id, merchant_id, livemode, name, email, metadata, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
 );
 
-export async function createCustomer(tx: Sql, scope: Scope, input: CreateCustomerInput) {
-  const [customer] = await tx.rows<CustomerRow>(INSERT_CUSTOMER, [
-    createId("customer"),
-    scope.merchantId,
-    scope.livemode,
-    input.name ?? null,
-    input.email ?? null,
-    JSON.stringify(input.metadata ?? {}),
-  ]);
-  return serializeCustomer(customer);
+/** The new customer, with its id and creation time chosen here, and the insert that records it. */
+export function createCustomer(scope: Scope, input: CreateCustomerInput) {
+  const customer = {
+    id: createId("customer"),
+    merchantId: scope.merchantId,
+    livemode: scope.livemode,
+    name: input.name ?? null,
+    email: input.email ?? null,
+    metadata: input.metadata ?? {},
+    createdAt: new Date(),
+  };
+  const values = [customer.id, customer.merchantId, customer.livemode, customer.name, customer.email, JSON.stringify(customer.metadata), customer.createdAt];
+  return new SqlWrite(INSERT_CUSTOMER, values, serializeCustomer(customer));
 }

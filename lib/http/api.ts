@@ -2,11 +2,11 @@
 // auth -> rate limit -> body (size, JSON) -> validation -> idempotency -> handler in a transaction.
 // A domain handler sees only what it declared, and never HTTP.
 import type { z } from "zod";
-import { getDb, sql, sqlTransaction, transaction, type Db, type Sql } from "../db";
+import { DeferredTransaction, getDb, sql, SqlWrite, transaction, type Db, type Sql } from "../db";
 import { env } from "../env";
 import { DomainError, NotFoundError } from "../errors";
 import { createId } from "../ids";
-import { releaseClaim, storeResponse } from "../idempotency/claims";
+import { releaseClaim, storeResponse, writeAndStoreResponse } from "../idempotency/claims";
 import { parseOrThrow } from "../validation/parse";
 import { PATH_ID_PATTERN, rejectNul } from "../validation/text-safety";
 import { authenticateAndLimit, type ClaimRequest, type Principal } from "./authenticate";
@@ -49,7 +49,11 @@ interface Options<B extends z.ZodType | undefined, Q extends z.ZodType | undefin
    * statement). Only with `idempotent: false` (a generic record is stored in the handler's transaction).
    */
   transaction?: false;
-  /** "sql": the handler gets raw SQL (`Sql`) in a plain pg transaction, without Prisma's per-call cost. */
+  /**
+   * "sql": the handler gets raw SQL (`Sql`) in a plain pg transaction that begins with its first statement,
+   * without Prisma's per-call cost; a handler may return an SqlWrite (its one write, planned with its
+   * result), which then shares one statement with the stored idempotent response.
+   */
   db?: D;
 }
 
@@ -82,10 +86,9 @@ export function api<
   Q extends z.ZodType | undefined = undefined,
   P extends "secret" | "public" = "secret",
   D extends DbKind = "prisma",
->(options: Options<B, Q, D> & { auth: P }, handler: (ctx: HandlerContext<Infer<B>, Infer<Q>, P, D>) => Promise<unknown>) {
+>(options: Options<B, Q, D> & { auth: P }, handler: (ctx: HandlerContext<Infer<B>, Infer<Q>, P, D>) => unknown) {
   type Context = HandlerContext<Infer<B>, Infer<Q>, P, D>;
   if (options.transaction === false && options.idempotent !== false) throw new Error("api(): transaction: false needs idempotent: false");
-  const mutatingRun = options.db === "sql" ? sqlTransaction : transaction;
 
   return async (req: Request, nextContext?: NextContext): Promise<Response> => {
     const requestId = createId("request");
@@ -119,23 +122,13 @@ export function api<
       const context = { principal, body: input.body, query: input.query, params: input.params, req } as Omit<Context, "tx">;
       if (!mutating || options.transaction === false) {
         const pool = (options.db === "sql" ? sql() : getDb()) as Context["tx"];
-        return respond(toResult(await handler({ ...context, tx: pool } as Context), options.status), headers);
+        const value = await handler({ ...context, tx: pool } as Context);
+        return respond(toResult(value instanceof SqlWrite ? await value.run(sql()) : value, options.status), headers);
       }
 
-      const result = await mutatingRun(async (tx: Db | Sql) => {
-        let outcome: HttpResult;
-        try {
-          outcome = toResult(await handler({ ...context, tx } as Context), options.status);
-        } catch (err) {
-          // A decline and the like: the state it wrote commits, and the error is the stored result.
-          if (!(err instanceof DomainError && err.commitsState)) throw err;
-          outcome = toErrorResult(err, requestId);
-        }
-        faultAt(req, "after-handler");
-        const bodyText = JSON.stringify(outcome.body);
-        if (claimId) await storeResponse(tx, claimId, outcome.status, bodyText, options.secretInResponse);
-        return { status: outcome.status, bodyText };
-      });
+      const mutation = { req, requestId, claimId, status: options.status, seal: options.secretInResponse };
+      const work = (tx: Db | Sql) => handler({ ...context, tx } as Context);
+      const result = options.db === "sql" ? await runOnSql(work, mutation) : await runOnPrisma(work, mutation);
       return respondText(result.status, result.bodyText, headers);
     } catch (err) {
       const result = toErrorResult(err, requestId);
@@ -143,6 +136,71 @@ export function api<
       return respond(result, headers);
     }
   };
+}
+
+interface Mutation {
+  req: Request;
+  requestId: string;
+  claimId: string | null;
+  status?: number;
+  seal?: boolean;
+}
+
+/** The response as sent and stored: status and JSON text. */
+interface Settled {
+  status: number;
+  bodyText: string;
+}
+
+/** A Prisma handler: the work and its stored response in one interactive transaction. */
+function runOnPrisma(work: (tx: Db) => unknown, m: Mutation): Promise<Settled> {
+  return transaction(async (tx) => {
+    const outcome = await outcomeOf(() => work(tx), m);
+    faultAt(m.req, "after-handler");
+    const bodyText = JSON.stringify(outcome.body);
+    if (m.claimId) await storeResponse(tx, m.claimId, outcome.status, bodyText, m.seal);
+    return { status: outcome.status, bodyText };
+  });
+}
+
+/**
+ * A raw-SQL handler, in a transaction that begins with its first statement. A planned write (SqlWrite)
+ * runs last, in the same statement as the stored response: a create that reads nothing costs one round trip.
+ */
+async function runOnSql(work: (tx: Sql) => unknown, m: Mutation): Promise<Settled> {
+  const tx = new DeferredTransaction();
+  try {
+    let write: SqlWrite | undefined;
+    const outcome = await outcomeOf(async () => {
+      const value = await work(tx);
+      if (!(value instanceof SqlWrite)) return value;
+      write = value;
+      return value.result;
+    }, m);
+    faultAt(m.req, "after-handler");
+    const bodyText = JSON.stringify(outcome.body);
+    const db = tx.current();
+    if (write && m.claimId) await writeAndStoreResponse(db, write, m.claimId, outcome.status, bodyText, m.seal);
+    else {
+      await write?.run(db);
+      if (m.claimId) await storeResponse(db, m.claimId, outcome.status, bodyText, m.seal);
+    }
+    await tx.commit();
+    return { status: outcome.status, bodyText };
+  } catch (err) {
+    await tx.rollback();
+    throw err;
+  }
+}
+
+/** The handler's result, or the error it threw when that error's state commits (a decline and the like). */
+async function outcomeOf(run: () => unknown, m: Mutation): Promise<HttpResult> {
+  try {
+    return toResult(await run(), m.status);
+  } catch (err) {
+    if (!(err instanceof DomainError && err.commitsState)) throw err;
+    return toErrorResult(err, m.requestId);
+  }
 }
 
 /** Body (size, JSON, schema), query, path ids and the idempotency claim to make; throws the first problem. */

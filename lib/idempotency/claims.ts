@@ -3,7 +3,7 @@
 // The request pipeline folds the first claim attempt into its authentication statement (see
 // lib/http/authenticate.ts); everything else here is plain statements on the pool or the work's transaction.
 import { openSecret, sealSecret } from "../crypto/secret-box";
-import { sql, statement, type Db, type Sql } from "../db";
+import { sql, statement, type Db, type Sql, type SqlWrite, type Statement } from "../db";
 import { env } from "../env";
 import { ConflictError, InvariantViolation, ValidationError } from "../errors";
 import { createId } from "../ids";
@@ -142,6 +142,41 @@ export async function storeResponse(tx: Db | Sql, claimId: string, status: numbe
   const values = [claimId, status, stored];
   const updated = "rows" in tx ? await tx.count(STORE, values) : await tx.$executeRawUnsafe(STORE.text, ...values);
   if (updated !== 1) throw new InvariantViolation("The idempotency claim was lost before the request finished.");
+}
+
+const writeWithStore = new Map<string, Statement>();
+
+/**
+ * A planned write and its stored response in ONE statement, atomic on its own. The division fails the
+ * statement when the claim was lost (no row updated), so the write does not happen either.
+ */
+function writeAndStoreStatement(write: SqlWrite): Statement {
+  let composed = writeWithStore.get(write.statement.name);
+  if (!composed) {
+    const n = write.values.length;
+    composed = statement(
+      `${write.statement.name}+store`,
+      `WITH w AS (${write.statement.text}),
+       s AS (UPDATE idempotency_records SET status = 'stored', response_status = $${n + 1}, response_body = $${n + 2}
+              WHERE id = $${n + 3} AND status = 'in_flight' RETURNING 1)
+       SELECT 1 / count(*)::int AS stored FROM s`,
+    );
+    writeWithStore.set(write.statement.name, composed);
+  }
+  return composed;
+}
+
+const DIVISION_BY_ZERO = "22012";
+
+/** Runs a planned write and saves the response for replay, in one statement (see writeAndStoreStatement). */
+export async function writeAndStoreResponse(db: Sql, write: SqlWrite, claimId: string, status: number, bodyText: string, seal = false): Promise<void> {
+  const stored = seal ? sealSecret(bodyText) : bodyText;
+  try {
+    await db.rows(writeAndStoreStatement(write), [...write.values, status, stored, claimId]);
+  } catch (err) {
+    if ((err as { code?: string }).code === DIVISION_BY_ZERO) throw new InvariantViolation("The idempotency claim was lost before the request finished.");
+    throw err;
+  }
 }
 
 const RELEASE = statement("idempotency_release", "DELETE FROM idempotency_records WHERE id = $1 AND status = 'in_flight'");

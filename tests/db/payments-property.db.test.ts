@@ -10,7 +10,7 @@ import { captureCheckout } from "../../lib/checkouts/capture-checkout";
 import { expireOverdueCheckouts } from "../../lib/checkouts/expire-checkouts";
 import { openCheckout } from "../../lib/checkouts/open-checkout";
 import { createCustomer } from "../../lib/customers/create-customer";
-import { getDb, sqlTransaction, transaction, type Db } from "../../lib/db";
+import { getDb, sql, transaction, type Db } from "../../lib/db";
 import { DomainError } from "../../lib/errors";
 import { verifyLedger } from "../../lib/ledger/verify-ledger";
 import { settleDuePaymentIntents } from "../../lib/payments/settle-payment-intents";
@@ -81,7 +81,7 @@ describe("payments property", () => {
         const scopes = merchants.map((m) => ({ merchantId: m.merchantId, livemode: false }));
         const wallets = await Promise.all(
           scopes.map(async (scope) => {
-            const customer = await sqlTransaction((tx) => createCustomer(tx, scope, {}));
+            const customer = await createCustomer(scope, {}).run(sql());
             await getDb().$executeRaw`INSERT INTO test_wallets (customer_id, currency, balance) VALUES (${customer.id}, 'USD', 6000)`;
             return customer.id;
           }),

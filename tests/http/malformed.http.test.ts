@@ -1,5 +1,6 @@
 // Property: random malformed input across endpoints never produces a 5xx, and every error is in the
 // contract's shape. Runs against its own server with a high rate limit so every case reaches the handler.
+import net from "node:net";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServerProcess } from "../../scripts/lib/server-process";
@@ -73,6 +74,29 @@ describe("malformed input", () => {
       expect(res.status).toBe(400);
       expect((await res.json()).error.code).toBe("VALIDATION_ERROR");
     }
+  });
+
+  it("a client that goes away mid-body is a quiet 4xx outcome, never a logged 500", async () => {
+    let log = "";
+    const collect = (chunk: Buffer) => (log += chunk.toString());
+    server.child.stdout!.on("data", collect);
+    server.child.stderr!.on("data", collect);
+    const { port } = new URL(server.url);
+    await new Promise<void>((resolve, reject) => {
+      const socket = net.connect(Number(port), "127.0.0.1", () => {
+        socket.write(
+          `POST /v1/customers HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${m.testKey}\r\n` +
+            `Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":"cut`,
+        );
+        setTimeout(() => (socket.destroy(), resolve()), 300);
+      });
+      socket.on("error", reject);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await fetch(`${server.url}/health`)).status).toBe(200);
+    server.child.stdout!.off("data", collect);
+    server.child.stderr!.off("data", collect);
+    expect(log).not.toMatch(/unhandled error|aborted/i);
   });
 
   it("an oversized body is refused with 400, declared or streamed", async () => {

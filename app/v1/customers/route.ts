@@ -3,8 +3,8 @@ import { listCustomers } from "@/lib/customers/list-customers";
 import { CreateCustomerBody, ListCustomersQuery } from "@/lib/customers/schemas";
 import { api } from "@/lib/http/api";
 
-export const POST = api({ auth: "secret", body: CreateCustomerBody, status: 201, db: "sql" }, ({ tx, principal, body }) =>
-  createCustomer(tx, principal, body),
+export const POST = api({ auth: "secret", body: CreateCustomerBody, status: 201, db: "sql" }, ({ principal, body }) =>
+  createCustomer(principal, body),
 );
 
 export const GET = api({ auth: "secret", query: ListCustomersQuery }, ({ tx, principal, query }) =>
