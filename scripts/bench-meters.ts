@@ -2,8 +2,8 @@
 // start's 1 s ticker running (so threshold settlements happen during the load, as in production).
 //  1. Post-paid: BENCH_CALLS (default 2000) POST /v1/meters/:id/usage, BENCH_CONCURRENCY (default 16) at once.
 //  2. Prepaid: BENCH_CALLS reserve + commit pairs (two requests per metered call), same concurrency.
-//  3, 4. The same through the SDK's serviceMeteringBackend (what meteredPaywall calls), which sends an
-//     Idempotency-Key with every POST (so each request also claims and stores an idempotency record).
+//  3, 4. The same through the SDK's serviceMeteringBackend (what meteredPaywall calls): its client, its
+//     Idempotency-Key on every POST (the reservation's key when the call has none of its own).
 // Prints calls/s and per-call latency p50/p99, the load average, and checks the books: every base unit
 // metered is either billed in an aggregate PaymentIntent or still accrued.
 import os from "node:os";
@@ -94,12 +94,12 @@ try {
       },
     },
     {
-      name: "post-paid recordUsage, SDK (Idempotency-Key on the POST)",
+      name: "post-paid recordUsage, SDK serviceMeteringBackend",
       prepaid: false,
       call: (meterId: string, i: number) => sdk.recordUsage({ meterId, quantity: 1, unitPriceMinor: PRICE, idempotencyKey: `call-${i}` }),
     },
     {
-      name: "prepaid reserve + commit, SDK (Idempotency-Key on each POST)",
+      name: "prepaid reserve + commit, SDK serviceMeteringBackend",
       prepaid: true,
       call: async (meterId: string) => {
         const hold = await sdk.reserve({ meterId, quantity: 1, unitPriceMinor: PRICE });
