@@ -115,10 +115,25 @@ test("send test event: a sample of the chosen type reaches only this endpoint; a
   expect(page.url()).toContain(id);
 });
 
-test("disable and enable an endpoint, then delete it (with confirmation)", async ({ page }) => {
+test("edit the event types (a refused URL shown in the dialog), disable and enable, then delete (with confirmation)", async ({ page }) => {
   await newSignedInMerchant(page, "Toggle Tea");
   const { id } = await addEndpointInDashboard(page, receiver.url);
   await expect(page.getByTestId("endpoint-events")).toHaveText("All event types");
+
+  // Edit: narrow it to one event type; a URL the service refuses is shown in the dialog.
+  await page.getByRole("button", { name: "Edit" }).click();
+  const edit = page.getByRole("dialog");
+  await edit.getByLabel("Selected event types").check();
+  await edit.getByRole("group", { name: "Event types" }).getByLabel("order.refunded").check();
+  await edit.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: "Endpoint updated" })).toBeVisible();
+  await expect(page.getByTestId("endpoint-events").getByRole("listitem")).toHaveText(["order.refunded"]);
+  await page.getByRole("button", { name: "Edit" }).click();
+  await edit.getByLabel("Endpoint URL").fill("ftp://example.com/hooks");
+  await edit.getByRole("button", { name: "Save" }).click();
+  await expect(edit.getByLabel("Endpoint URL")).toHaveAttribute("aria-invalid", "true");
+  await edit.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByTestId("endpoint-url")).toHaveText(receiver.url);
 
   await page.getByRole("button", { name: "Disable" }).click();
   await expect(page.getByTestId("toast").filter({ hasText: "Endpoint disabled" })).toBeVisible();
@@ -137,6 +152,22 @@ test("disable and enable an endpoint, then delete it (with confirmation)", async
   await expect(page.getByText("No endpoints yet")).toBeVisible();
   await page.goto(`/dashboard/webhooks/${id}`);
   await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
+});
+
+test("live mode: a private address is refused in the dialog and nothing is created", async ({ page }) => {
+  await newSignedInMerchant(page, "Live Hooks Ltd");
+  await page.goto("/dashboard/webhooks");
+  await page.getByRole("switch", { name: "Test mode" }).click();
+  await expect(page.getByRole("switch", { name: "Test mode" })).toHaveAttribute("aria-checked", "false");
+  await page.getByRole("button", { name: "Add endpoint" }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByRole("heading", { name: "Add a live-mode endpoint" })).toBeVisible();
+  await dialog.getByLabel("Endpoint URL").fill(receiver.url);
+  await dialog.getByRole("button", { name: "Add endpoint" }).click();
+  await expect(dialog.getByLabel("Endpoint URL")).toHaveAttribute("aria-invalid", "true");
+  await expect(dialog).toContainText(/private|loopback|not allowed/i);
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByText("No endpoints yet")).toBeVisible();
 });
 
 test("merchant B never sees merchant A's endpoint: its URL is the 404 page", async ({ page, browser }) => {

@@ -9,6 +9,7 @@ import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Section } from "@/components/dashboard/Section";
 import { StatusBadge } from "@/components/dashboard/StatusBadge";
 import { DeleteEndpointButton } from "@/components/dashboard/webhooks/DeleteEndpointButton";
+import { EditEndpointButton } from "@/components/dashboard/webhooks/EditEndpointButton";
 import { EndpointStatusButton } from "@/components/dashboard/webhooks/EndpointStatusButton";
 import { ResendEventButton } from "@/components/dashboard/webhooks/ResendEventButton";
 import { RotateSecretButton } from "@/components/dashboard/webhooks/RotateSecretButton";
@@ -45,6 +46,7 @@ export default async function WebhookEndpointPage({ params, searchParams }: { pa
         actions={
           <>
             <SendTestEventButton endpointId={endpoint.id} eventTypes={endpoint.enabledEvents.length ? endpoint.enabledEvents : EVENT_TYPES} disabled={!enabled} />
+            <EditEndpointButton endpoint={endpoint} />
             <RotateSecretButton endpointId={endpoint.id} />
             <EndpointStatusButton endpointId={endpoint.id} status={endpoint.status} />
             <DeleteEndpointButton endpointId={endpoint.id} url={endpoint.url} />
