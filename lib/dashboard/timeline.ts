@@ -1,5 +1,6 @@
-// The timeline of an order or PaymentIntent: the outbox events whose `data.object` is one of them, oldest
-// first, in words. Events are the record of what happened (written in the transaction of each change).
+// The timeline of an order or PaymentIntent: the outbox events whose object (`events.object_id`, the
+// indexed copy of `data.object.id`) is one of them, oldest first, in words. Events are the record of what
+// happened (written in the transaction of each change).
 import type { Db } from "../db";
 import { formatMoney } from "../pay/format-money";
 import type { Scope } from "../scope";
@@ -12,22 +13,19 @@ export interface TimelineEntry {
   createdAt: string;
 }
 
-interface EventRow {
-  id: string;
-  type: string;
-  data: { object?: Record<string, unknown> };
-  created_at: Date;
-}
-
 const MAX_ENTRIES = 200;
 
 export async function timelineOf(db: Db, scope: Scope, objectIds: string[]): Promise<TimelineEntry[]> {
-  const rows = await db.$queryRaw<EventRow[]>`
-    SELECT id, type, data, created_at FROM events
-     WHERE merchant_id = ${scope.merchantId} AND livemode = ${scope.livemode} AND data->'object'->>'id' = ANY(${objectIds})
-     ORDER BY created_at, id
-     LIMIT ${MAX_ENTRIES}`;
-  return rows.map((row) => ({ id: row.id, type: row.type, ...describe(row.type, row.data.object ?? {}), createdAt: row.created_at.toISOString() }));
+  const events = await db.event.findMany({
+    where: { merchantId: scope.merchantId, livemode: scope.livemode, objectId: { in: objectIds } },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    take: MAX_ENTRIES,
+    select: { id: true, type: true, data: true, createdAt: true },
+  });
+  return events.map((event) => {
+    const object = ((event.data ?? {}) as { object?: Record<string, unknown> }).object ?? {};
+    return { id: event.id, type: event.type, ...describe(event.type, object), createdAt: event.createdAt.toISOString() };
+  });
 }
 
 function describe(type: string, object: Record<string, unknown>): { title: string; detail: string | null } {

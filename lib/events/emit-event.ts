@@ -12,7 +12,15 @@ import type { EventType } from "./types";
 export async function emitEvent(tx: Db, scope: Scope, type: EventType, object: Record<string, unknown>): Promise<string> {
   const id = createId("event");
   await tx.event.create({
-    data: { id, merchantId: scope.merchantId, livemode: scope.livemode, type, data: { object } as object, createdAt: new Date() },
+    data: {
+      id,
+      merchantId: scope.merchantId,
+      livemode: scope.livemode,
+      type,
+      data: { object } as object,
+      objectId: typeof object.id === "string" ? object.id : null,
+      createdAt: new Date(),
+    },
   });
   return id;
 }
