@@ -126,6 +126,15 @@ function storedBodyText(stored: string | null): string {
   return stored.startsWith("v1:") ? openSecret(stored) : stored;
 }
 
+// Any `"secret": "..."` field in a response (an API key, a webhook signing secret) means the stored copy is
+// sealed, even when a route forgot to say so: a replayable secret must never sit in plain text.
+const CARRIES_SECRET = /"secret"\s*:\s*"/;
+
+/** What is kept for replay: the JSON text, encrypted when it carries a secret. */
+function storedForm(bodyText: string, seal: boolean): string {
+  return seal || CARRIES_SECRET.test(bodyText) ? sealSecret(bodyText) : bodyText;
+}
+
 const STORE = statement(
   "idempotency_store",
   "UPDATE idempotency_records SET status = 'stored', response_status = $2, response_body = $3 WHERE id = $1 AND status = 'in_flight'",
@@ -137,8 +146,7 @@ const STORE = statement(
  * the whole transaction rolls back.
  */
 export async function storeResponse(tx: Db | Sql, claimId: string, status: number, bodyText: string, seal = false): Promise<void> {
-  // A response that carries a secret (e.g. a new webhook signing secret) is kept only encrypted.
-  const stored = seal ? sealSecret(bodyText) : bodyText;
+  const stored = storedForm(bodyText, seal);
   const values = [claimId, status, stored];
   const updated = "rows" in tx ? await tx.count(STORE, values) : await tx.$executeRawUnsafe(STORE.text, ...values);
   if (updated !== 1) throw new InvariantViolation("The idempotency claim was lost before the request finished.");
@@ -170,7 +178,7 @@ const DIVISION_BY_ZERO = "22012";
 
 /** Runs a planned write and saves the response for replay, in one statement (see writeAndStoreStatement). */
 export async function writeAndStoreResponse(db: Sql, write: SqlWrite, claimId: string, status: number, bodyText: string, seal = false): Promise<void> {
-  const stored = seal ? sealSecret(bodyText) : bodyText;
+  const stored = storedForm(bodyText, seal);
   try {
     await db.rows(writeAndStoreStatement(write), [...write.values, status, stored, claimId]);
   } catch (err) {

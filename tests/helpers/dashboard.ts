@@ -60,10 +60,10 @@ export async function dashboardCall(
   session: DashboardSession | null,
   method: string,
   path: string,
-  options: { body?: unknown; csrfToken?: string | null; origin?: string | null; mode?: "test" | "live"; base?: string } = {},
+  options: { body?: unknown; csrfToken?: string | null; origin?: string | null; mode?: "test" | "live"; base?: string; headers?: Record<string, string> } = {},
 ) {
   const base = session?.base ?? options.base ?? baseUrl();
-  const headers: Record<string, string> = { "Content-Type": "application/json" };
+  const headers: Record<string, string> = { "Content-Type": "application/json", ...options.headers };
   if (session) headers.Cookie = session.cookie;
   const origin = options.origin === undefined ? base : options.origin;
   if (origin) headers.Origin = origin;

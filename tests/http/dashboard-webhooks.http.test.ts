@@ -118,6 +118,22 @@ describe("same domain functions as /v1", () => {
     expect(badType.body.error.details.fields[0].path).toBe("type");
   });
 
+  it("secrets made in the dashboard with an Idempotency-Key replay, but are stored only encrypted", async () => {
+    const secretsFrom = async (path: string, body: unknown) => {
+      const headers = { "Idempotency-Key": `dash-secret-${Math.random()}` };
+      const first = await dashboardCall(a.session, "POST", path, { body, csrfToken: a.csrfToken, headers });
+      const replay = await dashboardCall(a.session, "POST", path, { body, csrfToken: a.csrfToken, headers });
+      expect(replay.headers.get("idempotent-replayed")).toBe("true");
+      expect(replay.body.secret).toBe(first.body.secret);
+      const [stored] = await getDb().$queryRaw<{ response_body: string }[]>`
+        SELECT response_body FROM idempotency_records WHERE key = ${headers["Idempotency-Key"]}`;
+      expect(stored.response_body).not.toContain(first.body.secret);
+      expect(stored.response_body).not.toContain("whsec_");
+    };
+    await secretsFrom("/api/dashboard/webhook-endpoints", { url: RECEIVER });
+    await secretsFrom(`/api/dashboard/webhook-endpoints/${endpointId}/rotate-secret`, {});
+  });
+
   it("rotate returns a new secret once; the endpoint then reports until when the previous one signs", async () => {
     const rotated = await dashboardCall(a.session, "POST", `/api/dashboard/webhook-endpoints/${endpointId}/rotate-secret`, { body: {}, csrfToken: a.csrfToken });
     expect(rotated.status).toBe(200);
