@@ -232,6 +232,15 @@ describe("meters: prepaid reservations", () => {
     expect(await meterOf(meter.id)).toMatchObject({ reservedBase: 5 * PRICE, availableBase: 0 });
   });
 
+  it("without a body key, the request's Idempotency-Key names the hold: a retried reserve gets the same one", async () => {
+    const meter = await openMeter({ prepaid: true, budgetMinor: 1 });
+    const send = () => call("POST", `/v1/meters/${meter.id}/reservations`, { key: m.testKey, headers: { "Idempotency-Key": "sdk_retry_1" }, body: { quantity: 1, unitPriceMinor: PRICE } });
+    const [a, b] = [await send(), await send()];
+    expect([a.status, b.status]).toEqual([201, 200]);
+    expect(b.body).toEqual(a.body);
+    expect(await meterOf(meter.id)).toMatchObject({ reservedBase: PRICE });
+  });
+
   it("the tick releases expired reservations; an expired one can no longer be committed", async () => {
     const meter = await openMeter({ prepaid: true, budgetMinor: 1 });
     const held = await reserve(meter.id, { quantity: 1, unitPriceMinor: PRICE });
