@@ -1,9 +1,11 @@
 // /v1/meters API semantics: creation and validation, usage records (deduplicated by idempotencyKey),
 // prepaid reservations, top-up, close, and scope (another merchant's or mode's meter is a 404).
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "../../lib/db";
 import { call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
+import { startTestServer } from "../helpers/server";
+import type { ServerProcess } from "../../scripts/lib/server-process";
 import { tickUntil, tickUntilSettled } from "../helpers/meters";
 import { allEvents, createCustomer } from "../helpers/payments";
 
@@ -359,5 +361,26 @@ describe("meters: races with close", () => {
     const landed = topUps.filter((t) => t.status === 200).length;
     expect(close.body.budgetBase).toBe((1 + landed) * 1_000_000); // the close saw every top-up that succeeded
     expect((await meterOf(meter.id)).budgetBase).toBe((1 + landed) * 1_000_000);
+  });
+});
+
+describe("meters: METER_RESERVATION_TTL_SECONDS", () => {
+  let server: ServerProcess | undefined;
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("a reservation nobody finishes is released by the tick once the setting's seconds have passed", async () => {
+    server = await startTestServer({ METER_RESERVATION_TTL_SECONDS: "1" });
+    const base = server.url;
+    const payer = await createCustomer(m.testKey, undefined, base);
+    const meter = (await call("POST", "/v1/meters", { key: m.testKey, base, body: { customerId: payer.id, currency: "usd", thresholdMinor: 1, prepaid: true, budgetMinor: 1, paymentMethod: "pm_card_visa" } })).body;
+    const held = await call("POST", `/v1/meters/${meter.id}/reservations`, { key: m.testKey, base, body: { quantity: 1, unitPriceMinor: PRICE } });
+    expect(new Date(held.body.expiresAt).getTime() - new Date(held.body.createdAt).getTime()).toBe(1000);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await tickUntil(async () => (await call("GET", `/v1/meters/${meter.id}`, { key: m.testKey, base })).body.reservedBase === 0, base);
+    const late = await call("POST", `/v1/meters/${meter.id}/reservations/${held.body.id}/commit`, { key: m.testKey, base, body: {} });
+    expect(late.status).toBe(409);
+    expect(late.body.error.details).toMatchObject({ status: "released", releaseReason: "expired" });
   });
 });
