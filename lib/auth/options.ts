@@ -1,14 +1,15 @@
 // next-auth (v4) for the dashboard: two Credentials providers ("signin", "signup"), JWT sessions in an
-// encrypted cookie. The token carries the user id and a per-sign-in random `sid` that keys the dashboard's
-// CSRF token (lib/dashboard/csrf.ts); the user and merchant are re-read from the database on every request
-// (lib/dashboard/session.ts), so a deleted user is signed out at once.
+// encrypted cookie. The token carries the user id and `sid`, the id of a server-side session row
+// (lib/auth/sessions.ts) that sign-out revokes and that keys the dashboard's CSRF token
+// (lib/dashboard/csrf.ts). Every dashboard request re-reads the session row with its user and merchant
+// (lib/dashboard/session.ts), so sign-out, expiry or a deleted user end access at once.
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { env } from "../env";
 import { clientIp } from "../http/client-ip";
-import { randomBase62 } from "../ids";
 import { signIn, signUp, type SignedInUser } from "./credentials";
 import { authSecret } from "./secret";
+import { revokeSession, startSession } from "./sessions";
 
 declare module "next-auth" {
   interface User {
@@ -57,12 +58,17 @@ export const authOptions: NextAuthOptions = {
       authorize: (credentials, req): Promise<SignedInUser> => signUp(credentials, ipOf(req)),
     }),
   ],
+  events: {
+    async signOut({ token }) {
+      if (token?.sid) await revokeSession(token.sid);
+    },
+  },
   callbacks: {
-    jwt({ token, user }) {
+    async jwt({ token, user }) {
       if (user) {
         token.sub = user.id;
         token.email = user.email;
-        token.sid = randomBase62(24);
+        token.sid = await startSession(user.id, SESSION_MAX_AGE_SECONDS);
       }
       return token;
     },

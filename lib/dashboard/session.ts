@@ -1,11 +1,12 @@
 // Who is looking at the dashboard: the signed-in user, their merchant and the selected mode, as the same
-// Scope object the /v1 domain functions take. One database read per request (React cache).
+// Scope object the /v1 domain functions take. One database read per request (React cache): the session
+// row (not revoked, not expired) with its user and merchant.
 import { getServerSession } from "next-auth";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { authOptions } from "../auth/options";
-import { getDb } from "../db";
+import { liveSessionUser } from "../auth/sessions";
 import type { Scope } from "../scope";
 import { csrfTokenFor } from "./csrf";
 import { MODE_COOKIE, parseMode, type DashboardMode } from "./mode";
@@ -24,10 +25,7 @@ export interface Dashboard {
 export const getDashboard = cache(async (mode?: DashboardMode): Promise<Dashboard | null> => {
   const session = await getServerSession(authOptions);
   if (!session?.userId || !session.sid) return null;
-  const user = await getDb().user.findUnique({
-    where: { id: session.userId },
-    select: { id: true, email: true, merchantId: true, merchant: { select: { name: true } } },
-  });
+  const user = await liveSessionUser(session.sid, session.userId);
   if (!user) return null;
   const selected = mode ?? parseMode((await cookies()).get(MODE_COOKIE)?.value);
   return {

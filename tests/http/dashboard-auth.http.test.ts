@@ -140,6 +140,25 @@ describe("sign-in and sign-up", () => {
     expect((await authCallback("signup", { name: "Short", email: uniqueEmail(), password: "short" })).error).toBe("INVALID_SIGNUP");
   });
 
+  it("sign-out revokes the session on the server: a copy of the old cookie no longer opens anything", async () => {
+    const user = await signUpOverHttp();
+    const token = (await dashboardPage(user)).csrfToken!;
+    const { csrfToken: nextAuthCsrf } = await (await fetch(`${user.base}/api/auth/csrf`, { headers: { Cookie: user.cookie } })).json();
+    const out = await fetch(`${user.base}/api/auth/signout`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: user.cookie, Origin: user.base },
+      body: new URLSearchParams({ csrfToken: nextAuthCsrf, json: "true" }),
+    });
+    expect(out.status).toBe(200);
+    const page = await dashboardPage(user);
+    expect(page.status).toBe(307);
+    expect(new URL(page.location!, user.base).pathname).toBe("/login");
+    expect((await dashboardCall(user, "POST", "/api/dashboard/api-keys", { body: {}, csrfToken: token })).status).toBe(401);
+    // Signing in again is a new session.
+    expect((await dashboardPage(await signInOverHttp(user.email, user.password))).status).toBe(200);
+  });
+
   it("sign-up made the merchant's first test and live keys", async () => {
     const keys = await dashboardPage(session, "/dashboard/api-keys");
     expect(keys.html).toContain("sk_test_");

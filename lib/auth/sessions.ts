@@ -1,0 +1,23 @@
+// Server-side dashboard sessions: each sign-in is a row; the JWT cookie carries its id (`sid`). The
+// dashboard accepts a cookie only while its row is neither revoked (sign-out) nor expired.
+import { getDb } from "../db";
+import { randomBase62 } from "../ids";
+
+export async function startSession(userId: string, maxAgeSeconds: number): Promise<string> {
+  const id = randomBase62(24);
+  await getDb().dashboardSession.create({ data: { id, userId, expiresAt: new Date(Date.now() + maxAgeSeconds * 1000) } });
+  return id;
+}
+
+export async function revokeSession(id: string): Promise<void> {
+  await getDb().dashboardSession.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } });
+}
+
+/** The live session's user with their merchant's name (one query), or null. */
+export async function liveSessionUser(id: string, userId: string) {
+  const session = await getDb().dashboardSession.findFirst({
+    where: { id, userId, revokedAt: null, expiresAt: { gt: new Date() } },
+    select: { user: { select: { id: true, email: true, merchantId: true, merchant: { select: { name: true } } } } },
+  });
+  return session?.user ?? null;
+}
