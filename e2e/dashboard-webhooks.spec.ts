@@ -85,6 +85,11 @@ test("send test event: a sample of the chosen type reaches only this endpoint; a
   await dialog.getByLabel("Event type").selectOption("order.refunded");
   await dialog.getByRole("button", { name: "Send test event" }).click();
   await expect(page.getByTestId("toast").filter({ hasText: "queued" })).toBeVisible();
+  // Until the sender runs, it waits in the Queued table.
+  const queued = page.getByRole("table", { name: "Queued deliveries" }).getByTestId("row");
+  await expect(queued).toHaveCount(1);
+  await expect(queued.getByTestId("event-type")).toHaveText("order.refunded");
+  await expect(queued.getByTestId("status")).toHaveText("Queued");
 
   await tickUntilReceived(request, receiver, 1);
   const event = verifyWebhook(receiver.received[0].rawBody, receiver.received[0].headers["x-service-signature"], secret);
@@ -93,7 +98,8 @@ test("send test event: a sample of the chosen type reaches only this endpoint; a
   expect(event.data).toMatchObject({ object: { object: "order", id: "ord_000000000000000000000000", status: "refunded", amount: 5400, amountRefunded: 5400 } });
 
   await page.reload();
-  const rows = page.getByTestId("row");
+  await expect(page.getByRole("table", { name: "Queued deliveries" })).toHaveCount(0);
+  const rows = page.getByRole("table", { name: "Delivery attempts" }).getByTestId("row");
   await expect(rows).toHaveCount(1);
   await expect(rows.getByTestId("response")).toContainText("HTTP 500");
   await expect(rows.getByTestId("attempt")).toHaveText("#1");

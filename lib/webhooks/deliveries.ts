@@ -24,6 +24,19 @@ export async function listDeliveryAttempts(db: Db, scope: Scope, endpointId: str
   return toListPage(rows, query.limit, (row) => serializeAttempt(row, row.delivery.event.type));
 }
 
+/** Deliveries queued for the endpoint and not attempted yet (new events, resends, test events), newest first. */
+export async function listQueuedDeliveries(db: Db, scope: Scope, endpointId: string, limit = 20) {
+  const endpoint = await db.webhookEndpoint.findFirst({ where: { id: endpointId, merchantId: scope.merchantId, livemode: scope.livemode }, select: { id: true } });
+  if (!endpoint) throw new NotFoundError("webhook endpoint", endpointId);
+  const rows = await db.webhookDelivery.findMany({
+    where: { endpointId, attempts: 0, status: { in: ["pending", "sending"] } },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: limit,
+    include: { event: { select: { type: true } } },
+  });
+  return rows.map((row) => ({ id: row.id, eventId: row.eventId, eventType: row.event.type, status: row.status === "sending" ? "sending" : "queued", queuedAt: row.createdAt.toISOString() }));
+}
+
 export async function resendEvent(tx: Db, scope: Scope, eventId: string, webhookEndpointId?: string) {
   const event = await tx.event.findFirst({ where: { id: eventId, merchantId: scope.merchantId, livemode: scope.livemode } });
   if (!event) throw new NotFoundError("event", eventId);

@@ -20,7 +20,7 @@ import { formatDateTime } from "@/lib/dashboard/format";
 import { listPageQuery, type SearchParams } from "@/lib/dashboard/list-query";
 import { orNotFound } from "@/lib/dashboard/not-found";
 import { requireDashboard } from "@/lib/dashboard/session";
-import { listDeliveryAttempts } from "@/lib/webhooks/deliveries";
+import { listDeliveryAttempts, listQueuedDeliveries } from "@/lib/webhooks/deliveries";
 import { getEndpoint } from "@/lib/webhooks/endpoints";
 
 export const metadata: Metadata = { title: "Webhook endpoint" };
@@ -31,7 +31,9 @@ export default async function WebhookEndpointPage({ params, searchParams }: { pa
   const { scope } = await requireDashboard();
   const [{ id }, { startingAfter }] = await Promise.all([params, listPageQuery(searchParams, [])]);
   const db = getDb();
-  const [endpoint, attempts] = await orNotFound(Promise.all([getEndpoint(db, scope, id), listDeliveryAttempts(db, scope, id, { limit: PAGE_SIZE, startingAfter })]));
+  const [endpoint, attempts, queued] = await orNotFound(
+    Promise.all([getEndpoint(db, scope, id), listDeliveryAttempts(db, scope, id, { limit: PAGE_SIZE, startingAfter }), listQueuedDeliveries(db, scope, id)]),
+  );
   const enabled = endpoint.status === "enabled";
   return (
     <>
@@ -85,6 +87,21 @@ export default async function WebhookEndpointPage({ params, searchParams }: { pa
           <dd className="text-slate-800">{formatDateTime(endpoint.createdAt)}</dd>
         </dl>
       </Section>
+      {queued.length ? (
+        <Section title="Queued" description="Waiting for the sender, which runs on every tick of the service's cron." flush className="mt-6">
+          <DataTable
+            caption="Queued deliveries"
+            rows={queued}
+            empty={null}
+            columns={[
+              { header: "Event", cell: (delivery) => <span className="font-mono text-xs text-slate-900" data-testid="event-type">{delivery.eventType}</span> },
+              { header: "Event ID", cell: (delivery) => <span className="font-mono text-xs text-slate-600">{delivery.eventId}</span>, hideOnMobile: true },
+              { header: "Status", cell: (delivery) => <StatusBadge status={delivery.status} /> },
+              { header: "Queued", cell: (delivery) => formatDateTime(delivery.queuedAt), align: "right" },
+            ]}
+          />
+        </Section>
+      ) : null}
       <Section title="Deliveries" description="Every attempt, newest first. Failed deliveries are retried on a back-off schedule for about 3 days." flush className="mt-6">
         <DataTable
           caption="Delivery attempts"
