@@ -90,6 +90,15 @@ describe("refunds from the dashboard", () => {
   });
 });
 
+describe("malformed ids in detail pages", () => {
+  it.each(["orders", "payments", "meters", "webhooks"])("/dashboard/%s/<malformed id> is the 404 page, never an error", async (section) => {
+    for (const id of ["%00", "ord_%00x", "x".repeat(300), "%E2%80%AE", "a%20b"]) {
+      const page = await dashboardPage(session, `/dashboard/${section}/${id}`);
+      expect(page.status, `${section}/${id}`).toBe(404);
+    }
+  });
+});
+
 describe("checkouts from the dashboard", () => {
   it("opens a checkout /v1 sees, with its pay link; bad input is a 400 with field errors", async () => {
     const created = await dashboardCall(session, "POST", "/api/dashboard/checkouts", { body: { amount: 2500, currency: "eur", description: "Workshop seat" }, csrfToken });
