@@ -10,16 +10,26 @@ import { postCapture } from "../ledger/post";
 import { transitionPaymentIntent } from "../payments/transitions";
 import { guarded, railFor } from "../rails";
 
-export async function chargeMeterPayments(db: Db, limit = 200): Promise<number> {
-  const pending = await db.$queryRaw<{ id: string }[]>`
-    SELECT id FROM payment_intents WHERE status = 'requires_payment' AND meter_id IS NOT NULL ORDER BY created_at LIMIT ${limit}`;
+export async function chargeMeterPayments(db: Db, batch = 200, maxPerTick = 2000): Promise<number> {
+  // Oldest attempt first (updated_at), in batches until none is left this tick. A PaymentIntent whose
+  // charge throws has its updated_at moved to now, so it goes to the back of the queue: a charge that
+  // keeps failing never holds up the others, and is retried after them.
+  const tried: string[] = [];
   let charged = 0;
-  for (const { id } of pending) {
-    const done = await inTransaction(db, (tx) => chargeMeterPayment(tx, id)).catch((err) => {
-      console.error(`meter charge of ${id} failed (retried next tick):`, err instanceof Error ? err.message : err);
-      return false;
-    });
-    if (done) charged += 1;
+  while (tried.length < maxPerTick) {
+    const pending = await db.$queryRaw<{ id: string }[]>`
+      SELECT id FROM payment_intents WHERE status = 'requires_payment' AND meter_id IS NOT NULL AND id <> ALL(${tried}::text[])
+       ORDER BY updated_at, id LIMIT ${batch}`;
+    if (pending.length === 0) break;
+    for (const { id } of pending) {
+      tried.push(id);
+      const done = await inTransaction(db, (tx) => chargeMeterPayment(tx, id)).catch(async (err) => {
+        console.error(`meter charge of ${id} failed (retried after the others):`, err instanceof Error ? err.message : err);
+        await db.$executeRaw`UPDATE payment_intents SET updated_at = now() WHERE id = ${id} AND status = 'requires_payment'`;
+        return false;
+      });
+      if (done) charged += 1;
+    }
   }
   return charged;
 }

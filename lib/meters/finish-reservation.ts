@@ -8,8 +8,9 @@ import { statement, type Sql } from "../db";
 import { ConflictError, NotFoundError } from "../errors";
 import type { Scope } from "../scope";
 import { accrueSet } from "./accrual-sql";
-import { readMeterSql } from "./meter-row";
+import { isOutOfRange, readMeterSql } from "./meter-row";
 import { serializeReservation, type ReservationRow } from "./serialize";
+import { outOfRangeError } from "./unbilled-limit";
 
 // $1 reservation, $2 meter, $3 merchant, $4 livemode
 const finish = (name: string, status: string, guard: string, reason: string, meterSet: string) =>
@@ -45,7 +46,9 @@ type Row = ReservationRow & { base_units_per_minor: string };
 
 export async function finishReservation(db: Sql, scope: Scope, meterId: string, reservationId: string, action: keyof typeof FINISH) {
   const step = FINISH[action];
-  const [row] = await db.rows<Row>(step.statement, [reservationId, meterId, scope.merchantId, scope.livemode]);
+  const [row] = await db.rows<Row>(step.statement, [reservationId, meterId, scope.merchantId, scope.livemode]).catch((err) => {
+    throw isOutOfRange(err) ? outOfRangeError(meterId) : err;
+  });
   if (row) return serializeReservation(row, BigInt(row.base_units_per_minor), scope.livemode);
 
   const meter = await readMeterSql(db, scope, meterId); // 404 for another merchant's meter

@@ -66,3 +66,8 @@ export function isUniqueViolation(err: unknown, constraint: string): boolean {
   const e = err as { code?: unknown; constraint?: unknown } | null;
   return e?.code === "23505" && e.constraint === constraint;
 }
+
+/** pg's error for a value out of a column's range (code 22003, e.g. a BIGINT sum that would overflow). */
+export function isOutOfRange(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === "22003";
+}

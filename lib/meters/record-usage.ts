@@ -10,9 +10,10 @@ import { createId } from "../ids";
 import type { Scope } from "../scope";
 import { accrueSet } from "./accrual-sql";
 import { meterClosed, wrongTrustModel } from "./meter-errors";
-import { isUniqueViolation, readMeterSql } from "./meter-row";
+import { isOutOfRange, isUniqueViolation, readMeterSql } from "./meter-row";
 import type { RecordUsageInput } from "./schemas";
 import { serializeUsageRecord, type UsageRecordRow } from "./serialize";
+import { outOfRangeError, UNBILLED_LIMIT_SQL, unbilledLimitError } from "./unbilled-limit";
 
 // $1 meter, $2 merchant, $3 livemode, $4 record id, $5 idempotency key, $6 quantity, $7 unit price, $8 amount (base units)
 const RECORD_USAGE = statement(
@@ -20,6 +21,7 @@ const RECORD_USAGE = statement(
   `WITH upd AS (
      UPDATE meters m SET ${accrueSet("$8::bigint")}
       WHERE m.id = $1 AND m.merchant_id = $2 AND m.livemode = $3 AND m.status IN ('open', 'past_due') AND NOT m.prepaid
+        AND m.accrued_base + $8::bigint <= ${UNBILLED_LIMIT_SQL}
      RETURNING m.id, m.base_units_per_minor
    ), ins AS (
      INSERT INTO meter_usage_records (id, meter_id, idempotency_key, quantity, unit_price_base, amount_base)
@@ -35,17 +37,40 @@ type Row = UsageRecordRow & { base_units_per_minor: string };
 
 export async function recordUsage(db: Sql, scope: Scope, meterId: string, input: RecordUsageInput) {
   const amount = BigInt(input.quantity) * BigInt(input.unitPriceMinor);
-  try {
-    const [row] = await db.rows<Row>(RECORD_USAGE, [
-      meterId, scope.merchantId, scope.livemode, createId("usageRecord"), input.idempotencyKey, input.quantity, input.unitPriceMinor, amount.toString(),
-    ]);
-    if (row) return { created: true, record: serializeUsageRecord(row, BigInt(row.base_units_per_minor), scope.livemode) };
-  } catch (err) {
-    if (!isUniqueViolation(err, "meter_usage_records_meter_id_idempotency_key_key")) throw err;
-    return replay(db, scope, meterId, input);
-  }
+  const attempt = async () => {
+    try {
+      const [row] = await db.rows<Row>(RECORD_USAGE, [
+        meterId, scope.merchantId, scope.livemode, createId("usageRecord"), input.idempotencyKey, input.quantity, input.unitPriceMinor, amount.toString(),
+      ]);
+      return row ? { created: true, record: serializeUsageRecord(row, BigInt(row.base_units_per_minor), scope.livemode) } : null;
+    } catch (err) {
+      if (isUniqueViolation(err, "meter_usage_records_meter_id_idempotency_key_key")) return replay(db, scope, meterId, input);
+      if (isOutOfRange(err)) throw outOfRangeError(meterId);
+      throw err;
+    }
+  };
+
+  const recorded = await attempt();
+  if (recorded) return recorded;
+  // The guard refused. A retry of a record that already landed (the meter closed since, or its accrual is
+  // now at the limit) is still a replay: answer it before explaining any refusal.
+  const replayed = await replayIfRecorded(db, scope, meterId, input);
+  if (replayed) return replayed;
   const meter = await readMeterSql(db, scope, meterId); // 404 when it is not this merchant's
-  throw meter.prepaid ? wrongTrustModel(meter, "a usage record") : meterClosed(meter);
+  if (meter.prepaid) throw wrongTrustModel(meter, "a usage record");
+  if (meter.status === "closed") throw meterClosed(meter);
+  const overLimit = unbilledLimitError(meter, amount, "quantity");
+  if (overLimit) throw overLimit;
+  // A settlement took accrual out in between: the record fits now, so try once more.
+  const again = await attempt();
+  if (again) return again;
+  const latest = await readMeterSql(db, scope, meterId);
+  throw latest.status === "closed" ? meterClosed(latest) : (unbilledLimitError(latest, amount, "quantity") ?? meterClosed(latest));
+}
+
+async function replayIfRecorded(db: Sql, scope: Scope, meterId: string, input: RecordUsageInput) {
+  const [existing] = await db.rows<UsageRecordRow>(FIND_RECORD, [meterId, input.idempotencyKey]);
+  return existing ? replay(db, scope, meterId, input) : null;
 }
 
 /** The key was used before on this meter: the same usage again is a replay, other usage is a mistake. */

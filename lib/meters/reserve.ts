@@ -11,9 +11,10 @@ import { InvariantViolation, ValidationError } from "../errors";
 import { createId } from "../ids";
 import type { Scope } from "../scope";
 import { InsufficientBudgetError, MeterPastDueError, meterClosed, wrongTrustModel } from "./meter-errors";
-import { isUniqueViolation, readMeterSql } from "./meter-row";
+import { isOutOfRange, isUniqueViolation, readMeterSql } from "./meter-row";
 import type { ReserveInput } from "./schemas";
 import { serializeReservation, type ReservationRow } from "./serialize";
+import { outOfRangeError, UNBILLED_LIMIT_SQL, unbilledLimitError } from "./unbilled-limit";
 
 // $1 meter, $2 merchant, $3 livemode, $4 reservation id, $5 key or null, $6 quantity, $7 unit price, $8 amount, $9 TTL seconds
 const RESERVE = statement(
@@ -22,6 +23,7 @@ const RESERVE = statement(
      UPDATE meters m SET reserved_base = m.reserved_base + $8::bigint, updated_at = now()
       WHERE m.id = $1 AND m.merchant_id = $2 AND m.livemode = $3 AND m.status = 'open' AND m.prepaid
         AND m.budget_base - m.used_base - m.reserved_base >= $8::bigint
+        AND m.accrued_base + m.reserved_base + $8::bigint <= ${UNBILLED_LIMIT_SQL}
      RETURNING m.id, m.base_units_per_minor
    ), ins AS (
      INSERT INTO meter_reservations (id, meter_id, idempotency_key, status, quantity, unit_price_base, amount_base, expires_at)
@@ -47,16 +49,25 @@ export async function reserve(db: Sql, scope: Scope, meterId: string, input: Res
       return row ? { created: true, reservation: serializeReservation(row, BigInt(row.base_units_per_minor), scope.livemode) } : null;
     } catch (err) {
       if (key && isUniqueViolation(err, "meter_reservations_meter_id_idempotency_key_key")) return replay(db, scope, meterId, input, key);
+      if (isOutOfRange(err)) throw outOfRangeError(meterId);
       throw err;
     }
   };
 
   const reserved = await attempt();
   if (reserved) return reserved;
+  // The guard refused. A retry of a reservation that already landed (its hold now uses the budget it
+  // checks, or the meter closed since) is still a replay: answer it before explaining any refusal.
+  if (key) {
+    const [existing] = await db.rows<ReservationRow>(FIND_RESERVATION, [meterId, key]);
+    if (existing) return replay(db, scope, meterId, input, key);
+  }
   const meter = await readMeterSql(db, scope, meterId); // 404 when it is not this merchant's
   if (!meter.prepaid) throw wrongTrustModel(meter, "a reservation");
   if (meter.status === "closed") throw meterClosed(meter);
   if (meter.status === "past_due") throw new MeterPastDueError(meter.id);
+  const overLimit = unbilledLimitError(meter, amount, "quantity");
+  if (overLimit) throw overLimit;
   // The budget was short when the statement ran; a release or top-up may have landed since. Try once
   // more rather than refuse on a figure that is already stale.
   if (meter.budgetBase - meter.usedBase - meter.reservedBase >= amount) {

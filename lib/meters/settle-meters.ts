@@ -23,16 +23,29 @@ interface LockedMeter {
   settlement_count: number;
 }
 
-export async function settleDueMeters(db: Db, limit = 200): Promise<number> {
-  const due = await db.$queryRaw<{ id: string }[]>`
-    SELECT id FROM meters WHERE settle_due_at <= now() ORDER BY settle_due_at LIMIT ${limit}`;
+/** After a settlement throws, the meter waits this long before the next attempt. */
+export const SETTLEMENT_RETRY_SECONDS = 300;
+
+export async function settleDueMeters(db: Db, batch = 200, maxPerTick = 2000): Promise<number> {
+  // Batches until nothing due is left (or maxPerTick were tried). A meter whose settlement throws is
+  // backed off (settle_due_at moves into the future) and one skipped under another tick's lock is not
+  // read again this tick, so no meter, however broken, holds up the others.
+  const tried: string[] = [];
   let opened = 0;
-  for (const { id } of due) {
-    const done = await inTransaction(db, (tx) => settleMeter(tx, id)).catch((err) => {
-      console.error(`meter settlement of ${id} failed:`, err instanceof Error ? err.message : err);
-      return false;
-    });
-    if (done) opened += 1;
+  while (tried.length < maxPerTick) {
+    const due = await db.$queryRaw<{ id: string }[]>`
+      SELECT id FROM meters WHERE settle_due_at <= now() AND id <> ALL(${tried}::text[]) ORDER BY settle_due_at LIMIT ${batch}`;
+    if (due.length === 0) break;
+    for (const { id } of due) {
+      tried.push(id);
+      const done = await inTransaction(db, (tx) => settleMeter(tx, id)).catch(async (err) => {
+        console.error(`meter settlement of ${id} failed (retried in ${SETTLEMENT_RETRY_SECONDS} s):`, err instanceof Error ? err.message : err);
+        await db.$executeRaw`
+          UPDATE meters SET settle_due_at = now() + make_interval(secs => ${SETTLEMENT_RETRY_SECONDS}::int) WHERE id = ${id} AND settle_due_at IS NOT NULL`;
+        return false;
+      });
+      if (done) opened += 1;
+    }
   }
   return opened;
 }

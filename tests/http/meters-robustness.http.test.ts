@@ -1,0 +1,122 @@
+// /v1/meters limits and robustness: no meter can accrue more than one PaymentIntent may carry, no BIGINT
+// overflow surfaces as a 500, a meter whose settlement throws never holds up other merchants' meters, and
+// retried usage records / reservations get their original object back even when the meter has since
+// changed (budget used up, meter closed).
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { getDb } from "../../lib/db";
+import { call } from "../helpers/http";
+import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
+import { tickUntil } from "../helpers/meters";
+import { createCustomer } from "../helpers/payments";
+
+const PRICE = 400_000; // 0.4 of a cent in base units
+const MAX_PI_AMOUNT = 99_999_999; // the most one PaymentIntent carries (as a checkout)
+
+let m: TestMerchant;
+let customerId: string;
+beforeEach(async () => {
+  m = await createTestMerchant();
+  customerId = (await createCustomer(m.testKey, { amount: 10_000, currency: "usd" })).id;
+});
+
+async function openMeter(body: Record<string, unknown> = {}, merchant = m, customer = customerId) {
+  const res = await call("POST", "/v1/meters", { key: merchant.testKey, body: { customerId: customer, currency: "usd", thresholdMinor: 100, prepaid: false, ...body } });
+  if (res.status !== 201) throw new Error(`open meter: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+const usage = (meterId: string, body: Record<string, unknown>, key = m.testKey) => call("POST", `/v1/meters/${meterId}/usage`, { key, body });
+const reserve = (meterId: string, body: Record<string, unknown>, headers: Record<string, string> = {}, key = m.testKey) =>
+  call("POST", `/v1/meters/${meterId}/reservations`, { key, body, headers });
+const meterOf = async (id: string) => (await call("GET", `/v1/meters/${id}`, { key: m.testKey })).body;
+
+describe("meters: the unbilled amount stays within one PaymentIntent", () => {
+  it("refuses usage that would accrue more than 99,999,999 minor units unbilled (409 unbilled_limit); a single larger record is 400", async () => {
+    const meter = await openMeter({ baseUnitsPerMinor: 1, thresholdMinor: MAX_PI_AMOUNT });
+    expect((await usage(meter.id, { quantity: 1, unitPriceMinor: MAX_PI_AMOUNT, idempotencyKey: "a" })).status).toBe(201);
+    const over = await usage(meter.id, { quantity: 1, unitPriceMinor: 1, idempotencyKey: "b" });
+    expect(over.status).toBe(409);
+    expect(over.body.error).toMatchObject({ code: "CONFLICT", details: { reason: "unbilled_limit", meterId: meter.id, limitBase: MAX_PI_AMOUNT, accruedBase: MAX_PI_AMOUNT } });
+
+    const other = await openMeter({ baseUnitsPerMinor: 1 });
+    const tooBig = await usage(other.id, { quantity: 2, unitPriceMinor: 50_000_000, idempotencyKey: "c" });
+    expect(tooBig.status).toBe(400);
+    expect(tooBig.body.error.details.fields[0].path).toBe("quantity");
+    expect(await meterOf(other.id)).toMatchObject({ accruedBase: 0, usedBase: 0 });
+  });
+
+  it("refuses a reservation whose hold plus the unbilled accrual would exceed one PaymentIntent", async () => {
+    const meter = await openMeter({ prepaid: true, budgetMinor: MAX_PI_AMOUNT, baseUnitsPerMinor: 1 });
+    await getDb().$executeRaw`UPDATE meters SET budget_base = 3 * ${MAX_PI_AMOUNT}::bigint WHERE id = ${meter.id}`; // funded by top-ups
+    const held = await reserve(meter.id, { quantity: 1, unitPriceMinor: MAX_PI_AMOUNT - 10 });
+    expect(held.status).toBe(201);
+    const over = await reserve(meter.id, { quantity: 1, unitPriceMinor: 11 });
+    expect(over.status).toBe(409);
+    expect(over.body.error.details).toMatchObject({ reason: "unbilled_limit", reservedBase: MAX_PI_AMOUNT - 10 });
+    expect((await reserve(meter.id, { quantity: 1, unitPriceMinor: 10 })).status).toBe(201);
+  });
+
+  it("a BIGINT total that would overflow is a 409, never a 500", async () => {
+    const meter = await openMeter();
+    await getDb().$executeRaw`UPDATE meters SET used_base = 9223372036854775000 WHERE id = ${meter.id}`;
+    const res = await usage(meter.id, { quantity: 1000, unitPriceMinor: PRICE, idempotencyKey: "overflow" });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatchObject({ code: "CONFLICT", details: { reason: "meter_totals_limit", meterId: meter.id } });
+  });
+});
+
+describe("meters: a failing settlement never holds up the others", () => {
+  const POISONED = 201; // more than one batch of the sweep (200)
+  afterEach(async () => {
+    await getDb().$executeRaw`DELETE FROM meters WHERE id LIKE 'mtr_poisoned_%'`;
+  });
+
+  it("meters whose settlement throws are backed off, and another merchant's meter settles in the same tick", async () => {
+    // Rows as an older build could leave them: accrued beyond what a PaymentIntent (a 32-bit amount) can hold.
+    const template = await openMeter();
+    await getDb().$executeRaw`
+      INSERT INTO meters (id, merchant_id, livemode, customer_id, status, currency, prepaid, payment_method, threshold_minor,
+                          base_units_per_minor, accrued_base, used_base, settle_due_at)
+      SELECT 'mtr_poisoned_' || g, merchant_id, livemode, customer_id, status, currency, prepaid, payment_method, threshold_minor,
+             base_units_per_minor, 3000000000::bigint * base_units_per_minor, 3000000000::bigint * base_units_per_minor, now() - interval '1 hour'
+        FROM meters, generate_series(1, ${POISONED}) g WHERE id = ${template.id}`;
+
+    const other = await createTestMerchant();
+    const otherCustomer = (await createCustomer(other.testKey, { amount: 10_000, currency: "usd" })).id;
+    const healthy = await openMeter({ thresholdMinor: 1 }, other, otherCustomer);
+    expect((await usage(healthy.id, { quantity: 5, unitPriceMinor: PRICE, idempotencyKey: "h" }, other.testKey)).status).toBe(201);
+
+    // Ticks of other test files may hold the healthy meter's lock for a moment (SKIP LOCKED), so allow a few.
+    await tickUntil(async () => (await getDb().paymentIntent.count({ where: { meterId: healthy.id } })) === 1, undefined, 5);
+    const stillDue = await getDb().$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM meters WHERE id LIKE 'mtr_poisoned_%' AND settle_due_at <= now()`;
+    expect(stillDue[0].n).toBe(0); // every poisoned meter was tried and moved into the future
+    expect(await getDb().paymentIntent.count({ where: { meterId: { startsWith: "mtr_poisoned_" } } })).toBe(0);
+  });
+});
+
+describe("meters: retries answer the original object even after the meter changed", () => {
+  it("a retried reserve that used up the budget gets its reservation back (200), not 402", async () => {
+    const meter = await openMeter({ prepaid: true, budgetMinor: 1 }); // 1,000,000 base units
+    const first = await reserve(meter.id, { quantity: 1, unitPriceMinor: 1_000_000, idempotencyKey: "K" });
+    expect(first.status).toBe(201);
+    const retry = await reserve(meter.id, { quantity: 1, unitPriceMinor: 1_000_000, idempotencyKey: "K" });
+    expect(retry.status).toBe(200);
+    expect(retry.body).toEqual(first.body);
+    const mismatch = await reserve(meter.id, { quantity: 2, unitPriceMinor: 1_000_000, idempotencyKey: "K" });
+    expect(mismatch.status).toBe(400);
+    expect((await reserve(meter.id, { quantity: 1, unitPriceMinor: 1, idempotencyKey: "K2" })).status).toBe(402);
+  });
+
+  it("a usage record retried after close gets its record back (200), not 409", async () => {
+    const meter = await openMeter();
+    const first = await usage(meter.id, { quantity: 3, unitPriceMinor: PRICE, idempotencyKey: "call-1" });
+    expect(first.status).toBe(201);
+    expect((await call("POST", `/v1/meters/${meter.id}/close`, { key: m.testKey, body: {} })).status).toBe(200);
+    const retry = await usage(meter.id, { quantity: 3, unitPriceMinor: PRICE, idempotencyKey: "call-1" });
+    expect(retry.status).toBe(200);
+    expect(retry.body).toEqual(first.body);
+    expect((await usage(meter.id, { quantity: 4, unitPriceMinor: PRICE, idempotencyKey: "call-1" })).status).toBe(400);
+    expect((await usage(meter.id, { quantity: 3, unitPriceMinor: PRICE, idempotencyKey: "call-2" })).status).toBe(409);
+  });
+});
