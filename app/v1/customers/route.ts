@@ -10,3 +10,5 @@ export const POST = api({ auth: "secret", body: CreateCustomerBody, status: 201,
 export const GET = api({ auth: "secret", query: ListCustomersQuery }, ({ tx, principal, query }) =>
   listCustomers(tx, principal, query),
 );
+
+export const dynamic = "force-dynamic";
