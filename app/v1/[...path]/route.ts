@@ -8,3 +8,5 @@ function notFound(req: Request) {
 }
 
 export { notFound as GET, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE };
+
+export const dynamic = "force-dynamic";

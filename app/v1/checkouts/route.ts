@@ -6,3 +6,5 @@ import { api } from "@/lib/http/api";
 export const POST = api({ auth: "secret", body: OpenCheckoutBody, status: 201 }, ({ tx, principal, body }) => openCheckout(tx, principal, body));
 
 export const GET = api({ auth: "secret", query: ListCheckoutsQuery }, ({ tx, principal, query }) => listCheckouts(tx, principal, query));
+
+export const dynamic = "force-dynamic";

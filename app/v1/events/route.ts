@@ -3,3 +3,5 @@ import { ListEventsQuery } from "@/lib/events/schemas";
 import { api } from "@/lib/http/api";
 
 export const GET = api({ auth: "secret", query: ListEventsQuery }, ({ tx, principal, query }) => listEvents(tx, principal, query));
+
+export const dynamic = "force-dynamic";

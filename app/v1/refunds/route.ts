@@ -6,3 +6,5 @@ import { CreateRefundBody, ListRefundsQuery } from "@/lib/refunds/schemas";
 export const POST = api({ auth: "secret", body: CreateRefundBody, status: 201 }, ({ tx, principal, body }) => createRefund(tx, principal, body));
 
 export const GET = api({ auth: "secret", query: ListRefundsQuery }, ({ tx, principal, query }) => listRefunds(tx, principal, query));
+
+export const dynamic = "force-dynamic";

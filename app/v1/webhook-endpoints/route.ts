@@ -5,3 +5,5 @@ import { CreateEndpointBody, ListEndpointsQuery } from "@/lib/webhooks/schemas";
 export const POST = api({ auth: "secret", body: CreateEndpointBody, status: 201, secretInResponse: true }, ({ tx, principal, body }) => createEndpoint(tx, principal, body));
 
 export const GET = api({ auth: "secret", query: ListEndpointsQuery }, ({ tx, principal, query }) => listEndpoints(tx, principal, query));
+
+export const dynamic = "force-dynamic";

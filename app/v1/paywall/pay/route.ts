@@ -9,3 +9,5 @@ import { PayPaywallBody } from "@/lib/paywall/schemas";
 export const POST = api({ auth: "secret", body: PayPaywallBody, status: 201, idempotent: false, transaction: false }, ({ tx, principal, body, req }) =>
   payPaywall(tx, principal, body, idempotencyKeyOf(req), { afterRailCharge: () => faultAt(req, "after-rail-charge") }),
 );
+
+export const dynamic = "force-dynamic";

@@ -11,3 +11,5 @@ export const POST = api(
     return new Reply(result.redeemed ? 201 : 200, result);
   },
 );
+
+export const dynamic = "force-dynamic";

@@ -6,3 +6,5 @@ import { verifyPayment } from "@/lib/paywall/verify-payment";
 export const POST = api({ auth: "secret", body: VerifyPaymentBody, idempotent: false, transaction: false, db: "sql" }, ({ tx, principal, body }) =>
   verifyPayment(tx, principal, body),
 );
+
+export const dynamic = "force-dynamic";

@@ -7,3 +7,5 @@ export const GET = api({ auth: "secret" }, ({ tx, principal, params }) => getEnd
 export const PATCH = api({ auth: "secret", body: UpdateEndpointBody }, ({ tx, principal, params, body }) => updateEndpoint(tx, principal, params.id, body));
 
 export const DELETE = api({ auth: "secret" }, ({ tx, principal, params }) => deleteEndpoint(tx, principal, params.id));
+
+export const dynamic = "force-dynamic";

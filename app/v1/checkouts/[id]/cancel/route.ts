@@ -3,3 +3,5 @@ import { CancelCheckoutBody } from "@/lib/checkouts/schemas";
 import { api } from "@/lib/http/api";
 
 export const POST = api({ auth: "secret", body: CancelCheckoutBody }, ({ tx, principal, params }) => cancelCheckout(tx, principal, params.id));
+
+export const dynamic = "force-dynamic";

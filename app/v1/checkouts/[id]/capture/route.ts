@@ -6,3 +6,5 @@ import { faultAt } from "@/lib/http/fault-injection";
 export const POST = api({ auth: "secret", body: CaptureCheckoutBody }, ({ tx, principal, params, body, req }) =>
   captureCheckout(tx, principal, params.id, body, { afterRailCharge: () => faultAt(req, "after-rail-charge") }),
 );
+
+export const dynamic = "force-dynamic";

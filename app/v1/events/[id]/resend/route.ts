@@ -5,3 +5,5 @@ import { ResendEventBody } from "@/lib/webhooks/schemas";
 export const POST = api({ auth: "secret", body: ResendEventBody }, ({ tx, principal, params, body }) =>
   resendEvent(tx, principal, params.id, body.webhookEndpointId),
 );
+
+export const dynamic = "force-dynamic";

@@ -14,3 +14,5 @@ export async function POST(req: Request) {
     return Response.json(body, { status });
   }
 }
+
+export const dynamic = "force-dynamic";

@@ -13,3 +13,5 @@ export const POST = api(
     return created ? reservation : new Reply(200, reservation);
   },
 );
+
+export const dynamic = "force-dynamic";

@@ -11,3 +11,5 @@ export const POST = api(
     return created ? record : new Reply(200, record);
   },
 );
+
+export const dynamic = "force-dynamic";

@@ -5,3 +5,5 @@ import { ListDeliveriesQuery } from "@/lib/webhooks/schemas";
 export const GET = api({ auth: "secret", query: ListDeliveriesQuery }, ({ tx, principal, params, query }) =>
   listDeliveryAttempts(tx, principal, params.id, query),
 );
+
+export const dynamic = "force-dynamic";

@@ -5,3 +5,5 @@ import { RotateSecretBody } from "@/lib/webhooks/schemas";
 export const POST = api({ auth: "secret", body: RotateSecretBody, secretInResponse: true }, ({ tx, principal, params, body }) =>
   rotateEndpointSecret(tx, principal, params.id, body.previousSecretExpiresInSeconds),
 );
+
+export const dynamic = "force-dynamic";

@@ -6,3 +6,5 @@ import { EmptyBody } from "@/lib/meters/schemas";
 export const POST = api({ auth: "secret", body: EmptyBody, idempotent: false, transaction: false, db: "sql" }, ({ tx, principal, params }) =>
   finishReservation(tx, principal, params.id, params.rid, "commit"),
 );
+
+export const dynamic = "force-dynamic";
