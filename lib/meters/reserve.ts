@@ -3,7 +3,7 @@
 // it, and inserts the reservation only if it did. The guard is evaluated on the newest version of the
 // meter row (READ COMMITTED re-checks a row that changed under it), so concurrent reservations can never
 // together exceed the budget; the table's CHECK backs it up. The reservation's key (the body's
-// idempotencyKey, else the request's Idempotency-Key) is unique per meter: a retry's statement fails
+// idempotencyKey, else a digest of the API key and the request's Idempotency-Key) is unique per meter: a retry's statement fails
 // on it as a whole, hold included, and gets the first reservation back instead of a second hold.
 import { statement, type Sql } from "../db";
 import { env } from "../env";
@@ -13,7 +13,8 @@ import type { Scope } from "../scope";
 import { InsufficientBudgetError, MeterPastDueError, meterClosed, wrongTrustModel } from "./meter-errors";
 import { isOutOfRange, isUniqueViolation, readMeterSql } from "./meter-row";
 import type { ReserveInput } from "./schemas";
-import { serializeReservation, type ReservationRow } from "./serialize";
+import { requestDigest } from "../paywall/request-digest";
+import { HEADER_KEY_PREFIX, serializeReservation, type ReservationRow } from "./serialize";
 import { outOfRangeError, UNBILLED_LIMIT_SQL, unbilledLimitError } from "./unbilled-limit";
 
 // $1 meter, $2 merchant, $3 livemode, $4 reservation id, $5 key or null, $6 quantity, $7 unit price, $8 amount, $9 TTL seconds
@@ -37,8 +38,13 @@ const FIND_RESERVATION = statement("meter_find_reservation_by_key", "SELECT * FR
 
 type Row = ReservationRow & { base_units_per_minor: string };
 
-export async function reserve(db: Sql, scope: Scope, meterId: string, input: ReserveInput, requestKey: string | null = null) {
-  const key = input.idempotencyKey ?? requestKey;
+/** Who sent the request: the Idempotency-Key header is scoped per API key (SPEC.md section 4 rule 5). */
+export interface ReserveCaller extends Scope {
+  apiKeyId: string;
+}
+
+export async function reserve(db: Sql, scope: ReserveCaller, meterId: string, input: ReserveInput, requestKey: string | null = null) {
+  const key = input.idempotencyKey ?? headerReservationKey(scope.apiKeyId, requestKey);
   const amount = BigInt(input.quantity) * BigInt(input.unitPriceMinor);
   const attempt = async () => {
     try {
@@ -77,13 +83,23 @@ export async function reserve(db: Sql, scope: Scope, meterId: string, input: Res
   throw new InsufficientBudgetError(meter, amount);
 }
 
+/**
+ * The stored key of a reservation named only by the request's Idempotency-Key header: a digest of the API
+ * key and the header (as paywall rows keep it), so two API keys of one merchant sending the same header
+ * never share a hold. It is not echoed (the reservation's `idempotencyKey` is null).
+ */
+function headerReservationKey(apiKeyId: string, requestKey: string | null): string | null {
+  const digest = requestDigest(apiKeyId, requestKey);
+  return digest === null ? null : `${HEADER_KEY_PREFIX}${digest}`;
+}
+
 /** The key reserved before on this meter: the same reservation again is a replay, another is a mistake. */
 async function replay(db: Sql, scope: Scope, meterId: string, input: ReserveInput, key: string) {
   const meter = await readMeterSql(db, scope, meterId);
   const [existing] = await db.rows<ReservationRow>(FIND_RESERVATION, [meterId, key]);
   if (!existing) throw new InvariantViolation(`No reservation for key ${key} after a conflict on it.`);
   if (existing.quantity !== input.quantity || BigInt(existing.unit_price_base) !== BigInt(input.unitPriceMinor)) {
-    throw new ValidationError(`The idempotencyKey '${key}' was already used on this meter for a different reservation.`, [
+    throw new ValidationError(`The idempotencyKey '${input.idempotencyKey ?? "(Idempotency-Key header)"}' was already used on this meter for a different reservation.`, [
       { path: "idempotencyKey", message: "already used with a different quantity or unitPriceMinor" },
     ]);
   }

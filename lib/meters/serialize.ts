@@ -83,13 +83,16 @@ export interface ReservationRow extends PricedRow {
   expires_at: Date;
 }
 
+/** Stored keys of reservations named by the Idempotency-Key header (a digest, see reserve.ts): not echoed. */
+export const HEADER_KEY_PREFIX = "hdr:";
+
 export function serializeReservation(row: ReservationRow, baseUnitsPerMinor: bigint, livemode: boolean) {
   return {
     id: row.id,
     object: "meter_reservation" as const,
     status: row.status,
     ...priced(row, baseUnitsPerMinor),
-    idempotencyKey: row.idempotency_key,
+    idempotencyKey: row.idempotency_key?.startsWith(HEADER_KEY_PREFIX) ? null : row.idempotency_key,
     releaseReason: row.release_reason,
     expiresAt: row.expires_at.toISOString(),
     livemode,
