@@ -1,7 +1,11 @@
 // Close: no more usage or reservations; the reservations still held are released (their calls are not
 // billed); what has accrued is flagged for the tick, which bills it (rounded to the minor unit) in one
-// last aggregate PaymentIntent. Locks are taken in the order every meter operation uses: the
-// reservations first, then the meter row, so close never deadlocks with a concurrent commit.
+// last aggregate PaymentIntent. Locks: the held reservation rows first, then the meter row, the order
+// commit, release and expiry use, so close never deadlocks with them. (Reserve locks the meter row first,
+// then inserts its reservation: one inserted concurrently with close is not in this statement's snapshot
+// and stays held on the closed meter. It can never be committed there (finish-reservation.ts refuses a
+// commit on a closed meter), so it is released by its caller or at expiry, and nothing is billed after
+// the final settlement.)
 import type { Db } from "../db";
 import type { Scope } from "../scope";
 import { meterClosed, readMeter } from "./meter-errors";

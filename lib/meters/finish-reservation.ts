@@ -2,8 +2,10 @@
 // release (the call failed: the hold goes back to the budget, nothing is billed). ONE statement, committing
 // on its own, moves the reservation out of `held` and adjusts the meter: its status guard makes the first
 // finisher win, and repeating the same finish answers with the reservation as it is (idempotent). The
-// reservation row is locked before the meter row, the order every meter operation uses. A reservation past
-// its expiry can no longer be committed: the tick releases it (expire-reservations.ts).
+// reservation row is locked before the meter row (as close and expiry do; reserve locks only the meter
+// row, then inserts a new reservation). A reservation past its expiry, or on a closed meter, can no
+// longer be committed: nothing is billed after a meter's final settlement; the caller releases it, or
+// the tick does at expiry (expire-reservations.ts). A reserve that raced close can leave one held there.
 import { statement, type Sql } from "../db";
 import { ConflictError, NotFoundError } from "../errors";
 import type { Scope } from "../scope";
@@ -32,7 +34,7 @@ const finish = (name: string, status: string, guard: string, reason: string, met
 const FINISH = {
   commit: {
     status: "committed",
-    statement: finish("meter_commit_reservation", "committed", "AND r.expires_at > now()", "NULL", `reserved_base = m.reserved_base - r.amount_base, ${accrueSet("r.amount_base")}`),
+    statement: finish("meter_commit_reservation", "committed", "AND r.expires_at > now() AND s.status <> 'closed'", "NULL", `reserved_base = m.reserved_base - r.amount_base, ${accrueSet("r.amount_base")}`),
   },
   release: {
     status: "released",
@@ -56,6 +58,14 @@ export async function finishReservation(db: Sql, scope: Scope, meterId: string, 
   if (!current) throw new NotFoundError("meter_reservation", reservationId);
   if (current.status === step.status && (action === "commit" || current.release_reason === "failed")) {
     return serializeReservation(current, meter.baseUnitsPerMinor, scope.livemode); // the same finish again
+  }
+  if (current.status === "held" && meter.status === "closed") {
+    throw new ConflictError(`The reservation ${reservationId} cannot be committed: meter ${meterId} is closed; release it.`, {
+      reservationId,
+      status: current.status,
+      releaseReason: null,
+      meterStatus: meter.status,
+    });
   }
   const why = current.status === "held" ? "expired" : current.status === "released" ? `released (${current.release_reason})` : current.status;
   throw new ConflictError(`The reservation ${reservationId} cannot be ${step.status}: it is ${why}.`, {
