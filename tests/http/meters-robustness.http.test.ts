@@ -3,7 +3,8 @@
 // retried usage records / reservations get their original object back even when the meter has since
 // changed (budget used up, meter closed).
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "../../lib/db";
+import { getDb, transaction } from "../../lib/db";
+import { createApiKey } from "../../lib/merchants/create-api-key";
 import { call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 import { tickUntil } from "../helpers/meters";
@@ -118,5 +119,43 @@ describe("meters: retries answer the original object even after the meter change
     expect(retry.body).toEqual(first.body);
     expect((await usage(meter.id, { quantity: 4, unitPriceMinor: PRICE, idempotencyKey: "call-1" })).status).toBe(400);
     expect((await usage(meter.id, { quantity: 3, unitPriceMinor: PRICE, idempotencyKey: "call-2" })).status).toBe(409);
+  });
+});
+
+describe("meters: the Idempotency-Key fallback is scoped per API key", () => {
+  it("two API keys of one merchant sending the same Idempotency-Key get two holds; each retry gets its own", async () => {
+    const meter = await openMeter({ prepaid: true, budgetMinor: 1 });
+    const second = await transaction((tx) => createApiKey(tx, m.merchantId, false, "second"));
+    const body = { quantity: 1, unitPriceMinor: PRICE };
+    const a = await reserve(meter.id, body, { "Idempotency-Key": "same-header" });
+    const b = await reserve(meter.id, body, { "Idempotency-Key": "same-header" }, second.secret);
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(b.body.id).not.toBe(a.body.id);
+    expect(a.body.idempotencyKey).toBeNull(); // the stored key is a digest of the API key and the header
+    const retryA = await reserve(meter.id, body, { "Idempotency-Key": "same-header" });
+    const retryB = await reserve(meter.id, body, { "Idempotency-Key": "same-header" }, second.secret);
+    expect([retryA.status, retryA.body.id, retryB.status, retryB.body.id]).toEqual([200, a.body.id, 200, b.body.id]);
+    expect(await meterOf(meter.id)).toMatchObject({ reservedBase: 2 * PRICE });
+  });
+});
+
+describe("meters: nothing is billed after close", () => {
+  it("a reservation left held on a closed meter (a reserve that raced close) cannot be committed; release frees it", async () => {
+    const meter = await openMeter({ prepaid: true, budgetMinor: 1 });
+    expect((await call("POST", `/v1/meters/${meter.id}/close`, { key: m.testKey, body: {} })).status).toBe(200);
+    // What a reserve that locked the meter and inserted its hold while close ran leaves behind.
+    await getDb().$executeRaw`
+      WITH upd AS (UPDATE meters SET reserved_base = reserved_base + ${PRICE}::bigint WHERE id = ${meter.id} RETURNING id)
+      INSERT INTO meter_reservations (id, meter_id, status, quantity, unit_price_base, amount_base, expires_at)
+      SELECT 'mres_racedclose' || substr(md5(random()::text), 1, 10), id, 'held', 1, ${PRICE}, ${PRICE}, now() + interval '5 minutes' FROM upd`;
+    const [held] = await getDb().$queryRaw<{ id: string }[]>`SELECT id FROM meter_reservations WHERE meter_id = ${meter.id}`;
+
+    const commit = await call("POST", `/v1/meters/${meter.id}/reservations/${held.id}/commit`, { key: m.testKey, body: {} });
+    expect(commit.status).toBe(409);
+    expect(commit.body.error.details).toMatchObject({ status: "held", meterStatus: "closed" });
+    expect(await meterOf(meter.id)).toMatchObject({ accruedBase: 0, usedBase: 0, reservedBase: PRICE });
+    const release = await call("POST", `/v1/meters/${meter.id}/reservations/${held.id}/release`, { key: m.testKey, body: {} });
+    expect(release.status).toBe(200);
+    expect(await meterOf(meter.id)).toMatchObject({ accruedBase: 0, usedBase: 0, reservedBase: 0, status: "closed" });
   });
 });
