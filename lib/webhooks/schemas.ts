@@ -33,5 +33,5 @@ export const RotateSecretBody = z
   .object({ previousSecretExpiresInSeconds: z.number().int().min(0).max(7 * 24 * 3600).default(24 * 3600) })
   .strict();
 
-/** Dashboard "Send test event": the event type (default: the first of EVENT_TYPES). */
+/** Dashboard "Send test event": the event type (default: the endpoint's first subscribed type). */
 export const SendTestEventBody = z.object({ type: z.enum(EVENT_TYPES, { message: `must be one of: ${EVENT_TYPES.join(", ")}` }).optional() }).strict();

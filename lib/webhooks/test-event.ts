@@ -61,10 +61,12 @@ export function sampleObject(type: EventType, scope: Scope, now = new Date()): R
   return serializePaymentIntent(pi);
 }
 
-export async function sendTestEvent(tx: Db, scope: Scope, endpointId: string, type: EventType = EVENT_TYPES[0]) {
-  const endpoint = await tx.webhookEndpoint.findFirst({ where: { id: endpointId, merchantId: scope.merchantId, livemode: scope.livemode }, select: { id: true, status: true } });
+/** `type` defaults to the first type the endpoint subscribes to (order.paid when it takes every type). */
+export async function sendTestEvent(tx: Db, scope: Scope, endpointId: string, requestedType?: EventType) {
+  const endpoint = await tx.webhookEndpoint.findFirst({ where: { id: endpointId, merchantId: scope.merchantId, livemode: scope.livemode }, select: { id: true, status: true, enabledEvents: true } });
   if (!endpoint) throw new NotFoundError("webhook endpoint", endpointId);
   if (endpoint.status !== "enabled") throw new ConflictError("The endpoint is disabled: enable it to send it a test event.", { webhookEndpointId: endpointId });
+  const type = requestedType ?? ((endpoint.enabledEvents[0] as EventType | undefined) ?? EVENT_TYPES[0]);
   const now = new Date();
   const event = await tx.event.create({
     data: { id: createId("event"), merchantId: scope.merchantId, livemode: scope.livemode, type, data: { object: sampleObject(type, scope, now) } as object, createdAt: now, fannedOutAt: now },

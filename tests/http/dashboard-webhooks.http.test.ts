@@ -156,6 +156,10 @@ describe("same domain functions as /v1", () => {
     const queued = await getDb().webhookDelivery.findMany({ where: { eventId: sent.body.eventId } });
     expect(queued.map((d) => [d.endpointId, d.status])).toEqual([[endpointId, "pending"]]);
     expect(other.body.id).not.toBe(endpointId);
+    // No type given: the endpoint's first subscribed type.
+    const refundsOnly = await dashboardCall(a.session, "POST", "/api/dashboard/webhook-endpoints", { body: { url: RECEIVER, enabledEvents: ["payment_intent.refunded"] }, csrfToken: a.csrfToken });
+    const byDefault = await dashboardCall(a.session, "POST", `/api/dashboard/webhook-endpoints/${refundsOnly.body.id}/test-event`, { body: {}, csrfToken: a.csrfToken });
+    expect(byDefault.body.type).toBe("payment_intent.refunded");
 
     await dashboardCall(a.session, "PATCH", `/api/dashboard/webhook-endpoints/${other.body.id}`, { body: { status: "disabled" }, csrfToken: a.csrfToken });
     const refused = await dashboardCall(a.session, "POST", `/api/dashboard/webhook-endpoints/${other.body.id}/test-event`, { body: {}, csrfToken: a.csrfToken });
