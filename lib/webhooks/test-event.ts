@@ -2,9 +2,10 @@
 // of all zeros, so a receiver can tell it from a real payment), written to the outbox and queued for ONE
 // endpoint in one transaction; the normal sender then signs and POSTs it and logs the attempt like any
 // other. It is not fanned out: the merchant's other endpoints never see a sample payment. It is an event of
-// the account all the same, so it is listed by GET /v1/events and can be resent.
+// the account all the same, so it is listed by GET /v1/events and can be resent. Test mode only: a live
+// account's events must all be real, since fulfilment systems act on them (and on GET /v1/events).
 import type { Db } from "../db";
-import { ConflictError, NotFoundError } from "../errors";
+import { ConflictError, ForbiddenError, NotFoundError } from "../errors";
 import { EVENT_TYPES, type EventType } from "../events/types";
 import type { Order, PaymentIntent } from "../generated/prisma/client";
 import { createId, ID_PREFIXES } from "../ids";
@@ -65,6 +66,7 @@ export function sampleObject(type: EventType, scope: Scope, now = new Date()): R
 export async function sendTestEvent(tx: Db, scope: Scope, endpointId: string, requestedType?: EventType) {
   const endpoint = await tx.webhookEndpoint.findFirst({ where: { id: endpointId, merchantId: scope.merchantId, livemode: scope.livemode }, select: { id: true, status: true, enabledEvents: true } });
   if (!endpoint) throw new NotFoundError("webhook endpoint", endpointId);
+  if (scope.livemode) throw new ForbiddenError("Test events are sent in test mode only: a live endpoint receives live events.");
   if (endpoint.status !== "enabled") throw new ConflictError("The endpoint is disabled: enable it to send it a test event.", { webhookEndpointId: endpointId });
   const type = requestedType ?? ((endpoint.enabledEvents[0] as EventType | undefined) ?? EVENT_TYPES[0]);
   const now = new Date();

@@ -167,6 +167,17 @@ describe("same domain functions as /v1", () => {
     expect(refused.body.error.code).toBe("CONFLICT");
   });
 
+  it("send test event is refused in live mode (403), so a live account's events are all real", async () => {
+    const liveSamples = () => getDb().$queryRaw<{ n: bigint }[]>`
+      SELECT count(*) AS n FROM events WHERE livemode AND data->'object'->>'id' LIKE '%\_000000000000000000000000'`;
+    const liveEndpoint = await dashboardCall(a.session, "POST", "/api/dashboard/webhook-endpoints", { body: { url: "https://93.184.216.34/hooks" }, csrfToken: a.csrfToken, mode: "live" });
+    expect(liveEndpoint.status).toBe(201);
+    const live = await dashboardCall(a.session, "POST", `/api/dashboard/webhook-endpoints/${liveEndpoint.body.id}/test-event`, { body: {}, csrfToken: a.csrfToken, mode: "live" });
+    expect(live.status).toBe(403);
+    expect(live.body.error).toMatchObject({ code: "FORBIDDEN", message: expect.stringContaining("test mode only") });
+    expect((await liveSamples())[0].n).toBe(0n);
+  });
+
   it("resend from the dashboard queues the event again for the endpoint; delete removes it for /v1 too", async () => {
     const resent = await dashboardCall(a.session, "POST", `/api/dashboard/events/${eventId}/resend`, { body: { webhookEndpointId: endpointId }, csrfToken: a.csrfToken });
     expect(resent.body).toEqual({ object: "event_resend", eventId, queuedDeliveries: 1 });

@@ -6,7 +6,7 @@ import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
 import { Button } from "../Button";
 import { Dialog } from "../Dialog";
 
-export function SendTestEventButton({ endpointId, eventTypes, disabled }: { endpointId: string; eventTypes: readonly string[]; disabled: boolean }) {
+export function SendTestEventButton({ endpointId, eventTypes, disabled, liveMode }: { endpointId: string; eventTypes: readonly string[]; disabled: boolean; liveMode: boolean }) {
   const id = useId();
   const [open, setOpen] = useState(false);
   const [type, setType] = useState(eventTypes[0]);
@@ -18,7 +18,12 @@ export function SendTestEventButton({ endpointId, eventTypes, disabled }: { endp
   });
   return (
     <>
-      <Button variant="primary" disabled={disabled} title={disabled ? "Enable the endpoint to send it events" : undefined} onClick={() => setOpen(true)}>
+      <Button
+        variant="primary"
+        disabled={disabled || liveMode}
+        title={liveMode ? "Test events are sent in test mode only" : disabled ? "Enable the endpoint to send it events" : undefined}
+        onClick={() => setOpen(true)}
+      >
         Send test event
       </Button>
       <Dialog

@@ -47,7 +47,7 @@ export default async function WebhookEndpointPage({ params, searchParams }: { pa
         description={endpoint.description ?? undefined}
         actions={
           <>
-            <SendTestEventButton endpointId={endpoint.id} eventTypes={endpoint.enabledEvents.length ? endpoint.enabledEvents : EVENT_TYPES} disabled={!enabled} />
+            <SendTestEventButton endpointId={endpoint.id} eventTypes={endpoint.enabledEvents.length ? endpoint.enabledEvents : EVENT_TYPES} disabled={!enabled} liveMode={scope.livemode} />
             <EditEndpointButton endpoint={endpoint} />
             <RotateSecretButton endpointId={endpoint.id} />
             <EndpointStatusButton endpointId={endpoint.id} status={endpoint.status} />
