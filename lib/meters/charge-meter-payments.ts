@@ -2,7 +2,8 @@
 // each in one transaction under the PaymentIntent's row lock: the rail charge (idempotent on the
 // PaymentIntent's unique meterChargeKey, so a retry after a crash or a time-out never charges twice), then
 // the transition, the ledger posting and the payment_intent.* event together. A declined charge fails the
-// PaymentIntent and makes the meter past_due (no new reservations); a rail failure leaves it for the next tick.
+// PaymentIntent, moves its amount from billed to outstanding and makes the meter past_due (no new usage or
+// reservations until POST /v1/meters/:id/retry-payment collects it); a rail failure leaves it for the next tick.
 import type { Db } from "../db";
 import { emitPaymentIntentEvent } from "../events/emit-event";
 import { inTransaction } from "../in-transaction";
@@ -50,10 +51,16 @@ async function chargeMeterPayment(tx: Db, id: string): Promise<boolean> {
     });
     await postCapture(tx, captured, captured.id, captured.currency, captured.amountCaptured);
     await emitPaymentIntentEvent(tx, "payment_intent.captured", captured);
+    // A past-due meter whose declined amounts are all collected again takes usage again.
+    await tx.$executeRaw`UPDATE meters SET status = 'open', updated_at = now() WHERE id = ${pi.meterId} AND status = 'past_due' AND outstanding_minor = 0`;
     return true;
   }
   const failed = await transitionPaymentIntent(tx, id, "failed", { failureReason: outcome.reason, rail: rail.name, railChargeId: outcome.chargeId });
   await emitPaymentIntentEvent(tx, "payment_intent.failed", failed);
-  await tx.$executeRaw`UPDATE meters SET status = 'past_due', updated_at = now() WHERE id = ${pi.meterId} AND status = 'open'`;
+  // The declined amount is not billed after all: it is outstanding until retry-payment collects it.
+  await tx.$executeRaw`
+    UPDATE meters SET status = CASE WHEN status = 'open' THEN 'past_due' ELSE status END,
+           billed_minor = billed_minor - ${pi.amount}::bigint, outstanding_minor = outstanding_minor + ${pi.amount}::bigint, updated_at = now()
+     WHERE id = ${pi.meterId}`;
   return true;
 }

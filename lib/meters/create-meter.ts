@@ -16,13 +16,7 @@ export async function createMeter(tx: Db, scope: Scope, input: CreateMeterInput)
   if (!customer) throw new NotFoundError("customer", input.customerId);
 
   const paymentMethod = input.paymentMethod ?? customer.id;
-  if (!railFor(scope.livemode).supportsPaymentMethod(paymentMethod)) {
-    throw new ValidationError(`Unknown payment method '${paymentMethod}'.`, [{ path: "paymentMethod", message: "unknown payment method" }]);
-  }
-  if (isCustomerWalletMethod(paymentMethod) && paymentMethod !== customer.id) {
-    const payer = await tx.customer.findFirst({ where: { ...inScope, id: paymentMethod }, select: { id: true } });
-    if (!payer) throw new NotFoundError("customer", paymentMethod);
-  }
+  await checkPaymentMethod(tx, scope, paymentMethod, customer.id);
 
   const baseUnitsPerMinor = BigInt(input.baseUnitsPerMinor ?? DEFAULT_BASE_UNITS_PER_MINOR);
   const meter = await tx.meter.create({
@@ -41,4 +35,15 @@ export async function createMeter(tx: Db, scope: Scope, input: CreateMeterInput)
     },
   });
   return serializeMeter(meter);
+}
+
+/** The payment method must be known to the mode's rail; a wallet (`cus_...`) must be this merchant's customer. */
+export async function checkPaymentMethod(tx: Db, scope: Scope, paymentMethod: string, customerId: string) {
+  if (!railFor(scope.livemode).supportsPaymentMethod(paymentMethod)) {
+    throw new ValidationError(`Unknown payment method '${paymentMethod}'.`, [{ path: "paymentMethod", message: "unknown payment method" }]);
+  }
+  if (isCustomerWalletMethod(paymentMethod) && paymentMethod !== customerId) {
+    const payer = await tx.customer.findFirst({ where: { merchantId: scope.merchantId, livemode: scope.livemode, id: paymentMethod }, select: { id: true } });
+    if (!payer) throw new NotFoundError("customer", paymentMethod);
+  }
 }

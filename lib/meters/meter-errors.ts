@@ -28,10 +28,14 @@ export class InsufficientBudgetError extends DomainError {
   }
 }
 
-/** 402: an aggregate charge of this meter was declined; it takes no new reservations until resolved. */
+/** 402: an aggregate charge of this meter was declined; it takes no new usage or reservations until collected. */
 export class MeterPastDueError extends DomainError {
   constructor(meterId: string) {
-    super("PAYMENT_DECLINED", `The last aggregate charge of meter ${meterId} was declined; the meter is past due.`, { reason: "meter_past_due", meterId });
+    super("PAYMENT_DECLINED", `An aggregate charge of meter ${meterId} was declined; the meter is past due until POST /v1/meters/${meterId}/retry-payment collects it.`, {
+      reason: "meter_past_due",
+      meterId,
+      retryPayment: { url: `${env.BASE_URL}/v1/meters/${meterId}/retry-payment`, method: "POST" },
+    });
   }
 }
 

@@ -25,6 +25,7 @@ interface MeterRow {
   budget_base: Big;
   used_base: Big;
   billed_minor: Big;
+  outstanding_minor: Big;
   settlement_count: number;
   settle_due_at: Date | null;
   metadata: Meter["metadata"];
@@ -52,6 +53,7 @@ export async function readMeterSql(db: Sql, scope: Scope, id: string): Promise<M
     budgetBase: BigInt(row.budget_base),
     usedBase: BigInt(row.used_base),
     billedMinor: BigInt(row.billed_minor),
+    outstandingMinor: BigInt(row.outstanding_minor),
     settlementCount: row.settlement_count,
     settleDueAt: row.settle_due_at,
     metadata: row.metadata,

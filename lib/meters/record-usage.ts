@@ -9,7 +9,7 @@ import { InvariantViolation, ValidationError } from "../errors";
 import { createId } from "../ids";
 import type { Scope } from "../scope";
 import { accrueSet } from "./accrual-sql";
-import { meterClosed, wrongTrustModel } from "./meter-errors";
+import { MeterPastDueError, meterClosed, wrongTrustModel } from "./meter-errors";
 import { isOutOfRange, isUniqueViolation, readMeterSql } from "./meter-row";
 import type { RecordUsageInput } from "./schemas";
 import { serializeUsageRecord, type UsageRecordRow } from "./serialize";
@@ -20,7 +20,7 @@ const RECORD_USAGE = statement(
   "meter_record_usage",
   `WITH upd AS (
      UPDATE meters m SET ${accrueSet("$8::bigint")}
-      WHERE m.id = $1 AND m.merchant_id = $2 AND m.livemode = $3 AND m.status IN ('open', 'past_due') AND NOT m.prepaid
+      WHERE m.id = $1 AND m.merchant_id = $2 AND m.livemode = $3 AND m.status = 'open' AND NOT m.prepaid
         AND m.accrued_base + $8::bigint <= ${UNBILLED_LIMIT_SQL}
      RETURNING m.id, m.base_units_per_minor
    ), ins AS (
@@ -59,12 +59,14 @@ export async function recordUsage(db: Sql, scope: Scope, meterId: string, input:
   const meter = await readMeterSql(db, scope, meterId); // 404 when it is not this merchant's
   if (meter.prepaid) throw wrongTrustModel(meter, "a usage record");
   if (meter.status === "closed") throw meterClosed(meter);
+  if (meter.status === "past_due") throw new MeterPastDueError(meter.id);
   const overLimit = unbilledLimitError(meter, amount, "quantity");
   if (overLimit) throw overLimit;
   // A settlement took accrual out in between: the record fits now, so try once more.
   const again = await attempt();
   if (again) return again;
   const latest = await readMeterSql(db, scope, meterId);
+  if (latest.status === "past_due") throw new MeterPastDueError(latest.id);
   throw latest.status === "closed" ? meterClosed(latest) : (unbilledLimitError(latest, amount, "quantity") ?? meterClosed(latest));
 }
 

@@ -58,6 +58,9 @@ export type ReserveInput = z.output<typeof ReserveBody>;
 export const TopUpBody = z.object({ amountMinor: MinorAmount(1) }).strict();
 export type TopUpInput = z.output<typeof TopUpBody>;
 
+export const RetryPaymentBody = z.object({ paymentMethod: z.string().min(1).max(128).optional() }).strict();
+export type RetryPaymentInput = z.output<typeof RetryPaymentBody>;
+
 export const EmptyBody = z.object({}).strict();
 
 export const METER_STATUSES = ["open", "past_due", "closed"] as const;

@@ -22,6 +22,8 @@ export function serializeMeter(meter: Meter) {
     availableBase: prepaid ? Number(meter.budgetBase - meter.usedBase - meter.reservedBase) : null,
     usedBase: Number(meter.usedBase),
     billedMinor: Number(meter.billedMinor),
+    /** Declined and not yet collected: POST /v1/meters/:id/retry-payment bills it again. */
+    outstandingMinor: Number(meter.outstandingMinor),
     settlementCount: meter.settlementCount,
     metadata: meter.metadata,
     livemode: meter.livemode,

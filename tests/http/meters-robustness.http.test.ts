@@ -159,3 +159,38 @@ describe("meters: nothing is billed after close", () => {
     expect(await meterOf(meter.id)).toMatchObject({ accruedBase: 0, usedBase: 0, reservedBase: 0, status: "closed" });
   });
 });
+
+describe("meters: a declined aggregate charge is collected by retry-payment", () => {
+  it("declined minor units are outstanding, usage is refused while past due, retry-payment bills them once and reopens the meter", async () => {
+    const meter = await openMeter({ thresholdMinor: 1, paymentMethod: "pm_card_chargeDeclined" });
+    expect((await usage(meter.id, { quantity: 5, unitPriceMinor: PRICE, idempotencyKey: "u1" })).status).toBe(201);
+    await tickUntil(async () => (await meterOf(meter.id)).status === "past_due");
+    expect(await meterOf(meter.id)).toMatchObject({ status: "past_due", billedMinor: 0, outstandingMinor: 2, accruedBase: 0 });
+
+    const refused = await usage(meter.id, { quantity: 1, unitPriceMinor: PRICE, idempotencyKey: "u2" });
+    expect(refused.status).toBe(402);
+    expect(refused.body.error.details).toMatchObject({ reason: "meter_past_due", meterId: meter.id });
+    // A retry of usage recorded before the decline is still its original record.
+    expect((await usage(meter.id, { quantity: 5, unitPriceMinor: PRICE, idempotencyKey: "u1" })).status).toBe(200);
+
+    const retry = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+      call("POST", `/v1/meters/${meter.id}/retry-payment`, { key: m.testKey, body, headers });
+    expect((await retry({ paymentMethod: "pm_nope" })).status).toBe(400);
+    const first = await retry({ paymentMethod: "pm_card_visa" }, { "Idempotency-Key": "collect-1" });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ paymentMethod: "pm_card_visa", billedMinor: 2, outstandingMinor: 0 });
+    const replay = await retry({ paymentMethod: "pm_card_visa" }, { "Idempotency-Key": "collect-1" });
+    expect(replay.body).toEqual(first.body);
+    const nothingLeft = await retry({});
+    expect(nothingLeft.status).toBe(409);
+
+    await tickUntil(async () => (await meterOf(meter.id)).status === "open");
+    const pis = (await call("GET", `/v1/payment_intents?meterId=${meter.id}&limit=100`, { key: m.testKey })).body.data;
+    const states = pis.map((p: { amount: number; status: string }) => `${p.amount}:${p.status === "settled" ? "captured" : p.status}`).sort();
+    expect(states).toEqual(["2:captured", "2:failed"]);
+    expect(await meterOf(meter.id)).toMatchObject({ status: "open", billedMinor: 2, outstandingMinor: 0 });
+    expect((await usage(meter.id, { quantity: 1, unitPriceMinor: PRICE, idempotencyKey: "u3" })).status).toBe(201);
+    const otherMerchant = await createTestMerchant();
+    expect((await call("POST", `/v1/meters/${meter.id}/retry-payment`, { key: otherMerchant.testKey, body: {} })).status).toBe(404);
+  });
+});

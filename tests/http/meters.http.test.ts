@@ -47,6 +47,7 @@ describe("meters: create, read, list", () => {
       availableBase: null,
       usedBase: 0,
       billedMinor: 0,
+      outstandingMinor: 0,
       settlementCount: 0,
       metadata: { agent: "a1" },
       livemode: false,
