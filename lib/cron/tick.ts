@@ -1,5 +1,6 @@
 // One tick of the background work the cron route triggers: each task is independent, so one failing
 // task never stops the others, and the summary says what each did.
+import { purgeEndedSessions } from "../auth/sessions";
 import { expireOverdueCheckouts } from "../checkouts/expire-checkouts";
 import { getDb } from "../db";
 import { purgeExpiredRecords } from "../idempotency/claims";
@@ -25,6 +26,7 @@ const TASKS: Record<string, Task> = {
   webhooksDelivered: deliverDueWebhooks,
   idempotencyRecordsPurged: () => purgeExpiredRecords(getDb()),
   rateLimitBucketsPurged: purgeIdleBuckets,
+  dashboardSessionsPurged: () => purgeEndedSessions(),
 };
 
 export interface TickSummary {

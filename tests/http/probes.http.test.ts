@@ -32,5 +32,6 @@ describe("probes and routing", () => {
     expect(ok.status).toBe(200);
     expect(ok.body.ok).toBe(true);
     expect(typeof ok.body.idempotencyRecordsPurged).toBe("number");
+    expect(typeof ok.body.dashboardSessionsPurged).toBe("number");
   });
 });
