@@ -8,7 +8,7 @@ import { createApiKey } from "../../lib/merchants/create-api-key";
 import { call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 import { tickUntil } from "../helpers/meters";
-import { createCustomer } from "../helpers/payments";
+import { createCustomer, tick } from "../helpers/payments";
 
 const PRICE = 400_000; // 0.4 of a cent in base units
 const MAX_PI_AMOUNT = 99_999_999; // the most one PaymentIntent carries (as a checkout)
@@ -194,3 +194,47 @@ describe("meters: a declined aggregate charge is collected by retry-payment", ()
     expect((await call("POST", `/v1/meters/${meter.id}/retry-payment`, { key: otherMerchant.testKey, body: {} })).status).toBe(404);
   });
 });
+
+describe("meters: expiry locks meters in id order", () => {
+  it("a tick expiring reservations of two meters takes the lower id's lock first, so it never holds the higher one while waiting", async () => {
+    // The meter stored first has the HIGHER id, so an order-less UPDATE (physical order) would lock it first.
+    let low = "";
+    let high = "";
+    for (let i = 0; i < 20 && !low; i++) {
+      const first = await openMeter({ prepaid: true, budgetMinor: 1 });
+      const second = await openMeter({ prepaid: true, budgetMinor: 1 });
+      const [ordered] = await getDb().$queryRaw<{ higher_first: boolean }[]>`SELECT ${first.id}::text > ${second.id}::text AS higher_first`;
+      if (ordered.higher_first) [high, low] = [first.id, second.id];
+    }
+    for (const id of [high, low]) expect((await reserve(id, { quantity: 1, unitPriceMinor: PRICE })).status).toBe(201);
+    await getDb().$executeRaw`UPDATE meter_reservations SET expires_at = now() - interval '1 second' WHERE meter_id IN (${low}, ${high})`;
+
+    let ticking: Promise<unknown> = Promise.resolve();
+    await getDb().$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT id FROM meters WHERE id = ${low} FOR UPDATE`;
+        ticking = tick(); // its expiry claims both reservations, then waits for the lower meter
+        await waitUntil(async () => {
+          const [w] = await tx.$queryRaw<{ n: number }[]>`
+            SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+          return w.n > 0;
+        });
+        // Locked in id order, the tick holds nothing of the higher meter yet: it is free at once. (Locked
+        // the other way round, this would wait until Postgres broke the deadlock.)
+        await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '500ms'`);
+        await tx.$queryRaw`SELECT id FROM meters WHERE id = ${high} FOR UPDATE`;
+      },
+      { timeout: 20_000 },
+    );
+    await ticking;
+    await tickUntil(async () => (await meterOf(low)).reservedBase === 0 && (await meterOf(high)).reservedBase === 0);
+  });
+});
+
+async function waitUntil(done: () => Promise<boolean>, tries = 100): Promise<void> {
+  for (let i = 0; i < tries; i++) {
+    if (await done()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("never reached the expected state");
+}
