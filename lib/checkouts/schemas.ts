@@ -45,16 +45,16 @@ export const OpenCheckoutBody = z
   });
 export type OpenCheckoutInput = z.output<typeof OpenCheckoutBody>;
 
-export const CaptureCheckoutBody = z
-  .object({
-    paymentMethod: z.string().min(1).max(128),
-    billingCountry: z
-      .string()
-      .regex(/^[a-zA-Z]{2}$/, "must be an ISO 3166-1 alpha-2 country code")
-      .transform((value) => value.toUpperCase())
-      .optional(),
-  })
-  .strict();
+/** A test payment method, test card token or customer wallet (`cus_...`); the rail decides what it is. */
+export const PaymentMethod = z.string().min(1).max(128);
+
+/** Screened against SANCTIONED_COUNTRIES before any charge. */
+export const BillingCountry = z
+  .string()
+  .regex(/^[a-zA-Z]{2}$/, "must be an ISO 3166-1 alpha-2 country code")
+  .transform((value) => value.toUpperCase());
+
+export const CaptureCheckoutBody = z.object({ paymentMethod: PaymentMethod, billingCountry: BillingCountry.optional() }).strict();
 export type CaptureCheckoutInput = z.output<typeof CaptureCheckoutBody>;
 
 export const CancelCheckoutBody = z.object({}).strict();

@@ -10,7 +10,7 @@ import { getDb, sql, transaction, type Db } from "../db";
 import { env } from "../env";
 import { DomainError, ForbiddenError, NotFoundError, UnauthorizedError } from "../errors";
 import { toErrorResult, type HttpResult } from "../http/errors";
-import { claim, releaseClaim, storeResponse, validateIdempotencyKey } from "../idempotency/claims";
+import { claim, settleFailedClaim, storeResponse, validateIdempotencyKey } from "../idempotency/claims";
 import { requestFingerprint } from "../idempotency/fingerprint";
 import { enforceRateLimit } from "../http/rate-limit-step";
 import { readJsonBody } from "../http/read-body";
@@ -102,20 +102,10 @@ export function dashboardApi<B extends z.ZodType | undefined = undefined>(
       return respond(result, headers);
     } catch (err) {
       const result = toErrorResult(err, requestId);
-      if (claimId) await settleFailedClaim(claimId, result);
+      if (claimId) await settleFailedClaim(claimId, result.status, result.body);
       return respond(result, headers);
     }
   };
-}
-
-/** As in the API: a 4xx is the final answer and is stored; a 5xx frees the key for a fresh retry. */
-async function settleFailedClaim(claimId: string, result: HttpResult): Promise<void> {
-  try {
-    if (result.status >= 500) await releaseClaim(claimId);
-    else await storeResponse(sql(), claimId, result.status, JSON.stringify(result.body));
-  } catch (err) {
-    console.error("could not settle a dashboard idempotency claim:", err instanceof Error ? err.message : err);
-  }
 }
 
 function respond(result: HttpResult, headers: Headers): Response {

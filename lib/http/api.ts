@@ -6,7 +6,7 @@ import { DeferredTransaction, getDb, sql, SqlWrite, transaction, type Db, type S
 import { env } from "../env";
 import { DomainError, NotFoundError } from "../errors";
 import { createId } from "../ids";
-import { releaseClaim, storeResponse, writeAndStoreResponse } from "../idempotency/claims";
+import { settleFailedClaim, storeResponse, writeAndStoreResponse } from "../idempotency/claims";
 import { parseOrThrow } from "../validation/parse";
 import { PATH_ID_PATTERN, rejectNul } from "../validation/text-safety";
 import { authenticateAndLimit, type ClaimRequest, type Principal } from "./authenticate";
@@ -132,7 +132,7 @@ export function api<
       return respondText(result.status, result.bodyText, headers);
     } catch (err) {
       const result = toErrorResult(err, requestId);
-      if (claimId) await settleFailedClaim(claimId, result);
+      if (claimId) await settleFailedClaim(claimId, result.status, result.body);
       return respond(result, headers);
     }
   };
@@ -230,17 +230,6 @@ async function routeParams(nextContext?: NextContext): Promise<RouteParams> {
     if (!PATH_ID_PATTERN.test(value)) throw new NotFoundError("object", undefined);
   }
   return params;
-}
-
-/** A 4xx is the request's final answer and is stored for replay; a 5xx releases the key for a fresh retry. */
-async function settleFailedClaim(claimId: string, result: HttpResult): Promise<void> {
-  try {
-    if (result.status >= 500) await releaseClaim(claimId);
-    else await storeResponse(sql(), claimId, result.status, JSON.stringify(result.body));
-  } catch (err) {
-    // The claim expires on its own after IDEMPOTENCY_LOCK_SECONDS; nothing more to do here.
-    console.error("could not settle an idempotency claim:", err instanceof Error ? err.message : err);
-  }
 }
 
 function toResult(value: unknown, defaultStatus = 200): HttpResult {

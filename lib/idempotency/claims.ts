@@ -189,6 +189,19 @@ export async function writeAndStoreResponse(db: Sql, write: SqlWrite, claimId: s
 
 const RELEASE = statement("idempotency_release", "DELETE FROM idempotency_records WHERE id = $1 AND status = 'in_flight'");
 
+/**
+ * After a request failed: a 4xx is its final answer and is stored for replay; a 5xx releases the key for a
+ * fresh retry. Never throws: a claim left behind expires on its own after IDEMPOTENCY_LOCK_SECONDS.
+ */
+export async function settleFailedClaim(claimId: string, status: number, body: unknown): Promise<void> {
+  try {
+    if (status >= 500) await releaseClaim(claimId);
+    else await storeResponse(sql(), claimId, status, JSON.stringify(body));
+  } catch (err) {
+    console.error("could not settle an idempotency claim:", err instanceof Error ? err.message : err);
+  }
+}
+
 /** Frees the key after a 5xx or crash, so a retry is a fresh request. */
 export async function releaseClaim(claimId: string): Promise<void> {
   await sql().count(RELEASE, [claimId]);

@@ -1,6 +1,6 @@
 // Bodies of the paywall endpoints (CONTRACT.md "Paywall (service side)").
 import { z } from "zod";
-import { MAX_AMOUNT } from "../checkouts/schemas";
+import { BillingCountry, MAX_AMOUNT, PaymentMethod } from "../checkouts/schemas";
 import { Currency } from "../validation/common";
 
 /** A tool's sku: what a paywall payment is bound to (SPEC.md 2.4). */
@@ -30,12 +30,8 @@ export const PayPaywallBody = z
     amount: Price,
     currency: Currency,
     sku: Sku,
-    paymentMethod: z.string().min(1).max(128),
-    billingCountry: z
-      .string()
-      .regex(/^[a-zA-Z]{2}$/, "must be an ISO 3166-1 alpha-2 country code")
-      .transform((value) => value.toUpperCase())
-      .optional(),
+    paymentMethod: PaymentMethod,
+    billingCountry: BillingCountry.optional(),
   })
   .strict();
 export type PayPaywallInput = z.output<typeof PayPaywallBody>;
