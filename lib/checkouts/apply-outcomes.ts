@@ -21,12 +21,13 @@ export async function applyChargeOutcome(
 ): Promise<AppliedCharge> {
   await finishAttempt(tx, attempt.id, outcome);
   const now = new Date();
+  const shownMethod = await paymentMethodShownToPayee(tx, checkout, attempt.paymentMethod);
   if (outcome.status === "succeeded") {
-    const payer = checkout.customerId ?? (isCustomerWalletMethod(attempt.paymentMethod) ? attempt.paymentMethod : null);
+    const payer = checkout.customerId ?? (isCustomerWalletMethod(shownMethod) ? shownMethod : null);
     const pi = await transitionPaymentIntent(tx, checkout.paymentIntentId, "captured", {
       amountCaptured: checkout.amount,
       capturedAt: now,
-      paymentMethod: attempt.paymentMethod,
+      paymentMethod: shownMethod,
       rail: attempt.rail,
       railChargeId: outcome.chargeId,
       customerId: payer,
@@ -40,7 +41,7 @@ export async function applyChargeOutcome(
   }
   const pi = await transitionPaymentIntent(tx, checkout.paymentIntentId, "failed", {
     failureReason: outcome.reason,
-    paymentMethod: attempt.paymentMethod,
+    paymentMethod: shownMethod,
     rail: attempt.rail,
     railChargeId: outcome.chargeId,
   });
@@ -49,6 +50,19 @@ export async function applyChargeOutcome(
   await emitPaymentIntentEvent(tx, "payment_intent.failed", pi);
   await emitOrderEvent(tx, "order.canceled", order);
   return { kind: "declined", reason: outcome.reason };
+}
+
+/**
+ * A paywall payer may pay another merchant from one of its OWN customers' wallets (walletOwner): that
+ * `cus_` id is the payer's, so the payee's objects show only that a customer wallet paid. The rail keeps
+ * the real method on its own books (refunds go back to the wallet).
+ */
+const FOREIGN_WALLET_METHOD = "customer_wallet";
+
+async function paymentMethodShownToPayee(tx: Db, checkout: Checkout, paymentMethod: string): Promise<string> {
+  if (!isCustomerWalletMethod(paymentMethod)) return paymentMethod;
+  const payeesOwn = await tx.customer.count({ where: { id: paymentMethod, merchantId: checkout.merchantId, livemode: checkout.livemode } });
+  return payeesOwn ? paymentMethod : FOREIGN_WALLET_METHOD;
 }
 
 /** An open checkout passed its deadline: never charged, PaymentIntent expired, order canceled. */

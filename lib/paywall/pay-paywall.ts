@@ -65,7 +65,7 @@ async function paymentIntentOfRequest(payee: Scope, payer: Payer, input: PayPayw
       // Copies of one request queue here; the unique column is the backstop.
       await tx.$queryRaw`SELECT 1 FROM pg_advisory_xact_lock(hashtextextended(${requestKey}, 0))`;
       const existing = await tx.paymentIntent.findUnique({ where: { payerRequestKey: requestKey } });
-      if (existing) return sameRequestOrThrow(existing, input);
+      if (existing) return sameRequestOrThrow(tx, existing, input);
     }
     const checkout = await openPaywallCheckout(tx, payee, input, { payerMerchantId: payer.merchantId, payerRequestKey: requestKey });
     return tx.paymentIntent.findUniqueOrThrow({ where: { id: checkout.paymentIntentId } });
@@ -73,15 +73,20 @@ async function paymentIntentOfRequest(payee: Scope, payer: Payer, input: PayPayw
 }
 
 /** SPEC.md section 4 rule 2: one Idempotency-Key, one request. */
-function sameRequestOrThrow(pi: PaymentIntent, input: PayPaywallInput): PaymentIntent {
+async function sameRequestOrThrow(tx: Db, pi: PaymentIntent, input: PayPaywallInput): Promise<PaymentIntent> {
   const same =
     pi.merchantId === input.merchantId &&
     pi.amount === input.amount &&
     pi.currency === input.currency &&
     pi.sku === input.sku &&
-    (pi.paymentMethod === null || pi.paymentMethod === input.paymentMethod);
+    (pi.paymentMethod === null || pi.paymentMethod === input.paymentMethod || (await paidWith(tx, pi, input.paymentMethod)));
   if (!same) throw new ValidationError("This Idempotency-Key was already used with different request parameters.");
   return pi;
+}
+
+/** The payee's PaymentIntent hides a payer's own wallet (apply-outcomes.ts); the attempt keeps the real method. */
+async function paidWith(tx: Db, pi: PaymentIntent, paymentMethod: string): Promise<boolean> {
+  return (await tx.paymentAttempt.count({ where: { paymentIntentId: pi.id, paymentMethod } })) > 0;
 }
 
 function paywallPayment(pi: PaymentIntent) {

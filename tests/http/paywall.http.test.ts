@@ -185,11 +185,22 @@ describe("POST /v1/paywall/pay (the payer's own key)", () => {
   it("the payer's own customer wallet pays; another merchant's customer is 404; an empty wallet is declined", async () => {
     const payer = await createTestMerchant("Wallet payer");
     const wallet = await createCustomer(payer.testKey, { amount: 1000, currency: "usd" });
-    const res = await pay(payer.testKey, { ...terms(), paymentMethod: wallet.id });
+    const walletKey = { "Idempotency-Key": `wallet-${randomBytes(6).toString("hex")}` };
+    const res = await pay(payer.testKey, { ...terms(), paymentMethod: wallet.id }, walletKey);
     expect(res.status).toBe(201);
+    // Its retry (same key, same wallet) is the same payment; another method under that key is refused.
+    const again = await pay(payer.testKey, { ...terms(), paymentMethod: wallet.id }, walletKey);
+    expect(again.body.paymentIntentId).toBe(res.body.paymentIntentId);
+    expect((await pay(payer.testKey, { ...terms(), paymentMethod: "pm_card_visa" }, walletKey)).status).toBe(400);
     const balance = await getDb().testWallet.findUniqueOrThrow({ where: { customerId_currency: { customerId: wallet.id, currency: "USD" } } });
     expect(balance.balance).toBe(750);
     expect((await verify(m.testKey, { ...terms(), paymentIntentId: res.body.paymentIntentId })).body.valid).toBe(true);
+    // The payee never sees the payer's customer id: only that a customer wallet paid.
+    const asPayee = await call("GET", `/v1/payment_intents/${res.body.paymentIntentId}`, { key: m.testKey });
+    expect(asPayee.body).toMatchObject({ status: "captured", customerId: null, paymentMethod: "customer_wallet" });
+    expect(JSON.stringify(asPayee.body)).not.toContain(wallet.id);
+    const events = await call("GET", "/v1/events?limit=20", { key: m.testKey });
+    expect(JSON.stringify(events.body)).not.toContain(wallet.id);
 
     const payeesCustomer = await createCustomer(m.testKey, { amount: 1000, currency: "usd" });
     const notTheirs = await pay(payer.testKey, { ...terms(), paymentMethod: payeesCustomer.id });
