@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
 import { Button } from "../Button";
-import { CopyButton } from "../CopyButton";
+import { CopyableValue } from "../CopyableValue";
 import { Dialog } from "../Dialog";
 import { TextField } from "../TextField";
 
@@ -54,12 +54,7 @@ export function CreateKeyButton({ mode }: { mode: "test" | "live" }) {
         }
       >
         {created ? (
-          <div className="flex items-center gap-2">
-            <code data-testid="new-secret" className="min-w-0 flex-1 select-all break-all rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm">
-              {created.secret}
-            </code>
-            <CopyButton value={created.secret} />
-          </div>
+          <CopyableValue value={created.secret} />
         ) : (
           <TextField label="Name (optional)" value={name} onChange={setName} placeholder="e.g. Production server" maxLength={100} error={create.error?.fieldErrors.name} />
         )}

@@ -6,7 +6,7 @@ import { currencyDigits } from "@/lib/pay/format-money";
 import { formatMoney, inputToMinor } from "@/lib/dashboard/format";
 import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
 import { Button, buttonClass } from "../Button";
-import { CopyButton } from "../CopyButton";
+import { CopyableValue } from "../CopyableValue";
 import { Dialog } from "../Dialog";
 import { TextField } from "../TextField";
 
@@ -81,12 +81,7 @@ export function CreateCheckoutButton({ mode }: { mode: "test" | "live" }) {
         }
       >
         {created ? (
-          <div className="flex items-center gap-2">
-            <code data-testid="pay-link" className="min-w-0 flex-1 select-all break-all rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-xs">
-              {created.url}
-            </code>
-            <CopyButton value={created.url} />
-          </div>
+          <CopyableValue value={created.url} testId="pay-link" small />
         ) : (
           <form
             className="flex flex-col gap-4"

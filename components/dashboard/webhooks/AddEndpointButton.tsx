@@ -6,7 +6,7 @@ import { Button } from "../Button";
 import { Dialog } from "../Dialog";
 import { TextField } from "../TextField";
 import { EventTypePicker } from "./EventTypePicker";
-import { SecretReveal } from "./SecretReveal";
+import { CopyableValue } from "../CopyableValue";
 
 interface CreatedEndpoint {
   id: string;
@@ -79,7 +79,7 @@ export function AddEndpointButton({ mode }: { mode: "test" | "live" }) {
         }
       >
         {created ? (
-          <SecretReveal secret={created.secret} />
+          <CopyableValue value={created.secret} />
         ) : (
           <form
             className="flex flex-col gap-4"

@@ -5,7 +5,7 @@ import { useState } from "react";
 import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
 import { Button } from "../Button";
 import { Dialog } from "../Dialog";
-import { SecretReveal } from "./SecretReveal";
+import { CopyableValue } from "../CopyableValue";
 
 export function RotateSecretButton({ endpointId }: { endpointId: string }) {
   const [open, setOpen] = useState(false);
@@ -47,7 +47,7 @@ export function RotateSecretButton({ endpointId }: { endpointId: string }) {
           )
         }
       >
-        {secret ? <SecretReveal secret={secret} /> : null}
+        {secret ? <CopyableValue value={secret} /> : null}
       </Dialog>
     </>
   );
