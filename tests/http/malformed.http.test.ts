@@ -22,12 +22,40 @@ const ENDPOINTS: [string, string][] = [
   ["GET", "/v1/customers/cus_doesnotexist"],
   ["GET", "/v1/customers/%E2%80%AE%00"],
   ["POST", "/v1/nothing-here"],
+  // The money paths: a malformed body is refused before anything is opened, charged or metered.
+  ["POST", "/v1/checkouts"],
+  ["POST", "/v1/refunds"],
+  ["POST", "/v1/paywall/verify"],
+  ["POST", "/v1/paywall/pay"],
+  ["POST", "/v1/paywall/redemptions"],
+  ["POST", "/v1/meters"],
+  ["POST", "/v1/meters/mtr_doesnotexist/usage"],
+  ["POST", "/v1/meters/mtr_doesnotexist/reservations"],
+  ["POST", "/v1/meters/mtr_doesnotexist/top-up"],
 ];
 
 const jsonish = fc.oneof(
   fc.string(), // arbitrary text, mostly not JSON
   fc.jsonValue().map((v) => JSON.stringify(v)), // valid JSON of any shape
   fc.record({ name: fc.anything(), email: fc.anything(), metadata: fc.anything() }, { requiredKeys: [] }).map((v) => JSON.stringify(v) ?? "null"),
+  fc
+    .record(
+      {
+        amount: fc.oneof(fc.integer(), fc.double(), fc.bigInt().map(String), fc.anything()),
+        currency: fc.oneof(fc.constantFrom("usd", "USD", "eur", ""), fc.string()),
+        quantity: fc.oneof(fc.integer(), fc.double(), fc.anything()),
+        unitPriceMinor: fc.oneof(fc.integer(), fc.constant(Number.MAX_SAFE_INTEGER), fc.anything()),
+        paymentMethod: fc.oneof(fc.constantFrom("pm_card_visa", "cus_x", ""), fc.string()),
+        paymentIntentId: fc.oneof(fc.constantFrom("pi_doesnotexist", ""), fc.string()),
+        merchantId: fc.oneof(fc.constantFrom("mer_doesnotexist0000"), fc.string()),
+        sku: fc.anything(),
+        idempotencyKey: fc.anything(),
+        prepaid: fc.anything(),
+        thresholdMinor: fc.anything(),
+      },
+      { requiredKeys: [] },
+    )
+    .map((v) => JSON.stringify(v) ?? "null"),
   fc.constantFrom("{", "[1,", '{"name":', "null", "\u0000", '{"a":1}}', "{".repeat(5000), '{"name":"' + "x".repeat(9000) + '"}'),
   fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes).toString("latin1")),
 );
