@@ -37,7 +37,7 @@ test("sign up -> dashboard -> create API key (shown once) -> it works against /v
   await page.getByRole("button", { name: "Sign out" }).click();
   await page.waitForURL("**/login");
   await page.goto("/dashboard/api-keys");
-  await expect(page).toHaveURL(/\/login$/);
+  await expect(page).toHaveURL(/\/login\?callbackUrl=%2Fdashboard%2Fapi-keys$/);
   await signIn(page, user.email, user.password);
   await expect(page.getByTestId("user-email")).toHaveText(user.email);
 });

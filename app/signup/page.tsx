@@ -1,29 +1,32 @@
-// Sign-up: a new merchant with its first test and live API keys, signed in at once.
+// Sign-up: a new merchant with its first test and live API keys, signed in at once (then on to
+// ?callbackUrl= when it is a dashboard page, as /login).
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { AuthCard } from "@/components/auth/AuthCard";
 import { CredentialsForm } from "@/components/auth/CredentialsForm";
+import { CALLBACK_PARAM, safeCallbackPath, withCallback } from "@/lib/dashboard/callback-path";
 import { getDashboard } from "@/lib/dashboard/session";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Create an account · Agent Payments Service" };
 
-export default async function SignupPage() {
-  if (await getDashboard()) redirect("/dashboard");
+export default async function SignupPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const callbackUrl = safeCallbackPath((await searchParams)[CALLBACK_PARAM]);
+  if (await getDashboard()) redirect(callbackUrl);
   return (
     <AuthCard
       title="Create your account"
       footer={
         <>
           Already have an account?{" "}
-          <Link href="/login" className="font-medium text-indigo-700 underline-offset-2 hover:underline">
+          <Link href={withCallback("/login", callbackUrl)} className="font-medium text-indigo-700 underline-offset-2 hover:underline">
             Sign in
           </Link>
         </>
       }
     >
-      <CredentialsForm provider="signup" />
+      <CredentialsForm provider="signup" callbackUrl={callbackUrl} />
     </AuthCard>
   );
 }

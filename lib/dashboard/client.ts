@@ -1,5 +1,7 @@
 // Browser side of dashboardApi: dashboardFetch sends JSON with the page's CSRF token and mode (both read
 // from the <meta> tags the dashboard layout renders) and turns error bodies into DashboardRequestError.
+import { loginUrlFor } from "./callback-path";
+
 export class DashboardRequestError extends Error {
   constructor(
     readonly status: number,
@@ -46,6 +48,7 @@ export async function dashboardFetch<T = unknown>(path: string, options: { metho
   }
   if (res.ok) return parsed as T;
   const error = (parsed as { error?: { code?: string; message?: string; details?: Record<string, unknown> } } | null)?.error;
-  if (res.status === 401) window.location.assign("/login");
+  // Signed out meanwhile: sign in again and come back to this page.
+  if (res.status === 401) window.location.assign(loginUrlFor(`${window.location.pathname}${window.location.search}`));
   throw new DashboardRequestError(res.status, error?.code ?? "http_error", error?.message ?? `The request failed (HTTP ${res.status}).`, error?.details ?? {});
 }

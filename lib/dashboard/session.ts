@@ -2,14 +2,16 @@
 // Scope object the /v1 domain functions take. One database read per request (React cache): the session
 // row (not revoked, not expired) with its user and merchant.
 import { getServerSession } from "next-auth";
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { authOptions } from "../auth/options";
 import { liveSessionUser } from "../auth/sessions";
 import type { Scope } from "../scope";
+import { loginUrlFor } from "./callback-path";
 import { csrfTokenFor } from "./csrf";
 import { MODE_COOKIE, parseMode, type DashboardMode } from "./mode";
+import { REQUESTED_PATH_HEADER } from "./requested-path";
 
 export interface Dashboard {
   scope: Scope;
@@ -38,9 +40,9 @@ export const getDashboard = cache(async (mode?: DashboardMode): Promise<Dashboar
   };
 });
 
-/** For dashboard pages: the signed-in dashboard, or a redirect to /login. */
+/** For dashboard pages: the signed-in dashboard, or a redirect to /login that comes back to this page. */
 export async function requireDashboard(): Promise<Dashboard> {
   const dashboard = await getDashboard();
-  if (!dashboard) redirect("/login");
+  if (!dashboard) redirect(loginUrlFor((await headers()).get(REQUESTED_PATH_HEADER)));
   return dashboard;
 }
