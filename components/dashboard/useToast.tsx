@@ -1,10 +1,16 @@
 "use client";
 // Toasts: short confirmations and errors in a polite live region (errors assertive), dismissable, gone after 6 s.
-import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from "react";
+// The provider sits in the dashboard layout, which stays mounted across client-side navigation, so each
+// toast belongs to one page (by pathname) and is dropped when the browser goes to another: "Secret key
+// created." must not follow the merchant to the orders page.
+import { usePathname } from "next/navigation";
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 
 export interface ToastInput {
   title: string;
   tone?: "success" | "error" | "info";
+  /** The page (pathname) the toast is about, when the action then navigates there; default the current page. */
+  page?: string;
 }
 interface Toast extends Required<ToastInput> {
   id: number;
@@ -13,27 +19,36 @@ interface Toast extends Required<ToastInput> {
 const ToastContext = createContext<{ toast: (input: ToastInput) => void } | null>(null);
 
 export function ToastProvider({ children }: { children: ReactNode }) {
+  const pathname = usePathname();
   const [toasts, setToasts] = useState<Toast[]>([]);
   const nextId = useRef(1);
+  const pathnameRef = useRef(pathname);
   const dismiss = useCallback((id: number) => setToasts((all) => all.filter((toast) => toast.id !== id)), []);
   const toast = useCallback(
     (input: ToastInput) => {
       const id = nextId.current++;
-      setToasts((all) => [...all.slice(-3), { id, title: input.title, tone: input.tone ?? "info" }]);
+      setToasts((all) => [...all.slice(-3), { id, title: input.title, tone: input.tone ?? "info", page: input.page ?? pathnameRef.current }]);
       setTimeout(() => dismiss(id), 6_000);
     },
     [dismiss],
   );
+  // On navigation, forget the toasts of other pages (coming back must not show them again).
+  useEffect(() => {
+    pathnameRef.current = pathname;
+    setToasts((all) => (all.every((toast) => toast.page === pathname) ? all : all.filter((toast) => toast.page === pathname)));
+  }, [pathname]);
+  // Rendered for this page only, so a toast never shows on the next page even for the render before the effect.
+  const shown = toasts.filter((toast) => toast.page === pathname);
   const value = useMemo(() => ({ toast }), [toast]);
   return (
     <ToastContext.Provider value={value}>
       {children}
       <div className="pointer-events-none fixed bottom-4 right-4 z-50 flex w-full max-w-sm flex-col gap-2">
         <div role="status" aria-live="polite" className="flex flex-col gap-2">
-          {toasts.filter((t) => t.tone !== "error").map((t) => <ToastView key={t.id} toast={t} onDismiss={dismiss} />)}
+          {shown.filter((t) => t.tone !== "error").map((t) => <ToastView key={t.id} toast={t} onDismiss={dismiss} />)}
         </div>
         <div role="alert" aria-live="assertive" className="flex flex-col gap-2">
-          {toasts.filter((t) => t.tone === "error").map((t) => <ToastView key={t.id} toast={t} onDismiss={dismiss} />)}
+          {shown.filter((t) => t.tone === "error").map((t) => <ToastView key={t.id} toast={t} onDismiss={dismiss} />)}
         </div>
       </div>
     </ToastContext.Provider>

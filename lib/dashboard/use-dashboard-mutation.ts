@@ -17,6 +17,9 @@ export interface DashboardMutationOptions<V, R> {
   body?: (variables: V) => unknown;
   /** Toast text on success (none when omitted). */
   success?: string | ((result: R, variables: V) => string);
+  /** The page the success toast is shown on when onSuccess navigates there (default: this page; toasts
+   * are dropped on navigation to another page). */
+  successPage?: string;
   /** Toast the error message too (default true); the error is returned by the hook either way. */
   toastErrors?: boolean;
   /** react-query keys to refetch on success. */
@@ -50,7 +53,7 @@ export function useDashboardMutation<V = void, R = unknown>(options: DashboardMu
       }
     },
     onSuccess: async (result, variables) => {
-      if (options.success) toast({ tone: "success", title: typeof options.success === "function" ? options.success(result, variables) : options.success });
+      if (options.success) toast({ tone: "success", title: typeof options.success === "function" ? options.success(result, variables) : options.success, page: options.successPage });
       await Promise.all((options.invalidate ?? []).map((queryKey) => queryClient.invalidateQueries({ queryKey })));
       if (options.refresh !== false) router.refresh();
       options.onSuccess?.(result, variables);

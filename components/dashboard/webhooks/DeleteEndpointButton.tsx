@@ -13,6 +13,7 @@ export function DeleteEndpointButton({ endpointId, url }: { endpointId: string; 
     path: `/api/dashboard/webhook-endpoints/${endpointId}`,
     method: "DELETE",
     success: "Endpoint deleted.",
+    successPage: "/dashboard/webhooks",
     // This page is gone: go to the list instead of re-rendering it.
     refresh: false,
     onSuccess: () => {
