@@ -4,10 +4,15 @@
 //   prepaid: true (untrusted callers): reserve before running; commit on success; release (not billed)
 //     when the handler throws or returns isError; a reservation refused for lack of budget returns a
 //     top-up gate and the handler does not run.
+//   Either way a past-due meter (an earlier charge of it was declined) returns the meter_past_due gate:
+//     prepaid, the reservation is refused; post-paid, backend.pastDue(meterId) is asked before the handler
+//     runs, and if usage is still refused after it ran (the meter fell past due meanwhile) the gate
+//     replaces the result, so an unbilled result is never handed out.
 // The successful result gains `metering: { meterId, quantity, unitPriceMinor, amountBase, status }`.
 // A metering call that still fails after the client's retries throws its ServiceError (the caller may
 // retry; post-paid usage is deduplicated by the idempotency key).
 import { structuredErrorResult, type CallToolResult, type StructuredErrorResult } from "./mcp-types";
+import type { PastDueRefusal } from "./meter-refusals";
 import type { MeteringBackend } from "./metering-backend";
 
 type ArgsFn<A, E, T> = (args: A, extra: E) => T;
@@ -26,6 +31,8 @@ export interface MeteredPaywallOptions<A = any, E = any> {
   idempotencyKey?: ArgsFn<A, E, string>;
   /** Shown in the top-up gate (prepaid); defaults to backend.topUpUrl?.(meterId), then the service's own prompt (details.topUp.url). */
   topUpUrl?: string;
+  /** Shown in the past-due gate (your own page to settle the outstanding amount); defaults to the service's details.retryPayment.url. */
+  retryPaymentUrl?: string;
 }
 
 export interface MeteringBlock {
@@ -37,24 +44,40 @@ export interface MeteringBlock {
   status: "recorded" | "committed";
 }
 
-export interface TopUpGate {
+interface MeteredGateFields {
   kind: "payment_required";
-  reasonCode: "insufficient_budget";
   meterId: string;
   quantity: number;
   unitPriceMinor: number;
   amountBase: number;
-  topUpUrl?: string;
   message: string;
+  /** The service's refusal as it gave it (with the service backend). */
   details?: Record<string, unknown>;
   [field: string]: unknown;
 }
 
+/** The prepaid budget cannot cover the call: top it up (at least minimumAmountMinor, when known) and call again. */
+export interface TopUpGate extends MeteredGateFields {
+  reasonCode: "insufficient_budget";
+  topUpUrl?: string;
+  /** The least top-up, in minor units, that lets this call run (the service's details.topUp.minimumAmountMinor). */
+  minimumAmountMinor?: number;
+}
+
+/** An earlier charge of the meter was declined: settle the outstanding amount (retry-payment) and call again. */
+export interface PastDueGate extends MeteredGateFields {
+  reasonCode: "meter_past_due";
+  retryPaymentUrl?: string;
+}
+
+export type MeteredGate = TopUpGate | PastDueGate;
+
 /** `metering?: undefined` lets callers test `result.metering` on any MeteredResult. */
 export type TopUpToolResult = StructuredErrorResult<TopUpGate> & { metering?: undefined };
+export type PastDueToolResult = StructuredErrorResult<PastDueGate> & { metering?: undefined };
 
-/** The handler's own result (with a metering block when it was billed), or the top-up gate. */
-export type MeteredResult<R> = (R & { metering?: MeteringBlock; isError?: boolean }) | TopUpToolResult;
+/** The handler's own result (with a metering block when it was billed), the top-up gate or the past-due gate. */
+export type MeteredResult<R> = (R & { metering?: MeteringBlock; isError?: boolean }) | TopUpToolResult | PastDueToolResult;
 
 export function meteredPaywall<A = any, E = any>(options: MeteredPaywallOptions<A, E>) {
   const config = validate(options);
@@ -70,27 +93,31 @@ export function meteredPaywall<A = any, E = any>(options: MeteredPaywallOptions<
         throw new TypeError("meteredPaywall: idempotencyKey(args) must return a non-empty string.");
       }
       const block = (status: MeteringBlock["status"]): MeteringBlock => ({ meterId, quantity, unitPriceMinor: config.unitPriceMinor, amountBase, status });
+      const call = { meterId, quantity, unitPriceMinor: config.unitPriceMinor, amountBase };
 
       if (quantity === 0) return handler(args, extra);
 
       if (!config.prepaid) {
+        const pastDue = await config.backend.pastDue?.(meterId);
+        if (pastDue) return pastDueGate(call, pastDue, config.retryPaymentUrl);
         const result = await handler(args, extra);
         if (result.isError) return result;
-        await config.backend.recordUsage({ meterId, quantity, unitPriceMinor: config.unitPriceMinor, idempotencyKey: key! });
+        const refused = await config.backend.recordUsage({ meterId, quantity, unitPriceMinor: config.unitPriceMinor, idempotencyKey: key! });
+        // The meter fell past due after the check: the call ran but cannot be billed, so its result is withheld.
+        if (refused && !refused.ok) return pastDueGate(call, refused, config.retryPaymentUrl);
         return { ...result, metering: block("recorded") };
       }
 
       const reservation = await config.backend.reserve({ meterId, quantity, unitPriceMinor: config.unitPriceMinor, idempotencyKey: key });
       if (!reservation.ok) {
+        if (reservation.reason === "meter_past_due") return pastDueGate(call, reservation, config.retryPaymentUrl);
         const topUpUrl = config.topUpUrl ?? config.backend.topUpUrl?.(meterId) ?? reservation.topUpUrl;
         const gate: TopUpGate = {
           kind: "payment_required",
           reasonCode: "insufficient_budget",
-          meterId,
-          quantity,
-          unitPriceMinor: config.unitPriceMinor,
-          amountBase,
+          ...call,
           ...(topUpUrl ? { topUpUrl } : {}),
+          ...(reservation.minimumAmountMinor !== undefined ? { minimumAmountMinor: reservation.minimumAmountMinor } : {}),
           message: `The prepaid budget of meter ${meterId} cannot cover this call (${amountBase} base units); top up the budget${topUpUrl ? ` at ${topUpUrl}` : ""} and call again.`,
           ...(reservation.details ? { details: reservation.details } : {}),
         };
@@ -112,6 +139,21 @@ export function meteredPaywall<A = any, E = any>(options: MeteredPaywallOptions<
       return { ...result, metering: block("committed") };
     };
   };
+}
+
+type GatedCall = Pick<PastDueGate, "meterId" | "quantity" | "unitPriceMinor" | "amountBase">;
+
+function pastDueGate(call: GatedCall, refusal: PastDueRefusal, ownUrl: string | undefined): PastDueToolResult {
+  const retryPaymentUrl = ownUrl ?? refusal.retryPaymentUrl;
+  const gate: PastDueGate = {
+    kind: "payment_required",
+    reasonCode: "meter_past_due",
+    ...call,
+    ...(retryPaymentUrl ? { retryPaymentUrl } : {}),
+    message: `Meter ${call.meterId} is past due: an earlier charge for its usage was declined. Settle the outstanding amount${retryPaymentUrl ? ` at ${retryPaymentUrl}` : ""} (retry the payment, with another payment method if needed) and call again.`,
+    ...(refusal.details ? { details: refusal.details } : {}),
+  };
+  return structuredErrorResult(gate, gate.message);
 }
 
 /** undefined, null, NaN (and non-numbers) -> 1; fractions round up; negatives are a programming error. */

@@ -3,7 +3,8 @@
 // Amounts are in BASE units: a meter's `baseUnitsPerMinor` (default 1,000,000) base units make one minor
 // unit, so a price of 0.4 cent per call is unitPriceMinor = 400,000.
 import { ServiceClient, type ServiceClientOptions } from "./client";
-import { ServiceError } from "./errors";
+import { meterRefusalOf, type MeterRefusal, type PastDueRefusal } from "./meter-refusals";
+import { meterStanding } from "./meter-standing";
 
 export interface UsageParams {
   meterId: string;
@@ -20,14 +21,15 @@ export interface ReservationParams {
   idempotencyKey?: string;
 }
 
-export type ReserveOutcome =
-  | { ok: true; reservationId: string }
-  | { ok: false; reason: "insufficient_budget"; details?: Record<string, unknown>; topUpUrl?: string };
+export type ReserveOutcome = { ok: true; reservationId: string } | MeterRefusal;
 
 export interface MeteringBackend {
-  /** Post-paid: meter a successful call; the same idempotencyKey counts once. */
-  recordUsage(params: UsageParams): Promise<void>;
-  /** Prepaid: hold quantity x unitPriceMinor of the funded budget; `ok: false` when it cannot cover it. */
+  /**
+   * Post-paid: meter a successful call; the same idempotencyKey counts once. Returns a past-due refusal
+   * when the meter refuses usage until an earlier declined charge is settled (nothing returned: recorded).
+   */
+  recordUsage(params: UsageParams): Promise<void | PastDueRefusal>;
+  /** Prepaid: hold quantity x unitPriceMinor of the funded budget; `ok: false` when the meter refuses it. */
   reserve(params: ReservationParams): Promise<ReserveOutcome>;
   /** Prepaid: bill a held reservation after a successful call. */
   commit(params: { meterId: string; reservationId: string }): Promise<void>;
@@ -35,33 +37,52 @@ export interface MeteringBackend {
   release(params: { meterId: string; reservationId: string }): Promise<void>;
   /** Where the budget of a meter is topped up, shown in the top-up gate when known. */
   topUpUrl?(meterId: string): string | undefined;
+  /** Post-paid, before the handler runs: the meter's past-due refusal, or null when it takes usage. */
+  pastDue?(meterId: string): Promise<PastDueRefusal | null>;
 }
 
-export type ServiceMeteringBackendOptions = Pick<ServiceClientOptions, "baseUrl" | "apiKey" | "timeoutMs" | "maxRetries" | "fetch">;
+export type ServiceMeteringBackendOptions = Pick<ServiceClientOptions, "baseUrl" | "apiKey" | "timeoutMs" | "maxRetries" | "fetch"> & {
+  /**
+   * Post-paid: how long a meter read in good standing is trusted before the next call reads it again
+   * (GET /v1/meters/:id). Default 10,000 ms; 0 reads it before every call. A meter seen past due is read
+   * before every call until it is settled.
+   */
+  meterStatusTtlMs?: number;
+};
 
 /**
- * A reservation the budget cannot cover is refused by the service with a 402 (any code) or an error whose
- * `details.reason` is `insufficient_budget`; both become `{ ok: false }`. Other failures throw ServiceError.
+ * A refusal of the service (402 PAYMENT_DECLINED whose `details.reason` is `insufficient_budget` or
+ * `meter_past_due`) becomes `{ ok: false, reason }`; every other failure, another 402 included, throws
+ * its ServiceError.
  */
 export function serviceMeteringBackend(options: ServiceMeteringBackendOptions): MeteringBackend {
-  const client = new ServiceClient({ timeoutMs: 10_000, ...options });
+  const { meterStatusTtlMs = 10_000, ...clientOptions } = options;
+  if (!Number.isFinite(meterStatusTtlMs) || meterStatusTtlMs < 0) {
+    throw new TypeError(`serviceMeteringBackend: "meterStatusTtlMs" must be a non-negative number of milliseconds; got ${String(meterStatusTtlMs)}.`);
+  }
+  const client = new ServiceClient({ timeoutMs: 10_000, ...clientOptions });
+  const standing = meterStanding({ ttlMs: meterStatusTtlMs, read: (meterId) => readPastDue(client, meterId) });
   return {
     async recordUsage({ meterId, quantity, unitPriceMinor, idempotencyKey }) {
       // The body's idempotencyKey dedupes the logical call on the meter; the request's own Idempotency-Key
       // (generated, reused by the client's retries) only covers this one request.
-      await client.meters.recordUsage(meterId, { quantity, unitPriceMinor, idempotencyKey });
+      try {
+        await client.meters.recordUsage(meterId, { quantity, unitPriceMinor, idempotencyKey });
+      } catch (err) {
+        const refusal = meterRefusalOf(err);
+        if (refusal?.reason !== "meter_past_due") throw err;
+        standing.markPastDue(meterId, refusal);
+        return refusal;
+      }
     },
     async reserve({ meterId, quantity, unitPriceMinor, idempotencyKey }) {
       try {
         const reservation = await client.meters.reserve(meterId, { quantity, unitPriceMinor, ...(idempotencyKey ? { idempotencyKey } : {}) });
         return { ok: true, reservationId: reservation.id };
       } catch (err) {
-        if (isInsufficientBudget(err)) {
-          // The service's refusal carries the top-up prompt (details.topUp: url, method, minimumAmountMinor).
-          const topUp = err.details.topUp as { url?: unknown } | undefined;
-          const topUpUrl = typeof topUp?.url === "string" ? topUp.url : undefined;
-          return { ok: false, reason: "insufficient_budget", details: err.details, ...(topUpUrl ? { topUpUrl } : {}) };
-        }
+        // The service's refusal carries its prompt: details.topUp (url, method, minimumAmountMinor) or details.retryPayment.
+        const refusal = meterRefusalOf(err);
+        if (refusal) return refusal;
         throw err;
       }
     },
@@ -71,10 +92,24 @@ export function serviceMeteringBackend(options: ServiceMeteringBackendOptions): 
     async release({ meterId, reservationId }) {
       await client.meters.releaseReservation(meterId, reservationId);
     },
+    pastDue: (meterId) => standing.pastDue(meterId),
   };
 }
 
-function isInsufficientBudget(err: unknown): err is ServiceError {
-  if (!ServiceError.is(err)) return false;
-  return err.status === 402 || err.details.reason === "insufficient_budget" || err.code === "insufficient_budget";
+/** GET the meter: past due -> the refusal the service would give its usage (with the outstanding amount). */
+async function readPastDue(client: ServiceClient, meterId: string): Promise<PastDueRefusal | null> {
+  const meter = await client.meters.retrieve(meterId);
+  if (meter.status !== "past_due") return null;
+  const url = `${client.baseUrl}/v1/meters/${encodeURIComponent(meterId)}/retry-payment`;
+  return {
+    ok: false,
+    reason: "meter_past_due",
+    retryPaymentUrl: url,
+    details: {
+      reason: "meter_past_due",
+      meterId,
+      ...(meter.outstandingMinor !== undefined ? { outstandingMinor: meter.outstandingMinor, currency: meter.currency } : {}),
+      retryPayment: { url, method: "POST" },
+    },
+  };
 }

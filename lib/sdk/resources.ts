@@ -126,8 +126,15 @@ export function metersResource(send: Send) {
       send<T.MeterReservation>("POST", `${reservation(meterId, reservationId)}/commit`, {}, options),
     releaseReservation: (meterId: string, reservationId: string, options?: RequestOptions) =>
       send<T.MeterReservation>("POST", `${reservation(meterId, reservationId)}/release`, {}, options),
-    /** Prepaid: raises the budget by amountMinor. */
+    /**
+     * Prepaid: charges amountMinor now and raises the budget by it -> the meter. A declined charge is a
+     * ServiceError 402 PAYMENT_DECLINED (`details.meterId`, `details.paymentIntentId`), budget unchanged.
+     * Pass an `idempotencyKey` to make your own retries safe: the same key never charges twice.
+     */
     topUp: (meterId: string, params: T.MeterTopUpParams, options?: RequestOptions) => send<T.Meter>("POST", `${path(meterId)}/top-up`, params, options),
+    /** Past due: bills the outstanding amount in one new aggregate PaymentIntent (the tick charges it) -> the meter. */
+    retryPayment: (meterId: string, params: T.MeterRetryPaymentParams = {}, options?: RequestOptions) =>
+      send<T.Meter>("POST", `${path(meterId)}/retry-payment`, params, options),
     /** Settles what has accrued. */
     close: (meterId: string, options?: RequestOptions) => send<T.Meter>("POST", `${path(meterId)}/close`, {}, options),
   };

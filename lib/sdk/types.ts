@@ -98,8 +98,14 @@ export interface PaymentIntent extends ServiceObject {
   failureReason: string | null;
   /** Paywall payments: the sku the payment is bound to (null for other payments). */
   sku?: string | null;
+  /** Payments of a meter (its settlements and its prepaid funding): the meter's id (null for other payments). */
+  meterId?: string | null;
+  /** Why a meter's payment was made: `settlement` (billing accrued usage), `funding` (a prepaid budget charged up front), null for other payments. */
+  meterPurpose?: MeterPaymentPurpose | null;
   createdAt: string;
 }
+
+export type MeterPaymentPurpose = "settlement" | "funding" | (string & {});
 
 export type OrderStatus = "pending" | "paid" | "partially_refunded" | "refunded" | "canceled";
 
@@ -235,14 +241,20 @@ export interface Meter extends ServiceObject {
   accruedBase: number;
   /** Prepaid: base units held by open reservations. */
   reservedBase: number;
-  /** Prepaid: the funded budget, in base units (null for post-paid meters). */
+  /** Prepaid: the funded budget, in base units: fundedMinor x baseUnitsPerMinor (null for post-paid meters). */
   budgetBase: number | null;
+  /** Prepaid: minor units captured so far to fund the budget (at creation and by top-ups). */
+  fundedMinor?: number;
+  /** Prepaid: minor units of unused funds refunded when the meter closed. */
+  refundedMinor?: number;
   /** Prepaid: budgetBase - usedBase - reservedBase (null for post-paid meters). */
   availableBase: number | null;
   /** Everything ever metered, in base units. */
   usedBase: number;
   /** Minor units billed so far in aggregate PaymentIntents. */
   billedMinor: number;
+  /** Minor units of declined aggregate charges not yet collected (the meter is past_due); retryPayment bills them. */
+  outstandingMinor?: number;
   settlementCount: number;
   thresholdMinor: number;
   /** Base units per minor unit (default 1,000,000): a price of 4,000 base units is 0.004 cents. */
@@ -256,7 +268,7 @@ export interface CreateMeterParams {
   currency: string;
   thresholdMinor: number;
   prepaid: boolean;
-  /** Prepaid only: the budget funded up front, in minor units. */
+  /** Prepaid only: the budget, in minor units, charged to paymentMethod during the request (402 PAYMENT_DECLINED when declined). */
   budgetMinor?: number;
   /** Default: the customer's own wallet (customerId). */
   paymentMethod?: string;
@@ -271,8 +283,15 @@ export interface ListMetersParams extends ListParams {
 }
 
 export interface MeterTopUpParams {
-  /** Added to the prepaid budget, in minor units. */
+  /** Charged now and added to the prepaid budget, in minor units. */
   amountMinor: number;
+  /** What pays this top-up (a test card `pm_card_...` or a `cus_...` wallet); default: the meter's payment method. */
+  paymentMethod?: string;
+}
+
+export interface MeterRetryPaymentParams {
+  /** Bill the outstanding amount to this payment method (it becomes the meter's); default: the meter's own. */
+  paymentMethod?: string;
 }
 
 export interface MeterUsageParams {

@@ -5,7 +5,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { meteredPaywall, type MeteredPaywallOptions } from "../../lib/sdk";
-import { FakeMeteringBackend } from "./support";
+import { FakeMeteringBackend, RETRY_PAYMENT_URL } from "./support";
 
 type Args = { pages?: number | null; requestId?: string; fail?: "throw" | "isError" };
 const PRICE = 400_000; // base units: 0.4 of a minor unit (1,000,000 base units per minor unit)
@@ -156,6 +156,113 @@ describe("meteredPaywall: prepaid", () => {
     expect(backend.log).toEqual(["reserve:rsv_1", "commit:rsv_1", "reserve:refused"]);
     // A call that still fits the remaining budget runs.
     expect((await wrapped({ pages: 1 }, {})).metering?.status).toBe("committed");
+  });
+});
+
+describe("meteredPaywall: the insufficient_budget gate carries the minimum top-up", () => {
+  it("includes minimumAmountMinor when the backend's refusal names it, and leaves it out otherwise", async () => {
+    const backend = new FakeMeteringBackend(PRICE);
+    const wrapped = meteredPaywall<Args>({ backend, meterId: "mtr_p", unitPriceMinor: PRICE, quantity: (a) => a.pages, prepaid: true })(tool([]));
+    expect(sc(await wrapped({ pages: 2 }, {}))).not.toHaveProperty("minimumAmountMinor");
+    backend.minimumAmountMinor = 1;
+    const gate = sc(await wrapped({ pages: 2 }, {}));
+    expect(gate).toMatchObject({ reasonCode: "insufficient_budget", minimumAmountMinor: 1, details: { budgetBase: PRICE } });
+    expect(gate).not.toHaveProperty("retryPaymentUrl");
+  });
+});
+
+describe("meteredPaywall: a past-due meter", () => {
+  function setup(prepaid: boolean, retryPaymentUrl?: string) {
+    const backend = new FakeMeteringBackend(10 * PRICE);
+    const calls: Args[] = [];
+    const wrapped = meteredPaywall<Args>({
+      backend,
+      meterId: "mtr_due",
+      unitPriceMinor: PRICE,
+      quantity: (args) => args.pages,
+      prepaid,
+      idempotencyKey: (args) => args.requestId ?? "key",
+      topUpUrl: "https://merchant.test/top-up",
+      ...(retryPaymentUrl ? { retryPaymentUrl } : {}),
+    })(tool(calls));
+    return { backend, calls, wrapped };
+  }
+
+  const expectPastDueGate = (result: object, retryPaymentUrl = RETRY_PAYMENT_URL) => {
+    expect((result as { isError?: boolean }).isError).toBe(true);
+    expect(result).not.toHaveProperty("metering");
+    const gate = sc(result);
+    expect(gate).toMatchObject({
+      kind: "payment_required",
+      reasonCode: "meter_past_due",
+      meterId: "mtr_due",
+      quantity: 2,
+      unitPriceMinor: PRICE,
+      amountBase: 2 * PRICE,
+      retryPaymentUrl,
+      details: { reason: "meter_past_due", meterId: "mtr_due" },
+    });
+    // Not the top-up prompt: no top-up URL, a message about settling what is outstanding.
+    expect(gate).not.toHaveProperty("topUpUrl");
+    expect(String(gate.message)).toMatch(/past due/);
+    expect(String(gate.message)).toMatch(/outstanding/);
+    expect(String(gate.message)).not.toMatch(/top up/);
+    expect(String(gate.message)).toContain(retryPaymentUrl);
+    expect(JSON.parse(((result as { content: { text: string }[] }).content[0]).text)).toEqual(gate);
+  };
+
+  it("prepaid: the refused reservation is the meter_past_due gate, not the top-up gate; the handler does not run", async () => {
+    const { backend, calls, wrapped } = setup(true);
+    backend.pastDueMeters.add("mtr_due");
+    expectPastDueGate(await wrapped({ pages: 2 }, {}));
+    expect(calls).toEqual([]);
+    expect(backend.log).toEqual(["reserve:past_due"]);
+    expect(backend.reservedBase).toBe(0);
+  });
+
+  it("post-paid: the meter is checked before the handler runs; past due -> the gate, nothing run or recorded", async () => {
+    const { backend, calls, wrapped } = setup(false);
+    backend.pastDueMeters.add("mtr_due");
+    expectPastDueGate(await wrapped({ pages: 2, requestId: "r1" }, {}));
+    expect(calls).toEqual([]);
+    expect(backend.pastDueChecks).toBe(1);
+    expect(backend.log).toEqual([]);
+
+    backend.pastDueMeters.delete("mtr_due"); // the payer settled: the same call runs and is metered
+    const result = await wrapped({ pages: 2, requestId: "r1" }, {});
+    expect(result.metering).toMatchObject({ status: "recorded", amountBase: 2 * PRICE });
+    expect(calls).toHaveLength(1);
+    expect(backend.log).toEqual(["usage:r1"]);
+  });
+
+  it("post-paid: a meter that falls past due between the check and the record withholds the result behind the gate", async () => {
+    const { backend, calls, wrapped } = setup(false);
+    backend.pastDue = async () => null; // the check saw it in good standing
+    backend.pastDueMeters.add("mtr_due"); // ... but usage is refused
+    expectPastDueGate(await wrapped({ pages: 2, requestId: "r2" }, {}));
+    expect(calls).toHaveLength(1);
+    expect(backend.log).toEqual(["usage:refused"]);
+  });
+
+  it("post-paid without backend.pastDue (a custom backend): usage refused after the run still gates", async () => {
+    const { backend, calls, wrapped } = setup(false);
+    (backend as { pastDue?: unknown }).pastDue = undefined;
+    backend.pastDueMeters.add("mtr_due");
+    expectPastDueGate(await wrapped({ pages: 2 }, {}));
+    expect(calls).toHaveLength(1);
+  });
+
+  it("the wrapper's own retryPaymentUrl replaces the service's", async () => {
+    const { backend, wrapped } = setup(true, "https://merchant.test/settle");
+    backend.pastDueMeters.add("mtr_due");
+    expectPastDueGate(await wrapped({ pages: 2 }, {}), "https://merchant.test/settle");
+  });
+
+  it("a handler that does not bill (quantity 0) is not gated", async () => {
+    const { backend, calls, wrapped } = setup(false);
+    backend.pastDueMeters.add("mtr_due");
+    expect((await wrapped({ pages: 0, requestId: "z" }, {})).isError).toBeFalsy();
+    expect(calls).toHaveLength(1);
   });
 });
 

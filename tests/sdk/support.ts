@@ -1,6 +1,6 @@
 // Small in-test doubles implementing the SDK's backend interfaces (the real service endpoints are tested
 // end to end elsewhere). They keep a log of calls so tests can assert what was asked.
-import type { MeteringBackend, PaywallBackend, PaywallVerifyParams, ReserveOutcome, UsageParams, VerifyOutcome } from "../../lib/sdk";
+import type { MeteringBackend, PastDueRefusal, PaywallBackend, PaywallVerifyParams, ReserveOutcome, UsageParams, VerifyOutcome } from "../../lib/sdk";
 import type { PaywallReasonCode } from "../../lib/sdk/types";
 
 export const PAY_ENDPOINT = "http://service.test/v1/paywall/pay";
@@ -34,10 +34,19 @@ export class FakePaywallBackend implements PaywallBackend {
   }
 }
 
-/** A meter in memory: post-paid usage deduplicated by key; prepaid budget with holds. */
+export const RETRY_PAYMENT_URL = "http://service.test/v1/meters/retry-payment";
+
+/**
+ * A meter in memory: post-paid usage deduplicated by key; prepaid budget with holds. Meters named in
+ * `pastDueMeters` refuse usage and reservations as past due; `pastDueChecks` counts pastDue() asks.
+ */
 export class FakeMeteringBackend implements MeteringBackend {
   readonly usage = new Map<string, UsageParams>();
   readonly log: string[] = [];
+  readonly pastDueMeters = new Set<string>();
+  pastDueChecks = 0;
+  /** The minimum top-up the refusal names (like the service's details.topUp.minimumAmountMinor), when set. */
+  minimumAmountMinor?: number;
   reservedBase = 0;
   committedBase = 0;
   private nextId = 1;
@@ -51,16 +60,34 @@ export class FakeMeteringBackend implements MeteringBackend {
     return total;
   }
 
-  async recordUsage(params: UsageParams): Promise<void> {
+  async pastDue(meterId: string): Promise<PastDueRefusal | null> {
+    this.pastDueChecks++;
+    return this.pastDueMeters.has(meterId) ? this.pastDueRefusal(meterId) : null;
+  }
+
+  private pastDueRefusal(meterId: string): PastDueRefusal {
+    return { ok: false, reason: "meter_past_due", retryPaymentUrl: RETRY_PAYMENT_URL, details: { reason: "meter_past_due", meterId } };
+  }
+
+  async recordUsage(params: UsageParams): Promise<void | PastDueRefusal> {
+    if (this.pastDueMeters.has(params.meterId)) {
+      this.log.push("usage:refused");
+      return this.pastDueRefusal(params.meterId);
+    }
     this.log.push(`usage:${params.idempotencyKey}`);
     if (!this.usage.has(params.idempotencyKey)) this.usage.set(params.idempotencyKey, params);
   }
 
-  async reserve({ quantity, unitPriceMinor }: { quantity: number; unitPriceMinor: number }): Promise<ReserveOutcome> {
+  async reserve({ meterId, quantity, unitPriceMinor }: { meterId: string; quantity: number; unitPriceMinor: number }): Promise<ReserveOutcome> {
+    if (this.pastDueMeters.has(meterId)) {
+      this.log.push("reserve:past_due");
+      return this.pastDueRefusal(meterId);
+    }
     const amount = quantity * unitPriceMinor;
     if (this.committedBase + this.reservedBase + amount > this.budgetBase) {
       this.log.push("reserve:refused");
-      return { ok: false, reason: "insufficient_budget", details: { budgetBase: this.budgetBase } };
+      const minimum = this.minimumAmountMinor;
+      return { ok: false, reason: "insufficient_budget", details: { budgetBase: this.budgetBase }, ...(minimum !== undefined ? { minimumAmountMinor: minimum } : {}) };
     }
     const id = `rsv_${this.nextId++}`;
     this.holds.set(id, amount);

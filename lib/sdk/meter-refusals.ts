@@ -1,0 +1,51 @@
+// The two refusals of a meter that the metered paywall turns into gates (docs/meters.md, lib/sdk README):
+//   insufficient_budget: a prepaid budget cannot cover the call; the payer tops it up.
+//   meter_past_due: an aggregate charge was declined; the meter takes no usage until the payer settles it.
+// The service names them in `details.reason` of a 402 PAYMENT_DECLINED. Any other error (another 402
+// included: a declined card is not a budget prompt) is no refusal and stays a ServiceError.
+import { ServiceError } from "./errors";
+
+export interface InsufficientBudgetRefusal {
+  ok: false;
+  reason: "insufficient_budget";
+  details?: Record<string, unknown>;
+  /** The service's top-up endpoint (details.topUp.url). */
+  topUpUrl?: string;
+  /** The least top-up that lets this call run (details.topUp.minimumAmountMinor), in minor units. */
+  minimumAmountMinor?: number;
+}
+
+export interface PastDueRefusal {
+  ok: false;
+  reason: "meter_past_due";
+  details?: Record<string, unknown>;
+  /** The service's retry-payment endpoint (details.retryPayment.url). */
+  retryPaymentUrl?: string;
+}
+
+export type MeterRefusal = InsufficientBudgetRefusal | PastDueRefusal;
+
+/** The refusal a service error carries, or null when it is any other failure. */
+export function meterRefusalOf(err: unknown): MeterRefusal | null {
+  if (!ServiceError.is(err)) return null;
+  const reason = err.details.reason ?? err.code;
+  if (reason === "insufficient_budget") {
+    const topUp = objectOrEmpty(err.details.topUp);
+    return {
+      ok: false,
+      reason,
+      details: err.details,
+      ...(typeof topUp.url === "string" ? { topUpUrl: topUp.url } : {}),
+      ...(Number.isSafeInteger(topUp.minimumAmountMinor) ? { minimumAmountMinor: topUp.minimumAmountMinor as number } : {}),
+    };
+  }
+  if (reason === "meter_past_due") {
+    const retryPayment = objectOrEmpty(err.details.retryPayment);
+    return { ok: false, reason, details: err.details, ...(typeof retryPayment.url === "string" ? { retryPaymentUrl: retryPayment.url } : {}) };
+  }
+  return null;
+}
+
+function objectOrEmpty(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
+}
