@@ -18,6 +18,7 @@ const TONE: Record<string, string> = {
   past_due: "bg-red-50 text-red-800 ring-red-600/20",
   held: "bg-amber-50 text-amber-800 ring-amber-600/20",
   queued: "bg-amber-50 text-amber-800 ring-amber-600/20",
+  retrying: "bg-amber-50 text-amber-800 ring-amber-600/20",
   sending: "bg-sky-50 text-sky-800 ring-sky-600/20",
   committed: "bg-emerald-50 text-emerald-800 ring-emerald-600/20",
   released: "bg-slate-100 text-slate-700 ring-slate-500/20",

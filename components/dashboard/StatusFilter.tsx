@@ -1,18 +1,26 @@
 // Status filter of a list page as links (works without JavaScript; the current one is aria-current).
+// `param` filters by another query parameter (the events page: ?type=), `label` names the filter.
 import Link from "next/link";
 import { statusLabel } from "@/lib/dashboard/format";
 
-export function StatusFilter({ basePath, statuses, current }: { basePath: string; statuses: readonly string[]; current?: string }) {
-  const options = [{ value: undefined, label: "All" }, ...statuses.map((status) => ({ value: status, label: statusLabel(status) }))];
+export function StatusFilter({ basePath, statuses, current, param = "status", label = "Filter by status", optionLabel = statusLabel }: {
+  basePath: string;
+  statuses: readonly string[];
+  current?: string;
+  param?: string;
+  label?: string;
+  optionLabel?: (value: string) => string;
+}) {
+  const options = [{ value: undefined, label: "All" }, ...statuses.map((status) => ({ value: status, label: optionLabel(status) }))];
   return (
-    <nav aria-label="Filter by status" className="mb-4">
+    <nav aria-label={label} className="mb-4">
       <ul className="flex flex-wrap gap-2">
         {options.map((option) => {
           const active = option.value === current;
           return (
             <li key={option.label}>
               <Link
-                href={option.value ? `${basePath}?status=${option.value}` : basePath}
+                href={option.value ? `${basePath}?${param}=${encodeURIComponent(option.value)}` : basePath}
                 aria-current={active ? "page" : undefined}
                 className={`inline-flex rounded-full border px-3 py-1 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 ${active ? "border-indigo-600 bg-indigo-50 text-indigo-700" : "border-slate-300 bg-white text-slate-700 hover:bg-slate-50"}`}
               >

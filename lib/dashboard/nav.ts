@@ -13,5 +13,6 @@ export const DASHBOARD_NAV: NavItem[] = [
   { href: "/dashboard/checkouts", label: "Checkouts" },
   { href: "/dashboard/meters", label: "Meters" },
   { href: "/dashboard/webhooks", label: "Webhooks" },
+  { href: "/dashboard/events", label: "Events" },
   { href: "/dashboard/api-keys", label: "API keys" },
 ];
