@@ -87,6 +87,15 @@ test("an order paid on /pay shows up as events; filter by type; the detail shows
   await page.reload();
   await expect(deliveries.getByTestId("status")).toHaveText(["Succeeded", "Succeeded"]);
 
+  // 360 px wide: neither page overflows (the payload and the tables scroll inside their own boxes).
+  await page.setViewportSize({ width: 360, height: 780 });
+  for (const path of [`/dashboard/events/${orderPaid.id}`, "/dashboard/events"]) {
+    await page.goto(path);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, path).toBeLessThanOrEqual(0);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+
   // The other mode: the same id is the 404 page.
   await page.getByRole("switch", { name: "Test mode" }).click();
   await expect(page.getByRole("switch", { name: "Test mode" })).toHaveAttribute("aria-checked", "false");

@@ -45,6 +45,7 @@ test("payer flow: a checkout paid on the pay page reaches the endpoint added in 
   await expect(rows.getByTestId("response")).toHaveText(["HTTP 200", "HTTP 200"]);
   await expect(rows.getByTestId("status").first()).toHaveText("Succeeded");
   await expect(rows.filter({ hasText: "order.paid" })).toContainText(orderPaid.id);
+  await expect(rows.filter({ hasText: "order.paid" }).getByRole("link", { name: orderPaid.id })).toHaveAttribute("href", `/dashboard/events/${orderPaid.id}`);
   await expect(rows.getByTestId("duration").first()).toHaveText(/^\d+ ms$/);
   await screenshot(page, "dashboard-webhook-endpoint");
 

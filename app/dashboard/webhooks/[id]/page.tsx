@@ -95,7 +95,15 @@ export default async function WebhookEndpointPage({ params, searchParams }: { pa
             empty={null}
             columns={[
               { header: "Event", cell: (delivery) => <span className="font-mono text-xs text-slate-900" data-testid="event-type">{delivery.eventType}</span> },
-              { header: "Event ID", cell: (delivery) => <span className="font-mono text-xs text-slate-600">{delivery.eventId}</span>, hideOnMobile: true },
+              {
+                header: "Event ID",
+                cell: (delivery) => (
+                  <Link href={`/dashboard/events/${delivery.eventId}`} className="font-mono text-xs text-indigo-700 hover:underline">
+                    {delivery.eventId}
+                  </Link>
+                ),
+                hideOnMobile: true,
+              },
               { header: "Status", cell: (delivery) => <StatusBadge status={delivery.status} /> },
               { header: "Queued", cell: (delivery) => formatDateTime(delivery.queuedAt), align: "right" },
             ]}
@@ -113,7 +121,9 @@ export default async function WebhookEndpointPage({ params, searchParams }: { pa
               cell: (attempt) => (
                 <span className="flex flex-col">
                   <span className="font-mono text-xs text-slate-900" data-testid="event-type">{attempt.eventType}</span>
-                  <span className="font-mono text-[11px] text-slate-600">{attempt.eventId}</span>
+                  <Link href={`/dashboard/events/${attempt.eventId}`} className="font-mono text-[11px] text-indigo-700 hover:underline">
+                    {attempt.eventId}
+                  </Link>
                 </span>
               ),
             },
