@@ -1,5 +1,5 @@
 // Meters in the dashboard, in Chromium: meters opened and used through the API show the right amounts
-// (accrued fractions of a cent, billed, budget / reserved / available), their settlements and recent
+// (accrued fractions of a cent, billed; funded budget / reserved / available), their payments and recent
 // usage; another merchant's meter is the 404 page; axe finds nothing serious.
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { createApiKeyInDashboard, newSignedInMerchant } from "./support/dashboard";
@@ -44,9 +44,10 @@ test("a post-paid meter used through the API: accrued fraction, billed, its sett
   await expect(page.getByTestId("meter-threshold")).toHaveText("$1.00");
   await expect(page.getByTestId("meter-used")).toHaveText("$1.012");
   await expect(page.getByTestId("meter-budget")).toHaveCount(0);
-  const settlementRows = page.getByRole("table", { name: "Settlements" }).getByTestId("row");
+  const settlementRows = page.getByRole("table", { name: "Payments" }).getByTestId("row");
   await expect(settlementRows).toHaveCount(1);
   await expect(settlementRows).toContainText("$1.01");
+  await expect(settlementRows).toContainText("Settlement");
   await expect(settlementRows).toContainText(settlements.data[0].id);
   await expect(settlementRows.getByTestId("status")).toHaveAttribute("data-status", settlements.data[0].status);
   const usageRows = page.getByRole("table", { name: "Recent usage records" }).getByTestId("row");
@@ -58,7 +59,7 @@ test("a post-paid meter used through the API: accrued fraction, billed, its sett
   await expectAccessible(page);
 });
 
-test("a prepaid meter: budget, reserved and available; its reservations; merchant B gets the 404 page", async ({ page, request, browser }) => {
+test("a prepaid meter: funded budget, reserved and available; its funding and reservations; merchant B gets the 404 page", async ({ page, request, browser }) => {
   await newSignedInMerchant(page, "Prepaid Prompts");
   const key = await createApiKeyInDashboard(page);
   const customerId = await fundedCustomer(request, key);
@@ -68,14 +69,20 @@ test("a prepaid meter: budget, reserved and available; its reservations; merchan
   await post(request, key, `/v1/meters/${meter.id}/reservations`, { quantity: 5, unitPriceMinor: 1_000_000 });
 
   await page.goto(`/dashboard/meters/${meter.id}`);
+  await expect(page.getByTestId("meter-funded")).toHaveText("$5.00");
   await expect(page.getByTestId("meter-budget")).toHaveText("$5.00");
   await expect(page.getByTestId("meter-reserved")).toHaveText("$0.05");
   await expect(page.getByTestId("meter-available")).toHaveText("$4.85");
-  await expect(page.getByTestId("meter-accrued")).toHaveText("$0.10");
-  await expect(page.getByTestId("meter-billed")).toHaveText("$0.00");
+  await expect(page.getByTestId("meter-used")).toHaveText("$0.10");
+  await expect(page.getByTestId("meter-refunded")).toHaveText("$0.00");
+  await expect(page.getByTestId("meter-accrued")).toHaveCount(0);
   const reservations = page.getByRole("table", { name: "Recent reservations" }).getByTestId("row");
   await expect(reservations.getByTestId("status")).toHaveText(["Held", "Committed"]);
-  await expect(page.getByText("No settlements yet")).toBeVisible();
+  // The budget was charged up front, once: one funding payment, no settlements.
+  const payments = page.getByRole("table", { name: "Payments" }).getByTestId("row");
+  await expect(payments).toHaveCount(1);
+  await expect(payments).toContainText("Funding");
+  await expect(payments).toContainText("$5.00");
 
   const other = await browser.newContext();
   const pageB = await other.newPage();

@@ -80,8 +80,8 @@ export class RateLimitedError extends DomainError {
 }
 
 export class PaymentDeclinedError extends DomainError {
-  constructor(reason: string, message = "The payment was declined.") {
-    super("PAYMENT_DECLINED", message, { reason }, true);
+  constructor(reason: string, message = "The payment was declined.", details: Record<string, unknown> = {}) {
+    super("PAYMENT_DECLINED", message, { reason, ...details }, true);
   }
 }
 

@@ -6,6 +6,7 @@ import { getDb } from "../db";
 import { purgeExpiredRecords } from "../idempotency/claims";
 import { chargeMeterPayments } from "../meters/charge-meter-payments";
 import { expireReservations } from "../meters/expire-reservations";
+import { reconcileFundings } from "../meters/fund-meter";
 import { settleDueMeters } from "../meters/settle-meters";
 import { settleDuePaymentIntents } from "../payments/settle-payment-intents";
 import { purgeIdleBuckets } from "../rate-limit";
@@ -17,6 +18,8 @@ type Task = () => Promise<number>;
 const TASKS: Record<string, Task> = {
   checkoutsExpired: () => expireOverdueCheckouts(getDb()),
   meterReservationsExpired: () => expireReservations(getDb()),
+  // Before settlement, so funds a late reconcile finds for a closed meter are returned in this same tick.
+  meterFundingsReconciled: () => reconcileFundings(getDb()),
   // Before settlement, so an aggregate PaymentIntent opened and charged now settles in this same tick.
   meterSettlementsOpened: () => settleDueMeters(getDb()),
   meterPaymentsCharged: () => chargeMeterPayments(getDb()),

@@ -1,4 +1,4 @@
-// The SET fragment every accrual shares (usage records, committed reservations): the amount joins the
+// The SET fragment of a post-paid accrual (a usage record): the amount joins the
 // meter's unbilled accrual, and the meter is flagged for the tick once the whole minor units accrued
 // reach the threshold (or at all, on a closed meter). Only flagged meters are ever scanned by the tick.
 

@@ -1,4 +1,5 @@
-// Tick, step 2: charge the aggregate PaymentIntents that settlements opened (status requires_payment),
+// Tick, step 2: charge the aggregate PaymentIntents that settlements opened (status requires_payment; a
+// prepaid meter's fundings are charged by their requests, fund-meter.ts),
 // each in one transaction under the PaymentIntent's row lock: the rail charge (idempotent on the
 // PaymentIntent's unique meterChargeKey, so a retry after a crash or a time-out never charges twice), then
 // the transition, the ledger posting and the payment_intent.* event together. A declined charge fails the
@@ -19,7 +20,7 @@ export async function chargeMeterPayments(db: Db, batch = 200, maxPerTick = 2000
   let charged = 0;
   while (tried.length < maxPerTick) {
     const pending = await db.$queryRaw<{ id: string }[]>`
-      SELECT id FROM payment_intents WHERE status = 'requires_payment' AND meter_id IS NOT NULL AND id <> ALL(${tried}::text[])
+      SELECT id FROM payment_intents WHERE status = 'requires_payment' AND meter_id IS NOT NULL AND NOT meter_funding AND id <> ALL(${tried}::text[])
        ORDER BY updated_at, id LIMIT ${batch}`;
     if (pending.length === 0) break;
     for (const { id } of pending) {
@@ -37,7 +38,7 @@ export async function chargeMeterPayments(db: Db, batch = 200, maxPerTick = 2000
 
 async function chargeMeterPayment(tx: Db, id: string): Promise<boolean> {
   const locked = await tx.$queryRaw<{ id: string }[]>`
-    SELECT id FROM payment_intents WHERE id = ${id} AND status = 'requires_payment' FOR UPDATE SKIP LOCKED`;
+    SELECT id FROM payment_intents WHERE id = ${id} AND status = 'requires_payment' AND NOT meter_funding FOR UPDATE SKIP LOCKED`;
   if (!locked[0]) return false;
   const pi = await tx.paymentIntent.findUniqueOrThrow({ where: { id } });
   const rail = guarded(railFor(pi.livemode));

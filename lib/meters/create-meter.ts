@@ -1,16 +1,48 @@
-// Opens a meter for one customer. The payment method the aggregate PaymentIntents will charge is checked
-// now (known to the mode's rail; a wallet must be a customer of this merchant), so a settlement never
-// finds it unusable later. Without one, the customer's own wallet pays.
-import type { Db } from "../db";
+// Opens a meter for one customer. The payment method is checked now (known to the mode's rail; a wallet
+// must be a customer of this merchant), so no charge finds it unusable later; without one, the customer's
+// own wallet pays. A prepaid meter with a budget is funded now (fund-meter.ts): the meter and its first
+// funding PaymentIntent commit together, then the funding is charged.
+//
+// Retries are made safe by the meter's own request key (a digest of the API key and Idempotency-Key,
+// unique) rather than a stored response: a retry finds the same meter and the same funding, so a request
+// that died after the rail charged is answered with that charge, never a second one.
+import { transaction, type Db } from "../db";
 import { NotFoundError, ValidationError } from "../errors";
+import type { Meter } from "../generated/prisma/client";
 import { createId } from "../ids";
+import { requestDigest } from "../paywall/request-digest";
 import { railFor } from "../rails";
 import { isCustomerWalletMethod } from "../rails/test-cards";
 import type { Scope } from "../scope";
+import { chargeFunding, openFunding, type FundingHooks } from "./fund-meter";
+import { readMeter } from "./meter-errors";
 import { DEFAULT_BASE_UNITS_PER_MINOR, type CreateMeterInput } from "./schemas";
 import { serializeMeter } from "./serialize";
 
-export async function createMeter(tx: Db, scope: Scope, input: CreateMeterInput) {
+export interface MeterCaller extends Scope {
+  apiKeyId: string;
+}
+
+export async function createMeter(db: Db, caller: MeterCaller, input: CreateMeterInput, idempotencyKey: string | null, hooks: FundingHooks = {}) {
+  const scope: Scope = { merchantId: caller.merchantId, livemode: caller.livemode };
+  const requestKey = requestDigest(caller.apiKeyId, idempotencyKey === null ? null : `meters.create\n${idempotencyKey}`);
+  const { meter, fundingId, created } = await transaction(async (tx) => {
+    if (requestKey) {
+      // Copies of one request queue here; the unique column is the backstop.
+      await tx.$queryRaw`SELECT 1 FROM pg_advisory_xact_lock(hashtextextended(${requestKey}, 0))`;
+      const existing = await tx.meter.findUnique({ where: { requestKey } });
+      if (existing) return { meter: sameRequestOrThrow(existing, input), fundingId: await firstFundingOf(tx, existing), created: false };
+    }
+    const meter = await insertMeter(tx, scope, input, requestKey);
+    const funding = input.prepaid && input.budgetMinor ? await openFunding(tx, meter, input.budgetMinor, meter.paymentMethod, null) : null;
+    return { meter, fundingId: funding?.id ?? null, created: true };
+  });
+  // Without a request key no retry can come back to this funding: a charge the rail certainly never took is called off.
+  if (fundingId) await chargeFunding(db, fundingId, requestKey === null, hooks);
+  return { created, meter: serializeMeter(await readMeter(db, scope, meter.id)) };
+}
+
+async function insertMeter(tx: Db, scope: Scope, input: CreateMeterInput, requestKey: string | null): Promise<Meter> {
   const inScope = { merchantId: scope.merchantId, livemode: scope.livemode };
   const customer = await tx.customer.findFirst({ where: { ...inScope, id: input.customerId }, select: { id: true } });
   if (!customer) throw new NotFoundError("customer", input.customerId);
@@ -18,8 +50,7 @@ export async function createMeter(tx: Db, scope: Scope, input: CreateMeterInput)
   const paymentMethod = input.paymentMethod ?? customer.id;
   await checkPaymentMethod(tx, scope, paymentMethod, customer.id);
 
-  const baseUnitsPerMinor = BigInt(input.baseUnitsPerMinor ?? DEFAULT_BASE_UNITS_PER_MINOR);
-  const meter = await tx.meter.create({
+  return tx.meter.create({
     data: {
       id: createId("meter"),
       ...inScope,
@@ -29,12 +60,30 @@ export async function createMeter(tx: Db, scope: Scope, input: CreateMeterInput)
       prepaid: input.prepaid,
       paymentMethod,
       thresholdMinor: input.thresholdMinor,
-      baseUnitsPerMinor,
-      budgetBase: input.prepaid ? BigInt(input.budgetMinor ?? 0) * baseUnitsPerMinor : 0n,
+      baseUnitsPerMinor: BigInt(input.baseUnitsPerMinor ?? DEFAULT_BASE_UNITS_PER_MINOR),
+      requestKey,
       metadata: input.metadata ?? {},
     },
   });
-  return serializeMeter(meter);
+}
+
+/** SPEC.md section 4 rule 2: one Idempotency-Key, one request. */
+function sameRequestOrThrow(meter: Meter, input: CreateMeterInput): Meter {
+  const same =
+    meter.customerId === input.customerId &&
+    meter.currency === input.currency &&
+    meter.prepaid === input.prepaid &&
+    meter.thresholdMinor === input.thresholdMinor &&
+    meter.baseUnitsPerMinor === BigInt(input.baseUnitsPerMinor ?? DEFAULT_BASE_UNITS_PER_MINOR) &&
+    (input.paymentMethod === undefined || meter.paymentMethod === input.paymentMethod);
+  if (!same) throw new ValidationError("This Idempotency-Key was already used with different request parameters.");
+  return meter;
+}
+
+/** The funding a create opened (its first), when it was not captured yet: a retry charges or answers it. */
+async function firstFundingOf(tx: Db, meter: Meter): Promise<string | null> {
+  const first = await tx.paymentIntent.findUnique({ where: { meterChargeKey: `${meter.id}:fund:1` }, select: { id: true } });
+  return first?.id ?? null;
 }
 
 /** The payment method must be known to the mode's rail; a wallet (`cus_...`) must be this merchant's customer. */

@@ -1,5 +1,5 @@
-// Prepaid, after the call: commit (the call succeeded: the held amount is billed, joining the accrual) or
-// release (the call failed: the hold goes back to the budget, nothing is billed). ONE statement, committing
+// Prepaid, after the call: commit (the call succeeded: the held amount is drawn from the funded budget,
+// never charged again) or release (the call failed: the hold goes back to the budget, nothing is drawn). ONE statement, committing
 // on its own, moves the reservation out of `held` and adjusts the meter: its status guard makes the first
 // finisher win, and repeating the same finish answers with the reservation as it is (idempotent). The
 // reservation row is locked before the meter row (as close and expiry do; reserve locks only the meter
@@ -9,7 +9,6 @@
 import { statement, type Sql } from "../db";
 import { ConflictError, NotFoundError } from "../errors";
 import type { Scope } from "../scope";
-import { accrueSet } from "./accrual-sql";
 import { isOutOfRange, readMeterSql } from "./meter-row";
 import { serializeReservation, type ReservationRow } from "./serialize";
 import { outOfRangeError } from "./unbilled-limit";
@@ -34,7 +33,7 @@ const finish = (name: string, status: string, guard: string, reason: string, met
 const FINISH = {
   commit: {
     status: "committed",
-    statement: finish("meter_commit_reservation", "committed", "AND r.expires_at > now() AND s.status <> 'closed'", "NULL", `reserved_base = m.reserved_base - r.amount_base, ${accrueSet("r.amount_base")}`),
+    statement: finish("meter_commit_reservation", "committed", "AND r.expires_at > now() AND s.status <> 'closed'", "NULL", "reserved_base = m.reserved_base - r.amount_base, used_base = m.used_base + r.amount_base, updated_at = now()"),
   },
   release: {
     status: "released",

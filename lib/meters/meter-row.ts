@@ -27,6 +27,10 @@ interface MeterRow {
   billed_minor: Big;
   outstanding_minor: Big;
   settlement_count: number;
+  funded_minor: Big;
+  refunded_minor: Big;
+  funding_count: number;
+  request_key: string | null;
   settle_due_at: Date | null;
   metadata: Meter["metadata"];
   closed_at: Date | null;
@@ -55,6 +59,10 @@ export async function readMeterSql(db: Sql, scope: Scope, id: string): Promise<M
     billedMinor: BigInt(row.billed_minor),
     outstandingMinor: BigInt(row.outstanding_minor),
     settlementCount: row.settlement_count,
+    fundedMinor: BigInt(row.funded_minor),
+    refundedMinor: BigInt(row.refunded_minor),
+    fundingCount: row.funding_count,
+    requestKey: row.request_key,
     settleDueAt: row.settle_due_at,
     metadata: row.metadata,
     closedAt: row.closed_at,

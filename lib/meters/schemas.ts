@@ -18,7 +18,7 @@ export const CreateMeterBody = z
     thresholdMinor: MinorAmount(1),
     prepaid: z.boolean({ error: "required: true (reserve against a funded budget) or false (post-paid usage records)" }),
     budgetMinor: MinorAmount(0).optional(),
-    /** Charged by the aggregate PaymentIntents; defaults to the customer's own wallet (`customerId`). */
+    /** Charged by the funding (prepaid) or aggregate (post-paid) PaymentIntents; defaults to the customer's own wallet (`customerId`). */
     paymentMethod: z.string().min(1).max(128).optional(),
     baseUnitsPerMinor: z.number().int().min(1).max(DEFAULT_BASE_UNITS_PER_MINOR).optional(),
     metadata: Metadata.optional(),
@@ -55,7 +55,13 @@ export const ReserveBody = z
   .superRefine(withinAmountLimit);
 export type ReserveInput = z.output<typeof ReserveBody>;
 
-export const TopUpBody = z.object({ amountMinor: MinorAmount(1) }).strict();
+export const TopUpBody = z
+  .object({
+    amountMinor: MinorAmount(1),
+    /** Charged for this top-up; defaults to the meter's payment method. */
+    paymentMethod: z.string().min(1).max(128).optional(),
+  })
+  .strict();
 export type TopUpInput = z.output<typeof TopUpBody>;
 
 export const RetryPaymentBody = z.object({ paymentMethod: z.string().min(1).max(128).optional() }).strict();

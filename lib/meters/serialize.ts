@@ -21,7 +21,12 @@ export function serializeMeter(meter: Meter) {
     budgetBase: prepaid ? Number(meter.budgetBase) : null,
     availableBase: prepaid ? Number(meter.budgetBase - meter.usedBase - meter.reservedBase) : null,
     usedBase: Number(meter.usedBase),
+    /** Post-paid: carved into aggregate PaymentIntents. Prepaid: drawn from the funds (set at close). */
     billedMinor: Number(meter.billedMinor),
+    /** Prepaid: charged up front by captured funding PaymentIntents; the budget is this in base units. */
+    fundedMinor: prepaid ? Number(meter.fundedMinor) : null,
+    /** Prepaid: funds the usage did not draw, refunded after close. */
+    refundedMinor: prepaid ? Number(meter.refundedMinor) : null,
     /** Declined and not yet collected: POST /v1/meters/:id/retry-payment bills it again. */
     outstandingMinor: Number(meter.outstandingMinor),
     settlementCount: meter.settlementCount,

@@ -8,6 +8,7 @@
 import type { Db } from "../db";
 import { inTransaction } from "../in-transaction";
 import { createId } from "../ids";
+import { returnUnusedFunds } from "./return-unused-funds";
 
 interface LockedMeter {
   id: string;
@@ -15,12 +16,16 @@ interface LockedMeter {
   livemode: boolean;
   customer_id: string;
   status: string;
+  prepaid: boolean;
   currency: string;
   payment_method: string;
   threshold_minor: number;
   base_units_per_minor: bigint;
   accrued_base: bigint;
   settlement_count: number;
+  used_base: bigint;
+  funded_minor: bigint;
+  refunded_minor: bigint;
 }
 
 /** After a settlement throws, the meter waits this long before the next attempt. */
@@ -65,10 +70,11 @@ export function settlementOf(meter: Pick<LockedMeter, "status" | "threshold_mino
 
 async function settleMeter(tx: Db, id: string): Promise<boolean> {
   const [meter] = await tx.$queryRaw<LockedMeter[]>`
-    SELECT id, merchant_id, livemode, customer_id, status, currency, payment_method, threshold_minor,
-           base_units_per_minor, accrued_base, settlement_count
+    SELECT id, merchant_id, livemode, customer_id, status, prepaid, currency, payment_method, threshold_minor,
+           base_units_per_minor, accrued_base, settlement_count, used_base, funded_minor, refunded_minor
       FROM meters WHERE id = ${id} AND settle_due_at IS NOT NULL FOR UPDATE SKIP LOCKED`;
   if (!meter) return false; // another tick has it, or already settled it
+  if (meter.prepaid) return returnUnusedFunds(tx, meter); // usage was paid up front: nothing to charge
   const { minor, takenBase } = settlementOf(meter);
   const n = meter.settlement_count + 1;
   if (minor > 0n) {

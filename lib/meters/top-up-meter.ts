@@ -1,20 +1,40 @@
-// Prepaid: raise the meter's budget by amountMinor. One guarded UPDATE: a meter that is closed (or closing
-// in a concurrent request, which holds the row) is refused, never funded after its final settlement.
-import type { Db } from "../db";
-import type { Meter } from "../generated/prisma/client";
+// Prepaid: fund amountMinor more of the meter's budget, charged now (fund-meter.ts), from the meter's payment
+// method or the one given. The budget rises only when the charge is captured; a decline is 402 and changes
+// nothing else. A retried request (same API key and Idempotency-Key) finds its funding PaymentIntent again by
+// its request key: charged once, whatever the retries and however they race.
+import { transaction, type Db } from "../db";
+import { ValidationError } from "../errors";
+import type { PaymentIntent } from "../generated/prisma/client";
+import { requestDigest } from "../paywall/request-digest";
 import type { Scope } from "../scope";
-import { MeterPastDueError, meterClosed, readMeter, wrongTrustModel } from "./meter-errors";
+import { checkPaymentMethod, type MeterCaller } from "./create-meter";
+import { chargeFunding, fundingAnswer, openFunding, type FundingHooks } from "./fund-meter";
+import { MeterPastDueError, readMeter } from "./meter-errors";
 import type { TopUpInput } from "./schemas";
 import { serializeMeter } from "./serialize";
 
-export async function topUpMeter(tx: Db, scope: Scope, meterId: string, input: TopUpInput) {
-  const [updated] = await tx.$queryRaw<{ id: string }[]>`
-    UPDATE meters SET budget_base = budget_base + ${input.amountMinor}::bigint * base_units_per_minor, updated_at = now()
-     WHERE id = ${meterId} AND merchant_id = ${scope.merchantId} AND livemode = ${scope.livemode} AND status = 'open' AND prepaid
-    RETURNING id`;
-  const meter: Meter = await readMeter(tx, scope, meterId);
-  if (updated) return serializeMeter(meter);
-  if (!meter.prepaid) throw wrongTrustModel(meter, "a top-up");
-  if (meter.status === "past_due") throw new MeterPastDueError(meter.id);
-  throw meterClosed(meter);
+export async function topUpMeter(db: Db, caller: MeterCaller, meterId: string, input: TopUpInput, idempotencyKey: string | null, hooks: FundingHooks = {}) {
+  const scope: Scope = { merchantId: caller.merchantId, livemode: caller.livemode };
+  const requestKey = requestDigest(caller.apiKeyId, idempotencyKey === null ? null : `meters.top_up\n${idempotencyKey}`);
+  const funding = await transaction(async (tx) => {
+    if (requestKey) {
+      await tx.$queryRaw`SELECT 1 FROM pg_advisory_xact_lock(hashtextextended(${requestKey}, 0))`;
+      const existing = await tx.paymentIntent.findUnique({ where: { payerRequestKey: requestKey } });
+      if (existing) return sameRequestOrThrow(existing, meterId, input);
+    }
+    const meter = await readMeter(tx, scope, meterId); // 404 for another merchant's meter
+    if (meter.status === "past_due") throw new MeterPastDueError(meter.id);
+    if (input.paymentMethod) await checkPaymentMethod(tx, scope, input.paymentMethod, meter.customerId);
+    return openFunding(tx, meter, input.amountMinor, input.paymentMethod ?? meter.paymentMethod, requestKey);
+  });
+  if (funding.status === "requires_payment") await chargeFunding(db, funding.id, requestKey === null, hooks);
+  else fundingAnswer(funding); // a retry of a request that finished: its answer again
+  return serializeMeter(await readMeter(db, scope, meterId));
+}
+
+/** SPEC.md section 4 rule 2: one Idempotency-Key, one request. */
+function sameRequestOrThrow(pi: PaymentIntent, meterId: string, input: TopUpInput): PaymentIntent {
+  const same = pi.meterFunding && pi.meterId === meterId && pi.amount === input.amountMinor && (!input.paymentMethod || pi.paymentMethod === input.paymentMethod);
+  if (!same) throw new ValidationError("This Idempotency-Key was already used with different request parameters.");
+  return pi;
 }

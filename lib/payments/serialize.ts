@@ -15,6 +15,7 @@ export type PaymentIntentFields = Pick<
   | "paymentMethod"
   | "sku"
   | "meterId"
+  | "meterFunding"
   | "capturedAt"
   | "settledAt"
   | "failureReason"
@@ -25,7 +26,7 @@ export type PaymentIntentFields = Pick<
 /** Raw SQL select list giving a PaymentIntentFields row. */
 export const PAYMENT_INTENT_COLUMNS = `id, status, amount, amount_captured AS "amountCaptured", amount_refunded AS "amountRefunded", currency,
   checkout_id AS "checkoutId", order_id AS "orderId", customer_id AS "customerId", payment_method AS "paymentMethod", sku,
-  meter_id AS "meterId", captured_at AS "capturedAt", settled_at AS "settledAt", failure_reason AS "failureReason", livemode,
+  meter_id AS "meterId", meter_funding AS "meterFunding", captured_at AS "capturedAt", settled_at AS "settledAt", failure_reason AS "failureReason", livemode,
   created_at AS "createdAt"`;
 
 export function serializePaymentIntent(pi: PaymentIntentFields) {
@@ -45,6 +46,8 @@ export function serializePaymentIntent(pi: PaymentIntentFields) {
     sku: pi.sku,
     /** Aggregate payments of a meter: the meter they bill (null for other payments). */
     meterId: pi.meterId,
+    /** Meter payments: "funding" (a prepaid budget, charged up front) or "settlement" (accrued usage); null for others. */
+    meterPurpose: pi.meterId === null ? null : pi.meterFunding ? ("funding" as const) : ("settlement" as const),
     capturedAt: pi.capturedAt?.toISOString() ?? null,
     settledAt: pi.settledAt?.toISOString() ?? null,
     failureReason: pi.failureReason,

@@ -37,6 +37,7 @@ export async function createRefund(tx: Db, scope: Scope, input: CreateRefundInpu
   if (pi.amountCaptured === 0 || !pi.railChargeId) {
     throw new ConflictError(`The PaymentIntent ${pi.id} was never captured (status '${pi.status}'); there is nothing to refund.`, { status: pi.status });
   }
+  if (pi.meterFunding) await refuseWhileMeterFunds(tx, pi);
   const remainder = pi.amountCaptured - pi.amountRefunded;
   if (remainder === 0) throw new ConflictError(`The PaymentIntent ${pi.id} is already fully refunded.`, { status: pi.status });
   const requested = input.amount ?? remainder;
@@ -84,4 +85,20 @@ export async function createRefund(tx: Db, scope: Scope, input: CreateRefundInpu
     await emitOrderEvent(tx, "order.refunded", order);
   }
   return serializeRefund(refund);
+}
+
+/**
+ * A prepaid meter's funding backs the budget its calls draw on: refunding it by hand would leave usage
+ * unpaid. Its unused part is refunded by the meter's close settlement; only after that may the merchant
+ * refund more by hand. (The meter row is locked, so a close settlement cannot run in between.)
+ */
+async function refuseWhileMeterFunds(tx: Db, pi: PaymentIntent) {
+  const [meter] = await tx.$queryRaw<{ settled: boolean }[]>`
+    SELECT status = 'closed' AND settle_due_at IS NULL AS settled FROM meters WHERE id = ${pi.meterId} FOR SHARE`;
+  if (!meter?.settled) {
+    throw new ConflictError(
+      `The PaymentIntent ${pi.id} funds the prepaid budget of meter ${pi.meterId}; close the meter and its unused funds are refunded.`,
+      { reason: "meter_funding", meterId: pi.meterId, paymentIntentId: pi.id },
+    );
+  }
 }

@@ -58,6 +58,7 @@ export function sampleObject(type: EventType, scope: Scope, now = new Date()): R
     settledAt: action === "settled" ? now : null,
     meterId: null,
     meterChargeKey: null,
+    meterFunding: false,
   };
   return serializePaymentIntent(pi);
 }

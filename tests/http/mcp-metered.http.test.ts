@@ -81,7 +81,17 @@ describe("example MCP server: metered word_count", () => {
     expect(after.metering).toMatchObject({ status: "committed" });
     expect((await prepaid.runs()).word_count).toBe(before + 2);
     await tickUntilSettled(meter.id);
+    // Charged up front only: the two fundings (1 cent each), never the calls themselves.
     const pis = (await call("GET", `/v1/payment_intents?meterId=${meter.id}`, { key: seller.testKey })).body.data;
-    expect(pis.map((p: { amount: number }) => p.amount)).toEqual([1]); // 1.2 cents used: 1 billed, 0.2 carried
+    expect(pis.map((p: { amount: number; meterPurpose: string }) => [p.meterPurpose, p.amount])).toEqual([
+      ["funding", 1],
+      ["funding", 1],
+    ]);
+    // Closing draws 1.2 cents, rounded to 1, and refunds the other 1 (the newest funding).
+    expect((await call("POST", `/v1/meters/${meter.id}/close`, { key: seller.testKey, body: {} })).status).toBe(200);
+    await tickUntilSettled(meter.id);
+    expect(await meterOf(meter.id)).toMatchObject({ usedBase: 1_200_000, billedMinor: 1, fundedMinor: 2, refundedMinor: 1 });
+    const refunded = (await call("GET", `/v1/payment_intents?meterId=${meter.id}`, { key: seller.testKey })).body.data;
+    expect(refunded.map((p: { amountRefunded: number }) => p.amountRefunded)).toEqual([1, 0]);
   });
 });

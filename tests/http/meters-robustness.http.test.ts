@@ -47,8 +47,8 @@ describe("meters: the unbilled amount stays within one PaymentIntent", () => {
   });
 
   it("refuses a reservation whose hold plus the unbilled accrual would exceed one PaymentIntent", async () => {
-    const meter = await openMeter({ prepaid: true, budgetMinor: MAX_PI_AMOUNT, baseUnitsPerMinor: 1 });
-    await getDb().$executeRaw`UPDATE meters SET budget_base = 3 * ${MAX_PI_AMOUNT}::bigint WHERE id = ${meter.id}`; // funded by top-ups
+    const meter = await openMeter({ prepaid: true, budgetMinor: MAX_PI_AMOUNT, baseUnitsPerMinor: 1, paymentMethod: "pm_card_visa" });
+    await getDb().$executeRaw`UPDATE meters SET budget_base = 3 * ${MAX_PI_AMOUNT}::bigint, funded_minor = 3 * ${MAX_PI_AMOUNT}::bigint WHERE id = ${meter.id}`; // as if topped up twice more
     const held = await reserve(meter.id, { quantity: 1, unitPriceMinor: MAX_PI_AMOUNT - 10 });
     expect(held.status).toBe(201);
     const over = await reserve(meter.id, { quantity: 1, unitPriceMinor: 11 });

@@ -49,6 +49,8 @@ describe("meters: create, read, list", () => {
       billedMinor: 0,
       outstandingMinor: 0,
       settlementCount: 0,
+      fundedMinor: null,
+      refundedMinor: null,
       metadata: { agent: "a1" },
       livemode: false,
       closedAt: null,
@@ -57,7 +59,7 @@ describe("meters: create, read, list", () => {
     expect((await call("GET", `/v1/meters/${created.body.id}`, { key: m.testKey })).body).toEqual(created.body);
 
     const prepaid = await openMeter({ prepaid: true, budgetMinor: 5, paymentMethod: "pm_card_visa" });
-    expect(prepaid).toMatchObject({ prepaid: true, paymentMethod: "pm_card_visa", budgetBase: 5_000_000, availableBase: 5_000_000 });
+    expect(prepaid).toMatchObject({ prepaid: true, paymentMethod: "pm_card_visa", budgetBase: 5_000_000, availableBase: 5_000_000, fundedMinor: 5, refundedMinor: 0 });
 
     const list = await call("GET", `/v1/meters?customerId=${customerId}&limit=2`, { key: m.testKey });
     expect(list.status).toBe(200);
@@ -181,7 +183,8 @@ describe("meters: prepaid reservations", () => {
     expect(committed.body.status).toBe("committed");
     expect((await finish(meter.id, held.body.id, "commit")).body.status).toBe("committed"); // repeat: same answer
     expect((await finish(meter.id, held.body.id, "release")).status).toBe(409);
-    expect(await meterOf(meter.id)).toMatchObject({ reservedBase: 0, usedBase: PRICE, accruedBase: PRICE, availableBase: 1_000_000 - PRICE });
+    // Drawn from the funds: used, never accrued for a charge.
+    expect(await meterOf(meter.id)).toMatchObject({ reservedBase: 0, usedBase: PRICE, accruedBase: 0, availableBase: 1_000_000 - PRICE });
 
     const second = await reserve(meter.id, { quantity: 1, unitPriceMinor: PRICE });
     const released = await finish(meter.id, second.body.id, "release");
@@ -280,26 +283,48 @@ describe("meters: settlement", () => {
     expect(await paymentsOf(meter.id)).toHaveLength(1);
   });
 
-  it("close releases held reservations and bills the rest (rounded half up); a closed meter takes nothing more", async () => {
-    const meter = await openMeter({ prepaid: true, budgetMinor: 10, thresholdMinor: 100, paymentMethod: "pm_card_visa" });
+  it("closing a post-paid meter bills the rest (rounded half up) in one last PaymentIntent", async () => {
+    const meter = await openMeter({ thresholdMinor: 100, paymentMethod: "pm_card_visa" });
+    for (let i = 0; i < 3; i++) expect((await usage(meter.id, { quantity: 2, unitPriceMinor: PRICE, idempotencyKey: `u${i}` })).status).toBe(201);
+    await tickUntilSettled(meter.id);
+    expect(await paymentsOf(meter.id)).toEqual([]); // 2.4 cents: below the 100-cent threshold
+    const closed = await call("POST", `/v1/meters/${meter.id}/close`, { key: m.testKey, body: {} });
+    expect(closed.body).toMatchObject({ status: "closed", accruedBase: 2_400_000, closedAt: expect.any(String) });
+    expect((await usage(meter.id, { quantity: 1, unitPriceMinor: PRICE, idempotencyKey: "late" })).status).toBe(409);
+    await tickUntilSettled(meter.id);
+    const pis = await paymentsOf(meter.id);
+    expect(pis.map((p: { amount: number; status: string; meterPurpose: string }) => [p.amount, p.status, p.meterPurpose])).toEqual([[2, "settled", "settlement"]]);
+    expect(await meterOf(meter.id)).toMatchObject({ accruedBase: 0, billedMinor: 2, usedBase: 2_400_000 });
+  });
+
+  it("closing a prepaid meter releases held reservations and refunds the funds its usage did not draw; a closed meter takes nothing more", async () => {
+    const meter = await openMeter({ prepaid: true, budgetMinor: 10, thresholdMinor: 1, paymentMethod: "pm_card_visa" });
     for (let i = 0; i < 3; i++) {
       const held = await reserve(meter.id, { quantity: 2, unitPriceMinor: PRICE });
       await finish(meter.id, held.body.id, "commit");
     }
     const open = await reserve(meter.id, { quantity: 1, unitPriceMinor: PRICE });
     await tickUntilSettled(meter.id);
-    expect(await paymentsOf(meter.id)).toEqual([]); // 2.4 cents: below the 100-cent threshold
+    // Charged once, up front: 2.4 cents of usage past a 1-cent threshold open no settlement.
+    const [funding, ...others] = await paymentsOf(meter.id);
+    expect(others).toEqual([]);
+    expect(funding).toMatchObject({ amount: 10, amountCaptured: 10, amountRefunded: 0, meterPurpose: "funding", paymentMethod: "pm_card_visa" });
     const closed = await call("POST", `/v1/meters/${meter.id}/close`, { key: m.testKey, body: {} });
     expect(closed.status).toBe(200);
-    expect(closed.body).toMatchObject({ status: "closed", reservedBase: 0, accruedBase: 2_400_000, closedAt: expect.any(String) });
+    expect(closed.body).toMatchObject({ status: "closed", reservedBase: 0, usedBase: 2_400_000, accruedBase: 0, closedAt: expect.any(String) });
     expect((await finish(meter.id, open.body.id, "commit")).status).toBe(409);
     expect((await reserve(meter.id, { quantity: 1, unitPriceMinor: PRICE })).status).toBe(409);
     expect((await call("POST", `/v1/meters/${meter.id}/top-up`, { key: m.testKey, body: { amountMinor: 1 } })).status).toBe(409);
     expect((await call("POST", `/v1/meters/${meter.id}/close`, { key: m.testKey, body: {} })).status).toBe(409);
     await tickUntilSettled(meter.id);
-    const pis = await paymentsOf(meter.id);
-    expect(pis.map((p: { amount: number; status: string }) => [p.amount, p.status])).toEqual([[2, "settled"]]);
-    expect(await meterOf(meter.id)).toMatchObject({ accruedBase: 0, billedMinor: 2, usedBase: 2_400_000 });
+    // 2.4 cents drawn, rounded half up to 2: 8 of the 10 go back, as one refund of the funding.
+    expect(await meterOf(meter.id)).toMatchObject({ fundedMinor: 10, billedMinor: 2, refundedMinor: 8, settlementCount: 0 });
+    const [after] = await paymentsOf(meter.id);
+    expect(after).toMatchObject({ id: funding.id, amountRefunded: 8 });
+    const refunds = (await call("GET", `/v1/refunds?paymentIntentId=${funding.id}`, { key: m.testKey })).body.data;
+    expect(refunds.map((r: { amount: number; status: string }) => [r.amount, r.status])).toEqual([[8, "succeeded"]]);
+    const types = (await allEvents(m.testKey)).filter((e) => e.data.object.id === funding.id).map((e) => e.type);
+    expect(types).toEqual(["payment_intent.captured", "payment_intent.settled", "payment_intent.refunded"]);
   });
 
   it("a declined aggregate charge fails its PaymentIntent and makes the meter past_due", async () => {
@@ -330,7 +355,7 @@ describe("meters: settlement", () => {
 });
 
 describe("meters: races with close", () => {
-  it("commits racing close: each reservation ends committed or released, and everything committed is billed once", async () => {
+  it("commits racing close: each reservation ends committed or released, and exactly what was committed is drawn", async () => {
     const meter = await openMeter({ prepaid: true, budgetMinor: 100, thresholdMinor: 1000, paymentMethod: "pm_card_visa" });
     const holds = await Promise.all(Array.from({ length: 20 }, () => reserve(meter.id, { quantity: 1, unitPriceMinor: 1_000_000 })));
     expect(holds.every((h) => h.status === 201)).toBe(true);
@@ -346,12 +371,12 @@ describe("meters: races with close", () => {
     expect(rows.filter((r) => r.status === "released" && r.releaseReason === "closed")).toHaveLength(20 - committed);
     await tickUntilSettled(meter.id);
     const after = await meterOf(meter.id);
-    expect(after).toMatchObject({ status: "closed", reservedBase: 0, usedBase: committed * 1_000_000, accruedBase: 0, billedMinor: committed });
-    const billed = (await paymentsOf(meter.id)).reduce((sum: number, p: { amount: number }) => sum + p.amount, 0);
-    expect(billed).toBe(committed);
+    expect(after).toMatchObject({ status: "closed", reservedBase: 0, usedBase: committed * 1_000_000, billedMinor: committed, fundedMinor: 100, refundedMinor: 100 - committed });
+    const payments = await paymentsOf(meter.id);
+    expect(payments.map((p: { amountCaptured: number; amountRefunded: number }) => p.amountCaptured - p.amountRefunded)).toEqual([committed]);
   });
 
-  it("top-ups racing close: a top-up either lands before the close or is refused (409), never after it", async () => {
+  it("top-ups racing close: each is refused (409) or charged, and the close settlement returns every unused cent, late ones included", async () => {
     const meter = await openMeter({ prepaid: true, budgetMinor: 1 });
     const [close, ...topUps] = await Promise.all([
       call("POST", `/v1/meters/${meter.id}/close`, { key: m.testKey, body: {} }),
@@ -360,8 +385,12 @@ describe("meters: races with close", () => {
     expect(close.status).toBe(200);
     expect(topUps.every((t) => t.status === 200 || t.status === 409)).toBe(true);
     const landed = topUps.filter((t) => t.status === 200).length;
-    expect(close.body.budgetBase).toBe((1 + landed) * 1_000_000); // the close saw every top-up that succeeded
-    expect((await meterOf(meter.id)).budgetBase).toBe((1 + landed) * 1_000_000);
+    await tickUntilSettled(meter.id);
+    // No usage: every funding that was charged, before the close or after it, is refunded in full.
+    expect(await meterOf(meter.id)).toMatchObject({ status: "closed", fundedMinor: 1 + landed, refundedMinor: 1 + landed, billedMinor: 0 });
+    const payments = await paymentsOf(meter.id);
+    expect(payments.filter((p: { amountCaptured: number }) => p.amountCaptured > 0)).toHaveLength(1 + landed);
+    expect(payments.every((p: { amountCaptured: number; amountRefunded: number }) => p.amountRefunded === p.amountCaptured)).toBe(true);
   });
 });
 

@@ -34,8 +34,16 @@ async function setup(url = baseUrl()) {
   return { merchant, client, backend, payer, runs, handler };
 }
 
-const aggregatePayments = async (client: ServiceClient, meterId: string) =>
-  (await client.request<{ data: { amount: number; status: string; meterId: string }[] }>("GET", `/v1/payment_intents?meterId=${meterId}&limit=100`)).data;
+interface MeterPayment {
+  amount: number;
+  amountRefunded: number;
+  status: string;
+  meterId: string;
+  meterPurpose: "settlement" | "funding";
+}
+const meterPayments = async (client: ServiceClient, meterId: string) =>
+  (await client.request<{ data: MeterPayment[] }>("GET", `/v1/payment_intents?meterId=${meterId}&limit=100`)).data;
+const aggregatePayments = async (client: ServiceClient, meterId: string) => (await meterPayments(client, meterId)).filter((p) => p.meterPurpose === "settlement");
 
 describe("meteredPaywall over the service: post-paid", () => {
   it("0.4-cent calls x3 with a 1-cent threshold: exactly one PaymentIntent of 1, 0.2 cent carried; a retried key counts once", async () => {
@@ -136,7 +144,11 @@ describe("meteredPaywall over the service: prepaid", () => {
     const rows = await getDb().meterReservation.findMany({ where: { meterId: meter.id } });
     expect(rows.map((r) => [r.status, r.releaseReason])).toEqual([["released", "failed"]]);
     await tickUntilSettled(meter.id);
-    expect(await aggregatePayments(client, meter.id)).toEqual([]);
+    // Only the funding was ever charged; closing returns it all, as nothing was drawn.
+    expect((await meterPayments(client, meter.id)).map((p) => [p.meterPurpose, p.amount])).toEqual([["funding", 1]]);
+    await client.meters.close(meter.id);
+    await tickUntilSettled(meter.id);
+    expect(await client.meters.retrieve(meter.id)).toMatchObject({ fundedMinor: 1, refundedMinor: 1, billedMinor: 0 });
   });
 });
 
@@ -163,22 +175,7 @@ describe("meteredPaywall over the service: concurrency", () => {
       expect(results.every((r) => r.metering)).toBe(true);
       await tickUntilSettled(meter.id, server.url);
     }
-    const open = await client.meters.retrieve(meter.id);
-    expect(open.usedBase).toBe(200 * PRICE);
-    const payments = await aggregatePayments(client, meter.id);
-    expect(payments.length).toBeGreaterThanOrEqual(2); // a settlement after each wave at least
-    const billed = payments.reduce((sum, p) => sum + p.amount, 0);
-    expect(billed * 1_000_000 + open.accruedBase).toBe(200 * PRICE); // every base unit either billed or carried
-    expect(billed).toBe(open.billedMinor);
-  }
-
-  async function closeAndSettle(meter: Meter, client: ServiceClient) {
-    await client.meters.close(meter.id);
-    await tickUntilSettled(meter.id, server.url);
-    const payments = await aggregatePayments(client, meter.id);
-    expect(payments.every((p) => p.status === "settled")).toBe(true);
-    expect(payments.reduce((sum, p) => sum + p.amount, 0)).toBe(80); // 200 x 0.4 cent, exactly
-    expect(await client.meters.retrieve(meter.id)).toMatchObject({ status: "closed", accruedBase: 0, billedMinor: 80 });
+    expect((await client.meters.retrieve(meter.id)).usedBase).toBe(200 * PRICE);
   }
 
   it("200 concurrent post-paid calls bill exactly 200 x price", async () => {
@@ -186,7 +183,19 @@ describe("meteredPaywall over the service: concurrency", () => {
     const meter = await client.meters.create({ customerId: payer.id, currency: "usd", thresholdMinor: 5, prepaid: false });
     const tool = meteredPaywall<Args>({ backend, meterId: meter.id, unitPriceMinor: PRICE, quantity: () => 1, prepaid: false, idempotencyKey: (a) => a.requestId! })(handler);
     await hammer(meter, tool, client);
-    await closeAndSettle(meter, client);
+    const open = await client.meters.retrieve(meter.id);
+    const payments = await aggregatePayments(client, meter.id);
+    expect(payments.length).toBeGreaterThanOrEqual(2); // a settlement after each wave at least
+    const billed = payments.reduce((sum, p) => sum + p.amount, 0);
+    expect(billed * 1_000_000 + open.accruedBase).toBe(200 * PRICE); // every base unit either billed or carried
+    expect(billed).toBe(open.billedMinor);
+
+    await client.meters.close(meter.id);
+    await tickUntilSettled(meter.id, server.url);
+    const all = await aggregatePayments(client, meter.id);
+    expect(all.every((p) => p.status === "settled")).toBe(true);
+    expect(all.reduce((sum, p) => sum + p.amount, 0)).toBe(80); // 200 x 0.4 cent, exactly
+    expect(await client.meters.retrieve(meter.id)).toMatchObject({ status: "closed", accruedBase: 0, billedMinor: 80 });
   });
 
   it("200 concurrent prepaid calls bill exactly 200 x price and never exceed the budget", async () => {
@@ -196,6 +205,10 @@ describe("meteredPaywall over the service: concurrency", () => {
     await hammer(meter, tool, client);
     const gated = (await tool({}, {})) as { structuredContent?: unknown }; // the 80-cent budget is exactly spent
     expect(gated.structuredContent).toMatchObject({ reasonCode: "insufficient_budget" });
-    await closeAndSettle(meter, client);
+    // Paid up front, once: the funding is the only charge, and closing draws all of it (nothing to return).
+    await client.meters.close(meter.id);
+    await tickUntilSettled(meter.id, server.url);
+    expect((await meterPayments(client, meter.id)).map((p) => [p.meterPurpose, p.amount, p.amountRefunded])).toEqual([["funding", 80, 0]]);
+    expect(await client.meters.retrieve(meter.id)).toMatchObject({ status: "closed", usedBase: 200 * PRICE, billedMinor: 80, fundedMinor: 80, refundedMinor: 0 });
   });
 });

@@ -1,9 +1,20 @@
-import { api } from "@/lib/http/api";
+import { api, Reply } from "@/lib/http/api";
+import { faultAt } from "@/lib/http/fault-injection";
+import { idempotencyKeyOf } from "@/lib/http/idempotency-step";
 import { createMeter } from "@/lib/meters/create-meter";
 import { listMeters } from "@/lib/meters/list-meters";
 import { CreateMeterBody, ListMetersQuery } from "@/lib/meters/schemas";
 
-export const POST = api({ auth: "secret", body: CreateMeterBody, status: 201 }, ({ tx, principal, body }) => createMeter(tx, principal, body));
+// A prepaid meter's budget is charged during the request (fund-meter.ts), after the meter is committed;
+// retries are made safe by the meter's own request key, so no generic record and no wrapping transaction.
+// 201 for a new meter; 200 with the same meter for a retried request.
+export const POST = api(
+  { auth: "secret", body: CreateMeterBody, status: 201, idempotent: false, transaction: false },
+  async ({ tx, principal, body, req }) => {
+    const { created, meter } = await createMeter(tx, principal, body, idempotencyKeyOf(req), { afterRailCharge: () => faultAt(req, "after-rail-charge") });
+    return created ? meter : new Reply(200, meter);
+  },
+);
 
 export const GET = api({ auth: "secret", query: ListMetersQuery }, ({ tx, principal, query }) => listMeters(tx, principal, query));
 

@@ -1,5 +1,6 @@
-// One meter: what has accrued (not yet billed), what is reserved and the budget left (prepaid), what was
-// billed, its settlements (the aggregate PaymentIntents with its meterId) and its most recent usage.
+// One meter: post-paid, what has accrued (not yet billed) and what was billed; prepaid, what was funded,
+// reserved, used and refunded. Its payments (settlements, or a prepaid budget's fundings: the
+// PaymentIntents with its meterId) and its most recent usage.
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
@@ -56,27 +57,45 @@ export default async function MeterPage({ params }: { params: Promise<{ id: stri
       />
       <Section title="Amounts" description={`Counted in base units: ${meter.baseUnitsPerMinor.toLocaleString("en-US")} make one minor unit, so usage can cost a fraction of a cent.`}>
         <dl className="grid grid-cols-2 gap-6 md:grid-cols-4">
-          <Figure label="Accrued" value={base(meter.accruedBase)} hint="Metered, not yet billed" testId="meter-accrued" />
-          <Figure label="Billed" value={formatMoney(meter.billedMinor, meter.currency)} hint={`${meter.settlementCount} settlement${meter.settlementCount === 1 ? "" : "s"}`} testId="meter-billed" />
-          <Figure label="Threshold" value={formatMoney(meter.thresholdMinor, meter.currency)} hint="A settlement opens when accrued usage reaches it" testId="meter-threshold" />
-          <Figure label="Used in all" value={base(meter.usedBase)} testId="meter-used" />
           {meter.prepaid ? (
             <>
-              <Figure label="Budget" value={base(meter.budgetBase ?? 0)} hint="Funded so far (creation and top-ups)" testId="meter-budget" />
+              <Figure label="Funded" value={formatMoney(meter.fundedMinor ?? 0, meter.currency)} hint="Charged up front (creation and top-ups)" testId="meter-funded" />
+              <Figure label="Budget" value={base(meter.budgetBase ?? 0)} hint="The funds, in base units" testId="meter-budget" />
               <Figure label="Reserved" value={base(meter.reservedBase)} hint="Held by open reservations" testId="meter-reserved" />
               <Figure label="Available" value={base(meter.availableBase ?? 0)} hint="Budget − used − reserved" testId="meter-available" />
+              <Figure label="Used in all" value={base(meter.usedBase)} hint="Drawn from the funds, never charged again" testId="meter-used" />
+              <Figure label="Refunded" value={formatMoney(meter.refundedMinor ?? 0, meter.currency)} hint="Unused funds returned after close" testId="meter-refunded" />
             </>
-          ) : null}
+          ) : (
+            <>
+              <Figure label="Accrued" value={base(meter.accruedBase)} hint="Metered, not yet billed" testId="meter-accrued" />
+              <Figure label="Billed" value={formatMoney(meter.billedMinor, meter.currency)} hint={`${meter.settlementCount} settlement${meter.settlementCount === 1 ? "" : "s"}`} testId="meter-billed" />
+              <Figure label="Threshold" value={formatMoney(meter.thresholdMinor, meter.currency)} hint="A settlement opens when accrued usage reaches it" testId="meter-threshold" />
+              <Figure label="Used in all" value={base(meter.usedBase)} testId="meter-used" />
+            </>
+          )}
         </dl>
       </Section>
-      <Section title="Settlements" description="The payments that billed this meter's usage." flush className="mt-6">
+      <Section
+        title="Payments"
+        description={meter.prepaid ? "The fundings of the budget, charged up front; unused funds are refunded from them after close." : "The settlements that billed this meter's usage."}
+        flush
+        className="mt-6"
+      >
         <DataTable
-          caption="Settlements"
+          caption="Payments"
           rows={settlements.data}
           rowHref={(pi) => `/dashboard/payments/${pi.id}`}
-          empty={<EmptyState title="No settlements yet" description={`One opens when accrued usage reaches ${formatMoney(meter.thresholdMinor, meter.currency)}, or when the meter is closed.`} />}
+          empty={
+            meter.prepaid ? (
+              <EmptyState title="No fundings yet" description="Top up the budget to fund the meter." />
+            ) : (
+              <EmptyState title="No settlements yet" description={`One opens when accrued usage reaches ${formatMoney(meter.thresholdMinor, meter.currency)}, or when the meter is closed.`} />
+            )
+          }
           columns={[
             { header: "Amount", cell: (pi) => <Money amount={pi.amount} currency={pi.currency} className="font-medium text-slate-900" /> },
+            { header: "Purpose", cell: (pi) => (pi.meterPurpose === "funding" ? "Funding" : "Settlement") },
             { header: "Status", cell: (pi) => <StatusBadge status={pi.status} /> },
             { header: "Payment", cell: (pi) => <span className="font-mono text-xs text-slate-600">{pi.id}</span>, hideOnMobile: true },
             { header: "Created", cell: (pi) => formatDateTime(pi.createdAt), align: "right" },

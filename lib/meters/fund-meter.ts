@@ -1,0 +1,161 @@
+// A prepaid meter's budget is funded up front (SPEC.md section 4: "a funded budget hold"): each funding is a
+// PaymentIntent of the meter (`meterFunding`), charged through the mode's rail in two steps, so that money is
+// never taken without a record of it, nor twice:
+// 1. openFunding writes the PaymentIntent (requires_payment, rail charge key `<meterId>:fund:<n>`) in a
+//    transaction that commits BEFORE any rail call; a retried request finds it again by its request key.
+// 2. chargeFunding, under the PaymentIntent's row lock, charges it (the rail is idempotent on the key) and, in
+//    the same transaction, captures it, posts the ledger, emits payment_intent.captured and raises the budget.
+// A request that dies between the two leaves the PaymentIntent requires_payment; the tick reconciles it
+// (reconcileFundings) once no live request can still be charging it: it asks the rail what became of the key
+// and records that, never charging on its own.
+import { TRANSACTION_TIMEOUT_MS, transaction, type Db } from "../db";
+import { env } from "../env";
+import { CircuitOpenError, ConflictError, PaymentDeclinedError } from "../errors";
+import { emitPaymentIntentEvent } from "../events/emit-event";
+import type { Meter, PaymentIntent } from "../generated/prisma/client";
+import { createId } from "../ids";
+import { inTransaction } from "../in-transaction";
+import { postCapture } from "../ledger/post";
+import { transitionPaymentIntent } from "../payments/transitions";
+import { guarded, RailCallFailedError, railFor } from "../rails";
+import type { ChargeResult } from "../rails/rail";
+import { meterClosed, wrongTrustModel } from "./meter-errors";
+
+/**
+ * Step 1, inside the caller's transaction: the next funding of an open prepaid meter. The guarded UPDATE
+ * numbers it (and refuses a meter that is closed, or is being closed under its row lock right now).
+ */
+export async function openFunding(tx: Db, meter: Meter, amountMinor: number, paymentMethod: string, requestKey: string | null): Promise<PaymentIntent> {
+  const [numbered] = await tx.$queryRaw<{ funding_count: number }[]>`
+    UPDATE meters SET funding_count = funding_count + 1, updated_at = now()
+     WHERE id = ${meter.id} AND status = 'open' AND prepaid
+    RETURNING funding_count`;
+  if (!numbered) throw meter.prepaid ? meterClosed(meter) : wrongTrustModel(meter, "funding");
+  return tx.paymentIntent.create({
+    data: {
+      id: createId("paymentIntent"),
+      merchantId: meter.merchantId,
+      livemode: meter.livemode,
+      status: "requires_payment",
+      amount: amountMinor,
+      currency: meter.currency,
+      customerId: meter.customerId,
+      paymentMethod,
+      meterId: meter.id,
+      meterFunding: true,
+      meterChargeKey: `${meter.id}:fund:${numbered.funding_count}`,
+      payerRequestKey: requestKey,
+    },
+  });
+}
+
+export interface FundingHooks {
+  /** Test instrument: runs right after the rail charged, before anything is written (fault injection). */
+  afterRailCharge?: () => void;
+}
+
+/**
+ * Step 2: charge the funding and record the outcome in one transaction. Returns the captured PaymentIntent;
+ * a decline is committed, then thrown as 402 (details name the meter and the PaymentIntent). A rail failure
+ * is thrown as it came; when `cancelIfNotCharged` (no request key: no retry can come back to it) and the rail
+ * certainly took nothing, the PaymentIntent is canceled first.
+ */
+export async function chargeFunding(db: Db, paymentIntentId: string, cancelIfNotCharged: boolean, hooks: FundingHooks = {}): Promise<PaymentIntent> {
+  const { pi, railError } = await transaction(async (tx) => {
+    const pi = await lockFunding(tx, paymentIntentId, "wait");
+    if (!pi || pi.status !== "requires_payment") return { pi, railError: null }; // a concurrent copy finished it
+    const rail = guarded(railFor(pi.livemode));
+    let outcome: ChargeResult;
+    try {
+      outcome = await rail.charge({ key: pi.meterChargeKey!, amount: pi.amount, currency: pi.currency, paymentMethod: pi.paymentMethod! });
+    } catch (err) {
+      const notCharged = err instanceof CircuitOpenError || (err instanceof RailCallFailedError && err.notCharged);
+      if (!(cancelIfNotCharged && notCharged)) throw err;
+      const canceled = await transitionPaymentIntent(tx, pi.id, "canceled");
+      await emitPaymentIntentEvent(tx, "payment_intent.canceled", canceled);
+      return { pi: canceled, railError: err };
+    }
+    hooks.afterRailCharge?.();
+    return { pi: await applyFundingOutcome(tx, pi, rail.name, outcome), railError: null };
+  });
+  if (railError) throw railError;
+  return fundingAnswer(pi!);
+}
+
+/** What a funding's final state means to the request that asked for it. */
+export function fundingAnswer(pi: PaymentIntent): PaymentIntent {
+  const details = { meterId: pi.meterId, paymentIntentId: pi.id };
+  if (pi.status === "failed") {
+    throw new PaymentDeclinedError(pi.failureReason ?? "generic_decline", `The funding charge of meter ${pi.meterId} was declined; the budget is unchanged.`, details);
+  }
+  if (pi.status === "canceled") {
+    throw new ConflictError(`The funding ${pi.id} of this request was called off without a charge; retry with a new Idempotency-Key.`, { ...details, status: pi.status });
+  }
+  if (pi.status === "requires_payment") {
+    throw new ConflictError(`The funding charge ${pi.id} is still being processed; retry shortly.`, { ...details, status: pi.status });
+  }
+  return pi;
+}
+
+async function lockFunding(tx: Db, id: string, mode: "wait" | "skip"): Promise<PaymentIntent | null> {
+  const locked =
+    mode === "wait"
+      ? await tx.$queryRaw<{ id: string }[]>`SELECT id FROM payment_intents WHERE id = ${id} AND meter_funding FOR UPDATE`
+      : await tx.$queryRaw<{ id: string }[]>`SELECT id FROM payment_intents WHERE id = ${id} AND meter_funding AND status = 'requires_payment' FOR UPDATE SKIP LOCKED`;
+  return locked[0] ? tx.paymentIntent.findUniqueOrThrow({ where: { id } }) : null;
+}
+
+/** Records the rail's answer: captured (and the budget raised) or failed. The caller holds the PaymentIntent's lock. */
+async function applyFundingOutcome(tx: Db, pi: PaymentIntent, railName: string, outcome: ChargeResult): Promise<PaymentIntent> {
+  if (outcome.status !== "succeeded") {
+    const failed = await transitionPaymentIntent(tx, pi.id, "failed", { failureReason: outcome.reason, rail: railName, railChargeId: outcome.chargeId });
+    await emitPaymentIntentEvent(tx, "payment_intent.failed", failed);
+    return failed;
+  }
+  const captured = await transitionPaymentIntent(tx, pi.id, "captured", {
+    amountCaptured: pi.amount,
+    capturedAt: new Date(),
+    rail: railName,
+    railChargeId: outcome.chargeId,
+  });
+  await postCapture(tx, captured, captured.id, captured.currency, captured.amountCaptured);
+  await emitPaymentIntentEvent(tx, "payment_intent.captured", captured);
+  // Funds that arrive after the meter closed (a late reconcile) are flagged for the close settlement,
+  // which returns whatever the usage did not draw.
+  await tx.$executeRaw`
+    UPDATE meters SET funded_minor = funded_minor + ${pi.amount}::bigint,
+           budget_base = budget_base + ${pi.amount}::bigint * base_units_per_minor,
+           settle_due_at = CASE WHEN status = 'closed' THEN now() ELSE settle_due_at END, updated_at = now()
+     WHERE id = ${pi.meterId}`;
+  return captured;
+}
+
+/**
+ * Tick: fundings left requires_payment by a request that died (or whose rail call timed out), once no live
+ * request can still be inside its charge. The rail is asked about the key: a charge it made is captured, a
+ * decline failed, and a key it never saw is canceled. A rail failure leaves it for the next tick.
+ */
+export async function reconcileFundings(db: Db, batch = 100): Promise<number> {
+  const graceMs = TRANSACTION_TIMEOUT_MS + env.RAIL_TIMEOUT_MS;
+  const stale = await db.$queryRaw<{ id: string }[]>`
+    SELECT id FROM payment_intents
+     WHERE status = 'requires_payment' AND meter_funding AND created_at < now() - make_interval(secs => ${graceMs / 1000}::double precision)
+     ORDER BY created_at LIMIT ${batch}`;
+  let settled = 0;
+  for (const { id } of stale) {
+    const done = await inTransaction(db, async (tx) => {
+      const pi = await lockFunding(tx, id, "skip");
+      if (!pi) return false;
+      const rail = guarded(railFor(pi.livemode));
+      const outcome = await rail.retrieveCharge(pi.meterChargeKey!);
+      if (outcome) await applyFundingOutcome(tx, pi, rail.name, outcome);
+      else await emitPaymentIntentEvent(tx, "payment_intent.canceled", await transitionPaymentIntent(tx, pi.id, "canceled"));
+      return true;
+    }).catch((err) => {
+      console.error(`reconciling meter funding ${id} failed (retried next tick):`, err instanceof Error ? err.message : err);
+      return false;
+    });
+    if (done) settled += 1;
+  }
+  return settled;
+}
