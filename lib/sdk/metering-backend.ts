@@ -108,8 +108,7 @@ async function readPastDue(client: ServiceClient, meterId: string): Promise<Past
     details: {
       reason: "meter_past_due",
       meterId,
-      outstandingMinor: meter.outstandingMinor,
-      currency: meter.currency,
+      ...(meter.outstandingMinor !== undefined ? { outstandingMinor: meter.outstandingMinor, currency: meter.currency } : {}),
       retryPayment: { url, method: "POST" },
     },
   };
