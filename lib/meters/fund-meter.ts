@@ -21,16 +21,21 @@ import { guarded, RailCallFailedError, railFor } from "../rails";
 import type { ChargeResult } from "../rails/rail";
 import { meterClosed, wrongTrustModel } from "./meter-errors";
 
+/** The most a budget may hold in base units: every figure of the meter stays an exact JSON number. */
+const MAX_BUDGET_BASE = BigInt(Number.MAX_SAFE_INTEGER);
+
 /**
  * Step 1, inside the caller's transaction: the next funding of an open prepaid meter. The guarded UPDATE
- * numbers it (and refuses a meter that is closed, or is being closed under its row lock right now).
+ * numbers it, and refuses a meter that is closed (or is being closed under its row lock right now) or
+ * whose budget would pass MAX_BUDGET_BASE, before any money moves.
  */
 export async function openFunding(tx: Db, meter: Meter, amountMinor: number, paymentMethod: string, requestKey: string | null): Promise<PaymentIntent> {
   const [numbered] = await tx.$queryRaw<{ funding_count: number }[]>`
     UPDATE meters SET funding_count = funding_count + 1, updated_at = now()
      WHERE id = ${meter.id} AND status = 'open' AND prepaid
+       AND (funded_minor + ${amountMinor}::bigint) * base_units_per_minor <= ${MAX_BUDGET_BASE}::bigint
     RETURNING funding_count`;
-  if (!numbered) throw meter.prepaid ? meterClosed(meter) : wrongTrustModel(meter, "funding");
+  if (!numbered) throw await fundingRefusal(tx, meter);
   return tx.paymentIntent.create({
     data: {
       id: createId("paymentIntent"),
@@ -52,6 +57,16 @@ export async function openFunding(tx: Db, meter: Meter, amountMinor: number, pay
 export interface FundingHooks {
   /** Test instrument: runs right after the rail charged, before anything is written (fault injection). */
   afterRailCharge?: () => void;
+}
+
+async function fundingRefusal(tx: Db, meter: Meter) {
+  const [now] = await tx.$queryRaw<{ status: string; prepaid: boolean }[]>`SELECT status, prepaid FROM meters WHERE id = ${meter.id}`;
+  if (!now.prepaid) return wrongTrustModel(meter, "funding");
+  if (now.status !== "open") return meterClosed({ ...meter, status: now.status });
+  return new ConflictError(`Meter ${meter.id} cannot be funded further: its budget would pass ${MAX_BUDGET_BASE} base units.`, {
+    reason: "meter_totals_limit",
+    meterId: meter.id,
+  });
 }
 
 /**

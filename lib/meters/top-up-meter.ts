@@ -9,7 +9,7 @@ import { requestDigest } from "../paywall/request-digest";
 import type { Scope } from "../scope";
 import { checkPaymentMethod, type MeterCaller } from "./create-meter";
 import { chargeFunding, fundingAnswer, openFunding, type FundingHooks } from "./fund-meter";
-import { MeterPastDueError, readMeter } from "./meter-errors";
+import { readMeter } from "./meter-errors";
 import type { TopUpInput } from "./schemas";
 import { serializeMeter } from "./serialize";
 
@@ -23,7 +23,6 @@ export async function topUpMeter(db: Db, caller: MeterCaller, meterId: string, i
       if (existing) return sameRequestOrThrow(existing, meterId, input);
     }
     const meter = await readMeter(tx, scope, meterId); // 404 for another merchant's meter
-    if (meter.status === "past_due") throw new MeterPastDueError(meter.id);
     if (input.paymentMethod) await checkPaymentMethod(tx, scope, input.paymentMethod, meter.customerId);
     return openFunding(tx, meter, input.amountMinor, input.paymentMethod ?? meter.paymentMethod, requestKey);
   });

@@ -90,11 +90,13 @@ export async function createRefund(tx: Db, scope: Scope, input: CreateRefundInpu
 /**
  * A prepaid meter's funding backs the budget its calls draw on: refunding it by hand would leave usage
  * unpaid. Its unused part is refunded by the meter's close settlement; only after that may the merchant
- * refund more by hand. (The meter row is locked, so a close settlement cannot run in between.)
+ * refund more by hand. A plain read, not a lock: the settlement locks the meter, then the fundings, so
+ * locking the meter here (under the PaymentIntent's lock) could deadlock with it; a settlement that runs
+ * anyway re-checks each remainder under the PaymentIntent's lock (never refunding past it).
  */
 async function refuseWhileMeterFunds(tx: Db, pi: PaymentIntent) {
   const [meter] = await tx.$queryRaw<{ settled: boolean }[]>`
-    SELECT status = 'closed' AND settle_due_at IS NULL AS settled FROM meters WHERE id = ${pi.meterId} FOR SHARE`;
+    SELECT status = 'closed' AND settle_due_at IS NULL AS settled FROM meters WHERE id = ${pi.meterId}`;
   if (!meter?.settled) {
     throw new ConflictError(
       `The PaymentIntent ${pi.id} funds the prepaid budget of meter ${pi.meterId}; close the meter and its unused funds are refunded.`,

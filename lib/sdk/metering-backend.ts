@@ -108,7 +108,8 @@ async function readPastDue(client: ServiceClient, meterId: string): Promise<Past
     details: {
       reason: "meter_past_due",
       meterId,
-      ...(meter.outstandingMinor !== undefined ? { outstandingMinor: meter.outstandingMinor, currency: meter.currency } : {}),
+      outstandingMinor: meter.outstandingMinor,
+      currency: meter.currency,
       retryPayment: { url, method: "POST" },
     },
   };

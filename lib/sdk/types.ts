@@ -243,18 +243,18 @@ export interface Meter extends ServiceObject {
   reservedBase: number;
   /** Prepaid: the funded budget, in base units: fundedMinor x baseUnitsPerMinor (null for post-paid meters). */
   budgetBase: number | null;
-  /** Prepaid: minor units captured so far to fund the budget (at creation and by top-ups). */
-  fundedMinor?: number;
-  /** Prepaid: minor units of unused funds refunded when the meter closed. */
-  refundedMinor?: number;
+  /** Prepaid: minor units charged up front by captured fundings (creation and top-ups); null for post-paid meters. */
+  fundedMinor: number | null;
+  /** Prepaid: minor units of unused funds refunded after the meter closed; null for post-paid meters. */
+  refundedMinor: number | null;
   /** Prepaid: budgetBase - usedBase - reservedBase (null for post-paid meters). */
   availableBase: number | null;
   /** Everything ever metered, in base units. */
   usedBase: number;
-  /** Minor units billed so far in aggregate PaymentIntents. */
+  /** Post-paid: minor units billed in aggregate PaymentIntents. Prepaid: what the usage drew from the funds (set at close). */
   billedMinor: number;
   /** Minor units of declined aggregate charges not yet collected (the meter is past_due); retryPayment bills them. */
-  outstandingMinor?: number;
+  outstandingMinor: number;
   settlementCount: number;
   thresholdMinor: number;
   /** Base units per minor unit (default 1,000,000): a price of 4,000 base units is 0.004 cents. */
@@ -268,7 +268,10 @@ export interface CreateMeterParams {
   currency: string;
   thresholdMinor: number;
   prepaid: boolean;
-  /** Prepaid only: the budget, in minor units, charged to paymentMethod during the request (402 PAYMENT_DECLINED when declined). */
+  /**
+   * Prepaid only: the budget, in minor units, charged to paymentMethod during the request. Declined: 402
+   * PAYMENT_DECLINED with `details.meterId` and `details.paymentIntentId`; the meter stays open with no budget.
+   */
   budgetMinor?: number;
   /** Default: the customer's own wallet (customerId). */
   paymentMethod?: string;

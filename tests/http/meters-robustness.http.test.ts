@@ -57,6 +57,17 @@ describe("meters: the unbilled amount stays within one PaymentIntent", () => {
     expect((await reserve(meter.id, { quantity: 1, unitPriceMinor: 10 })).status).toBe(201);
   });
 
+  it("a top-up that would pass the largest exact budget is refused (409) before anything is charged", async () => {
+    const meter = await openMeter({ prepaid: true, budgetMinor: 1, paymentMethod: "pm_card_visa" });
+    await getDb().$executeRaw`UPDATE meters SET funded_minor = 9007199254, budget_base = 9007199254000000 WHERE id = ${meter.id}`;
+    const res = await call("POST", `/v1/meters/${meter.id}/top-up`, { key: m.testKey, body: { amountMinor: 1 } });
+    expect(res.status).toBe(409);
+    expect(res.body.error.details).toEqual({ reason: "meter_totals_limit", meterId: meter.id });
+    expect(await getDb().paymentIntent.count({ where: { meterId: meter.id } })).toBe(1); // the first funding only
+    const postPaid = await openMeter();
+    expect((await call("POST", `/v1/meters/${postPaid.id}/top-up`, { key: m.testKey, body: { amountMinor: 1 } })).status).toBe(409);
+  });
+
   it("a BIGINT total that would overflow is a 409, never a 500", async () => {
     const meter = await openMeter();
     await getDb().$executeRaw`UPDATE meters SET used_base = 9223372036854775000 WHERE id = ${meter.id}`;
