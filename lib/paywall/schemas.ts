@@ -21,8 +21,42 @@ export const VerifyPaymentBody = z
   .strict();
 export type VerifyPaymentInput = z.output<typeof VerifyPaymentBody>;
 
-export const RedeemPaymentBody = z.object({ paymentIntentId: PresentedPaymentIntentId }).strict();
+const TERMS = ["amount", "currency", "sku"] as const;
+
+/**
+ * `{ paymentIntentId }` consumes the proof; with the terms (`amount`, `currency`, `sku` together, and
+ * optionally `merchantId`) it is verified as POST /v1/paywall/verify does and consumed only when valid,
+ * in one statement: the SDK's hot path in one request (docs/paywall.md, "One call per paid call").
+ */
+export const RedeemPaymentBody = z
+  .object({
+    paymentIntentId: PresentedPaymentIntentId,
+    merchantId: MerchantId.optional(),
+    amount: Price.optional(),
+    currency: Currency.optional(),
+    sku: Sku.optional(),
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    const given = TERMS.filter((term) => body[term] !== undefined);
+    if (given.length === 0) {
+      if (body.merchantId !== undefined) {
+        ctx.addIssue({ code: "custom", path: ["merchantId"], message: "merchantId is a verification term: send it with amount, currency and sku, or leave it out" });
+      }
+      return;
+    }
+    for (const term of TERMS.filter((t) => body[t] === undefined)) {
+      ctx.addIssue({ code: "custom", path: [term], message: "amount, currency and sku go together: send all three to verify in the same call, or none" });
+    }
+  });
 export type RedeemPaymentInput = z.output<typeof RedeemPaymentBody>;
+
+/** A redemption that carries the terms to verify first. */
+export type VerifiedRedemptionInput = RedeemPaymentInput & PaywallTermsToCheck;
+
+export function hasTerms(input: RedeemPaymentInput): input is VerifiedRedemptionInput {
+  return input.amount !== undefined && input.currency !== undefined && input.sku !== undefined;
+}
 
 export const PayPaywallBody = z
   .object({

@@ -1,22 +1,33 @@
-// Does a PaymentIntent pay these terms? One rule for the API's verify and the hosted terms page.
+// Does a PaymentIntent pay these terms? One rule, as ONE SQL fragment, for every path that checks a proof:
+// the API's verify, the hosted terms page (through verify) and the combined verify-and-redeem, which must
+// decide in the same statement that inserts the redemption (so the rule cannot live in TypeScript).
 // The PaymentIntent is already known to be the merchant's (scoped lookup); another merchant's is not_found.
+// In this order:
 //   not charged (requires_payment, failed, expired, canceled)  -> not_captured
 //   paid for another sku (or no sku: not a paywall payment)     -> reference_mismatch
 //   another currency                                             -> currency_mismatch
 //   captured minus refunded below the price                      -> insufficient_amount (a full refund too)
 // Paying more than the price verifies (the merchant keeps the overpayment, as at a till).
-import type { PaymentIntent } from "../generated/prisma/client";
-import type { PaywallReasonCode, PaywallTermsToCheck } from "./schemas";
+import type { PaywallReasonCode } from "./schemas";
 
-const CHARGED = new Set(["captured", "settled", "refunded"]);
-
-type Checked = Pick<PaymentIntent, "status" | "sku" | "currency" | "amountCaptured" | "amountRefunded">;
-
-/** null when the PaymentIntent pays the terms, else the reason it does not. */
-export function termsMismatch(pi: Checked, terms: PaywallTermsToCheck): Exclude<PaywallReasonCode, "not_found"> | null {
-  if (!CHARGED.has(pi.status)) return "not_captured";
-  if (pi.sku !== terms.sku) return "reference_mismatch";
-  if (pi.currency !== terms.currency.toUpperCase()) return "currency_mismatch";
-  if (pi.amountCaptured - pi.amountRefunded < terms.amount) return "insufficient_amount";
-  return null;
+/** Placeholders (`$4`, ...) of the statement's parameters holding the terms. */
+export interface TermsParams {
+  amount: string;
+  currency: string;
+  sku: string;
 }
+
+/**
+ * A SQL expression over a `payment_intents` row: NULL when it pays the terms, else the reason code
+ * (`Exclude<PaywallReasonCode, "not_found">`). Select it `AS "reasonCode"`.
+ */
+export function termsMismatchSql(p: TermsParams): string {
+  return `CASE
+    WHEN status NOT IN ('captured', 'settled', 'refunded') THEN 'not_captured'
+    WHEN sku IS DISTINCT FROM ${p.sku}::text THEN 'reference_mismatch'
+    WHEN currency <> upper(${p.currency}::text) THEN 'currency_mismatch'
+    WHEN amount_captured - amount_refunded < ${p.amount}::integer THEN 'insufficient_amount'
+  END`;
+}
+
+export type TermsMismatch = Exclude<PaywallReasonCode, "not_found"> | null;

@@ -1,6 +1,7 @@
 // The paywall's verifier (SPEC.md 2.6 "backend"): checks that a PaymentIntent paid exactly these terms.
 // serviceBackend() is the default, calling the service's POST /v1/paywall/verify over HTTP.
 import { ServiceClient, type ServiceClientOptions } from "./client";
+import { linkToService } from "./service-link";
 import type { PaywallReasonCode, PaywallVerifyParams } from "./types";
 
 export type VerifyOutcome = { valid: true } | { valid: false; reasonCode: PaywallReasonCode };
@@ -16,11 +17,13 @@ export type ServiceBackendOptions = Pick<ServiceClientOptions, "baseUrl" | "apiK
 /** Verifies through the service with the MERCHANT's key; payEndpoint = `${baseUrl}/v1/paywall/pay`. */
 export function serviceBackend(options: ServiceBackendOptions): PaywallBackend {
   const client = new ServiceClient({ timeoutMs: 10_000, ...options });
-  return {
+  const backend: PaywallBackend = {
     payEndpoint: `${client.baseUrl}/v1/paywall/pay`,
     async verify(params) {
       const result = await client.paywall.verify(params);
       return result.valid ? { valid: true } : { valid: false, reasonCode: result.reasonCode };
     },
   };
+  // Paired with serviceConsumedStore() of the same service and key, the paywall verifies and consumes in one request.
+  return linkToService(backend, client, options.apiKey);
 }

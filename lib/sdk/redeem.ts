@@ -2,8 +2,12 @@
 // no proof -> gate; proof fails verification -> gate with reasonCode; proof verified and consumed for
 // the first time -> run; proof already consumed -> already_redeemed. Verification comes before
 // consumption, so a proof that does not fit is never burnt.
+// When the backend and the consumed store are the same service under the same key (serviceBackend() and
+// serviceConsumedStore()), both steps are ONE request: the service verifies and redeems in one statement,
+// with the same reason codes. Any other store keeps verify, then consume.
 import { alreadyRedeemed, buildGate, proofPaymentIntentId, type AlreadyRedeemed, type PaywallGate } from "./paywall-terms";
 import type { ResolvedPaywall } from "./paywall-options";
+import { oneRequestRedemption } from "./service-link";
 
 export type RedeemDecision =
   | { kind: "gate"; gate: PaywallGate }
@@ -17,13 +21,16 @@ export async function decideRedemption(paywall: ResolvedPaywall, proof: unknown)
   const paymentIntentId = proofPaymentIntentId(proof);
   if (!paymentIntentId) return { kind: "gate", gate: buildGate(terms, backend.payEndpoint, "not_found") };
 
-  const verdict = await backend.verify({
-    paymentIntentId,
-    merchantId: terms.merchantId,
-    amount: terms.price,
-    currency: terms.currency,
-    sku: terms.sku,
-  });
+  const params = { paymentIntentId, merchantId: terms.merchantId, amount: terms.price, currency: terms.currency, sku: terms.sku };
+  const oneRequest = oneRequestRedemption(backend, consumed);
+  if (oneRequest) {
+    const outcome = await oneRequest(params);
+    if (outcome.redeemed) return { kind: "run", paymentIntentId };
+    if ("reasonCode" in outcome) return { kind: "gate", gate: buildGate(terms, backend.payEndpoint, outcome.reasonCode) };
+    return { kind: "already_redeemed", body: alreadyRedeemed(paymentIntentId) };
+  }
+
+  const verdict = await backend.verify(params);
   if (!verdict.valid) return { kind: "gate", gate: buildGate(terms, backend.payEndpoint, verdict.reasonCode) };
 
   if (!(await consumed.consume(paymentIntentId))) return { kind: "already_redeemed", body: alreadyRedeemed(paymentIntentId) };

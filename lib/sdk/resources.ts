@@ -106,6 +106,12 @@ export function paywallResource(send: Send) {
     /** Atomic first-redemption-wins (merchant key): `{ redeemed: true }` once, then `already_redeemed`. */
     redeem: (paymentIntentId: string, options?: RequestOptions) =>
       send<T.PaywallRedemptionResult>("POST", "/v1/paywall/redemptions", { paymentIntentId }, options),
+    /**
+     * Verify and redeem in ONE request (merchant key): redeemed only when the PaymentIntent pays these
+     * terms; otherwise `{ redeemed: false, valid: false, reasonCode }` and nothing is consumed.
+     */
+    verifyAndRedeem: (params: T.PaywallVerifyParams, options?: RequestOptions) =>
+      send<T.PaywallVerifiedRedemptionResult>("POST", "/v1/paywall/redemptions", params, options),
   };
 }
 

@@ -228,6 +228,12 @@ export interface PaywallPayResult {
 
 export type PaywallRedemptionResult = { redeemed: true } | { redeemed: false; result: "already_redeemed" };
 
+/** POST /v1/paywall/redemptions with the terms: verified and redeemed in one request (docs/paywall.md). */
+export type PaywallVerifiedRedemptionResult =
+  | { redeemed: true; paymentIntent?: PaymentIntent }
+  | { redeemed: false; result: "already_redeemed" }
+  | { redeemed: false; valid: false; reasonCode: PaywallReasonCode; details?: { paymentIntentStatus?: string } };
+
 export interface Meter extends ServiceObject {
   object: "meter";
   /** open | past_due (an aggregate charge was declined) | closed. */

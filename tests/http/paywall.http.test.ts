@@ -162,6 +162,131 @@ describe("POST /v1/paywall/redemptions", () => {
   });
 });
 
+describe("POST /v1/paywall/redemptions with terms: verify and redeem in one call", () => {
+  const redeemWith = (key: string, body: Record<string, unknown>, headers?: Record<string, string>) => call("POST", "/v1/paywall/redemptions", { key, body, headers });
+  const redemptionsOf = (paymentIntentId: string) => getDb().paywallRedemption.count({ where: { paymentIntentId } });
+  const search = { amount: 250, currency: "USD", sku: "tool:search" };
+
+  it("valid: 201 redeemed with verify's PaymentIntent; then already_redeemed; the winner's retry is redeemed again", async () => {
+    const pi = await paywallPayment(m, search);
+    const viaVerify = await verify(m.testKey, { ...terms(), paymentIntentId: pi });
+    const first = await redeemWith(m.testKey, { ...terms(), paymentIntentId: pi, currency: "usd" }, { "Idempotency-Key": `one-${pi}` });
+    expect(first.status).toBe(201);
+    expect(first.body).toEqual({ redeemed: true, paymentIntent: viaVerify.body.paymentIntent });
+    // merchantId is optional: the key's merchant is the one redeeming.
+    const { merchantId: _m, ...withoutMerchant } = terms();
+    const again = await redeemWith(m.testKey, { ...withoutMerchant, paymentIntentId: pi }, { "Idempotency-Key": `other-${pi}` });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({ redeemed: false, result: "already_redeemed" });
+    expect((await redeem(m.testKey, pi)).body).toEqual({ redeemed: false, result: "already_redeemed" });
+    const retried = await redeemWith(m.testKey, { ...terms(), paymentIntentId: pi }, { "Idempotency-Key": `one-${pi}` });
+    expect(retried.status).toBe(201);
+    expect(retried.body.redeemed).toBe(true);
+    expect(await redemptionsOf(pi)).toBe(1);
+    // A plain redemption first, then the combined call: already redeemed as well.
+    const plain = await paywallPayment(m, search);
+    expect((await redeem(m.testKey, plain)).status).toBe(201);
+    expect((await redeemWith(m.testKey, { ...terms(), paymentIntentId: plain })).body).toEqual({ redeemed: false, result: "already_redeemed" });
+  });
+
+  it("each reason code, as verify answers it, in verify's order; nothing is inserted and the proof is not burnt", async () => {
+    const unpaid = await paywallPayment(m, search, null);
+    const declined = await paywallPayment(m, search, "pm_card_chargeDeclined");
+    const less = await paywallPayment(m, { ...search, amount: 249 });
+    const eur = await paywallPayment(m, { ...search, currency: "EUR" });
+    const otherSku = await paywallPayment(m, { ...search, sku: "tool:translate" });
+    const eurOtherSku = await paywallPayment(m, { ...search, currency: "EUR", sku: "tool:translate", amount: 1 }); // sku is checked before currency and amount
+    const { order } = await paidOrder(m.testKey, 250); // not a paywall payment
+    const theirs = await paywallPayment(other, search);
+    const cases: [string, Record<string, unknown>][] = [
+      [unpaid, { reasonCode: "not_captured", details: { paymentIntentStatus: "requires_payment" } }],
+      [declined, { reasonCode: "not_captured", details: { paymentIntentStatus: "failed" } }],
+      [less, { reasonCode: "insufficient_amount" }],
+      [eur, { reasonCode: "currency_mismatch" }],
+      [otherSku, { reasonCode: "reference_mismatch" }],
+      [eurOtherSku, { reasonCode: "reference_mismatch" }],
+      [order.paymentIntentId, { reasonCode: "reference_mismatch" }],
+      [theirs, { reasonCode: "not_found" }],
+      [`pi_${randomBytes(12).toString("hex")}`, { reasonCode: "not_found" }],
+      ["not-an-id", { reasonCode: "not_found" }],
+    ];
+    for (const [paymentIntentId, answer] of cases) {
+      const res = await redeemWith(m.testKey, { ...terms(), paymentIntentId });
+      expect(res.status, paymentIntentId).toBe(200);
+      expect(res.body, paymentIntentId).toEqual({ redeemed: false, valid: false, ...answer });
+      const { valid: _v, ...verifyAnswer } = (await verify(m.testKey, { ...terms(), paymentIntentId })).body;
+      expect({ valid: false, ...verifyAnswer }, `verify agrees on ${paymentIntentId}`).toEqual({ valid: false, ...answer });
+      expect(await redemptionsOf(paymentIntentId), paymentIntentId).toBe(0);
+    }
+    // The other mode's key does not find it either.
+    const mine = await paywallPayment(m, search);
+    expect((await redeemWith(m.liveKey, { ...terms(), paymentIntentId: mine })).body).toEqual({ redeemed: false, valid: false, reasonCode: "not_found" });
+    // Not burnt: the unpaid one, paid now, redeems; the other sku's redeems under its own terms.
+    await capture(m.testKey, (await call("GET", `/v1/payment_intents/${unpaid}`, { key: m.testKey })).body.checkoutId);
+    expect((await redeemWith(m.testKey, { ...terms(), paymentIntentId: unpaid })).status).toBe(201);
+    expect((await redeemWith(m.testKey, { ...terms({ sku: "tool:translate" }), paymentIntentId: otherSku })).status).toBe(201);
+  });
+
+  it("an unpaid PaymentIntent whose checkout is overdue is expired first and named so", async () => {
+    const pi = await paywallPayment(m, search, null);
+    await getDb().$executeRaw`UPDATE checkouts SET expires_at = now() - interval '1 second' WHERE id = (SELECT checkout_id FROM payment_intents WHERE id = ${pi})`;
+    const res = await redeemWith(m.testKey, { ...terms(), paymentIntentId: pi });
+    expect(res.body).toEqual({ redeemed: false, valid: false, reasonCode: "not_captured", details: { paymentIntentStatus: "expired" } });
+    expect(await redemptionsOf(pi)).toBe(0);
+  });
+
+  it("a redeemed payment refunded below the price: the terms are checked first (insufficient_amount), as verify-then-consume answers", async () => {
+    const pi = await paywallPayment(m, search);
+    expect((await redeemWith(m.testKey, { ...terms(), paymentIntentId: pi })).status).toBe(201);
+    expect((await call("POST", "/v1/refunds", { key: m.testKey, body: { paymentIntentId: pi, amount: 1 } })).status).toBe(201);
+    expect((await redeemWith(m.testKey, { ...terms(), paymentIntentId: pi })).body).toEqual({ redeemed: false, valid: false, reasonCode: "insufficient_amount" });
+  });
+
+  it("50 concurrent combined calls with distinct keys: exactly one redeems, one row", async () => {
+    const seller = await createTestMerchant("Combined race"); // its own rate-limit budget
+    const pi = await paywallPayment(seller, search);
+    const body = { ...terms({ merchantId: seller.merchantId }), paymentIntentId: pi };
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => redeemWith(seller.testKey, body, { "Idempotency-Key": `crace-${i}-${pi}` })));
+    expect(results.map((r) => r.status).sort()).toEqual([...Array(49).fill(200), 201]);
+    expect(results.filter((r) => r.body.redeemed === true)).toHaveLength(1);
+    expect(results.filter((r) => r.body.result === "already_redeemed")).toHaveLength(49);
+    expect(await redemptionsOf(pi)).toBe(1);
+  });
+
+  it("another merchant's PaymentIntent never redeems: not_found with our merchantId, 403 naming theirs; the owner still can", async () => {
+    const theirs = await paywallPayment(other, search);
+    expect((await redeemWith(m.testKey, { ...terms(), paymentIntentId: theirs })).body).toEqual({ redeemed: false, valid: false, reasonCode: "not_found" });
+    const naming = await redeemWith(m.testKey, { ...terms({ merchantId: other.merchantId }), paymentIntentId: theirs });
+    expect(naming.status).toBe(403);
+    expect(naming.body.error.code).toBe("FORBIDDEN");
+    expect(await redemptionsOf(theirs)).toBe(0);
+    const owner = await redeemWith(other.testKey, { ...terms({ merchantId: other.merchantId }), paymentIntentId: theirs });
+    expect(owner.status).toBe(201);
+    expect(await getDb().paywallRedemption.findMany({ where: { paymentIntentId: theirs }, select: { merchantId: true } })).toEqual([{ merchantId: other.merchantId }]);
+  });
+
+  it("bad input is 400 with field errors: terms in part, merchantId without terms, malformed terms", async () => {
+    const pi = await paywallPayment(m, search);
+    const bad: [Record<string, unknown>, string][] = [
+      [{ paymentIntentId: pi, amount: 250 }, "currency"],
+      [{ paymentIntentId: pi, amount: 250, currency: "USD" }, "sku"],
+      [{ paymentIntentId: pi, sku: "tool:search" }, "amount"],
+      [{ paymentIntentId: pi, merchantId: m.merchantId }, "merchantId"],
+      [{ ...terms(), paymentIntentId: pi, amount: 0 }, "amount"],
+      [{ ...terms(), paymentIntentId: pi, currency: "dollars" }, "currency"],
+      [{ ...terms(), paymentIntentId: pi, merchantId: "acme" }, "merchantId"],
+      [{ ...terms(), paymentIntentId: pi, tip: 1 }, ""],
+    ];
+    for (const [body, field] of bad) {
+      const res = await redeemWith(m.testKey, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.code).toBe("VALIDATION_ERROR");
+      if (field) expect(res.body.error.details.fields.map((f: { path: string }) => f.path), JSON.stringify(body)).toContain(field);
+    }
+    expect(await redemptionsOf(pi)).toBe(0);
+  });
+});
+
 describe("POST /v1/paywall/pay (the payer's own key)", () => {
   const pay = (key: string, body: Record<string, unknown>, headers?: Record<string, string>, base?: string) =>
     call("POST", "/v1/paywall/pay", { key, body, headers, base });

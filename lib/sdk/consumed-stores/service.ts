@@ -2,7 +2,10 @@
 // POST /v1/paywall/redemptions { paymentIntentId } -> 201 { redeemed: true } | 200 { redeemed: false, result: "already_redeemed" }.
 // The request's Idempotency-Key is reused by its retries, so a redemption whose response was lost in
 // transit is replayed as `redeemed: true` on retry rather than misread as already redeemed.
+// A paywall whose backend is serviceBackend() of the same service and key skips consume(): it verifies
+// and redeems in one request (service-link.ts).
 import { ServiceClient, type ServiceClientOptions } from "../client";
+import { linkToService } from "../service-link";
 import { assertPaymentIntentId, type ConsumedStore } from "./types";
 
 export interface ServiceConsumedStoreOptions extends Pick<ServiceClientOptions, "baseUrl" | "apiKey" | "timeoutMs" | "maxRetries" | "fetch"> {
@@ -21,7 +24,7 @@ export function serviceConsumedStore(options: ServiceConsumedStoreOptions): Serv
   if (!options || typeof options.merchantId !== "string" || !options.merchantId) throw new TypeError("serviceConsumedStore: merchantId is required.");
   const { merchantId, ...clientOptions } = options;
   const client = new ServiceClient({ timeoutMs: 10_000, ...clientOptions });
-  return {
+  const store: ServiceConsumedStore = {
     merchantId,
     async consume(paymentIntentId) {
       assertPaymentIntentId(paymentIntentId);
@@ -29,4 +32,6 @@ export function serviceConsumedStore(options: ServiceConsumedStoreOptions): Serv
       return result.redeemed === true;
     },
   };
+  // Paired with serviceBackend() of the same service and key, the paywall verifies and consumes in one request.
+  return linkToService(store, client, clientOptions.apiKey);
 }

@@ -1,13 +1,16 @@
 import { api, Reply } from "@/lib/http/api";
 import { idempotencyKeyOf } from "@/lib/http/idempotency-step";
 import { redeemPayment } from "@/lib/paywall/redeem-payment";
-import { RedeemPaymentBody } from "@/lib/paywall/schemas";
+import { redeemVerifiedPayment } from "@/lib/paywall/redeem-verified-payment";
+import { hasTerms, RedeemPaymentBody } from "@/lib/paywall/schemas";
 
-// One atomic statement decides, and it recognises a retry of its own Idempotency-Key itself.
+// One atomic statement decides (with terms: verifies, then redeems only a valid proof), and it
+// recognises a retry of its own Idempotency-Key itself.
 export const POST = api(
   { auth: "secret", body: RedeemPaymentBody, idempotent: false, transaction: false, db: "sql" },
   async ({ tx, principal, body, req }) => {
-    const result = await redeemPayment(tx, principal, body, idempotencyKeyOf(req));
+    const key = idempotencyKeyOf(req);
+    const result = hasTerms(body) ? await redeemVerifiedPayment(tx, principal, body, key) : await redeemPayment(tx, principal, body, key);
     return new Reply(result.redeemed ? 201 : 200, result);
   },
 );
