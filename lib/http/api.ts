@@ -46,7 +46,10 @@ interface Options<B extends z.ZodType | undefined, Q extends z.ZodType | undefin
   idempotent?: false;
   /**
    * false: the handler gets the pool and opens its own transactions (or needs none: one atomic
-   * statement). Only with `idempotent: false` (a generic record is stored in the handler's transaction).
+   * statement). A generic Idempotency-Key record is then stored after the handler, in a statement of
+   * its own: a process that dies in between leaves the key in flight until its lock expires, and the
+   * retry runs the handler again, so such a handler must itself be safe to run again (e.g. it finds
+   * its own earlier work by a request key, as meter funding does).
    */
   transaction?: false;
   /**
@@ -88,8 +91,6 @@ export function api<
   D extends DbKind = "prisma",
 >(options: Options<B, Q, D> & { auth: P }, handler: (ctx: HandlerContext<Infer<B>, Infer<Q>, P, D>) => unknown) {
   type Context = HandlerContext<Infer<B>, Infer<Q>, P, D>;
-  if (options.transaction === false && options.idempotent !== false) throw new Error("api(): transaction: false needs idempotent: false");
-
   return async (req: Request, nextContext?: NextContext): Promise<Response> => {
     const requestId = createId("request");
     const headers = new Headers({ "Request-Id": requestId });
@@ -123,7 +124,11 @@ export function api<
       if (!mutating || options.transaction === false) {
         const pool = (options.db === "sql" ? sql() : getDb()) as Context["tx"];
         const value = await handler({ ...context, tx: pool } as Context);
-        return respond(toResult(value instanceof SqlWrite ? await value.run(sql()) : value, options.status), headers);
+        const result = toResult(value instanceof SqlWrite ? await value.run(sql()) : value, options.status);
+        if (!claimId) return respond(result, headers);
+        const bodyText = JSON.stringify(result.body);
+        await storeResponse(sql(), claimId, result.status, bodyText, options.secretInResponse);
+        return respondText(result.status, bodyText, headers);
       }
 
       const mutation = { req, requestId, claimId, status: options.status, seal: options.secretInResponse };

@@ -3,9 +3,11 @@
 // own wallet pays. A prepaid meter with a budget is funded now (fund-meter.ts): the meter and its first
 // funding PaymentIntent commit together, then the funding is charged.
 //
-// Retries are made safe by the meter's own request key (a digest of the API key and Idempotency-Key,
-// unique) rather than a stored response: a retry finds the same meter and the same funding, so a request
-// that died after the rail charged is answered with that charge, never a second one.
+// Besides the generic Idempotency-Key record (which replays the answer), a retry is made safe by the
+// meter's own request key (a digest of the API key and Idempotency-Key, unique): a retry that runs again
+// finds the same meter and the same funding, so a request that died after the rail charged is answered
+// with that charge, never a second one.
+import { isDeepStrictEqual } from "node:util";
 import { transaction, type Db } from "../db";
 import { NotFoundError, ValidationError } from "../errors";
 import type { Meter } from "../generated/prisma/client";
@@ -31,10 +33,13 @@ export async function createMeter(db: Db, caller: MeterCaller, input: CreateMete
       // Copies of one request queue here; the unique column is the backstop.
       await tx.$queryRaw`SELECT 1 FROM pg_advisory_xact_lock(hashtextextended(${requestKey}, 0))`;
       const existing = await tx.meter.findUnique({ where: { requestKey } });
-      if (existing) return { meter: sameRequestOrThrow(existing, input), fundingId: await firstFundingOf(tx, existing), created: false };
+      if (existing) {
+        const funding = await tx.paymentIntent.findUnique({ where: { payerRequestKey: creationFundingKey(requestKey) }, select: { id: true, amount: true } });
+        return { meter: sameRequestOrThrow(existing, funding?.amount, input), fundingId: funding?.id ?? null, created: false };
+      }
     }
     const meter = await insertMeter(tx, scope, input, requestKey);
-    const funding = input.prepaid && input.budgetMinor ? await openFunding(tx, meter, input.budgetMinor, meter.paymentMethod, null) : null;
+    const funding = input.prepaid && input.budgetMinor ? await openFunding(tx, meter, input.budgetMinor, meter.paymentMethod, requestKey && creationFundingKey(requestKey)) : null;
     return { meter, fundingId: funding?.id ?? null, created: true };
   });
   // Without a request key no retry can come back to this funding: a charge the rail certainly never took is called off.
@@ -67,23 +72,27 @@ async function insertMeter(tx: Db, scope: Scope, input: CreateMeterInput, reques
   });
 }
 
-/** SPEC.md section 4 rule 2: one Idempotency-Key, one request. */
-function sameRequestOrThrow(meter: Meter, input: CreateMeterInput): Meter {
+/**
+ * SPEC.md section 4 rule 2: one Idempotency-Key, one request. (The generic record checks this too, but a
+ * retry that takes over the claim of a request that died is compared here, with what that request wrote.)
+ */
+function sameRequestOrThrow(meter: Meter, fundedAtCreate: number | undefined, input: CreateMeterInput): Meter {
   const same =
     meter.customerId === input.customerId &&
     meter.currency === input.currency &&
     meter.prepaid === input.prepaid &&
     meter.thresholdMinor === input.thresholdMinor &&
     meter.baseUnitsPerMinor === BigInt(input.baseUnitsPerMinor ?? DEFAULT_BASE_UNITS_PER_MINOR) &&
-    (input.paymentMethod === undefined || meter.paymentMethod === input.paymentMethod);
+    meter.paymentMethod === (input.paymentMethod ?? input.customerId) &&
+    (fundedAtCreate ?? 0) === (input.budgetMinor ?? 0) &&
+    isDeepStrictEqual(meter.metadata, input.metadata ?? {});
   if (!same) throw new ValidationError("This Idempotency-Key was already used with different request parameters.");
   return meter;
 }
 
-/** The funding a create opened (its first), when it was not captured yet: a retry charges or answers it. */
-async function firstFundingOf(tx: Db, meter: Meter): Promise<string | null> {
-  const first = await tx.paymentIntent.findUnique({ where: { meterChargeKey: `${meter.id}:fund:1` }, select: { id: true } });
-  return first?.id ?? null;
+/** The request key of the funding a create opened (never a later top-up's): a retry charges or answers it. */
+function creationFundingKey(requestKey: string): string {
+  return `${requestKey}:creation`;
 }
 
 /** The payment method must be known to the mode's rail; a wallet (`cus_...`) must be this merchant's customer. */

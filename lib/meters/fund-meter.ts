@@ -6,8 +6,8 @@
 // 2. chargeFunding, under the PaymentIntent's row lock, charges it (the rail is idempotent on the key) and, in
 //    the same transaction, captures it, posts the ledger, emits payment_intent.captured and raises the budget.
 // A request that dies between the two leaves the PaymentIntent requires_payment; the tick reconciles it
-// (reconcileFundings) once no live request can still be charging it: it asks the rail what became of the key
-// and records that, never charging on its own.
+// (reconcileFundings) once no charge of it can still land: it asks the rail what became of the key and
+// records that, never charging on its own.
 import { TRANSACTION_TIMEOUT_MS, transaction, type Db } from "../db";
 import { env } from "../env";
 import { CircuitOpenError, ConflictError, PaymentDeclinedError } from "../errors";
@@ -76,8 +76,11 @@ async function fundingRefusal(tx: Db, meter: Meter) {
  * certainly took nothing, the PaymentIntent is canceled first.
  */
 export async function chargeFunding(db: Db, paymentIntentId: string, cancelIfNotCharged: boolean, hooks: FundingHooks = {}): Promise<PaymentIntent> {
+  // Committed before the charge: the tick's reconcile counts its grace from this stamp, so it never calls
+  // off a funding whose charge (this one, or a retry's long after the funding was opened) may still land.
+  await db.$executeRaw`UPDATE payment_intents SET updated_at = now() WHERE id = ${paymentIntentId} AND status = 'requires_payment'`;
   const { pi, railError } = await transaction(async (tx) => {
-    const pi = await lockFunding(tx, paymentIntentId, "wait");
+    const pi = await lockFunding(tx, paymentIntentId);
     if (!pi || pi.status !== "requires_payment") return { pi, railError: null }; // a concurrent copy finished it
     const rail = guarded(railFor(pi.livemode));
     let outcome: ChargeResult;
@@ -112,11 +115,17 @@ export function fundingAnswer(pi: PaymentIntent): PaymentIntent {
   return pi;
 }
 
-async function lockFunding(tx: Db, id: string, mode: "wait" | "skip"): Promise<PaymentIntent | null> {
-  const locked =
-    mode === "wait"
-      ? await tx.$queryRaw<{ id: string }[]>`SELECT id FROM payment_intents WHERE id = ${id} AND meter_funding FOR UPDATE`
-      : await tx.$queryRaw<{ id: string }[]>`SELECT id FROM payment_intents WHERE id = ${id} AND meter_funding AND status = 'requires_payment' FOR UPDATE SKIP LOCKED`;
+async function lockFunding(tx: Db, id: string): Promise<PaymentIntent | null> {
+  const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM payment_intents WHERE id = ${id} AND meter_funding FOR UPDATE`;
+  return locked[0] ? tx.paymentIntent.findUniqueOrThrow({ where: { id } }) : null;
+}
+
+/** Pending, and untouched for longer than any charge may take (the condition is re-checked under the lock). */
+async function lockStaleFunding(tx: Db, id: string, graceSeconds: number): Promise<PaymentIntent | null> {
+  const locked = await tx.$queryRaw<{ id: string }[]>`
+    SELECT id FROM payment_intents
+     WHERE id = ${id} AND meter_funding AND status = 'requires_payment' AND updated_at < now() - make_interval(secs => ${graceSeconds}::double precision)
+       FOR UPDATE SKIP LOCKED`;
   return locked[0] ? tx.paymentIntent.findUniqueOrThrow({ where: { id } }) : null;
 }
 
@@ -146,20 +155,21 @@ async function applyFundingOutcome(tx: Db, pi: PaymentIntent, railName: string, 
 }
 
 /**
- * Tick: fundings left requires_payment by a request that died (or whose rail call timed out), once no live
- * request can still be inside its charge. The rail is asked about the key: a charge it made is captured, a
- * decline failed, and a key it never saw is canceled. A rail failure leaves it for the next tick.
+ * Tick: fundings left requires_payment by a request that died (or whose rail call timed out), once no
+ * charge of theirs can still land: untouched (updated_at, stamped before every charge) for longer than a
+ * request's transaction and a rail call may last. The rail is asked about the key: a charge it made is
+ * captured, a decline failed, and a key it never saw is canceled. A rail failure leaves it for the next tick.
  */
 export async function reconcileFundings(db: Db, batch = 100): Promise<number> {
-  const graceMs = TRANSACTION_TIMEOUT_MS + env.RAIL_TIMEOUT_MS;
+  const graceSeconds = (TRANSACTION_TIMEOUT_MS + env.RAIL_TIMEOUT_MS) / 1000;
   const stale = await db.$queryRaw<{ id: string }[]>`
     SELECT id FROM payment_intents
-     WHERE status = 'requires_payment' AND meter_funding AND created_at < now() - make_interval(secs => ${graceMs / 1000}::double precision)
-     ORDER BY created_at LIMIT ${batch}`;
+     WHERE status = 'requires_payment' AND meter_funding AND updated_at < now() - make_interval(secs => ${graceSeconds}::double precision)
+     ORDER BY updated_at LIMIT ${batch}`;
   let settled = 0;
   for (const { id } of stale) {
     const done = await inTransaction(db, async (tx) => {
-      const pi = await lockFunding(tx, id, "skip");
+      const pi = await lockStaleFunding(tx, id, graceSeconds);
       if (!pi) return false;
       const rail = guarded(railFor(pi.livemode));
       const outcome = await rail.retrieveCharge(pi.meterChargeKey!);

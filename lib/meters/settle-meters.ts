@@ -74,7 +74,9 @@ async function settleMeter(tx: Db, id: string): Promise<boolean> {
            base_units_per_minor, accrued_base, settlement_count, used_base, funded_minor, refunded_minor
       FROM meters WHERE id = ${id} AND settle_due_at IS NOT NULL FOR UPDATE SKIP LOCKED`;
   if (!meter) return false; // another tick has it, or already settled it
-  if (meter.prepaid) return returnUnusedFunds(tx, meter); // usage was paid up front: nothing to charge
+  // Usage was paid up front: nothing to charge. (A prepaid meter with an accrual is one from before funding
+  // existed, when committed usage accrued: that is billed as post-paid usage is, below.)
+  if (meter.prepaid && meter.accrued_base === 0n) return returnUnusedFunds(tx, meter);
   const { minor, takenBase } = settlementOf(meter);
   const n = meter.settlement_count + 1;
   if (minor > 0n) {

@@ -1,10 +1,11 @@
 // Prepaid: fund amountMinor more of the meter's budget, charged now (fund-meter.ts), from the meter's payment
 // method or the one given. The budget rises only when the charge is captured; a decline is 402 and changes
 // nothing else. A retried request (same API key and Idempotency-Key) finds its funding PaymentIntent again by
-// its request key: charged once, whatever the retries and however they race.
+// its request key: charged once, whatever the retries and however they race (the generic Idempotency-Key
+// record replays a finished request's answer; this covers a retry after a crash).
 import { transaction, type Db } from "../db";
 import { ValidationError } from "../errors";
-import type { PaymentIntent } from "../generated/prisma/client";
+import type { Meter, PaymentIntent } from "../generated/prisma/client";
 import { requestDigest } from "../paywall/request-digest";
 import type { Scope } from "../scope";
 import { checkPaymentMethod, type MeterCaller } from "./create-meter";
@@ -20,7 +21,7 @@ export async function topUpMeter(db: Db, caller: MeterCaller, meterId: string, i
     if (requestKey) {
       await tx.$queryRaw`SELECT 1 FROM pg_advisory_xact_lock(hashtextextended(${requestKey}, 0))`;
       const existing = await tx.paymentIntent.findUnique({ where: { payerRequestKey: requestKey } });
-      if (existing) return sameRequestOrThrow(existing, meterId, input);
+      if (existing) return sameRequestOrThrow(existing, await readMeter(tx, scope, meterId), input);
     }
     const meter = await readMeter(tx, scope, meterId); // 404 for another merchant's meter
     if (input.paymentMethod) await checkPaymentMethod(tx, scope, input.paymentMethod, meter.customerId);
@@ -31,9 +32,9 @@ export async function topUpMeter(db: Db, caller: MeterCaller, meterId: string, i
   return serializeMeter(await readMeter(db, scope, meterId));
 }
 
-/** SPEC.md section 4 rule 2: one Idempotency-Key, one request. */
-function sameRequestOrThrow(pi: PaymentIntent, meterId: string, input: TopUpInput): PaymentIntent {
-  const same = pi.meterFunding && pi.meterId === meterId && pi.amount === input.amountMinor && (!input.paymentMethod || pi.paymentMethod === input.paymentMethod);
+/** SPEC.md section 4 rule 2: one Idempotency-Key, one request (see create-meter.ts). */
+function sameRequestOrThrow(pi: PaymentIntent, meter: Meter, input: TopUpInput): PaymentIntent {
+  const same = pi.meterFunding && pi.meterId === meter.id && pi.amount === input.amountMinor && pi.paymentMethod === (input.paymentMethod ?? meter.paymentMethod);
   if (!same) throw new ValidationError("This Idempotency-Key was already used with different request parameters.");
   return pi;
 }

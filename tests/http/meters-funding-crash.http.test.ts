@@ -1,15 +1,15 @@
 // Crash safety of prepaid funding: the process dies between the rail charge and the commit (fault point
 // after-rail-charge:exit). A retry with the same Idempotency-Key finds the same funding and records the
 // rail's charge without charging again; with no retry, the tick reconciles the funding once no live request
-// can still be charging it (its age is moved back here rather than waiting TRANSACTION_TIMEOUT_MS +
-// RAIL_TIMEOUT_MS). A charge the rail never saw is canceled; a rail failure without a key cancels at once.
+// can still be charging it: untouched since its last charge began for TRANSACTION_TIMEOUT_MS +
+// RAIL_TIMEOUT_MS (its updated_at is moved back here rather than waiting). A charge the rail never saw is canceled; a rail failure without a key cancels at once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../lib/db";
 import { verifyLedger } from "../../lib/ledger/verify-ledger";
 import type { ServerProcess } from "../../scripts/lib/server-process";
 import { call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
-import { createCustomer, tick } from "../helpers/payments";
+import { createCustomer, sleep, tick } from "../helpers/payments";
 import { startTestServer } from "../helpers/server";
 
 const servers: ServerProcess[] = [];
@@ -22,7 +22,8 @@ beforeAll(async () => {
 afterAll(() => Promise.all(servers.map((s) => s.stop())));
 
 async function server(): Promise<ServerProcess> {
-  const s = await startTestServer({ FAULT_INJECTION: "1" });
+  // A dead request's Idempotency-Key claim is taken over after 1 s (the default lock is longer).
+  const s = await startTestServer({ FAULT_INJECTION: "1", IDEMPOTENCY_LOCK_SECONDS: "1" });
   servers.push(s);
   return s;
 }
@@ -68,14 +69,16 @@ describe("a funding that dies between the rail charge and the commit", () => {
     expect(await railCharges(pending.meterChargeKey!)).toBe(1);
     expect((await call("GET", `/v1/meters/${meter.id}`, { key: m.testKey, base: second.url })).body.budgetBase).toBe(5_000_000);
 
+    await sleep(1200); // until the dead request's claim on the key expires (before that: 409, retry shortly)
     const retry = await call("POST", `/v1/meters/${meter.id}/top-up`, { key: m.testKey, base: second.url, headers: { "Idempotency-Key": key }, body: { amountMinor: 7 } });
     expect(retry.status).toBe(200);
     expect(retry.body).toMatchObject({ fundedMinor: 12, budgetBase: 12_000_000 });
     const again = await call("POST", `/v1/meters/${meter.id}/top-up`, { key: m.testKey, base: second.url, headers: { "Idempotency-Key": key }, body: { amountMinor: 7 } });
     expect(again.body).toMatchObject({ fundedMinor: 12 });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect((await fundingsOf(meter.id)).map((p) => [p.amount, p.status])).toEqual([
-      [5, "captured"],
-      [7, "captured"],
+      [5, expect.stringMatching(/^(captured|settled)$/)],
+      [7, expect.stringMatching(/^(captured|settled)$/)],
     ]);
     expect(await railCharges(pending.meterChargeKey!)).toBe(1);
     expect(await verifyLedger(getDb(), [m.merchantId])).toEqual([]);
@@ -98,7 +101,12 @@ describe("a funding that dies between the rail charge and the commit", () => {
     await tick(second.url); // too young: a live request could still be inside its charge
     expect((await getDb().paymentIntent.findUniqueOrThrow({ where: { id: funding.id } })).status).toBe("requires_payment");
 
-    await getDb().$executeRaw`UPDATE payment_intents SET created_at = now() - interval '1 minute' WHERE id = ${funding.id}`;
+    // Opened long ago, but a charge began just now (a retry's, say): still not the tick's to decide.
+    await getDb().$executeRaw`UPDATE payment_intents SET created_at = now() - interval '1 hour' WHERE id = ${funding.id}`;
+    await tick(second.url);
+    expect((await getDb().paymentIntent.findUniqueOrThrow({ where: { id: funding.id } })).status).toBe("requires_payment");
+
+    await getDb().$executeRaw`UPDATE payment_intents SET updated_at = now() - interval '1 minute' WHERE id = ${funding.id}`;
     await tick(second.url);
     expect((await getDb().paymentIntent.findUniqueOrThrow({ where: { id: funding.id } })).status).toMatch(/^(captured|settled)$/);
     expect((await call("GET", `/v1/meters/${meter.id}`, { key: m.testKey, base: second.url })).body).toMatchObject({ fundedMinor: 9, budgetBase: 9_000_000 });
@@ -127,6 +135,7 @@ describe("fundings the rail never took", () => {
         meterFunding: true,
         meterChargeKey: `${meter.id}:fund:2`,
         createdAt: new Date(Date.now() - 60_000),
+        updatedAt: new Date(Date.now() - 60_000),
       },
     });
     await tick(s.url);
@@ -148,7 +157,7 @@ describe("fundings the rail never took", () => {
     const pending = (await fundingsOf(meter.id))[2];
     expect(pending.status).toBe("requires_payment"); // kept for the retry of this request
     expect((await call("GET", `/v1/meters/${meter.id}`, { key: m.testKey, base: s.url })).body.fundedMinor).toBe(1);
-    await getDb().$executeRaw`UPDATE payment_intents SET created_at = now() - interval '1 minute' WHERE id = ${pending.id}`;
+    await getDb().$executeRaw`UPDATE payment_intents SET updated_at = now() - interval '1 minute' WHERE id = ${pending.id}`;
     await tick(s.url); // no retry came: the rail never saw the key, so the funding is called off
     expect((await getDb().paymentIntent.findUniqueOrThrow({ where: { id: pending.id } })).status).toBe("canceled");
     expect((await call("GET", `/v1/meters/${meter.id}`, { key: m.testKey, base: s.url })).body.fundedMinor).toBe(1);

@@ -5,11 +5,12 @@ import { createMeter } from "@/lib/meters/create-meter";
 import { listMeters } from "@/lib/meters/list-meters";
 import { CreateMeterBody, ListMetersQuery } from "@/lib/meters/schemas";
 
-// A prepaid meter's budget is charged during the request (fund-meter.ts), after the meter is committed;
-// retries are made safe by the meter's own request key, so no generic record and no wrapping transaction.
-// 201 for a new meter; 200 with the same meter for a retried request.
+// A prepaid meter's budget is charged during the request (fund-meter.ts), after the meter is committed,
+// so no wrapping transaction. The generic Idempotency-Key record replays answers (and refuses the key on
+// another request); the meter's own request key makes a retry after a crash find the same meter and
+// funding, never a second charge. 201 for a new meter; 200 with the same meter when a retry ran it again.
 export const POST = api(
-  { auth: "secret", body: CreateMeterBody, status: 201, idempotent: false, transaction: false },
+  { auth: "secret", body: CreateMeterBody, status: 201, transaction: false },
   async ({ tx, principal, body, req }) => {
     const { created, meter } = await createMeter(tx, principal, body, idempotencyKeyOf(req), { afterRailCharge: () => faultAt(req, "after-rail-charge") });
     return created ? meter : new Reply(200, meter);
