@@ -44,7 +44,8 @@ const calls = { premium_quote: 0, word_count: 0 };
 const runs = { premium_quote: 0, word_count: 0 };
 
 // Built once: the wrappers hold no per-request state, and the consumed store is the service's, so any
-// number of processes share one first-redemption-wins decision.
+// number of processes share one first-redemption-wins decision. Backend and store are the same service
+// and key, so each paid call verifies and redeems in one request.
 const premiumQuote = paywall({
   backend: serviceBackend(service),
   consumed: serviceConsumedStore({ ...service, merchantId: settings.merchantId }),

@@ -1,9 +1,13 @@
 // npm run bench:paywall: the single-use paywall's service round trip, as a merchant's server makes it for
-// every paid call: verify (SDK serviceBackend -> POST /v1/paywall/verify) then consume (SDK
-// serviceConsumedStore -> POST /v1/paywall/redemptions), on a production build and a fresh database.
-//  1. Database round trips per verify and per redemption, counted by a proxy in front of PostgreSQL.
-//  2. A timed loop: BENCH_CONCURRENCY (default 16) workers, each verify+redeem of a fresh paid
-//     PaymentIntent after the other, for BENCH_DURATION seconds (default 10) -> pairs/s, p50/p99.
+// every paid call, on a production build and a fresh database. Two ways, measured in the same run:
+//  - two requests: verify (SDK serviceBackend -> POST /v1/paywall/verify) then consume (SDK
+//    serviceConsumedStore -> POST /v1/paywall/redemptions), what paywall() does with any other store;
+//  - one request: paywallHttp() with serviceBackend + serviceConsumedStore of the same service and key,
+//    which verifies and redeems in one call (POST /v1/paywall/redemptions with the terms).
+//  1. Database round trips per request of each kind, counted by a proxy in front of PostgreSQL.
+//  2. Timed loops, interleaved in BENCH_ROUNDS rounds (default 2): BENCH_CONCURRENCY (default 16) workers,
+//     each paying with a fresh paid PaymentIntent after the other, for BENCH_DURATION seconds (default 10)
+//     per loop -> paid calls/s, p50/p99; then GET /health baselines.
 // The paid PaymentIntents are one real payment (POST /v1/paywall/pay) cloned in SQL: verify and redeem
 // read only that row, and paying thousands through the rail first would dwarf the run.
 import os from "node:os";
@@ -13,7 +17,8 @@ import { startServerProcess } from "./lib/server-process";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
-const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 30_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 60_000);
 const SAMPLE = 200;
 const SKU = "bench_tool";
 const PRICE = 25;
@@ -29,7 +34,7 @@ const server = await startServerProcess(Number(process.env.BENCH_PORT ?? 3997), 
 process.env.DATABASE_URL = database.url;
 const { getDb, transaction, closeDb } = await import("../lib/db");
 const { createMerchant } = await import("../lib/merchants/create-merchant");
-const { ServiceClient, serviceBackend, serviceConsumedStore } = await import("../lib/sdk");
+const { ServiceClient, paywallHttp, serviceBackend, serviceConsumedStore } = await import("../lib/sdk");
 
 try {
   const seller = await transaction((tx) => createMerchant(tx, { name: "Bench seller" }));
@@ -56,12 +61,27 @@ try {
   const redeemOne = async (paymentIntentId: string) => {
     if (!(await consumed.consume(paymentIntentId))) throw new Error("consume: not the first redemption");
   };
+  // The whole paid call through the SDK's HTTP paywall: with this store and backend, one request.
+  const paywalled = paywallHttp({ backend, consumed, merchantId: seller.merchantId, price: PRICE, currency: "USD", sku: SKU })(() => new Response("ok"));
+  const paidCall = async (paymentIntentId: string) => {
+    const res = await paywalled(new Request("http://bench.local/tool", { headers: { "x-service-payment": paymentIntentId } }));
+    if (res.status !== 200) throw new Error(`paid call: ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+  };
+  const client = new ServiceClient(sdk);
+  const combinedOne = async (paymentIntentId: string) => {
+    const outcome = await client.paywall.verifyAndRedeem({ paymentIntentId, merchantId: seller.merchantId, amount: PRICE, currency: "USD", sku: SKU });
+    if (!outcome.redeemed) throw new Error(`verifyAndRedeem: ${JSON.stringify(outcome)}`);
+  };
+  const twoRequests = async (paymentIntentId: string) => {
+    await verifyOne(paymentIntentId);
+    await redeemOne(paymentIntentId);
+  };
 
   // Warm-up (JIT, route code, connection pools), then count round trips of sequential calls.
   for (let i = 0; i < 100; i++) {
-    const pi = nextPayment();
-    await verifyOne(pi);
-    await redeemOne(pi);
+    await twoRequests(nextPayment());
+    await paidCall(nextPayment());
   }
   const perCall = async (work: (pi: string) => Promise<void>, ids: string[]) => {
     const before = counter.count();
@@ -74,50 +94,75 @@ try {
   const repeatTrips = await perCall(async (pi) => {
     if (await consumed.consume(pi)) throw new Error("a repeat redemption won");
   }, sampleIds);
+  const combinedIds = Array.from({ length: SAMPLE }, nextPayment);
+  const combinedTrips = await perCall(combinedOne, combinedIds);
+  const combinedRepeatTrips = await perCall(async (pi) => {
+    const outcome = await client.paywall.verifyAndRedeem({ paymentIntentId: pi, merchantId: seller.merchantId, amount: PRICE, currency: "USD", sku: SKU });
+    if (outcome.redeemed) throw new Error("a repeat redemption won");
+  }, combinedIds);
 
-  // `first` and `second` are the two requests of one paid call; the baseline runs two GET /health instead.
-  const loop = async (seconds: number, first: (pi: string) => Promise<void>, second: (pi: string) => Promise<void>) => {
-    const pairs: number[] = [];
-    const firsts: number[] = [];
+  // Each iteration is one paid call (or the baseline's health requests), timed from start to end.
+  const loop = async (seconds: number, call: (pi: string) => Promise<void>) => {
+    const times: number[] = [];
     const end = performance.now() + seconds * 1000;
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
         while (performance.now() < end) {
           const pi = nextPayment();
           const t0 = performance.now();
-          await first(pi);
-          const t1 = performance.now();
-          await second(pi);
-          firsts.push(t1 - t0);
-          pairs.push(performance.now() - t0);
+          await call(pi);
+          times.push(performance.now() - t0);
         }
       }),
     );
-    return { pairs: pairs.sort((a, b) => a - b), verifies: firsts.sort((a, b) => a - b), seconds };
+    return { times, seconds };
   };
   const health = async () => {
     const res = await fetch(`${server.url}/health`);
     if (!res.ok) throw new Error(`health: ${res.status}`);
     await res.arrayBuffer();
   };
-  await loop(2, verifyOne, redeemOne);
-  const run = await loop(DURATION, verifyOne, redeemOne);
-  const baseline = await loop(Math.min(DURATION, 5), health, health);
-  const ms = (value: number) => value.toFixed(1);
-
-  console.log(`\nPaywall verify+redeem benchmark: ${DURATION}s, ${CONCURRENCY} concurrent callers, production build, fresh database`);
+  const twoHealth = async () => {
+    await health();
+    await health();
+  };
+  await loop(2, twoRequests);
+  await loop(2, paidCall);
+  const runs = { two: [] as { times: number[]; seconds: number }[], one: [] as { times: number[]; seconds: number }[] };
+  const loadAtRounds: string[] = [];
   const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(", ");
-  console.log(`machine load (1, 5, 15 min averages; ${os.cpus().length} cores): before ${load(loadBefore)}, after ${load(os.loadavg())}\n`);
-  console.log("| measure | value |");
+  for (let round = 0; round < ROUNDS; round++) {
+    loadAtRounds.push(load(os.loadavg()));
+    runs.two.push(await loop(DURATION, twoRequests));
+    runs.one.push(await loop(DURATION, paidCall));
+  }
+  const baselineTwo = await loop(Math.min(DURATION, 5), twoHealth);
+  const baselineOne = await loop(Math.min(DURATION, 5), health);
+  const ms = (value: number) => value.toFixed(1);
+  const merged = (list: { times: number[]; seconds: number }[]) => ({
+    times: list.flatMap((r) => r.times).sort((a, b) => a - b),
+    seconds: list.reduce((sum, r) => sum + r.seconds, 0),
+    perRound: list.map((r) => (r.times.length / r.seconds).toFixed(0)).join(" / "),
+  });
+  const row = (label: string, r: { times: number[]; seconds: number; perRound?: string }) =>
+    `| ${label} | ${(r.times.length / r.seconds).toFixed(0)}${r.perRound ? ` (${r.perRound})` : ""} | ${ms(percentile(r.times, 50))} ms | ${ms(percentile(r.times, 99))} ms |`;
+
+  console.log(`\nPaywall benchmark: ${ROUNDS} rounds of ${DURATION}s per way, ${CONCURRENCY} concurrent callers, production build, fresh database`);
+  console.log(`machine load (1, 5, 15 min averages; ${os.cpus().length} cores): before ${load(loadBefore)}; at the rounds' starts ${loadAtRounds.join(" | ")}; after ${load(os.loadavg())}\n`);
+  const sorted = (r: { times: number[]; seconds: number }) => ({ ...r, times: [...r.times].sort((a, b) => a - b) });
+  console.log("| paid call | calls/s (per round) | p50 | p99 |");
+  console.log("|---|---:|---:|---:|");
+  console.log(row("two requests: verify, then redeem", merged(runs.two)));
+  console.log(row("one request: paywallHttp, verify-and-redeem", merged(runs.one)));
+  console.log(row("baseline: two GET /health", sorted(baselineTwo)));
+  console.log(row("baseline: one GET /health", sorted(baselineOne)));
+  console.log("\n| DB round trips per request | value |");
   console.log("|---|---:|");
-  console.log(`| verify+redeem pairs/s (paid calls/s) | ${(run.pairs.length / run.seconds).toFixed(0)} |`);
-  console.log(`| verify+redeem p50 | ${ms(percentile(run.pairs, 50))} ms |`);
-  console.log(`| verify+redeem p99 | ${ms(percentile(run.pairs, 99))} ms |`);
-  console.log(`| verify alone p50 / p99 | ${ms(percentile(run.verifies, 50))} / ${ms(percentile(run.verifies, 99))} ms |`);
-  console.log(`| baseline: two GET /health per iteration, p50 / p99 (pairs/s) | ${ms(percentile(baseline.pairs, 50))} / ${ms(percentile(baseline.pairs, 99))} ms (${(baseline.pairs.length / baseline.seconds).toFixed(0)}) |`);
-  console.log(`| DB round trips per verify | ${verifyTrips.toFixed(2)} |`);
-  console.log(`| DB round trips per redemption (first) | ${redeemTrips.toFixed(2)} |`);
-  console.log(`| DB round trips per repeat redemption (already_redeemed) | ${repeatTrips.toFixed(2)} |`);
+  console.log(`| verify | ${verifyTrips.toFixed(2)} |`);
+  console.log(`| redemption (first) | ${redeemTrips.toFixed(2)} |`);
+  console.log(`| redemption (already_redeemed) | ${repeatTrips.toFixed(2)} |`);
+  console.log(`| verify-and-redeem (first) | ${combinedTrips.toFixed(2)} |`);
+  console.log(`| verify-and-redeem (already_redeemed) | ${combinedRepeatTrips.toFixed(2)} |`);
 } finally {
   await closeDb();
   await server.stop();
