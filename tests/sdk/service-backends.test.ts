@@ -2,7 +2,7 @@
 // local stand-in answering as CONTRACT.md describes. (End to end against the real service: to do once the
 // paywall and meter endpoints exist.)
 import { afterAll, describe, expect, it } from "vitest";
-import { serviceBackend, serviceMeteringBackend } from "../../lib/sdk";
+import { paywallHttp, serviceBackend, serviceConsumedStore, serviceMeteringBackend } from "../../lib/sdk";
 import { startScriptedProxy, type ProxyAction, type ScriptedProxy, type SeenRequest } from "../helpers/scripted-proxy";
 
 const opened: ScriptedProxy[] = [];
@@ -68,5 +68,45 @@ describe("serviceMeteringBackend", () => {
     expect(await backend.reserve(params)).toEqual({ ok: false, reason: "insufficient_budget", details: { reason: "insufficient_budget", budgetBase: 10 } });
     expect((await backend.reserve(params)).ok).toBe(false);
     await expect(backend.reserve(params)).rejects.toMatchObject({ code: "NOT_FOUND", status: 404 });
+  });
+});
+
+describe("paywall with serviceBackend + serviceConsumedStore: one request only for the same service and key", () => {
+  const terms = { merchantId: "mer_1234567890", price: 25, currency: "usd", sku: "tool.a" };
+  const answer = (req: SeenRequest): ProxyAction => {
+    if (req.path === "/v1/paywall/verify") return { status: 200, body: { valid: true } };
+    return { status: 201, body: { redeemed: true } };
+  };
+  const paidCall = (handler: (req: Request) => Promise<Response>) => handler(new Request("http://api.local/", { headers: { "x-service-payment": "pi_x" } }));
+
+  it("same baseUrl (trailing slash or not) and key: one POST /v1/paywall/redemptions carrying the terms", async () => {
+    const server = await stub(answer);
+    const handler = paywallHttp({
+      ...terms,
+      backend: serviceBackend({ baseUrl: `${server.url}/`, apiKey: "sk_test_a" }),
+      consumed: serviceConsumedStore({ baseUrl: server.url, apiKey: "sk_test_a", merchantId: terms.merchantId }),
+    })(() => new Response("ok"));
+    expect((await paidCall(handler)).status).toBe(200);
+    expect(server.seen.map((r) => r.path)).toEqual(["/v1/paywall/redemptions"]);
+    expect(body(server.seen[0])).toEqual({ paymentIntentId: "pi_x", merchantId: terms.merchantId, amount: 25, currency: "USD", sku: "tool.a" });
+  });
+
+  it("another key, or another address: verify, then consume", async () => {
+    const server = await stub(answer);
+    const other = await stub(answer);
+    for (const store of [
+      serviceConsumedStore({ baseUrl: server.url, apiKey: "sk_test_b", merchantId: terms.merchantId }),
+      serviceConsumedStore({ baseUrl: other.url, apiKey: "sk_test_a", merchantId: terms.merchantId }),
+    ]) {
+      const handler = paywallHttp({ ...terms, backend: serviceBackend({ baseUrl: server.url, apiKey: "sk_test_a" }), consumed: store })(() => new Response("ok"));
+      expect((await paidCall(handler)).status).toBe(200);
+    }
+    expect(server.seen.map((r) => `${r.path} ${r.headers.authorization}`)).toEqual([
+      "/v1/paywall/verify Bearer sk_test_a",
+      "/v1/paywall/redemptions Bearer sk_test_b",
+      "/v1/paywall/verify Bearer sk_test_a",
+    ]);
+    expect(other.seen.map((r) => r.path)).toEqual(["/v1/paywall/redemptions"]);
+    expect(body(other.seen[0])).toEqual({ paymentIntentId: "pi_x" });
   });
 });
