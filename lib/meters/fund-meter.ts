@@ -26,16 +26,25 @@ const MAX_BUDGET_BASE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
  * Step 1, inside the caller's transaction: the next funding of an open prepaid meter. The guarded UPDATE
- * numbers it, and refuses a meter that is closed (or is being closed under its row lock right now) or
- * whose budget would pass MAX_BUDGET_BASE, before any money moves.
+ * numbers it and refuses a meter that is closed (or is being closed under its row lock right now); then,
+ * still under that row lock (held to commit, so fundings of one meter open one at a time), a fresh
+ * statement sees every funding opened before and refuses one whose budget, with all pending fundings,
+ * would pass MAX_BUDGET_BASE, before any money moves.
  */
 export async function openFunding(tx: Db, meter: Meter, amountMinor: number, paymentMethod: string, requestKey: string | null): Promise<PaymentIntent> {
-  const [numbered] = await tx.$queryRaw<{ funding_count: number }[]>`
+  const [numbered] = await tx.$queryRaw<{ funding_count: number; funded_minor: bigint; base_units_per_minor: bigint }[]>`
     UPDATE meters SET funding_count = funding_count + 1, updated_at = now()
      WHERE id = ${meter.id} AND status = 'open' AND prepaid
-       AND (funded_minor + ${amountMinor}::bigint) * base_units_per_minor <= ${MAX_BUDGET_BASE}::bigint
-    RETURNING funding_count`;
-  if (!numbered) throw await fundingRefusal(tx, meter);
+    RETURNING funding_count, funded_minor, base_units_per_minor`;
+  if (!numbered) throw meter.prepaid ? meterClosed({ ...meter, status: "closed" }) : wrongTrustModel(meter, "funding");
+  const [{ pending }] = await tx.$queryRaw<{ pending: bigint }[]>`
+    SELECT coalesce(sum(amount), 0)::bigint AS pending FROM payment_intents WHERE meter_id = ${meter.id} AND meter_funding AND status = 'requires_payment'`;
+  if ((numbered.funded_minor + pending + BigInt(amountMinor)) * numbered.base_units_per_minor > MAX_BUDGET_BASE) {
+    throw new ConflictError(`Meter ${meter.id} cannot be funded further: its budget would pass ${MAX_BUDGET_BASE} base units.`, {
+      reason: "meter_totals_limit",
+      meterId: meter.id,
+    });
+  }
   return tx.paymentIntent.create({
     data: {
       id: createId("paymentIntent"),
@@ -57,16 +66,6 @@ export async function openFunding(tx: Db, meter: Meter, amountMinor: number, pay
 export interface FundingHooks {
   /** Test instrument: runs right after the rail charged, before anything is written (fault injection). */
   afterRailCharge?: () => void;
-}
-
-async function fundingRefusal(tx: Db, meter: Meter) {
-  const [now] = await tx.$queryRaw<{ status: string; prepaid: boolean }[]>`SELECT status, prepaid FROM meters WHERE id = ${meter.id}`;
-  if (!now.prepaid) return wrongTrustModel(meter, "funding");
-  if (now.status !== "open") return meterClosed({ ...meter, status: now.status });
-  return new ConflictError(`Meter ${meter.id} cannot be funded further: its budget would pass ${MAX_BUDGET_BASE} base units.`, {
-    reason: "meter_totals_limit",
-    meterId: meter.id,
-  });
 }
 
 /**

@@ -68,6 +68,14 @@ describe("meters: the unbilled amount stays within one PaymentIntent", () => {
     expect((await call("POST", `/v1/meters/${postPaid.id}/top-up`, { key: m.testKey, body: { amountMinor: 1 } })).status).toBe(409);
   });
 
+  it("concurrent top-ups near the largest exact budget: only those that fit together are charged", async () => {
+    const meter = await openMeter({ prepaid: true, budgetMinor: 1, paymentMethod: "pm_card_visa" });
+    await getDb().$executeRaw`UPDATE meters SET funded_minor = 9007199244, budget_base = 9007199244000000 WHERE id = ${meter.id}`; // room for 10
+    const topUps = await Promise.all(Array.from({ length: 5 }, () => call("POST", `/v1/meters/${meter.id}/top-up`, { key: m.testKey, body: { amountMinor: 4 } })));
+    expect(topUps.map((t) => t.status).sort()).toEqual([200, 200, 409, 409, 409]);
+    expect((await meterOf(meter.id)).fundedMinor).toBe(9007199252);
+  });
+
   it("a BIGINT total that would overflow is a 409, never a 500", async () => {
     const meter = await openMeter();
     await getDb().$executeRaw`UPDATE meters SET used_base = 9223372036854775000 WHERE id = ${meter.id}`;
