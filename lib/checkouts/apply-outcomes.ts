@@ -57,7 +57,7 @@ export async function applyChargeOutcome(
  * `cus_` id is the payer's, so the payee's objects show only that a customer wallet paid. The rail keeps
  * the real method on its own books (refunds go back to the wallet).
  */
-const FOREIGN_WALLET_METHOD = "customer_wallet";
+export const FOREIGN_WALLET_METHOD = "customer_wallet";
 
 async function paymentMethodShownToPayee(tx: Db, checkout: Checkout, paymentMethod: string): Promise<string> {
   if (!isCustomerWalletMethod(paymentMethod)) return paymentMethod;

@@ -8,6 +8,7 @@
 // A request that dies between the two leaves the PaymentIntent requires_payment; the tick reconciles it
 // (reconcileFundings) once no charge of it can still land: it asks the rail what became of the key and
 // records that, never charging on its own.
+import { FOREIGN_WALLET_METHOD } from "../checkouts/apply-outcomes";
 import { TRANSACTION_TIMEOUT_MS, transaction, type Db } from "../db";
 import { env } from "../env";
 import { CircuitOpenError, ConflictError, PaymentDeclinedError } from "../errors";
@@ -19,6 +20,7 @@ import { postCapture } from "../ledger/post";
 import { transitionPaymentIntent } from "../payments/transitions";
 import { guarded, RailCallFailedError, railFor } from "../rails";
 import type { ChargeResult } from "../rails/rail";
+import { isCustomerWalletMethod } from "../rails/test-cards";
 import { meterClosed, wrongTrustModel } from "./meter-errors";
 
 /** The most a budget may hold in base units: every figure of the meter stays an exact JSON number. */
@@ -31,7 +33,14 @@ const MAX_BUDGET_BASE = BigInt(Number.MAX_SAFE_INTEGER);
  * statement sees every funding opened before and refuses one whose budget, with all pending fundings,
  * would pass MAX_BUDGET_BASE, before any money moves.
  */
-export async function openFunding(tx: Db, meter: Meter, amountMinor: number, paymentMethod: string, requestKey: string | null): Promise<PaymentIntent> {
+export async function openFunding(
+  tx: Db,
+  meter: Meter,
+  amountMinor: number,
+  paymentMethod: string,
+  requestKey: string | null,
+  payer: FundingPayer | null = null,
+): Promise<PaymentIntent> {
   const [numbered] = await tx.$queryRaw<{ funding_count: number; funded_minor: bigint; base_units_per_minor: bigint }[]>`
     UPDATE meters SET funding_count = funding_count + 1, updated_at = now()
      WHERE id = ${meter.id} AND status = 'open' AND prepaid
@@ -54,13 +63,34 @@ export async function openFunding(tx: Db, meter: Meter, amountMinor: number, pay
       amount: amountMinor,
       currency: meter.currency,
       customerId: meter.customerId,
-      paymentMethod,
+      ...shownAndCharged(meter, paymentMethod, payer),
       meterId: meter.id,
       meterFunding: true,
       meterChargeKey: `${meter.id}:fund:${numbered.funding_count}`,
       payerRequestKey: requestKey,
+      payerMerchantId: payer?.merchantId ?? null,
     },
   });
+}
+
+/** Another merchant funding the meter with its own key (POST /v1/meters/:id/fund). */
+export interface FundingPayer {
+  merchantId: string;
+}
+
+/**
+ * A payer's own customer wallet is that merchant's `cus_` id: the payee's PaymentIntent shows only
+ * "customer_wallet" (as a paywall payment does, apply-outcomes.ts) and the method the rail charges is kept
+ * in railPaymentMethod, so a retry and the tick's reconcile (which asks the rail by charge key) need no more.
+ */
+function shownAndCharged(meter: Meter, paymentMethod: string, payer: FundingPayer | null) {
+  const hidden = payer !== null && payer.merchantId !== meter.merchantId && isCustomerWalletMethod(paymentMethod);
+  return hidden ? { paymentMethod: FOREIGN_WALLET_METHOD, railPaymentMethod: paymentMethod } : { paymentMethod, railPaymentMethod: null };
+}
+
+/** The method the rail charges for this funding (what the request named, even when the payee sees it hidden). */
+export function chargedMethodOf(pi: PaymentIntent): string {
+  return pi.railPaymentMethod ?? pi.paymentMethod!;
 }
 
 export interface FundingHooks {
@@ -84,7 +114,7 @@ export async function chargeFunding(db: Db, paymentIntentId: string, cancelIfNot
     const rail = guarded(railFor(pi.livemode));
     let outcome: ChargeResult;
     try {
-      outcome = await rail.charge({ key: pi.meterChargeKey!, amount: pi.amount, currency: pi.currency, paymentMethod: pi.paymentMethod! });
+      outcome = await rail.charge({ key: pi.meterChargeKey!, amount: pi.amount, currency: pi.currency, paymentMethod: chargedMethodOf(pi) });
     } catch (err) {
       const notCharged = err instanceof CircuitOpenError || (err instanceof RailCallFailedError && err.notCharged);
       if (!(cancelIfNotCharged && notCharged)) throw err;

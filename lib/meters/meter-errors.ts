@@ -6,7 +6,10 @@ import { ConflictError, DomainError, NotFoundError } from "../errors";
 import type { Meter } from "../generated/prisma/client";
 import type { Scope } from "../scope";
 
-/** 402: the prepaid budget cannot cover the call. `details.topUp` is the prompt the SDK's gate shows. */
+/**
+ * 402: the prepaid budget cannot cover the call. `details.topUp` is the prompt the SDK's gate shows: `url` is the
+ * merchant's top-up (its secret key), `payerUrl` the payer's own funding endpoint (POST /v1/meters/:id/fund).
+ */
 export class InsufficientBudgetError extends DomainError {
   constructor(meter: Meter, requiredBase: bigint) {
     const availableBase = meter.budgetBase - meter.usedBase - meter.reservedBase;
@@ -20,6 +23,8 @@ export class InsufficientBudgetError extends DomainError {
       availableBase: Number(availableBase),
       topUp: {
         url: `${env.BASE_URL}/v1/meters/${meter.id}/top-up`,
+        // The payer (the agent that got this refusal) funds the budget here with its own key.
+        payerUrl: `${env.BASE_URL}/v1/meters/${meter.id}/fund`,
         method: "POST",
         minimumAmountMinor: Number(minimumAmountMinor),
         currency: meter.currency,

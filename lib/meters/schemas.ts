@@ -1,7 +1,7 @@
 // Request schemas of /v1/meters. Prices and amounts of usage are in BASE units: a meter's
 // `baseUnitsPerMinor` (default 1,000,000) of them make one minor unit, so 0.4 cent is 400,000.
 import { z } from "zod";
-import { MAX_AMOUNT } from "../checkouts/schemas";
+import { BillingCountry, MAX_AMOUNT, PaymentMethod } from "../checkouts/schemas";
 import { Currency, ListQuery, Metadata } from "../validation/common";
 
 export const DEFAULT_BASE_UNITS_PER_MINOR = 1_000_000;
@@ -63,6 +63,12 @@ export const TopUpBody = z
   })
   .strict();
 export type TopUpInput = z.output<typeof TopUpBody>;
+
+/** POST /v1/meters/:id/fund: the PAYER's own key; a test card or one of the payer's own customers' wallets. */
+export const FundMeterBody = z
+  .object({ amountMinor: MinorAmount(1), paymentMethod: PaymentMethod, billingCountry: BillingCountry.optional() })
+  .strict();
+export type FundMeterInput = z.output<typeof FundMeterBody>;
 
 export const RetryPaymentBody = z.object({ paymentMethod: z.string().min(1).max(128).optional() }).strict();
 export type RetryPaymentInput = z.output<typeof RetryPaymentBody>;

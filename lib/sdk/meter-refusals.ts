@@ -11,6 +11,8 @@ export interface InsufficientBudgetRefusal {
   details?: Record<string, unknown>;
   /** The service's top-up endpoint (details.topUp.url). */
   topUpUrl?: string;
+  /** Where the PAYER funds the budget with its own key (details.topUp.payerUrl: POST /v1/meters/:id/fund). */
+  fundUrl?: string;
   /** The least top-up that lets this call run (details.topUp.minimumAmountMinor), in minor units. */
   minimumAmountMinor?: number;
 }
@@ -36,6 +38,7 @@ export function meterRefusalOf(err: unknown): MeterRefusal | null {
       reason,
       details: err.details,
       ...(typeof topUp.url === "string" ? { topUpUrl: topUp.url } : {}),
+      ...(typeof topUp.payerUrl === "string" ? { fundUrl: topUp.payerUrl } : {}),
       ...(Number.isSafeInteger(topUp.minimumAmountMinor) ? { minimumAmountMinor: topUp.minimumAmountMinor as number } : {}),
     };
   }

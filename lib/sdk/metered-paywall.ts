@@ -60,6 +60,11 @@ interface MeteredGateFields {
 export interface TopUpGate extends MeteredGateFields {
   reasonCode: "insufficient_budget";
   topUpUrl?: string;
+  /**
+   * Where the agent itself funds the budget with its OWN API key (the service's details.topUp.payerUrl):
+   * POST `{ amountMinor, paymentMethod }` there (ServiceClient `meters.fund`), then call again.
+   */
+  fundUrl?: string;
   /** The least top-up, in minor units, that lets this call run (the service's details.topUp.minimumAmountMinor). */
   minimumAmountMinor?: number;
 }
@@ -112,13 +117,15 @@ export function meteredPaywall<A = any, E = any>(options: MeteredPaywallOptions<
       if (!reservation.ok) {
         if (reservation.reason === "meter_past_due") return pastDueGate(call, reservation, config.retryPaymentUrl);
         const topUpUrl = config.topUpUrl ?? config.backend.topUpUrl?.(meterId) ?? reservation.topUpUrl;
+        const { fundUrl, minimumAmountMinor } = reservation;
         const gate: TopUpGate = {
           kind: "payment_required",
           reasonCode: "insufficient_budget",
           ...call,
           ...(topUpUrl ? { topUpUrl } : {}),
-          ...(reservation.minimumAmountMinor !== undefined ? { minimumAmountMinor: reservation.minimumAmountMinor } : {}),
-          message: `The prepaid budget of meter ${meterId} cannot cover this call (${amountBase} base units); top up the budget${topUpUrl ? ` at ${topUpUrl}` : ""} and call again.`,
+          ...(fundUrl ? { fundUrl } : {}),
+          ...(minimumAmountMinor !== undefined ? { minimumAmountMinor } : {}),
+          message: topUpMessage(meterId, amountBase, topUpUrl, fundUrl, minimumAmountMinor),
           ...(reservation.details ? { details: reservation.details } : {}),
         };
         return structuredErrorResult(gate, gate.message);
@@ -139,6 +146,14 @@ export function meteredPaywall<A = any, E = any>(options: MeteredPaywallOptions<
       return { ...result, metering: block("committed") };
     };
   };
+}
+
+/** The top-up gate's prompt: the merchant's top-up, and (when the service names it) the agent's own funding endpoint. */
+function topUpMessage(meterId: string, amountBase: number, topUpUrl?: string, fundUrl?: string, minimumAmountMinor?: number): string {
+  const least = minimumAmountMinor !== undefined ? `at least ${minimumAmountMinor} minor units` : "";
+  const prompt = `The prepaid budget of meter ${meterId} cannot cover this call (${amountBase} base units); top up the budget${least ? ` by ${least}` : ""}${topUpUrl ? ` at ${topUpUrl}` : ""} and call again.`;
+  if (!fundUrl) return prompt;
+  return `${prompt} You can fund it yourself with your own API key: POST { amountMinor${least ? ` (${least})` : ""}, paymentMethod (a test card or one of your own customers' wallets) } to ${fundUrl}, then call again.`;
 }
 
 type GatedCall = Pick<PastDueGate, "meterId" | "quantity" | "unitPriceMinor" | "amountBase">;

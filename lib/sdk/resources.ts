@@ -138,6 +138,13 @@ export function metersResource(send: Send) {
      * Pass an `idempotencyKey` to make your own retries safe: the same key never charges twice.
      */
     topUp: (meterId: string, params: T.MeterTopUpParams, options?: RequestOptions) => send<T.Meter>("POST", `${path(meterId)}/top-up`, params, options),
+    /**
+     * With the PAYER's own key (the agent gated by insufficient_budget; the gate's `fundUrl`): charges
+     * amountMinor now from your test card or one of your own customers' wallets and raises another
+     * merchant's prepaid budget by it -> `{ object: "meter_funding", paymentIntentId, status, ... }`. A decline
+     * is a ServiceError 402 PAYMENT_DECLINED; the same `idempotencyKey` never charges twice.
+     */
+    fund: (meterId: string, params: T.MeterFundParams, options?: RequestOptions) => send<T.MeterFunding>("POST", `${path(meterId)}/fund`, params, options),
     /** Past due: bills the outstanding amount in one new aggregate PaymentIntent (the tick charges it) -> the meter. */
     retryPayment: (meterId: string, params: T.MeterRetryPaymentParams = {}, options?: RequestOptions) =>
       send<T.Meter>("POST", `${path(meterId)}/retry-payment`, params, options),

@@ -298,6 +298,27 @@ export interface MeterTopUpParams {
   paymentMethod?: string;
 }
 
+/** POST /v1/meters/:id/fund, with the PAYER's own key: fund another merchant's prepaid meter. */
+export interface MeterFundParams {
+  /** Charged now and added to the meter's prepaid budget, in minor units. */
+  amountMinor: number;
+  /** What pays: a test card `pm_card_...` or a wallet of one of YOUR OWN customers (`cus_...`; the meter's merchant sees only "customer_wallet"). */
+  paymentMethod: string;
+  /** Screened against the service's sanctioned countries before any charge. */
+  billingCountry?: string;
+}
+
+/** The answer to the payer: its funding only, nothing of the merchant's meter. */
+export interface MeterFunding {
+  object: "meter_funding";
+  meterId: string;
+  paymentIntentId: string;
+  status: PaymentIntentStatus;
+  amount: number;
+  currency: string;
+  livemode: boolean;
+}
+
 export interface MeterRetryPaymentParams {
   /** Bill the outstanding amount to this payment method (it becomes the meter's); default: the meter's own. */
   paymentMethod?: string;

@@ -53,6 +53,7 @@ export function sampleObject(type: EventType, scope: Scope, now = new Date()): R
     failureReason: action === "failed" ? "card_declined" : null,
     sku: null,
     payerMerchantId: null,
+    railPaymentMethod: null,
     payerRequestKey: null,
     capturedAt: captured ? now : null,
     settledAt: action === "settled" ? now : null,

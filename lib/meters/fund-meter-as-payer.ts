@@ -1,0 +1,64 @@
+// POST /v1/meters/:id/fund: a payer funds another merchant's prepaid meter with its OWN key (the agent that
+// got the insufficient_budget gate cannot use the merchant's top-up). Same rule as POST /v1/paywall/pay for
+// the payment method (a test card, or a wallet of the payer's own customers), and the same two-step funding
+// as a top-up (fund-meter.ts), so charged once and crash-safe: the request key, a digest of the payer's API
+// key and Idempotency-Key under its own prefix, finds the same funding again on a retry.
+// The answer is the funding only: the payer never sees the merchant's meter (customer, budget, metadata).
+import { checkCapturable } from "../checkouts/check-capturable";
+import { transaction, type Db } from "../db";
+import { NotFoundError, ValidationError } from "../errors";
+import type { Meter, PaymentIntent } from "../generated/prisma/client";
+import type { Payer } from "../paywall/pay-paywall";
+import { requestDigest } from "../paywall/request-digest";
+import { chargedMethodOf, chargeFunding, fundingAnswer, openFunding, type FundingHooks } from "./fund-meter";
+import type { FundMeterInput } from "./schemas";
+
+export async function fundMeterAsPayer(db: Db, payer: Payer, meterId: string, input: FundMeterInput, idempotencyKey: string | null, hooks: FundingHooks = {}) {
+  const requestKey = requestDigest(payer.apiKeyId, idempotencyKey === null ? null : `meters.fund\n${idempotencyKey}`);
+  const { funding, created } = await transaction(async (tx) => {
+    if (requestKey) {
+      // Copies of one request queue here; the unique payer_request_key is the backstop.
+      await tx.$queryRaw`SELECT 1 FROM pg_advisory_xact_lock(hashtextextended(${requestKey}, 0))`;
+      const existing = await tx.paymentIntent.findUnique({ where: { payerRequestKey: requestKey } });
+      if (existing) return { funding: sameRequestOrThrow(existing, payer, meterId, input), created: false };
+    }
+    const meter = await meterInMode(tx, meterId, payer.livemode); // first: an unknown meter is 404 whatever the body
+    // Sanctions screening, a method the rail knows, and wallets of the payer's OWN customers only, before anything is opened.
+    await checkCapturable(tx, payer.livemode, input, { merchantId: payer.merchantId, livemode: payer.livemode });
+    return { funding: await openFunding(tx, meter, input.amountMinor, input.paymentMethod, requestKey, { merchantId: payer.merchantId }), created: true };
+  });
+  const settled = funding.status === "requires_payment" ? await chargeFunding(db, funding.id, requestKey === null, hooks) : fundingAnswer(funding);
+  return { created, funding: meterFunding(settled) };
+}
+
+/** Any merchant's meter of the payer's mode (its id is what the gate named); another mode's is 404. */
+async function meterInMode(tx: Db, meterId: string, livemode: boolean): Promise<Meter> {
+  const meter = await tx.meter.findFirst({ where: { id: meterId, livemode } });
+  if (!meter) throw new NotFoundError("meter", meterId);
+  return meter;
+}
+
+/** SPEC.md section 4 rule 2: one Idempotency-Key, one request. */
+function sameRequestOrThrow(pi: PaymentIntent, payer: Payer, meterId: string, input: FundMeterInput): PaymentIntent {
+  const same =
+    pi.meterFunding &&
+    pi.payerMerchantId === payer.merchantId &&
+    pi.meterId === meterId &&
+    pi.amount === input.amountMinor &&
+    chargedMethodOf(pi) === input.paymentMethod;
+  if (!same) throw new ValidationError("This Idempotency-Key was already used with different request parameters.");
+  return pi;
+}
+
+/** What the payer sees: its funding, nothing of the merchant's meter. */
+function meterFunding(pi: PaymentIntent) {
+  return {
+    object: "meter_funding" as const,
+    meterId: pi.meterId,
+    paymentIntentId: pi.id,
+    status: pi.status,
+    amount: pi.amount,
+    currency: pi.currency,
+    livemode: pi.livemode,
+  };
+}
