@@ -79,3 +79,18 @@ export async function dashboardCall(
   }
   return { status: res.status, body, headers: res.headers };
 }
+
+/** A merchant signed up over HTTP: its dashboard session, the page's CSRF token and an API key made there. */
+export interface DashboardMerchant {
+  session: DashboardSession;
+  csrfToken: string;
+  key: string;
+}
+
+export async function dashboardMerchant(name: string): Promise<DashboardMerchant> {
+  const session = await signUpOverHttp({ name });
+  const csrfToken = (await dashboardPage(session)).csrfToken!;
+  const key = await dashboardCall(session, "POST", "/api/dashboard/api-keys", { body: { name: "tests" }, csrfToken });
+  if (key.status !== 201) throw new Error(`API key: ${key.status} ${JSON.stringify(key.body)}`);
+  return { session, csrfToken, key: key.body.secret };
+}

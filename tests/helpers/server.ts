@@ -25,3 +25,11 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ...env,
   });
 }
+
+/** Resolves with the process's exit code once it has exited (at once if it already has). */
+export function waitForExit(s: ServerProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (s.child.exitCode !== null) return resolve(s.child.exitCode);
+    s.child.once("exit", (code) => resolve(code));
+  });
+}

@@ -8,7 +8,7 @@ import type { ServerProcess } from "../../scripts/lib/server-process";
 import { call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 import { capture, createCustomer, eventTypesFor, openCheckout, railChargesFor, sleep, tick } from "../helpers/payments";
-import { startTestServer } from "../helpers/server";
+import { startTestServer, waitForExit } from "../helpers/server";
 
 const SETTINGS = { IDEMPOTENCY_LOCK_SECONDS: "1", FAULT_INJECTION: "1", SETTLEMENT_DELAY_SECONDS: "3600" };
 const servers: ServerProcess[] = [];
@@ -22,13 +22,6 @@ async function server(): Promise<ServerProcess> {
   const s = await startTestServer(SETTINGS);
   servers.push(s);
   return s;
-}
-
-function waitForExit(s: ServerProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    if (s.child.exitCode !== null) return resolve(s.child.exitCode);
-    s.child.once("exit", (code) => resolve(code));
-  });
 }
 
 describe("a capture that dies between the rail charge and the commit", () => {

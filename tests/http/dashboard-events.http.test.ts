@@ -3,21 +3,8 @@
 // merchant's or the other mode's event id, and a foreign cursor, are the 404 page.
 import { beforeAll, describe, expect, it } from "vitest";
 import { call } from "../helpers/http";
-import { dashboardCall, dashboardPage, signUpOverHttp, type DashboardSession } from "../helpers/dashboard";
+import { dashboardCall, dashboardPage, dashboardMerchant as merchant, type DashboardMerchant as Merchant } from "../helpers/dashboard";
 
-interface Merchant {
-  session: DashboardSession;
-  csrfToken: string;
-  key: string;
-}
-
-async function merchant(name: string): Promise<Merchant> {
-  const session = await signUpOverHttp({ name });
-  const csrfToken = (await dashboardPage(session)).csrfToken!;
-  const key = await dashboardCall(session, "POST", "/api/dashboard/api-keys", { body: { name: "tests" }, csrfToken });
-  expect(key.status).toBe(201);
-  return { session, csrfToken, key: key.body.secret };
-}
 
 const RECEIVER = "http://127.0.0.1:9/hooks"; // never ticked here: nothing is sent
 const TYPES = ["order.paid", "payment_intent.captured"] as const;

@@ -10,7 +10,7 @@ import type { ServerProcess } from "../../scripts/lib/server-process";
 import { call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 import { createCustomer, sleep, tick } from "../helpers/payments";
-import { startTestServer } from "../helpers/server";
+import { startTestServer, waitForExit } from "../helpers/server";
 
 const servers: ServerProcess[] = [];
 let m: TestMerchant;
@@ -26,13 +26,6 @@ async function server(): Promise<ServerProcess> {
   const s = await startTestServer({ FAULT_INJECTION: "1", IDEMPOTENCY_LOCK_SECONDS: "1" });
   servers.push(s);
   return s;
-}
-
-function waitForExit(s: ServerProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    if (s.child.exitCode !== null) return resolve(s.child.exitCode);
-    s.child.once("exit", (code) => resolve(code));
-  });
 }
 
 const fundingsOf = (meterId: string) => getDb().paymentIntent.findMany({ where: { meterId, meterFunding: true }, orderBy: { meterChargeKey: "asc" } });
