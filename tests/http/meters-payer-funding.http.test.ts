@@ -1,13 +1,15 @@
 // POST /v1/meters/:id/fund (docs/meters.md, "Funding by the payer"): merchant B, acting as payer with its OWN
 // key, funds merchant A's prepaid meter, from a test card or one of B's own customers' wallets. A never sees
 // B's wallet id; B never sees A's meter; retries charge once; close refunds B's funding to B's wallet.
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "../../lib/db";
 import { verifyLedger } from "../../lib/ledger/verify-ledger";
 import { call } from "../helpers/http";
 import { tickUntil } from "../helpers/meters";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
-import { allEvents, createCustomer } from "../helpers/payments";
+import { allEvents, createCustomer, tick } from "../helpers/payments";
+import { startTestServer } from "../helpers/server";
+import type { ServerProcess } from "../../scripts/lib/server-process";
 
 const PRICE = 400_000; // 0.4 of a cent in base units
 const UNIT = 1_000_000;
@@ -200,5 +202,52 @@ describe("POST /v1/meters/:id/fund with the payer's own key", () => {
     expect(refusedClosed.status).toBe(409);
     expect(refusedClosed.body.error.details).toEqual({ meterId: meter.id, status: "closed" });
     expect(await paymentsOf(postpaid.id)).toHaveLength(0);
+  });
+});
+
+describe("crash safety: the payer's process dies between the rail charge and the commit", () => {
+  const servers: ServerProcess[] = [];
+  afterAll(() => Promise.all(servers.map((s) => s.stop())));
+
+  /** A server that exits at the fault point; the retry and the tick run on the shared one. */
+  async function crashingFund(meterId: string, body: Json, headers: Record<string, string> = {}) {
+    const s = await startTestServer({ FAULT_INJECTION: "1" });
+    servers.push(s);
+    const died = await call("POST", `/v1/meters/${meterId}/fund`, { key: b.testKey, base: s.url, body, headers: { ...headers, "x-test-fault": "after-rail-charge:exit" } }).catch(
+      (err: Error) => err,
+    );
+    expect(died).toBeInstanceOf(Error); // no response: the process exited
+    const [funding] = await getDb().paymentIntent.findMany({ where: { meterId, meterFunding: true, payerMerchantId: b.merchantId } });
+    expect(funding).toMatchObject({ status: "requires_payment", paymentMethod: "customer_wallet", railPaymentMethod: bWallet });
+    expect(await railCharges(funding.id)).toBe(1); // the rail took B's money
+    expect(await walletBalance(bWallet)).toBe(1_000 - body.amountMinor);
+    return funding;
+  }
+
+  it("a retry with the same key records the one charge of B's wallet (the real method, not customer_wallet)", async () => {
+    const meter = await openMeter();
+    const body = { amountMinor: 40, paymentMethod: bWallet };
+    const headers = { "Idempotency-Key": `crash-${meter.id}` };
+    const funding = await crashingFund(meter.id, body, headers);
+    const retry = await fund(meter.id, body, headers);
+    expect(retry.status, JSON.stringify(retry.body)).toBe(200);
+    expect(retry.body).toMatchObject({ paymentIntentId: funding.id, status: "captured", amount: 40 });
+    expect(await railCharges(funding.id)).toBe(1);
+    expect(await walletBalance(bWallet)).toBe(960);
+    expect(await meterOf(meter.id)).toMatchObject({ fundedMinor: 140 });
+    await expectLedgersBalance();
+  });
+
+  it("without a key, the tick reconciles it by charge key: captured, budget raised, never charged again", async () => {
+    const meter = await openMeter();
+    const funding = await crashingFund(meter.id, { amountMinor: 60, paymentMethod: bWallet });
+    await getDb().$executeRaw`UPDATE payment_intents SET updated_at = now() - interval '1 minute' WHERE id = ${funding.id}`;
+    await tickUntil(async () => (await meterOf(meter.id)).fundedMinor === 160);
+    const after = (await paymentsOf(meter.id)).find((p) => p.id === funding.id);
+    expect(after).toMatchObject({ paymentMethod: "customer_wallet", amountCaptured: 60 });
+    await tick();
+    expect(await railCharges(funding.id)).toBe(1);
+    expect(await walletBalance(bWallet)).toBe(940);
+    await expectLedgersBalance();
   });
 });
