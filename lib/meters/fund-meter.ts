@@ -8,6 +8,8 @@
 // A request that dies between the two leaves the PaymentIntent requires_payment; the tick reconciles it
 // (reconcileFundings) once no charge of it can still land: it asks the rail what became of the key and
 // records that, never charging on its own.
+// Callers: create-meter.ts and top-up-meter.ts (the merchant's key), fund-meter-as-payer.ts (a payer's own key:
+// payerMerchantId set, and a payer's own wallet shown to the payee as "customer_wallet").
 import { FOREIGN_WALLET_METHOD } from "../checkouts/apply-outcomes";
 import { TRANSACTION_TIMEOUT_MS, transaction, type Db } from "../db";
 import { env } from "../env";
