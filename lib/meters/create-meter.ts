@@ -34,16 +34,20 @@ export async function createMeter(db: Db, caller: MeterCaller, input: CreateMete
       await tx.$queryRaw`SELECT 1 FROM pg_advisory_xact_lock(hashtextextended(${requestKey}, 0))`;
       const existing = await tx.meter.findUnique({ where: { requestKey } });
       if (existing) {
-        const funding = await tx.paymentIntent.findUnique({ where: { payerRequestKey: creationFundingKey(requestKey) }, select: { id: true, amount: true } });
-        return { meter: sameRequestOrThrow(existing, funding?.amount, input), fundingId: funding?.id ?? null, created: false };
+        const fundingKey = creationFundingKey(requestKey);
+        const found = await tx.paymentIntent.findUnique({ where: { payerRequestKey: fundingKey }, select: { id: true, amount: true } });
+        sameRequestOrThrow(existing, found?.amount, input);
+        // No funding under the key although the request asked for one: the earlier attempt's charge certainly
+        // never happened (called off, key freed), so this retry funds the meter afresh.
+        const funding = found ?? (input.prepaid && input.budgetMinor ? await openFunding(tx, existing, input.budgetMinor, existing.paymentMethod, fundingKey) : null);
+        return { meter: existing, fundingId: funding?.id ?? null, created: false };
       }
     }
     const meter = await insertMeter(tx, scope, input, requestKey);
     const funding = input.prepaid && input.budgetMinor ? await openFunding(tx, meter, input.budgetMinor, meter.paymentMethod, requestKey && creationFundingKey(requestKey)) : null;
     return { meter, fundingId: funding?.id ?? null, created: true };
   });
-  // Without a request key no retry can come back to this funding: a charge the rail certainly never took is called off.
-  if (fundingId) await chargeFunding(db, fundingId, requestKey === null, hooks);
+  if (fundingId) await chargeFunding(db, fundingId, hooks);
   return { created, meter: serializeMeter(await readMeter(db, scope, meter.id)) };
 }
 
@@ -76,7 +80,7 @@ async function insertMeter(tx: Db, scope: Scope, input: CreateMeterInput, reques
  * SPEC.md section 4 rule 2: one Idempotency-Key, one request. (The generic record checks this too, but a
  * retry that takes over the claim of a request that died is compared here, with what that request wrote.)
  */
-function sameRequestOrThrow(meter: Meter, fundedAtCreate: number | undefined, input: CreateMeterInput): Meter {
+function sameRequestOrThrow(meter: Meter, fundedAtCreate: number | undefined, input: CreateMeterInput): void {
   const same =
     meter.customerId === input.customerId &&
     meter.currency === input.currency &&
@@ -84,10 +88,9 @@ function sameRequestOrThrow(meter: Meter, fundedAtCreate: number | undefined, in
     meter.thresholdMinor === input.thresholdMinor &&
     meter.baseUnitsPerMinor === BigInt(input.baseUnitsPerMinor ?? DEFAULT_BASE_UNITS_PER_MINOR) &&
     meter.paymentMethod === (input.paymentMethod ?? input.customerId) &&
-    (fundedAtCreate ?? 0) === (input.budgetMinor ?? 0) &&
+    (fundedAtCreate === undefined || fundedAtCreate === (input.budgetMinor ?? 0)) &&
     isDeepStrictEqual(meter.metadata, input.metadata ?? {});
   if (!same) throw new ValidationError("This Idempotency-Key was already used with different request parameters.");
-  return meter;
 }
 
 /** The request key of the funding a create opened (never a later top-up's): a retry charges or answers it. */

@@ -16,24 +16,31 @@ import type { FundMeterInput } from "./schemas";
 export async function fundMeterAsPayer(db: Db, payer: Payer, meterId: string, input: FundMeterInput, idempotencyKey: string | null, hooks: FundingHooks = {}) {
   const requestKey = requestDigest(payer.apiKeyId, idempotencyKey === null ? null : `meters.fund\n${idempotencyKey}`);
   const { funding, created } = await transaction(async (tx) => {
+    const meter = await prepaidMeterInMode(tx, meterId, payer.livemode); // first: an unknown meter is 404 whatever else
+    if (input.currency !== meter.currency) {
+      throw new ValidationError(`Meter ${meter.id} is funded in ${meter.currency}.`, [{ path: "currency", message: `must be ${meter.currency}` }]);
+    }
+    // Sanctions screening, a method the rail knows, and wallets of the payer's OWN customers only: before
+    // anything is opened, and again on a retry (it may charge what the first attempt left pending).
+    await checkCapturable(tx, payer.livemode, input, { merchantId: payer.merchantId, livemode: payer.livemode });
     if (requestKey) {
       // Copies of one request queue here; the unique payer_request_key is the backstop.
       await tx.$queryRaw`SELECT 1 FROM pg_advisory_xact_lock(hashtextextended(${requestKey}, 0))`;
       const existing = await tx.paymentIntent.findUnique({ where: { payerRequestKey: requestKey } });
       if (existing) return { funding: sameRequestOrThrow(existing, payer, meterId, input), created: false };
     }
-    const meter = await meterInMode(tx, meterId, payer.livemode); // first: an unknown meter is 404 whatever the body
-    // Sanctions screening, a method the rail knows, and wallets of the payer's OWN customers only, before anything is opened.
-    await checkCapturable(tx, payer.livemode, input, { merchantId: payer.merchantId, livemode: payer.livemode });
     return { funding: await openFunding(tx, meter, input.amountMinor, input.paymentMethod, requestKey, { merchantId: payer.merchantId }), created: true };
   });
-  const settled = funding.status === "requires_payment" ? await chargeFunding(db, funding.id, requestKey === null, hooks) : fundingAnswer(funding);
+  const settled = funding.status === "requires_payment" ? await chargeFunding(db, funding.id, hooks) : fundingAnswer(funding);
   return { created, funding: meterFunding(settled) };
 }
 
-/** Any merchant's meter of the payer's mode (its id is what the gate named); another mode's is 404. */
-async function meterInMode(tx: Db, meterId: string, livemode: boolean): Promise<Meter> {
-  const meter = await tx.meter.findFirst({ where: { id: meterId, livemode } });
+/**
+ * Any merchant's PREPAID meter of the payer's mode (its id is what the gate named). Another mode's, or a
+ * post-paid one (nothing to fund), is 404: the payer learns no more about other merchants' meters.
+ */
+async function prepaidMeterInMode(tx: Db, meterId: string, livemode: boolean): Promise<Meter> {
+  const meter = await tx.meter.findFirst({ where: { id: meterId, livemode, prepaid: true } });
   if (!meter) throw new NotFoundError("meter", meterId);
   return meter;
 }

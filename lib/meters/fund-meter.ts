@@ -103,10 +103,12 @@ export interface FundingHooks {
 /**
  * Step 2: charge the funding and record the outcome in one transaction. Returns the captured PaymentIntent;
  * a decline is committed, then thrown as 402 (details name the meter and the PaymentIntent). A rail failure
- * is thrown as it came; when `cancelIfNotCharged` (no request key: no retry can come back to it) and the rail
- * certainly took nothing, the PaymentIntent is canceled first.
+ * is thrown as it came. When the rail certainly took nothing, the funding is canceled first and its request
+ * key freed: the request never happened, so its retry starts afresh (a pending funding would otherwise hold
+ * budget room under the cap, and anyone could pile those up). An unknown outcome (a time-out) stays pending
+ * for the request's retry (same charge key) or the tick's reconcile.
  */
-export async function chargeFunding(db: Db, paymentIntentId: string, cancelIfNotCharged: boolean, hooks: FundingHooks = {}): Promise<PaymentIntent> {
+export async function chargeFunding(db: Db, paymentIntentId: string, hooks: FundingHooks = {}): Promise<PaymentIntent> {
   // Committed before the charge: the tick's reconcile counts its grace from this stamp, so it never calls
   // off a funding whose charge (this one, or a retry's long after the funding was opened) may still land.
   await db.$executeRaw`UPDATE payment_intents SET updated_at = now() WHERE id = ${paymentIntentId} AND status = 'requires_payment'`;
@@ -119,8 +121,8 @@ export async function chargeFunding(db: Db, paymentIntentId: string, cancelIfNot
       outcome = await rail.charge({ key: pi.meterChargeKey!, amount: pi.amount, currency: pi.currency, paymentMethod: chargedMethodOf(pi) });
     } catch (err) {
       const notCharged = err instanceof CircuitOpenError || (err instanceof RailCallFailedError && err.notCharged);
-      if (!(cancelIfNotCharged && notCharged)) throw err;
-      const canceled = await transitionPaymentIntent(tx, pi.id, "canceled");
+      if (!notCharged) throw err;
+      const canceled = await transitionPaymentIntent(tx, pi.id, "canceled", { payerRequestKey: null });
       await emitPaymentIntentEvent(tx, "payment_intent.canceled", canceled);
       return { pi: canceled, railError: err };
     }

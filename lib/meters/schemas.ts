@@ -66,7 +66,13 @@ export type TopUpInput = z.output<typeof TopUpBody>;
 
 /** POST /v1/meters/:id/fund: the PAYER's own key; a test card or one of the payer's own customers' wallets. */
 export const FundMeterBody = z
-  .object({ amountMinor: MinorAmount(1), paymentMethod: PaymentMethod, billingCountry: BillingCountry.optional() })
+  .object({
+    amountMinor: MinorAmount(1),
+    /** The meter's currency, stated by the payer: an agent never pays an amount in a currency it did not name. */
+    currency: Currency,
+    paymentMethod: PaymentMethod,
+    billingCountry: BillingCountry.optional(),
+  })
   .strict();
 export type FundMeterInput = z.output<typeof FundMeterBody>;
 

@@ -27,7 +27,7 @@ export async function topUpMeter(db: Db, caller: MeterCaller, meterId: string, i
     if (input.paymentMethod) await checkPaymentMethod(tx, scope, input.paymentMethod, meter.customerId);
     return openFunding(tx, meter, input.amountMinor, input.paymentMethod ?? meter.paymentMethod, requestKey);
   });
-  if (funding.status === "requires_payment") await chargeFunding(db, funding.id, requestKey === null, hooks);
+  if (funding.status === "requires_payment") await chargeFunding(db, funding.id, hooks);
   else fundingAnswer(funding); // a retry of a request that finished: its answer again
   return serializeMeter(await readMeter(db, scope, meterId));
 }

@@ -153,7 +153,9 @@ function topUpMessage(meterId: string, amountBase: number, topUpUrl?: string, fu
   const least = minimumAmountMinor !== undefined ? `at least ${minimumAmountMinor} minor units` : "";
   const prompt = `The prepaid budget of meter ${meterId} cannot cover this call (${amountBase} base units); top up the budget${least ? ` by ${least}` : ""}${topUpUrl ? ` at ${topUpUrl}` : ""} and call again.`;
   if (!fundUrl) return prompt;
-  return `${prompt} You can fund it yourself with your own API key: POST { amountMinor${least ? ` (${least})` : ""}, paymentMethod (a test card or one of your own customers' wallets) } to ${fundUrl}, then call again.`;
+  // Names the operation, not "send your key to this URL": the URL comes from the tool's server, and an agent
+  // should send its key only to the payment service it already uses (its own client's base address).
+  return `${prompt} You can fund it yourself through your own payment-service client: meters.fund("${meterId}", { amountMinor${least ? ` (${least})` : ""}, currency, paymentMethod }) (POST /v1/meters/${meterId}/fund with your own API key), then call again.`;
 }
 
 type GatedCall = Pick<PastDueGate, "meterId" | "quantity" | "unitPriceMinor" | "amountBase">;

@@ -302,6 +302,8 @@ export interface MeterTopUpParams {
 export interface MeterFundParams {
   /** Charged now and added to the meter's prepaid budget, in minor units. */
   amountMinor: number;
+  /** The meter's currency (the gate names it); another is refused (400), so you never pay in a currency you did not name. */
+  currency: string;
   /** What pays: a test card `pm_card_...` or a wallet of one of YOUR OWN customers (`cus_...`; the meter's merchant sees only "customer_wallet"). */
   paymentMethod: string;
   /** Screened against the service's sanctioned countries before any charge. */

@@ -35,7 +35,9 @@ async function openMeter(body: Json = {}): Promise<Json> {
   return res.body;
 }
 
-const fund = (meterId: string, body: Json, headers: Record<string, string> = {}, key = b.testKey) => call("POST", `/v1/meters/${meterId}/fund`, { key, body, headers });
+// The payer states the meter's currency (every meter here is USD) unless a test says otherwise.
+const fund = (meterId: string, body: Json, headers: Record<string, string> = {}, key = b.testKey) =>
+  call("POST", `/v1/meters/${meterId}/fund`, { key, body: { currency: "usd", ...body }, headers });
 const meterOf = async (id: string): Promise<Json> => (await call("GET", `/v1/meters/${id}`, { key: a.testKey })).body;
 const paymentsOf = async (meterId: string): Promise<Json[]> => (await call("GET", `/v1/payment_intents?meterId=${meterId}&limit=100`, { key: a.testKey })).body.data;
 
@@ -183,7 +185,7 @@ describe("POST /v1/meters/:id/fund with the payer's own key", () => {
     await expectLedgersBalance();
   });
 
-  it("404 for an unknown meter or the other mode; 409 for a closed or post-paid meter; 401 without a key", async () => {
+  it("404 for an unknown, post-paid or other-mode meter; 409 for a closed one; 400 for another currency; 401 without a key", async () => {
     const meter = await openMeter();
     const body = { amountMinor: 10, paymentMethod: "pm_card_visa" };
     const unknown = await fund("mtr_doesnotexist0000000000", body);
@@ -194,8 +196,13 @@ describe("POST /v1/meters/:id/fund with the payer's own key", () => {
 
     const postpaid = await openMeter({ prepaid: false, budgetMinor: undefined });
     const refusedPostpaid = await fund(postpaid.id, body);
-    expect(refusedPostpaid.status).toBe(409);
-    expect(refusedPostpaid.body.error.details).toEqual({ meterId: postpaid.id, prepaid: false });
+    expect(refusedPostpaid.status).toBe(404); // nothing to fund; the payer learns nothing more of the meter
+    expect(JSON.stringify(refusedPostpaid.body)).not.toContain("prepaid");
+
+    const otherCurrency = await fund(meter.id, { ...body, currency: "eur" });
+    expect(otherCurrency.status).toBe(400);
+    expect(otherCurrency.body.error.details.fields).toEqual([{ path: "currency", message: "must be USD" }]);
+    expect((await call("POST", `/v1/meters/${meter.id}/fund`, { key: b.testKey, body })).status).toBe(400); // currency is required
 
     expect((await call("POST", `/v1/meters/${meter.id}/close`, { key: a.testKey, body: {} })).status).toBe(200);
     const refusedClosed = await fund(meter.id, body);
@@ -226,7 +233,7 @@ describe("crash safety: the payer's process dies between the rail charge and the
 
   it("a retry with the same key records the one charge of B's wallet (the real method, not customer_wallet)", async () => {
     const meter = await openMeter();
-    const body = { amountMinor: 40, paymentMethod: bWallet };
+    const body = { amountMinor: 40, currency: "usd", paymentMethod: bWallet };
     const headers = { "Idempotency-Key": `crash-${meter.id}` };
     const funding = await crashingFund(meter.id, body, headers);
     const retry = await fund(meter.id, body, headers);
@@ -240,7 +247,7 @@ describe("crash safety: the payer's process dies between the rail charge and the
 
   it("without a key, the tick reconciles it by charge key: captured, budget raised, never charged again", async () => {
     const meter = await openMeter();
-    const funding = await crashingFund(meter.id, { amountMinor: 60, paymentMethod: bWallet });
+    const funding = await crashingFund(meter.id, { amountMinor: 60, currency: "usd", paymentMethod: bWallet });
     await getDb().$executeRaw`UPDATE payment_intents SET updated_at = now() - interval '1 minute' WHERE id = ${funding.id}`;
     await tickUntil(async () => (await meterOf(meter.id)).fundedMinor === 160);
     const after = (await paymentsOf(meter.id)).find((p) => p.id === funding.id);

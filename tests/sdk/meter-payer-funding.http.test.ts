@@ -67,15 +67,17 @@ describe("meteredPaywall's top-up gate: the agent funds the budget with its own 
         fundUrl: `${baseUrl().replace("127.0.0.1", "localhost")}${fundPath}`,
         details: { topUp: { payerUrl: expect.stringMatching(new RegExp(`${fundPath}$`)) } },
       });
-      expect(gate.message).toContain(gate.fundUrl);
+      // The prompt names the operation through the agent's own client, never "send your key to this URL".
+      expect(gate.message).toContain(`meters.fund("${meter.id}"`);
       expect(gate.message).toMatch(/your own API key/);
+      expect(gate.message).not.toContain(gate.fundUrl);
       expect(new URL(gate.fundUrl as string).pathname).toBe(fundPath); // the path meters.fund posts to
 
       // The merchant's top-up is not the agent's to call: its key does not see the meter.
       const refused = await agentService.meters.topUp(meter.id, { amountMinor: 1 }).catch((err: unknown) => err);
       expect(ServiceError.is(refused) && refused.status).toBe(404);
 
-      const funding = await agentService.meters.fund(meter.id, { amountMinor: gate.minimumAmountMinor!, paymentMethod: wallet.id });
+      const funding = await agentService.meters.fund(meter.id, { amountMinor: gate.minimumAmountMinor!, currency: "usd", paymentMethod: wallet.id });
       expect(funding).toEqual({ object: "meter_funding", meterId: meter.id, paymentIntentId: expect.stringMatching(/^pi_/), status: "captured", amount: 1, currency: "USD", livemode: false });
       expect(await walletBalance(wallet.id)).toBe(499);
 
