@@ -4,7 +4,7 @@
 // and A's live mode get the 404 page for A's event; axe and screenshots.
 import { expect, test } from "@playwright/test";
 import { createApiKeyInDashboard, newSignedInMerchant } from "./support/dashboard";
-import { expectAccessible, fillCard, getJson, openCheckout, screenshot } from "./support/pay";
+import { expectAccessible, getJson, payNewCheckoutOnPayPage, screenshot } from "./support/pay";
 import { addEndpointInDashboard, startReceiver, tickUntilReceived, type Receiver } from "./support/webhooks";
 
 let receiver: Receiver;
@@ -27,11 +27,7 @@ test("an order paid on /pay shows up as events; filter by type; the detail shows
   await expect(page.getByRole("heading", { level: 1, name: "Events" })).toBeVisible();
   await expect(page.getByText("No events yet")).toBeVisible();
 
-  const checkout = await openCheckout(request, key);
-  await page.goto(checkout.url);
-  await fillCard(page, "4242 4242 4242 4242");
-  await page.getByRole("button", { name: "Pay $54.00" }).click();
-  await expect(page.getByRole("heading", { name: "Payment successful" })).toBeVisible();
+  const checkout = await payNewCheckoutOnPayPage(page, request, key);
   await tickUntilReceived(request, receiver, 2);
 
   // The list is GET /v1/events: same events, same order (newest first).

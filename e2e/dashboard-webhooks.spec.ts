@@ -5,7 +5,7 @@
 import { expect, test } from "@playwright/test";
 import { verifyWebhook } from "../lib/sdk";
 import { createApiKeyInDashboard, newSignedInMerchant } from "./support/dashboard";
-import { expectAccessible, fillCard, openCheckout, screenshot } from "./support/pay";
+import { expectAccessible, payNewCheckoutOnPayPage, screenshot } from "./support/pay";
 import { addEndpointInDashboard, startReceiver, tickUntilReceived, type Receiver } from "./support/webhooks";
 
 let receiver: Receiver;
@@ -26,11 +26,7 @@ test("payer flow: a checkout paid on the pay page reaches the endpoint added in 
   await expect(page.getByText("No deliveries yet")).toBeVisible();
 
   // The payer pays on the hosted page.
-  const checkout = await openCheckout(request, key);
-  await page.goto(checkout.url);
-  await fillCard(page, "4242 4242 4242 4242");
-  await page.getByRole("button", { name: "Pay $54.00" }).click();
-  await expect(page.getByRole("heading", { name: "Payment successful" })).toBeVisible();
+  const checkout = await payNewCheckoutOnPayPage(page, request, key);
 
   await tickUntilReceived(request, receiver, 2);
   const events = receiver.received.map((delivery) => verifyWebhook(delivery.rawBody, delivery.headers["x-service-signature"], secret));

@@ -43,6 +43,16 @@ export async function openCheckout(request: APIRequestContext, key: string, body
   return res.json();
 }
 
+/** Opens a checkout ($54.00 by default) and pays it by card on the hosted page, as a payer would. */
+export async function payNewCheckoutOnPayPage(page: Page, request: APIRequestContext, key: string) {
+  const checkout = await openCheckout(request, key);
+  await page.goto(checkout.url);
+  await fillCard(page, "4242 4242 4242 4242");
+  await page.getByRole("button", { name: "Pay $54.00" }).click();
+  await expect(page.getByRole("heading", { name: "Payment successful" })).toBeVisible();
+  return checkout;
+}
+
 export async function getJson(request: APIRequestContext, key: string, apiPath: string) {
   const res = await request.get(apiPath, { headers: { Authorization: `Bearer ${key}` } });
   expect(res.status()).toBe(200);

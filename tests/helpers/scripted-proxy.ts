@@ -1,6 +1,7 @@
 // A real local HTTP proxy whose answer to each incoming request is scripted: forward it to a target, answer
 // with a canned response, drop the connection, forward and then drop the reply (the work happened but the
 // client never hears back), or hang. It records every request it saw (method, path, headers, body).
+import { afterAll } from "vitest";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -72,5 +73,21 @@ export async function startScriptedProxy(target: string | null, script: (n: numb
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * For a test file: `const stub = stubServices()` gives stand-in services that answer every request by
+ * `answer(req)`, all closed after the file's tests.
+ */
+export function stubServices(): (answer: (req: SeenRequest) => ProxyAction) => Promise<ScriptedProxy> {
+  const opened: ScriptedProxy[] = [];
+  afterAll(async () => {
+    await Promise.all(opened.map((p) => p.close()));
+  });
+  return async (answer) => {
+    const proxy = await startScriptedProxy(null, (_n, req) => answer(req));
+    opened.push(proxy);
+    return proxy;
   };
 }

@@ -2,21 +2,12 @@
 // describes): insufficient_budget and meter_past_due are two different refusals, any other 402 is neither
 // and throws; the post-paid past-due check reads a meter at most once per TTL (and once for concurrent
 // calls), and on every call while it is past due. The real service: tests/sdk/prepaid-topup.http.test.ts.
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { meteredPaywall, serviceMeteringBackend, ServiceError } from "../../lib/sdk";
 import { meterStanding } from "../../lib/sdk/meter-standing";
-import { startScriptedProxy, type ProxyAction, type ScriptedProxy, type SeenRequest } from "../helpers/scripted-proxy";
+import { stubServices, type ProxyAction } from "../helpers/scripted-proxy";
 
-const opened: ScriptedProxy[] = [];
-afterAll(async () => {
-  await Promise.all(opened.map((p) => p.close()));
-});
-
-async function stub(answer: (req: SeenRequest) => ProxyAction) {
-  const proxy = await startScriptedProxy(null, (_n, req) => answer(req));
-  opened.push(proxy);
-  return proxy;
-}
+const stub = stubServices();
 
 const declined = (details: Record<string, unknown>): ProxyAction => ({
   status: 402,

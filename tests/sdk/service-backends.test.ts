@@ -1,20 +1,11 @@
 // The HTTP mapping of serviceBackend (paywall verify) and serviceMeteringBackend (/v1/meters) against a
 // local stand-in answering as CONTRACT.md describes. (End to end against the real service: to do once the
 // paywall and meter endpoints exist.)
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { paywallHttp, serviceBackend, serviceConsumedStore, serviceMeteringBackend } from "../../lib/sdk";
-import { startScriptedProxy, type ProxyAction, type ScriptedProxy, type SeenRequest } from "../helpers/scripted-proxy";
+import { stubServices, type ProxyAction, type SeenRequest } from "../helpers/scripted-proxy";
 
-const opened: ScriptedProxy[] = [];
-afterAll(async () => {
-  await Promise.all(opened.map((p) => p.close()));
-});
-
-async function stub(answer: (req: SeenRequest) => ProxyAction) {
-  const proxy = await startScriptedProxy(null, (_n, req) => answer(req));
-  opened.push(proxy);
-  return proxy;
-}
+const stub = stubServices();
 
 const body = (req: SeenRequest) => JSON.parse(req.body || "null");
 
