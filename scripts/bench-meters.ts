@@ -4,8 +4,10 @@
 //  2. Prepaid: BENCH_CALLS reserve + commit pairs (two requests per metered call), same concurrency.
 //  3, 4. The same through the SDK's serviceMeteringBackend (what meteredPaywall calls): its client, its
 //     Idempotency-Key on every POST (the reservation's key when the call has none of its own).
-// Prints calls/s and per-call latency p50/p99, the load average, and checks the books: every base unit
-// metered is either billed in an aggregate PaymentIntent or still accrued.
+// Prints calls/s and per-call latency p50/p99, the load average, and checks the books. Post-paid: every base
+// unit metered is either billed in an aggregate PaymentIntent or still accrued. Prepaid: the budget was
+// charged once up front (one funding PaymentIntent, no settlements), and after close the unused funds are
+// refunded: funded - refunded = the usage rounded to the minor unit.
 import os from "node:os";
 import { freshBenchDatabase, percentile } from "./lib/bench-setup";
 import { startServerProcess } from "./lib/server-process";
@@ -53,7 +55,8 @@ async function load(call: (i: number) => Promise<void>) {
   return { perSecond: CALLS / seconds, latencies: latencies.sort((a, b) => a - b) };
 }
 
-async function settledBooks(key: string, meterId: string) {
+async function settledBooks(key: string, meterId: string, prepaid: boolean) {
+  if (prepaid) return prepaidBooks(key, meterId);
   const deadline = Date.now() + 20_000;
   for (;;) {
     const meter = await get(`/v1/meters/${meterId}`, key);
@@ -64,6 +67,21 @@ async function settledBooks(key: string, meterId: string) {
     if ((settled && billed * 1_000_000 + meter.accruedBase === CALLS * PRICE) || Date.now() > deadline) {
       return { ok: billed * 1_000_000 + meter.accruedBase === CALLS * PRICE, payments: payments.length, billed };
     }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Prepaid: closes the meter and waits for the close settlement to refund what the usage did not draw. */
+async function prepaidBooks(key: string, meterId: string) {
+  await post(`/v1/meters/${meterId}/close`, key, {});
+  const drawn = Math.round((CALLS * PRICE) / 1_000_000);
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const meter = await get(`/v1/meters/${meterId}`, key);
+    const payments = (await get(`/v1/payment_intents?meterId=${meterId}&limit=100`, key)).data as { amount: number; amountRefunded: number; meterPurpose: string }[];
+    const fundingOnly = payments.length === 1 && payments[0].meterPurpose === "funding";
+    const ok = fundingOnly && meter.usedBase === CALLS * PRICE && meter.fundedMinor - meter.refundedMinor === drawn && payments[0].amount - payments[0].amountRefunded === drawn;
+    if (ok || Date.now() > deadline) return { ok, payments: payments.length, billed: meter.fundedMinor - meter.refundedMinor };
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -115,7 +133,7 @@ try {
     const result = await load(async (i) => {
       await phase.call(meter.id, i);
     });
-    const books = await settledBooks(key, meter.id);
+    const books = await settledBooks(key, meter.id, phase.prepaid);
     balanced &&= books.ok;
     rows.push(
       `| ${phase.name} | ${result.perSecond.toFixed(0)} | ${percentile(result.latencies, 50).toFixed(1)} ms | ${percentile(result.latencies, 99).toFixed(1)} ms | ${books.payments} (${books.billed} cents) | ${books.ok ? "yes" : "NO"} |`,
@@ -124,7 +142,7 @@ try {
   const [load1, load5] = os.loadavg();
 
   console.log(`\nMeters benchmark: production build, fresh database, 1 s ticker, ${CALLS} calls, concurrency ${CONCURRENCY}\n`);
-  console.log("| measure | calls/s | p50 | p99 | aggregate PaymentIntents | books balance |");
+  console.log("| measure | calls/s | p50 | p99 | PaymentIntents (cents kept) | books balance |");
   console.log("|---|---:|---:|---:|---:|---|");
   for (const row of rows) console.log(row);
   console.log(`\nload average (1 min / 5 min) at the end: ${load1.toFixed(2)} / ${load5.toFixed(2)}; ${os.cpus().length} CPUs`);
