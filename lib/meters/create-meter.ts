@@ -12,7 +12,7 @@ import { transaction, type Db } from "../db";
 import { NotFoundError, ValidationError } from "../errors";
 import type { Meter } from "../generated/prisma/client";
 import { createId } from "../ids";
-import { requestDigest } from "../paywall/request-digest";
+import { queueCopiesOfRequest, requestDigest } from "../idempotency/request-key";
 import { railFor } from "../rails";
 import { isCustomerWalletMethod } from "../rails/test-cards";
 import type { Scope } from "../scope";
@@ -30,8 +30,7 @@ export async function createMeter(db: Db, caller: MeterCaller, input: CreateMete
   const requestKey = requestDigest(caller.apiKeyId, idempotencyKey === null ? null : `meters.create\n${idempotencyKey}`);
   const { meter, fundingId, created } = await transaction(async (tx) => {
     if (requestKey) {
-      // Copies of one request queue here; the unique column is the backstop.
-      await tx.$queryRaw`SELECT 1 FROM pg_advisory_xact_lock(hashtextextended(${requestKey}, 0))`;
+      await queueCopiesOfRequest(tx, requestKey);
       const existing = await tx.meter.findUnique({ where: { requestKey } });
       if (existing) {
         const fundingKey = creationFundingKey(requestKey);

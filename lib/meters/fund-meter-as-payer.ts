@@ -9,7 +9,7 @@ import { transaction, type Db } from "../db";
 import { NotFoundError, ValidationError } from "../errors";
 import type { Meter, PaymentIntent } from "../generated/prisma/client";
 import type { Payer } from "../paywall/pay-paywall";
-import { requestDigest } from "../paywall/request-digest";
+import { queueCopiesOfRequest, requestDigest } from "../idempotency/request-key";
 import { chargedMethodOf, chargeFunding, fundingAnswer, openFunding, type FundingHooks } from "./fund-meter";
 import type { FundMeterInput } from "./schemas";
 
@@ -24,8 +24,7 @@ export async function fundMeterAsPayer(db: Db, payer: Payer, meterId: string, in
     // anything is opened, and again on a retry (it may charge what the first attempt left pending).
     await checkCapturable(tx, payer.livemode, input, { merchantId: payer.merchantId, livemode: payer.livemode });
     if (requestKey) {
-      // Copies of one request queue here; the unique payer_request_key is the backstop.
-      await tx.$queryRaw`SELECT 1 FROM pg_advisory_xact_lock(hashtextextended(${requestKey}, 0))`;
+      await queueCopiesOfRequest(tx, requestKey);
       const existing = await tx.paymentIntent.findUnique({ where: { payerRequestKey: requestKey } });
       if (existing) return { funding: sameRequestOrThrow(existing, payer, meterId, input), created: false };
     }

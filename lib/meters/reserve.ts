@@ -13,7 +13,7 @@ import type { Scope } from "../scope";
 import { InsufficientBudgetError, MeterPastDueError, meterClosed, wrongTrustModel } from "./meter-errors";
 import { isOutOfRange, isUniqueViolation, readMeterSql } from "./meter-row";
 import type { ReserveInput } from "./schemas";
-import { requestDigest } from "../paywall/request-digest";
+import { requestDigest } from "../idempotency/request-key";
 import { HEADER_KEY_PREFIX, serializeReservation, type ReservationRow } from "./serialize";
 import { outOfRangeError, UNBILLED_LIMIT_SQL, unbilledLimitError } from "./unbilled-limit";
 

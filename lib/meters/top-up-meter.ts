@@ -6,7 +6,7 @@
 import { transaction, type Db } from "../db";
 import { ValidationError } from "../errors";
 import type { Meter, PaymentIntent } from "../generated/prisma/client";
-import { requestDigest } from "../paywall/request-digest";
+import { queueCopiesOfRequest, requestDigest } from "../idempotency/request-key";
 import type { Scope } from "../scope";
 import { checkPaymentMethod, type MeterCaller } from "./create-meter";
 import { chargeFunding, fundingAnswer, openFunding, type FundingHooks } from "./fund-meter";
@@ -19,7 +19,7 @@ export async function topUpMeter(db: Db, caller: MeterCaller, meterId: string, i
   const requestKey = requestDigest(caller.apiKeyId, idempotencyKey === null ? null : `meters.top_up\n${idempotencyKey}`);
   const funding = await transaction(async (tx) => {
     if (requestKey) {
-      await tx.$queryRaw`SELECT 1 FROM pg_advisory_xact_lock(hashtextextended(${requestKey}, 0))`;
+      await queueCopiesOfRequest(tx, requestKey);
       const existing = await tx.paymentIntent.findUnique({ where: { payerRequestKey: requestKey } });
       if (existing) return sameRequestOrThrow(existing, await readMeter(tx, scope, meterId), input);
     }

@@ -16,7 +16,7 @@ import { DomainError, PaymentDeclinedError, ValidationError } from "../errors";
 import type { PaymentIntent } from "../generated/prisma/client";
 import type { Scope } from "../scope";
 import { openPaywallCheckout } from "./open-paywall-checkout";
-import { requestDigest } from "./request-digest";
+import { queueCopiesOfRequest, requestDigest } from "../idempotency/request-key";
 import type { PayPaywallInput } from "./schemas";
 
 const CHARGED = new Set(["captured", "settled", "refunded"]);
@@ -62,8 +62,7 @@ export async function payPaywall(db: Db, payer: Payer, input: PayPaywallInput, i
 async function paymentIntentOfRequest(payee: Scope, payer: Payer, input: PayPaywallInput, requestKey: string | null): Promise<PaymentIntent> {
   return transaction(async (tx) => {
     if (requestKey) {
-      // Copies of one request queue here; the unique column is the backstop.
-      await tx.$queryRaw`SELECT 1 FROM pg_advisory_xact_lock(hashtextextended(${requestKey}, 0))`;
+      await queueCopiesOfRequest(tx, requestKey);
       const existing = await tx.paymentIntent.findUnique({ where: { payerRequestKey: requestKey } });
       if (existing) return sameRequestOrThrow(tx, existing, input);
     }

@@ -7,7 +7,7 @@ import type { Sql } from "../db";
 import { NotFoundError } from "../errors";
 import { createId } from "../ids";
 import type { Scope } from "../scope";
-import { requestDigest } from "./request-digest";
+import { requestDigest } from "../idempotency/request-key";
 import { redemptionStatement, wonRedemption, type RedemptionOutcome } from "./redemption-statement";
 import type { RedeemPaymentInput } from "./schemas";
 

@@ -8,7 +8,7 @@ import type { Sql } from "../db";
 import { createId } from "../ids";
 import { PAYMENT_INTENT_COLUMNS, serializePaymentIntent, type PaymentIntentObject } from "../payments/serialize";
 import type { Scope } from "../scope";
-import { requestDigest } from "./request-digest";
+import { requestDigest } from "../idempotency/request-key";
 import { redemptionStatement, wonRedemption, type RedemptionOutcome } from "./redemption-statement";
 import type { PaywallReasonCode, VerifiedRedemptionInput } from "./schemas";
 import { termsMismatchSql } from "./terms-check";

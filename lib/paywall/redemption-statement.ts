@@ -1,7 +1,7 @@
 // The one statement every redemption is: read the merchant's PaymentIntent, insert the redemption when
 // it may be redeemed, and say who holds the row, atomically. The unique key (merchant, mode,
 // PaymentIntent) lets exactly one insert win however many processes race; the row keeps a digest of the
-// request that wrote it (request-digest.ts), so that request's own retry is recognised as the winner.
+// request that wrote it (lib/idempotency/request-key.ts), so that request's own retry is recognised as the winner.
 import { statement, type Sql, type Statement } from "../db";
 
 /** What every redemption statement returns besides the PaymentIntent's own columns. */
