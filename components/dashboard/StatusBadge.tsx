@@ -1,5 +1,6 @@
 // A status as a coloured pill with its words ("partially_refunded" -> "Partially refunded").
 import { statusLabel } from "@/lib/dashboard/format";
+import { ownValue } from "@/lib/own-key";
 
 const TONE: Record<string, string> = {
   paid: "bg-emerald-50 text-emerald-800 ring-emerald-600/20",
@@ -31,7 +32,7 @@ const TONE: Record<string, string> = {
 
 export function StatusBadge({ status }: { status: string }) {
   return (
-    <span data-testid="status" data-status={status} className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONE[status] ?? "bg-slate-100 text-slate-700 ring-slate-500/20"}`}>
+    <span data-testid="status" data-status={status} className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${ownValue(TONE, status) ?? "bg-slate-100 text-slate-700 ring-slate-500/20"}`}>
       {statusLabel(status)}
     </span>
   );

@@ -1,5 +1,7 @@
 // Sign-in and sign-up error codes (next-auth carries them to the browser as `error`) and their wording.
 // Pure: the login and signup forms import it too.
+import { ownValue } from "../own-key";
+
 export const AUTH_ERRORS = {
   CredentialsSignin: "Incorrect email or password.",
   RATE_LIMITED: "Too many attempts. Wait a minute, then try again.",
@@ -12,5 +14,5 @@ export const PASSWORD_MIN_LENGTH = 10;
 
 export function authErrorMessage(code: string | null | undefined): string | null {
   if (!code) return null;
-  return code in AUTH_ERRORS ? AUTH_ERRORS[code as AuthErrorCode] : "Sign-in failed. Try again.";
+  return ownValue<string>(AUTH_ERRORS, code) ?? "Sign-in failed. Try again.";
 }

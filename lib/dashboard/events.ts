@@ -3,6 +3,7 @@
 import { EVENT_TYPES, type EventType } from "../events/types";
 import type { ListEventsInput } from "../events/schemas";
 import { ID_PREFIXES } from "../ids";
+import { ownValue } from "../own-key";
 import { listPageQuery, type SearchParams } from "./list-query";
 
 /** An unknown type shows every type; a cursor that is not an id is dropped (listPageQuery). */
@@ -24,6 +25,6 @@ const SAMPLE_ID = /_0{24}$/;
 export function eventObject(data: unknown): { id: string; href: string | null } | null {
   const id = (data as { object?: { id?: unknown } } | null)?.object?.id;
   if (typeof id !== "string") return null;
-  const page = OBJECT_PAGES[id.split("_")[0]];
+  const page = ownValue(OBJECT_PAGES, id.split("_")[0]);
   return { id, href: page && !SAMPLE_ID.test(id) ? `${page}/${id}` : null };
 }

@@ -1,11 +1,13 @@
 // Display formats of the dashboard (pure; server and browser): money, dates, status words.
 export { formatMoney } from "../pay/format-money";
+import { ownValue } from "../own-key";
 
 const SPECIAL_LABELS: Record<string, string> = { requires_payment: "Requires payment" };
 
 /** "partially_refunded" -> "Partially refunded". */
 export function statusLabel(status: string): string {
-  if (SPECIAL_LABELS[status]) return SPECIAL_LABELS[status];
+  const special = ownValue(SPECIAL_LABELS, status);
+  if (special) return special;
   const words = status.replace(/[_.]/g, " ");
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -1,5 +1,7 @@
 // Test instruments of CONTRACT.md: payment-method ids for the API, card numbers for the hosted pay page.
-// Pure data and functions, so the pay page can map a typed card number to its outcome.
+// Pure data and functions, so the pay page can map a typed card number to its outcome. Looked up only
+// through ownValue (own keys: `constructor` is no payment method).
+import { ownValue } from "../own-key";
 
 export type TestOutcome = { status: "succeeded" } | { status: "declined"; reason: string } | { status: "unavailable" };
 
@@ -12,6 +14,11 @@ export const TEST_PAYMENT_METHODS: Record<string, TestOutcome> = {
   pm_rail_unavailable: { status: "unavailable" },
 };
 
+/** The outcome of a test payment method id, or undefined for an id the table does not hold. */
+export function testPaymentMethodOutcome(paymentMethod: string): TestOutcome | undefined {
+  return ownValue(TEST_PAYMENT_METHODS, paymentMethod);
+}
+
 /** Card number (digits only) -> the payment method with the same outcome. */
 export const TEST_CARD_NUMBERS: Record<string, string> = {
   "4242424242424242": "pm_card_visa",
@@ -23,13 +30,13 @@ export const TEST_CARD_NUMBERS: Record<string, string> = {
 
 /** Maps a test card number (spaces and dashes allowed) to the payment method to capture with, or null. */
 export function paymentMethodForTestCard(cardNumber: string): string | null {
-  return TEST_CARD_NUMBERS[cardNumber.replace(/[\s-]/g, "")] ?? null;
+  return ownValue(TEST_CARD_NUMBERS, cardNumber.replace(/[\s-]/g, "")) ?? null;
 }
 
 /** The outcome a test card number produces, or null for a number the test rail does not know. */
 export function testCardOutcome(cardNumber: string): TestOutcome | null {
   const method = paymentMethodForTestCard(cardNumber);
-  return method ? TEST_PAYMENT_METHODS[method] : null;
+  return method ? (testPaymentMethodOutcome(method) ?? null) : null;
 }
 
 export function isCustomerWalletMethod(paymentMethod: string): boolean {

@@ -5,7 +5,7 @@ import type pg from "pg";
 import { createId } from "../ids";
 import { sideTransaction } from "../side-pool";
 import { RailUnavailableError, type ChargeRequest, type ChargeResult, type Rail, type RefundRequest, type RefundResult } from "./rail";
-import { TEST_PAYMENT_METHODS, isCustomerWalletMethod } from "./test-cards";
+import { isCustomerWalletMethod, testPaymentMethodOutcome } from "./test-cards";
 
 interface ChargeRow {
   id: string;
@@ -28,11 +28,11 @@ export const testRail: Rail = {
   name: "test",
 
   supportsPaymentMethod(paymentMethod) {
-    return paymentMethod in TEST_PAYMENT_METHODS || isCustomerWalletMethod(paymentMethod);
+    return testPaymentMethodOutcome(paymentMethod) !== undefined || isCustomerWalletMethod(paymentMethod);
   },
 
   async charge(request: ChargeRequest): Promise<ChargeResult> {
-    const known = TEST_PAYMENT_METHODS[request.paymentMethod];
+    const known = testPaymentMethodOutcome(request.paymentMethod);
     if (known?.status === "unavailable") throw new RailUnavailableError("The test rail is unavailable (pm_rail_unavailable).", true);
     return sideTransaction("test-rail", async (client) => {
       // One charge per key, even when two callers race with the same key.
