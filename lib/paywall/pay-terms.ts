@@ -11,6 +11,7 @@ import { validateCard, type CardForm } from "../pay/card";
 import { payCheckout, type PayOutcome } from "../pay/pay-checkout";
 import type { Scope } from "../scope";
 import { Currency } from "../validation/common";
+import { PATH_ID_PATTERN } from "../validation/text-safety";
 import { openPaywallCheckout } from "./open-paywall-checkout";
 import { MerchantId, Sku } from "./schemas";
 import { verifyPayment } from "./verify-payment";
@@ -52,8 +53,13 @@ export async function payPaywallTerms(terms: PaywallTerms, form: CardForm): Prom
   return { outcome, paymentIntentId: checkout.paymentIntentId };
 }
 
-/** A PaymentIntent that pays these terms (the same rule as POST /v1/paywall/verify), or null. */
+/**
+ * A PaymentIntent that pays these terms (the same rule as POST /v1/paywall/verify), or null. The id comes
+ * from the page's query: one that could not name any object (a NUL, spaces, too long) is simply unpaid,
+ * and never reaches SQL.
+ */
 export async function paidTermsPaymentIntent(terms: PaywallTerms, paymentIntentId: string) {
+  if (!PATH_ID_PATTERN.test(paymentIntentId)) return null;
   const verdict = await verifyPayment(sql(), paywallScope(terms), { paymentIntentId, merchantId: terms.merchant, ...terms });
   return verdict.valid ? verdict.paymentIntent : null;
 }
