@@ -1,8 +1,10 @@
 // The production HTTP server: Next.js's request handler behind a plain Node server, so that the
 // client's address comes from the socket. Whatever X-Forwarded-For a client sends, the socket peer is
-// appended last; lib/http/client-ip.ts trusts only TRUSTED_PROXY_HOPS entries before it.
+// appended last; lib/http/client-ip.ts trusts only TRUSTED_PROXY_HOPS entries before it. Under /v1, what
+// Next would answer outside the error contract is answered in it (lib/http/v1-edge.mjs).
 import { createServer } from "node:http";
 import next from "next";
+import { guardV1 } from "./lib/http/v1-edge.mjs";
 
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? "0.0.0.0";
@@ -15,6 +17,7 @@ const server = createServer((req, res) => {
   const peer = req.socket.remoteAddress ?? "unknown";
   const forwarded = req.headers["x-forwarded-for"];
   req.headers["x-forwarded-for"] = forwarded ? `${forwarded}, ${peer}` : peer;
+  if (guardV1(req, res)) return;
   handle(req, res);
 });
 server.keepAliveTimeout = 65_000;

@@ -1,0 +1,49 @@
+// One HTTP request sent exactly as given: any method token (TRACE, PROPFIND), the path's bytes unnormalised
+// (`%`, `%e2%82`, `..`), any headers and body. fetch() refuses or rewrites all of these.
+import http from "node:http";
+
+export interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+}
+
+export function rawRequest(
+  base: string,
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: string | Buffer; timeoutMs?: number } = {},
+): Promise<RawResponse> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ hostname, port, method, path, headers: options.headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));
+      res.on("error", reject);
+    });
+    req.setTimeout(options.timeoutMs ?? 20_000, () => req.destroy(new Error(`no answer to ${method} ${path} in time`)));
+    req.on("error", reject);
+    req.end(options.body);
+  });
+}
+
+/** The error contract's shape: exactly `{ error: { code, message, details } }`. */
+export function isErrorShape(text: string): boolean {
+  let parsed: any;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  return (
+    parsed !== null &&
+    typeof parsed === "object" &&
+    Object.keys(parsed).join() === "error" &&
+    typeof parsed.error?.code === "string" &&
+    typeof parsed.error.message === "string" &&
+    parsed.error.details !== null &&
+    typeof parsed.error.details === "object" &&
+    !Array.isArray(parsed.error.details)
+  );
+}
