@@ -5,9 +5,14 @@
 // together exceed the budget; the table's CHECK backs it up. The reservation's key (the body's
 // idempotencyKey, else a digest of the API key and the request's Idempotency-Key) is unique per meter: a retry's statement fails
 // on it as a whole, hold included, and gets the first reservation back instead of a second hold.
+// Whose hold it is: the answer says `created: true` (201) only to the request that inserted it, and to that
+// same request's retries (same API key and Idempotency-Key, kept as `request_key`) while it is still held;
+// any other request naming the key gets `created: false` (200) and must not run the paid call. A key whose
+// reservation is already committed or released is refused (409 reservation_already_used): it paid for one
+// call, which has run or failed, and never pays for another.
 import { statement, type Sql } from "../db";
 import { env } from "../env";
-import { InvariantViolation, ValidationError } from "../errors";
+import { ConflictError, InvariantViolation, ValidationError } from "../errors";
 import { createId } from "../ids";
 import type { Scope } from "../scope";
 import { InsufficientBudgetError, MeterPastDueError, meterClosed, wrongTrustModel } from "./meter-errors";
@@ -17,7 +22,8 @@ import { requestDigest } from "../idempotency/request-key";
 import { HEADER_KEY_PREFIX, serializeReservation, type ReservationRow } from "./serialize";
 import { outOfRangeError, UNBILLED_LIMIT_SQL, unbilledLimitError } from "./unbilled-limit";
 
-// $1 meter, $2 merchant, $3 livemode, $4 reservation id, $5 key or null, $6 quantity, $7 unit price, $8 amount, $9 TTL seconds
+// $1 meter, $2 merchant, $3 livemode, $4 reservation id, $5 key or null, $6 quantity, $7 unit price, $8 amount, $9 TTL seconds,
+// $10 request key (digest of the API key and Idempotency-Key) or null
 const RESERVE = statement(
   "meter_reserve",
   `WITH upd AS (
@@ -27,8 +33,8 @@ const RESERVE = statement(
         AND m.accrued_base + m.reserved_base + $8::bigint <= ${UNBILLED_LIMIT_SQL}
      RETURNING m.id, m.base_units_per_minor
    ), ins AS (
-     INSERT INTO meter_reservations (id, meter_id, idempotency_key, status, quantity, unit_price_base, amount_base, expires_at)
-     SELECT $4, upd.id, $5, 'held', $6, $7, $8, now() + make_interval(secs => $9::int) FROM upd
+     INSERT INTO meter_reservations (id, meter_id, idempotency_key, status, quantity, unit_price_base, amount_base, expires_at, request_key)
+     SELECT $4, upd.id, $5, 'held', $6, $7, $8, now() + make_interval(secs => $9::int), $10 FROM upd
      RETURNING *
    )
    SELECT ins.*, upd.base_units_per_minor FROM ins, upd`,
@@ -44,17 +50,18 @@ export interface ReserveCaller extends Scope {
 }
 
 export async function reserve(db: Sql, scope: ReserveCaller, meterId: string, input: ReserveInput, requestKey: string | null = null) {
-  const key = input.idempotencyKey ?? headerReservationKey(scope.apiKeyId, requestKey);
+  const request = requestDigest(scope.apiKeyId, requestKey);
+  const key = input.idempotencyKey ?? (request === null ? null : `${HEADER_KEY_PREFIX}${request}`);
   const amount = BigInt(input.quantity) * BigInt(input.unitPriceMinor);
   const attempt = async () => {
     try {
       const [row] = await db.rows<Row>(RESERVE, [
         meterId, scope.merchantId, scope.livemode, createId("meterReservation"), key, input.quantity, input.unitPriceMinor, amount.toString(),
-        env.METER_RESERVATION_TTL_SECONDS,
+        env.METER_RESERVATION_TTL_SECONDS, request,
       ]);
-      return row ? { created: true, reservation: serializeReservation(row, BigInt(row.base_units_per_minor), scope.livemode) } : null;
+      return row ? answer(true, serializeReservation(row, BigInt(row.base_units_per_minor), scope.livemode)) : null;
     } catch (err) {
-      if (key && isUniqueViolation(err, "meter_reservations_meter_id_idempotency_key_key")) return replay(db, scope, meterId, input, key);
+      if (key && isUniqueViolation(err, "meter_reservations_meter_id_idempotency_key_key")) return replay(db, scope, meterId, input, key, request);
       if (isOutOfRange(err)) throw outOfRangeError(meterId);
       throw err;
     }
@@ -66,7 +73,7 @@ export async function reserve(db: Sql, scope: ReserveCaller, meterId: string, in
   // checks, or the meter closed since) is still a replay: answer it before explaining any refusal.
   if (key) {
     const [existing] = await db.rows<ReservationRow>(FIND_RESERVATION, [meterId, key]);
-    if (existing) return replay(db, scope, meterId, input, key);
+    if (existing) return replay(db, scope, meterId, input, key, request);
   }
   const meter = await readMeterSql(db, scope, meterId); // 404 when it is not this merchant's
   if (!meter.prepaid) throw wrongTrustModel(meter, "a reservation");
@@ -83,18 +90,20 @@ export async function reserve(db: Sql, scope: ReserveCaller, meterId: string, in
   throw new InsufficientBudgetError(meter, amount);
 }
 
-/**
- * The stored key of a reservation named only by the request's Idempotency-Key header: a digest of the API
- * key and the header (as paywall rows keep it), so two API keys of one merchant sending the same header
- * never share a hold. It is not echoed (the reservation's `idempotencyKey` is null).
- */
-function headerReservationKey(apiKeyId: string, requestKey: string | null): string | null {
-  const digest = requestDigest(apiKeyId, requestKey);
-  return digest === null ? null : `${HEADER_KEY_PREFIX}${digest}`;
+// A reservation named only by the request's Idempotency-Key header is stored under a digest of the API key
+// and the header (`hdr:<digest>`, as paywall rows keep it), so two API keys of one merchant sending the same
+// header never share a hold. It is not echoed (the reservation's `idempotencyKey` is null).
+
+/** The answer of a reserve: the reservation and whether this request created it (also in the body). */
+function answer(created: boolean, reservation: ReturnType<typeof serializeReservation>) {
+  return { created, reservation: { ...reservation, created } };
 }
 
-/** The key reserved before on this meter: the same reservation again is a replay, another is a mistake. */
-async function replay(db: Sql, scope: Scope, meterId: string, input: ReserveInput, key: string) {
+/**
+ * The key reserved before on this meter: the same reservation again is a replay, another is a mistake. A
+ * replay is this request's own (created) only when the request key matches; a finished one is refused.
+ */
+async function replay(db: Sql, scope: Scope, meterId: string, input: ReserveInput, key: string, request: string | null) {
   const meter = await readMeterSql(db, scope, meterId);
   const [existing] = await db.rows<ReservationRow>(FIND_RESERVATION, [meterId, key]);
   if (!existing) throw new InvariantViolation(`No reservation for key ${key} after a conflict on it.`);
@@ -103,5 +112,13 @@ async function replay(db: Sql, scope: Scope, meterId: string, input: ReserveInpu
       { path: "idempotencyKey", message: "already used with a different quantity or unitPriceMinor" },
     ]);
   }
-  return { created: false, reservation: serializeReservation(existing, meter.baseUnitsPerMinor, scope.livemode) };
+  if (existing.status !== "held") {
+    const named = input.idempotencyKey === undefined ? "the Idempotency-Key header" : `the idempotencyKey '${input.idempotencyKey}'`;
+    throw new ConflictError(
+      `The reservation of ${named} is already ${existing.status}: it paid for one call, which has finished. A new call needs a new reservation key.`,
+      { reason: "reservation_already_used", meterId, reservationId: existing.id, status: existing.status, releaseReason: existing.release_reason },
+    );
+  }
+  const own = request !== null && (existing.request_key === request || existing.idempotency_key === `${HEADER_KEY_PREFIX}${request}`);
+  return answer(own, serializeReservation(existing, meter.baseUnitsPerMinor, scope.livemode));
 }

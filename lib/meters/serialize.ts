@@ -85,6 +85,8 @@ export function serializeUsageRecord(row: UsageRecordRow, baseUnitsPerMinor: big
 
 export interface ReservationRow extends PricedRow {
   idempotency_key: string | null;
+  /** Digest of the creating request's API key and Idempotency-Key (internal, never serialized). */
+  request_key?: string | null;
   status: string;
   release_reason: string | null;
   expires_at: Date;

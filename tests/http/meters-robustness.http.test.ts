@@ -122,7 +122,7 @@ describe("meters: retries answer the original object even after the meter change
     expect(first.status).toBe(201);
     const retry = await reserve(meter.id, { quantity: 1, unitPriceMinor: 1_000_000, idempotencyKey: "K" });
     expect(retry.status).toBe(200);
-    expect(retry.body).toEqual(first.body);
+    expect(retry.body).toEqual({ ...first.body, created: false }); // another request (no header): not its hold
     const mismatch = await reserve(meter.id, { quantity: 2, unitPriceMinor: 1_000_000, idempotencyKey: "K" });
     expect(mismatch.status).toBe(400);
     expect((await reserve(meter.id, { quantity: 1, unitPriceMinor: 1, idempotencyKey: "K2" })).status).toBe(402);
@@ -153,7 +153,7 @@ describe("meters: the Idempotency-Key fallback is scoped per API key", () => {
     expect(a.body.idempotencyKey).toBeNull(); // the stored key is a digest of the API key and the header
     const retryA = await reserve(meter.id, body, { "Idempotency-Key": "same-header" });
     const retryB = await reserve(meter.id, body, { "Idempotency-Key": "same-header" }, second.secret);
-    expect([retryA.status, retryA.body.id, retryB.status, retryB.body.id]).toEqual([200, a.body.id, 200, b.body.id]);
+    expect([retryA.status, retryA.body.id, retryB.status, retryB.body.id]).toEqual([201, a.body.id, 201, b.body.id]); // each its own request's retry
     expect(await meterOf(meter.id)).toMatchObject({ reservedBase: 2 * PRICE });
   });
 });

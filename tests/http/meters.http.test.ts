@@ -242,8 +242,9 @@ describe("meters: prepaid reservations", () => {
     const meter = await openMeter({ prepaid: true, budgetMinor: 1 });
     const send = () => call("POST", `/v1/meters/${meter.id}/reservations`, { key: m.testKey, headers: { "Idempotency-Key": "sdk_retry_1" }, body: { quantity: 1, unitPriceMinor: PRICE } });
     const [a, b] = [await send(), await send()];
-    expect([a.status, b.status]).toEqual([201, 200]);
-    expect(b.body).toEqual(a.body);
+    // The same request again (same key and header): answered as the first time, the hold it created.
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(b.body).toEqual({ ...a.body, created: true });
     expect(await meterOf(meter.id)).toMatchObject({ reservedBase: PRICE });
   });
 

@@ -4,8 +4,9 @@ import { reserve } from "@/lib/meters/reserve";
 import { ReserveBody } from "@/lib/meters/schemas";
 
 // One atomic statement. The reservation's own key (body idempotencyKey, else the Idempotency-Key header)
-// makes a retry get the same hold: 201 for a new one, 200 for the original. A budget that cannot cover the
-// call is 402 PAYMENT_DECLINED, details.reason "insufficient_budget" with details.topUp.
+// makes a retry get the same hold. `created` (and 201 vs 200) says whether THIS request made it (its own
+// retries included); a key whose reservation finished is 409 reservation_already_used. A budget that
+// cannot cover the call is 402 PAYMENT_DECLINED, details.reason "insufficient_budget" with details.topUp.
 export const POST = api(
   { auth: "secret", body: ReserveBody, status: 201, idempotent: false, transaction: false, db: "sql" },
   async ({ tx, principal, params, body, req }) => {
