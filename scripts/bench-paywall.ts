@@ -42,8 +42,8 @@ try {
   const terms = { merchantId: seller.merchantId, amount: PRICE, currency: "USD", sku: SKU };
   const paid = await new ServiceClient({ baseUrl: server.url, apiKey: payer.testSecretKey }).paywall.pay({ ...terms, paymentMethod: "pm_card_visa" });
   await getDb().$executeRaw`
-    INSERT INTO payment_intents (id, merchant_id, livemode, status, amount, amount_captured, currency, payment_method, sku, payer_merchant_id, captured_at, created_at, updated_at)
-    SELECT 'pi_bench' || lpad(g::text, 16, '0'), merchant_id, livemode, status, amount, amount_captured, currency, payment_method, sku, payer_merchant_id, captured_at, now(), now()
+    INSERT INTO payment_intents (id, merchant_id, livemode, status, amount, amount_captured, currency, payment_method, sku, payer_merchant_id, captured_at, source, created_at, updated_at)
+    SELECT 'pi_bench' || lpad(g::text, 16, '0'), merchant_id, livemode, status, amount, amount_captured, currency, payment_method, sku, payer_merchant_id, captured_at, source, now(), now()
       FROM payment_intents, generate_series(1, ${PAYMENTS}) g WHERE id = ${paid.paymentIntentId}`;
   let next = 0;
   const nextPayment = () => {

@@ -1,10 +1,12 @@
 // Status filter of a list page as links (works without JavaScript; the current one is aria-current).
-// `param` filters by another query parameter (the events page: ?type=), `label` names the filter.
+// `param` filters by another query parameter (the events page: ?type=), `label` names the filter; `keep`
+// carries the page's other filters on each link (status and source on the payments page).
 import Link from "next/link";
 import { statusLabel } from "@/lib/dashboard/format";
 
-export function StatusFilter({ basePath, statuses, current, param = "status", label = "Filter by status", optionLabel = statusLabel }: {
+export function StatusFilter({ basePath, statuses, current, param = "status", label = "Filter by status", optionLabel = statusLabel, keep = {} }: {
   basePath: string;
+  keep?: Record<string, string | undefined>;
   statuses: readonly string[];
   current?: string;
   param?: string;
@@ -20,7 +22,7 @@ export function StatusFilter({ basePath, statuses, current, param = "status", la
           return (
             <li key={option.label}>
               <Link
-                href={option.value ? `${basePath}?${param}=${encodeURIComponent(option.value)}` : basePath}
+                href={hrefOf(basePath, { ...keep, [param]: option.value })}
                 aria-current={active ? "page" : undefined}
                 className={`inline-flex rounded-full border px-3 py-1 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 ${active ? "border-indigo-600 bg-indigo-50 text-indigo-700" : "border-slate-300 bg-white text-slate-700 hover:bg-slate-50"}`}
               >
@@ -32,4 +34,11 @@ export function StatusFilter({ basePath, statuses, current, param = "status", la
       </ul>
     </nav>
   );
+}
+
+function hrefOf(basePath: string, query: Record<string, string | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value) params.set(key, value);
+  const text = params.toString();
+  return text ? `${basePath}?${text}` : basePath;
 }

@@ -2,6 +2,7 @@
 import type { Db } from "../db";
 import { NotFoundError, ValidationError } from "../errors";
 import { createId } from "../ids";
+import type { PaymentSource } from "../payments/sources";
 import type { Scope } from "../scope";
 import type { OpenCheckoutInput } from "./schemas";
 import { serializeCheckout } from "./serialize";
@@ -16,7 +17,14 @@ export interface PaywallPaymentFields {
   payerRequestKey?: string | null;
 }
 
-export async function openCheckout(tx: Db, scope: Scope, input: OpenCheckoutInput, paywall?: PaywallPaymentFields) {
+/** How the checkout came (its PaymentIntent's and order's `source`), and a paywall payment's own fields. */
+export interface CheckoutOrigin {
+  source: PaymentSource;
+  paywall?: PaywallPaymentFields;
+}
+
+export async function openCheckout(tx: Db, scope: Scope, input: OpenCheckoutInput, origin: CheckoutOrigin) {
+  const { source, paywall } = origin;
   const expiresIn = input.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS;
   if (scope.livemode && expiresIn < LIVE_MIN_EXPIRES_IN_SECONDS) {
     throw new ValidationError("expiresInSeconds must be 60..86400 in live mode.", [{ path: "expiresInSeconds", message: "60..86400 in live mode" }]);
@@ -33,10 +41,10 @@ export async function openCheckout(tx: Db, scope: Scope, input: OpenCheckoutInpu
   const common = { ...inScope, amount, currency: input.currency, customerId: input.customerId ?? null, createdAt: now, updatedAt: now };
 
   await tx.paymentIntent.create({
-    data: { ...common, ...paywall, id: ids.paymentIntent, status: "requires_payment", checkoutId: ids.checkout, orderId: ids.order },
+    data: { ...common, ...paywall, id: ids.paymentIntent, status: "requires_payment", checkoutId: ids.checkout, orderId: ids.order, source },
   });
   await tx.order.create({
-    data: { ...common, id: ids.order, status: "pending", checkoutId: ids.checkout, paymentIntentId: ids.paymentIntent, items },
+    data: { ...common, id: ids.order, status: "pending", checkoutId: ids.checkout, paymentIntentId: ids.paymentIntent, items, source },
   });
   const checkout = await tx.checkout.create({
     data: {

@@ -4,6 +4,25 @@ import { ownValue } from "../own-key";
 
 const SPECIAL_LABELS: Record<string, string> = { requires_payment: "Requires payment" };
 
+const SOURCE_LABELS: Record<string, string> = {
+  api: "API",
+  pay_page: "Pay page",
+  paywall: "Paywall",
+  meter: "Meter",
+  spt: "Shared token",
+  x402: "x402",
+  mpp: "MPP",
+  acp: "ACP",
+  a2a: "A2A",
+  ap2: "AP2",
+  mcp: "MCP",
+};
+
+/** A payment's source as words: "pay_page" -> "Pay page", "x402" -> "x402". */
+export function sourceLabel(source: string): string {
+  return SOURCE_LABELS[source] ?? source;
+}
+
 /** "partially_refunded" -> "Partially refunded". */
 export function statusLabel(status: string): string {
   const special = ownValue(SPECIAL_LABELS, status);

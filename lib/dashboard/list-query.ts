@@ -14,6 +14,12 @@ export interface ListPageQuery<S extends string> {
 
 const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
+/** `?source=` of the payments and orders pages: one of `sources`, else none (all). */
+export async function sourceQuery<S extends string>(searchParams: SearchParams, sources: readonly S[]): Promise<S | undefined> {
+  const source = one((await searchParams).source);
+  return source && (sources as readonly string[]).includes(source) ? (source as S) : undefined;
+}
+
 export async function listPageQuery<S extends string>(searchParams: SearchParams, statuses: readonly S[]): Promise<ListPageQuery<S>> {
   const params = await searchParams;
   const status = one(params.status);

@@ -68,6 +68,7 @@ export async function openFunding(
       ...shownAndCharged(meter, paymentMethod, payer),
       meterId: meter.id,
       meterFunding: true,
+      source: "meter",
       meterChargeKey: `${meter.id}:fund:${numbered.funding_count}`,
       payerRequestKey: requestKey,
       payerMerchantId: payer?.merchantId ?? null,

@@ -34,6 +34,7 @@ export async function retryMeterPayment(tx: Db, scope: Scope, meterId: string, i
       paymentMethod,
       meterId,
       meterChargeKey: `${meterId}:${n}`,
+      source: "meter",
     },
   });
   await tx.$executeRaw`

@@ -92,6 +92,7 @@ async function settleMeter(tx: Db, id: string): Promise<boolean> {
         paymentMethod: meter.payment_method,
         meterId: meter.id,
         meterChargeKey: `${meter.id}:${n}`,
+        source: "meter",
       },
     });
   }

@@ -12,7 +12,7 @@ export async function listOrders(db: Db, scope: Scope, query: ListOrdersInput) {
     ? requireCursor(await db.order.findFirst({ where: { ...inScope, id: query.startingAfter }, select: { id: true, createdAt: true } }), query.startingAfter)
     : null;
   const rows = await db.order.findMany({
-    where: { ...inScope, ...(query.status ? { status: query.status } : {}), ...afterCursor(cursor) },
+    where: { ...inScope, ...(query.status ? { status: query.status } : {}), ...(query.source ? { source: query.source } : {}), ...afterCursor(cursor) },
     orderBy: NEWEST_FIRST,
     take: query.limit + 1,
   });

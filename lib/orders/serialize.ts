@@ -1,4 +1,5 @@
 import type { Order } from "../generated/prisma/client";
+import type { PaymentSource } from "../payments/sources";
 
 export function serializeOrder(order: Order) {
   return {
@@ -12,6 +13,8 @@ export function serializeOrder(order: Order) {
     currency: order.currency,
     items: order.items,
     customerId: order.customerId,
+    /** The source of its PaymentIntent (lib/payments/sources.ts). */
+    source: order.source as PaymentSource,
     livemode: order.livemode,
     createdAt: order.createdAt.toISOString(),
   };

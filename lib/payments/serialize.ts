@@ -1,4 +1,5 @@
 import type { PaymentIntent } from "../generated/prisma/client";
+import type { PaymentSource } from "./sources";
 
 /** The columns the API object shows (a raw-SQL read selects just these: PAYMENT_INTENT_COLUMNS). */
 export type PaymentIntentFields = Pick<
@@ -20,6 +21,7 @@ export type PaymentIntentFields = Pick<
   | "settledAt"
   | "failureReason"
   | "livemode"
+  | "source"
   | "createdAt"
 >;
 
@@ -27,7 +29,7 @@ export type PaymentIntentFields = Pick<
 export const PAYMENT_INTENT_COLUMNS = `id, status, amount, amount_captured AS "amountCaptured", amount_refunded AS "amountRefunded", currency,
   checkout_id AS "checkoutId", order_id AS "orderId", customer_id AS "customerId", payment_method AS "paymentMethod", sku,
   meter_id AS "meterId", meter_funding AS "meterFunding", captured_at AS "capturedAt", settled_at AS "settledAt", failure_reason AS "failureReason", livemode,
-  created_at AS "createdAt"`;
+  source, created_at AS "createdAt"`;
 
 export function serializePaymentIntent(pi: PaymentIntentFields) {
   return {
@@ -51,6 +53,8 @@ export function serializePaymentIntent(pi: PaymentIntentFields) {
     capturedAt: pi.capturedAt?.toISOString() ?? null,
     settledAt: pi.settledAt?.toISOString() ?? null,
     failureReason: pi.failureReason,
+    /** How it came (lib/payments/sources.ts): api, pay_page, paywall, meter, spt, x402, mpp, ... */
+    source: pi.source as PaymentSource,
     livemode: pi.livemode,
     createdAt: pi.createdAt.toISOString(),
   };

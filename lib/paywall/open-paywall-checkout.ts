@@ -29,6 +29,6 @@ export async function openPaywallCheckout(tx: Db, scope: Scope, terms: PaywallCh
       metadata: { paywall: "true", sku: terms.sku },
       expiresInSeconds: PAYWALL_CHECKOUT_SECONDS,
     },
-    { sku: terms.sku, ...payer },
+    { source: "paywall", paywall: { sku: terms.sku, ...payer } },
   );
 }

@@ -42,7 +42,7 @@ export function paymentIntentsResource(send: Send) {
   return {
     retrieve: (paymentIntentId: string, options?: RequestOptions) =>
       send<T.PaymentIntent>("GET", `/v1/payment_intents/${id(paymentIntentId)}`, undefined, options),
-    list: (params?: T.ListParams & { status?: T.PaymentIntentStatus }, options?: RequestOptions) =>
+    list: (params?: T.ListParams & { status?: T.PaymentIntentStatus; source?: T.PaymentSource }, options?: RequestOptions) =>
       send<T.List<T.PaymentIntent>>("GET", `/v1/payment_intents${query(params)}`, undefined, options),
   };
 }
@@ -50,7 +50,7 @@ export function paymentIntentsResource(send: Send) {
 export function ordersResource(send: Send) {
   return {
     retrieve: (orderId: string, options?: RequestOptions) => send<T.Order>("GET", `/v1/orders/${id(orderId)}`, undefined, options),
-    list: (params?: T.ListParams & { status?: T.OrderStatus }, options?: RequestOptions) =>
+    list: (params?: T.ListParams & { status?: T.OrderStatus; source?: T.PaymentSource }, options?: RequestOptions) =>
       send<T.List<T.Order>>("GET", `/v1/orders${query(params)}`, undefined, options),
   };
 }

@@ -102,8 +102,12 @@ export interface PaymentIntent extends ServiceObject {
   meterId?: string | null;
   /** Why a meter's payment was made: `settlement` (billing accrued usage), `funding` (a prepaid budget charged up front), null for other payments. */
   meterPurpose?: MeterPaymentPurpose | null;
+  /** How the payment came: `api`, `pay_page`, `paywall`, `meter`, `spt`, `x402`, `mpp`, `acp`, `a2a`, `ap2`, `mcp`. */
+  source?: PaymentSource;
   createdAt: string;
 }
+
+export type PaymentSource = "api" | "pay_page" | "paywall" | "meter" | "spt" | "x402" | "mpp" | "acp" | "a2a" | "ap2" | "mcp" | (string & {});
 
 export type MeterPaymentPurpose = "settlement" | "funding" | (string & {});
 
@@ -119,6 +123,8 @@ export interface Order extends ServiceObject {
   currency: string;
   items: LineItem[] | null;
   customerId: string | null;
+  /** The source of its PaymentIntent. */
+  source?: PaymentSource;
   createdAt: string;
 }
 

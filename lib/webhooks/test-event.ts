@@ -26,7 +26,7 @@ export function sampleObject(type: EventType, scope: Scope, now = new Date()): R
   const amount = 5400;
   const captured = ["captured", "settled", "refunded", "paid"].includes(action);
   const refunded = action === "refunded";
-  const common = { merchantId: scope.merchantId, livemode: scope.livemode, currency: "USD", checkoutId: sampleId("checkout"), customerId: null, createdAt: now, updatedAt: now };
+  const common = { merchantId: scope.merchantId, livemode: scope.livemode, currency: "USD", checkoutId: sampleId("checkout"), customerId: null, source: "api", createdAt: now, updatedAt: now };
   if (kind === "order") {
     const order: Order = {
       ...common,

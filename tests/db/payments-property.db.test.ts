@@ -95,7 +95,7 @@ describe("payments property", () => {
         for (const op of ops) {
           if (op.kind === "open") {
             const scope = scopes[op.merchant];
-            const c = await transaction((tx) => openCheckout(tx, scope, { amount: op.amount, currency: "USD" }));
+            const c = await transaction((tx) => openCheckout(tx, scope, { amount: op.amount, currency: "USD" }, { source: "api" }));
             opened.push({ scope, id: c.id, paymentIntentId: c.paymentIntentId, orderId: c.orderId, wallet: wallets[op.merchant] });
             continue;
           }

@@ -126,6 +126,7 @@ describe("fundings the rail never took", () => {
         paymentMethod: "pm_card_visa",
         meterId: meter.id,
         meterFunding: true,
+      source: "meter",
         meterChargeKey: `${meter.id}:fund:2`,
         createdAt: new Date(Date.now() - 60_000),
         updatedAt: new Date(Date.now() - 60_000),

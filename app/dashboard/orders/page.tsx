@@ -6,13 +6,15 @@ import { Money } from "@/components/dashboard/Money";
 import { NextPageLink } from "@/components/dashboard/NextPageLink";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Section } from "@/components/dashboard/Section";
+import { SourceBadge } from "@/components/dashboard/SourceBadge";
 import { StatusBadge } from "@/components/dashboard/StatusBadge";
 import { StatusFilter } from "@/components/dashboard/StatusFilter";
 import { getDb } from "@/lib/db";
-import { formatDateTime } from "@/lib/dashboard/format";
-import { listPageQuery, type SearchParams } from "@/lib/dashboard/list-query";
+import { formatDateTime, sourceLabel } from "@/lib/dashboard/format";
+import { listPageQuery, sourceQuery, type SearchParams } from "@/lib/dashboard/list-query";
 import { orNotFound } from "@/lib/dashboard/not-found";
 import { requireDashboard } from "@/lib/dashboard/session";
+import { PAYMENT_SOURCES } from "@/lib/payments/sources";
 import { listOrders } from "@/lib/orders/list-orders";
 import { ORDER_STATUSES } from "@/lib/orders/transitions";
 
@@ -21,26 +23,29 @@ export const metadata: Metadata = { title: "Orders" };
 export default async function OrdersPage({ searchParams }: { searchParams: SearchParams }) {
   const { scope } = await requireDashboard();
   const query = await listPageQuery(searchParams, ORDER_STATUSES);
-  const page = await orNotFound(listOrders(getDb(), scope, query));
+  const source = await sourceQuery(searchParams, PAYMENT_SOURCES);
+  const page = await orNotFound(listOrders(getDb(), scope, { ...query, source }));
   return (
     <>
       <PageHeader title="Orders" description="What payers bought. Open an order for its timeline and to refund it." />
-      <StatusFilter basePath="/dashboard/orders" statuses={ORDER_STATUSES} current={query.status} />
+      <StatusFilter basePath="/dashboard/orders" statuses={ORDER_STATUSES} current={query.status} keep={{ source }} />
+      <StatusFilter basePath="/dashboard/orders" statuses={PAYMENT_SOURCES} current={source} param="source" label="Filter by source" optionLabel={sourceLabel} keep={{ status: query.status }} />
       <Section title={query.status ? `Orders: ${query.status.replace(/_/g, " ")}` : "All orders"} flush>
         <DataTable
           caption="Orders"
           rows={page.data}
           rowHref={(order) => `/dashboard/orders/${order.id}`}
-          empty={<EmptyState title={query.status ? "No orders with this status" : "No orders yet"} description="Orders are created when a checkout is opened, and paid when it is paid." />}
+          empty={<EmptyState title={query.status || source ? "No orders match this filter" : "No orders yet"} description="Orders are created when a checkout is opened, and paid when it is paid." />}
           columns={[
             { header: "Amount", cell: (order) => <Money amount={order.amount} currency={order.currency} className="font-medium text-slate-900" /> },
             { header: "Status", cell: (order) => <StatusBadge status={order.status} /> },
+            { header: "Source", cell: (order) => <SourceBadge source={order.source} /> },
             { header: "Refunded", cell: (order) => (order.amountRefunded ? <Money amount={order.amountRefunded} currency={order.currency} /> : "—"), hideOnMobile: true },
             { header: "Order", cell: (order) => <span className="font-mono text-xs text-slate-600">{order.id}</span>, hideOnMobile: true },
             { header: "Created", cell: (order) => formatDateTime(order.createdAt), align: "right" },
           ]}
         />
-        <NextPageLink basePath="/dashboard/orders" query={{ status: query.status, startingAfter: query.startingAfter }} lastId={page.data.at(-1)?.id} hasMore={page.hasMore} />
+        <NextPageLink basePath="/dashboard/orders" query={{ status: query.status, source, startingAfter: query.startingAfter }} lastId={page.data.at(-1)?.id} hasMore={page.hasMore} />
       </Section>
     </>
   );

@@ -6,13 +6,15 @@ import { Money } from "@/components/dashboard/Money";
 import { NextPageLink } from "@/components/dashboard/NextPageLink";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Section } from "@/components/dashboard/Section";
+import { SourceBadge } from "@/components/dashboard/SourceBadge";
 import { StatusBadge } from "@/components/dashboard/StatusBadge";
 import { StatusFilter } from "@/components/dashboard/StatusFilter";
 import { getDb } from "@/lib/db";
-import { formatDateTime } from "@/lib/dashboard/format";
-import { listPageQuery, type SearchParams } from "@/lib/dashboard/list-query";
+import { formatDateTime, sourceLabel } from "@/lib/dashboard/format";
+import { listPageQuery, sourceQuery, type SearchParams } from "@/lib/dashboard/list-query";
 import { orNotFound } from "@/lib/dashboard/not-found";
 import { requireDashboard } from "@/lib/dashboard/session";
+import { PAYMENT_SOURCES } from "@/lib/payments/sources";
 import { listPaymentIntents } from "@/lib/payments/list-payment-intents";
 import { PAYMENT_INTENT_STATUSES } from "@/lib/payments/transitions";
 
@@ -21,26 +23,29 @@ export const metadata: Metadata = { title: "Payments" };
 export default async function PaymentsPage({ searchParams }: { searchParams: SearchParams }) {
   const { scope } = await requireDashboard();
   const query = await listPageQuery(searchParams, PAYMENT_INTENT_STATUSES);
-  const page = await orNotFound(listPaymentIntents(getDb(), scope, query));
+  const source = await sourceQuery(searchParams, PAYMENT_SOURCES);
+  const page = await orNotFound(listPaymentIntents(getDb(), scope, { ...query, source }));
   return (
     <>
       <PageHeader title="Payments" description="PaymentIntents: the money side of every checkout, paywall and meter." />
-      <StatusFilter basePath="/dashboard/payments" statuses={PAYMENT_INTENT_STATUSES} current={query.status} />
+      <StatusFilter basePath="/dashboard/payments" statuses={PAYMENT_INTENT_STATUSES} current={query.status} keep={{ source }} />
+      <StatusFilter basePath="/dashboard/payments" statuses={PAYMENT_SOURCES} current={source} param="source" label="Filter by source" optionLabel={sourceLabel} keep={{ status: query.status }} />
       <Section title={query.status ? `Payments: ${query.status.replace(/_/g, " ")}` : "All payments"} flush>
         <DataTable
           caption="PaymentIntents"
           rows={page.data}
           rowHref={(pi) => `/dashboard/payments/${pi.id}`}
-          empty={<EmptyState title={query.status ? "No payments with this status" : "No payments yet"} />}
+          empty={<EmptyState title={query.status || source ? "No payments match this filter" : "No payments yet"} />}
           columns={[
             { header: "Amount", cell: (pi) => <Money amount={pi.amount} currency={pi.currency} className="font-medium text-slate-900" /> },
             { header: "Status", cell: (pi) => <StatusBadge status={pi.status} /> },
+            { header: "Source", cell: (pi) => <SourceBadge source={pi.source} /> },
             { header: "Payment method", cell: (pi) => <span className="font-mono text-xs">{pi.paymentMethod ?? "—"}</span>, hideOnMobile: true },
             { header: "PaymentIntent", cell: (pi) => <span className="font-mono text-xs text-slate-600">{pi.id}</span>, hideOnMobile: true },
             { header: "Created", cell: (pi) => formatDateTime(pi.createdAt), align: "right" },
           ]}
         />
-        <NextPageLink basePath="/dashboard/payments" query={{ status: query.status, startingAfter: query.startingAfter }} lastId={page.data.at(-1)?.id} hasMore={page.hasMore} />
+        <NextPageLink basePath="/dashboard/payments" query={{ status: query.status, source, startingAfter: query.startingAfter }} lastId={page.data.at(-1)?.id} hasMore={page.hasMore} />
       </Section>
     </>
   );

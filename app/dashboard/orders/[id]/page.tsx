@@ -9,6 +9,7 @@ import { Money } from "@/components/dashboard/Money";
 import { RefundButton } from "@/components/dashboard/orders/RefundButton";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Section } from "@/components/dashboard/Section";
+import { SourceBadge } from "@/components/dashboard/SourceBadge";
 import { StatusBadge } from "@/components/dashboard/StatusBadge";
 import { Timeline } from "@/components/dashboard/Timeline";
 import { getDb } from "@/lib/db";
@@ -51,6 +52,7 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
           <span className="flex flex-wrap items-center gap-3">
             <Money amount={order.amount} currency={order.currency} />
             <StatusBadge status={order.status} />
+            <SourceBadge source={order.source} />
           </span>
         }
         description={<span className="font-mono">{order.id}</span>}
@@ -64,6 +66,7 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
                 { label: "Amount", value: <Money amount={order.amount} currency={order.currency} /> },
                 { label: "Refunded", value: <span data-testid="amount-refunded"><Money amount={order.amountRefunded} currency={order.currency} /></span> },
                 { label: "Status", value: <StatusBadge status={order.status} /> },
+                { label: "Source", value: <SourceBadge source={order.source} /> },
                 {
                   label: "PaymentIntent",
                   value: (

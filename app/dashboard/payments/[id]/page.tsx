@@ -6,6 +6,7 @@ import { Money } from "@/components/dashboard/Money";
 import { RefundButton } from "@/components/dashboard/orders/RefundButton";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Section } from "@/components/dashboard/Section";
+import { SourceBadge } from "@/components/dashboard/SourceBadge";
 import { StatusBadge } from "@/components/dashboard/StatusBadge";
 import { Timeline } from "@/components/dashboard/Timeline";
 import { getDb } from "@/lib/db";
@@ -35,6 +36,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ id: st
           <span className="flex flex-wrap items-center gap-3">
             <Money amount={pi.amount} currency={pi.currency} />
             <StatusBadge status={pi.status} />
+            <SourceBadge source={pi.source} />
           </span>
         }
         description={<span className="font-mono">{pi.id}</span>}
@@ -48,6 +50,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ id: st
               { label: "Captured", value: <Money amount={pi.amountCaptured} currency={pi.currency} /> },
               { label: "Refunded", value: <Money amount={pi.amountRefunded} currency={pi.currency} /> },
               { label: "Status", value: <StatusBadge status={pi.status} /> },
+              { label: "Source", value: <SourceBadge source={pi.source} /> },
               {
                 label: "Order",
                 value: pi.orderId ? (
