@@ -2,7 +2,7 @@
 // Prints the new merchant's id and its test and live secret keys (shown this once).
 import { parseArgs } from "node:util";
 import { openServiceDatabase } from "./lib/database";
-import { generatePrismaClientIfMissing, migrateDeploy } from "./lib/prisma-cli";
+import { applyPendingMigrations, generatePrismaClientIfMissing } from "./lib/prisma-cli";
 
 const { values } = parseArgs({
   options: { name: { type: "string" }, email: { type: "string" }, password: { type: "string" }, json: { type: "boolean" } },
@@ -14,20 +14,23 @@ if (!values.name || (values.email && !values.password)) {
 
 const database = await openServiceDatabase();
 process.env.DATABASE_URL = database.url;
-generatePrismaClientIfMissing();
-migrateDeploy(database.url);
-const { transaction, closeDb } = await import("../lib/db");
-const { createMerchant } = await import("../lib/merchants/create-merchant");
 try {
-  const created = await transaction((tx) => createMerchant(tx, { name: values.name!, email: values.email, password: values.password }));
-  if (values.json) console.log(JSON.stringify(created));
-  else {
-    console.log(`Merchant ${created.merchantId} created.`);
-    console.log(`  test secret key: ${created.testSecretKey}`);
-    console.log(`  live secret key: ${created.liveSecretKey}`);
-    if (created.userEmail) console.log(`  dashboard login: ${created.userEmail}`);
+  await generatePrismaClientIfMissing();
+  await applyPendingMigrations(database.url); // one query when the database is up to date
+  const { transaction, closeDb } = await import("../lib/db");
+  const { createMerchant } = await import("../lib/merchants/create-merchant");
+  try {
+    const created = await transaction((tx) => createMerchant(tx, { name: values.name!, email: values.email, password: values.password }));
+    if (values.json) console.log(JSON.stringify(created));
+    else {
+      console.log(`Merchant ${created.merchantId} created.`);
+      console.log(`  test secret key: ${created.testSecretKey}`);
+      console.log(`  live secret key: ${created.liveSecretKey}`);
+      if (created.userEmail) console.log(`  dashboard login: ${created.userEmail}`);
+    }
+  } finally {
+    await closeDb();
   }
 } finally {
-  await closeDb();
   await database.stop();
 }

@@ -1,12 +1,12 @@
 // npm test: the whole suite (unit, database, HTTP, e2e) on a throwaway database that is created here and
 // dropped at the end, on DATABASE_URL's server when set, else on an embedded PostgreSQL under .data/.
-import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import path from "node:path";
 import { buildIfNeeded } from "./lib/build";
+import { runChild } from "./lib/child";
 import { createDatabaseFromTemplate, createDatabaseIfMissing, dropDatabase, startEmbeddedPostgres } from "./lib/embedded-postgres";
-import { generatePrismaClientIfMissing, migrateDeploy, ROOT } from "./lib/prisma-cli";
+import { applyPendingMigrations, generatePrismaClientIfMissing, ROOT } from "./lib/prisma-cli";
 
 const testDatabase = `aps_test_${Date.now()}_${randomBytes(3).toString("hex")}`;
 const isolatedDatabase = `${testDatabase}_iso`;
@@ -19,17 +19,14 @@ async function openServer(): Promise<{ adminUrl: (db: string) => string; stop: (
       stop: async () => {},
     };
   }
-  return startEmbeddedPostgres("pg-test", Number(process.env.EMBEDDED_TEST_PG_PORT ?? 54330));
+  console.log("Database: embedded PostgreSQL under .data/pg-test (set DATABASE_URL to use another server)");
+  return startEmbeddedPostgres("pg-test", Number(process.env.EMBEDDED_TEST_PG_PORT ?? 54330), { throwaway: true });
 }
 
-function run(label: string, command: string, args: string[], env: Record<string, string>): boolean {
+async function run(label: string, command: string, args: string[], env: Record<string, string>): Promise<boolean> {
   console.log(`\n=== ${label} ===`);
-  const result = spawnSync(path.join(ROOT, "node_modules", ".bin", command), args, {
-    cwd: ROOT,
-    stdio: "inherit",
-    env: { ...process.env, ...env },
-  });
-  return result.status === 0;
+  const { code } = await runChild(path.join(ROOT, "node_modules", ".bin", command), args, { env: { ...process.env, ...env } });
+  return code === 0;
 }
 
 /** A port nobody listens on now, so parallel checkouts' browser runs never collide. */
@@ -50,11 +47,11 @@ try {
   await createDatabaseIfMissing(adminUrl, testDatabase);
   const databaseUrl = server.adminUrl(testDatabase);
   console.log(`Test database: ${testDatabase}`);
-  generatePrismaClientIfMissing();
-  migrateDeploy(databaseUrl);
+  await generatePrismaClientIfMissing();
+  await applyPendingMigrations(databaseUrl);
   // A second, migrated copy for tests whose background work (the tick) must not be shared with others.
   await createDatabaseFromTemplate(adminUrl, isolatedDatabase, testDatabase);
-  buildIfNeeded();
+  await buildIfNeeded();
 
   const env = {
     DATABASE_URL: databaseUrl,
@@ -63,10 +60,12 @@ try {
     E2E_PORT: process.env.E2E_PORT ?? String(await freePort()),
   };
   const extraArgs = process.argv.slice(2);
-  const typesOk = run("tsc: type check", "tsc", ["--noEmit"], env);
-  const unitAndServer = run("vitest: unit, database and HTTP tests", "vitest", ["run", ...extraArgs], env);
-  const e2e = extraArgs.length ? true : run("playwright: browser and end-to-end tests", "playwright", ["test"], env);
+  const typesOk = await run("tsc: type check", "tsc", ["--noEmit"], env);
+  const unitAndServer = await run("vitest: unit, database and HTTP tests", "vitest", ["run", ...extraArgs], env);
+  const e2e = extraArgs.length ? true : await run("playwright: browser and end-to-end tests", "playwright", ["test"], env);
   passed = typesOk && unitAndServer && e2e;
+} catch (err) {
+  console.error(err instanceof Error ? err.message : err);
 } finally {
   for (const database of [testDatabase, isolatedDatabase]) {
     await dropDatabase(server.adminUrl("postgres"), database).catch((err) => console.error("could not drop a test database:", err.message));

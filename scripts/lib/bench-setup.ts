@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { buildIfNeeded } from "./build";
 import { createDatabaseIfMissing, dropDatabase, startEmbeddedPostgres } from "./embedded-postgres";
-import { generatePrismaClientIfMissing, migrateDeploy } from "./prisma-cli";
+import { applyPendingMigrations, generatePrismaClientIfMissing } from "./prisma-cli";
 
 export interface BenchDatabase {
   url: string;
@@ -20,9 +20,9 @@ export async function freshBenchDatabase(): Promise<BenchDatabase> {
   const database = `aps_bench_${Date.now()}_${randomBytes(3).toString("hex")}`;
   await createDatabaseIfMissing(admin.adminUrl("postgres"), database);
   const url = admin.adminUrl(database);
-  generatePrismaClientIfMissing();
-  migrateDeploy(url);
-  buildIfNeeded();
+  await generatePrismaClientIfMissing();
+  await applyPendingMigrations(url);
+  await buildIfNeeded();
   return {
     url,
     cleanup: async () => {

@@ -1,8 +1,8 @@
 // Builds the Next.js production bundle when it is missing or older than the sources.
-import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { ROOT } from "./prisma-cli";
+import { runChild } from "./child";
+import { generatePrismaClientIfMissing, ROOT } from "./prisma-cli";
 
 const SOURCES = ["app", "lib", "components", "proxy.ts", "next.config.ts", "package-lock.json", "postcss.config.mjs"];
 
@@ -22,14 +22,18 @@ export function buildIsStale(): boolean {
   return SOURCES.some((source) => newestMtime(path.join(ROOT, source)) > builtAt);
 }
 
-export function buildIfNeeded(log: (line: string) => void = console.log): void {
+/** `npm run build`: the Prisma client (generated offline, no settings needed), then `next build`. */
+export async function build(options: { quiet?: boolean } = {}): Promise<void> {
+  await generatePrismaClientIfMissing();
+  const { code, output } = await runChild(path.join(ROOT, "node_modules", ".bin", "next"), ["build"], {
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
+    capture: options.quiet,
+  });
+  if (code !== 0) throw new Error(`next build failed${options.quiet ? `:\n${output}` : ""}`);
+}
+
+export async function buildIfNeeded(log: (line: string) => void = console.log): Promise<void> {
   if (!buildIsStale()) return;
   log("Building the app (next build); this takes about a minute the first time...");
-  const result = spawnSync(path.join(ROOT, "node_modules", ".bin", "next"), ["build"], {
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
-    encoding: "utf8",
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
-  });
-  if (result.status !== 0) throw new Error(`next build failed:\n${result.stdout}\n${result.stderr}`);
+  await build({ quiet: true });
 }

@@ -12,7 +12,8 @@ export interface ServerProcess {
 export async function startServerProcess(port: number, env: Record<string, string>, inheritOutput = false, nodeArgs: string[] = []): Promise<ServerProcess> {
   const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, "server.mjs")], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", BASE_URL: `http://localhost:${port}`, ...env, PORT: String(port) },
+    // BASE_URL defaults to the very address callers use (`url` below); the caller's environment and `env` override it.
+    env: { BASE_URL: `http://127.0.0.1:${port}`, ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...env, PORT: String(port) },
     stdio: inheritOutput ? "inherit" : ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -17,7 +17,10 @@ export function freePort(): Promise<number> {
 }
 
 export async function startTestServer(env: Record<string, string> = {}): Promise<ServerProcess> {
-  return startServerProcess(await freePort(), {
+  const port = await freePort();
+  return startServerProcess(port, {
+    // The very address the tests call (OAuth resource, Host/Origin and signed-authority checks compare with it).
+    BASE_URL: `http://127.0.0.1:${port}`,
     DATABASE_URL: process.env.DATABASE_URL!,
     CRON_SECRET: TEST_CRON_SECRET,
     FAULT_INJECTION: "1",

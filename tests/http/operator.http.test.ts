@@ -6,6 +6,16 @@ import { ROOT } from "../../scripts/lib/prisma-cli";
 import { call } from "../helpers/http";
 import { freePort } from "../helpers/server";
 
+function runNpm(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn("npm", args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    child.once("close", (code) => resolve({ code, output }));
+  });
+}
+
 describe("operator CLI", () => {
   it("merchant:create --json prints one JSON line whose keys work at once", async () => {
     const result = spawnSync("npm", ["run", "-s", "merchant:create", "--", "--name", "CLI merchant", "--json"], {
@@ -30,9 +40,10 @@ describe("operator CLI", () => {
 });
 
 describe("npm start without DATABASE_URL", () => {
-  it("brings the service up on the embedded PostgreSQL; /ready answers 200; Ctrl-C stops it", async () => {
+  it("brings the service up on the embedded PostgreSQL with the operator's BASE_URL; /ready answers 200; Ctrl-C stops it", async () => {
     const port = await freePort();
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port) };
+    const publicAddress = "https://pay.example.test"; // an operator's public address behind a proxy
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), BASE_URL: publicAddress };
     delete env.DATABASE_URL;
     const child = spawn("npm", ["start"], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
@@ -49,6 +60,19 @@ describe("npm start without DATABASE_URL", () => {
       expect(ready?.status, output).toBe(200);
       expect(await ready!.json()).toEqual({ status: "ready", checks: { database: "ok", migrations: "ok" } });
       expect(output).toMatch(/embedded PostgreSQL/);
+      expect(output).toContain(`Ready: ${publicAddress}`);
+
+      // A merchant on that same embedded database (the CLI reuses the running server): its checkout links use BASE_URL.
+      const created = await runNpm(["run", "-s", "merchant:create", "--", "--name", "Behind a proxy", "--json"], env);
+      expect(created.code, created.output).toBe(0);
+      const { testSecretKey } = JSON.parse(created.output.trim().split("\n").at(-1)!);
+      const checkout = await fetch(`http://127.0.0.1:${port}/v1/checkouts`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${testSecretKey}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ amount: 1500, currency: "usd" }),
+      });
+      expect(checkout.status).toBe(201);
+      expect((await checkout.json()).url).toMatch(new RegExp(`^${publicAddress}/pay/`));
     } finally {
       const exited = new Promise((resolve) => child.once("exit", resolve));
       process.kill(-child.pid!, "SIGINT"); // what Ctrl-C in a terminal does: the whole process group
