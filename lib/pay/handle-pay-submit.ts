@@ -4,14 +4,13 @@
 // the per-IP rate limit.
 import { RateLimitedError } from "../errors";
 import { clientIp } from "../http/client-ip";
+import { readFormText } from "../http/form-body-limit";
 import { enforceRateLimit } from "../http/rate-limit-step";
 import { isSameOrigin } from "../security/same-origin";
 import type { CardFieldErrors, CardForm } from "./card";
 import { verifyFormToken } from "./form-token";
 import { payErrorMessage, type PayErrorCode } from "./messages";
 import { payCheckout } from "./pay-checkout";
-
-const MAX_BODY_BYTES = 16 * 1024;
 
 /** What the page's script receives: where to go next, or what to show. */
 export interface PaySubmitReply {
@@ -98,10 +97,8 @@ export async function handleCardSubmit(req: Request, target: Target): Promise<Re
 }
 
 async function readForm(req: Request): Promise<(CardForm & { formToken: string }) | null> {
-  const length = Number(req.headers.get("content-length") ?? 0);
-  if (length > MAX_BODY_BYTES) return null;
-  const text = await req.text().catch(() => null);
-  if (text === null || text.length > MAX_BODY_BYTES) return null;
+  const text = await readFormText(req); // streamed under the limit, never buffered whole
+  if (text === null) return null;
   let fields: Record<string, unknown>;
   if ((req.headers.get("content-type") ?? "").includes("application/json")) {
     try {

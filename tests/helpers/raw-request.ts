@@ -47,3 +47,40 @@ export function isErrorShape(text: string): boolean {
     !Array.isArray(parsed.error.details)
   );
 }
+
+/**
+ * A chunked POST that sends `bytes` bytes of `fill` and then neither ends nor closes: the answer must come
+ * from a server that stops reading at its limit, since a server that buffers the whole body first never
+ * answers. Rejects when no answer comes within `timeoutMs`.
+ */
+export function unfinishedChunkedUpload(
+  base: string,
+  path: string,
+  headers: Record<string, string>,
+  bytes: number,
+  options: { fill?: string; timeoutMs?: number } = {},
+): Promise<RawResponse> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ hostname, port, method: "POST", path, headers: { ...headers, "Transfer-Encoding": "chunked" }, agent: false });
+    const timer = setTimeout(() => {
+      req.destroy();
+      reject(new Error(`no answer to POST ${path} while its ${bytes}-byte chunked body was still open`));
+    }, options.timeoutMs ?? 5_000);
+    req.on("response", (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => {
+        clearTimeout(timer);
+        req.destroy();
+        resolve({ status: res.statusCode!, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") });
+      });
+    });
+    req.on("error", (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    const piece = (options.fill ?? "x").repeat(4096).slice(0, 4096);
+    for (let sent = 0; sent < bytes; sent += piece.length) req.write(piece);
+  });
+}
