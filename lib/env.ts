@@ -1,5 +1,6 @@
 // Every setting of the service, parsed once from the environment with defaults (CONTRACT.md "Running it").
 // Nothing else reads process.env.
+import ipaddr from "ipaddr.js";
 import { z } from "zod";
 
 const flag = z
@@ -56,8 +57,11 @@ const EnvSchema = z.object({
   WALLET_WEBHOOK_SECRET: z.string().optional(),
   /** 32-byte key (64 hex characters or base64) that encrypts stored webhook signing secrets. */
   SECRETS_ENCRYPTION_KEY: z.string().optional(),
-  /** Allow live-mode webhook endpoints on loopback/private/link-local addresses (test mode always may). */
-  WEBHOOK_ALLOW_PRIVATE_URLS: flag,
+  /**
+   * Allow webhook endpoints (both modes) on loopback, private and link-local addresses. Unset: on only when
+   * the effective BASE_URL is a loopback address (a local installation, the test suites).
+   */
+  WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(["0", "1", "true", "false", ""]).optional(),
   /** Seconds to wait before each retry; the default is about three days in all. */
   WEBHOOK_RETRY_SCHEDULE: WebhookSchedule.default([60, 300, 1800, 3600, 7200, 14400, 28800, 57600, 86400, 57600]),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
@@ -83,7 +87,35 @@ const EnvSchema = z.object({
   METER_RESERVATION_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
 });
 
-export type Env = Omit<z.infer<typeof EnvSchema>, "AUTH_TRUST_HOST"> & { BASE_URL: string; AUTH_TRUST_HOST: boolean };
+export type Env = Omit<z.infer<typeof EnvSchema>, "AUTH_TRUST_HOST" | "WEBHOOK_ALLOW_PRIVATE_URLS"> & {
+  BASE_URL: string;
+  AUTH_TRUST_HOST: boolean;
+  WEBHOOK_ALLOW_PRIVATE_URLS: boolean;
+};
+
+/** Whether a URL names this machine: localhost (and *.localhost), 127.0.0.0/8, ::1 (IPv4-mapped too). */
+export function isLoopbackUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  } catch {
+    return false;
+  }
+  if (host === "localhost" || host.endsWith(".localhost")) return true;
+  if (!ipaddr.isValid(host)) return false;
+  const address = ipaddr.process(host); // IPv4-mapped IPv6 as the IPv4 address
+  return address.range() === "loopback";
+}
+
+/**
+ * WEBHOOK_ALLOW_PRIVATE_URLS as set, else on only for a local installation: a deployment sets BASE_URL to
+ * its public address, which keeps webhook endpoints (of either mode) off the host's own network.
+ */
+export function allowPrivateWebhookUrls(setting: string | undefined, baseUrl: string): boolean {
+  if (setting === "1" || setting === "true") return true;
+  if (setting === "0" || setting === "false") return false;
+  return isLoopbackUrl(baseUrl);
+}
 
 function parseEnv(): Env {
   const result = EnvSchema.safeParse(process.env);
@@ -96,7 +128,8 @@ function parseEnv(): Env {
   // next-auth reads this one from process.env itself; this is where it learns the parsed default.
   if (trustHost) process.env.AUTH_TRUST_HOST = "1";
   else delete process.env.AUTH_TRUST_HOST;
-  return { ...parsed, AUTH_TRUST_HOST: trustHost, BASE_URL: (parsed.BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/$/, "") };
+  const baseUrl = (parsed.BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/$/, "");
+  return { ...parsed, AUTH_TRUST_HOST: trustHost, BASE_URL: baseUrl, WEBHOOK_ALLOW_PRIVATE_URLS: allowPrivateWebhookUrls(parsed.WEBHOOK_ALLOW_PRIVATE_URLS, baseUrl) };
 }
 
 export const env: Env = parseEnv();

@@ -2,6 +2,7 @@
 // the latest failed webhook delivery attempts. Both scoped like every domain query.
 import type { Db } from "../db";
 import type { Scope } from "../scope";
+import { publicDeliveryError } from "../webhooks/delivery-errors";
 
 export interface RevenueDay {
   /** YYYY-MM-DD (UTC). */
@@ -69,7 +70,7 @@ export async function recentFailedDeliveries(db: Db, scope: Scope, limit = 5): P
     endpointId: attempt.endpointId,
     endpointUrl: attempt.delivery.endpoint.url,
     responseStatus: attempt.responseStatus,
-    error: attempt.error,
+    error: publicDeliveryError(attempt.error),
     attemptedAt: attempt.attemptedAt.toISOString(),
     nextAttemptAt: attempt.nextAttemptAt?.toISOString() ?? null,
   }));

@@ -198,6 +198,7 @@ export interface WebhookDeliveryAttempt {
   status: string;
   responseStatus: number | null;
   durationMs: number | null;
+  /** Why the attempt failed, as a class: timeout, connection_refused, connection_reset, tls_error, dns_error, blocked_address, http_error, connection_error, endpoint_disabled, internal_error. */
   error: string | null;
   attemptedAt: string;
   nextAttemptAt: string | null;

@@ -8,6 +8,7 @@ import { env } from "../env";
 import { createId } from "../ids";
 import { signWebhookPayload } from "../sdk";
 import { mayUsePrivateAddresses } from "./address-policy";
+import type { DeliveryErrorClass } from "./delivery-errors";
 import { sendSignedPost, type SendResult } from "./send-delivery";
 import { activeSigningSecrets } from "./signing-secrets";
 
@@ -77,10 +78,12 @@ export async function deliverDueWebhooks(): Promise<number> {
     try {
       // Deleted since the claim (its delivery row went with it): nothing to send or record.
       if (!event || !endpoint) return { delivery, result: gone, attemptedAt, nextAttemptAt: null };
-      result = endpoint.status === "enabled" ? await send(event, endpoint, attemptedAt) : failure("endpoint disabled");
+      result = endpoint.status === "enabled" ? await send(event, endpoint, attemptedAt) : failure("endpoint_disabled");
     } catch (err) {
       // One bad delivery (e.g. a secret that no longer decrypts) fails alone; the batch is still recorded.
-      result = failure(err instanceof Error ? err.message : String(err));
+      // The detail goes to the service's log, the attempt log gets the class only.
+      console.error(`webhook delivery ${delivery.id} could not be sent:`, err instanceof Error ? err.message : err);
+      result = failure("internal_error");
     }
     const delay = result.ok ? null : retryDelaySeconds(delivery.attempts);
     return { delivery, result, attemptedAt, nextAttemptAt: delay === null ? null : new Date(attemptedAt.getTime() + delay * 1000) };
@@ -90,8 +93,8 @@ export async function deliverDueWebhooks(): Promise<number> {
   return outcomes.length;
 }
 
-const gone: SendResult = { ok: false, responseStatus: null, durationMs: 0, error: "gone" };
-const failure = (error: string): SendResult => ({ ok: false, responseStatus: null, durationMs: 0, error: error.slice(0, 500) });
+const gone: SendResult = { ok: false, responseStatus: null, durationMs: 0, error: null }; // never recorded
+const failure = (error: DeliveryErrorClass): SendResult => ({ ok: false, responseStatus: null, durationMs: 0, error });
 
 async function send(event: Event, endpoint: WebhookEndpoint, attemptedAt: Date): Promise<SendResult> {
   const payload = JSON.stringify({
@@ -106,7 +109,7 @@ async function send(event: Event, endpoint: WebhookEndpoint, attemptedAt: Date):
     "x-service-signature": signWebhookPayload(activeSigningSecrets(endpoint, attemptedAt), payload, Math.floor(attemptedAt.getTime() / 1000)),
     "x-service-event-id": event.id,
   };
-  return sendSignedPost(endpoint.url, payload, headers, mayUsePrivateAddresses(endpoint.livemode));
+  return sendSignedPost(endpoint.url, payload, headers, mayUsePrivateAddresses());
 }
 
 /** One transaction for the whole batch: the attempt log, the queue rows, the endpoints' health. */

@@ -18,7 +18,7 @@ async function findEndpoint(db: Db, scope: Scope, id: string) {
 }
 
 export async function createEndpoint(tx: Db, scope: Scope, input: CreateEndpointInput) {
-  const url = await checkWebhookUrl(input.url, scope.livemode);
+  const url = await checkWebhookUrl(input.url);
   const { secret, sealed } = newSigningSecret();
   const endpoint = await tx.webhookEndpoint.create({
     data: {
@@ -53,7 +53,7 @@ export async function updateEndpoint(tx: Db, scope: Scope, id: string, input: Up
   const endpoint = await tx.webhookEndpoint.update({
     where: { id },
     data: {
-      ...(input.url !== undefined ? { url: await checkWebhookUrl(input.url, scope.livemode) } : {}),
+      ...(input.url !== undefined ? { url: await checkWebhookUrl(input.url) } : {}),
       ...(input.enabledEvents !== undefined ? { enabledEvents: uniqueTypes(input.enabledEvents) } : {}),
       ...(input.description !== undefined ? { description: input.description } : {}),
       // Re-enabling starts a fresh failure count.

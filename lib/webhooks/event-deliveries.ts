@@ -4,6 +4,7 @@
 import type { Db } from "../db";
 import { NotFoundError } from "../errors";
 import type { Scope } from "../scope";
+import { publicDeliveryError } from "./delivery-errors";
 
 export const DELIVERY_LIMIT = 50;
 
@@ -39,7 +40,7 @@ export async function listEventDeliveries(db: Db, scope: Scope, eventId: string)
       status,
       attempts: row.attempts,
       lastResponseStatus: last?.responseStatus ?? null,
-      lastError: last?.error ?? null,
+      lastError: publicDeliveryError(last?.error ?? null),
       lastAttemptedAt: last?.attemptedAt.toISOString() ?? null,
       nextAttemptAt: status === "queued" || status === "retrying" ? row.nextAttemptAt.toISOString() : null,
       createdAt: row.createdAt.toISOString(),

@@ -1,16 +1,19 @@
 // One HTTP POST of a signed event to an endpoint: keep-alive agents (Node 20's fetch measured 4-5x
 // slower for this pattern), a hard time-out, redirects never followed (a 3xx is a failure), and for
-// live endpoints an agent that refuses to connect to non-public addresses whatever DNS says now.
+// unless private addresses are allowed (WEBHOOK_ALLOW_PRIVATE_URLS), an agent that refuses to connect to
+// non-public addresses whatever DNS says now. A failure is recorded as its class, never its raw message.
 import http from "node:http";
 import https from "node:https";
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from "request-filtering-agent";
 import { env } from "../env";
+import { classifySendError, type DeliveryErrorClass } from "./delivery-errors";
 
 export interface SendResult {
   ok: boolean;
   responseStatus: number | null;
   durationMs: number;
-  error: string | null;
+  /** The class of the failure (delivery-errors.ts), null on success. */
+  error: DeliveryErrorClass | null;
 }
 
 const AGENT_OPTIONS = { keepAlive: true, maxSockets: 256, keepAliveMsecs: 10_000 };
@@ -51,17 +54,19 @@ export function sendSignedPost(url: string, body: string, headers: Record<string
         const done = () => {
           const status = res.statusCode ?? 0;
           const ok = status >= 200 && status < 300;
-          finish({ ok, responseStatus: status, error: ok ? null : `endpoint answered ${status}` });
+          finish({ ok, responseStatus: status, error: ok ? null : "http_error" });
         };
         res.on("end", done);
         res.on("close", done);
         res.on("error", done);
       },
     );
+    let timedOut = false;
     const timer = setTimeout(() => {
+      timedOut = true;
       req.destroy(new Error(`no answer within ${env.WEBHOOK_TIMEOUT_MS} ms`));
     }, env.WEBHOOK_TIMEOUT_MS);
-    req.on("error", (err) => finish({ ok: false, responseStatus: null, error: err.message.slice(0, 500) }));
+    req.on("error", (err) => finish({ ok: false, responseStatus: null, error: timedOut ? "timeout" : classifySendError(err) }));
     req.end(body);
   });
 }

@@ -1,4 +1,5 @@
 import type { WebhookDeliveryAttempt, WebhookEndpoint } from "../generated/prisma/client";
+import { publicDeliveryError } from "./delivery-errors";
 
 /** The endpoint as the API returns it; `secret` only at creation and rotation. */
 export function serializeEndpoint(endpoint: WebhookEndpoint, secret?: string) {
@@ -29,7 +30,8 @@ export function serializeAttempt(attempt: WebhookDeliveryAttempt, eventType: str
     attempt: attempt.attempt,
     responseStatus: attempt.responseStatus,
     durationMs: attempt.durationMs,
-    error: attempt.error,
+    /** A class (delivery-errors.ts: timeout, connection_refused, tls_error, dns_error, ...), never raw text. */
+    error: publicDeliveryError(attempt.error),
     attemptedAt: attempt.attemptedAt.toISOString(),
     nextAttemptAt: attempt.nextAttemptAt?.toISOString() ?? null,
   };

@@ -98,7 +98,7 @@ describe("delivery", () => {
     expect(attempts.map((a: { responseStatus: number }) => a.responseStatus)).toEqual([500, 500, 200]);
     expect(attempts.map((a: { attempt: number }) => a.attempt)).toEqual([1, 2, 3]);
     expect(attempts.every((a: { eventType: string }) => a.eventType === receiver.received[0].event.type)).toBe(true);
-    expect(attempts[0]).toMatchObject({ id: expect.stringMatching(/^wda_/), eventId: receiver.received[0].event.id, durationMs: expect.any(Number), error: "endpoint answered 500", nextAttemptAt: expect.any(String) });
+    expect(attempts[0]).toMatchObject({ id: expect.stringMatching(/^wda_/), eventId: receiver.received[0].event.id, durationMs: expect.any(Number), error: "http_error", nextAttemptAt: expect.any(String) });
     expect(attempts[2].nextAttemptAt).toBeNull();
   });
 
@@ -111,7 +111,7 @@ describe("delivery", () => {
     expect(receiver.received).toHaveLength(3);
     const log = await call("GET", `/v1/webhook-endpoints/${endpoint.id}/deliveries`, { key: m.testKey, base: server.url });
     expect(log.body.data).toHaveLength(3);
-    expect(log.body.data.every((a: { status: string; error: string }) => a.status === "failed" && /no answer within 1000 ms/.test(a.error))).toBe(true);
+    expect(log.body.data.every((a: { status: string; error: string }) => a.status === "failed" && a.error === "timeout")).toBe(true);
     const delivery = await isolatedDb().webhookDelivery.findFirstOrThrow({ where: { endpointId: endpoint.id } });
     expect(delivery).toMatchObject({ status: "failed", attempts: 3 });
   });
@@ -175,19 +175,37 @@ describe("endpoint health", () => {
 });
 
 describe("send-time SSRF guard", () => {
-  it("a live endpoint on a private address is not connected to by a sender that disallows it", async () => {
-    const allowing = await startTestServer({ DATABASE_URL: isolatedDatabaseUrl(), ...SENDER_ENV, WEBHOOK_ALLOW_PRIVATE_URLS: "1", LIVE_RAIL: "test" });
-    const strict = await startTestServer({ DATABASE_URL: isolatedDatabaseUrl(), ...SENDER_ENV, LIVE_RAIL: "test" });
+  it("a deployment's sender never connects to an internal address, in either mode, and logs only blocked_address", async () => {
+    // A deployment (public BASE_URL); the endpoints are made while private addresses were allowed (or while
+    // their name still resolved to a public address): the check at send time is what stops them.
+    const deployment = { DATABASE_URL: isolatedDatabaseUrl(), ...SENDER_ENV, BASE_URL: "https://pay.example.com", LIVE_RAIL: "test" };
+    const allowing = await startTestServer({ ...deployment, WEBHOOK_ALLOW_PRIVATE_URLS: "1" });
+    const strict = await startTestServer(deployment);
     cleanups.push(() => allowing.stop(), () => strict.stop());
     const m = await createIsolatedMerchant();
-    const { receiver, endpoint } = await receiverFor(m.liveKey, { enabledEvents: ["order.paid"] }, undefined, allowing.url);
-    cleanups.push(() => call("DELETE", `/v1/webhook-endpoints/${endpoint.id}`, { key: m.liveKey, base: allowing.url }));
+    const receiver = await startReceiver();
+    cleanups.push(() => receiver.close());
+    const byName = receiver.url.replace("127.0.0.1", "localhost"); // resolved by DNS at send time
+    const urls = [receiver.url, byName, "http://10.0.0.5:6379/", "http://169.254.169.254/latest/meta-data"];
+    const endpoints: { id: string; key: string; url: string }[] = [];
+    for (const key of [m.testKey, m.liveKey]) {
+      for (const url of urls) {
+        const created = await call("POST", "/v1/webhook-endpoints", { key, base: allowing.url, body: { url, enabledEvents: ["order.paid"] } });
+        expect(created.status).toBe(201);
+        endpoints.push({ id: created.body.id, key, url });
+        // Deleted before the servers stop (cleanups run last-in first): nothing is ever sent there.
+        cleanups.push(() => call("DELETE", `/v1/webhook-endpoints/${created.body.id}`, { key, base: allowing.url }));
+      }
+    }
+    await paid(m.testKey, strict.url);
     await paid(m.liveKey, strict.url);
-    let log: any;
     await tickUntil(() => false, strict.url, 1_500).catch(() => {});
-    log = await call("GET", `/v1/webhook-endpoints/${endpoint.id}/deliveries`, { key: m.liveKey, base: strict.url });
-    expect(log.body.data.length).toBeGreaterThan(0);
-    expect(log.body.data[0]).toMatchObject({ status: "failed", responseStatus: null, error: expect.stringMatching(/not allowed|private/i) });
+    for (const endpoint of endpoints) {
+      const log = await call("GET", `/v1/webhook-endpoints/${endpoint.id}/deliveries`, { key: endpoint.key, base: strict.url });
+      expect(log.body.data.length, endpoint.url).toBeGreaterThan(0);
+      for (const attempt of log.body.data) expect(attempt, endpoint.url).toMatchObject({ status: "failed", responseStatus: null, error: "blocked_address" });
+      expect(JSON.stringify(log.body)).not.toMatch(/10\.0\.0\.5|169\.254|127\.0\.0\.1|localhost|not allowed|private|ECONN/);
+    }
     expect(receiver.received).toHaveLength(0);
   });
 });

@@ -34,3 +34,52 @@ describe("sealed secrets", () => {
     expect(() => openSecret(parts.join(":"))).toThrow();
   });
 });
+
+describe("WEBHOOK_ALLOW_PRIVATE_URLS", () => {
+  it("defaults to on only when BASE_URL is a loopback address (a local installation)", async () => {
+    const { allowPrivateWebhookUrls } = await import("../../lib/env");
+    for (const base of ["http://localhost:3000", "http://127.0.0.1:4000", "http://[::1]:3000", "http://app.localhost", "http://127.1.2.3"]) {
+      expect(allowPrivateWebhookUrls(undefined, base), base).toBe(true);
+      expect(allowPrivateWebhookUrls("", base), base).toBe(true);
+    }
+    for (const base of ["https://pay.example.com", "http://10.0.0.5:3000", "http://0.0.0.0:3000", "http://192.168.1.20", "https://localhost.example.com"]) {
+      expect(allowPrivateWebhookUrls(undefined, base), base).toBe(false);
+    }
+  });
+
+  it("an explicit setting wins either way", async () => {
+    const { allowPrivateWebhookUrls } = await import("../../lib/env");
+    expect(allowPrivateWebhookUrls("1", "https://pay.example.com")).toBe(true);
+    expect(allowPrivateWebhookUrls("true", "https://pay.example.com")).toBe(true);
+    expect(allowPrivateWebhookUrls("0", "http://localhost:3000")).toBe(false);
+    expect(allowPrivateWebhookUrls("false", "http://127.0.0.1:3000")).toBe(false);
+  });
+});
+
+describe("delivery error classes", () => {
+  const nodeError = (code: string, message = code) => Object.assign(new Error(message), { code });
+
+  it("classify what a send fails with, whatever the address in the message", async () => {
+    const { classifySendError } = await import("../../lib/webhooks/delivery-errors");
+    expect(classifySendError(nodeError("ECONNREFUSED", "connect ECONNREFUSED 10.0.0.5:6379"))).toBe("connection_refused");
+    expect(classifySendError(nodeError("ENOTFOUND", "getaddrinfo ENOTFOUND internal.corp"))).toBe("dns_error");
+    expect(classifySendError(nodeError("EAI_AGAIN"))).toBe("dns_error");
+    expect(classifySendError(nodeError("ETIMEDOUT"))).toBe("timeout");
+    expect(classifySendError(nodeError("DEPTH_ZERO_SELF_SIGNED_CERT"))).toBe("tls_error");
+    expect(classifySendError(nodeError("ERR_TLS_CERT_ALTNAME_INVALID"))).toBe("tls_error");
+    expect(classifySendError(nodeError("EPROTO"))).toBe("tls_error");
+    expect(classifySendError(nodeError("ECONNRESET", "socket hang up"))).toBe("connection_reset");
+    expect(classifySendError(new Error("DNS lookup 10.0.0.5(family:4, host:internal) is not allowed. Because, It is private IP address."))).toBe("blocked_address");
+    expect(classifySendError(nodeError("EHOSTUNREACH", "connect EHOSTUNREACH 10.9.9.9:22"))).toBe("connection_error");
+  });
+
+  it("attempts logged before classes were stored are shown as their class", async () => {
+    const { publicDeliveryError } = await import("../../lib/webhooks/delivery-errors");
+    expect(publicDeliveryError("connect ECONNREFUSED 10.0.0.5:6379")).toBe("connection_refused");
+    expect(publicDeliveryError("endpoint answered 503")).toBe("http_error");
+    expect(publicDeliveryError("no answer within 10000 ms")).toBe("timeout");
+    expect(publicDeliveryError("connect EHOSTUNREACH 10.9.9.9:22")).toBe("connection_error");
+    expect(publicDeliveryError("timeout")).toBe("timeout");
+    expect(publicDeliveryError(null)).toBeNull();
+  });
+});

@@ -41,7 +41,7 @@ export function AddEndpointButton({ mode }: { mode: "test" | "live" }) {
     create.mutate({ url: url.trim(), enabledEvents: types ?? [], ...(description.trim() ? { description: description.trim() } : {}) });
   };
   const fieldErrors = create.error?.fieldErrors ?? {};
-  // A URL the service refuses (not http(s), a private address in live mode) comes back as a message, not a field.
+  // A URL the service refuses (not http(s), with credentials, a private address on a deployment) comes back as a message, not a field.
   const urlError = fieldErrors.url ?? (create.error?.code === "VALIDATION_ERROR" && !Object.keys(fieldErrors).length ? create.error.message : undefined);
   const typesError = noTypes ? "Tick at least one event type, or choose all event types." : Object.entries(fieldErrors).find(([path]) => path.startsWith("enabledEvents"))?.[1];
   return (
