@@ -66,7 +66,7 @@ const wordCount = meteredPaywall<WordCountArgs>({
   unitPriceMinor: 400_000, // 0.4 cent in base units (1,000,000 per cent)
   quantity: (args) => args.units,
   prepaid: settings.meteredPrepaid,
-  idempotencyKey: (args) => args.requestId,
+  ...(settings.meteredPrepaid ? {} : { idempotencyKey: (args: WordCountArgs) => args.requestId }),
 })(async ({ text }: WordCountArgs) => {
   runs.word_count++;
   const words = text.trim() ? text.trim().split(/\s+/).length : 0;

@@ -45,7 +45,18 @@ export type { ServiceConsumedStore, ServiceConsumedStoreOptions } from "./consum
 export type { ConsumedStore } from "./consumed-stores/types";
 
 export { meteredPaywall } from "./metered-paywall";
-export type { MeteredGate, MeteredPaywallOptions, MeteredResult, MeteringBlock, PastDueGate, PastDueToolResult, TopUpGate, TopUpToolResult } from "./metered-paywall";
-export type { InsufficientBudgetRefusal, MeterRefusal, PastDueRefusal } from "./meter-refusals";
+export type {
+  AlreadyUsedResult,
+  AlreadyUsedToolResult,
+  MeteredGate,
+  MeteredPaywallOptions,
+  MeteredResult,
+  MeteringBlock,
+  PastDueGate,
+  PastDueToolResult,
+  TopUpGate,
+  TopUpToolResult,
+} from "./metered-paywall";
+export type { AlreadyUsedRefusal, InsufficientBudgetRefusal, MeterRefusal, PastDueRefusal } from "./meter-refusals";
 export { serviceMeteringBackend } from "./metering-backend";
 export type { MeteringBackend, ReservationParams, ReserveOutcome, ServiceMeteringBackendOptions, UsageParams } from "./metering-backend";

@@ -27,6 +27,33 @@ export interface PastDueRefusal {
 
 export type MeterRefusal = InsufficientBudgetRefusal | PastDueRefusal;
 
+/**
+ * Prepaid: the reservation the call asked for is not a new hold of this call (the service said
+ * `created: false`, or 409 `reservation_already_used`: its key paid for a call that has finished). The
+ * paid call must not run; nothing is billed or released for it.
+ */
+export interface AlreadyUsedRefusal {
+  ok: false;
+  reason: "already_used";
+  reservationId?: string;
+  /** The reservation's status when known: held (another call's hold), committed or released. */
+  status?: string;
+  details?: Record<string, unknown>;
+}
+
+/** The service's 409 for a reservation key whose reservation has finished, or null for anything else. */
+export function alreadyUsedOf(err: unknown): AlreadyUsedRefusal | null {
+  if (!ServiceError.is(err) || err.details.reason !== "reservation_already_used") return null;
+  const { reservationId, status } = err.details;
+  return {
+    ok: false,
+    reason: "already_used",
+    details: err.details,
+    ...(typeof reservationId === "string" ? { reservationId } : {}),
+    ...(typeof status === "string" ? { status } : {}),
+  };
+}
+
 /** The refusal a service error carries, or null when it is any other failure. */
 export function meterRefusalOf(err: unknown): MeterRefusal | null {
   if (!ServiceError.is(err)) return null;

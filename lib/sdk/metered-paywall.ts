@@ -3,7 +3,9 @@
 //     throw, no isError), under idempotencyKey(args) so a retried call is never metered twice.
 //   prepaid: true (untrusted callers): reserve before running; commit on success; release (not billed)
 //     when the handler throws or returns isError; a reservation refused for lack of budget returns a
-//     top-up gate and the handler does not run.
+//     top-up gate and the handler does not run. Each call reserves under a NEW key made here (never one
+//     the caller could name or repeat), at least one unit, and runs the handler only when the backend
+//     says this call created the hold (`created: true`); anything else is the already_used result.
 //   Either way a past-due meter (an earlier charge of it was declined) returns the meter_past_due gate:
 //     prepaid, the reservation is refused; post-paid, backend.pastDue(meterId) is asked before the handler
 //     runs, and if usage is still refused after it ran (the meter fell past due meanwhile) the gate
@@ -11,8 +13,9 @@
 // The successful result gains `metering: { meterId, quantity, unitPriceMinor, amountBase, status }`.
 // A metering call that still fails after the client's retries throws its ServiceError (the caller may
 // retry; post-paid usage is deduplicated by the idempotency key).
+import { randomUUID } from "node:crypto";
 import { structuredErrorResult, type CallToolResult, type StructuredErrorResult } from "./mcp-types";
-import type { PastDueRefusal } from "./meter-refusals";
+import type { AlreadyUsedRefusal, PastDueRefusal } from "./meter-refusals";
 import type { MeteringBackend } from "./metering-backend";
 
 type ArgsFn<A, E, T> = (args: A, extra: E) => T;
@@ -23,11 +26,19 @@ export interface MeteredPaywallOptions<A = any, E = any> {
   meterId: string | ArgsFn<A, E, string>;
   /** Integer price per unit in BASE units (a meter's baseUnitsPerMinor, default 1,000,000, make one minor unit). */
   unitPriceMinor: number;
-  /** Units used by a call; undefined, null or NaN count as 1; fractions are rounded up. */
+  /**
+   * Units used by a call; undefined, null or NaN count as 1; fractions are rounded up. Compute it from the
+   * work the call does (the size of its input), never from a count the caller declares. Prepaid, a call
+   * reserves at least 1 unit (0 counts as 1): an untrusted caller never gets a free run.
+   */
   quantity: ArgsFn<A, E, number | null | undefined>;
   /** Required, no default: true = reserve against a funded budget first; false = meter after success (trusted callers). */
   prepaid: boolean;
-  /** Required when prepaid is false: the key of the logical call, so a retry is never metered twice. */
+  /**
+   * Required when prepaid is false: the key of the logical call, so a retry is never metered twice.
+   * Refused when prepaid is true: each prepaid call is reserved under a new key the wrapper makes, so a
+   * repeated or concurrent call can never ride on another call's reservation.
+   */
   idempotencyKey?: ArgsFn<A, E, string>;
   /** Shown in the top-up gate (prepaid); defaults to backend.topUpUrl?.(meterId), then the service's own prompt (details.topUp.url). */
   topUpUrl?: string;
@@ -81,8 +92,21 @@ export type MeteredGate = TopUpGate | PastDueGate;
 export type TopUpToolResult = StructuredErrorResult<TopUpGate> & { metering?: undefined };
 export type PastDueToolResult = StructuredErrorResult<PastDueGate> & { metering?: undefined };
 
-/** The handler's own result (with a metering block when it was billed), the top-up gate or the past-due gate. */
-export type MeteredResult<R> = (R & { metering?: MeteringBlock; isError?: boolean }) | TopUpToolResult | PastDueToolResult;
+/** Prepaid: the reservation was not a new hold of this call (another call's, or finished); the handler did not run. */
+export interface AlreadyUsedResult {
+  kind: "already_used";
+  result: "already_used";
+  meterId: string;
+  reservationId?: string;
+  /** The reservation's status when known (held by another call, committed, released). */
+  status?: string;
+  message: string;
+  [field: string]: unknown;
+}
+export type AlreadyUsedToolResult = StructuredErrorResult<AlreadyUsedResult> & { metering?: undefined };
+
+/** The handler's own result (with a metering block when it was billed), the top-up gate, the past-due gate or already_used. */
+export type MeteredResult<R> = (R & { metering?: MeteringBlock; isError?: boolean }) | TopUpToolResult | PastDueToolResult | AlreadyUsedToolResult;
 
 export function meteredPaywall<A = any, E = any>(options: MeteredPaywallOptions<A, E>) {
   const config = validate(options);
@@ -91,9 +115,10 @@ export function meteredPaywall<A = any, E = any>(options: MeteredPaywallOptions<
     return async function metered(args: HA, extra: HE): Promise<MeteredResult<R>> {
       const meterId = typeof config.meterId === "function" ? config.meterId(args, extra) : config.meterId;
       if (typeof meterId !== "string" || !meterId) throw new TypeError("meteredPaywall: meterId resolved to an empty value.");
-      const quantity = unitsOf(config.quantity(args, extra));
+      const units = unitsOf(config.quantity(args, extra));
+      const quantity = config.prepaid ? Math.max(1, units) : units;
       const amountBase = quantity * config.unitPriceMinor;
-      const key = config.idempotencyKey ? config.idempotencyKey(args, extra) : undefined;
+      const key = config.idempotencyKey ? config.idempotencyKey(args, extra) : `mp_${randomUUID()}`; // prepaid: per call, ours
       if (config.idempotencyKey && (typeof key !== "string" || key.length === 0)) {
         throw new TypeError("meteredPaywall: idempotencyKey(args) must return a non-empty string.");
       }
@@ -114,7 +139,10 @@ export function meteredPaywall<A = any, E = any>(options: MeteredPaywallOptions<
       }
 
       const reservation = await config.backend.reserve({ meterId, quantity, unitPriceMinor: config.unitPriceMinor, idempotencyKey: key });
+      // Only a hold this call created pays for it (a custom backend that does not say so is not trusted to).
+      if (reservation.ok && reservation.created !== true) return alreadyUsed(meterId, { ok: false, reason: "already_used", reservationId: reservation.reservationId });
       if (!reservation.ok) {
+        if (reservation.reason === "already_used") return alreadyUsed(meterId, reservation);
         if (reservation.reason === "meter_past_due") return pastDueGate(call, reservation, config.retryPaymentUrl);
         const topUpUrl = config.topUpUrl ?? config.backend.topUpUrl?.(meterId) ?? reservation.topUpUrl;
         const { fundUrl, minimumAmountMinor } = reservation;
@@ -158,6 +186,20 @@ function topUpMessage(meterId: string, amountBase: number, topUpUrl?: string, fu
   return `${prompt} You can fund it yourself through your own payment-service client: meters.fund("${meterId}", { amountMinor${least ? ` (${least})` : ""}, currency, paymentMethod }) (POST /v1/meters/${meterId}/fund with your own API key), then call again.`;
 }
 
+/** The reservation is not this call's own: nothing runs, nothing is committed or released (it is not ours to finish). */
+function alreadyUsed(meterId: string, refusal: AlreadyUsedRefusal): AlreadyUsedToolResult {
+  const { reservationId, status } = refusal;
+  const body: AlreadyUsedResult = {
+    kind: "already_used",
+    result: "already_used",
+    meterId,
+    ...(reservationId ? { reservationId } : {}),
+    ...(status ? { status } : {}),
+    message: `The reservation for this call on meter ${meterId} is not a new one${status ? ` (it is ${status})` : ""}: it pays for another call, so this one did not run. Call again.`,
+  };
+  return structuredErrorResult(body, body.message);
+}
+
 type GatedCall = Pick<PastDueGate, "meterId" | "quantity" | "unitPriceMinor" | "amountBase">;
 
 function pastDueGate(call: GatedCall, refusal: PastDueRefusal, ownUrl: string | undefined): PastDueToolResult {
@@ -195,6 +237,11 @@ function validate<A, E>(options: MeteredPaywallOptions<A, E>): MeteredPaywallOpt
   if (typeof prepaid !== "boolean") throw new TypeError(`${name}: "prepaid" is required (true or false); there is no default trust model.`);
   if (!prepaid && typeof idempotencyKey !== "function") {
     throw new TypeError(`${name}: "idempotencyKey" is required when prepaid is false, so that a retried call is never metered twice.`);
+  }
+  if (prepaid && idempotencyKey !== undefined) {
+    throw new TypeError(
+      `${name}: "idempotencyKey" is not taken when prepaid is true: each prepaid call is reserved under a new key the wrapper makes, so a caller repeating a key can never run the tool again on one reservation.`,
+    );
   }
   if (idempotencyKey !== undefined && typeof idempotencyKey !== "function") throw new TypeError(`${name}: "idempotencyKey" must be a function.`);
   return options;

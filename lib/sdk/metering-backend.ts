@@ -3,7 +3,7 @@
 // Amounts are in BASE units: a meter's `baseUnitsPerMinor` (default 1,000,000) base units make one minor
 // unit, so a price of 0.4 cent per call is unitPriceMinor = 400,000.
 import { ServiceClient, type ServiceClientOptions } from "./client";
-import { meterRefusalOf, type MeterRefusal, type PastDueRefusal } from "./meter-refusals";
+import { alreadyUsedOf, meterRefusalOf, type AlreadyUsedRefusal, type MeterRefusal, type PastDueRefusal } from "./meter-refusals";
 import { meterStanding } from "./meter-standing";
 
 export interface UsageParams {
@@ -18,10 +18,16 @@ export interface ReservationParams {
   meterId: string;
   quantity: number;
   unitPriceMinor: number;
+  /** The reservation's key; meteredPaywall makes a new one per call (never the caller's). */
   idempotencyKey?: string;
 }
 
-export type ReserveOutcome = { ok: true; reservationId: string } | MeterRefusal;
+/**
+ * `ok: true` only for a hold THIS call created (`created: true`, the service's answer): only then may the
+ * paid call run. A hold of another call under the same key, or a key whose reservation has finished, is
+ * the `already_used` refusal.
+ */
+export type ReserveOutcome = { ok: true; reservationId: string; created: true } | MeterRefusal | AlreadyUsedRefusal;
 
 export interface MeteringBackend {
   /**
@@ -29,7 +35,10 @@ export interface MeteringBackend {
    * when the meter refuses usage until an earlier declined charge is settled (nothing returned: recorded).
    */
   recordUsage(params: UsageParams): Promise<void | PastDueRefusal>;
-  /** Prepaid: hold quantity x unitPriceMinor of the funded budget; `ok: false` when the meter refuses it. */
+  /**
+   * Prepaid: hold quantity x unitPriceMinor of the funded budget; `ok: false` when the meter refuses it, or
+   * `already_used` when the hold under that key is not a new one of this call (it must not run).
+   */
   reserve(params: ReservationParams): Promise<ReserveOutcome>;
   /** Prepaid: bill a held reservation after a successful call. */
   commit(params: { meterId: string; reservationId: string }): Promise<void>;
@@ -52,8 +61,9 @@ export type ServiceMeteringBackendOptions = Pick<ServiceClientOptions, "baseUrl"
 
 /**
  * A refusal of the service (402 PAYMENT_DECLINED whose `details.reason` is `insufficient_budget` or
- * `meter_past_due`) becomes `{ ok: false, reason }`; every other failure, another 402 included, throws
- * its ServiceError.
+ * `meter_past_due`) becomes `{ ok: false, reason }`; so does a reservation this call did not create
+ * (`created` not true: `already_used`, as is a 409 `reservation_already_used`). Every other failure,
+ * another 402 included, throws its ServiceError.
  */
 export function serviceMeteringBackend(options: ServiceMeteringBackendOptions): MeteringBackend {
   const { meterStatusTtlMs = 10_000, ...clientOptions } = options;
@@ -78,10 +88,15 @@ export function serviceMeteringBackend(options: ServiceMeteringBackendOptions): 
     async reserve({ meterId, quantity, unitPriceMinor, idempotencyKey }) {
       try {
         const reservation = await client.meters.reserve(meterId, { quantity, unitPriceMinor, ...(idempotencyKey ? { idempotencyKey } : {}) });
-        return { ok: true, reservationId: reservation.id };
+        // Only a hold this request created pays for this call (the client's own retries of the request are
+        // answered `created: true` too); a 2xx alone is no proof: another call's hold answers 200.
+        if (reservation.created !== true || reservation.status !== "held") {
+          return { ok: false, reason: "already_used", reservationId: reservation.id, status: reservation.status };
+        }
+        return { ok: true, reservationId: reservation.id, created: true };
       } catch (err) {
         // The service's refusal carries its prompt: details.topUp (url, method, minimumAmountMinor) or details.retryPayment.
-        const refusal = meterRefusalOf(err);
+        const refusal = meterRefusalOf(err) ?? alreadyUsedOf(err);
         if (refusal) return refusal;
         throw err;
       }

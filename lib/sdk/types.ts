@@ -375,4 +375,9 @@ export interface MeterReservation extends PricedUsage {
   /** failed (released by the caller) | expired (by the service) | closed (the meter closed). */
   releaseReason: string | null;
   expiresAt: string;
+  /**
+   * Answers of POST /v1/meters/:id/reservations only: true when this request created the hold (201; also
+   * on its own retries), false when another request had (200). Only a created hold pays for a call.
+   */
+  created?: boolean;
 }

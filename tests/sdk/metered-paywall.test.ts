@@ -159,6 +159,54 @@ describe("meteredPaywall: prepaid", () => {
   });
 });
 
+describe("meteredPaywall: prepaid runs only on a hold this call created (issue 14)", () => {
+  it("refuses an idempotencyKey option when prepaid: the caller could repeat it", () => {
+    const backend = new FakeMeteringBackend(10 * PRICE);
+    expect(() => meteredPaywall<Args>({ backend, meterId: "mtr_p", unitPriceMinor: PRICE, quantity: () => 1, prepaid: true, idempotencyKey: (a) => a.requestId! })).toThrow(
+      /idempotencyKey.*prepaid/,
+    );
+  });
+
+  it("reserves every call under a new key of its own, the same arguments included", async () => {
+    const backend = new FakeMeteringBackend(10 * PRICE);
+    const wrapped = meteredPaywall<Args>({ backend, meterId: "mtr_p", unitPriceMinor: PRICE, quantity: () => 1, prepaid: true })(tool([]));
+    await wrapped({ requestId: "same" }, {});
+    await wrapped({ requestId: "same" }, {});
+    expect(backend.reserveKeys).toHaveLength(2);
+    expect(backend.reserveKeys.every((k) => typeof k === "string" && /^mp_[0-9a-f-]{36}$/.test(k))).toBe(true);
+    expect(new Set(backend.reserveKeys).size).toBe(2);
+  });
+
+  it("a reservation the backend does not say this call created: the handler does not run, nothing is finished", async () => {
+    for (const forced of [
+      { ok: true, reservationId: "rsv_other" }, // a backend that does not say (an SDK before `created`)
+      { ok: true, reservationId: "rsv_other", created: false },
+      { ok: false, reason: "already_used", reservationId: "rsv_other", status: "committed" },
+    ]) {
+      const backend = new FakeMeteringBackend(10 * PRICE);
+      backend.forcedOutcome = forced;
+      const calls: Args[] = [];
+      const wrapped = meteredPaywall<Args>({ backend, meterId: "mtr_p", unitPriceMinor: PRICE, quantity: () => 1, prepaid: true })(tool(calls));
+      const result = await wrapped({}, {});
+      expect(calls).toEqual([]);
+      expect(result.isError).toBe(true);
+      expect(result).not.toHaveProperty("metering");
+      expect(sc(result)).toMatchObject({ kind: "already_used", result: "already_used", meterId: "mtr_p", reservationId: "rsv_other" });
+      expect(backend.log).toEqual(["reserve:forced"]); // no commit, no release of a hold that is not ours
+    }
+  });
+
+  it("a quantity of 0 (or less than one unit) reserves one unit: no free prepaid run", async () => {
+    const backend = new FakeMeteringBackend(10 * PRICE);
+    const calls: Args[] = [];
+    const wrapped = meteredPaywall<Args>({ backend, meterId: "mtr_p", unitPriceMinor: PRICE, quantity: (a) => a.pages, prepaid: true })(tool(calls));
+    const result = await wrapped({ pages: 0 }, {});
+    expect(result.metering).toMatchObject({ quantity: 1, amountBase: PRICE, status: "committed" });
+    expect(backend.committedBase).toBe(PRICE);
+    expect(calls).toHaveLength(1);
+  });
+});
+
 describe("meteredPaywall: the insufficient_budget gate carries the minimum top-up", () => {
   it("includes minimumAmountMinor when the backend's refusal names it, and leaves it out otherwise", async () => {
     const backend = new FakeMeteringBackend(PRICE);
@@ -181,7 +229,7 @@ describe("meteredPaywall: a past-due meter", () => {
       unitPriceMinor: PRICE,
       quantity: (args) => args.pages,
       prepaid,
-      idempotencyKey: (args) => args.requestId ?? "key",
+      ...(prepaid ? {} : { idempotencyKey: (args: Args) => args.requestId ?? "key" }),
       topUpUrl: "https://merchant.test/top-up",
       ...(retryPaymentUrl ? { retryPaymentUrl } : {}),
     })(tool(calls));

@@ -37,13 +37,30 @@ describe("serviceMeteringBackend", () => {
   });
 
   it("reserve -> reservationId; commit and release hit the reservation's paths", async () => {
-    const server = await stub((req) => (req.path.endsWith("/reservations") ? { status: 201, body: { id: "mr_9", status: "held" } } : { status: 200, body: { id: "mr_9" } }));
+    const server = await stub((req) => (req.path.endsWith("/reservations") ? { status: 201, body: { id: "mr_9", status: "held", created: true } } : { status: 200, body: { id: "mr_9" } }));
     const backend = serviceMeteringBackend({ baseUrl: server.url, apiKey: "sk_test_m" });
-    expect(await backend.reserve({ meterId: "mtr_1", quantity: 2, unitPriceMinor: 5 })).toEqual({ ok: true, reservationId: "mr_9" });
+    expect(await backend.reserve({ meterId: "mtr_1", quantity: 2, unitPriceMinor: 5 })).toEqual({ ok: true, reservationId: "mr_9", created: true });
     await backend.commit({ meterId: "mtr_1", reservationId: "mr_9" });
     await backend.release({ meterId: "mtr_1", reservationId: "mr_9" });
     expect(server.seen.map((r) => r.path)).toEqual(["/v1/meters/mtr_1/reservations", "/v1/meters/mtr_1/reservations/mr_9/commit", "/v1/meters/mtr_1/reservations/mr_9/release"]);
     expect(body(server.seen[0])).toEqual({ quantity: 2, unitPriceMinor: 5 });
+  });
+
+  it("a 2xx that is not a hold this request created (created false or absent, or not held) is already_used", async () => {
+    const answers: ProxyAction[] = [
+      { status: 200, body: { id: "mr_1", status: "held", created: false } },
+      { status: 201, body: { id: "mr_2", status: "held" } },
+      { status: 200, body: { id: "mr_3", status: "committed" } },
+      { status: 409, body: { error: { code: "CONFLICT", message: "used", details: { reason: "reservation_already_used", reservationId: "mr_4", status: "released" } } } },
+    ];
+    let i = 0;
+    const server = await stub(() => answers[i++]);
+    const backend = serviceMeteringBackend({ baseUrl: server.url, apiKey: "sk_test_m", maxRetries: 0 });
+    const params = { meterId: "mtr_1", quantity: 1, unitPriceMinor: 5 };
+    expect(await backend.reserve(params)).toEqual({ ok: false, reason: "already_used", reservationId: "mr_1", status: "held" });
+    expect(await backend.reserve(params)).toEqual({ ok: false, reason: "already_used", reservationId: "mr_2", status: "held" });
+    expect(await backend.reserve(params)).toEqual({ ok: false, reason: "already_used", reservationId: "mr_3", status: "committed" });
+    expect(await backend.reserve(params)).toMatchObject({ ok: false, reason: "already_used", reservationId: "mr_4", status: "released" });
   });
 
   it("a refusal for lack of budget (402, or details.reason insufficient_budget) is { ok: false }; other errors throw", async () => {

@@ -1,6 +1,6 @@
 // Small in-test doubles implementing the SDK's backend interfaces (the real service endpoints are tested
 // end to end elsewhere). They keep a log of calls so tests can assert what was asked.
-import type { MeteringBackend, PastDueRefusal, PaywallBackend, PaywallVerifyParams, ReserveOutcome, UsageParams, VerifyOutcome } from "../../lib/sdk";
+import type { MeteringBackend, PastDueRefusal, PaywallBackend, PaywallVerifyParams, ReservationParams, ReserveOutcome, UsageParams, VerifyOutcome } from "../../lib/sdk";
 import type { PaywallReasonCode } from "../../lib/sdk/types";
 
 export const PAY_ENDPOINT = "http://service.test/v1/paywall/pay";
@@ -49,6 +49,10 @@ export class FakeMeteringBackend implements MeteringBackend {
   minimumAmountMinor?: number;
   reservedBase = 0;
   committedBase = 0;
+  /** The reservation keys reserve() was given, in order. */
+  readonly reserveKeys: (string | undefined)[] = [];
+  /** When set, reserve() answers this as is (a backend that reports a hold this call did not create, say). */
+  forcedOutcome?: unknown;
   private nextId = 1;
   private readonly holds = new Map<string, number>();
 
@@ -78,7 +82,12 @@ export class FakeMeteringBackend implements MeteringBackend {
     if (!this.usage.has(params.idempotencyKey)) this.usage.set(params.idempotencyKey, params);
   }
 
-  async reserve({ meterId, quantity, unitPriceMinor }: { meterId: string; quantity: number; unitPriceMinor: number }): Promise<ReserveOutcome> {
+  async reserve({ meterId, quantity, unitPriceMinor, idempotencyKey }: ReservationParams): Promise<ReserveOutcome> {
+    this.reserveKeys.push(idempotencyKey);
+    if (this.forcedOutcome !== undefined) {
+      this.log.push("reserve:forced");
+      return this.forcedOutcome as ReserveOutcome;
+    }
     if (this.pastDueMeters.has(meterId)) {
       this.log.push("reserve:past_due");
       return this.pastDueRefusal(meterId);
@@ -93,7 +102,7 @@ export class FakeMeteringBackend implements MeteringBackend {
     this.holds.set(id, amount);
     this.reservedBase += amount;
     this.log.push(`reserve:${id}`);
-    return { ok: true, reservationId: id };
+    return { ok: true, reservationId: id, created: true };
   }
 
   async commit({ reservationId }: { reservationId: string }): Promise<void> {
