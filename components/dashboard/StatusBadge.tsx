@@ -25,6 +25,8 @@ const TONE: Record<string, string> = {
   released: "bg-slate-100 text-slate-700 ring-slate-500/20",
   disabled: "bg-red-50 text-red-800 ring-red-600/20",
   revoked: "bg-slate-100 text-slate-700 ring-slate-500/20",
+  archived: "bg-slate-100 text-slate-700 ring-slate-500/20",
+  redeemed: "bg-emerald-50 text-emerald-800 ring-emerald-600/20",
   canceled: "bg-slate-100 text-slate-700 ring-slate-500/20",
   expired: "bg-slate-100 text-slate-700 ring-slate-500/20",
   closed: "bg-slate-100 text-slate-700 ring-slate-500/20",

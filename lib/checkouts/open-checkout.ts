@@ -1,8 +1,10 @@
 // Opens a checkout with its PaymentIntent (requires_payment) and order (pending), in one transaction.
+// Catalog items ({ productId, quantity }) are priced from the merchant's products (lib/products/price-items.ts).
 import type { Db } from "../db";
 import { NotFoundError, ValidationError } from "../errors";
 import { createId } from "../ids";
 import type { PaymentSource } from "../payments/sources";
+import { priceCheckout } from "../products/price-items";
 import type { Scope } from "../scope";
 import type { OpenCheckoutInput } from "./schemas";
 import { serializeCheckout } from "./serialize";
@@ -33,12 +35,11 @@ export async function openCheckout(tx: Db, scope: Scope, input: OpenCheckoutInpu
     const customer = await tx.customer.findFirst({ where: { id: input.customerId, merchantId: scope.merchantId, livemode: scope.livemode }, select: { id: true } });
     if (!customer) throw new NotFoundError("customer", input.customerId);
   }
-  const items = input.items ?? [];
-  const amount = input.amount ?? items.reduce((sum, item) => sum + item.quantity * item.unitAmount, 0);
+  const { items, amount, currency } = await priceCheckout(tx, scope, input);
   const inScope = { merchantId: scope.merchantId, livemode: scope.livemode };
   const ids = { checkout: createId("checkout"), paymentIntent: createId("paymentIntent"), order: createId("order") };
   const now = new Date();
-  const common = { ...inScope, amount, currency: input.currency, customerId: input.customerId ?? null, createdAt: now, updatedAt: now };
+  const common = { ...inScope, amount, currency, customerId: input.customerId ?? null, createdAt: now, updatedAt: now };
 
   await tx.paymentIntent.create({
     data: { ...common, ...paywall, id: ids.paymentIntent, status: "requires_payment", checkoutId: ids.checkout, orderId: ids.order, source },

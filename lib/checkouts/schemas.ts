@@ -8,19 +8,36 @@ export const MAX_AMOUNT = 99_999_999;
 const Amount = z.number().int("must be an integer in minor units").min(1).max(MAX_AMOUNT);
 const Url = z.string().max(2048).url().refine((value) => /^https?:\/\//i.test(value), "must be an http(s) URL");
 
+const Quantity = z.number().int().min(1).max(10_000);
+
 export const LineItem = z
   .object({
     name: z.string().min(1).max(256),
-    quantity: z.number().int().min(1).max(10_000),
+    quantity: Quantity,
     unitAmount: z.number().int("must be an integer in minor units").min(0).max(MAX_AMOUNT),
   })
   .strict();
 
+/** A line priced from the catalog (CONTRACT.md "Products"): the product's name and unitAmount are copied in. */
+export const CatalogLineItem = z
+  .object({
+    productId: z.string().regex(/^prd_[0-9A-Za-z]{1,64}$/, "must be a product id (prd_...)"),
+    quantity: Quantity,
+  })
+  .strict();
+
+const CheckoutLineItem = z.union([CatalogLineItem, LineItem], {
+  error: "must be { productId, quantity } or { name, quantity, unitAmount }",
+});
+
+const isCatalogItem = (item: z.output<typeof CheckoutLineItem>): item is z.output<typeof CatalogLineItem> => "productId" in item;
+
 export const OpenCheckoutBody = z
   .object({
     amount: Amount.optional(),
-    currency: Currency,
-    items: z.array(LineItem).min(1).max(100).optional(),
+    /** Optional only when every item is a catalog item: then it is the products' currency. */
+    currency: Currency.optional(),
+    items: z.array(CheckoutLineItem).min(1).max(100).optional(),
     description: z.string().max(1000).optional(),
     customerId: z.string().min(1).max(64).optional(),
     expiresInSeconds: z.number().int().min(1).max(86_400).optional(),
@@ -35,8 +52,13 @@ export const OpenCheckoutBody = z
       ctx.addIssue({ code: "custom", path: ["amount"], message: "either amount or items is required" });
       return;
     }
-    if (body.items) {
-      const total = body.items.reduce((sum, item) => sum + item.quantity * item.unitAmount, 0);
+    const catalogPriced = body.items?.some(isCatalogItem) ?? false;
+    if (body.currency === undefined && !(body.items?.every(isCatalogItem) ?? false)) {
+      ctx.addIssue({ code: "custom", path: ["currency"], message: "required (optional only when every item is a { productId, quantity })" });
+    }
+    // Catalog prices are known only to openCheckout, which checks the total of such items itself.
+    if (body.items && !catalogPriced) {
+      const total = body.items.reduce((sum, item) => sum + item.quantity * (item as z.output<typeof LineItem>).unitAmount, 0);
       if (total < 1 || total > MAX_AMOUNT) ctx.addIssue({ code: "custom", path: ["items"], message: `items must total 1..${MAX_AMOUNT}` });
       else if (body.amount !== undefined && body.amount !== total) {
         ctx.addIssue({ code: "custom", path: ["amount"], message: `amount ${body.amount} differs from the items' total ${total}` });

@@ -11,6 +11,7 @@ export const DASHBOARD_NAV: NavItem[] = [
   { href: "/dashboard/orders", label: "Orders" },
   { href: "/dashboard/payments", label: "Payments" },
   { href: "/dashboard/checkouts", label: "Checkouts" },
+  { href: "/dashboard/products", label: "Products" },
   { href: "/dashboard/meters", label: "Meters" },
   { href: "/dashboard/webhooks", label: "Webhooks" },
   { href: "/dashboard/events", label: "Events" },

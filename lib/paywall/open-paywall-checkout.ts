@@ -11,6 +11,9 @@ export interface PaywallCheckoutTerms {
   amount: number;
   currency: string;
   sku: string;
+  /** The gate's productRef: kept on the checkout; when it names a product of the payee (this mode), the
+   * line item carries that product's name. The gate's price stays authoritative (SPEC.md 2.6). */
+  productRef?: string;
 }
 
 /** Long enough to pay, short enough that an abandoned one does not linger open. */
@@ -19,15 +22,19 @@ const PAYWALL_CHECKOUT_SECONDS = 600;
 export async function openPaywallCheckout(tx: Db, scope: Scope, terms: PaywallCheckoutTerms, payer: Omit<PaywallPaymentFields, "sku"> = {}) {
   const merchant = await tx.merchant.findUnique({ where: { id: scope.merchantId }, select: { id: true } });
   if (!merchant) throw new NotFoundError("merchant", scope.merchantId);
+  const product = terms.productRef
+    ? await tx.product.findFirst({ where: { id: terms.productRef, merchantId: scope.merchantId, livemode: scope.livemode }, select: { name: true } })
+    : null;
   return openCheckout(
     tx,
     scope,
     {
       currency: terms.currency,
-      items: [{ name: terms.sku, quantity: 1, unitAmount: terms.amount }],
+      items: [{ name: product?.name ?? terms.sku, quantity: 1, unitAmount: terms.amount }],
       description: `Paywall access: ${terms.sku}`,
-      metadata: { paywall: "true", sku: terms.sku },
+      metadata: { paywall: "true", sku: terms.sku, ...(terms.productRef ? { productRef: terms.productRef } : {}) },
       expiresInSeconds: PAYWALL_CHECKOUT_SECONDS,
+      productRef: terms.productRef,
     },
     { source: "paywall", paywall: { sku: terms.sku, ...payer } },
   );

@@ -66,6 +66,8 @@ export const PayPaywallBody = z
     sku: Sku,
     paymentMethod: PaymentMethod,
     billingCountry: BillingCountry.optional(),
+    /** The gate's productRef (SPEC.md 2.4): a product of the payee names the payment's line item. */
+    productRef: z.string().regex(/^prd_[0-9A-Za-z]{1,64}$/, "must be a prd_ reference").optional(),
   })
   .strict();
 export type PayPaywallInput = z.output<typeof PayPaywallBody>;

@@ -225,6 +225,8 @@ export interface PaywallPayParams {
   currency: string;
   sku: string;
   paymentMethod: string;
+  /** The gate's productRef, when it has one: the payee's order then names that product. */
+  productRef?: string;
 }
 
 export interface PaywallPayResult {

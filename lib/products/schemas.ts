@@ -1,0 +1,44 @@
+// Bodies and queries of /v1/products (CONTRACT.md "Products").
+import { z } from "zod";
+import { MAX_AMOUNT } from "../checkouts/schemas";
+import { Currency, ListQuery, Metadata } from "../validation/common";
+
+/** A unit price in minor units; 0 is a free product (a checkout still has to total at least 1). */
+const UnitAmount = z.number().int("must be an integer in minor units").min(0).max(MAX_AMOUNT);
+const Name = z.string().trim().min(1, "must not be empty").max(256);
+const Description = z.string().max(1000);
+
+export const CreateProductBody = z
+  .object({
+    name: Name,
+    description: Description.optional(),
+    unitAmount: UnitAmount,
+    currency: Currency,
+    metadata: Metadata.optional(),
+    active: z.boolean().optional(),
+  })
+  .strict();
+export type CreateProductInput = z.output<typeof CreateProductBody>;
+
+/** Every field optional; `description: null` clears it. Orders already made keep the price they were sold at. */
+export const UpdateProductBody = z
+  .object({
+    name: Name.optional(),
+    description: Description.nullable().optional(),
+    unitAmount: UnitAmount.optional(),
+    currency: Currency.optional(),
+    metadata: Metadata.optional(),
+    active: z.boolean().optional(),
+  })
+  .strict();
+export type UpdateProductInput = z.output<typeof UpdateProductBody>;
+
+/** DELETE takes no body (or `{}`). */
+export const ArchiveProductBody = z.object({}).strict().optional();
+
+export const ListProductsQuery = ListQuery.extend({
+  active: z.enum(["true", "false"]).transform((value) => value === "true").optional(),
+}).strict();
+export type ListProductsInput = z.output<typeof ListProductsQuery>;
+
+export const ProductId = z.string().regex(/^prd_[0-9A-Za-z]{1,64}$/, "must be a product id (prd_...)");
