@@ -1,5 +1,6 @@
 // The terminal states of a checkout as the payer sees them. Presentational only.
 import type { ReactNode } from "react";
+import { DestinationLink } from "./destination-link";
 
 type Tone = "success" | "error" | "neutral";
 
@@ -35,13 +36,7 @@ export function OutcomePanel(props: { tone: Tone; title: string; children?: Reac
   );
 }
 
+/** Back to the merchant (its successUrl or cancelUrl), with the destination host named. */
 export function ReturnLink({ href, merchantName }: { href: string; merchantName: string }) {
-  return (
-    <a
-      href={href}
-      className="inline-flex items-center rounded-md border border-slate-300 px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
-    >
-      Return to {merchantName}
-    </a>
-  );
+  return <DestinationLink href={href} label={`Return to ${merchantName}`} />;
 }

@@ -1,5 +1,6 @@
 // The hosted pay page: server-rendered from the checkout as the API sees it; only the card form and the
-// countdown need JavaScript, and the form also works as a plain HTML post.
+// countdown need JavaScript, and the form also works as a plain HTML post. After paying, the page names the
+// successUrl's host and waits for a click: it never forwards the payer by itself (any merchant sets any host).
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { cache } from "react";
@@ -8,7 +9,7 @@ import { ExpiryCountdown } from "../../../components/pay/expiry-countdown";
 import { OrderSummary } from "../../../components/pay/order-summary";
 import { OutcomePanel, ReturnLink } from "../../../components/pay/outcome-panel";
 import { PayShell } from "../../../components/pay/pay-shell";
-import { SuccessRedirect } from "../../../components/pay/success-redirect";
+import { DestinationLink, hostOf } from "../../../components/pay/destination-link";
 import { getDb } from "../../../lib/db";
 import type { CardField, CardFieldErrors } from "../../../lib/pay/card";
 import { COUNTRY_CODES, countryList } from "../../../lib/pay/countries";
@@ -91,7 +92,7 @@ function panelFor(view: PayPageView, query: Record<string, string | string[] | u
               {money(checkout.amount)} paid to {merchantName}. Thank you!
             </p>
             <p className="text-sm text-slate-500">Reference: {checkout.orderId}</p>
-            {checkout.successUrl && <SuccessRedirect url={checkout.successUrl} />}
+            {checkout.successUrl && <DestinationLink href={checkout.successUrl} label={`Continue to ${hostOf(checkout.successUrl)}`} primary />}
           </OutcomePanel>
         );
       }
