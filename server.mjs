@@ -1,10 +1,13 @@
 // The production HTTP server: Next.js's request handler behind a plain Node server, so that the
 // client's address comes from the socket. Whatever X-Forwarded-For a client sends, the socket peer is
-// appended last; lib/http/client-ip.ts trusts only TRUSTED_PROXY_HOPS entries before it. Under /v1, what
-// Next would answer outside the error contract is answered in it (lib/http/v1-edge.mjs).
+// appended last; lib/http/client-ip.ts trusts only TRUSTED_PROXY_HOPS entries before it, and only in a
+// process this file marks (served another way, the header is not trusted: see client-ip.ts). Under /v1,
+// what Next would answer outside the error contract is answered in it (lib/http/v1-edge.mjs).
 import { createServer } from "node:http";
 import next from "next";
 import { guardV1 } from "./lib/http/v1-edge.mjs";
+
+globalThis[Symbol.for("aps.server-mjs.peer-in-x-forwarded-for")] = true;
 
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? "0.0.0.0";

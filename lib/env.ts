@@ -83,6 +83,8 @@ const EnvSchema = z.object({
   LOGIN_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(5),
   /** Sign-ups per client IP per RATE_LIMIT_WINDOW_MS. */
   SIGNUP_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(10),
+  /** Active (unrevoked) API keys a merchant may hold per mode; each key has its own rate-limit bucket. */
+  API_KEYS_MAX_ACTIVE: z.coerce.number().int().min(1).max(1000).default(20),
   /** A prepaid meter reservation neither committed nor released within this many seconds is released by the tick. */
   METER_RESERVATION_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
 });

@@ -6,7 +6,7 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { env } from "../env";
-import { clientIp } from "../http/client-ip";
+import { clientIpKey } from "../http/client-ip";
 import { signIn, signUp, type SignedInUser } from "./credentials";
 import { authSecret } from "./secret";
 import { revokeSession, startSession } from "./sessions";
@@ -28,11 +28,11 @@ declare module "next-auth/jwt" {
 
 const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
 
-/** The client address of a next-auth request (its headers arrive as a plain object). */
+/** The per-IP bucket name (IPv4, or IPv6 /64) of a next-auth request (its headers arrive as a plain object). */
 function ipOf(req: { headers?: Record<string, unknown> }): string {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers ?? {})) if (typeof value === "string") headers.set(name, value);
-  return clientIp({ headers } as Request);
+  return clientIpKey({ headers } as Request);
 }
 
 const publicUrl = env.NEXTAUTH_URL ?? env.BASE_URL;

@@ -10,7 +10,7 @@ import { settleFailedClaim, storeResponse, writeAndStoreResponse } from "../idem
 import { parseOrThrow } from "../validation/parse";
 import { PATH_ID_PATTERN, rejectNul } from "../validation/text-safety";
 import { authenticateAndLimit, type ClaimRequest, type Principal } from "./authenticate";
-import { clientIp } from "./client-ip";
+import { clientIpKey } from "./client-ip";
 import { toErrorResult, type HttpResult } from "./errors";
 import { faultAt } from "./fault-injection";
 import { claimRequestOf } from "./idempotency-step";
@@ -116,7 +116,7 @@ export function api<
         }
         claimId = authenticated.claim?.claimId ?? null;
       } else {
-        await enforceRateLimit(`ip:${clientIp(req)}`, headers);
+        await enforceRateLimit(`ip:${clientIpKey(req)}`, headers);
       }
       if (!input) throw inputError;
 

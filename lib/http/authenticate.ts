@@ -11,7 +11,7 @@ import { hashSecret, looksLikeSecret } from "../merchants/api-key-secret";
 import { bucketConfig, bucketsInPostgres } from "../rate-limit";
 import { takeTokenText } from "../rate-limit/postgres-limiter";
 import { describeBucket, refillPerMs } from "../rate-limit/token-bucket";
-import { clientIp } from "./client-ip";
+import { clientIpKey } from "./client-ip";
 import { applyTakeResult, enforceRateLimit } from "./rate-limit-step";
 
 export interface Principal {
@@ -97,7 +97,7 @@ export async function authenticateAndLimit(req: Request, headers: Headers, claim
     const secretHash = presentedSecretHash(req);
     return bucketsInPostgres() ? await inOneStatement(secretHash, headers, claimRequest) : await stepByStep(secretHash, headers, claimRequest);
   } catch (err) {
-    if (err instanceof UnauthorizedError) await enforceRateLimit(`ip:${clientIp(req)}`, headers);
+    if (err instanceof UnauthorizedError) await enforceRateLimit(`ip:${clientIpKey(req)}`, headers);
     throw err;
   }
 }

@@ -1,4 +1,10 @@
+// A new API key. Each key has its own rate-limit bucket, so a merchant may hold at most
+// API_KEYS_MAX_ACTIVE active keys per mode: the cap is counted under a lock on the merchant's row
+// (FOR NO KEY UPDATE: it queues concurrent key creations of that merchant, and nothing else), so
+// concurrent creations can never pass it together.
 import type { Db } from "../db";
+import { env } from "../env";
+import { ForbiddenError } from "../errors";
 import { createId } from "../ids";
 import { generateSecret, hashSecret, visiblePrefix } from "./api-key-secret";
 
@@ -10,7 +16,17 @@ export interface CreatedApiKey {
   prefix: string;
 }
 
+export class ApiKeyLimitError extends ForbiddenError {
+  constructor(livemode: boolean, limit: number) {
+    super(`This merchant already has ${limit} active ${livemode ? "live" : "test"} API keys, the most allowed per mode: revoke one before creating another.`);
+    Object.assign(this.details, { reason: "api_key_limit", limit, livemode });
+  }
+}
+
 export async function createApiKey(tx: Db, merchantId: string, livemode: boolean, name?: string): Promise<CreatedApiKey> {
+  await tx.$queryRaw`SELECT id FROM merchants WHERE id = ${merchantId} FOR NO KEY UPDATE`;
+  const active = await tx.apiKey.count({ where: { merchantId, livemode, revokedAt: null } });
+  if (active >= env.API_KEYS_MAX_ACTIVE) throw new ApiKeyLimitError(livemode, env.API_KEYS_MAX_ACTIVE);
   const secret = generateSecret(livemode);
   const key = await tx.apiKey.create({
     data: {

@@ -3,7 +3,7 @@
 // form post, so paying works without JavaScript. Guards: same-origin Origin header, the form token, and
 // the per-IP rate limit.
 import { RateLimitedError } from "../errors";
-import { clientIp } from "../http/client-ip";
+import { clientIpKey } from "../http/client-ip";
 import { readFormText } from "../http/form-body-limit";
 import { enforceRateLimit } from "../http/rate-limit-step";
 import { isSameOrigin } from "../security/same-origin";
@@ -85,7 +85,7 @@ export async function handleCardSubmit(req: Request, target: Target): Promise<Re
 
   if (!isSameOrigin(req)) return fail(403, "forbidden");
   try {
-    await enforceRateLimit(`ip:${clientIp(req)}`, headers);
+    await enforceRateLimit(`ip:${clientIpKey(req)}`, headers);
   } catch (err) {
     if (err instanceof RateLimitedError) return fail(429, "rate_limited");
     throw err;
