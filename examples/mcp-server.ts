@@ -1,18 +1,29 @@
 // A runnable MCP server (official @modelcontextprotocol/sdk, Streamable HTTP) with two paid tools:
-//   premium_quote  single-use paywall(): each call is paid for with one PaymentIntent (SPEC.md 2.4-2.7)
-//   word_count     meteredPaywall(): 0.4 cent per unit, accrued on the caller's meter (SPEC.md 2.8)
+//   premium_quote  single-use paywall(): each call is paid for with one PaymentIntent (SPEC.md 2.4-2.7);
+//                  anyone may call it: an unpaid call gets the gate
+//   word_count     meteredPaywall(): 0.4 cent per started 1,000 characters of text, on the meter of the
+//                  AUTHENTICATED caller (SPEC.md 2.8); anonymous callers get no metered run
 // It uses only the SDK (lib/sdk), the way a merchant's own server would.
 //
-//   SERVICE_URL=http://localhost:3000 SERVICE_API_KEY=sk_test_... MERCHANT_ID=mer_... npm run example:mcp
+//   SERVICE_URL=http://localhost:3000 SERVICE_API_KEY=sk_test_... MERCHANT_ID=mer_... \
+//   AGENT_TOKENS=<token>=mtr_...,<token2>=mtr_... npm run example:mcp
 //
 // Settings (environment): SERVICE_URL (default http://localhost:3000), SERVICE_API_KEY and MERCHANT_ID
 // (the merchant's own, required), PORT (default 3333), PRICE (minor units, default 25), CURRENCY (usd),
-// METER_ID (default meter of word_count; a call may name its own `meterId`), METERED_PREPAID=1 (reserve
-// against a prepaid budget before each word_count call instead of metering after it).
+// AGENT_TOKENS (comma-separated `token=meterId`: the bearer token you gave each agent and the meter you
+// opened for it; a word_count call bills the meter of its token, never one it names), METERED_PREPAID=1
+// (reserve against each agent's prepaid budget before the call; without it the call runs and is metered
+// after, post-paid, which the spec allows for TRUSTED callers only: give post-paid tokens only to
+// customers you extend credit to).
+// Who bills what: the meter comes from the caller's token; the quantity from the text the tool counts
+// (never a count the caller declares, so `units: 0` buys nothing); a prepaid call is reserved under a new
+// key the SDK makes per call (a caller cannot replay a reservation); a post-paid call's requestId is the
+// caller's (a retry is billed once, SPEC.md section 4), scoped to that caller.
 // Endpoints: POST /mcp (MCP, stateless Streamable HTTP), GET /stats (tool calls received and handler
 // runs per tool in this process, so tests can count runs), GET /health.
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import http from "node:http";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { z } from "zod";
@@ -25,7 +36,7 @@ const settings = {
   port: Number(process.env.PORT ?? 3333),
   price: Number(process.env.PRICE ?? 25),
   currency: process.env.CURRENCY ?? "usd",
-  meterId: process.env.METER_ID,
+  agents: agentTokens(process.env.AGENT_TOKENS ?? ""),
   meteredPrepaid: process.env.METERED_PREPAID === "1",
 };
 
@@ -36,6 +47,40 @@ function required(name: string): string {
     process.exit(1);
   }
   return value;
+}
+
+/** AGENT_TOKENS -> sha256(token) -> the agent and its meter (a Map: no inherited keys; digests, so a lookup leaks no token timing). */
+function agentTokens(list: string): Map<string, { agentId: string; meterId: string }> {
+  const agents = new Map<string, { agentId: string; meterId: string }>();
+  for (const [i, entry] of list.split(",").map((e) => e.trim()).filter(Boolean).entries()) {
+    const at = entry.lastIndexOf("=");
+    if (at <= 0 || at === entry.length - 1) {
+      console.error(`AGENT_TOKENS: "${entry.slice(0, 4)}..." is not token=meterId.`);
+      process.exit(1);
+    }
+    agents.set(digest(entry.slice(0, at)), { agentId: `agent_${i + 1}`, meterId: entry.slice(at + 1) });
+  }
+  return agents;
+}
+
+function digest(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+/** The caller of an MCP request: none (anonymous), or the agent of a known bearer token; an unknown token is refused (401). */
+function authenticate(req: http.IncomingMessage): AuthInfo | null | "refused" {
+  const header = req.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer (\S+)$/i.exec(header);
+  const agent = match ? settings.agents.get(digest(match[1])) : undefined;
+  if (!agent) return "refused";
+  return { token: match![1], clientId: agent.agentId, scopes: ["word_count"], extra: { meterId: agent.meterId } };
+}
+
+/** The authenticated caller's agent and meter, or undefined for an anonymous call. */
+function callerOf(extra: { authInfo?: AuthInfo }): { agentId: string; meterId: string } | undefined {
+  const meterId = extra.authInfo?.extra?.meterId;
+  return typeof meterId === "string" ? { agentId: extra.authInfo!.clientId, meterId } : undefined;
 }
 
 const service = { baseUrl: settings.serviceUrl, apiKey: settings.apiKey };
@@ -59,14 +104,17 @@ const premiumQuote = paywall({
   return { content: [{ type: "text" as const, text: JSON.stringify(quote) }] };
 });
 
-type WordCountArgs = { text: string; units?: number; meterId?: string; requestId: string };
-const wordCount = meteredPaywall<WordCountArgs>({
+type WordCountArgs = { text: string; requestId?: string };
+type Extra = { authInfo?: AuthInfo };
+const wordCount = meteredPaywall<WordCountArgs, Extra>({
   backend: serviceMeteringBackend(service),
-  meterId: (args) => args.meterId ?? settings.meterId ?? "",
+  meterId: (_args, extra) => callerOf(extra)!.meterId, // the caller's own meter (anonymous calls never get here)
   unitPriceMinor: 400_000, // 0.4 cent in base units (1,000,000 per cent)
-  quantity: (args) => args.units,
+  quantity: (args) => Math.max(1, Math.ceil(args.text.length / 1000)), // the work: started 1,000 characters, at least one
   prepaid: settings.meteredPrepaid,
-  ...(settings.meteredPrepaid ? {} : { idempotencyKey: (args: WordCountArgs) => args.requestId }),
+  // Post-paid only (trusted callers): the caller's key of its call, scoped to that caller. Prepaid calls are
+  // keyed per call by the SDK itself.
+  ...(settings.meteredPrepaid ? {} : { idempotencyKey: (args: WordCountArgs, extra: Extra) => `${callerOf(extra)!.agentId}:${args.requestId}` }),
 })(async ({ text }: WordCountArgs) => {
   runs.word_count++;
   const words = text.trim() ? text.trim().split(/\s+/).length : 0;
@@ -88,21 +136,19 @@ function mcpServer(): McpServer {
       return premiumQuote(args, extra);
     },
   );
+  const text = z.string().max(100_000);
   server.registerTool(
     "word_count",
     {
-      description: "Counts words; 0.4 cent per unit, billed on your meter.",
-      inputSchema: {
-        text: z.string().max(100_000),
-        units: z.number().int().min(0).max(1000).optional(),
-        meterId: z.string().optional(),
-        requestId: z.string().min(1).max(255).describe("Your key of this call: a retry with the same key is billed once."),
-      },
+      description: `Counts words; 0.4 cent per started 1,000 characters, billed on the meter of your bearer token (${settings.meteredPrepaid ? "prepaid budget" : "post-paid"}).`,
+      inputSchema: settings.meteredPrepaid
+        ? { text }
+        : { text, requestId: z.string().min(1).max(255).describe("Your key of this call: a retry with the same key is billed once.") },
     },
-    (args, extra) => {
+    (args: WordCountArgs, extra: Extra) => {
       calls.word_count++;
-      if (!args.meterId && !settings.meterId) {
-        return { content: [{ type: "text" as const, text: "No meter: pass meterId (open one with POST /v1/meters)." }], isError: true };
+      if (!callerOf(extra)) {
+        return { content: [{ type: "text" as const, text: "word_count bills the caller's meter: call with Authorization: Bearer <the token you were given>." }], isError: true };
       }
       return wordCount(args, extra);
     },
@@ -111,7 +157,14 @@ function mcpServer(): McpServer {
 }
 
 /** Stateless Streamable HTTP: a fresh server and transport per request (no sessions to share between processes). */
-async function handleMcp(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+async function handleMcp(req: http.IncomingMessage & { auth?: AuthInfo }, res: http.ServerResponse): Promise<void> {
+  const caller = authenticate(req);
+  if (caller === "refused") {
+    res.writeHead(401, { "Content-Type": "application/json", "WWW-Authenticate": 'Bearer error="invalid_token"' });
+    res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message: "Unknown bearer token." }, id: null }));
+    return;
+  }
+  if (caller) req.auth = caller; // the transport hands it to tool handlers as extra.authInfo
   const server = mcpServer();
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   res.on("close", () => {
