@@ -47,7 +47,7 @@ const EnvSchema = z.object({
   LIVE_RAIL: z.enum(["none", "test"]).default("none"),
   /** Longest a rail call may take; must stay well under the 15 s transaction time-out. */
   RAIL_TIMEOUT_MS: z.coerce.number().int().min(100).max(10_000).default(8_000),
-  /** Consecutive rail failures (per process) that open the circuit breaker. */
+  /** Consecutive rail failures (per process; on the test rail per merchant and mode) that open the circuit breaker. */
   CIRCUIT_FAILURE_THRESHOLD: z.coerce.number().int().min(1).default(5),
   /** How long an open circuit fast-fails before letting one trial call through (half-open). */
   CIRCUIT_COOLDOWN_MS: z.coerce.number().int().min(1).default(30_000),

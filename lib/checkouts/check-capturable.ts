@@ -21,7 +21,8 @@ export async function checkCapturable(tx: Db, livemode: boolean, input: ChargeIn
   if (input.billingCountry && env.SANCTIONED_COUNTRIES.includes(input.billingCountry)) {
     throw new SanctionsBlockedError(`Payments billed to ${input.billingCountry} are blocked by sanctions screening; nothing was charged.`);
   }
-  const rail = guarded(railFor(livemode));
+  // The payer's circuit: the merchant whose request chose the payment method (pm_rail_unavailable included).
+  const rail = guarded(railFor(livemode), { merchantId: walletOwner.merchantId, livemode });
   if (!rail.supportsPaymentMethod(input.paymentMethod)) {
     throw new ValidationError(`Unknown payment method '${input.paymentMethod}'.`, [{ path: "paymentMethod", message: "unknown payment method" }]);
   }

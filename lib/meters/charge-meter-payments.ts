@@ -10,7 +10,7 @@ import { emitPaymentIntentEvent } from "../events/emit-event";
 import { inTransaction } from "../in-transaction";
 import { postCapture } from "../ledger/post";
 import { transitionPaymentIntent } from "../payments/transitions";
-import { guarded, railFor } from "../rails";
+import { breakerScopeOf, guarded, railFor } from "../rails";
 
 export async function chargeMeterPayments(db: Db, batch = 200, maxPerTick = 2000): Promise<number> {
   // Oldest attempt first (updated_at), in batches until none is left this tick. A PaymentIntent whose
@@ -41,7 +41,7 @@ async function chargeMeterPayment(tx: Db, id: string): Promise<boolean> {
     SELECT id FROM payment_intents WHERE id = ${id} AND status = 'requires_payment' AND NOT meter_funding FOR UPDATE SKIP LOCKED`;
   if (!locked[0]) return false;
   const pi = await tx.paymentIntent.findUniqueOrThrow({ where: { id } });
-  const rail = guarded(railFor(pi.livemode));
+  const rail = guarded(railFor(pi.livemode), breakerScopeOf(pi));
   const outcome = await rail.charge({ key: pi.meterChargeKey!, amount: pi.amount, currency: pi.currency, paymentMethod: pi.paymentMethod! });
   if (outcome.status === "succeeded") {
     const captured = await transitionPaymentIntent(tx, id, "captured", {

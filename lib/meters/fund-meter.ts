@@ -20,7 +20,7 @@ import { createId } from "../ids";
 import { inTransaction } from "../in-transaction";
 import { postCapture } from "../ledger/post";
 import { transitionPaymentIntent } from "../payments/transitions";
-import { guarded, RailCallFailedError, railFor } from "../rails";
+import { breakerScopeOf, guarded, RailCallFailedError, railFor } from "../rails";
 import type { ChargeResult } from "../rails/rail";
 import { isCustomerWalletMethod } from "../rails/test-cards";
 import { meterClosed, wrongTrustModel } from "./meter-errors";
@@ -116,7 +116,7 @@ export async function chargeFunding(db: Db, paymentIntentId: string, hooks: Fund
   const { pi, railError } = await transaction(async (tx) => {
     const pi = await lockFunding(tx, paymentIntentId);
     if (!pi || pi.status !== "requires_payment") return { pi, railError: null }; // a concurrent copy finished it
-    const rail = guarded(railFor(pi.livemode));
+    const rail = guarded(railFor(pi.livemode), breakerScopeOf(pi));
     let outcome: ChargeResult;
     try {
       outcome = await rail.charge({ key: pi.meterChargeKey!, amount: pi.amount, currency: pi.currency, paymentMethod: chargedMethodOf(pi) });
@@ -205,7 +205,7 @@ export async function reconcileFundings(db: Db, batch = 100): Promise<number> {
     const done = await inTransaction(db, async (tx) => {
       const pi = await lockStaleFunding(tx, id, graceSeconds);
       if (!pi) return false;
-      const rail = guarded(railFor(pi.livemode));
+      const rail = guarded(railFor(pi.livemode), breakerScopeOf(pi));
       const outcome = await rail.retrieveCharge(pi.meterChargeKey!);
       if (outcome) await applyFundingOutcome(tx, pi, rail.name, outcome);
       else await emitPaymentIntentEvent(tx, "payment_intent.canceled", await transitionPaymentIntent(tx, pi.id, "canceled"));

@@ -9,7 +9,7 @@ import { ConflictError } from "../errors";
 import type { PaymentAttempt, PaymentIntent } from "../generated/prisma/client";
 import { createId } from "../ids";
 import type { ChargeResult } from "../rails/rail";
-import { guarded, railFor } from "../rails";
+import { breakerScopeOf, guarded, railFor } from "../rails";
 import { sideTransaction } from "../side-pool";
 
 export async function recordAttempt(paymentIntentId: string, rail: string, paymentMethod: string): Promise<{ id: string; chargeKey: string }> {
@@ -46,7 +46,7 @@ export async function finishAttempt(tx: Db, id: string, outcome: ChargeResult): 
 export async function recoverPendingAttempt(tx: Db, pi: PaymentIntent): Promise<{ attempt: PaymentAttempt; outcome: ChargeResult } | null> {
   const attempt = await tx.paymentAttempt.findFirst({ where: { paymentIntentId: pi.id, status: "pending" } });
   if (!attempt) return null;
-  const outcome = await guarded(railFor(pi.livemode)).retrieveCharge(attempt.chargeKey);
+  const outcome = await guarded(railFor(pi.livemode), breakerScopeOf(pi)).retrieveCharge(attempt.chargeKey);
   if (outcome) return { attempt, outcome };
   // Unknown to the rail. Its request may still be alive, its rail call in flight past a rolled-back
   // transaction; only once no such call can still land is the attempt certainly abandoned.

@@ -2,7 +2,7 @@
 // Open: calls fail fast (503 CIRCUIT_OPEN) for CIRCUIT_COOLDOWN_MS. Half-open: one trial call passes;
 // its success closes the circuit, its failure opens it again.
 //
-// State is per process, on purpose: a breaker protects this process from waiting on a failing
+// State is per process (and, for the test rail, per merchant and mode: lib/rails/index.ts), on purpose: a breaker protects this process from waiting on a failing
 // dependency, needs no database round trip on the money path, and keeps working when the database is
 // the thing in trouble (the approach of Hystrix, resilience4j, opossum). With N instances, each learns of
 // an outage after its own few failures, which costs at most N x threshold failed calls.
@@ -23,6 +23,11 @@ export class CircuitBreaker {
     private readonly cooldownMs = env.CIRCUIT_COOLDOWN_MS,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /** Closed with no failure counted and no trial running: a fresh breaker would behave the same. */
+  get idle(): boolean {
+    return this.state === "closed" && this.failures === 0 && !this.trialInFlight;
+  }
 
   get currentState(): CircuitState {
     if (this.state === "open" && this.now() - this.openedAt >= this.cooldownMs) return "half_open";

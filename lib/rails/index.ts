@@ -3,6 +3,7 @@
 // says so (never a silent success).
 import { env } from "../env";
 import { UpstreamError } from "../errors";
+import { BreakerRegistry } from "./breaker-registry";
 import { CircuitBreaker } from "./circuit-breaker";
 import { RailUnavailableError, type ChargeRequest, type ChargeResult, type Rail, type RefundRequest, type RefundResult } from "./rail";
 import { testRail } from "./test-rail";
@@ -17,16 +18,26 @@ export class RailCallFailedError extends UpstreamError {
   }
 }
 
-const globalForBreakers = globalThis as unknown as { railBreakers?: Map<string, CircuitBreaker> };
+/** Whose calls a rail call counts against: the merchant that asked for it (the payer, when one pays another), and the mode. */
+export interface BreakerScope {
+  merchantId: string;
+  livemode: boolean;
+}
 
-function breakerFor(rail: Rail): CircuitBreaker {
-  globalForBreakers.railBreakers ??= new Map();
-  let breaker = globalForBreakers.railBreakers.get(rail.name);
-  if (!breaker) {
-    breaker = new CircuitBreaker(rail.name);
-    globalForBreakers.railBreakers.set(rail.name, breaker);
-  }
-  return breaker;
+/** The breaker scope of a rail call about a PaymentIntent: its payer's when another merchant paid it, else its merchant's. */
+export function breakerScopeOf(pi: { merchantId: string; payerMerchantId: string | null; livemode: boolean }): BreakerScope {
+  return { merchantId: pi.payerMerchantId ?? pi.merchantId, livemode: pi.livemode };
+}
+
+/** Breakers kept per process at most (bounded memory; see breaker-registry.ts for what is dropped first). */
+export const MAX_BREAKERS = 10_000;
+
+const globalForBreakers = globalThis as unknown as { railBreakers?: BreakerRegistry };
+
+function breakerFor(rail: Rail, scope: BreakerScope): CircuitBreaker {
+  globalForBreakers.railBreakers ??= new BreakerRegistry(MAX_BREAKERS, (key) => new CircuitBreaker(key.split(":")[0]));
+  const key = rail.breakerPerMerchant ? `${rail.name}:${scope.merchantId}:${scope.livemode ? "live" : "test"}` : rail.name;
+  return globalForBreakers.railBreakers.get(key);
 }
 
 export function railFor(livemode: boolean): Rail {
@@ -36,10 +47,11 @@ export function railFor(livemode: boolean): Rail {
 
 /**
  * The rail's calls, guarded. A decline is an answer, not an error; anything a rail call throws is an
- * upstream failure: it counts against the breaker and becomes 502 UPSTREAM_ERROR.
+ * upstream failure: it counts against the breaker of `scope` (the rail's only one, or the merchant's and
+ * mode's on a per-merchant rail) and becomes 502 UPSTREAM_ERROR.
  */
-export function guarded(rail: Rail) {
-  const breaker = breakerFor(rail);
+export function guarded(rail: Rail, scope: BreakerScope) {
+  const breaker = breakerFor(rail, scope);
   const run = async <T>(call: () => Promise<T>): Promise<T> => {
     let reached = false;
     try {

@@ -22,6 +22,12 @@ export interface RefundRequest {
 
 export interface Rail {
   readonly name: string;
+  /**
+   * One circuit breaker per (merchant, mode) instead of one for the rail. For a rail whose failures the
+   * caller chooses (the test rail's pm_rail_unavailable): one tenant's failures say nothing about the rail
+   * and must not make every tenant's calls fail fast. A real processor's outage is everyone's: one breaker.
+   */
+  readonly breakerPerMerchant?: boolean;
   /** Whether this rail understands the payment method (else the request is a 400). */
   supportsPaymentMethod(paymentMethod: string): boolean;
   charge(request: ChargeRequest): Promise<ChargeResult>;

@@ -26,6 +26,8 @@ async function findCharge(client: pg.PoolClient, key: string): Promise<ChargeRow
 
 export const testRail: Rail = {
   name: "test",
+  // Its failures are chosen by the caller (pm_rail_unavailable): each merchant and mode trips its own circuit.
+  breakerPerMerchant: true,
 
   supportsPaymentMethod(paymentMethod) {
     return testPaymentMethodOutcome(paymentMethod) !== undefined || isCustomerWalletMethod(paymentMethod);

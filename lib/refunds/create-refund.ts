@@ -50,7 +50,7 @@ export async function createRefund(tx: Db, scope: Scope, input: CreateRefundInpu
   // The key names "the next refund of this charge" (what was refunded so far), not its amount: if an
   // earlier request refunded at the rail and died before committing, any retry gets that refund back
   // and records it (with the amount the rail actually refunded) instead of refunding a second time.
-  const rail = guarded(railFor(pi.livemode));
+  const rail = guarded(railFor(pi.livemode), scope); // the refunding merchant's circuit
   const railRefund = await rail.refund({ key: `${pi.railChargeId}:refund:${pi.amountRefunded}`, chargeId: pi.railChargeId, amount: requested });
   const amount = railRefund.amount;
 

@@ -1,5 +1,6 @@
-// Its own server: the breaker is per process, and this test trips it on purpose.
+// Its own servers: the breakers are per process, and these tests trip them on purpose.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call } from "../helpers/http";
 import type { ServerProcess } from "../../scripts/lib/server-process";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 import { capture, openCheckout, railChargesFor, sleep } from "../helpers/payments";
@@ -47,5 +48,51 @@ describe("circuit breaker around the rail", () => {
     }
     const checkout = await openCheckout(m.testKey, {}, base);
     expect((await capture(m.testKey, checkout.id, "pm_card_visa", { base })).status).toBe(200);
+  });
+});
+
+describe("one circuit per merchant and mode on the test rail (issue 14, item 3)", () => {
+  let isolated: ServerProcess;
+  beforeAll(async () => {
+    // A long cool-down: an open circuit stays open for the whole test.
+    isolated = await startTestServer({ CIRCUIT_FAILURE_THRESHOLD: "3", CIRCUIT_COOLDOWN_MS: "600000", LIVE_RAIL: "test" });
+  });
+  afterAll(() => isolated?.stop());
+
+  it("a merchant's own pm_rail_unavailable opens its own circuit, never another merchant's or its other mode's", async () => {
+    const base = isolated.url;
+    const [a, b] = await Promise.all([createTestMerchant("Trips its circuit"), createTestMerchant("Bystander")]);
+    const tripped = await openCheckout(a.testKey, {}, base);
+    for (let i = 0; i < 3; i++) expect((await capture(a.testKey, tripped.id, "pm_rail_unavailable", { base })).status).toBe(502);
+    const open = await capture(a.testKey, (await openCheckout(a.testKey, {}, base)).id, "pm_card_visa", { base });
+    expect(open.status).toBe(503);
+    expect(open.body.error.code).toBe("CIRCUIT_OPEN");
+
+    // Another merchant's captures and refunds go through, again and again.
+    for (let i = 0; i < 3; i++) {
+      const checkout = await openCheckout(b.testKey, {}, base);
+      const paid = await capture(b.testKey, checkout.id, "pm_card_visa", { base });
+      expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+      const refund = await call("POST", "/v1/refunds", { key: b.testKey, base, body: { orderId: paid.body.id, amount: 100 } });
+      expect(refund.status, JSON.stringify(refund.body)).toBe(201);
+    }
+    // The same merchant's live mode has a circuit of its own.
+    const live = await openCheckout(a.liveKey, {}, base);
+    expect((await capture(a.liveKey, live.id, "pm_card_visa", { base })).status).toBe(200);
+    // And the tripped one is still open.
+    expect((await capture(a.testKey, tripped.id, "pm_card_visa", { base })).status).toBe(503);
+  });
+
+  it("a payer's failures at another merchant's paywall open the payer's circuit, not the payee's", async () => {
+    const base = isolated.url;
+    const [seller, payer] = await Promise.all([createTestMerchant("Seller"), createTestMerchant("Failing payer")]);
+    const pay = (paymentMethod: string) =>
+      call("POST", "/v1/paywall/pay", { key: payer.testKey, base, body: { merchantId: seller.merchantId, amount: 25, currency: "usd", sku: "tool.x", paymentMethod } });
+    for (let i = 0; i < 3; i++) expect((await pay("pm_rail_unavailable")).status).toBe(502);
+    const refused = await pay("pm_card_visa");
+    expect(refused.status).toBe(503);
+    expect(refused.body.error.code).toBe("CIRCUIT_OPEN");
+    const own = await openCheckout(seller.testKey, {}, base);
+    expect((await capture(seller.testKey, own.id, "pm_card_visa", { base })).status).toBe(200);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CircuitOpenError } from "../../lib/errors";
+import { BreakerRegistry } from "../../lib/rails/breaker-registry";
 import { CircuitBreaker } from "../../lib/rails/circuit-breaker";
 
 const fail = () => Promise.reject(new Error("down"));
@@ -47,5 +48,42 @@ describe("CircuitBreaker", () => {
     const breaker = new CircuitBreaker("x", 1, 1000, () => 0);
     await expect(breaker.run(() => Promise.reject(new Error("declined")), () => false)).rejects.toThrow("declined");
     expect(breaker.currentState).toBe("closed");
+  });
+});
+
+describe("BreakerRegistry (one breaker per merchant and mode, bounded)", () => {
+  const make = () => new BreakerRegistry(3, () => new CircuitBreaker("test", 1, 60_000));
+  const trip = (breaker: CircuitBreaker) => expect(breaker.run(fail, () => true)).rejects.toThrow("down");
+
+  it("keeps one breaker per key: the same one comes back, another key gets its own", async () => {
+    const registry = make();
+    const a = registry.get("test:mer_a:test");
+    await trip(a);
+    expect(registry.get("test:mer_a:test")).toBe(a);
+    expect(registry.get("test:mer_a:test").currentState).toBe("open");
+    expect(registry.get("test:mer_b:test").currentState).toBe("closed");
+    expect(registry.get("test:mer_a:live").currentState).toBe("closed");
+  });
+
+  it("never holds more than its maximum; idle (closed, no failures) breakers go first, then the least recently used", async () => {
+    const registry = make();
+    const open = registry.get("open");
+    await trip(open);
+    registry.get("idle-1");
+    registry.get("idle-2");
+    for (let i = 0; i < 100; i++) registry.get(`new-${i}`);
+    expect(registry.size).toBe(3);
+    expect(registry.get("open")).toBe(open); // survived every eviction: idle ones went first
+    expect(open.currentState).toBe("open");
+
+    const full = new BreakerRegistry(2, () => new CircuitBreaker("test", 1, 60_000));
+    const first = full.get("first");
+    const second = full.get("second");
+    await trip(first);
+    await trip(second);
+    full.get("third"); // nothing idle but the new one: the least recently used goes
+    expect(full.size).toBe(2);
+    expect(full.get("second")).toBe(second);
+    expect(full.get("first")).not.toBe(first);
   });
 });
