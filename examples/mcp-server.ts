@@ -19,6 +19,9 @@
 // (never a count the caller declares, so `units: 0` buys nothing); a prepaid call is reserved under a new
 // key the SDK makes per call (a caller cannot replay a reservation); a post-paid call's requestId is the
 // caller's (a retry is billed once, SPEC.md section 4), scoped to that caller.
+// ALLOWED_HOSTS / ALLOWED_ORIGINS (comma-separated; defaults: this port on 127.0.0.1, localhost and [::1])
+// are the Host headers and browser origins /mcp answers: any other gets 403 (DNS-rebinding protection,
+// MCP TypeScript SDK advisory GHSA-w48q-cv73-mx4w). Behind a proxy or on a public name, list that name.
 // Endpoints: POST /mcp (MCP, stateless Streamable HTTP), GET /stats (tool calls received and handler
 // runs per tool in this process, so tests can count runs), GET /health.
 import { createHash, randomUUID } from "node:crypto";
@@ -39,6 +42,15 @@ const settings = {
   agents: agentTokens(process.env.AGENT_TOKENS ?? ""),
   meteredPrepaid: process.env.METERED_PREPAID === "1",
 };
+const LOCAL_NAMES = ["127.0.0.1", "localhost", "[::1]"];
+/** The Host headers (name:port, exactly as sent) and Origins /mcp answers; every other one is 403. */
+const allowedHosts = list(process.env.ALLOWED_HOSTS) ?? LOCAL_NAMES.map((name) => `${name}:${settings.port}`);
+const allowedOrigins = list(process.env.ALLOWED_ORIGINS) ?? LOCAL_NAMES.map((name) => `http://${name}:${settings.port}`);
+
+function list(value: string | undefined): string[] | undefined {
+  const items = value?.split(",").map((s) => s.trim()).filter(Boolean);
+  return items && items.length > 0 ? items : undefined;
+}
 
 function required(name: string): string {
   const value = process.env[name];
@@ -166,7 +178,11 @@ async function handleMcp(req: http.IncomingMessage & { auth?: AuthInfo }, res: h
   }
   if (caller) req.auth = caller; // the transport hands it to tool handlers as extra.authInfo
   const server = mcpServer();
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  // DNS-rebinding protection: a page whose name was re-pointed at this machine reaches us with ITS Host and
+  // Origin, so both must be ours (403 otherwise, before any tool runs). The SDK marks these transport
+  // options deprecated in favour of its Express middleware (hostHeaderValidation), which checks the Host
+  // only; this plain node:http server keeps the transport's check, which covers Origin too.
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableDnsRebindingProtection: true, allowedHosts, allowedOrigins });
   res.on("close", () => {
     void transport.close();
     void server.close();
