@@ -36,8 +36,8 @@ describe("ledger guarantees in the database", () => {
 
   it("a PaymentIntent can never be refunded past what it captured (CHECK constraint)", async () => {
     const { merchantId } = await createTestMerchant("PI guard");
-    await getDb().$executeRaw`INSERT INTO payment_intents (id, merchant_id, livemode, status, amount, amount_captured, currency)
-      VALUES ('pi_guard_' || ${merchantId}, ${merchantId}, false, 'captured', 100, 100, 'USD')`;
+    await getDb().$executeRaw`INSERT INTO payment_intents (id, merchant_id, livemode, status, amount, amount_captured, currency, source)
+      VALUES ('pi_guard_' || ${merchantId}, ${merchantId}, false, 'captured', 100, 100, 'USD', 'api')`;
     await expect(
       getDb().$executeRaw`UPDATE payment_intents SET amount_refunded = 101 WHERE id = 'pi_guard_' || ${merchantId}`,
     ).rejects.toThrow(/payment_intents_amounts_valid|check/i);
