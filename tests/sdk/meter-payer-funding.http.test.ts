@@ -64,7 +64,7 @@ describe("meteredPaywall's top-up gate: the agent funds the budget with its own 
         meterId: meter.id,
         minimumAmountMinor: 1,
         topUpUrl: expect.stringMatching(new RegExp(`/v1/meters/${meter.id}/top-up$`)),
-        fundUrl: `${baseUrl().replace("127.0.0.1", "localhost")}${fundPath}`,
+        fundUrl: `${baseUrl()}${fundPath}`,
         details: { topUp: { payerUrl: expect.stringMatching(new RegExp(`${fundPath}$`)) } },
       });
       // The prompt names the operation through the agent's own client, never "send your key to this URL".

@@ -117,7 +117,7 @@ describe("meteredPaywall over the service: prepaid", () => {
         reasonCode: "insufficient_budget",
         meterId: meter.id,
         amountBase: PRICE,
-        topUpUrl: `${baseUrl().replace("127.0.0.1", "localhost")}/v1/meters/${meter.id}/top-up`,
+        topUpUrl: `${baseUrl()}/v1/meters/${meter.id}/top-up`,
         details: { reason: "insufficient_budget", availableBase: 200_000, requiredBase: PRICE, topUp: { method: "POST", minimumAmountMinor: 1, currency: "USD" } },
       });
       expect(gate.message).toMatch(/top up/);
