@@ -1,0 +1,38 @@
+// A migrated database of one test file's own, on the test database's server, for tests whose background
+// work must be theirs alone (nothing else ticks it) and that cannot share ISOLATED_DATABASE_URL with
+// webhook-delivery.http. Dropped by `drop()`; merchants are made through the same domain function.
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient } from "../../lib/generated/prisma/client";
+import { createMerchant } from "../../lib/merchants/create-merchant";
+import { createDatabaseIfMissing, dropDatabase } from "../../scripts/lib/embedded-postgres";
+import { applyPendingMigrations } from "../../scripts/lib/prisma-cli";
+import type { TestMerchant } from "./merchants";
+
+export interface OwnDatabase {
+  url: string;
+  db: PrismaClient;
+  createMerchant: (name?: string) => Promise<TestMerchant>;
+  drop: () => Promise<void>;
+}
+
+export async function ownDatabase(suffix: string): Promise<OwnDatabase> {
+  const base = new URL(process.env.DATABASE_URL!);
+  const name = `${base.pathname.slice(1)}_${suffix}`;
+  const adminUrl = Object.assign(new URL(base.href), { pathname: "/postgres" }).href;
+  const url = Object.assign(new URL(base.href), { pathname: `/${name}` }).href;
+  await createDatabaseIfMissing(adminUrl, name);
+  await applyPendingMigrations(url);
+  const db = new PrismaClient({ adapter: new PrismaPg({ connectionString: url }) });
+  return {
+    url,
+    db,
+    async createMerchant(merchantName = "Own-database merchant") {
+      const created = await db.$transaction((tx) => createMerchant(tx, { name: merchantName }));
+      return { merchantId: created.merchantId, testKey: created.testSecretKey, liveKey: created.liveSecretKey };
+    },
+    async drop() {
+      await db.$disconnect();
+      await dropDatabase(adminUrl, name);
+    },
+  };
+}
