@@ -67,6 +67,13 @@ export class ConflictError extends DomainError {
   }
 }
 
+/**
+ * A conflict that passes by itself: another request holds the object at this moment (e.g. a shared payment
+ * token being redeemed). 409; the request's Idempotency-Key is freed rather than storing the 409, so the
+ * same key retried shortly gets the real answer.
+ */
+export class BusyError extends ConflictError {}
+
 export class GoneError extends DomainError {
   constructor(message: string) {
     super("GONE", message);

@@ -19,6 +19,7 @@ export const ID_PREFIXES = {
   usageRecord: "mu",
   meterReservation: "mres",
   product: "prd",
+  sharedPaymentToken: "spt",
   paywallRedemption: "pwr",
   user: "usr",
   idempotency: "idem",

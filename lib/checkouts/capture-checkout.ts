@@ -18,6 +18,12 @@ export interface CaptureHooks {
   afterRailCharge?: () => void;
   /** Whose customers' wallets may pay (default: the checkout's merchant); see checkCapturable. */
   walletOwner?: Scope;
+  /**
+   * The rail's charge key, when the caller's own retry must find the same charge again (a shared payment
+   * token's `<token>:<n>`): a retry after a crash that rolled this capture back charges under the same key.
+   * Default: a fresh key per attempt.
+   */
+  chargeKey?: string;
 }
 
 export async function captureCheckout(tx: Db, scope: Scope, id: string, input: CaptureCheckoutInput, hooks: CaptureHooks = {}) {
@@ -36,7 +42,7 @@ export async function captureCheckout(tx: Db, scope: Scope, id: string, input: C
 
   const rail = await checkCapturable(tx, scope.livemode, input, hooks.walletOwner ?? scope);
 
-  const attempt = await recordAttempt(pi.id, rail.name, input.paymentMethod);
+  const attempt = await recordAttempt(pi.id, rail.name, input.paymentMethod, hooks.chargeKey);
   const outcome = await rail
     .charge({ key: attempt.chargeKey, amount: pi.amount, currency: pi.currency, paymentMethod: input.paymentMethod })
     .catch(async (err) => {

@@ -32,39 +32,51 @@ const CheckoutLineItem = z.union([CatalogLineItem, LineItem], {
 
 const isCatalogItem = (item: z.output<typeof CheckoutLineItem>): item is z.output<typeof CatalogLineItem> => "productId" in item;
 
+/** What is sold and for how much: the part of a checkout's body a shared payment token's redemption takes too. */
+export const SaleFields = {
+  amount: Amount.optional(),
+  /** Optional only when every item is a catalog item: then it is the products' currency. */
+  currency: Currency.optional(),
+  items: z.array(CheckoutLineItem).min(1).max(100).optional(),
+  description: z.string().max(1000).optional(),
+  metadata: Metadata.optional(),
+  productRef: z.string().regex(/^prd_[0-9A-Za-z]{1,64}$/, "must be a prd_ reference").optional(),
+};
+
 export const OpenCheckoutBody = z
   .object({
-    amount: Amount.optional(),
-    /** Optional only when every item is a catalog item: then it is the products' currency. */
-    currency: Currency.optional(),
-    items: z.array(CheckoutLineItem).min(1).max(100).optional(),
-    description: z.string().max(1000).optional(),
+    ...SaleFields,
     customerId: z.string().min(1).max(64).optional(),
     expiresInSeconds: z.number().int().min(1).max(86_400).optional(),
     successUrl: Url.optional(),
     cancelUrl: Url.optional(),
-    metadata: Metadata.optional(),
-    productRef: z.string().regex(/^prd_[0-9A-Za-z]{1,64}$/, "must be a prd_ reference").optional(),
   })
   .strict()
-  .superRefine((body, ctx) => {
-    if (body.amount === undefined && body.items === undefined) {
-      ctx.addIssue({ code: "custom", path: ["amount"], message: "either amount or items is required" });
-      return;
+  .superRefine((body, ctx) => checkSale(body, ctx, { currencyRequired: true }));
+
+/**
+ * Amount or items; the ad-hoc items' total (catalog prices are known only to openCheckout, which checks the
+ * total of such items itself); a currency unless every item is a catalog item (or the caller has another
+ * source for it: a shared payment token's own currency).
+ */
+export function checkSale(body: z.output<z.ZodObject<typeof SaleFields>>, ctx: z.RefinementCtx, options: { currencyRequired: boolean }): void {
+  if (body.amount === undefined && body.items === undefined) {
+    ctx.addIssue({ code: "custom", path: ["amount"], message: "either amount or items is required" });
+    return;
+  }
+  const catalogPriced = body.items?.some(isCatalogItem) ?? false;
+  if (options.currencyRequired && body.currency === undefined && !(body.items?.every(isCatalogItem) ?? false)) {
+    ctx.addIssue({ code: "custom", path: ["currency"], message: "required (optional only when every item is a { productId, quantity })" });
+  }
+  // Catalog prices are known only to openCheckout, which checks the total of such items itself.
+  if (body.items && !catalogPriced) {
+    const total = body.items.reduce((sum, item) => sum + item.quantity * (item as z.output<typeof LineItem>).unitAmount, 0);
+    if (total < 1 || total > MAX_AMOUNT) ctx.addIssue({ code: "custom", path: ["items"], message: `items must total 1..${MAX_AMOUNT}` });
+    else if (body.amount !== undefined && body.amount !== total) {
+      ctx.addIssue({ code: "custom", path: ["amount"], message: `amount ${body.amount} differs from the items' total ${total}` });
     }
-    const catalogPriced = body.items?.some(isCatalogItem) ?? false;
-    if (body.currency === undefined && !(body.items?.every(isCatalogItem) ?? false)) {
-      ctx.addIssue({ code: "custom", path: ["currency"], message: "required (optional only when every item is a { productId, quantity })" });
-    }
-    // Catalog prices are known only to openCheckout, which checks the total of such items itself.
-    if (body.items && !catalogPriced) {
-      const total = body.items.reduce((sum, item) => sum + item.quantity * (item as z.output<typeof LineItem>).unitAmount, 0);
-      if (total < 1 || total > MAX_AMOUNT) ctx.addIssue({ code: "custom", path: ["items"], message: `items must total 1..${MAX_AMOUNT}` });
-      else if (body.amount !== undefined && body.amount !== total) {
-        ctx.addIssue({ code: "custom", path: ["amount"], message: `amount ${body.amount} differs from the items' total ${total}` });
-      }
-    }
-  });
+  }
+}
 export type OpenCheckoutInput = z.output<typeof OpenCheckoutBody>;
 
 /** A test payment method, test card token or customer wallet (`cus_...`); the rail decides what it is. */

@@ -13,6 +13,7 @@ export const DASHBOARD_NAV: NavItem[] = [
   { href: "/dashboard/checkouts", label: "Checkouts" },
   { href: "/dashboard/products", label: "Products" },
   { href: "/dashboard/meters", label: "Meters" },
+  { href: "/dashboard/shared-payment-tokens", label: "Payment tokens" },
   { href: "/dashboard/webhooks", label: "Webhooks" },
   { href: "/dashboard/events", label: "Events" },
   { href: "/dashboard/api-keys", label: "API keys" },

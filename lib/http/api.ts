@@ -4,9 +4,9 @@
 import type { z } from "zod";
 import { DeferredTransaction, getDb, sql, SqlWrite, transaction, type Db, type Sql } from "../db";
 import { env } from "../env";
-import { DomainError, NotFoundError } from "../errors";
+import { BusyError, DomainError, NotFoundError } from "../errors";
 import { createId } from "../ids";
-import { settleFailedClaim, storeResponse, writeAndStoreResponse } from "../idempotency/claims";
+import { releaseClaim, settleFailedClaim, storeResponse, writeAndStoreResponse } from "../idempotency/claims";
 import { parseOrThrow } from "../validation/parse";
 import { PATH_ID_PATTERN, rejectNul } from "../validation/text-safety";
 import { authenticateAndLimit, type ClaimRequest, type Principal } from "./authenticate";
@@ -137,7 +137,7 @@ export function api<
       return respondText(result.status, result.bodyText, headers);
     } catch (err) {
       const result = toErrorResult(err, requestId);
-      if (claimId) await settleFailedClaim(claimId, result.status, result.body);
+      if (claimId) await (err instanceof BusyError ? releaseClaim(claimId).catch(() => undefined) : settleFailedClaim(claimId, result.status, result.body));
       return respond(result, headers);
     }
   };

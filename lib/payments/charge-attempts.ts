@@ -12,16 +12,33 @@ import type { ChargeResult } from "../rails/rail";
 import { breakerScopeOf, guarded, railFor } from "../rails";
 import { sideTransaction } from "../side-pool";
 
-export async function recordAttempt(paymentIntentId: string, rail: string, paymentMethod: string): Promise<{ id: string; chargeKey: string }> {
+export async function recordAttempt(paymentIntentId: string, rail: string, paymentMethod: string, givenKey?: string): Promise<{ id: string; chargeKey: string }> {
   const id = createId("paymentAttempt");
-  const chargeKey = id; // unique per attempt; the rail dedupes on it
-  await sideTransaction("attempts", (client) =>
-    client.query(
-      `INSERT INTO payment_attempts (id, payment_intent_id, rail, charge_key, payment_method, status) VALUES ($1, $2, $3, $4, $5, 'pending')`,
-      [id, paymentIntentId, rail, chargeKey, paymentMethod],
+  if (!givenKey) {
+    const chargeKey = id; // unique per attempt; the rail dedupes on it
+    await sideTransaction("attempts", (client) =>
+      client.query(
+        `INSERT INTO payment_attempts (id, payment_intent_id, rail, charge_key, payment_method, status) VALUES ($1, $2, $3, $4, $5, 'pending')`,
+        [id, paymentIntentId, rail, chargeKey, paymentMethod],
+      ),
+    );
+    return { id, chargeKey };
+  }
+  // A caller-chosen key (capture-checkout.ts CaptureHooks.chargeKey): the caller holds a lock under which only
+  // one request uses this key at a time, and reuses a key only after the transaction of its last use rolled
+  // back. That attempt, left pending (or closed as never charged) for a PaymentIntent that no longer exists,
+  // is adopted by the new PaymentIntent; the rail then answers the same charge key with the charge it made.
+  const adopted = await sideTransaction("attempts", (client) =>
+    client.query<{ id: string }>(
+      `INSERT INTO payment_attempts (id, payment_intent_id, rail, charge_key, payment_method, status) VALUES ($1, $2, $3, $4, $5, 'pending')
+       ON CONFLICT (charge_key) DO UPDATE SET payment_intent_id = EXCLUDED.payment_intent_id, status = 'pending', updated_at = now()
+        WHERE payment_attempts.status IN ('pending', 'failed', 'abandoned') AND payment_attempts.payment_method = EXCLUDED.payment_method
+       RETURNING id`,
+      [id, paymentIntentId, rail, givenKey, paymentMethod],
     ),
   );
-  return { id, chargeKey };
+  if (!adopted.rows[0]) throw new ConflictError("This charge was already made; retry shortly.", { paymentIntentId, chargeKey: givenKey });
+  return { id: adopted.rows[0].id, chargeKey: givenKey };
 }
 
 /**

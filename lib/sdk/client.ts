@@ -35,6 +35,8 @@ export class ServiceClient {
   readonly webhookEndpoints: ReturnType<typeof resources.webhookEndpointsResource>;
   readonly paywall: ReturnType<typeof resources.paywallResource>;
   readonly meters: ReturnType<typeof resources.metersResource>;
+  readonly products: ReturnType<typeof resources.productsResource>;
+  readonly sharedPaymentTokens: ReturnType<typeof resources.sharedPaymentTokensResource>;
 
   constructor(options: ServiceClientOptions) {
     if (!options || typeof options.baseUrl !== "string" || !options.baseUrl) throw configError("ServiceClient needs a baseUrl.");
@@ -64,6 +66,8 @@ export class ServiceClient {
     this.webhookEndpoints = resources.webhookEndpointsResource(send);
     this.paywall = resources.paywallResource(send);
     this.meters = resources.metersResource(send);
+    this.products = resources.productsResource(send);
+    this.sharedPaymentTokens = resources.sharedPaymentTokensResource(send);
   }
 
   /** Any /v1 request; resolves to the parsed JSON body of a 2xx, throws ServiceError otherwise. */

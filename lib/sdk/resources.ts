@@ -152,3 +152,30 @@ export function metersResource(send: Send) {
     close: (meterId: string, options?: RequestOptions) => send<T.Meter>("POST", `${path(meterId)}/close`, {}, options),
   };
 }
+
+export function productsResource(send: Send) {
+  return {
+    create: (params: T.CreateProductParams, options?: RequestOptions) => send<T.Product>("POST", "/v1/products", params, options),
+    retrieve: (productId: string, options?: RequestOptions) => send<T.Product>("GET", `/v1/products/${id(productId)}`, undefined, options),
+    list: (params?: T.ListParams & { active?: boolean }, options?: RequestOptions) => send<T.List<T.Product>>("GET", `/v1/products${query(params)}`, undefined, options),
+    update: (productId: string, params: T.UpdateProductParams, options?: RequestOptions) => send<T.Product>("POST", `/v1/products/${id(productId)}`, params, options),
+    /** Archives the product (`active: false`); it stays readable, checkouts refuse it. */
+    archive: (productId: string, options?: RequestOptions) => send<T.Product>("DELETE", `/v1/products/${id(productId)}`, undefined, options),
+  };
+}
+
+export function sharedPaymentTokensResource(send: Send) {
+  const path = (tokenId: string) => `/v1/shared_payment_tokens/${id(tokenId)}`;
+  return {
+    /** The PAYER mints a scoped, single-use token with its own key. */
+    create: (params: T.MintSharedPaymentTokenParams, options?: RequestOptions) =>
+      send<T.SharedPaymentToken>("POST", "/v1/shared_payment_tokens", params, options),
+    retrieve: (tokenId: string, options?: RequestOptions) => send<T.SharedPaymentToken>("GET", path(tokenId), undefined, options),
+    list: (params?: T.ListParams & { status?: T.SharedPaymentTokenStatus }, options?: RequestOptions) =>
+      send<T.List<T.SharedPaymentToken>>("GET", `/v1/shared_payment_tokens${query(params)}`, undefined, options),
+    revoke: (tokenId: string, options?: RequestOptions) => send<T.SharedPaymentToken>("POST", `${path(tokenId)}/revoke`, {}, options),
+    /** The MERCHANT charges the token once: the captured PaymentIntent (`source: "spt"`). */
+    redeem: (tokenId: string, params: T.RedeemSharedPaymentTokenParams, options?: RequestOptions) =>
+      send<T.PaymentIntent>("POST", `${path(tokenId)}/redeem`, params, options),
+  };
+}

@@ -45,6 +45,76 @@ export interface LineItem {
   name: string;
   quantity: number;
   unitAmount: number;
+  /** Set on items sold from the catalog. */
+  productId?: string;
+}
+
+/** A line of a checkout priced from the catalog (docs/products.md). */
+export interface CatalogLineItem {
+  productId: string;
+  quantity: number;
+}
+
+export interface Product extends ServiceObject {
+  object: "product";
+  name: string;
+  description: string | null;
+  unitAmount: number;
+  currency: string;
+  active: boolean;
+  metadata: Metadata;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CreateProductParams {
+  name: string;
+  description?: string;
+  unitAmount: number;
+  currency: string;
+  metadata?: Metadata;
+  active?: boolean;
+}
+
+export type UpdateProductParams = Partial<Omit<CreateProductParams, "description">> & { description?: string | null };
+
+export type SharedPaymentTokenStatus = "active" | "redeemed" | "revoked" | "expired" | (string & {});
+
+export interface SharedPaymentToken extends ServiceObject {
+  object: "shared_payment_token";
+  status: SharedPaymentTokenStatus;
+  paymentMethod: string;
+  maxAmount: number;
+  currency: string;
+  merchantId: string | null;
+  expiresAt: string;
+  metadata: Metadata;
+  redeemedAt: string | null;
+  redeemedAmount: number | null;
+  paymentIntentId: string | null;
+  revokedAt: string | null;
+  createdAt: string;
+}
+
+export interface MintSharedPaymentTokenParams {
+  /** A test payment method, a test card number, or one of YOUR own customers' wallets (`cus_...`). */
+  paymentMethod: string;
+  maxAmount: number;
+  currency: string;
+  /** The only merchant that may redeem it (absent: any merchant). */
+  merchantId?: string;
+  /** ISO-8601; default one hour from now, at most 30 days. */
+  expiresAt?: string;
+  metadata?: Metadata;
+}
+
+export interface RedeemSharedPaymentTokenParams {
+  amount?: number;
+  currency?: string;
+  items?: (LineItem | CatalogLineItem)[];
+  description?: string;
+  metadata?: Metadata;
+  productRef?: string;
 }
 
 export type CheckoutStatus = "open" | "complete" | "expired" | "canceled" | (string & {});
@@ -65,8 +135,9 @@ export interface Checkout extends ServiceObject {
 
 export interface CreateCheckoutParams {
   amount?: number;
-  currency: string;
-  items?: LineItem[];
+  /** Optional only when every item is a catalog item. */
+  currency?: string;
+  items?: (LineItem | CatalogLineItem)[];
   description?: string;
   customerId?: string;
   expiresInSeconds?: number;

@@ -32,6 +32,12 @@ const ENDPOINTS: [string, string][] = [
   ["POST", "/v1/meters/mtr_doesnotexist/usage"],
   ["POST", "/v1/meters/mtr_doesnotexist/reservations"],
   ["POST", "/v1/meters/mtr_doesnotexist/top-up"],
+  // The catalog and shared payment tokens (minting and redeeming move money later or now).
+  ["POST", "/v1/products"],
+  ["POST", "/v1/products/prd_doesnotexist"],
+  ["POST", "/v1/shared_payment_tokens"],
+  ["POST", "/v1/shared_payment_tokens/spt_doesnotexist/redeem"],
+  ["GET", "/v1/shared_payment_tokens"],
 ];
 
 const jsonish = fc.oneof(

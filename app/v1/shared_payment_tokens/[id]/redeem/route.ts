@@ -1,0 +1,12 @@
+// POST /v1/shared_payment_tokens/:id/redeem (the MERCHANT's key): charge the payer's token once, into a
+// captured PaymentIntent (source "spt") of the merchant, in one transaction (lib/shared-payment-tokens/redeem-token.ts).
+import { faultAt } from "@/lib/http/fault-injection";
+import { api } from "@/lib/http/api";
+import { redeemToken } from "@/lib/shared-payment-tokens/redeem-token";
+import { RedeemTokenBody } from "@/lib/shared-payment-tokens/schemas";
+
+export const POST = api({ auth: "secret", body: RedeemTokenBody, status: 201 }, ({ tx, principal, params, body, req }) =>
+  redeemToken(tx, principal, params.id, body, { afterRailCharge: () => faultAt(req, "after-rail-charge") }),
+);
+
+export const dynamic = "force-dynamic";

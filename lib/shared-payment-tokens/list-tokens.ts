@@ -1,0 +1,34 @@
+// The payer's own tokens (GET /v1/shared_payment_tokens[/:id]); another merchant's or mode's is 404.
+import type { Db } from "../db";
+import { NotFoundError } from "../errors";
+import type { Prisma } from "../generated/prisma/client";
+import { afterCursor, NEWEST_FIRST, requireCursor, toListPage } from "../pagination";
+import type { Scope } from "../scope";
+import type { ListTokensInput, TokenStatus } from "./schemas";
+import { serializeToken } from "./serialize";
+
+export async function getToken(db: Db, payer: Scope, id: string) {
+  const token = await db.sharedPaymentToken.findFirst({ where: { id, payerMerchantId: payer.merchantId, livemode: payer.livemode } });
+  if (!token) throw new NotFoundError("shared_payment_token", id);
+  return serializeToken(token);
+}
+
+export async function listTokens(db: Db, payer: Scope, query: ListTokensInput) {
+  const inScope = { payerMerchantId: payer.merchantId, livemode: payer.livemode };
+  const cursor = query.startingAfter
+    ? requireCursor(await db.sharedPaymentToken.findFirst({ where: { ...inScope, id: query.startingAfter }, select: { id: true, createdAt: true } }), query.startingAfter)
+    : null;
+  const rows = await db.sharedPaymentToken.findMany({
+    where: { ...inScope, ...statusWhere(query.status), ...afterCursor(cursor) },
+    orderBy: NEWEST_FIRST,
+    take: query.limit + 1,
+  });
+  return toListPage(rows, query.limit, serializeToken);
+}
+
+function statusWhere(status: TokenStatus | undefined): Prisma.SharedPaymentTokenWhereInput {
+  const now = new Date();
+  if (status === "active") return { status: "active", expiresAt: { gt: now } };
+  if (status === "expired") return { status: "active", expiresAt: { lte: now } };
+  return status ? { status } : {};
+}

@@ -1,0 +1,79 @@
+// Redeeming a shared payment token: the merchant turns the payer's token into a captured PaymentIntent, in
+// ONE transaction with the token's row locked throughout. The payment is an ordinary checkout of the merchant
+// (openCheckout) captured at once by captureCheckout with the token's method, so the ledger posting, the
+// events and webhooks, and later refunds are the usual ones; nothing here moves money itself.
+//
+// - Single use: the first redemption holds the row lock (in any process) until it commits the token
+//   redeemed, in the same transaction as its capture; a redemption arriving meanwhile is answered 409
+//   token_in_use at once (SKIP LOCKED: it never waits on a connection), and every later one 410 token_redeemed.
+// - A declined charge commits (PaymentIntent failed, 402) and leaves the token active: nothing moved.
+// - Crash safety: the rail's charge key is `<token>:<n>:<amount>`, n counting committed tries. A process that dies
+//   after the rail charged rolls everything back, n included, so the retry charges under the SAME key and
+//   the rail answers with the first charge instead of taking the money twice (charge-attempts.ts).
+import { captureCheckout } from "../checkouts/capture-checkout";
+import { openCheckout } from "../checkouts/open-checkout";
+import type { Db } from "../db";
+import { DomainError, ForbiddenError, GoneError } from "../errors";
+import { getPaymentIntent } from "../payments/get-payment-intent";
+import type { PaymentSource } from "../payments/sources";
+import type { Scope } from "../scope";
+import { lockToken } from "./lock-token";
+import type { RedeemTokenInput } from "./schemas";
+import { tokenStatus } from "./serialize";
+
+export interface RedeemOptions {
+  /** How the payment came: `spt` for the REST redemption; the protocol paths (mpp, acp, ap2) pass their own. */
+  source?: PaymentSource;
+  /** Test instrument: runs right after the rail charged, before anything is written (fault injection). */
+  afterRailCharge?: () => void;
+}
+
+export async function redeemToken(tx: Db, merchant: Scope, id: string, input: RedeemTokenInput, options: RedeemOptions = {}) {
+  const token = await lockToken(tx, id, merchant.livemode, { wait: false }); // the other mode's token: 404; in use: 409
+  if (token.merchantId !== null && token.merchantId !== merchant.merchantId) {
+    throw refusal(new ForbiddenError(`Shared payment token ${id} is for another merchant; nothing was charged.`), { reason: "merchant_mismatch" });
+  }
+  const status = tokenStatus(token);
+  if (status !== "active") {
+    const mine = token.redeemedByMerchantId === merchant.merchantId;
+    throw refusal(new GoneError(`Shared payment token ${id} is ${status}; nothing was charged.`), {
+      reason: `token_${status}`,
+      ...(mine && token.paymentIntentId ? { paymentIntentId: token.paymentIntentId } : {}),
+    });
+  }
+  const currency = input.currency ?? token.currency;
+  if (currency !== token.currency) {
+    throw scopeRefusal("currency_mismatch", "currency", `the token is for ${token.currency}`);
+  }
+  const checkout = await openCheckout(tx, merchant, { ...input, currency }, { source: options.source ?? "spt" });
+  if (checkout.currency !== token.currency) throw scopeRefusal("currency_mismatch", "currency", `the token is for ${token.currency}`);
+  if (checkout.amount > token.maxAmount) {
+    throw scopeRefusal("amount_exceeds_max", "amount", `${checkout.amount} is more than the token's maxAmount ${token.maxAmount}`);
+  }
+
+  const n = token.chargeAttempts + 1;
+  await tx.sharedPaymentToken.update({ where: { id }, data: { chargeAttempts: n, updatedAt: new Date() } });
+  const order = await captureCheckout(
+    tx,
+    merchant,
+    checkout.id,
+    { paymentMethod: token.paymentMethod },
+    { walletOwner: { merchantId: token.payerMerchantId, livemode: token.livemode }, chargeKey: `${id}:${n}:${checkout.amount}`, afterRailCharge: options.afterRailCharge },
+  ); // a decline throws 402 and commits (the token stays active)
+  const now = new Date();
+  await tx.sharedPaymentToken.update({
+    where: { id },
+    data: { status: "redeemed", redeemedAt: now, redeemedByMerchantId: merchant.merchantId, redeemedAmount: order.amount, paymentIntentId: order.paymentIntentId, updatedAt: now },
+  });
+  return getPaymentIntent(tx, merchant, order.paymentIntentId);
+}
+
+function refusal(err: DomainError, details: Record<string, unknown>): DomainError {
+  Object.assign(err.details, details);
+  return err;
+}
+
+/** The charge does not fit the token's scope: 400 naming the field; nothing opened, nothing charged. */
+function scopeRefusal(reason: string, path: string, message: string): DomainError {
+  return new DomainError("VALIDATION_ERROR", `The charge does not fit the shared payment token: ${message}; nothing was charged.`, { reason, fields: [{ path, message }] });
+}
