@@ -5,7 +5,7 @@
 // what Next would answer outside the error contract is answered in it (lib/http/v1-edge.mjs).
 import { createServer } from "node:http";
 import next from "next";
-import { guardV1 } from "./lib/http/v1-edge.mjs";
+import { answerClientError, guardV1 } from "./lib/http/v1-edge.mjs";
 
 globalThis[Symbol.for("aps.server-mjs.peer-in-x-forwarded-for")] = true;
 
@@ -23,6 +23,7 @@ const server = createServer((req, res) => {
   if (guardV1(req, res)) return;
   handle(req, res);
 });
+server.on("clientError", answerClientError);
 server.keepAliveTimeout = 65_000;
 server.listen(port, hostname, () => console.log(`Agent Payments Service listening on http://localhost:${port}`));
 

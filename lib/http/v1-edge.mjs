@@ -10,6 +10,8 @@
 // - A method a route does not export (GET /v1/paywall/redemptions): Next's empty 405 becomes that same 404.
 //   So does anything else Next renders itself under /v1 (its HTML 404 page for /v1, its 308 for a trailing
 //   or doubled slash): any answer of 300 or more (304 aside) that is not JSON is replaced by the contract's.
+// - A request Node's parser refuses (a raw non-ASCII byte in the request line, headers over the limit):
+//   Node's bare 400/431 carries the contract's body too (answerClientError; the path is unknown there).
 
 const ROUTE_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
@@ -107,4 +109,24 @@ function replaceNonJsonErrors(req, res, method, path) {
     const done = [chunk, encoding, callback].find((arg) => typeof arg === "function");
     return end.call(this, replaced.body, done);
   };
+}
+
+/** Node's own answers to a request it cannot parse (as its default clientError handler), in the contract. */
+const CLIENT_ERRORS = {
+  HPE_HEADER_OVERFLOW: [431, "Request Header Fields Too Large", "The request headers are too large."],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, "Payload Too Large", "The request's chunk extensions are too large."],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, "Request Timeout", "The request took too long to arrive."],
+};
+
+/** server.on("clientError"): like Node's default (answer only on a fresh socket, then close), with a JSON body. */
+export function answerClientError(err, socket) {
+  if (err.code !== "ECONNRESET" && socket.writable && socket.bytesWritten === 0) {
+    const [status, reason, message] = CLIENT_ERRORS[err.code] ?? [400, "Bad Request", "The request is not valid HTTP."];
+    // A HEAD request's answer has no body (its first bytes say what it was, when the parser got that far).
+    const head = Buffer.isBuffer(err.rawPacket) && err.rawPacket.subarray(0, 5).toString("latin1") === "HEAD ";
+    const body = head ? "" : JSON.stringify({ error: { code: "VALIDATION_ERROR", message, details: {} } });
+    socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    return;
+  }
+  socket.destroy(err);
 }

@@ -15,8 +15,11 @@ export function rawRequest(
   options: { headers?: Record<string, string>; body?: string | Buffer; timeoutMs?: number } = {},
 ): Promise<RawResponse> {
   const { hostname, port } = new URL(base);
+  // A body is always framed by Content-Length: Node's client sends a DELETE or OPTIONS body unframed
+  // otherwise, and the server then reads it as the start of a second (malformed) request.
+  const headers = options.body === undefined ? options.headers : { ...options.headers, "Content-Length": String(Buffer.byteLength(options.body)) };
   return new Promise((resolve, reject) => {
-    const req = http.request({ hostname, port, method, path, headers: options.headers, agent: false }, (res) => {
+    const req = http.request({ hostname, port, method, path, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));

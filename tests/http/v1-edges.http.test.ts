@@ -91,3 +91,24 @@ describe("paths Next answers by itself", () => {
     await expectNotFound(method, path);
   });
 });
+
+describe("requests Node cannot parse", () => {
+  it("a raw non-ASCII byte in the request line is 400 VALIDATION_ERROR in the error shape, not a bare 400", async () => {
+    const res = await send("POST", "/v1/refunds?a=\u00e9", "{}");
+    expect(res.status).toBe(400);
+    expect(isErrorShape(res.text), res.text).toBe(true);
+    expect(JSON.parse(res.text).error.code).toBe("VALIDATION_ERROR");
+  });
+
+  it("a HEAD request Node cannot parse gets its 400 without a body", async () => {
+    const res = await send("HEAD", "/v1/refunds?a=\u00e9");
+    expect(res.status).toBe(400);
+    expect(res.text).toBe("");
+  });
+
+  it("headers over Node's limit are 431 in the error shape", async () => {
+    const res = await rawRequest(baseUrl(), "GET", "/v1/checkouts", { headers: { "X-Padding": "x".repeat(20_000) } });
+    expect(res.status).toBe(431);
+    expect(isErrorShape(res.text), res.text).toBe(true);
+  });
+});
