@@ -31,6 +31,7 @@ export default defineConfig({
       BASE_URL: `http://127.0.0.1:${port}`,
       // Every dashboard spec signs a fresh merchant up from 127.0.0.1.
       SIGNUP_RATE_LIMIT_MAX: "1000",
+      LOGIN_IP_RATE_LIMIT_MAX: "1000",
       // Webhook retries within the test's patience (seconds before each retry).
       WEBHOOK_RETRY_SCHEDULE: "1,1,1",
     },

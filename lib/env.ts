@@ -81,6 +81,17 @@ const EnvSchema = z.object({
   AUTH_TRUST_HOST: z.enum(["0", "1", "true", "false"]).optional(),
   /** Sign-in attempts per IP and email address per RATE_LIMIT_WINDOW_MS. */
   LOGIN_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(5),
+  /** Sign-in attempts per client IP (IPv6: per /64), whatever the emails, per RATE_LIMIT_WINDOW_MS. */
+  LOGIN_IP_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(20),
+  /**
+   * Sign-in attempts on one email, from any IP, that no success has cleared, before back-off: from then
+   * on each attempt blocks the email for 1 s, then 2, 4, ... up to LOGIN_BACKOFF_MAX_SECONDS.
+   */
+  LOGIN_ACCOUNT_FAILURES_MAX: z.coerce.number().int().min(1).default(10),
+  LOGIN_BACKOFF_MAX_SECONDS: z.coerce.number().int().min(1).default(900),
+  /** Password hashes (scrypt, 128 MiB each) computed at once per process, and attempts that may wait for one. */
+  PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).max(10_000).default(32),
   /** Sign-ups per client IP per RATE_LIMIT_WINDOW_MS. */
   SIGNUP_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(10),
   /** Active (unrevoked) API keys a merchant may hold per mode; each key has its own rate-limit bucket. */

@@ -19,8 +19,11 @@ try {
   await applyPendingMigrations(database.url); // one query when the database is up to date
   const { transaction, closeDb } = await import("../lib/db");
   const { createMerchant } = await import("../lib/merchants/create-merchant");
+  const { hashPassword } = await import("../lib/auth/password");
   try {
-    const created = await transaction((tx) => createMerchant(tx, { name: values.name!, email: values.email, password: values.password }));
+    // Hashed before the transaction: scrypt at N=2^17 may take seconds on a busy machine.
+    const passwordHash = values.password ? await hashPassword(values.password) : undefined;
+    const created = await transaction((tx) => createMerchant(tx, { name: values.name!, email: values.email, passwordHash }));
     if (values.json) console.log(JSON.stringify(created));
     else {
       console.log(`Merchant ${created.merchantId} created.`);

@@ -10,9 +10,10 @@ import { createMerchant } from "../merchants/create-merchant";
 import { createId } from "../ids";
 import { Email } from "../validation/common";
 import { findNulPath } from "../validation/text-safety";
-import { mayAttemptLogin, maySignUp } from "./limits";
+import { noteRetryAfter } from "./auth-route";
+import { clearLoginAttempts, maySignUp, noteFailedLogin, takeLoginAttempt } from "./limits";
 import { PASSWORD_MIN_LENGTH, type AuthErrorCode } from "./messages";
-import { hashPassword, verifyPassword } from "./password";
+import { dummyPasswordHash, hashPassword, needsRehash, PasswordHashBusyError, verifyPassword } from "./password";
 
 export interface SignedInUser {
   id: string;
@@ -33,15 +34,16 @@ class AuthError extends Error {
   }
 }
 
-// Spent on unknown emails too, so response time does not tell which addresses have accounts.
-const dummyHash = hashPassword("not-a-real-password");
-
 /** Runs a provider's work; anything but an AuthError is logged and becomes SERVER_ERROR. */
 async function guarded<T>(what: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
     if (err instanceof AuthError) throw err;
+    if (err instanceof PasswordHashBusyError) {
+      noteRetryAfter(1);
+      throw new AuthError("BUSY");
+    }
     console.error(`[${createId("request")}] ${what} failed:`, err instanceof Error ? err.stack ?? err.message : err);
     throw new AuthError("SERVER_ERROR");
   }
@@ -62,10 +64,34 @@ async function checkPassword(credentials: unknown, ip: string): Promise<SignedIn
   const input = parseCredentials(SignInInput, credentials);
   if (!input) return null;
   const { email, password } = input;
-  if (!(await mayAttemptLogin(ip, email))) throw new AuthError("RATE_LIMITED");
+  const verdict = await takeLoginAttempt(ip, email);
+  if (!verdict.allowed) {
+    noteRetryAfter(verdict.retryAfterSeconds);
+    throw new AuthError("RATE_LIMITED");
+  }
   const user = await getDb().user.findUnique({ where: { email }, select: { id: true, email: true, merchantId: true, passwordHash: true } });
-  const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyHash));
-  return user && ok ? { id: user.id, email: user.email, merchantId: user.merchantId } : null;
+  // Unknown emails cost the same scrypt time as known ones, so timing does not tell which have accounts.
+  const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
+  if (!user || !ok) {
+    await noteFailedLogin(email, verdict.attempts);
+    return null;
+  }
+  await clearLoginAttempts(email);
+  if (needsRehash(user.passwordHash)) await rehash(user.id, user.passwordHash, password);
+  return { id: user.id, email: user.email, merchantId: user.merchantId };
+}
+
+/**
+ * Stores the password under today's scrypt parameters, unless the hash changed meanwhile. Best effort:
+ * when hashing is at capacity the sign-in still succeeds, and the next one rehashes.
+ */
+async function rehash(userId: string, oldHash: string, password: string): Promise<void> {
+  try {
+    const passwordHash = await hashPassword(password);
+    await getDb().user.updateMany({ where: { id: userId, passwordHash: oldHash }, data: { passwordHash } });
+  } catch (err) {
+    if (!(err instanceof PasswordHashBusyError)) throw err;
+  }
 }
 
 export function signUp(credentials: unknown, ip: string): Promise<SignedInUser> {
@@ -75,9 +101,14 @@ export function signUp(credentials: unknown, ip: string): Promise<SignedInUser> 
 async function createAccount(credentials: unknown, ip: string): Promise<SignedInUser> {
   const input = parseCredentials(SignUpInput, credentials);
   if (!input) throw new AuthError("INVALID_SIGNUP");
-  if (!(await maySignUp(ip))) throw new AuthError("RATE_LIMITED");
+  if (!(await maySignUp(ip))) {
+    noteRetryAfter(60);
+    throw new AuthError("RATE_LIMITED");
+  }
+  // Hashed before the transaction opens: no connection is held while the hash waits for the gate or runs.
+  const passwordHash = await hashPassword(input.password);
   try {
-    const created = await transaction((tx) => createMerchant(tx, input));
+    const created = await transaction((tx) => createMerchant(tx, { name: input.name, email: input.email, passwordHash }));
     return { id: created.userId!, email: created.userEmail!, merchantId: created.merchantId };
   } catch (err) {
     if (err instanceof ConflictError) throw new AuthError("EMAIL_TAKEN");

@@ -1,27 +1,96 @@
-// Brakes on password guessing and mass sign-up: token buckets per (client IP, email) for sign-in and per
-// client IP for sign-up, in Postgres (they share the API limiter's table and window, with their own sizes).
-import { sql } from "../db";
+// Brakes on password guessing and mass sign-up, all in Postgres (shared by every app process):
+// - per client IP across emails (password spraying): LOGIN_IP_RATE_LIMIT_MAX per RATE_LIMIT_WINDOW_MS;
+// - per (client IP, email): LOGIN_RATE_LIMIT_MAX per window;
+// - per email across IPs, with back-off (brute force of one account from many IPs or a whole /64): every
+//   attempt counts until a success clears it; past LOGIN_ACCOUNT_FAILURES_MAX each attempt blocks the
+//   email for 1 s, 2 s, 4 s, ... up to LOGIN_BACKOFF_MAX_SECONDS (sign_in_throttles), counted again from
+//   the answer when the password was wrong. Counting the attempt up front, in one atomic upsert, means
+//   concurrent attempts cannot slip past the back-off together;
+// - sign-ups per client IP: SIGNUP_RATE_LIMIT_MAX per window.
+// The client IP is a bucket name from lib/http/client-ip.ts (IPv4, or the IPv6 /64). Token buckets share
+// the API limiter's table and window, with their own sizes.
+import { getDb, sql, statement } from "../db";
 import { env } from "../env";
 import { postgresLimiter } from "../rate-limit/postgres-limiter";
 import type { RateLimiter } from "../rate-limit/token-bucket";
 
-const globalForLimits = globalThis as unknown as { loginLimiter?: RateLimiter; signupLimiter?: RateLimiter };
+const globalForLimits = globalThis as unknown as { loginLimiter?: RateLimiter; loginIpLimiter?: RateLimiter; signupLimiter?: RateLimiter };
 
-function loginLimiter(): RateLimiter {
-  globalForLimits.loginLimiter ??= postgresLimiter(sql, { max: env.LOGIN_RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MS });
-  return globalForLimits.loginLimiter;
+function limiter(name: "loginLimiter" | "loginIpLimiter" | "signupLimiter", max: number): RateLimiter {
+  globalForLimits[name] ??= postgresLimiter(sql, { max, windowMs: env.RATE_LIMIT_WINDOW_MS });
+  return globalForLimits[name];
 }
 
-function signupLimiter(): RateLimiter {
-  globalForLimits.signupLimiter ??= postgresLimiter(sql, { max: env.SIGNUP_RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MS });
-  return globalForLimits.signupLimiter;
+/** Attempts on an email with no attempt for this long start counting from zero again. */
+export const ACCOUNT_ATTEMPTS_FORGOTTEN_AFTER_HOURS = 24;
+
+// $1 email, $2 attempts before back-off, $3 longest back-off (s). The attempt is counted and, from the
+// threshold on, blocks the next ones for 2^(count - threshold) s. While the email is blocked the WHERE
+// leaves its row as it is (a refused attempt does not lengthen the block) and no row comes back.
+const blockAfter = (count: string) => `CASE WHEN ${count} >= $2::int THEN now() + LEAST($3::float8, power(2, ${count} - $2::int)) * interval '1 second' END`;
+const forgotten = `t.last_attempt_at < now() - make_interval(hours => ${ACCOUNT_ATTEMPTS_FORGOTTEN_AFTER_HOURS})`;
+const TAKE_ACCOUNT_ATTEMPT = statement(
+  "sign_in_account_attempt",
+  `INSERT INTO sign_in_throttles AS t (email, failures, last_attempt_at, blocked_until)
+   VALUES ($1, 1, now(), ${blockAfter("1")})
+   ON CONFLICT (email) DO UPDATE SET
+     failures = CASE WHEN ${forgotten} THEN 1 ELSE t.failures + 1 END,
+     blocked_until = CASE WHEN ${forgotten} THEN ${blockAfter("1")} ELSE ${blockAfter("(t.failures + 1)")} END,
+     last_attempt_at = now()
+   WHERE t.blocked_until IS NULL OR t.blocked_until <= now()
+   RETURNING t.failures`,
+);
+
+const BLOCKED_FOR = statement(
+  "sign_in_account_blocked_for",
+  "SELECT GREATEST(0, EXTRACT(EPOCH FROM (blocked_until - now())))::float8 AS seconds FROM sign_in_throttles WHERE email = $1",
+);
+
+// A wrong password past the threshold: the wait counts from the answer, not from the attempt's start (a
+// hash may take seconds on a busy machine). Only ever lengthens a block.
+const RESTART_BLOCK = statement(
+  "sign_in_account_failed",
+  `UPDATE sign_in_throttles AS t SET blocked_until = GREATEST(t.blocked_until, ${blockAfter("t.failures")})
+    WHERE email = $1 AND t.failures >= $2::int`,
+);
+
+export type LoginVerdict = { allowed: true; attempts: number } | { allowed: false; retryAfterSeconds: number };
+
+/**
+ * Takes what one sign-in attempt costs: the email's account counter (refused while it is backing off,
+ * before any bucket is charged), then a token from the IP's bucket, then from the (IP, email) bucket.
+ */
+export async function takeLoginAttempt(ip: string, email: string): Promise<LoginVerdict> {
+  const counted = await sql().rows<{ failures: number }>(TAKE_ACCOUNT_ATTEMPT, [email, env.LOGIN_ACCOUNT_FAILURES_MAX, env.LOGIN_BACKOFF_MAX_SECONDS]);
+  if (counted.length === 0) {
+    const [blocked] = await sql().rows<{ seconds: number }>(BLOCKED_FOR, [email]);
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(Number(blocked?.seconds ?? 1))) };
+  }
+  const perIp = await limiter("loginIpLimiter", env.LOGIN_IP_RATE_LIMIT_MAX).take(`login-ip:${ip}`);
+  if (!perIp.allowed) return { allowed: false, retryAfterSeconds: perIp.retryAfterSeconds };
+  const perIpAndEmail = await limiter("loginLimiter", env.LOGIN_RATE_LIMIT_MAX).take(`login:${ip}:${email}`);
+  if (!perIpAndEmail.allowed) return { allowed: false, retryAfterSeconds: perIpAndEmail.retryAfterSeconds };
+  return { allowed: true, attempts: counted[0].failures };
 }
 
-/** True when this (IP, email) may try a password now. */
-export async function mayAttemptLogin(ip: string, email: string): Promise<boolean> {
-  return (await loginLimiter().take(`login:${ip}:${email}`)).allowed;
+/** A wrong password (or unknown email): a back-off the attempt started runs from now. */
+export async function noteFailedLogin(email: string, attempts: number): Promise<void> {
+  if (attempts < env.LOGIN_ACCOUNT_FAILURES_MAX) return;
+  await sql().count(RESTART_BLOCK, [email, env.LOGIN_ACCOUNT_FAILURES_MAX, env.LOGIN_BACKOFF_MAX_SECONDS]);
+}
+
+/** A successful sign-in clears the email's attempts (and any back-off). */
+export async function clearLoginAttempts(email: string): Promise<void> {
+  await getDb().signInThrottle.deleteMany({ where: { email } });
 }
 
 export async function maySignUp(ip: string): Promise<boolean> {
-  return (await signupLimiter().take(`signup:${ip}`)).allowed;
+  return (await limiter("signupLimiter", env.SIGNUP_RATE_LIMIT_MAX).take(`signup:${ip}`)).allowed;
+}
+
+/** Deletes account counters idle long enough to be forgotten (the tick calls this). */
+export async function purgeSignInThrottles(now = new Date()): Promise<number> {
+  const before = new Date(now.getTime() - ACCOUNT_ATTEMPTS_FORGOTTEN_AFTER_HOURS * 3600_000);
+  const { count } = await getDb().signInThrottle.deleteMany({ where: { lastAttemptAt: { lt: before }, OR: [{ blockedUntil: null }, { blockedUntil: { lt: now } }] } });
+  return count;
 }

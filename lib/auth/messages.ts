@@ -4,7 +4,8 @@ import { ownValue } from "../own-key";
 
 export const AUTH_ERRORS = {
   CredentialsSignin: "Incorrect email or password.",
-  RATE_LIMITED: "Too many attempts. Wait a minute, then try again.",
+  RATE_LIMITED: "Too many attempts. Wait a few minutes, then try again.",
+  BUSY: "The server is busy. Try again in a few seconds.",
   EMAIL_TAKEN: "An account with this email already exists. Sign in instead.",
   INVALID_SIGNUP: "Check the form: a business name, a valid email and a password of at least 10 characters.",
   SERVER_ERROR: "Something went wrong on our side. Try again in a moment.",

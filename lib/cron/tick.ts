@@ -1,5 +1,6 @@
 // One tick of the background work the cron route triggers: each task is independent, so one failing
 // task never stops the others, and the summary says what each did.
+import { purgeSignInThrottles } from "../auth/limits";
 import { purgeEndedSessions } from "../auth/sessions";
 import { expireOverdueCheckouts } from "../checkouts/expire-checkouts";
 import { getDb } from "../db";
@@ -30,6 +31,7 @@ const TASKS: Record<string, Task> = {
   idempotencyRecordsPurged: () => purgeExpiredRecords(getDb()),
   rateLimitBucketsPurged: purgeIdleBuckets,
   dashboardSessionsPurged: () => purgeEndedSessions(),
+  signInThrottlesPurged: () => purgeSignInThrottles(),
 };
 
 export interface TickSummary {

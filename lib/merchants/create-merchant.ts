@@ -9,7 +9,10 @@ import { createApiKey } from "./create-api-key";
 export interface NewMerchant {
   name: string;
   email?: string;
+  /** Hashed here: inside a transaction, pass `passwordHash` instead (scrypt takes a while, and may wait). */
   password?: string;
+  /** The password already hashed (hashPassword), so the hash is not computed inside the transaction. */
+  passwordHash?: string;
 }
 
 export interface CreatedMerchant {
@@ -25,9 +28,9 @@ export async function createMerchant(tx: Db, input: NewMerchant): Promise<Create
   const testKey = await createApiKey(tx, merchant.id, false, "Default test key");
   const liveKey = await createApiKey(tx, merchant.id, true, "Default live key");
   let user: { id: string; email: string } | undefined;
-  if (input.email && input.password) {
+  if (input.email && (input.password || input.passwordHash)) {
     const email = input.email.trim().toLowerCase();
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = input.passwordHash ?? (await hashPassword(input.password!));
     // The unique index on email decides a race between two sign-ups with one address.
     user = await tx.user.create({ data: { id: createId("user"), merchantId: merchant.id, email, passwordHash } }).catch((err: unknown) => {
       if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") throw new ConflictError(`A user with email ${email} already exists.`);

@@ -20,7 +20,10 @@ export async function seedDemoMerchant(databaseUrl: string): Promise<void> {
   process.env.DATABASE_URL = databaseUrl;
   const { transaction, closeDb } = await import("../../lib/db");
   const { createMerchant } = await import("../../lib/merchants/create-merchant");
-  const created = await transaction((tx) => createMerchant(tx, { name: "Demo merchant", email: DEMO_EMAIL, password: DEMO_PASSWORD }));
+  const { hashPassword } = await import("../../lib/auth/password");
+  // Hashed before the transaction: scrypt at N=2^17 may take seconds on a busy machine.
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const created = await transaction((tx) => createMerchant(tx, { name: "Demo merchant", email: DEMO_EMAIL, passwordHash }));
   console.log("Seeded a demo merchant (shown once; keys are stored hashed):");
   console.log(`  merchant:        ${created.merchantId}`);
   console.log(`  test secret key: ${created.testSecretKey}`);
