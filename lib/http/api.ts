@@ -58,6 +58,8 @@ interface Options<B extends z.ZodType | undefined, Q extends z.ZodType | undefin
    * result), which then shares one statement with the stored idempotent response.
    */
   db?: D;
+  /** Largest accepted body of this route (default BODY_LIMIT_BYTES). */
+  bodyLimitBytes?: number;
 }
 
 type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -213,10 +215,10 @@ async function readInput<B extends z.ZodType | undefined, Q extends z.ZodType | 
   req: Request,
   nextContext: NextContext | undefined,
   claimable: boolean,
-  options: { body?: B; query?: Q },
+  options: { body?: B; query?: Q; bodyLimitBytes?: number },
 ): Promise<Input<Infer<B>, Infer<Q>>> {
   const mutating = MUTATING.has(req.method);
-  const rawBody = mutating ? await readJsonBody(req, env.BODY_LIMIT_BYTES) : undefined;
+  const rawBody = mutating ? await readJsonBody(req, options.bodyLimitBytes ?? env.BODY_LIMIT_BYTES) : undefined;
   rejectNul(rawBody, "request body");
   const body = (options.body ? parseOrThrow(options.body, rawBody) : undefined) as Infer<B>;
   const url = new URL(req.url);

@@ -9,7 +9,7 @@ const READ_METER = statement("meter_read", "SELECT * FROM meters WHERE id = $1 A
 
 type Big = string | bigint;
 
-interface MeterRow {
+export interface MeterRow {
   id: string;
   merchant_id: string;
   livemode: boolean;
@@ -41,6 +41,11 @@ interface MeterRow {
 export async function readMeterSql(db: Sql, scope: Scope, id: string): Promise<Meter> {
   const [row] = await db.rows<MeterRow>(READ_METER, [id, scope.merchantId, scope.livemode]);
   if (!row) throw new NotFoundError("meter", id);
+  return meterFromRow(row);
+}
+
+/** A raw `SELECT *` row of meters in the shape Prisma returns. */
+export function meterFromRow(row: MeterRow): Meter {
   return {
     id: row.id,
     merchantId: row.merchant_id,

@@ -49,6 +49,31 @@ export const RecordUsageBody = z
   .superRefine(withinAmountLimit);
 export type RecordUsageInput = z.output<typeof RecordUsageBody>;
 
+/** Most records in one POST /v1/meters/usage_batches. */
+export const MAX_USAGE_BATCH = 1000;
+/** How far a record's `timestamp` may lie in the past (Stripe's meter events: 35 days) and the future (clock skew). */
+export const USAGE_TIMESTAMP_MAX_AGE_MS = 35 * 24 * 3600 * 1000;
+export const USAGE_TIMESTAMP_MAX_AHEAD_MS = 5 * 60 * 1000;
+
+const UsageTimestamp = z.iso
+  .datetime({ offset: true, message: "must be an ISO-8601 date-time with a time zone (2026-11-25T10:00:00Z)" })
+  .refine((value) => {
+    const at = Date.parse(value);
+    return at >= Date.now() - USAGE_TIMESTAMP_MAX_AGE_MS && at <= Date.now() + USAGE_TIMESTAMP_MAX_AHEAD_MS;
+  }, "must be within the last 35 days and at most 5 minutes ahead");
+
+export const UsageBatchRecord = z
+  .object({ meterId: z.string().min(1).max(64), ...Usage, idempotencyKey: Key, timestamp: UsageTimestamp.optional() })
+  .strict()
+  .superRefine(withinAmountLimit);
+export type UsageBatchRecordInput = z.output<typeof UsageBatchRecord>;
+
+/** A malformed record refuses the whole batch (CONTRACT.md "Usage in batches"): nothing is counted. */
+export const UsageBatchBody = z
+  .object({ records: z.array(UsageBatchRecord).min(1).max(MAX_USAGE_BATCH, `at most ${MAX_USAGE_BATCH} records per batch`) })
+  .strict();
+export type UsageBatchInput = z.output<typeof UsageBatchBody>;
+
 export const ReserveBody = z
   .object({ ...Usage, idempotencyKey: Key.optional() })
   .strict()
