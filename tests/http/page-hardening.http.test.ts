@@ -59,6 +59,13 @@ describe("/ready with a failing database", () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(log).toContain("aps_no_such_database_for_ready");
   });
+
+  it("sign-in and sign-up failing on the database answer the fixed SERVER_ERROR code, never the database's message", { timeout: 120_000 }, async () => {
+    const signIn = await authCallback("signin", { email: uniqueEmail(), password: "whatever-password" }, server.url);
+    const signUp = await authCallback("signup", { name: "No database", email: uniqueEmail(), password: "long-enough-password" }, server.url);
+    expect([signIn.error, signUp.error]).toEqual(["SERVER_ERROR", "SERVER_ERROR"]);
+    expect([signIn.cookie, signUp.cookie]).toEqual([null, null]);
+  });
 });
 
 describe("NUL bytes outside api()", () => {
