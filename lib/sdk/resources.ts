@@ -125,6 +125,14 @@ export function metersResource(send: Send) {
     /** Post-paid usage; `idempotencyKey` in the body makes a retried record count once. */
     recordUsage: (meterId: string, params: T.MeterUsageParams, options?: RequestOptions) =>
       send<T.MeterUsageRecord>("POST", `${path(meterId)}/usage`, params, options),
+    /**
+     * Post-paid usage in one request: 1..1,000 records across your meters, each counted once by its
+     * (meterId, idempotencyKey) -> a result per record (accepted, duplicate or refused with its error). A
+     * malformed record is a ServiceError 400 VALIDATION_ERROR and nothing is counted. Retries (the SDK's own,
+     * with the same Idempotency-Key, or yours) never count a record twice.
+     */
+    recordUsageBatch: (records: T.MeterUsageBatchRecord[], options?: RequestOptions) =>
+      send<T.MeterUsageBatch>("POST", "/v1/meters/usage_batches", { records }, options),
     /** Prepaid: holds quantity x unitPriceMinor base units of the budget before the call. */
     reserve: (meterId: string, params: T.MeterReservationParams, options?: RequestOptions) =>
       send<T.MeterReservation>("POST", `${path(meterId)}/reservations`, params, options),

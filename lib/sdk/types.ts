@@ -433,6 +433,35 @@ export interface MeterUsageRecord extends PricedUsage {
   idempotencyKey: string;
 }
 
+/** One record of `meters.recordUsageBatch` (POST /v1/meters/usage_batches). */
+export interface MeterUsageBatchRecord extends MeterUsageParams {
+  meterId: string;
+  /** When the usage happened (ISO-8601 with a time zone; within the last 35 days, at most 5 minutes ahead). */
+  timestamp?: string;
+}
+
+export type MeterUsageBatchResultStatus = "accepted" | "duplicate" | "refused";
+
+export interface MeterUsageBatchResult {
+  idempotencyKey: string;
+  meterId: string;
+  /** accepted: counted now; duplicate: counted before under this key (counts once); refused: see `error`. */
+  status: MeterUsageBatchResultStatus;
+  /** The record that counts (accepted or duplicate). */
+  usageRecordId?: string;
+  /** Why a record was refused: NOT_FOUND, CONFLICT (prepaid, closed, unbilled limit), PAYMENT_DECLINED (past due), VALIDATION_ERROR (key reused with other usage). */
+  error?: { code: string; message: string };
+}
+
+export interface MeterUsageBatch {
+  object: "usage_batch";
+  accepted: number;
+  duplicates: number;
+  refused: number;
+  /** One per record, in request order. */
+  results: MeterUsageBatchResult[];
+}
+
 export interface MeterReservationParams {
   quantity: number;
   /** Price per unit in BASE units (baseUnitsPerMinor per minor unit). */

@@ -2,6 +2,7 @@
 // once by its (meter, idempotencyKey) however batches are retried, overlap or race (also across two server
 // processes), per-record results, strict validation, and threshold settlements that bill each minor unit once.
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { getDb } from "../../lib/db";
 import type { ServerProcess } from "../../scripts/lib/server-process";
 import { call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
@@ -236,6 +237,10 @@ describe("usage batches: validation", () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ accepted: 1000, duplicates: 0, refused: 0 });
     expect((await meterOf(meter.id)).usedBase).toBe(amountOf(records));
+    // The stated time is kept on each record (occurred_at); the record was still written now.
+    const stored = await getDb().meterUsageRecord.findMany({ where: { meterId: meter.id }, select: { occurredAt: true, createdAt: true } });
+    expect(stored).toHaveLength(1000);
+    expect(stored.every((r) => r.occurredAt?.toISOString() === at && r.createdAt.getTime() > Date.parse(at))).toBe(true);
   });
 });
 
