@@ -121,13 +121,15 @@ export function isLoopbackUrl(url: string): boolean {
 }
 
 /**
- * WEBHOOK_ALLOW_PRIVATE_URLS as set, else on only for a local installation: a deployment sets BASE_URL to
- * its public address, which keeps webhook endpoints (of either mode) off the host's own network.
+ * WEBHOOK_ALLOW_PRIVATE_URLS as set, else on only for a local installation: BASE_URL set to a loopback
+ * address (`npm start` and the test suites set it), or unset outside production (`next dev`). A deployment
+ * sets BASE_URL to its public address; a production server that forgot BASE_URL fails closed, keeping
+ * webhook endpoints of either mode off the host's own network.
  */
-export function allowPrivateWebhookUrls(setting: string | undefined, baseUrl: string): boolean {
+export function allowPrivateWebhookUrls(setting: string | undefined, baseUrl: string | undefined, nodeEnv = "production"): boolean {
   if (setting === "1" || setting === "true") return true;
   if (setting === "0" || setting === "false") return false;
-  return isLoopbackUrl(baseUrl);
+  return baseUrl === undefined ? nodeEnv !== "production" : isLoopbackUrl(baseUrl);
 }
 
 function parseEnv(): Env {
@@ -142,7 +144,7 @@ function parseEnv(): Env {
   if (trustHost) process.env.AUTH_TRUST_HOST = "1";
   else delete process.env.AUTH_TRUST_HOST;
   const baseUrl = (parsed.BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/$/, "");
-  return { ...parsed, AUTH_TRUST_HOST: trustHost, BASE_URL: baseUrl, WEBHOOK_ALLOW_PRIVATE_URLS: allowPrivateWebhookUrls(parsed.WEBHOOK_ALLOW_PRIVATE_URLS, baseUrl) };
+  return { ...parsed, AUTH_TRUST_HOST: trustHost, BASE_URL: baseUrl, WEBHOOK_ALLOW_PRIVATE_URLS: allowPrivateWebhookUrls(parsed.WEBHOOK_ALLOW_PRIVATE_URLS, parsed.BASE_URL, parsed.NODE_ENV) };
 }
 
 export const env: Env = parseEnv();

@@ -4,6 +4,7 @@
 // from the attempt itself (lib/auth/credentials.ts notes them in this request's context). A plain form
 // post keeps next-auth's redirect to the login page, which shows the message.
 import { AsyncLocalStorage } from "node:async_hooks";
+import { ownValue } from "../own-key";
 
 interface AttemptContext {
   retryAfterSeconds?: number;
@@ -32,7 +33,7 @@ export function withAuthStatuses<C>(handler: (req: Request, context: C) => Promi
     } catch {
       // not next-auth's { url }: leave it as it is
     }
-    const status = error ? STATUS_BY_ERROR[error] : undefined;
+    const status = error ? ownValue(STATUS_BY_ERROR, error) : undefined;
     const headers = new Headers(res.headers);
     if (status) headers.set("Retry-After", String(attempt.retryAfterSeconds ?? 1));
     return new Response(text, { status: status ?? res.status, headers });

@@ -3,6 +3,7 @@
 // else stays an error.
 import { notFound } from "next/navigation";
 import { NotFoundError, ValidationError } from "../errors";
+import { PATH_ID_PATTERN } from "../validation/text-safety";
 
 const isStaleCursor = (err: unknown) =>
   err instanceof ValidationError && ((err.details.fields ?? []) as { path: string }[]).some((field) => field.path === "startingAfter");
@@ -14,4 +15,11 @@ export async function orNotFound<T>(work: Promise<T>): Promise<T> {
     if (err instanceof NotFoundError || isStaleCursor(err)) notFound();
     throw err;
   }
+}
+
+/** A detail page's path id; one no id could be (a NUL, a space, too long) is the 404 page and never reaches SQL. */
+export async function pageId(params: Promise<{ id: string }>): Promise<string> {
+  const { id } = await params;
+  if (!PATH_ID_PATTERN.test(id)) notFound();
+  return id;
 }

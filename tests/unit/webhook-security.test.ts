@@ -47,6 +47,14 @@ describe("WEBHOOK_ALLOW_PRIVATE_URLS", () => {
     }
   });
 
+  it("a production server with no BASE_URL fails closed (a deployment that forgot it); `next dev` without one stays local", async () => {
+    const { allowPrivateWebhookUrls } = await import("../../lib/env");
+    expect(allowPrivateWebhookUrls(undefined, undefined, "production")).toBe(false);
+    expect(allowPrivateWebhookUrls(undefined, undefined)).toBe(false);
+    expect(allowPrivateWebhookUrls(undefined, undefined, "development")).toBe(true);
+    expect(allowPrivateWebhookUrls("1", undefined, "production")).toBe(true);
+  });
+
   it("an explicit setting wins either way", async () => {
     const { allowPrivateWebhookUrls } = await import("../../lib/env");
     expect(allowPrivateWebhookUrls("1", "https://pay.example.com")).toBe(true);

@@ -12,7 +12,7 @@ import { ResendEventButton } from "@/components/dashboard/webhooks/ResendEventBu
 import { getDb } from "@/lib/db";
 import { eventObject } from "@/lib/dashboard/events";
 import { formatDateTime } from "@/lib/dashboard/format";
-import { orNotFound } from "@/lib/dashboard/not-found";
+import { orNotFound, pageId } from "@/lib/dashboard/not-found";
 import { requireDashboard } from "@/lib/dashboard/session";
 import { getEvent } from "@/lib/events/get-event";
 import { DELIVERY_LIMIT, listEventDeliveries } from "@/lib/webhooks/event-deliveries";
@@ -21,7 +21,7 @@ export const metadata: Metadata = { title: "Event" };
 
 export default async function EventPage({ params }: { params: Promise<{ id: string }> }) {
   const { scope } = await requireDashboard();
-  const { id } = await params;
+  const id = await pageId(params);
   const db = getDb();
   const [event, deliveries] = await orNotFound(Promise.all([getEvent(db, scope, id), listEventDeliveries(db, scope, id)]));
   const object = eventObject(event.data);

@@ -13,7 +13,7 @@ import { StatusBadge } from "@/components/dashboard/StatusBadge";
 import { getDb } from "@/lib/db";
 import { formatDateTime, formatMoney } from "@/lib/dashboard/format";
 import { formatBaseUnits } from "@/lib/dashboard/format-base-units";
-import { orNotFound } from "@/lib/dashboard/not-found";
+import { orNotFound, pageId } from "@/lib/dashboard/not-found";
 import { requireDashboard } from "@/lib/dashboard/session";
 import { getMeter } from "@/lib/meters/get-meter";
 import { listRecentUsage } from "@/lib/meters/recent-usage";
@@ -37,7 +37,7 @@ function Figure({ label, value, hint, testId }: { label: string; value: ReactNod
 
 export default async function MeterPage({ params }: { params: Promise<{ id: string }> }) {
   const { scope } = await requireDashboard();
-  const { id } = await params;
+  const id = await pageId(params);
   const db = getDb();
   const [meter, settlements, usage] = await orNotFound(
     Promise.all([getMeter(db, scope, id), listPaymentIntents(db, scope, { meterId: id, limit: SETTLEMENTS_SHOWN }), listRecentUsage(db, scope, id)]),

@@ -14,7 +14,7 @@ import { StatusBadge } from "@/components/dashboard/StatusBadge";
 import { Timeline } from "@/components/dashboard/Timeline";
 import { getDb } from "@/lib/db";
 import { formatDateTime, statusLabel } from "@/lib/dashboard/format";
-import { orNotFound } from "@/lib/dashboard/not-found";
+import { orNotFound, pageId } from "@/lib/dashboard/not-found";
 import { requireDashboard } from "@/lib/dashboard/session";
 import { timelineOf } from "@/lib/dashboard/timeline";
 import { getOrder } from "@/lib/orders/get-order";
@@ -32,7 +32,7 @@ interface Item {
 export default async function OrderPage({ params }: { params: Promise<{ id: string }> }) {
   const { scope } = await requireDashboard();
   const db = getDb();
-  const order = await orNotFound(getOrder(db, scope, (await params).id));
+  const order = await orNotFound(getOrder(db, scope, await pageId(params)));
   const [pi, refunds, timeline] = await Promise.all([
     getPaymentIntent(db, scope, order.paymentIntentId),
     listRefunds(db, scope, { limit: 100, paymentIntentId: order.paymentIntentId }),

@@ -11,7 +11,7 @@ import { StatusBadge } from "@/components/dashboard/StatusBadge";
 import { Timeline } from "@/components/dashboard/Timeline";
 import { getDb } from "@/lib/db";
 import { formatDateTime } from "@/lib/dashboard/format";
-import { orNotFound } from "@/lib/dashboard/not-found";
+import { orNotFound, pageId } from "@/lib/dashboard/not-found";
 import { requireDashboard } from "@/lib/dashboard/session";
 import { timelineOf } from "@/lib/dashboard/timeline";
 import { getPaymentIntent } from "@/lib/payments/get-payment-intent";
@@ -21,7 +21,7 @@ export const metadata: Metadata = { title: "Payment" };
 export default async function PaymentPage({ params }: { params: Promise<{ id: string }> }) {
   const { scope } = await requireDashboard();
   const db = getDb();
-  const pi = await orNotFound(getPaymentIntent(db, scope, (await params).id));
+  const pi = await orNotFound(getPaymentIntent(db, scope, await pageId(params)));
   const timeline = await timelineOf(db, scope, [pi.id]);
   const refundable = pi.amountCaptured - pi.amountRefunded;
   return (

@@ -18,7 +18,7 @@ import { getDb } from "@/lib/db";
 import { EVENT_TYPES } from "@/lib/events/types";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { listPageQuery, type SearchParams } from "@/lib/dashboard/list-query";
-import { orNotFound } from "@/lib/dashboard/not-found";
+import { orNotFound, pageId } from "@/lib/dashboard/not-found";
 import { requireDashboard } from "@/lib/dashboard/session";
 import { listDeliveryAttempts, listQueuedDeliveries } from "@/lib/webhooks/deliveries";
 import { getEndpoint } from "@/lib/webhooks/endpoints";
@@ -29,7 +29,7 @@ const PAGE_SIZE = 25;
 
 export default async function WebhookEndpointPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: SearchParams }) {
   const { scope } = await requireDashboard();
-  const [{ id }, { startingAfter }] = await Promise.all([params, listPageQuery(searchParams, [])]);
+  const [id, { startingAfter }] = await Promise.all([pageId(params), listPageQuery(searchParams, [])]);
   const db = getDb();
   const [endpoint, attempts, queued] = await orNotFound(
     Promise.all([getEndpoint(db, scope, id), listDeliveryAttempts(db, scope, id, { limit: PAGE_SIZE, startingAfter }), listQueuedDeliveries(db, scope, id)]),
