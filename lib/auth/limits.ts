@@ -57,19 +57,21 @@ const RESTART_BLOCK = statement(
 export type LoginVerdict = { allowed: true; attempts: number } | { allowed: false; retryAfterSeconds: number };
 
 /**
- * Takes what one sign-in attempt costs: the email's account counter (refused while it is backing off,
- * before any bucket is charged), then a token from the IP's bucket, then from the (IP, email) bucket.
+ * Takes what one sign-in attempt costs: a token from the IP's bucket, then from the (IP, email) bucket,
+ * then the email's account counter (refused while it is backing off). The buckets come first so that an
+ * attempt they refuse never counts against the account: a spraying IP, once out of tokens, can no longer
+ * keep other people's accounts backing off, nor add rows for made-up emails.
  */
 export async function takeLoginAttempt(ip: string, email: string): Promise<LoginVerdict> {
+  const perIp = await limiter("loginIpLimiter", env.LOGIN_IP_RATE_LIMIT_MAX).take(`login-ip:${ip}`);
+  if (!perIp.allowed) return { allowed: false, retryAfterSeconds: perIp.retryAfterSeconds };
+  const perIpAndEmail = await limiter("loginLimiter", env.LOGIN_RATE_LIMIT_MAX).take(`login:${ip}:${email}`);
+  if (!perIpAndEmail.allowed) return { allowed: false, retryAfterSeconds: perIpAndEmail.retryAfterSeconds };
   const counted = await sql().rows<{ failures: number }>(TAKE_ACCOUNT_ATTEMPT, [email, env.LOGIN_ACCOUNT_FAILURES_MAX, env.LOGIN_BACKOFF_MAX_SECONDS]);
   if (counted.length === 0) {
     const [blocked] = await sql().rows<{ seconds: number }>(BLOCKED_FOR, [email]);
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(Number(blocked?.seconds ?? 1))) };
   }
-  const perIp = await limiter("loginIpLimiter", env.LOGIN_IP_RATE_LIMIT_MAX).take(`login-ip:${ip}`);
-  if (!perIp.allowed) return { allowed: false, retryAfterSeconds: perIp.retryAfterSeconds };
-  const perIpAndEmail = await limiter("loginLimiter", env.LOGIN_RATE_LIMIT_MAX).take(`login:${ip}:${email}`);
-  if (!perIpAndEmail.allowed) return { allowed: false, retryAfterSeconds: perIpAndEmail.retryAfterSeconds };
   return { allowed: true, attempts: counted[0].failures };
 }
 

@@ -54,6 +54,19 @@ describe("per IP across emails, and per account across IPs", () => {
     expect(await signInFrom(server.url, `2001:db8:${randomHex()}:${randomHex()}::1`, user.email, user.password)).toMatchObject({ status: 200, signedIn: true });
   });
 
+  it("a spraying IP, once its bucket refuses it, no longer counts against the victim's account", { timeout: 240_000 }, async () => {
+    const victim = await signUpOverHttp({}, server.url);
+    const net = `2001:db8:${randomHex()}:${randomHex()}`;
+    // Two wrong passwords count (the threshold is 3); every further attempt from this /64 is refused by its bucket.
+    for (let i = 0; i < 2; i++) expect((await signInFrom(server.url, `${net}::${i + 1}`, victim.email, "wrong-password")).error).toBe("CredentialsSignin");
+    expect((await signInFrom(server.url, `${net}::3`, uniqueEmail(), "wrong-password")).error).toBe("CredentialsSignin");
+    for (let i = 0; i < 8; i++) {
+      expect(await signInFrom(server.url, `${net}::${i + 10}`, victim.email, "wrong-password")).toMatchObject({ status: 429, error: "RATE_LIMITED" });
+    }
+    // Refused attempts moved nothing: the victim, elsewhere, signs in at once (no back-off).
+    expect(await signInFrom(server.url, randomV4(), victim.email, victim.password)).toMatchObject({ status: 200, signedIn: true });
+  });
+
   /**
    * Wrong passwords on one email from fresh addresses, waiting out each refusal, until `failures` of them
    * were checked; returns the Retry-After of every refusal met on the way.
