@@ -30,7 +30,7 @@ describe("API key secrets", () => {
 describe("passwords", () => {
   it("are hashed with a salted scrypt and verified in constant time", async () => {
     const hash = await hashPassword("correct horse");
-    expect(hash).toMatch(/^scrypt\$16384\$8\$1\$/);
+    expect(hash).toMatch(/^scrypt\$131072\$8\$1\$/); // N=2^17 (current guidance)
     expect(hash).not.toContain("correct horse");
     expect(await hashPassword("correct horse")).not.toBe(hash);
     expect(await verifyPassword("correct horse", hash)).toBe(true);
