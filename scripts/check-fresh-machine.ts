@@ -6,22 +6,12 @@
 // node_modules is hard-linked from this checkout (what `npm install` would lay down) to save minutes.
 import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { runChild } from "./lib/child";
+import { freePort, portIsOpen } from "./lib/ports";
 import { ROOT } from "./lib/prisma-cli";
 import { waitForReady } from "./lib/wait";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-    probe.on("error", reject);
-  });
-}
 
 function check(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(`fresh-machine check failed: ${message}`);
@@ -43,14 +33,6 @@ async function pressCtrlC(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once("exit", resolve)));
   process.kill(-child.pid!, "SIGINT"); // what Ctrl-C in a terminal does: the whole foreground process group
   await exited;
-}
-
-function portIsClosed(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: "127.0.0.1", port });
-    socket.once("connect", () => (socket.destroy(), resolve(false)));
-    socket.once("error", () => resolve(true));
-  });
 }
 
 async function createCustomer(baseUrl: string, key: string, idempotencyKey: string): Promise<Response> {
@@ -96,8 +78,8 @@ try {
 
   await pressCtrlC(first.child);
   check(/Stopping/.test(first.output()), "Ctrl-C stopped the service");
-  check(await portIsClosed(port), "nothing listens on the service's port after Ctrl-C");
-  check(await portIsClosed(Number(env.EMBEDDED_PG_PORT)), "the embedded PostgreSQL stopped with it");
+  check(!(await portIsOpen(port)), "nothing listens on the service's port after Ctrl-C");
+  check(!(await portIsOpen(Number(env.EMBEDDED_PG_PORT))), "the embedded PostgreSQL stopped with it");
   check(!existsSync(path.join(clone, ".data", "pg", "postmaster.pid")), "no database lock (postmaster.pid) is left behind");
 
   const second = startService(clone, env);
@@ -110,7 +92,7 @@ try {
   check(replay.status === 201 && replay.headers.get("idempotent-replayed") === "true", "the first key still works and its customer is still there (replayed)");
   await pressCtrlC(second.child);
   running = undefined;
-  check(await portIsClosed(port), "the second start stopped cleanly too");
+  check(!(await portIsOpen(port)), "the second start stopped cleanly too");
   console.log(`\nFresh-machine check passed in ${((Date.now() - startedAt) / 1000).toFixed(0)} s.`);
 } catch (err) {
   console.error(err instanceof Error ? err.message : err);

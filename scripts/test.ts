@@ -1,10 +1,10 @@
 // npm test: the whole suite (unit, database, HTTP, e2e) on a throwaway database that is created here and
 // dropped at the end, on DATABASE_URL's server when set, else on an embedded PostgreSQL under .data/.
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:net";
 import path from "node:path";
 import { buildIfNeeded } from "./lib/build";
 import { runChild } from "./lib/child";
+import { freePort } from "./lib/ports";
 import { createDatabaseFromTemplate, createDatabaseIfMissing, dropDatabase, startEmbeddedPostgres } from "./lib/embedded-postgres";
 import { applyPendingMigrations, generatePrismaClientIfMissing, ROOT } from "./lib/prisma-cli";
 
@@ -27,17 +27,6 @@ async function run(label: string, command: string, args: string[], env: Record<s
   console.log(`\n=== ${label} ===`);
   const { code } = await runChild(path.join(ROOT, "node_modules", ".bin", command), args, { env: { ...process.env, ...env } });
   return code === 0;
-}
-
-/** A port nobody listens on now, so parallel checkouts' browser runs never collide. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.on("error", reject);
-  });
 }
 
 const server = await openServer();

@@ -5,11 +5,11 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { runChild } from "./child";
+import { portIsOpen } from "./ports";
 import { ROOT } from "./prisma-cli";
 
 export interface RunningDatabase {
@@ -25,14 +25,6 @@ export interface EmbeddedOptions {
 
 const USER = "postgres";
 const PASSWORD = "postgres";
-
-function portIsOpen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: "127.0.0.1", port });
-    socket.once("connect", () => (socket.destroy(), resolve(true)));
-    socket.once("error", () => resolve(false));
-  });
-}
 
 /** The binaries of this platform's package; npm here runs no install scripts, so its library symlinks are restored here. */
 function packagedBinaries(): string {

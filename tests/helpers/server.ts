@@ -1,20 +1,11 @@
 // Starts a real production server (server.mjs) on a free port against the test database.
-import net from "node:net";
+import { freePort } from "../../scripts/lib/ports";
 import { startServerProcess, type ServerProcess } from "../../scripts/lib/server-process";
 
 export const TEST_CRON_SECRET = "test-cron-secret";
 export const TEST_SECRETS_KEY = "11".repeat(32);
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
+export { freePort } from "../../scripts/lib/ports";
 
 export async function startTestServer(env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = await freePort();
