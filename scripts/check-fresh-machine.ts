@@ -29,6 +29,14 @@ function startService(cwd: string, env: NodeJS.ProcessEnv): { child: ChildProces
   return { child, output: () => output };
 }
 
+async function printed(output: () => string, line: RegExp, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!line.test(output())) {
+    if (Date.now() > deadline) throw new Error(`npm start never printed ${line}:\n${output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 async function pressCtrlC(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once("exit", resolve)));
   process.kill(-child.pid!, "SIGINT"); // what Ctrl-C in a terminal does: the whole foreground process group
@@ -69,6 +77,7 @@ try {
   await waitForReady(baseUrl, 300_000, () => first.child.exitCode !== null).catch((err) => {
     throw new Error(`${err.message}\n${first.output()}`);
   });
+  await printed(first.output, /^Ready: /m); // the seed runs beside the server's boot: /ready may answer before its lines
   check(/Database: embedded PostgreSQL/.test(first.output()), "npm start chose the embedded PostgreSQL");
   const key = /test secret key: (sk_test_\w+)/.exec(first.output())?.[1];
   check(key, "npm start printed the demo merchant's test key");
@@ -87,6 +96,7 @@ try {
   await waitForReady(baseUrl, 120_000, () => second.child.exitCode !== null).catch((err) => {
     throw new Error(`${err.message}\n${second.output()}`);
   });
+  await printed(second.output, /^Ready: /m);
   check(!/Seeded a demo merchant/.test(second.output()), "a second start reuses .data/ (no new seed)");
   const replay = await createCustomer(baseUrl, key, "first-customer");
   check(replay.status === 201 && replay.headers.get("idempotent-replayed") === "true", "the first key still works and its customer is still there (replayed)");
