@@ -199,6 +199,46 @@ describe("usage batches: per-record results", () => {
   });
 });
 
+describe("usage batches: prepaid meters", () => {
+  it("prepaid records in batches racing reservations and commits are refused CONFLICT; the budget is never overdrawn", async () => {
+    const prepaid = await openMeter({ prepaid: true, budgetMinor: 5 }); // 5 cents: 12 calls of 0.4 cent fit, not 13
+    const postpaid = await openMeter();
+    const reserveAndCommit = async (i: number): Promise<number> => {
+      const held = await call("POST", `/v1/meters/${prepaid.id}/reservations`, { key: m.testKey, body: { quantity: 1, unitPriceMinor: PRICE, idempotencyKey: `r${i}` } });
+      if (held.status === 402) return 0;
+      expect(held.status).toBe(201);
+      const done = await call("POST", `/v1/meters/${prepaid.id}/reservations/${held.body.id}/commit`, { key: m.testKey, body: {} });
+      expect(done.status).toBe(200);
+      return 1;
+    };
+    // 20 reservations (each committed) race 10 batches that each carry prepaid records between post-paid ones.
+    const batches = Array.from({ length: 10 }, (_, b) => [rec(postpaid.id, `q${b}a`), rec(prepaid.id, `p${b}`, 5), rec(prepaid.id, `r${b}`), rec(postpaid.id, `q${b}b`)]);
+    const [committed, answers] = await Promise.all([
+      Promise.all(Array.from({ length: 20 }, (_, i) => reserveAndCommit(i))),
+      Promise.all(batches.map((records) => batch(records))),
+    ]);
+    for (const res of answers) {
+      expect(res.status).toBe(200);
+      expect(res.body.results.map((r: { status: string; error?: { code: string } }) => [r.status, r.error?.code])).toEqual([
+        ["accepted", undefined],
+        ["refused", "CONFLICT"],
+        ["refused", "CONFLICT"],
+        ["accepted", undefined],
+      ]);
+    }
+    const calls = committed.reduce((sum: number, n) => sum + n, 0);
+    expect(calls).toBe(12);
+    const meter = await meterOf(prepaid.id);
+    expect(meter).toMatchObject({ usedBase: 12 * PRICE, reservedBase: 0, budgetBase: 5 * PER_MINOR, accruedBase: 0, availableBase: 5 * PER_MINOR - 12 * PRICE });
+    expect(await getDb().meterUsageRecord.count({ where: { meterId: prepaid.id } })).toBe(0);
+    expect((await meterOf(postpaid.id)).usedBase).toBe(20 * PRICE);
+    // A batch on a prepaid meter with nothing left refuses the same way (never a 402, never a debit).
+    const after = await batch([rec(prepaid.id, "late")]);
+    expect(after.body.results[0]).toMatchObject({ status: "refused", error: { code: "CONFLICT" } });
+    expect((await meterOf(prepaid.id)).usedBase).toBe(12 * PRICE);
+  });
+});
+
 describe("usage batches: validation", () => {
   it("a malformed batch is 400 naming the record's field, and nothing is counted", async () => {
     const meter = await openMeter();
