@@ -20,6 +20,7 @@ export const ID_PREFIXES = {
   meterReservation: "mres",
   product: "prd",
   sharedPaymentToken: "spt",
+  paidResource: "xr",
   paywallRedemption: "pwr",
   user: "usr",
   idempotency: "idem",

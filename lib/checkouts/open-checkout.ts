@@ -23,10 +23,12 @@ export interface PaywallPaymentFields {
 export interface CheckoutOrigin {
   source: PaymentSource;
   paywall?: PaywallPaymentFields;
+  /** A sale of a hosted paid resource (xr_), and the payer as its protocol names it (x402: the signer's address). */
+  sale?: { paidResourceId: string; payer?: string | null };
 }
 
 export async function openCheckout(tx: Db, scope: Scope, input: OpenCheckoutInput, origin: CheckoutOrigin) {
-  const { source, paywall } = origin;
+  const { source, paywall, sale } = origin;
   const expiresIn = input.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS;
   if (scope.livemode && expiresIn < LIVE_MIN_EXPIRES_IN_SECONDS) {
     throw new ValidationError("expiresInSeconds must be 60..86400 in live mode.", [{ path: "expiresInSeconds", message: "60..86400 in live mode" }]);
@@ -42,7 +44,16 @@ export async function openCheckout(tx: Db, scope: Scope, input: OpenCheckoutInpu
   const common = { ...inScope, amount, currency, customerId: input.customerId ?? null, createdAt: now, updatedAt: now };
 
   await tx.paymentIntent.create({
-    data: { ...common, ...paywall, id: ids.paymentIntent, status: "requires_payment", checkoutId: ids.checkout, orderId: ids.order, source },
+    data: {
+      ...common,
+      ...paywall,
+      ...(sale ? { paidResourceId: sale.paidResourceId, payer: sale.payer ?? null } : {}),
+      id: ids.paymentIntent,
+      status: "requires_payment",
+      checkoutId: ids.checkout,
+      orderId: ids.order,
+      source,
+    },
   });
   await tx.order.create({
     data: { ...common, id: ids.order, status: "pending", checkoutId: ids.checkout, paymentIntentId: ids.paymentIntent, items, source },

@@ -7,5 +7,7 @@ export const ListPaymentIntentsQuery = ListQuery.extend({
   status: z.enum(PAYMENT_INTENT_STATUSES).optional(),
   meterId: z.string().min(1).max(64).optional(),
   source: z.enum(PAYMENT_SOURCES).optional(),
+  /** The sales of one hosted paid resource (xr_). */
+  paidResourceId: z.string().min(1).max(64).optional(),
 }).strict();
 export type ListPaymentIntentsInput = z.output<typeof ListPaymentIntentsQuery>;

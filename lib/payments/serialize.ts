@@ -22,6 +22,8 @@ export type PaymentIntentFields = Pick<
   | "failureReason"
   | "livemode"
   | "source"
+  | "paidResourceId"
+  | "payer"
   | "createdAt"
 >;
 
@@ -29,7 +31,7 @@ export type PaymentIntentFields = Pick<
 export const PAYMENT_INTENT_COLUMNS = `id, status, amount, amount_captured AS "amountCaptured", amount_refunded AS "amountRefunded", currency,
   checkout_id AS "checkoutId", order_id AS "orderId", customer_id AS "customerId", payment_method AS "paymentMethod", sku,
   meter_id AS "meterId", meter_funding AS "meterFunding", captured_at AS "capturedAt", settled_at AS "settledAt", failure_reason AS "failureReason", livemode,
-  source, created_at AS "createdAt"`;
+  source, paid_resource_id AS "paidResourceId", payer, created_at AS "createdAt"`;
 
 export function serializePaymentIntent(pi: PaymentIntentFields) {
   return {
@@ -55,6 +57,10 @@ export function serializePaymentIntent(pi: PaymentIntentFields) {
     failureReason: pi.failureReason,
     /** How it came (lib/payments/sources.ts): api, pay_page, paywall, meter, spt, x402, mpp, ... */
     source: pi.source as PaymentSource,
+    /** A sale of a hosted paid resource (xr_): the resource sold; null for other payments. */
+    paidResourceId: pi.paidResourceId,
+    /** Who paid, as the protocol names the payer (x402: the signer's address); null for other payments. */
+    payer: pi.payer,
     livemode: pi.livemode,
     createdAt: pi.createdAt.toISOString(),
   };

@@ -37,6 +37,7 @@ export class ServiceClient {
   readonly meters: ReturnType<typeof resources.metersResource>;
   readonly products: ReturnType<typeof resources.productsResource>;
   readonly sharedPaymentTokens: ReturnType<typeof resources.sharedPaymentTokensResource>;
+  readonly paidResources: ReturnType<typeof resources.paidResourcesResource>;
 
   constructor(options: ServiceClientOptions) {
     if (!options || typeof options.baseUrl !== "string" || !options.baseUrl) throw configError("ServiceClient needs a baseUrl.");
@@ -68,6 +69,7 @@ export class ServiceClient {
     this.meters = resources.metersResource(send);
     this.products = resources.productsResource(send);
     this.sharedPaymentTokens = resources.sharedPaymentTokensResource(send);
+    this.paidResources = resources.paidResourcesResource(send);
   }
 
   /** Any /v1 request; resolves to the parsed JSON body of a 2xx, throws ServiceError otherwise. */

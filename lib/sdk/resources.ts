@@ -42,7 +42,7 @@ export function paymentIntentsResource(send: Send) {
   return {
     retrieve: (paymentIntentId: string, options?: RequestOptions) =>
       send<T.PaymentIntent>("GET", `/v1/payment_intents/${id(paymentIntentId)}`, undefined, options),
-    list: (params?: T.ListParams & { status?: T.PaymentIntentStatus; source?: T.PaymentSource }, options?: RequestOptions) =>
+    list: (params?: T.ListParams & { status?: T.PaymentIntentStatus; source?: T.PaymentSource; paidResourceId?: string }, options?: RequestOptions) =>
       send<T.List<T.PaymentIntent>>("GET", `/v1/payment_intents${query(params)}`, undefined, options),
   };
 }
@@ -169,6 +169,20 @@ export function productsResource(send: Send) {
     update: (productId: string, params: T.UpdateProductParams, options?: RequestOptions) => send<T.Product>("POST", `/v1/products/${id(productId)}`, params, options),
     /** Archives the product (`active: false`); it stays readable, checkouts refuse it. */
     archive: (productId: string, options?: RequestOptions) => send<T.Product>("DELETE", `/v1/products/${id(productId)}`, undefined, options),
+  };
+}
+
+export function paidResourcesResource(send: Send) {
+  const path = (resourceId: string) => `/v1/paid_resources/${id(resourceId)}`;
+  return {
+    /** A hosted paid resource (xr_): served publicly at its x402Url and mppUrl; `url` (forward) or `content` (JSON). */
+    create: (params: T.CreatePaidResourceParams, options?: RequestOptions) => send<T.PaidResource>("POST", "/v1/paid_resources", params, options),
+    retrieve: (resourceId: string, options?: RequestOptions) => send<T.PaidResource>("GET", path(resourceId), undefined, options),
+    list: (params?: T.ListParams & { active?: boolean }, options?: RequestOptions) =>
+      send<T.List<T.PaidResource>>("GET", `/v1/paid_resources${query(params)}`, undefined, options),
+    update: (resourceId: string, params: T.UpdatePaidResourceParams, options?: RequestOptions) => send<T.PaidResource>("POST", path(resourceId), params, options),
+    /** Archives the resource (`active: false`): no longer served; its sales stay. */
+    archive: (resourceId: string, options?: RequestOptions) => send<T.PaidResource>("DELETE", path(resourceId), undefined, options),
   };
 }
 

@@ -78,6 +78,39 @@ export interface CreateProductParams {
 
 export type UpdateProductParams = Partial<Omit<CreateProductParams, "description">> & { description?: string | null };
 
+/** A hosted paid resource (docs/x402.md): sold at `x402Url` (x402) and `mppUrl` (MPP). */
+export interface PaidResource extends ServiceObject {
+  object: "paid_resource";
+  name: string;
+  description: string | null;
+  /** Price in minor units of `currency`. */
+  amount: number;
+  currency: string;
+  /** Forward target of a paid request (null when `content` is served). */
+  url: string | null;
+  /** JSON returned once paid (null when the request is forwarded to `url`). */
+  content: unknown;
+  metadata: Metadata;
+  active: boolean;
+  x402Url: string;
+  mppUrl: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CreatePaidResourceParams {
+  name: string;
+  description?: string;
+  amount: number;
+  currency: string;
+  url?: string;
+  content?: unknown;
+  metadata?: Metadata;
+  active?: boolean;
+}
+
+export type UpdatePaidResourceParams = Partial<Omit<CreatePaidResourceParams, "description">> & { description?: string | null };
+
 export type SharedPaymentTokenStatus = "active" | "redeemed" | "revoked" | "expired" | (string & {});
 
 export interface SharedPaymentToken extends ServiceObject {
@@ -169,6 +202,10 @@ export interface PaymentIntent extends ServiceObject {
   failureReason: string | null;
   /** Paywall payments: the sku the payment is bound to (null for other payments). */
   sku?: string | null;
+  /** A sale of a hosted paid resource (xr_); null for other payments. */
+  paidResourceId?: string | null;
+  /** Who paid, as the protocol names the payer (x402: the signer's address); null for other payments. */
+  payer?: string | null;
   /** Payments of a meter (its settlements and its prepaid funding): the meter's id (null for other payments). */
   meterId?: string | null;
   /** Why a meter's payment was made: `settlement` (billing accrued usage), `funding` (a prepaid budget charged up front), null for other payments. */

@@ -60,6 +60,8 @@ export function sampleObject(type: EventType, scope: Scope, now = new Date()): R
     meterId: null,
     meterChargeKey: null,
     meterFunding: false,
+    paidResourceId: null,
+    payer: null,
   };
   return serializePaymentIntent(pi);
 }

@@ -1,0 +1,65 @@
+// Bodies and queries of /v1/paid_resources (also answering at /v1/x402/resources; docs/x402.md).
+import { z } from "zod";
+import { MAX_AMOUNT } from "../checkouts/schemas";
+import { Currency, ListQuery, Metadata } from "../validation/common";
+
+/** The price in minor units of `currency` (USD cents for x402: 1 cent = 10,000 atomic USDC units). */
+const Amount = z.number().int("must be an integer in minor units").min(1).max(MAX_AMOUNT);
+const Name = z.string().trim().min(1, "must not be empty").max(256);
+const Description = z.string().max(1000);
+const Url = z.string().min(1).max(2048);
+
+/** Largest `content` kept (its JSON text), returned as is once paid. */
+export const MAX_CONTENT_BYTES = 64 * 1024;
+const Content = z
+  .unknown()
+  .refine((value) => value !== undefined && value !== null, { message: "must be a JSON value (not null)" })
+  .refine((value) => Buffer.byteLength(JSON.stringify(value) ?? "", "utf8") <= MAX_CONTENT_BYTES, { message: `at most ${MAX_CONTENT_BYTES} bytes of JSON` });
+
+const oneTarget = (value: { url?: unknown; content?: unknown }, ctx: z.RefinementCtx) => {
+  const given = [value.url !== undefined && value.url !== null, value.content !== undefined && value.content !== null].filter(Boolean).length;
+  if (given !== 1) ctx.addIssue({ code: "custom", path: ["url"], message: "give exactly one of url (forward target) and content (JSON returned once paid)" });
+};
+
+export const CreatePaidResourceBody = z
+  .object({
+    name: Name,
+    description: Description.optional(),
+    amount: Amount,
+    currency: Currency,
+    url: Url.optional(),
+    content: Content.optional(),
+    metadata: Metadata.optional(),
+    active: z.boolean().optional(),
+  })
+  .strict()
+  .superRefine(oneTarget);
+export type CreatePaidResourceInput = z.output<typeof CreatePaidResourceBody>;
+
+/**
+ * Every field optional; `description: null` clears it. Giving `url` replaces `content` and the other way
+ * round (a resource always has exactly one of the two). Sales already made keep what they were sold at.
+ */
+export const UpdatePaidResourceBody = z
+  .object({
+    name: Name.optional(),
+    description: Description.nullable().optional(),
+    amount: Amount.optional(),
+    currency: Currency.optional(),
+    url: Url.optional(),
+    content: Content.optional(),
+    metadata: Metadata.optional(),
+    active: z.boolean().optional(),
+  })
+  .strict()
+  .superRefine((value, ctx) => {
+    if (value.url !== undefined && value.content !== undefined) ctx.addIssue({ code: "custom", path: ["url"], message: "give at most one of url and content" });
+  });
+export type UpdatePaidResourceInput = z.output<typeof UpdatePaidResourceBody>;
+
+export const ListPaidResourcesQuery = ListQuery.extend({
+  active: z.enum(["true", "false"]).transform((value) => value === "true").optional(),
+}).strict();
+export type ListPaidResourcesInput = z.output<typeof ListPaidResourcesQuery>;
+
+export const PAID_RESOURCE_ID = /^xr_[0-9A-Za-z]{1,64}$/;

@@ -1,0 +1,24 @@
+import { env } from "../env";
+import type { PaidResource } from "../generated/prisma/client";
+
+export function serializePaidResource(resource: PaidResource) {
+  return {
+    id: resource.id,
+    object: "paid_resource" as const,
+    name: resource.name,
+    description: resource.description,
+    amount: resource.amount,
+    currency: resource.currency,
+    url: resource.url,
+    content: resource.content ?? null,
+    metadata: resource.metadata,
+    active: resource.active,
+    /** Where payers reach it: x402 (PAYMENT-REQUIRED / PAYMENT-SIGNATURE / X-PAYMENT) and MPP (Payment auth scheme). */
+    x402Url: `${env.BASE_URL}/x402/r/${resource.id}`,
+    mppUrl: `${env.BASE_URL}/mpp/r/${resource.id}`,
+    livemode: resource.livemode,
+    createdAt: resource.createdAt.toISOString(),
+    updatedAt: resource.updatedAt.toISOString(),
+  };
+}
+export type PaidResourceObject = ReturnType<typeof serializePaidResource>;

@@ -1,0 +1,34 @@
+// POST /v1/paid_resources/:id updates what is given; DELETE archives (active: false): an archived resource is
+// no longer served at /x402/r/:id or /mpp/r/:id, and its sales stay as they were.
+import type { Db } from "../db";
+import { Prisma } from "../generated/prisma/client";
+import type { Scope } from "../scope";
+import { checkWebhookUrl } from "../webhooks/address-policy";
+import { findPaidResource } from "./get-paid-resource";
+import type { UpdatePaidResourceInput } from "./schemas";
+import { serializePaidResource } from "./serialize";
+
+export async function updatePaidResource(tx: Db, scope: Scope, id: string, input: UpdatePaidResourceInput) {
+  await findPaidResource(tx, scope, id); // 404 for another merchant's or mode's resource
+  const url = input.url !== undefined ? await checkWebhookUrl(input.url) : undefined;
+  const resource = await tx.paidResource.update({
+    where: { id },
+    data: {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.amount !== undefined ? { amount: input.amount } : {}),
+      ...(input.currency !== undefined ? { currency: input.currency } : {}),
+      ...(url !== undefined ? { url, content: Prisma.DbNull } : {}),
+      ...(input.content !== undefined ? { content: input.content as Prisma.InputJsonValue, url: null } : {}),
+      ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
+      ...(input.active !== undefined ? { active: input.active } : {}),
+      updatedAt: new Date(),
+    },
+  });
+  return serializePaidResource(resource);
+}
+
+/** Archiving twice is the same archived resource (200 both times). */
+export function archivePaidResource(tx: Db, scope: Scope, id: string) {
+  return updatePaidResource(tx, scope, id, { active: false });
+}
