@@ -94,3 +94,42 @@ test("a prepaid meter: funded budget, reserved and available; its funding and re
   await expect(pageB.getByText("No meters yet")).toBeVisible();
   await other.close();
 });
+
+test("the meter page charts usage per hour and per day from the usage summary", async ({ page, request }) => {
+  await newSignedInMerchant(page, "Charted Calls");
+  const key = await createApiKeyInDashboard(page);
+  const customerId = await fundedCustomer(request, key);
+  const meter = await post(request, key, "/v1/meters", { customerId, currency: "usd", thresholdMinor: 100, prepaid: false });
+  // A batch with usage stated 3 hours ago (10 x 0.4 ¢) and now (5 x 0.4 ¢): two bars by hour, one or two by day.
+  const hour = 3600_000;
+  const threeHoursAgo = new Date(Math.floor(Date.now() / hour) * hour - 3 * hour + 60_000).toISOString();
+  const records = [
+    { meterId: meter.id, quantity: 10, unitPriceMinor: 400_000, idempotencyKey: "early", timestamp: threeHoursAgo },
+    { meterId: meter.id, quantity: 5, unitPriceMinor: 400_000, idempotencyKey: "late" },
+  ];
+  const answer = await post(request, key, "/v1/meters/usage_batches", { records });
+  expect(answer.accepted).toBe(2);
+  const summary = await (await request.get(`/v1/meters/${meter.id}/usage_summary?interval=hour`, { headers: { Authorization: `Bearer ${key}` } })).json();
+
+  await page.goto(`/dashboard/meters/${meter.id}`);
+  const chart = page.getByTestId("usage-chart");
+  await expect(chart).toHaveAttribute("data-interval", "hour");
+  await expect(chart).toHaveAttribute("data-buckets", String(summary.data.length));
+  await expect(chart.getByRole("img")).toHaveAttribute("aria-label", /Usage per hour, last 24 hours \(UTC\): \$0\.06 for 15 units in total\./);
+  await expect(chart.getByTestId("usage-bar")).toHaveCount(2);
+  await expect(page.getByTestId("usage-chart-total")).toContainText("$0.06");
+  await expect(page.getByRole("link", { name: "Last 24 hours" })).toHaveAttribute("aria-current", "page");
+  // The screen-reader table carries the same numbers as the bars.
+  await expect(chart.getByRole("table")).toContainText("$0.04");
+  await expect(chart.getByRole("table")).toContainText("$0.02");
+  await screenshot(page, "dashboard-meter-usage-chart");
+  await expectAccessible(page);
+
+  await page.getByRole("navigation", { name: "Usage interval" }).getByRole("link", { name: "Last 30 days" }).click();
+  await expect(page).toHaveURL(/usage=day/);
+  await expect(chart).toHaveAttribute("data-interval", "day");
+  await expect(chart).toHaveAttribute("data-buckets", "30");
+  await expect(chart.getByRole("img")).toHaveAttribute("aria-label", /Usage per day, last 30 days \(UTC\): \$0\.06/);
+  await expect(page.getByRole("link", { name: "Last 30 days" })).toHaveAttribute("aria-current", "page");
+  await expectAccessible(page);
+});

@@ -12,9 +12,11 @@ import type { Scope } from "../scope";
 import { isOutOfRange, readMeterSql } from "./meter-row";
 import { serializeReservation, type ReservationRow } from "./serialize";
 import { outOfRangeError } from "./unbilled-limit";
+import { hourOf, rollupInsert } from "./usage-rollup-sql";
 
 // $1 reservation, $2 meter, $3 merchant, $4 livemode
-const finish = (name: string, status: string, guard: string, reason: string, meterSet: string) =>
+// A commit also adds the call to its hour of the usage rollup (usage-rollup-sql.ts), after the meter's row.
+const finish = (name: string, status: string, guard: string, reason: string, meterSet: string, rollup = false) =>
   statement(
     name,
     `WITH r AS (
@@ -25,15 +27,17 @@ const finish = (name: string, status: string, guard: string, reason: string, met
        RETURNING r.*
      ), upd AS (
        UPDATE meters m SET ${meterSet} FROM r WHERE m.id = r.meter_id
-       RETURNING m.base_units_per_minor
-     )
+       RETURNING m.id, m.base_units_per_minor
+     )${rollup ? `, roll AS (
+       ${rollupInsert(`SELECT upd.id, ${hourOf("r.updated_at")}, r.quantity, r.amount_base, 1 FROM r, upd`)}
+     )` : ""}
      SELECT r.*, upd.base_units_per_minor FROM r, upd`,
   );
 
 const FINISH = {
   commit: {
     status: "committed",
-    statement: finish("meter_commit_reservation", "committed", "AND r.expires_at > now() AND s.status <> 'closed'", "NULL", "reserved_base = m.reserved_base - r.amount_base, used_base = m.used_base + r.amount_base, updated_at = now()"),
+    statement: finish("meter_commit_reservation", "committed", "AND r.expires_at > now() AND s.status <> 'closed'", "NULL", "reserved_base = m.reserved_base - r.amount_base, used_base = m.used_base + r.amount_base, updated_at = now()", true),
   },
   release: {
     status: "released",

@@ -7,7 +7,8 @@
 //   2. the records already counted under the batch's keys (any earlier batch or POST /v1/meters/:id/usage);
 //   3. one statement: INSERT ... SELECT FROM unnest(...) of the new records, then ONE UPDATE per meter of
 //      the accrual from the inserted rows grouped by meter, with the single-record path's SET fragment
-//      (accrual-sql.ts), so the threshold flag for the tick is set exactly as a usage record sets it.
+//      (accrual-sql.ts), so the threshold flag for the tick is set exactly as a usage record sets it, and
+//      ONE upsert per meter and hour of the usage rollup (usage-rollup-sql.ts).
 // Each record is judged in request order exactly as the single-record path judges it (record-usage.ts):
 // a key already counted is a duplicate (other usage under it is refused VALIDATION_ERROR), then the meter's
 // trust model, status and unbilled limit. Because the meters are locked before step 2, what step 2 sees is
@@ -22,6 +23,7 @@ import { MeterPastDueError, meterClosed, wrongTrustModel } from "./meter-errors"
 import { isOutOfRange, meterFromRow, type MeterRow } from "./meter-row";
 import type { UsageBatchRecordInput } from "./schemas";
 import { outOfRangeError, unbilledLimitError } from "./unbilled-limit";
+import { hourOf, rollupInsert } from "./usage-rollup-sql";
 
 // $1 meter ids, $2 merchant, $3 livemode. ORDER BY sits below the row locks: rows are locked in id order.
 const LOCK_METERS = statement(
@@ -44,7 +46,9 @@ const INSERT_AND_ACCRUE = statement(
      INSERT INTO meter_usage_records (id, meter_id, idempotency_key, quantity, unit_price_base, amount_base, occurred_at)
      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::bigint[], $6::bigint[], $7::timestamptz[])
      ON CONFLICT (meter_id, idempotency_key) DO NOTHING
-     RETURNING meter_id, amount_base
+     RETURNING meter_id, quantity, amount_base, coalesce(occurred_at, created_at) AS at
+   ), roll AS (
+     ${rollupInsert(`SELECT meter_id, ${hourOf("at")}, sum(quantity)::bigint, sum(amount_base)::bigint, count(*)::int FROM ins GROUP BY 1, 2`)}
    ), upd AS (
      UPDATE meters m SET ${accrueSet("s.total")}
        FROM (SELECT meter_id, sum(amount_base)::bigint AS total FROM ins GROUP BY meter_id) s

@@ -3,7 +3,8 @@
 // on one meter queue for microseconds, not for a round trip. The record is unique per (meter,
 // idempotencyKey): a retried call's statement fails on the unique index as a whole (its accrual undone
 // with it), and the retry is answered with the first record, so it counts once. Crossing the threshold
-// only flags the meter; the tick bills it (settle-meters.ts). `created` is false for a replay.
+// only flags the meter; the tick bills it (settle-meters.ts). The same statement adds the record to its
+// hour in the usage rollup (usage-rollup-sql.ts). `created` is false for a replay.
 import { statement, type Sql } from "../db";
 import { InvariantViolation, ValidationError } from "../errors";
 import { createId } from "../ids";
@@ -14,6 +15,7 @@ import { isOutOfRange, isUniqueViolation, readMeterSql } from "./meter-row";
 import type { RecordUsageInput } from "./schemas";
 import { serializeUsageRecord, type UsageRecordRow } from "./serialize";
 import { outOfRangeError, UNBILLED_LIMIT_SQL, unbilledLimitError } from "./unbilled-limit";
+import { hourOf, rollupInsert } from "./usage-rollup-sql";
 
 // $1 meter, $2 merchant, $3 livemode, $4 record id, $5 idempotency key, $6 quantity, $7 unit price, $8 amount (base units)
 const RECORD_USAGE = statement(
@@ -27,6 +29,8 @@ const RECORD_USAGE = statement(
      INSERT INTO meter_usage_records (id, meter_id, idempotency_key, quantity, unit_price_base, amount_base)
      SELECT $4, upd.id, $5, $6, $7, $8 FROM upd
      RETURNING *
+   ), roll AS (
+     ${rollupInsert(`SELECT meter_id, ${hourOf("created_at")}, quantity, amount_base, 1 FROM ins`)}
    )
    SELECT ins.*, upd.base_units_per_minor FROM ins, upd`,
 );

@@ -113,3 +113,14 @@ export const ListMetersQuery = ListQuery.extend({
   customerId: z.string().min(1).max(64).optional(),
 }).strict();
 export type ListMetersInput = z.output<typeof ListMetersQuery>;
+
+export const USAGE_SUMMARY_INTERVALS = ["hour", "day"] as const;
+export type UsageSummaryInterval = (typeof USAGE_SUMMARY_INTERVALS)[number];
+
+const SummaryTime = z.iso.datetime({ offset: true, message: "must be an ISO-8601 date-time with a time zone (2026-11-25T10:00:00Z)" });
+
+/** GET /v1/meters/:id/usage_summary: the window is checked against the interval in usage-summary.ts. */
+export const UsageSummaryQuery = z
+  .object({ interval: z.enum(USAGE_SUMMARY_INTERVALS).default("hour"), from: SummaryTime.optional(), to: SummaryTime.optional() })
+  .strict();
+export type UsageSummaryInput = z.output<typeof UsageSummaryQuery>;

@@ -133,6 +133,12 @@ export function metersResource(send: Send) {
      */
     recordUsageBatch: (records: T.MeterUsageBatchRecord[], options?: RequestOptions) =>
       send<T.MeterUsageBatch>("POST", "/v1/meters/usage_batches", { records }, options),
+    /**
+     * The meter's usage by hour or day (UTC) over a window (default: the last 24 hours by hour, 30 days by
+     * day; at most 31 days by hour, 366 by day): every bucket, empty ones as zeros, oldest first.
+     */
+    usageSummary: (meterId: string, params: T.MeterUsageSummaryParams = {}, options?: RequestOptions) =>
+      send<T.MeterUsageSummary>("GET", `${path(meterId)}/usage_summary${query(params)}`, undefined, options),
     /** Prepaid: holds quantity x unitPriceMinor base units of the budget before the call. */
     reserve: (meterId: string, params: T.MeterReservationParams, options?: RequestOptions) =>
       send<T.MeterReservation>("POST", `${path(meterId)}/reservations`, params, options),

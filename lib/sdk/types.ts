@@ -499,6 +499,31 @@ export interface MeterUsageBatch {
   results: MeterUsageBatchResult[];
 }
 
+export interface MeterUsageSummaryParams {
+  interval?: "hour" | "day";
+  /** ISO-8601 with a time zone; widened to whole buckets. */
+  from?: string;
+  to?: string;
+}
+
+export interface MeterUsageSummaryBucket {
+  /** The bucket's first instant (UTC hour or day). */
+  start: string;
+  quantity: number;
+  /** Base units metered in the bucket (records, committed reservations). */
+  amountBase: number;
+}
+
+export interface MeterUsageSummary {
+  object: "usage_summary";
+  meterId: string;
+  interval: "hour" | "day";
+  from: string;
+  to: string;
+  baseUnitsPerMinor: number;
+  data: MeterUsageSummaryBucket[];
+}
+
 export interface MeterReservationParams {
   quantity: number;
   /** Price per unit in BASE units (baseUnitsPerMinor per minor unit). */

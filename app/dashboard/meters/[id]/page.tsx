@@ -1,6 +1,7 @@
 // One meter: post-paid, what has accrued (not yet billed) and what was billed; prepaid, what was funded,
 // reserved, used and refunded. Its payments (settlements, or a prepaid budget's fundings: the
-// PaymentIntents with its meterId) and its most recent usage.
+// PaymentIntents with its meterId), its usage over time (a chart by hour or day, from the usage summary's
+// per-hour rollup) and its most recent usage.
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
@@ -10,13 +11,16 @@ import { Money } from "@/components/dashboard/Money";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Section } from "@/components/dashboard/Section";
 import { StatusBadge } from "@/components/dashboard/StatusBadge";
-import { getDb } from "@/lib/db";
+import { UsageChart } from "@/components/dashboard/UsageChart";
+import { getDb, sql } from "@/lib/db";
 import { formatDateTime, formatMoney } from "@/lib/dashboard/format";
 import { formatBaseUnits } from "@/lib/dashboard/format-base-units";
 import { orNotFound, pageId } from "@/lib/dashboard/not-found";
+import type { SearchParams } from "@/lib/dashboard/list-query";
 import { requireDashboard } from "@/lib/dashboard/session";
 import { getMeter } from "@/lib/meters/get-meter";
 import { listRecentUsage } from "@/lib/meters/recent-usage";
+import { getUsageSummary } from "@/lib/meters/usage-summary";
 import { listPaymentIntents } from "@/lib/payments/list-payment-intents";
 
 export const metadata: Metadata = { title: "Meter" };
@@ -35,12 +39,18 @@ function Figure({ label, value, hint, testId }: { label: string; value: ReactNod
   );
 }
 
-export default async function MeterPage({ params }: { params: Promise<{ id: string }> }) {
+export default async function MeterPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: SearchParams }) {
   const { scope } = await requireDashboard();
   const id = await pageId(params);
+  const interval = (await searchParams).usage === "day" ? "day" : "hour";
   const db = getDb();
-  const [meter, settlements, usage] = await orNotFound(
-    Promise.all([getMeter(db, scope, id), listPaymentIntents(db, scope, { meterId: id, limit: SETTLEMENTS_SHOWN }), listRecentUsage(db, scope, id)]),
+  const [meter, settlements, usage, summary] = await orNotFound(
+    Promise.all([
+      getMeter(db, scope, id),
+      listPaymentIntents(db, scope, { meterId: id, limit: SETTLEMENTS_SHOWN }),
+      listRecentUsage(db, scope, id),
+      getUsageSummary(sql(), scope, id, { interval }),
+    ]),
   );
   const base = (amount: number) => formatBaseUnits(amount, meter.baseUnitsPerMinor, meter.currency);
   return (
@@ -75,6 +85,25 @@ export default async function MeterPage({ params }: { params: Promise<{ id: stri
             </>
           )}
         </dl>
+      </Section>
+      <Section
+        title="Usage over time"
+        description={`${meter.prepaid ? "Committed calls" : "Usage records"} per ${interval} (UTC), from the meter's hourly totals.`}
+        className="mt-6"
+      >
+        <nav aria-label="Usage interval" className="mb-3 flex gap-2 text-sm">
+          {(["hour", "day"] as const).map((option) => (
+            <Link
+              key={option}
+              href={option === "hour" ? `/dashboard/meters/${meter.id}` : `/dashboard/meters/${meter.id}?usage=day`}
+              aria-current={option === interval ? "page" : undefined}
+              className={option === interval ? "rounded bg-indigo-50 px-2 py-1 font-medium text-indigo-800" : "rounded px-2 py-1 font-medium text-indigo-700 hover:underline"}
+            >
+              {option === "hour" ? "Last 24 hours" : "Last 30 days"}
+            </Link>
+          ))}
+        </nav>
+        <UsageChart interval={summary.interval} data={summary.data} format={base} />
       </Section>
       <Section
         title="Payments"
