@@ -8,6 +8,9 @@ import next from "next";
 import { answerClientError, guardV1 } from "./lib/http/v1-edge.mjs";
 
 globalThis[Symbol.for("aps.server-mjs.peer-in-x-forwarded-for")] = true;
+// A long-running process: instrumentation.ts starts its background work (the commit listener and the
+// webhook sender, docs/webhooks.md "Wake on commit"). A serverless host never runs this file.
+process.env.APS_LONG_RUNNING = "1";
 
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? "0.0.0.0";

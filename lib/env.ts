@@ -67,9 +67,25 @@ const EnvSchema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   /** Deliveries claimed per tick, and how many are in flight at once. */
   WEBHOOK_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(200),
-  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(32),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(2000).default(128),
   /** An endpoint failing without a single success for this long is disabled. */
   WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().min(0).default(120),
+  /** In-flight attempts per endpoint, and per merchant (all its endpoints, both modes), across the sender. */
+  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(32),
+  WEBHOOK_MERCHANT_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
+  /** Webhook endpoints a merchant may have per mode (Stripe: 16). */
+  WEBHOOK_MAX_ENDPOINTS: z.coerce.number().int().min(1).max(1000).default(16),
+  /** Longest a cron tick spends claiming new webhook attempts (attempts in flight then still finish). */
+  WEBHOOK_TICK_BUDGET_MS: z.coerce.number().int().min(0).default(2_000),
+  /** The long-running server's own sender (wake on commit); "0" leaves webhooks to the cron tick alone. */
+  WEBHOOK_WAKE_ON_COMMIT: z.enum(["0", "1", "true", "false", ""]).optional(),
+  /** Set by server.mjs: this process is a long-running server (it listens for commits and runs the sender). */
+  APS_LONG_RUNNING: flag,
+  /** Event stream (GET /v1/events/stream): keep-alive comment period; poll period when nothing listens. */
+  EVENT_STREAM_KEEPALIVE_MS: z.coerce.number().int().min(100).max(15_000).default(10_000),
+  EVENT_STREAM_POLL_MS: z.coerce.number().int().min(50).default(1_000),
+  /** A stream ends after this many seconds (0: never); set it under a serverless host's function limit. */
+  EVENT_STREAM_MAX_SECONDS: z.coerce.number().int().min(0).default(0),
   /**
    * Signs and encrypts dashboard sessions (next-auth). Unset: derived from SECRETS_ENCRYPTION_KEY, else
    * (outside production) a random one kept in .data/auth-secret; `npm start` makes and keeps one there.

@@ -4,6 +4,7 @@ import { purgeSignInThrottles } from "../auth/limits";
 import { purgeEndedSessions } from "../auth/sessions";
 import { expireOverdueCheckouts } from "../checkouts/expire-checkouts";
 import { getDb } from "../db";
+import { openStreamCount } from "../events/stream";
 import { purgeExpiredRecords } from "../idempotency/claims";
 import { chargeMeterPayments } from "../meters/charge-meter-payments";
 import { expireReservations } from "../meters/expire-reservations";
@@ -50,5 +51,6 @@ export async function runTick(): Promise<TickSummary> {
     }
     summary.durationsMs[name] = Math.round(performance.now() - startedAt);
   }
+  summary.eventStreamsOpen = openStreamCount(); // in this process: a client's disconnect brings it down
   return summary;
 }

@@ -1,0 +1,9 @@
+// Next.js calls register() once when a server process starts (app.prepare() in server.mjs). Only in the
+// long-running server (server.mjs sets APS_LONG_RUNNING) does it start the background work: one LISTEN
+// connection for committed events, and the webhook sender that wakes on them. A serverless host runs
+// neither: the cron tick sends there (docs/webhooks.md).
+export async function register() {
+  if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.APS_LONG_RUNNING !== "1") return;
+  const { startBackgroundWork } = await import("./lib/background");
+  startBackgroundWork();
+}

@@ -1,0 +1,102 @@
+// Wake on commit: ONE Postgres connection per process LISTENs on `aps_events`, which the events table's
+// insert trigger NOTIFYs (migration 20261126122319_event_stream_and_wake). Postgres delivers a
+// notification only when the inserting transaction commits, so a wake-up always finds the committed row.
+// Subscribers (the background webhook sender, open event streams) are called in-process.
+//
+// Notifications can be lost (the connection drops, the process starts after the commit): every subscriber
+// is also told when the connection (re)opens, so it catches up, and the cron tick stays the backstop.
+// Only the long-running server (server.mjs, through instrumentation.ts) starts it; on a serverless host
+// nothing listens, and the stream polls instead.
+import pg from "pg";
+import { requireDatabaseUrl } from "../env";
+
+export const EVENTS_CHANNEL = "aps_events";
+
+/** `merchantId:test|live` of a committed event insert, or null: the connection (re)opened, catch up. */
+export type EventSignal = { merchantId: string; livemode: boolean } | null;
+type Subscriber = (signal: EventSignal) => void;
+
+interface ListenerState {
+  subscribers: Set<Subscriber>;
+  client?: pg.Client;
+  started: boolean;
+  connected: boolean;
+  stopped: boolean;
+}
+
+const KEY = Symbol.for("aps.events.listener");
+const g = globalThis as unknown as Record<symbol, ListenerState | undefined>;
+
+function state(): ListenerState {
+  return (g[KEY] ??= { subscribers: new Set(), started: false, connected: false, stopped: false });
+}
+
+/** Whether this process listens (then open streams wait for notifications instead of polling fast). */
+export function isListening(): boolean {
+  return state().connected;
+}
+
+export function subscribeToEvents(subscriber: Subscriber): () => void {
+  const s = state();
+  s.subscribers.add(subscriber);
+  return () => void s.subscribers.delete(subscriber);
+}
+
+function publish(signal: EventSignal) {
+  for (const subscriber of state().subscribers) {
+    try {
+      subscriber(signal);
+    } catch (err) {
+      console.error("event subscriber:", err instanceof Error ? err.message : err);
+    }
+  }
+}
+
+/** Starts the process's listening connection (idempotent); reconnects with back-off when it drops. */
+export function startEventListener(): void {
+  const s = state();
+  if (s.started) return;
+  s.started = true;
+  let delay = 100;
+  const connect = async () => {
+    if (s.stopped) return;
+    const client = new pg.Client({ connectionString: requireDatabaseUrl(), application_name: "aps-event-listener", keepAlive: true });
+    let reconnecting = false;
+    const reconnect = (why: string) => {
+      if (reconnecting) return;
+      reconnecting = true;
+      s.connected = false;
+      s.client = undefined;
+      client.end().catch(() => {});
+      if (s.stopped) return;
+      console.error(`event listener: ${why}; reconnecting in ${delay} ms`);
+      setTimeout(connect, delay).unref();
+      delay = Math.min(delay * 2, 5_000);
+    };
+    client.on("error", (err) => reconnect(err.message));
+    client.on("end", () => reconnect("connection ended"));
+    client.on("notification", (message) => {
+      if (message.channel !== EVENTS_CHANNEL || !message.payload) return;
+      const cut = message.payload.lastIndexOf(":");
+      publish({ merchantId: message.payload.slice(0, cut), livemode: message.payload.slice(cut + 1) === "live" });
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+      s.client = client;
+      s.connected = true;
+      delay = 100;
+      publish(null); // anything committed while nobody listened is caught up now
+    } catch (err) {
+      reconnect(err instanceof Error ? err.message : String(err));
+    }
+  };
+  void connect();
+}
+
+export async function stopEventListener(): Promise<void> {
+  const s = state();
+  s.stopped = true;
+  s.connected = false;
+  await s.client?.end().catch(() => {});
+}

@@ -1,0 +1,74 @@
+// A minimal server-sent-events client over fetch for the stream tests: collects frames (id, event, data)
+// and comment lines as they arrive; close() disconnects.
+export interface SseFrame {
+  id?: string;
+  event?: string;
+  data: string;
+}
+
+export interface SseConnection {
+  status: number;
+  headers: Headers;
+  frames: SseFrame[];
+  comments: string[];
+  /** The JSON body of a non-200 answer. */
+  errorBody?: any;
+  waitFor: (predicate: (frames: SseFrame[]) => boolean, timeoutMs?: number) => Promise<void>;
+  close: () => void;
+  closed: Promise<void>;
+}
+
+export async function openStream(base: string, key: string, options: { types?: string; lastEventId?: string } = {}): Promise<SseConnection> {
+  const abort = new AbortController();
+  const url = new URL("/v1/events/stream", base);
+  if (options.types !== undefined) url.searchParams.set("types", options.types);
+  const res = await fetch(url, {
+    headers: { authorization: `Bearer ${key}`, accept: "text/event-stream", ...(options.lastEventId ? { "last-event-id": options.lastEventId } : {}) },
+    signal: abort.signal,
+  });
+  const connection: SseConnection = {
+    status: res.status,
+    headers: res.headers,
+    frames: [],
+    comments: [],
+    async waitFor(predicate, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!predicate(connection.frames)) {
+        if (Date.now() > deadline) throw new Error(`stream: condition not met in ${timeoutMs} ms (${connection.frames.length} frames: ${connection.frames.map((f) => f.event).join(",")})`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    close: () => abort.abort(),
+    closed: Promise.resolve(),
+  };
+  if (res.status !== 200) {
+    connection.errorBody = await res.json();
+    return connection;
+  }
+  connection.closed = (async () => {
+    const decoder = new TextDecoder();
+    let buffer = "";
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let cut: number;
+        while ((cut = buffer.indexOf("\n\n")) >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const frame: SseFrame = { data: "" };
+          let hasData = false;
+          for (const line of block.split("\n")) {
+            if (line.startsWith(":")) connection.comments.push(line.slice(1).trim());
+            else if (line.startsWith("id: ")) frame.id = line.slice(4);
+            else if (line.startsWith("event: ")) frame.event = line.slice(7);
+            else if (line.startsWith("data: ")) (frame.data += (hasData ? "\n" : "") + line.slice(6)), (hasData = true);
+          }
+          if (hasData) connection.frames.push(frame);
+        }
+      }
+    } catch {
+      // aborted by close()
+    }
+  })();
+  return connection;
+}
