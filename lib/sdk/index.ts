@@ -60,3 +60,14 @@ export type {
 export type { AlreadyUsedRefusal, InsufficientBudgetRefusal, MeterRefusal, PastDueRefusal } from "./meter-refusals";
 export { serviceMeteringBackend } from "./metering-backend";
 export type { MeteringBackend, ReservationParams, ReserveOutcome, ServiceMeteringBackendOptions, UsageParams } from "./metering-backend";
+
+export { MPP_INTENT, MPP_METHOD_NAME, mintTokenFor, service, serviceClientMethod, serviceServerMethod } from "./mpp-method";
+export type {
+  MintTokenForOptions,
+  MppVerification,
+  ServiceChallenge,
+  ServiceChargeRequest,
+  ServiceClientMethodOptions,
+  ServiceMethod,
+  ServiceServerMethodOptions,
+} from "./mpp-method";

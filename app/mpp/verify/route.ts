@@ -1,0 +1,10 @@
+// POST /mpp/verify (the MERCHANT's key): settles a `service` credential for a challenge the merchant's own mppx
+// server issued, into a captured PaymentIntent (source "mpp"); the answer is what the SDK's serviceServerMethod
+// turns into the Payment-Receipt (lib/mpp/verify-merchant-credential.ts).
+import { api } from "@/lib/http/api";
+import { VerifyCredentialBody } from "@/lib/mpp/schemas";
+import { verifyMerchantCredential } from "@/lib/mpp/verify-merchant-credential";
+
+export const POST = api({ auth: "secret", body: VerifyCredentialBody, bodyLimitBytes: 32 * 1024 }, ({ tx, principal, body }) => verifyMerchantCredential(tx, principal, body));
+
+export const dynamic = "force-dynamic";

@@ -1,0 +1,63 @@
+// Answers of the hosted MPP resources (GET /mpp/r/:id) outside success: RFC 9457 problem bodies
+// (application/problem+json) with the Payment scheme's problem types, and, for every 402, a fresh challenge in
+// WWW-Authenticate whose id the body names (challengeId), so the client can pay again at once.
+import { Challenge } from "mppx";
+
+export const PROBLEM_BASE = "https://paymentauth.org/problems/";
+
+export type ProblemKind =
+  | "payment_required"
+  | "malformed_credential"
+  | "invalid_challenge"
+  | "payment_expired"
+  | "verification_failed"
+  | "payment_insufficient"
+  | "invalid_payload"
+  | "method_unsupported"
+  | "bad_request"
+  | "not_found"
+  | "rate_limited"
+  | "internal";
+
+const KINDS: Record<ProblemKind, { status: number; title: string; type: string }> = {
+  payment_required: { status: 402, title: "Payment Required", type: `${PROBLEM_BASE}payment-required` },
+  malformed_credential: { status: 402, title: "Malformed Credential", type: `${PROBLEM_BASE}malformed-credential` },
+  invalid_challenge: { status: 402, title: "Invalid Challenge", type: `${PROBLEM_BASE}invalid-challenge` },
+  payment_expired: { status: 402, title: "Payment Expired", type: `${PROBLEM_BASE}payment-expired` },
+  verification_failed: { status: 402, title: "Verification Failed", type: `${PROBLEM_BASE}verification-failed` },
+  payment_insufficient: { status: 402, title: "Payment Insufficient", type: `${PROBLEM_BASE}payment-insufficient` },
+  invalid_payload: { status: 402, title: "Invalid Payload", type: `${PROBLEM_BASE}invalid-payload` },
+  // An unsupported method or intent still gets the challenge it can answer (402), as mppx's own servers do.
+  method_unsupported: { status: 402, title: "Method Unsupported", type: `${PROBLEM_BASE}method-unsupported` },
+  bad_request: { status: 400, title: "Bad Request", type: `${PROBLEM_BASE}bad-request` },
+  not_found: { status: 404, title: "Not Found", type: "about:blank" },
+  rate_limited: { status: 429, title: "Too Many Requests", type: "about:blank" },
+  internal: { status: 500, title: "Internal Payment Error", type: `${PROBLEM_BASE}internal-payment-error` },
+};
+
+export interface ProblemOptions {
+  detail: string;
+  /** The fresh challenge of a 402. */
+  challenge?: Challenge.Challenge;
+  /** Extension members (reason, paymentIntentId, ...). */
+  extra?: Record<string, unknown>;
+  headers?: Headers;
+  status?: number;
+}
+
+export function problemResponse(kind: ProblemKind, options: ProblemOptions): Response {
+  const { status, title, type } = KINDS[kind];
+  const headers = new Headers(options.headers);
+  headers.set("Content-Type", "application/problem+json");
+  headers.set("Cache-Control", "no-store");
+  if (options.challenge) headers.set("WWW-Authenticate", Challenge.serialize(options.challenge));
+  const body = {
+    type,
+    title,
+    status: options.status ?? status,
+    detail: options.detail,
+    ...options.extra,
+    ...(options.challenge ? { challengeId: options.challenge.id } : {}),
+  };
+  return new Response(JSON.stringify(body), { status: options.status ?? status, headers });
+}

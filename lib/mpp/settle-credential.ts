@@ -1,0 +1,56 @@
+// Settles a `service` credential: records its challenge as used and redeems its shared payment token into a
+// captured PaymentIntent (source "mpp"), in the caller's ONE transaction. Money moves only through
+// redeemToken (lib/shared-payment-tokens/redeem-token.ts): its token lock, checkout and capture.
+//
+// Single use of a challenge: the row's primary key (merchant, mode, challenge id) is the guard. A transaction
+// try-locks the key first (pg_try_advisory_xact_lock): a second credential for a challenge being settled right
+// now is refused at once instead of waiting on a connection; then INSERT ... ON CONFLICT DO NOTHING inserts
+// nothing for a challenge already settled (committed), which is a replay. A refusal of the token rolls the
+// insert back with everything else, so the challenge stays usable with another token; a declined charge
+// commits (the PaymentIntent failed, the token still active) with its challenge used.
+import type { Db } from "../db";
+import { BusyError, ConflictError } from "../errors";
+import type { Scope } from "../scope";
+import { redeemToken } from "../shared-payment-tokens/redeem-token";
+
+export interface SettleInput {
+  challengeId: string;
+  /** The hosted resource (xr_) of the service's own challenges; null for a merchant's own (POST /mpp/verify). */
+  resourceId: string | null;
+  expiresAt: Date;
+  amount: number;
+  /** Any case; the token and the PaymentIntent keep the upper-case code. */
+  currency: string;
+  description?: string;
+  spt: string;
+}
+
+export async function settleCredential(tx: Db, merchant: Scope, input: SettleInput) {
+  const key = `mpp:${merchant.merchantId}:${merchant.livemode ? "live" : "test"}:${input.challengeId}`;
+  const [{ locked }] = await tx.$queryRaw<{ locked: boolean }[]>`SELECT pg_try_advisory_xact_lock(hashtextextended(${key}, 0)) AS locked`;
+  if (!locked) throw new BusyError(`Challenge ${input.challengeId} is being paid by another request.`, { reason: "challenge_in_use", challengeId: input.challengeId });
+  const inserted = await tx.$executeRaw`
+    INSERT INTO mpp_challenges (merchant_id, livemode, challenge_id, resource_id, token_id, amount, currency, expires_at)
+    VALUES (${merchant.merchantId}, ${merchant.livemode}, ${input.challengeId}, ${input.resourceId}, ${input.spt}, ${input.amount}, ${input.currency.toUpperCase()}, ${input.expiresAt})
+    ON CONFLICT DO NOTHING`;
+  if (inserted === 0) {
+    const used = await tx.mppChallenge.findUnique({ where: { merchantId_livemode_challengeId: { merchantId: merchant.merchantId, livemode: merchant.livemode, challengeId: input.challengeId } } });
+    throw new ConflictError(`Challenge ${input.challengeId} has already been used; nothing was charged.`, {
+      reason: "challenge_used",
+      challengeId: input.challengeId,
+      ...(used?.paymentIntentId ? { paymentIntentId: used.paymentIntentId } : {}),
+    });
+  }
+  const paymentIntent = await redeemToken(
+    tx,
+    merchant,
+    input.spt,
+    { amount: input.amount, currency: input.currency.toUpperCase(), ...(input.description ? { description: input.description.slice(0, 1000) } : {}) },
+    { source: "mpp" },
+  );
+  await tx.mppChallenge.update({
+    where: { merchantId_livemode_challengeId: { merchantId: merchant.merchantId, livemode: merchant.livemode, challengeId: input.challengeId } },
+    data: { paymentIntentId: paymentIntent.id },
+  });
+  return paymentIntent;
+}
