@@ -114,6 +114,10 @@ const EnvSchema = z.object({
   API_KEYS_MAX_ACTIVE: z.coerce.number().int().min(1).max(1000).default(20),
   /** A prepaid meter reservation neither committed nor released within this many seconds is released by the tick. */
   METER_RESERVATION_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  /** OAuth (docs/oauth-and-mcp.md): lifetime of an authorization code, an access token and a refresh token. */
+  OAUTH_CODE_TTL_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
+  OAUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
+  OAUTH_REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).default(30 * 86_400),
 });
 
 export type Env = Omit<z.infer<typeof EnvSchema>, "AUTH_TRUST_HOST" | "WEBHOOK_ALLOW_PRIVATE_URLS"> & {

@@ -29,6 +29,7 @@ export const ID_PREFIXES = {
   paymentAttempt: "pa",
   railCharge: "ch",
   railRefund: "rr",
+  oauthGrant: "oag",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -9,6 +9,8 @@ describe("safeCallbackPath", () => {
     ["/dashboard/orders?status=paid", "/dashboard/orders?status=paid"],
     ["/dashboard/orders/ord_abc?x=1&y=2", "/dashboard/orders/ord_abc?x=1&y=2"],
     ["/dashboard/events#top", "/dashboard/events"],
+    // The OAuth consent screen (issue 16), exactly that path, with its authorization request.
+    ["/oauth/consent?client_id=mcpc_1&state=x%2Fy", "/oauth/consent?client_id=mcpc_1&state=x%2Fy"],
   ])("keeps %s", (raw, expected) => {
     expect(safeCallbackPath(raw)).toBe(expected);
   });
@@ -32,6 +34,12 @@ describe("safeCallbackPath", () => {
     "/api/auth/signout",
     "/dashboard/../login",
     "/dashboard/%2e%2e/api/auth/signout",
+    "/oauth/authorize?client_id=x",
+    "/oauth/consent/x",
+    "/oauth/consentx",
+    "/oauth/token",
+    "/oauth/consent/../../login",
+    "//oauth/consent",
     "",
     "x".repeat(3000),
   ])("refuses %j", (raw) => {

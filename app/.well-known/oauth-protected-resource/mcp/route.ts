@@ -1,0 +1,7 @@
+// RFC 9728 protected resource metadata of /mcp (the address /mcp's WWW-Authenticate names). Public, limited per IP.
+import { protectedResourceMetadata } from "@/lib/oauth/config";
+import { publicRoute } from "@/lib/oauth/public-route";
+
+export const GET = publicRoute(async () => protectedResourceMetadata());
+
+export const dynamic = "force-dynamic";

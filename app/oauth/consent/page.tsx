@@ -1,0 +1,100 @@
+// The OAuth consent screen: which app asks, where it will be sent back to, what it may do and in which
+// mode. Signed out: through /login and back here (the sign-in's callback allow-list names this page).
+// The form posts to /oauth/authorize with the session's CSRF token (lib/oauth/consent.ts).
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { AuthCard } from "@/components/auth/AuthCard";
+import { buttonClass } from "@/components/dashboard/Button";
+import { loginUrlFor, OAUTH_CONSENT_PATH } from "@/lib/dashboard/callback-path";
+import { getDashboard } from "@/lib/dashboard/session";
+import { checkAuthorizeRequest, RedirectedError, type AuthorizeRequest } from "@/lib/oauth/authorize-request";
+import { SCOPE_DESCRIPTIONS } from "@/lib/oauth/config";
+import { authorizeParamsOf, CSRF_FIELD } from "@/lib/oauth/consent";
+import { OAuthError } from "@/lib/oauth/errors";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Authorize an app · Agent Payments Service" };
+
+type SearchParams = Record<string, string | string[] | undefined>;
+
+function toParams(raw: SearchParams): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(raw)) for (const v of Array.isArray(value) ? value : [value ?? ""]) params.append(key, v);
+  return authorizeParamsOf(params);
+}
+
+export default async function ConsentPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const params = toParams(await searchParams);
+  const dashboard = await getDashboard();
+  if (!dashboard) redirect(loginUrlFor(`${OAUTH_CONSENT_PATH}?${params}`));
+  let request: AuthorizeRequest;
+  try {
+    request = await checkAuthorizeRequest(params);
+  } catch (err) {
+    if (err instanceof RedirectedError) redirect(err.location);
+    const message = err instanceof OAuthError ? err.description : "This authorization request cannot be handled.";
+    return (
+      <AuthCard title="This authorization request is not valid" footer={<a href="/dashboard" className="font-medium text-indigo-700 underline-offset-2 hover:underline">Back to the dashboard</a>}>
+        <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+          {message}
+        </p>
+      </AuthCard>
+    );
+  }
+  const redirectHost = new URL(request.redirectUri).host || request.redirectUri;
+  return (
+    <AuthCard
+      title={`Allow ${request.client.name} to use your account?`}
+      footer={
+        <>
+          Signed in as {dashboard.user.email} · {dashboard.merchantName}
+        </>
+      }
+    >
+      <form method="post" action="/oauth/authorize" className="flex flex-col gap-5">
+        {[...params.entries()].map(([name, value], i) => (
+          <input key={`${name}-${i}`} type="hidden" name={name} value={value} />
+        ))}
+        <input type="hidden" name={CSRF_FIELD} value={dashboard.csrfToken} />
+        <p className="text-sm text-slate-700">
+          <strong className="font-semibold text-slate-900">{request.client.name}</strong> wants to act for{" "}
+          <strong className="font-semibold text-slate-900">{dashboard.merchantName}</strong> through the MCP server. You will be sent back to{" "}
+          <strong className="break-all font-semibold text-slate-900">{redirectHost}</strong>.
+        </p>
+        <fieldset className="flex flex-col gap-2">
+          <legend className="mb-1 text-sm font-medium text-slate-700">It will be able to</legend>
+          <p className="flex gap-2 text-sm text-slate-800">
+            <span aria-hidden className="mt-0.5 text-indigo-600">✓</span>
+            <span>{SCOPE_DESCRIPTIONS.read}</span>
+          </p>
+          {request.scopes.includes("write") ? (
+            <label className="flex gap-2 text-sm text-slate-800">
+              <input type="checkbox" name="grant_write" defaultChecked className="mt-0.5 h-4 w-4 accent-indigo-600" />
+              <span>{SCOPE_DESCRIPTIONS.write}</span>
+            </label>
+          ) : null}
+        </fieldset>
+        <fieldset className="flex flex-col gap-2">
+          <legend className="mb-1 text-sm font-medium text-slate-700">Mode</legend>
+          <label className="flex items-center gap-2 text-sm text-slate-800">
+            <input type="radio" name="mode" value="test" defaultChecked={dashboard.mode !== "live"} className="h-4 w-4 accent-indigo-600" />
+            Test mode (test data only)
+          </label>
+          <label className="flex items-center gap-2 text-sm text-slate-800">
+            <input type="radio" name="mode" value="live" defaultChecked={dashboard.mode === "live"} className="h-4 w-4 accent-indigo-600" />
+            Live mode (real money)
+          </label>
+        </fieldset>
+        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+          <button type="submit" name="decision" value="deny" className={buttonClass("secondary")}>
+            Deny
+          </button>
+          <button type="submit" name="decision" value="approve" className={buttonClass("primary")}>
+            Allow
+          </button>
+        </div>
+        <p className="text-xs text-slate-600">You can revoke this access at any time under Connected apps in the dashboard.</p>
+      </form>
+    </AuthCard>
+  );
+}

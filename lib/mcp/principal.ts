@@ -1,0 +1,43 @@
+// Who calls /mcp: an OAuth access token (its grant's merchant, mode and scopes) or the merchant's API key
+// (its mode, every scope). `actor` names the caller for idempotency records: a key's id, or the grant.
+import { bearerToken } from "../http/authenticate";
+import { sql, statement } from "../db";
+import { hashSecret, looksLikeSecret } from "../merchants/api-key-secret";
+import { mcpResource, type Scope as OAuthScope } from "../oauth/config";
+import { verifyAccessToken } from "../oauth/verify-access-token";
+
+export interface McpPrincipal {
+  merchantId: string;
+  livemode: boolean;
+  scopes: OAuthScope[];
+  actor: string;
+  /** The OAuth client, or "api_key". */
+  clientId: string;
+  token: string;
+  expiresAt?: number;
+}
+
+const FIND_KEY = statement("mcp_find_key", "SELECT id, merchant_id, livemode FROM api_keys WHERE secret_hash = $1 AND revoked_at IS NULL");
+
+/** The caller, or null (no credential: 401 without an error code) / "invalid" (401 invalid_token). */
+export async function mcpPrincipal(req: Request): Promise<McpPrincipal | null | "invalid"> {
+  const token = bearerToken(req);
+  if (!token) return req.headers.has("authorization") ? "invalid" : null;
+  if (looksLikeSecret(token)) {
+    const [key] = await sql().rows<{ id: string; merchant_id: string; livemode: boolean }>(FIND_KEY, [hashSecret(token)]);
+    if (!key) return "invalid";
+    return { merchantId: key.merchant_id, livemode: key.livemode, scopes: ["read", "write"], actor: key.id, clientId: "api_key", token };
+  }
+  if (token.length > 200) return "invalid";
+  const grant = await verifyAccessToken(token);
+  if (!grant || grant.resource !== mcpResource()) return "invalid";
+  return {
+    merchantId: grant.merchantId,
+    livemode: grant.livemode,
+    scopes: grant.scopes.filter((s): s is OAuthScope => s === "read" || s === "write"),
+    actor: `oauth:${grant.grantId}`,
+    clientId: grant.clientId,
+    token,
+    expiresAt: Math.floor(grant.expiresAt.getTime() / 1000),
+  };
+}

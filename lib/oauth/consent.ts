@@ -1,0 +1,36 @@
+// The consent decision (POST /oauth/authorize from the consent page): the signed-in dashboard user
+// approves (a code for the mode and scopes they chose) or denies (error=access_denied). The form must come
+// from this site (Origin) with the session's CSRF token: a forged form cannot grant anything.
+import { ForbiddenError } from "../errors";
+import { verifyCsrfToken } from "../dashboard/csrf";
+import type { Dashboard } from "../dashboard/session";
+import { isSameOrigin } from "../security/same-origin";
+import { AUTHORIZE_PARAMS, checkAuthorizeRequest, errorRedirect, redirectWith } from "./authorize-request";
+import { issuer, type Scope } from "./config";
+import { issueCode } from "./issue-code";
+
+export const CSRF_FIELD = "csrf_token";
+
+/** The authorization request's own parameters, out of the consent form (or a query). */
+export function authorizeParamsOf(source: URLSearchParams): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const name of AUTHORIZE_PARAMS) for (const value of source.getAll(name)) params.append(name, value);
+  return params;
+}
+
+/** Where the browser goes next: the client's redirect URI with a code, or with error=access_denied. */
+export async function decideConsent(req: Request, form: URLSearchParams, dashboard: Dashboard): Promise<string> {
+  if (!isSameOrigin(req)) throw new ForbiddenError("Cross-site request refused: the Origin header is not this service.");
+  if (!verifyCsrfToken(dashboard.sid, form.get(CSRF_FIELD))) throw new ForbiddenError("Missing or invalid CSRF token: reload the consent page and try again.");
+  const request = await checkAuthorizeRequest(authorizeParamsOf(form));
+  if (form.get("decision") !== "approve") {
+    throw errorRedirect(request.redirectUri, request.state, "access_denied", "The merchant denied the request.");
+  }
+  const mode = form.get("mode");
+  if (mode !== "test" && mode !== "live") throw new ForbiddenError("Choose test or live mode.");
+  // The merchant may grant less than asked (read only), never more.
+  const granted = request.scopes.filter((scope: Scope) => scope === "read" || form.get(`grant_${scope}`) === "on");
+  if (granted.length === 0) granted.push("read");
+  const code = await issueCode(request, { merchantId: dashboard.scope.merchantId, userId: dashboard.user.id, livemode: mode === "live", scopes: granted });
+  return redirectWith(request.redirectUri, { code, state: request.state, iss: issuer() });
+}
