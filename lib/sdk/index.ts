@@ -59,7 +59,9 @@ export type {
 } from "./metered-paywall";
 export type { AlreadyUsedRefusal, InsufficientBudgetRefusal, MeterRefusal, PastDueRefusal } from "./meter-refusals";
 export { serviceMeteringBackend } from "./metering-backend";
-export type { MeteringBackend, ReservationParams, ReserveOutcome, ServiceMeteringBackendOptions, UsageParams } from "./metering-backend";
+export type { MeteringBackend, ReservationParams, ReserveOutcome, ServiceMeteringBackendOptions, UsageBuffered, UsageParams } from "./metering-backend";
+export { usageBuffer, UsageBufferFullError } from "./usage-buffer";
+export type { RefusedUsage, SendBatch, UsageBuffer, UsageBufferOptions } from "./usage-buffer";
 
 export { MPP_INTENT, MPP_METHOD_NAME, mintTokenFor, service, serviceClientMethod, serviceServerMethod } from "./mpp-method";
 export type {

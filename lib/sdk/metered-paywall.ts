@@ -10,7 +10,8 @@
 //     prepaid, the reservation is refused; post-paid, backend.pastDue(meterId) is asked before the handler
 //     runs, and if usage is still refused after it ran (the meter fell past due meanwhile) the gate
 //     replaces the result, so an unbilled result is never handed out.
-// The successful result gains `metering: { meterId, quantity, unitPriceMinor, amountBase, status }`.
+// The successful result gains `metering: { meterId, quantity, unitPriceMinor, amountBase, status }`
+// (status "buffered" when a buffering backend will send the post-paid record in a later batch).
 // A metering call that still fails after the client's retries throws its ServiceError (the caller may
 // retry; post-paid usage is deduplicated by the idempotency key).
 import { randomUUID } from "node:crypto";
@@ -52,7 +53,8 @@ export interface MeteringBlock {
   unitPriceMinor: number;
   /** quantity x unitPriceMinor, in base units. */
   amountBase: number;
-  status: "recorded" | "committed";
+  /** recorded: the service counted it; buffered: it is sent in the next batch (a buffering backend); committed: prepaid. */
+  status: "recorded" | "buffered" | "committed";
 }
 
 interface MeteredGateFields {
@@ -135,7 +137,7 @@ export function meteredPaywall<A = any, E = any>(options: MeteredPaywallOptions<
         const refused = await config.backend.recordUsage({ meterId, quantity, unitPriceMinor: config.unitPriceMinor, idempotencyKey: key! });
         // The meter fell past due after the check: the call ran but cannot be billed, so its result is withheld.
         if (refused && !refused.ok) return pastDueGate(call, refused, config.retryPaymentUrl);
-        return { ...result, metering: block("recorded") };
+        return { ...result, metering: block(refused?.ok && refused.buffered ? "buffered" : "recorded") };
       }
 
       const reservation = await config.backend.reserve({ meterId, quantity, unitPriceMinor: config.unitPriceMinor, idempotencyKey: key });

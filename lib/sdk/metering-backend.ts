@@ -5,6 +5,7 @@
 import { ServiceClient, type ServiceClientOptions } from "./client";
 import { alreadyUsedOf, meterRefusalOf, type AlreadyUsedRefusal, type MeterRefusal, type PastDueRefusal } from "./meter-refusals";
 import { meterStanding } from "./meter-standing";
+import { usageBuffer, type RefusedUsage, type UsageBufferOptions } from "./usage-buffer";
 
 export interface UsageParams {
   meterId: string;
@@ -29,12 +30,23 @@ export interface ReservationParams {
  */
 export type ReserveOutcome = { ok: true; reservationId: string; created: true } | MeterRefusal | AlreadyUsedRefusal;
 
+/** recordUsage's answer when the record was buffered: it is sent in a batch later (see UsageBufferOptions). */
+export interface UsageBuffered {
+  ok: true;
+  buffered: true;
+}
+
 export interface MeteringBackend {
   /**
    * Post-paid: meter a successful call; the same idempotencyKey counts once. Returns a past-due refusal
-   * when the meter refuses usage until an earlier declined charge is settled (nothing returned: recorded).
+   * when the meter refuses usage until an earlier declined charge is settled (nothing returned: recorded),
+   * or `{ ok: true, buffered: true }` when the record was buffered to be sent in a batch.
    */
-  recordUsage(params: UsageParams): Promise<void | PastDueRefusal>;
+  recordUsage(params: UsageParams): Promise<void | PastDueRefusal | UsageBuffered>;
+  /** Buffering backends: sends every buffered record now; resolves once the service acknowledged them. */
+  flush?(): Promise<void>;
+  /** Buffering backends: stops the flush timer and sends what is left (call it on shutdown). */
+  close?(): Promise<void>;
   /**
    * Prepaid: hold quantity x unitPriceMinor of the funded budget; `ok: false` when the meter refuses it, or
    * `already_used` when the hold under that key is not a new one of this call (it must not run).
@@ -57,6 +69,13 @@ export type ServiceMeteringBackendOptions = Pick<ServiceClientOptions, "baseUrl"
    * before every call until it is settled.
    */
   meterStatusTtlMs?: number;
+  /**
+   * Post-paid: buffer usage records and send them in batches (POST /v1/meters/usage_batches) instead of one
+   * request per call; `true` takes the defaults (batches of 1,000, every 1,000 ms, at most 10,000 held).
+   * A record is at risk only until its batch is acknowledged (await backend.close() on shutdown; flush()
+   * in tests). Prepaid reservations are never buffered. See UsageBufferOptions and docs/meters.md.
+   */
+  buffer?: boolean | UsageBufferOptions;
 };
 
 /**
@@ -66,14 +85,30 @@ export type ServiceMeteringBackendOptions = Pick<ServiceClientOptions, "baseUrl"
  * another 402 included, throws its ServiceError.
  */
 export function serviceMeteringBackend(options: ServiceMeteringBackendOptions): MeteringBackend {
-  const { meterStatusTtlMs = 10_000, ...clientOptions } = options;
+  const { meterStatusTtlMs = 10_000, buffer: bufferOption, ...clientOptions } = options;
   if (!Number.isFinite(meterStatusTtlMs) || meterStatusTtlMs < 0) {
     throw new TypeError(`serviceMeteringBackend: "meterStatusTtlMs" must be a non-negative number of milliseconds; got ${String(meterStatusTtlMs)}.`);
   }
   const client = new ServiceClient({ timeoutMs: 10_000, ...clientOptions });
   const standing = meterStanding({ ttlMs: meterStatusTtlMs, read: (meterId) => readPastDue(client, meterId) });
+  const bufferOptions = bufferOption === true ? {} : bufferOption || null;
+  const buffer = bufferOptions
+    ? usageBuffer((records, idempotencyKey) => client.meters.recordUsageBatch(records, { idempotencyKey }), {
+        ...bufferOptions,
+        onRefused: (refused: RefusedUsage[]) => {
+          // A meter that refused a buffered record as past due gates the next calls before they run.
+          for (const { record, error } of refused) if (error.code === "PAYMENT_DECLINED") standing.markPastDue(record.meterId, pastDueRefusal(client, record.meterId));
+          (bufferOptions.onRefused ?? defaultOnRefused)(refused);
+        },
+      })
+    : null;
   return {
+    ...(buffer ? { flush: () => buffer.flush(), close: () => buffer.close() } : {}),
     async recordUsage({ meterId, quantity, unitPriceMinor, idempotencyKey }) {
+      if (buffer) {
+        await buffer.add({ meterId, quantity, unitPriceMinor, idempotencyKey });
+        return { ok: true, buffered: true } as const;
+      }
       // The body's idempotencyKey dedupes the logical call on the meter; the request's own Idempotency-Key
       // (generated, reused by the client's retries) only covers this one request.
       try {
@@ -109,6 +144,15 @@ export function serviceMeteringBackend(options: ServiceMeteringBackendOptions): 
     },
     pastDue: (meterId) => standing.pastDue(meterId),
   };
+}
+
+function defaultOnRefused(refused: RefusedUsage[]) {
+  console.warn(`serviceMeteringBackend: the service refused ${refused.length} buffered usage record(s):`, refused.map((r) => `${r.record.meterId}/${r.record.idempotencyKey}: ${r.error.code}`).join(", "));
+}
+
+function pastDueRefusal(client: ServiceClient, meterId: string): PastDueRefusal {
+  const url = `${client.baseUrl}/v1/meters/${encodeURIComponent(meterId)}/retry-payment`;
+  return { ok: false, reason: "meter_past_due", retryPaymentUrl: url, details: { reason: "meter_past_due", meterId, retryPayment: { url, method: "POST" } } };
 }
 
 /** GET the meter: past due -> the refusal the service would give its usage (with the outstanding amount). */
