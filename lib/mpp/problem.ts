@@ -17,6 +17,8 @@ export type ProblemKind =
   | "bad_request"
   | "not_found"
   | "rate_limited"
+  | "method_not_allowed"
+  | "not_implemented"
   | "internal";
 
 const KINDS: Record<ProblemKind, { status: number; title: string; type: string }> = {
@@ -32,6 +34,8 @@ const KINDS: Record<ProblemKind, { status: number; title: string; type: string }
   bad_request: { status: 400, title: "Bad Request", type: `${PROBLEM_BASE}bad-request` },
   not_found: { status: 404, title: "Not Found", type: "about:blank" },
   rate_limited: { status: 429, title: "Too Many Requests", type: "about:blank" },
+  method_not_allowed: { status: 405, title: "Method Not Allowed", type: "about:blank" },
+  not_implemented: { status: 501, title: "Not Implemented", type: "about:blank" },
   internal: { status: 500, title: "Internal Payment Error", type: `${PROBLEM_BASE}internal-payment-error` },
 };
 
@@ -60,4 +64,9 @@ export function problemResponse(kind: ProblemKind, options: ProblemOptions): Res
     ...(options.challenge ? { challengeId: options.challenge.id } : {}),
   };
   return new Response(JSON.stringify(body), { status: options.status ?? status, headers });
+}
+
+/** 405 for a method a /mpp path does not take (its body is never read). */
+export function methodNotAllowed(allowed: string[]): Response {
+  return problemResponse("method_not_allowed", { detail: `This path takes ${allowed.join(" and ")} only.`, headers: new Headers({ Allow: allowed.join(", ") }) });
 }

@@ -23,6 +23,8 @@ export interface SettleInput {
   currency: string;
   description?: string;
   spt: string;
+  /** A hosted resource's sale: its id and the payer as the credential names it (its optional `source`). */
+  sale?: { paidResourceId: string; payer?: string | null };
 }
 
 export async function settleCredential(tx: Db, merchant: Scope, input: SettleInput) {
@@ -46,7 +48,7 @@ export async function settleCredential(tx: Db, merchant: Scope, input: SettleInp
     merchant,
     input.spt,
     { amount: input.amount, currency: input.currency.toUpperCase(), ...(input.description ? { description: input.description.slice(0, 1000) } : {}) },
-    { source: "mpp" },
+    { source: "mpp", ...(input.sale ? { sale: input.sale } : {}) },
   );
   await tx.mppChallenge.update({
     where: { merchantId_livemode_challengeId: { merchantId: merchant.merchantId, livemode: merchant.livemode, challengeId: input.challengeId } },

@@ -11,7 +11,7 @@
 //   after the rail charged rolls everything back, n included, so the retry charges under the SAME key and
 //   the rail answers with the first charge instead of taking the money twice (charge-attempts.ts).
 import { captureCheckout } from "../checkouts/capture-checkout";
-import { openCheckout } from "../checkouts/open-checkout";
+import { openCheckout, type CheckoutOrigin } from "../checkouts/open-checkout";
 import type { Db } from "../db";
 import { DomainError, ForbiddenError, GoneError } from "../errors";
 import { getPaymentIntent } from "../payments/get-payment-intent";
@@ -24,6 +24,8 @@ import { tokenStatus } from "./serialize";
 export interface RedeemOptions {
   /** How the payment came: `spt` for the REST redemption; the protocol paths (mpp, acp, ap2) pass their own. */
   source?: PaymentSource;
+  /** A sale of a hosted paid resource (MPP's /mpp/r/:id): recorded on the PaymentIntent as for any protocol. */
+  sale?: CheckoutOrigin["sale"];
   /** Test instrument: runs right after the rail charged, before anything is written (fault injection). */
   afterRailCharge?: () => void;
 }
@@ -45,7 +47,7 @@ export async function redeemToken(tx: Db, merchant: Scope, id: string, input: Re
   if (currency !== token.currency) {
     throw scopeRefusal("currency_mismatch", "currency", `the token is for ${token.currency}`);
   }
-  const checkout = await openCheckout(tx, merchant, { ...input, currency }, { source: options.source ?? "spt" });
+  const checkout = await openCheckout(tx, merchant, { ...input, currency }, { source: options.source ?? "spt", ...(options.sale ? { sale: options.sale } : {}) });
   if (checkout.currency !== token.currency) throw scopeRefusal("currency_mismatch", "currency", `the token is for ${token.currency}`);
   if (checkout.amount > token.maxAmount) {
     throw scopeRefusal("amount_exceeds_max", "amount", `${checkout.amount} is more than the token's maxAmount ${token.maxAmount}`);

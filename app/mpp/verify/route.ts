@@ -2,9 +2,13 @@
 // server issued, into a captured PaymentIntent (source "mpp"); the answer is what the SDK's serviceServerMethod
 // turns into the Payment-Receipt (lib/mpp/verify-merchant-credential.ts).
 import { api } from "@/lib/http/api";
+import { methodNotAllowed } from "@/lib/mpp/problem";
 import { VerifyCredentialBody } from "@/lib/mpp/schemas";
 import { verifyMerchantCredential } from "@/lib/mpp/verify-merchant-credential";
 
 export const POST = api({ auth: "secret", body: VerifyCredentialBody, bodyLimitBytes: 32 * 1024 }, ({ tx, principal, body }) => verifyMerchantCredential(tx, principal, body));
+
+// Any other method: 405 with a problem body.
+export const GET = () => methodNotAllowed(["POST"]);
 
 export const dynamic = "force-dynamic";

@@ -1,0 +1,300 @@
+// Hosted paid resources over MPP (CONTRACT.md "MPP"): GET /mpp/r/:id answers 402 with a `Payment` challenge of
+// the service method bound to the resource and its price, and the real mppx client
+// (Mppx.create({ methods: [serviceClientMethod(...)], polyfill: false })) pays it with a freshly minted spt_:
+// 200, the content, Payment-Receipt, a captured PaymentIntent (source mpp, the resource's sale), the merchant's
+// balance up. Replays, tokens that may not pay, challenges of another resource or price, expired challenges
+// and malformed credentials are refused with RFC 9457 problem bodies and a fresh challenge, nothing charged.
+// 50 concurrent redemptions of one token across two server processes make exactly one PaymentIntent.
+import { createHmac } from "node:crypto";
+import { Challenge, Credential, Receipt } from "mppx";
+import { Mppx } from "mppx/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "../../lib/db";
+import { verifyLedger } from "../../lib/ledger/verify-ledger";
+import { mintTokenFor, ServiceClient, service, serviceClientMethod } from "../../lib/sdk";
+import type { ServerProcess } from "../../scripts/lib/server-process";
+import { call } from "../helpers/http";
+import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
+import { rawRequest } from "../helpers/raw-request";
+import { sleep } from "../helpers/payments";
+import { startTestServer, TEST_SECRETS_KEY } from "../helpers/server";
+
+const PRICE = 250;
+let s1: ServerProcess;
+let s2: ServerProcess;
+let payee: TestMerchant;
+let payer: TestMerchant;
+let other: TestMerchant;
+let resource: any;
+let second: any;
+
+beforeAll(async () => {
+  [s1, s2] = await Promise.all([startTestServer({ RATE_LIMIT_MAX: "100000" }), startTestServer({ RATE_LIMIT_MAX: "100000" })]);
+  [payee, payer, other] = await Promise.all([createTestMerchant("MPP hosted payee"), createTestMerchant("MPP hosted payer"), createTestMerchant("MPP hosted other")]);
+  resource = await createResource({ name: "Forecast", amount: PRICE, currency: "usd", content: { forecast: "sunny", days: [1, 2, 3] } });
+  second = await createResource({ name: "Tides", amount: PRICE, currency: "usd", content: { tides: "high" } });
+});
+afterAll(() => Promise.all([s1, s2].filter(Boolean).map((s) => s.stop())));
+
+async function createResource(body: Record<string, unknown>) {
+  const res = await call("POST", "/v1/paid_resources", { key: payee.testKey, base: s1.url, body });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body;
+}
+
+const url = (id: string, s = s1) => `${s.url}/mpp/r/${id}`;
+
+async function mint(body: Record<string, unknown> = {}) {
+  const res = await call("POST", "/v1/shared_payment_tokens", { key: payer.testKey, base: s1.url, body: { paymentMethod: "pm_card_visa", maxAmount: 1000, currency: "usd", merchantId: payee.merchantId, ...body } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body;
+}
+
+function client(token: (challenge: any) => string | Promise<string>) {
+  return Mppx.create({ methods: [serviceClientMethod({ token })], polyfill: false });
+}
+
+async function credentialFor(id: string, token: string, s = s1): Promise<string> {
+  const first = await fetch(url(id, s));
+  expect(first.status).toBe(402);
+  return client(() => token).createCredential(first);
+}
+
+async function balanceTotal(): Promise<number> {
+  const body = (await call("GET", "/v1/balance", { key: payee.testKey, base: s1.url })).body;
+  return [...body.pending, ...body.payable].filter((b: any) => b.currency === "USD").reduce((sum: number, b: any) => sum + b.amount, 0);
+}
+
+const mppPayments = () => getDb().paymentIntent.count({ where: { merchantId: payee.merchantId, source: "mpp" } });
+
+async function expectProblem(res: Response, status: number, type: string) {
+  expect(res.status).toBe(status);
+  expect(res.headers.get("content-type")).toBe("application/problem+json");
+  expect(res.headers.get("payment-receipt")).toBeNull();
+  const problem = await res.json();
+  expect(problem).toMatchObject({ status, type: type.startsWith("about:") ? type : `https://paymentauth.org/problems/${type}` });
+  expect(typeof problem.title).toBe("string");
+  expect(typeof problem.detail).toBe("string");
+  if (status === 402) {
+    const fresh = Challenge.fromResponse(res, { methods: [service] });
+    expect(problem.challengeId).toBe(fresh.id);
+    expect(fresh.request).toMatchObject({ externalId: expect.stringMatching(/^xr_/), amount: expect.any(String) });
+  }
+  return problem;
+}
+
+/** The service's challenge key as the servers derive it (lib/mpp/secret.ts), to forge what a client could not. */
+const serviceSecret = () => createHmac("sha256", TEST_SECRETS_KEY).update("aps:mpp-challenge:v1").digest().toString("hex");
+
+describe("GET /mpp/r/:id", () => {
+  it("402 with a Payment challenge bound to the resource and its price, a problem body, no-store", async () => {
+    const res = await fetch(url(resource.id));
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const problem = await expectProblem(res, 402, "payment-required");
+    const challenge = Challenge.fromResponse(res, { methods: [service] });
+    expect(challenge).toMatchObject({ method: "service", intent: "charge", realm: "127.0.0.1", request: { amount: String(PRICE), currency: "usd", recipient: payee.merchantId, externalId: resource.id } });
+    expect(challenge.id).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(Date.parse(challenge.expires!)).toBeGreaterThan(Date.now());
+    expect(problem.challengeId).toBe(challenge.id);
+    // Every challenge is distinct (a random nonce in opaque), each verifiable by either process.
+    const again = Challenge.fromResponse(await fetch(url(resource.id, s2)), { methods: [service] });
+    expect(again.id).not.toBe(challenge.id);
+    expect(Challenge.verify(again, { secretKey: serviceSecret() })).toBe(true);
+  });
+
+  it("the real mppx client pays with a freshly minted spt_: 200, content, Payment-Receipt, captured PaymentIntent (source mpp, the resource's sale), balance up", async () => {
+    const before = await balanceTotal();
+    const minted: string[] = [];
+    const payerClient = new ServiceClient({ baseUrl: s1.url, apiKey: payer.testKey, maxRetries: 0 });
+    const res = await client(mintTokenFor(payerClient, { paymentMethod: "pm_card_visa", onMint: (t) => minted.push(t.id) })).fetch(url(resource.id));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ forecast: "sunny", days: [1, 2, 3] });
+    const receipt = Receipt.fromResponse(res);
+    expect(receipt).toMatchObject({ method: "service", status: "success", externalId: resource.id });
+    const pi = (await call("GET", `/v1/payment_intents/${receipt.reference}`, { key: payee.testKey, base: s1.url })).body;
+    expect(pi).toMatchObject({ status: "captured", amount: PRICE, currency: "USD", source: "mpp", paidResourceId: resource.id });
+    expect((await call("GET", `/v1/orders/${pi.orderId}`, { key: payee.testKey, base: s1.url })).body).toMatchObject({ status: "paid", source: "mpp" });
+    expect(await balanceTotal()).toBe(before + PRICE);
+    expect(await verifyLedger(getDb(), [payee.merchantId])).toEqual([]);
+    expect((await call("GET", `/v1/shared_payment_tokens/${minted[0]}`, { key: payer.testKey, base: s1.url })).body).toMatchObject({ status: "redeemed", paymentIntentId: pi.id });
+    const sales = (await call("GET", `/v1/payment_intents?paidResourceId=${resource.id}`, { key: payee.testKey, base: s1.url })).body.data;
+    expect(sales.map((p: any) => p.id)).toContain(pi.id);
+  });
+
+  it("a replayed credential is refused (invalid-challenge, fresh challenge) on either process; nothing moves", async () => {
+    const token = await mint();
+    const credential = await credentialFor(resource.id, token.id);
+    const ok = await fetch(url(resource.id), { headers: { Authorization: credential } });
+    expect(ok.status).toBe(200);
+    const before = await balanceTotal();
+    const count = await mppPayments();
+    for (const s of [s1, s2]) {
+      const replay = await fetch(url(resource.id, s), { headers: { Authorization: credential } });
+      const problem = await expectProblem(replay, 402, "invalid-challenge");
+      expect(problem.reason).toBe("challenge_used");
+    }
+    expect(await mppPayments()).toBe(count);
+    expect(await balanceTotal()).toBe(before);
+  });
+
+  it("a used token, an expired token, a token for another merchant, an amount above maxAmount: each refused, nothing charged", async () => {
+    const used = await mint();
+    expect((await client(() => used.id).fetch(url(resource.id))).status).toBe(200);
+    const expiring = await mint({ expiresAt: new Date(Date.now() + 1500).toISOString() });
+    const forOther = await mint({ merchantId: other.merchantId });
+    const small = await mint({ maxAmount: PRICE - 1 });
+    const revoked = await mint();
+    expect((await call("POST", `/v1/shared_payment_tokens/${revoked.id}/revoke`, { key: payer.testKey, base: s1.url, body: {} })).status).toBe(200);
+    await sleep(1600);
+    const before = await balanceTotal();
+    const count = await mppPayments();
+    const cases: [string, string, string, string][] = [
+      ["used", used.id, "verification-failed", "token_redeemed"],
+      ["expired", expiring.id, "verification-failed", "token_expired"],
+      ["other merchant", forOther.id, "verification-failed", "merchant_mismatch"],
+      ["above maxAmount", small.id, "payment-insufficient", "amount_exceeds_max"],
+      ["revoked", revoked.id, "verification-failed", "token_revoked"],
+      ["unknown", "spt_000000000000000000000000", "verification-failed", "not_found"],
+    ];
+    for (const [label, tokenId, type, reason] of cases) {
+      const res = await fetch(url(resource.id), { headers: { Authorization: await credentialFor(resource.id, tokenId) } });
+      const problem = await expectProblem(res, 402, type);
+      expect(problem.reason, label).toBe(reason);
+    }
+    expect(await mppPayments()).toBe(count);
+    expect(await balanceTotal()).toBe(before);
+    expect(await verifyLedger(getDb(), [payee.merchantId])).toEqual([]);
+  });
+
+  it("a challenge of another resource, of an old price, expired, or forged is refused with a fresh challenge; the token stays unused", async () => {
+    const token = await mint();
+    const before = await mppPayments();
+    // Another resource's challenge (genuine, same price, same merchant).
+    const otherResource = await credentialFor(second.id, token.id);
+    expect((await expectProblem(await fetch(url(resource.id), { headers: { Authorization: otherResource } }), 402, "invalid-challenge")).detail).toContain("another resource");
+    // The price changed after the challenge was issued.
+    const priced = await createResource({ name: "Moving price", amount: 300, currency: "usd", content: { ok: true } });
+    const oldPrice = await credentialFor(priced.id, token.id);
+    expect((await call("POST", `/v1/paid_resources/${priced.id}`, { key: payee.testKey, base: s1.url, body: { amount: 200 } })).status).toBe(200);
+    expect((await expectProblem(await fetch(url(priced.id), { headers: { Authorization: oldPrice } }), 402, "invalid-challenge")).detail).toContain("price");
+    // Expired (signed with the service's key, so only the expiry is wrong).
+    const request = { amount: String(PRICE), currency: "usd", recipient: payee.merchantId, externalId: resource.id };
+    const expired = Challenge.from({ secretKey: serviceSecret(), realm: "127.0.0.1", method: "service", intent: "charge", request, expires: new Date(Date.now() - 1000).toISOString(), meta: { nonce: "n1" } });
+    await expectProblem(await fetch(url(resource.id), { headers: { Authorization: Credential.serialize({ challenge: expired, payload: { spt: token.id } }) } }), 402, "payment-expired");
+    // Forged: another key, or a genuine challenge with its amount lowered.
+    const forged = Challenge.from({ secretKey: "not-the-service-key-0123456789abcdef0123", realm: "127.0.0.1", method: "service", intent: "charge", request, expires: new Date(Date.now() + 60_000).toISOString() });
+    await expectProblem(await fetch(url(resource.id), { headers: { Authorization: Credential.serialize({ challenge: forged, payload: { spt: token.id } }) } }), 402, "invalid-challenge");
+    const genuine = Challenge.fromResponse(await fetch(url(resource.id)), { methods: [service] });
+    const lowered = { ...genuine, request: { ...genuine.request, amount: "1" } };
+    await expectProblem(await fetch(url(resource.id), { headers: { Authorization: Credential.serialize({ challenge: lowered, payload: { spt: token.id } }) } }), 402, "invalid-challenge");
+    expect(await mppPayments()).toBe(before);
+    expect((await call("GET", `/v1/shared_payment_tokens/${token.id}`, { key: payer.testKey, base: s1.url })).body.status).toBe("active");
+  });
+
+  it("bad input on every /mpp path is a 402/4xx problem body, never a 500", async () => {
+    const count = await mppPayments();
+    const good = JSON.parse(Buffer.from((await credentialFor(resource.id, "spt_000000000000000000000000")).replace(/^Payment /, ""), "base64url").toString());
+    const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+    const cases: [string, number, string][] = [
+      ["Payment !!!", 402, "malformed-credential"],
+      ["Payment", 402, "malformed-credential"],
+      ["Bearer sk_test_x", 402, "payment-required"],
+      [`Payment ${Buffer.from("not json").toString("base64url")}`, 402, "malformed-credential"],
+      [`Payment ${b64({ payload: {} })}`, 402, "malformed-credential"],
+      [`Payment ${b64([1, 2])}`, 402, "malformed-credential"],
+      [`Payment ${b64({ ...good, challenge: { ...good.challenge, method: "tempo" } })}`, 402, "method-unsupported"],
+      [`Payment ${b64({ ...good, challenge: { ...good.challenge, intent: "session" } })}`, 402, "method-unsupported"],
+      [`Payment ${b64({ ...good, payload: { spt: 42 } })}`, 402, "invalid-payload"],
+      [`Payment ${b64({ ...good, payload: "spt_x" })}`, 402, "invalid-payload"],
+      [`Payment ${b64({ ...good, challenge: { ...good.challenge, request: "%%%" } })}`, 402, "malformed-credential"],
+      [`Payment ${"A".repeat(12_000)}`, 402, "malformed-credential"],
+    ];
+    for (const [authorization, status, type] of cases) {
+      const res = await fetch(url(resource.id), { headers: { Authorization: authorization } });
+      expect(res.status, authorization.slice(0, 80)).not.toBe(500);
+      await expectProblem(res, status, type);
+    }
+    // Headers past Node's limit: its own 431, never a 500.
+    const huge = await rawRequest(s1.url, "GET", `/mpp/r/${resource.id}`, { headers: { Authorization: `Payment ${"A".repeat(40_000)}` } });
+    expect(huge.status).toBe(431);
+    // Unknown, archived and impossible resources: 404 problem.
+    await expectProblem(await fetch(url("xr_000000000000000000000000")), 404, "about:blank");
+    await expectProblem(await fetch(url("not-an-id")), 404, "about:blank");
+    const archived = await createResource({ name: "Gone", amount: 100, currency: "usd", content: { x: 1 } });
+    expect((await call("DELETE", `/v1/paid_resources/${archived.id}`, { key: payee.testKey, base: s1.url })).status).toBe(200);
+    await expectProblem(await fetch(url(archived.id)), 404, "about:blank");
+    // A forwarded resource (url) is not sold over MPP: 501 before any challenge.
+    const forwarded = await createResource({ name: "Forwarded", amount: 100, currency: "usd", url: "https://example.com/api" });
+    expect((await fetch(url(forwarded.id))).status).toBe(501);
+    // Other methods, with huge bodies: 405 problem, the body never read.
+    const post = await rawRequest(s1.url, "POST", `/mpp/r/${resource.id}`, { body: "x".repeat(1_000_000) });
+    expect(post.status).toBe(405);
+    expect(post.headers.allow).toBe("GET, HEAD");
+    expect(JSON.parse(post.text)).toMatchObject({ status: 405, title: "Method Not Allowed" });
+    // Unknown /mpp paths and the wrong method on /mpp/verify.
+    await expectProblem(await fetch(`${s1.url}/mpp/nothing`), 404, "about:blank");
+    await expectProblem(await fetch(`${s1.url}/mpp/r/${resource.id}/more`), 404, "about:blank");
+    expect((await fetch(`${s1.url}/mpp/verify`)).status).toBe(405);
+    const verifyHuge = await fetch(`${s1.url}/mpp/verify`, { method: "POST", headers: { Authorization: `Bearer ${payee.testKey}`, "Content-Type": "application/json" }, body: JSON.stringify({ credential: "A".repeat(1_000_000) }) });
+    expect(verifyHuge.status).toBe(400);
+    expect(await mppPayments()).toBe(count);
+  });
+
+  it("is limited per client IP: 429 problem with Retry-After", async () => {
+    const limited = await startTestServer({ RATE_LIMIT_MAX: "3" });
+    try {
+      const statuses: number[] = [];
+      let last: Response | undefined;
+      for (let i = 0; i < 5; i++) {
+        last = await fetch(url(resource.id, limited));
+        statuses.push(last.status);
+        if (last.status === 429) break;
+      }
+      expect(statuses).toContain(429);
+      expect(last!.headers.get("retry-after")).toMatch(/^\d+$/);
+      await expectProblem(last!, 429, "about:blank");
+    } finally {
+      await limited.stop();
+    }
+  });
+});
+
+describe("concurrency across two server processes", () => {
+  it("50 concurrent credentials (50 challenges) paying with one spt_ through /mpp/r/:id: exactly one PaymentIntent", async () => {
+    const token = await mint();
+    const before = await balanceTotal();
+    const credentials = await Promise.all(Array.from({ length: 50 }, (_, i) => credentialFor(resource.id, token.id, i % 2 ? s2 : s1)));
+    const results = await Promise.all(credentials.map((c, i) => fetch(url(resource.id, i % 2 ? s1 : s2), { headers: { Authorization: c } })));
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s !== 200 && s !== 402)).toEqual([]);
+    const pis = await getDb().paymentIntent.findMany({ where: { merchantId: payee.merchantId, source: "mpp", status: "captured" }, select: { id: true } });
+    const tokenRow = await getDb().sharedPaymentToken.findUniqueOrThrow({ where: { id: token.id } });
+    expect(tokenRow.status).toBe("redeemed");
+    expect(await getDb().mppChallenge.count({ where: { tokenId: token.id, paymentIntentId: { not: null } } })).toBe(1);
+    expect(pis.map((p) => p.id)).toContain(tokenRow.paymentIntentId);
+    expect(await balanceTotal()).toBe(before + PRICE);
+    expect(await verifyLedger(getDb(), [payee.merchantId])).toEqual([]);
+  });
+
+  it("one credential sent 50 times at once: exactly one 200", async () => {
+    const token = await mint();
+    const credential = await credentialFor(resource.id, token.id);
+    const count = await mppPayments();
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => fetch(url(resource.id, i % 2 ? s1 : s2), { headers: { Authorization: credential } })));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.filter((r) => r.status !== 200 && r.status !== 402)).toEqual([]);
+    expect(await mppPayments()).toBe(count + 1);
+  });
+
+  it("50 concurrent POST /v1/shared_payment_tokens/:id/redeem of one spt_: exactly one PaymentIntent", async () => {
+    const token = await mint();
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => call("POST", `/v1/shared_payment_tokens/${token.id}/redeem`, { key: payee.testKey, base: (i % 2 ? s1 : s2).url, body: { amount: 300, currency: "usd" } })),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(results.filter((r) => ![201, 409, 410].includes(r.status))).toEqual([]);
+    expect(await getDb().paymentIntent.count({ where: { merchantId: payee.merchantId, source: "spt" } })).toBe(1);
+    expect((await getDb().sharedPaymentToken.findUniqueOrThrow({ where: { id: token.id } })).status).toBe("redeemed");
+  });
+});
