@@ -27,6 +27,8 @@ export default defineConfig({
       NODE_ENV: "production",
       DATABASE_URL: process.env.DATABASE_URL ?? "",
       CRON_SECRET: "e2e-cron-secret",
+      // The specs look at deliveries queued before the sender runs: webhooks go out on a tick only.
+      WEBHOOK_WAKE_ON_COMMIT: "0",
       SECRETS_ENCRYPTION_KEY: "22".repeat(32),
       BASE_URL: `http://127.0.0.1:${port}`,
       // Every dashboard spec signs a fresh merchant up from 127.0.0.1.

@@ -1,8 +1,19 @@
 // What a long-running server process does besides answering requests (started by instrumentation.ts).
 import { env } from "./env";
-import { startEventListener } from "./events/listener";
+import { startEventListener, subscribeToEvents } from "./events/listener";
+import { startBackgroundSender, wakeBackgroundSender } from "./webhooks/sender";
+
+/** WEBHOOK_WAKE_ON_COMMIT unset: on. "0": the cron tick alone sends webhooks (as on a serverless host). */
+export function wakeOnCommitEnabled(): boolean {
+  return env.WEBHOOK_WAKE_ON_COMMIT !== "0" && env.WEBHOOK_WAKE_ON_COMMIT !== "false";
+}
 
 export function startBackgroundWork(): void {
   if (!env.DATABASE_URL) return;
+  if (wakeOnCommitEnabled()) {
+    startBackgroundSender();
+    // Every committed event insert (and a reconnection of the listener: notifications may have been lost).
+    subscribeToEvents(() => wakeBackgroundSender());
+  }
   startEventListener();
 }

@@ -65,9 +65,9 @@ const EnvSchema = z.object({
   /** Seconds to wait before each retry; the default is about three days in all. */
   WEBHOOK_RETRY_SCHEDULE: WebhookSchedule.default([60, 300, 1800, 3600, 7200, 14400, 28800, 57600, 86400, 57600]),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
-  /** Deliveries claimed per tick, and how many are in flight at once. */
+  /** Most attempts one claim takes, and how many are in flight at once per process (docs/webhooks.md). */
   WEBHOOK_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(200),
-  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(2000).default(128),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(2000).default(256),
   /** An endpoint failing without a single success for this long is disabled. */
   WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().min(0).default(120),
   /** In-flight attempts per endpoint, and per merchant (all its endpoints, both modes), across the sender. */

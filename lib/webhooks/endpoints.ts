@@ -1,6 +1,7 @@
 // Webhook endpoint records: create, read, list, update, delete, rotate the signing secret.
 import type { Db } from "../db";
-import { NotFoundError } from "../errors";
+import { env } from "../env";
+import { NotFoundError, ValidationError } from "../errors";
 import { createId } from "../ids";
 import { afterCursor, NEWEST_FIRST, requireCursor, toListPage } from "../pagination";
 import type { Scope } from "../scope";
@@ -17,8 +18,25 @@ async function findEndpoint(db: Db, scope: Scope, id: string) {
   return endpoint;
 }
 
+/**
+ * Endpoints per merchant and mode are capped (WEBHOOK_MAX_ENDPOINTS, 16 as Stripe): each one multiplies
+ * every event into an attempt, and the sender shares its slots per merchant. Creates of one merchant are
+ * serialised on its row, so two at once cannot both take the last place.
+ */
+async function requireRoomForEndpoint(tx: Db, scope: Scope) {
+  await tx.$queryRaw`SELECT id FROM merchants WHERE id = ${scope.merchantId} FOR UPDATE`;
+  const count = await tx.webhookEndpoint.count({ where: { merchantId: scope.merchantId, livemode: scope.livemode } });
+  if (count >= env.WEBHOOK_MAX_ENDPOINTS) {
+    const mode = scope.livemode ? "live" : "test";
+    throw new ValidationError(`This account already has the maximum of ${env.WEBHOOK_MAX_ENDPOINTS} ${mode}-mode webhook endpoints; delete one (or send several event types to one endpoint) before adding another.`, [
+      { path: "url", message: `at most ${env.WEBHOOK_MAX_ENDPOINTS} ${mode}-mode webhook endpoints per account` },
+    ]);
+  }
+}
+
 export async function createEndpoint(tx: Db, scope: Scope, input: CreateEndpointInput) {
   const url = await checkWebhookUrl(input.url);
+  await requireRoomForEndpoint(tx, scope);
   const { secret, sealed } = newSigningSecret();
   const endpoint = await tx.webhookEndpoint.create({
     data: {

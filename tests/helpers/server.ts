@@ -16,6 +16,9 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     CRON_SECRET: TEST_CRON_SECRET,
     FAULT_INJECTION: "1",
     SECRETS_ENCRYPTION_KEY: TEST_SECRETS_KEY,
+    // Test servers send webhooks only when ticked (as a serverless host does), so that tests can look at
+    // queued deliveries and own the timing; the wake-on-commit tests turn the background sender on.
+    WEBHOOK_WAKE_ON_COMMIT: "0",
     ...env,
   });
 }

@@ -1,0 +1,394 @@
+// The webhook sender (docs/webhooks.md "How the sender works"). One engine, two drivers:
+//  - the long-running server's own loop (startBackgroundSender): woken by each commit that inserted events
+//    (lib/events/listener.ts), by the cron tick, and by its own finished sends while work is left;
+//  - the cron tick where nothing runs in the background (a serverless host): runSenderOnce(budget).
+//
+// Each attempt is claimed before it is sent: `pending` and due (or `sending` with a lease run out) ->
+// `sending`, attempts + 1, a lease, in one UPDATE over rows locked FOR UPDATE SKIP LOCKED. Whatever
+// drives it and however many processes run, an attempt is claimed by one sender only; a sender that dies
+// mid-send leaves a lease that runs out, and the attempt is sent again (at least once).
+//
+// Fairness: the claim takes, per endpoint, at most WEBHOOK_ENDPOINT_CONCURRENCY attempts in flight
+// (counted over every process: `sending` rows with a live lease) and per merchant at most
+// WEBHOOK_MERCHANT_CONCURRENCY, and orders what it takes round-robin between merchants (each merchant's
+// oldest first), so one merchant's slow endpoints can fill only their own slots. Sends are not batched in
+// waves: each attempt frees its slot when it ends, and its outcome is recorded with others that ended
+// about the same time (one transaction per flush).
+import { DeferredTransaction, sql, statement } from "../db";
+import { env } from "../env";
+import { createId } from "../ids";
+import { signWebhookPayload } from "../sdk/webhooks";
+import { openSecret } from "../crypto/secret-box";
+import { mayUsePrivateAddresses } from "./address-policy";
+import type { DeliveryErrorClass } from "./delivery-errors";
+import { fanOutEvents } from "./fan-out";
+import { sendSignedPost, type SendResult } from "./send-delivery";
+
+export interface ClaimedRow {
+  id: string;
+  endpoint_id: string;
+  attempts: number;
+  event_id: string;
+  event_type: string;
+  /** The event's stored JSON (`data`), as text: spliced into the body without a parse and re-serialise. */
+  event_data: string;
+  event_created: Date;
+  event_livemode: boolean;
+  url: string;
+  endpoint_status: string;
+  secret_ciphertext: string;
+  previous_secret_ciphertext: string | null;
+  previous_secret_expires_at: Date | null;
+}
+
+interface Outcome {
+  row: ClaimedRow;
+  result: SendResult;
+  attemptedAt: Date;
+  nextAttemptAt: Date | null;
+}
+
+/** A lease covers one send (its time-out) and the short wait until its outcome is flushed. */
+const leaseSeconds = () => Math.ceil(env.WEBHOOK_TIMEOUT_MS / 1000) + 10;
+/** Due rows the claim looks at, oldest first (bounds its cost under a huge backlog). */
+const CLAIM_SCAN = 20_000;
+
+// $1 how many, $2 per-endpoint cap, $3 per-merchant cap, $4 lease seconds, $5 only merchants with nothing in flight.
+const CLAIM = statement(
+  "webhook_claim_fair",
+  `WITH busy_ep AS (
+     SELECT endpoint_id, count(*)::int AS n FROM webhook_deliveries
+      WHERE status = 'sending' AND locked_until >= now() GROUP BY endpoint_id
+   ), busy_m AS (
+     SELECT e.merchant_id, sum(b.n)::int AS n FROM busy_ep b JOIN webhook_endpoints e ON e.id = b.endpoint_id GROUP BY e.merchant_id
+   ), due AS (
+     SELECT d.id, d.endpoint_id, d.next_attempt_at FROM webhook_deliveries d
+      WHERE (d.status = 'pending' AND d.next_attempt_at <= now()) OR (d.status = 'sending' AND d.locked_until < now())
+      ORDER BY d.next_attempt_at LIMIT ${CLAIM_SCAN}
+   ), per_ep AS (
+     SELECT due.*, e.merchant_id,
+            row_number() OVER (PARTITION BY due.endpoint_id ORDER BY due.next_attempt_at, due.id) + COALESCE(b.n, 0) AS ep_slot
+       FROM due JOIN webhook_endpoints e ON e.id = due.endpoint_id LEFT JOIN busy_ep b ON b.endpoint_id = due.endpoint_id
+   ), per_m AS (
+     SELECT p.id, p.next_attempt_at,
+            row_number() OVER (PARTITION BY p.merchant_id ORDER BY p.ep_slot, p.next_attempt_at, p.id) AS m_rank,
+            COALESCE(bm.n, 0) AS m_busy
+       FROM per_ep p LEFT JOIN busy_m bm ON bm.merchant_id = p.merchant_id
+      WHERE p.ep_slot <= $2
+   ), pick AS (
+     SELECT id FROM per_m WHERE m_rank + m_busy <= $3 AND (NOT $5::boolean OR m_busy = 0) ORDER BY m_rank, next_attempt_at LIMIT $1
+   ), locked AS (
+     SELECT d.id FROM webhook_deliveries d
+      WHERE d.id IN (SELECT id FROM pick)
+        AND ((d.status = 'pending' AND d.next_attempt_at <= now()) OR (d.status = 'sending' AND d.locked_until < now()))
+      FOR UPDATE SKIP LOCKED
+   )
+   UPDATE webhook_deliveries d
+      SET status = 'sending', attempts = d.attempts + 1, locked_until = now() + make_interval(secs => $4::int)
+     FROM locked, events ev, webhook_endpoints ep
+    WHERE d.id = locked.id AND ev.id = d.event_id AND ep.id = d.endpoint_id
+   RETURNING d.id, d.endpoint_id, d.attempts, ev.id AS event_id, ev.type AS event_type, ev.data::text AS event_data,
+             ev.created_at AS event_created, ev.livemode AS event_livemode, ep.url, ep.status AS endpoint_status,
+             ep.secret_ciphertext, ep.previous_secret_ciphertext, ep.previous_secret_expires_at`,
+);
+
+export async function claimDue(limit: number, idleMerchantsOnly = false): Promise<ClaimedRow[]> {
+  return sql().rows<ClaimedRow>(CLAIM, [limit, env.WEBHOOK_ENDPOINT_CONCURRENCY, env.WEBHOOK_MERCHANT_CONCURRENCY, leaseSeconds(), idleMerchantsOnly]);
+}
+
+/**
+ * Slots beyond WEBHOOK_CONCURRENCY kept for merchants with nothing in flight: however many merchants'
+ * slow endpoints fill the sender, a merchant whose webhooks are all answered goes out at once.
+ */
+export const RESERVE = 32;
+
+/** Seconds until the retry after `attempt` (1-based), or null when the schedule is used up. */
+export function retryDelaySeconds(attempt: number, schedule = env.WEBHOOK_RETRY_SCHEDULE): number | null {
+  return attempt <= schedule.length ? schedule[attempt - 1] : null;
+}
+
+// Opened secrets by sealed text (AES-GCM per attempt was a measurable share of the CPU); bounded.
+const secrets = new Map<string, string>();
+function opened(sealed: string): string {
+  let secret = secrets.get(sealed);
+  if (secret === undefined) {
+    secret = openSecret(sealed);
+    if (secrets.size >= 5_000) secrets.delete(secrets.keys().next().value!);
+    secrets.set(sealed, secret);
+  }
+  return secret;
+}
+
+/** The delivery body: `data` spliced in as stored (jsonb text), the rest serialised here. */
+export function deliveryBody(row: Pick<ClaimedRow, "event_id" | "event_type" | "event_data" | "event_created" | "event_livemode">): string {
+  return `{"id":${JSON.stringify(row.event_id)},"type":${JSON.stringify(row.event_type)},"data":${row.event_data},"created":${Math.floor(row.event_created.getTime() / 1000)},"livemode":${row.event_livemode}}`;
+}
+
+const failure = (error: DeliveryErrorClass): SendResult => ({ ok: false, responseStatus: null, durationMs: 0, error });
+
+async function sendOne(row: ClaimedRow, bodies: Map<string, string>): Promise<Outcome> {
+  const attemptedAt = new Date();
+  let result: SendResult;
+  try {
+    if (row.endpoint_status !== "enabled") result = failure("endpoint_disabled");
+    else {
+      let body = bodies.get(row.event_id);
+      if (body === undefined) bodies.set(row.event_id, (body = deliveryBody(row)));
+      const active = [opened(row.secret_ciphertext)];
+      if (row.previous_secret_ciphertext && row.previous_secret_expires_at && row.previous_secret_expires_at > attemptedAt) active.push(opened(row.previous_secret_ciphertext));
+      const headers = {
+        // The SDK's signer, so that what merchants verify with is exactly what signs.
+        "x-service-signature": signWebhookPayload(active, body, Math.floor(attemptedAt.getTime() / 1000)),
+        "x-service-event-id": row.event_id,
+      };
+      result = await sendSignedPost(row.url, body, headers, mayUsePrivateAddresses());
+    }
+  } catch (err) {
+    // One bad delivery (e.g. a secret that no longer decrypts) fails alone; the detail goes to the log.
+    console.error(`webhook delivery ${row.id} could not be sent:`, err instanceof Error ? err.message : err);
+    result = failure("internal_error");
+  }
+  const delay = result.ok ? null : retryDelaySeconds(row.attempts);
+  return { row, result, attemptedAt, nextAttemptAt: delay === null ? null : new Date(attemptedAt.getTime() + delay * 1000) };
+}
+
+const RECORD_ATTEMPTS = statement(
+  "webhook_record_attempts",
+  `INSERT INTO webhook_delivery_attempts (id, delivery_id, endpoint_id, event_id, status, attempt, response_status, duration_ms, error, attempted_at, next_attempt_at)
+   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[], $9::text[], $10::timestamptz[], $11::timestamptz[])`,
+);
+// Only rows still leased to this sender (same attempt number): a lease that ran out and was claimed again
+// by another sender is not overwritten.
+const RECORD_DELIVERIES = statement(
+  "webhook_record_deliveries",
+  `UPDATE webhook_deliveries d SET status = u.status, next_attempt_at = u.next_at, locked_until = NULL
+     FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::int[]) AS u(id, status, next_at, attempts)
+    WHERE d.id = u.id AND d.status = 'sending' AND d.attempts = u.attempts`,
+);
+const ENDPOINTS_SUCCEEDED = statement(
+  "webhook_endpoints_succeeded",
+  `UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ANY($1::text[]) AND failing_since IS NOT NULL`,
+);
+const ENDPOINTS_FAILED = statement(
+  "webhook_endpoints_failed",
+  `UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, now()),
+          status = CASE WHEN COALESCE(failing_since, now()) < now() - make_interval(secs => $2::float8) THEN 'disabled' ELSE status END
+    WHERE id = ANY($1::text[]) AND (failing_since IS NULL OR status = 'enabled')`,
+);
+
+/** One transaction for a set of finished attempts: the log, the queue rows, the endpoints' health. */
+export async function recordOutcomes(outcomes: Outcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  const succeededEndpoints = new Set(outcomes.filter((o) => o.result.ok).map((o) => o.row.endpoint_id));
+  const failingEndpoints = [...new Set(outcomes.filter((o) => !o.result.ok).map((o) => o.row.endpoint_id))].filter((id) => !succeededEndpoints.has(id)).sort();
+  // Plain pg (named statements) rather than Prisma: four statements per flush, no ORM cost.
+  const tx = new DeferredTransaction();
+  try {
+    const run = (s: { name: string; text: string }, values: unknown[]) => tx.count(s, values);
+    await run(RECORD_ATTEMPTS, [
+      outcomes.map(() => createId("deliveryAttempt")),
+      outcomes.map((o) => o.row.id),
+      outcomes.map((o) => o.row.endpoint_id),
+      outcomes.map((o) => o.row.event_id),
+      outcomes.map((o) => (o.result.ok ? "succeeded" : "failed")),
+      outcomes.map((o) => o.row.attempts), // counted up by the claim: this attempt's number
+      outcomes.map((o) => o.result.responseStatus),
+      outcomes.map((o) => o.result.durationMs),
+      outcomes.map((o) => o.result.error),
+      outcomes.map((o) => o.attemptedAt),
+      outcomes.map((o) => o.nextAttemptAt),
+    ]);
+    await run(RECORD_DELIVERIES, [
+      outcomes.map((o) => o.row.id),
+      outcomes.map((o) => (o.result.ok ? "succeeded" : o.nextAttemptAt ? "pending" : "failed")),
+      outcomes.map((o) => o.nextAttemptAt ?? o.attemptedAt),
+      outcomes.map((o) => o.row.attempts),
+    ]);
+    if (succeededEndpoints.size) await run(ENDPOINTS_SUCCEEDED, [[...succeededEndpoints].sort()]);
+    if (failingEndpoints.length) await run(ENDPOINTS_FAILED, [failingEndpoints, env.WEBHOOK_DISABLE_AFTER_HOURS * 3600]);
+    await tx.commit();
+  } catch (err) {
+    await tx.rollback();
+    throw err;
+  }
+}
+
+/**
+ * The engine: keeps up to WEBHOOK_CONCURRENCY attempts in flight, claims more as slots free up, records
+ * finished ones in flushes. `pump()` claims while there is room and due work.
+ */
+class SenderEngine {
+  inFlight = 0;
+  sent = 0;
+  private pending: Outcome[] = [];
+  private flushing: Promise<void> | null = null;
+  private flushTimer: NodeJS.Timeout | null = null;
+  private pumping = false;
+  private pumpAgain = false;
+  private idle: (() => void)[] = [];
+
+  constructor(private readonly onSlotFree: () => void) {}
+
+  /** Claims and starts sends while there is room; resolves when a claim finds nothing more to take. */
+  async pump(): Promise<void> {
+    if (this.pumping) return void (this.pumpAgain = true);
+    this.pumping = true;
+    try {
+      do {
+        this.pumpAgain = false;
+        for (;;) {
+          const room = env.WEBHOOK_CONCURRENCY - this.inFlight;
+          if (room <= 0) {
+            const reserve = env.WEBHOOK_CONCURRENCY + RESERVE - this.inFlight;
+            if (reserve > 0) this.start(await claimDue(Math.min(reserve, 8), true));
+            break;
+          }
+          const want = Math.min(room, env.WEBHOOK_BATCH_SIZE);
+          const rows = await claimDue(want);
+          this.start(rows);
+          if (rows.length < want) break;
+        }
+      } while (this.pumpAgain);
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private start(rows: ClaimedRow[]) {
+    const bodies = new Map<string, string>();
+    for (const row of rows) {
+      this.inFlight++;
+      void sendOne(row, bodies).then((outcome) => {
+        this.inFlight--;
+        this.sent++;
+        this.pending.push(outcome);
+        this.scheduleFlush();
+        this.onSlotFree();
+      });
+    }
+  }
+
+  private scheduleFlush() {
+    if (this.pending.length >= 200) return void this.flush();
+    this.flushTimer ??= setTimeout(() => void this.flush(), 5);
+  }
+
+  /** Records what has finished; one flush at a time (the next one takes what piled up meanwhile). */
+  flush(): Promise<void> {
+    if (this.flushTimer) clearTimeout(this.flushTimer), (this.flushTimer = null);
+    if (this.flushing) return this.flushing.then(() => (this.pending.length ? this.flush() : undefined));
+    const batch = this.pending.splice(0);
+    if (batch.length === 0) return Promise.resolve();
+    this.flushing = recordOutcomes(batch)
+      .catch((err) => console.error("webhook sender: recording failed (the leases will run out and the attempts be retried):", err instanceof Error ? err.message : err))
+      .finally(() => {
+        this.flushing = null;
+        if (this.pending.length) this.scheduleFlush();
+        if (this.inFlight === 0 && !this.pending.length) for (const resolve of this.idle.splice(0)) resolve();
+      });
+    return this.flushing;
+  }
+
+  /** Resolves when nothing is in flight and everything finished is recorded. */
+  async drained(): Promise<void> {
+    while (this.inFlight > 0 || this.pending.length || this.flushing) {
+      if (this.inFlight === 0) await this.flush();
+      else await new Promise<void>((resolve) => this.idle.push(resolve));
+    }
+  }
+}
+
+/** Fans out every event not fanned out yet (batches of 500). */
+async function fanOutAll(): Promise<number> {
+  let total = 0;
+  for (let i = 0; i < 20; i++) {
+    const n = await fanOutEvents();
+    total += n;
+    if (n < 500) break;
+  }
+  return total;
+}
+
+/**
+ * The cron tick's sender where nothing runs in the background: claims until the budget is used up or
+ * nothing is due, then waits for the attempts in flight (each at most WEBHOOK_TIMEOUT_MS) and records them.
+ */
+export async function runSenderOnce(budgetMs = env.WEBHOOK_TICK_BUDGET_MS): Promise<number> {
+  const deadline = Date.now() + budgetMs;
+  let wake: (() => void) | null = null;
+  const engine = new SenderEngine(() => wake?.());
+  await fanOutAll();
+  await engine.pump();
+  while (engine.inFlight > 0 && Date.now() < deadline) {
+    // Wait for a slot (or the deadline), then claim again.
+    await new Promise<void>((resolve) => {
+      wake = resolve;
+      setTimeout(resolve, Math.max(0, deadline - Date.now())).unref();
+    });
+    wake = null;
+    if (Date.now() < deadline) await engine.pump();
+  }
+  await engine.drained();
+  return engine.sent;
+}
+
+// ---- The long-running server's own loop --------------------------------------------------------------
+
+interface Background {
+  engine: SenderEngine;
+  wake: () => void;
+}
+const KEY = Symbol.for("aps.webhooks.background-sender");
+const g = globalThis as unknown as Record<symbol, Background | undefined>;
+
+/** Whether this process runs the background sender (then the tick only wakes it). */
+export function backgroundSenderRunning(): boolean {
+  return g[KEY] !== undefined;
+}
+
+/** Wakes this process's background sender, if it runs one. */
+export function wakeBackgroundSender(): boolean {
+  g[KEY]?.wake();
+  return g[KEY] !== undefined;
+}
+
+export function startBackgroundSender(): void {
+  if (g[KEY]) return;
+  let scheduled = false;
+  let running = false;
+  let again = false;
+  let fanOutNeeded = true;
+  const run = async () => {
+    scheduled = false;
+    if (running) return void (again = true);
+    running = true;
+    try {
+      do {
+        again = false;
+        if (fanOutNeeded) {
+          fanOutNeeded = false;
+          await fanOutAll();
+        }
+        await engine.pump();
+      } while (again);
+    } catch (err) {
+      console.error("webhook sender:", err instanceof Error ? err.message : err);
+    } finally {
+      running = false;
+    }
+  };
+  // Debounce: the wake-ups of one burst of commits (and of sends finishing together) make one round.
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    setTimeout(run, 2);
+  };
+  // A finished send frees a slot (of the process, its endpoint, its merchant): claim again.
+  const engine = new SenderEngine(() => schedule());
+  const wake = () => {
+    fanOutNeeded = true;
+    schedule();
+  };
+  g[KEY] = { engine, wake };
+  wake();
+}
