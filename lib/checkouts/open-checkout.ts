@@ -24,7 +24,7 @@ export interface CheckoutOrigin {
   source: PaymentSource;
   paywall?: PaywallPaymentFields;
   /** A sale of a hosted paid resource (xr_), and the payer as its protocol names it (x402: the signer's address). */
-  sale?: { paidResourceId: string; payer?: string | null };
+  sale?: { paidResourceId?: string | null; payer?: string | null };
 }
 
 export async function openCheckout(tx: Db, scope: Scope, input: OpenCheckoutInput, origin: CheckoutOrigin) {
@@ -47,7 +47,7 @@ export async function openCheckout(tx: Db, scope: Scope, input: OpenCheckoutInpu
     data: {
       ...common,
       ...paywall,
-      ...(sale ? { paidResourceId: sale.paidResourceId, payer: sale.payer ?? null } : {}),
+      ...(sale ? { paidResourceId: sale.paidResourceId ?? null, payer: sale.payer ?? null } : {}),
       id: ids.paymentIntent,
       status: "requires_payment",
       checkoutId: ids.checkout,

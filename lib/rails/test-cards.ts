@@ -42,3 +42,12 @@ export function testCardOutcome(cardNumber: string): TestOutcome | null {
 export function isCustomerWalletMethod(paymentMethod: string): boolean {
   return /^cus_[0-9A-Za-z]{10,64}$/.test(paymentMethod);
 }
+
+/**
+ * An x402 payment on the test network (lib/x402): `x402:eip155:84532:<payer address>`. The test rail records
+ * it as a succeeded charge (the signed authorization is the funds; there is no chain in test mode). Not a
+ * method the API accepts from payers: only a capture whose payment the service verified uses it.
+ */
+export function isX402TestPaymentMethod(paymentMethod: string): boolean {
+  return /^x402:eip155:84532:0x[0-9a-fA-F]{40}$/.test(paymentMethod);
+}

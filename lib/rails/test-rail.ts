@@ -5,7 +5,7 @@ import type pg from "pg";
 import { createId } from "../ids";
 import { sideTransaction } from "../side-pool";
 import { RailUnavailableError, type ChargeRequest, type ChargeResult, type Rail, type RefundRequest, type RefundResult } from "./rail";
-import { isCustomerWalletMethod, testPaymentMethodOutcome } from "./test-cards";
+import { isCustomerWalletMethod, isX402TestPaymentMethod, testPaymentMethodOutcome } from "./test-cards";
 
 interface ChargeRow {
   id: string;
@@ -51,7 +51,7 @@ export const testRail: Rail = {
           [request.paymentMethod, request.currency, request.amount],
         );
         if (debited.rowCount !== 1) declineReason = "insufficient_funds";
-      } else if (!known) {
+      } else if (!known && !isX402TestPaymentMethod(request.paymentMethod)) {
         declineReason = "invalid_payment_method";
       }
       const row: ChargeRow = { id: createId("railCharge"), status: declineReason ? "declined" : "succeeded", decline_reason: declineReason };

@@ -1,0 +1,7 @@
+// GET /x402/supported (merchant key): the kinds this facilitator settles, and the merchant's payTo (docs/x402.md).
+import { api } from "@/lib/http/api";
+import { supportedX402 } from "@/lib/x402/facilitator";
+
+export const GET = api({ auth: "secret" }, ({ principal }) => supportedX402(principal));
+
+export const dynamic = "force-dynamic";

@@ -1,0 +1,97 @@
+// Settling a verified x402 `exact` payment into the ledger (docs/x402.md), in the caller's ONE transaction:
+// the authorization's row (its nonce, single-use: the primary key), then an ordinary checkout of the merchant
+// (openCheckout, source x402) captured at once by captureCheckout, so the PaymentIntent, order, ledger posting,
+// events and webhooks, and later refunds are the usual ones; nothing here moves money itself.
+//
+// - Single use: a transaction-scoped advisory lock on the authorization's key is TRIED first: a settlement of
+//   the same authorization running elsewhere (any process) makes this one refuse at once, without waiting on
+//   a connection; after it committed, the row is there and the insert finds it. The primary key backs both.
+// - Crash safety: the rail's charge key is the authorization's key, so a retry after a crash that rolled the
+//   settlement back finds the rail's first charge instead of taking a second one.
+// - Live mode: no on-chain rail yet, 502 UPSTREAM_ERROR before anything is written.
+import { captureCheckout } from "../checkouts/capture-checkout";
+import { openCheckout } from "../checkouts/open-checkout";
+import type { Db } from "../db";
+import { UpstreamError } from "../errors";
+import type { Scope } from "../scope";
+import type { RefusedPayment, VerifiedPayment } from "./check-payment";
+
+export interface SaleOf {
+  /** The hosted paid resource sold (xr_), if any. */
+  paidResourceId?: string;
+  /** The line the order shows. */
+  name: string;
+}
+
+export type Settlement = { ok: true; paymentIntentId: string; orderId: string } | RefusedPayment;
+
+export function authorizationKey(payment: VerifiedPayment) {
+  return {
+    network: payment.network.caip2,
+    asset: payment.network.asset.toLowerCase(),
+    payer: payment.payer.toLowerCase(),
+    nonce: payment.authorization.nonce.toLowerCase(),
+  };
+}
+
+/** Whether this authorization was settled already (verify's read; settle relies on the key itself). */
+export async function authorizationUsed(db: Db, payment: VerifiedPayment): Promise<boolean> {
+  const key = authorizationKey(payment);
+  const rows = await db.$queryRaw<{ one: number }[]>`
+    SELECT 1 AS one FROM x402_authorizations WHERE network = ${key.network} AND asset = ${key.asset} AND payer = ${key.payer} AND nonce = ${key.nonce}`;
+  return rows.length > 0;
+}
+
+export function nonceUsed(payment: VerifiedPayment): RefusedPayment {
+  return {
+    ok: false,
+    reason: "invalid_exact_evm_nonce_already_used",
+    message: "This authorization (its nonce) was already used; nothing was charged.",
+    networkName: payment.networkName,
+    payer: payment.payer,
+  };
+}
+
+export async function settlePayment(tx: Db, merchant: Scope, payment: VerifiedPayment, sale: SaleOf): Promise<Settlement> {
+  if (merchant.livemode) throw new UpstreamError("x402 settlement in live mode needs an on-chain rail, which this service does not have yet; nothing was settled.");
+  const key = authorizationKey(payment);
+  const keyText = `${key.network}:${key.asset}:${key.payer}:${key.nonce}`;
+  const [lock] = await tx.$queryRaw<{ locked: boolean }[]>`SELECT pg_try_advisory_xact_lock(hashtextextended(${`x402:${keyText}`}, 0)) AS locked`;
+  if (!lock?.locked) return nonceUsed(payment); // being settled right now by another request
+  const inserted = await tx.$queryRaw<{ nonce: string }[]>`
+    INSERT INTO x402_authorizations (network, asset, payer, nonce, merchant_id, livemode, value)
+    VALUES (${key.network}, ${key.asset}, ${key.payer}, ${key.nonce}, ${merchant.merchantId}, ${merchant.livemode}, ${payment.authorization.value})
+    ON CONFLICT DO NOTHING RETURNING nonce`;
+  if (!inserted[0]) return nonceUsed(payment);
+
+  const description = payment.description || payment.resourceUrl || sale.name;
+  const checkout = await openCheckout(
+    tx,
+    merchant,
+    {
+      amount: payment.cents,
+      currency: "USD",
+      items: [{ name: sale.name.slice(0, 256), quantity: 1, unitAmount: payment.cents }],
+      description: description.slice(0, 1000),
+      metadata: {
+        x402_network: payment.networkName.slice(0, 500),
+        x402_payer: payment.payer,
+        x402_nonce: key.nonce,
+        ...(payment.resourceUrl ? { x402_resource: payment.resourceUrl.slice(0, 500) } : {}),
+      },
+      expiresInSeconds: 300,
+    },
+    { source: "x402", sale: { paidResourceId: sale.paidResourceId ?? null, payer: payment.payer } },
+  );
+  const order = await captureCheckout(
+    tx,
+    merchant,
+    checkout.id,
+    { paymentMethod: `x402:${key.network}:${payment.payer}` },
+    { chargeKey: `x402:${keyText}`, verifiedPayment: true },
+  );
+  await tx.$executeRaw`
+    UPDATE x402_authorizations SET payment_intent_id = ${order.paymentIntentId}
+     WHERE network = ${key.network} AND asset = ${key.asset} AND payer = ${key.payer} AND nonce = ${key.nonce}`;
+  return { ok: true, paymentIntentId: order.paymentIntentId, orderId: order.id };
+}
