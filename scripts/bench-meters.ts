@@ -4,6 +4,12 @@
 //  2. Prepaid: BENCH_CALLS reserve + commit pairs (two requests per metered call), same concurrency.
 //  3, 4. The same through the SDK's serviceMeteringBackend (what meteredPaywall calls): its client, its
 //     Idempotency-Key on every POST (the reservation's key when the call has none of its own).
+//  5. Post-paid usage in batches, POST /v1/meters/usage_batches, at each size of BENCH_BATCH_SIZES (default
+//     1,100,1000): BENCH_BATCH_RECORDS records (default: 2,000 at size 1, 20,000 at 100, 100,000 at 1,000),
+//     BENCH_BATCH_CONCURRENCY requests at once (default 16 at size 1, else 4), each worker on a meter of its
+//     own (agents on their own meters); then the largest size again with every worker on ONE meter (all
+//     batches queue on its row). Bodies are serialized before the clock starts. Prints records/s and the
+//     per-request latency p50/p99, and checks the books of every meter (billed + accrued == accepted).
 // Prints calls/s and per-call latency p50/p99, the load average, and checks the books. Post-paid: every base
 // unit metered is either billed in an aggregate PaymentIntent or still accrued. Prepaid: the budget was
 // charged once up front (one funding PaymentIntent, no settlements), and after close the unused funds are
@@ -55,17 +61,17 @@ async function load(call: (i: number) => Promise<void>) {
   return { perSecond: CALLS / seconds, latencies: latencies.sort((a, b) => a - b) };
 }
 
-async function settledBooks(key: string, meterId: string, prepaid: boolean) {
+async function settledBooks(key: string, meterId: string, prepaid: boolean, expectedBase = CALLS * PRICE) {
   if (prepaid) return prepaidBooks(key, meterId);
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     const meter = await get(`/v1/meters/${meterId}`, key);
     const payments = (await get(`/v1/payment_intents?meterId=${meterId}&limit=100`, key)).data as { amount: number; status: string }[];
     const billed = payments.filter((p) => p.status === "settled").reduce((sum, p) => sum + p.amount, 0);
     // Done once the ticker has billed everything above the threshold (100 cents) and the books balance.
     const settled = meter.accruedBase < 100 * 1_000_000 && payments.every((p) => p.status === "settled");
-    if ((settled && billed * 1_000_000 + meter.accruedBase === CALLS * PRICE) || Date.now() > deadline) {
-      return { ok: billed * 1_000_000 + meter.accruedBase === CALLS * PRICE, payments: payments.length, billed };
+    if ((settled && billed * 1_000_000 + meter.accruedBase === expectedBase) || Date.now() > deadline) {
+      return { ok: billed * 1_000_000 + meter.accruedBase === expectedBase && meter.usedBase === expectedBase, payments: payments.length, billed };
     }
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -84,6 +90,62 @@ async function prepaidBooks(key: string, meterId: string) {
     if (ok || Date.now() > deadline) return { ok, payments: payments.length, billed: meter.fundedMinor - meter.refundedMinor };
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+const BATCH_SIZES = (process.env.BENCH_BATCH_SIZES ?? "1,100,1000").split(",").map(Number).filter((n) => n > 0);
+const defaultBatchRecords = (size: number) => (size === 1 ? CALLS : size <= 100 ? 20_000 : 100_000);
+
+/** Usage in batches: for each size, records spread over one meter per worker; then the largest on one meter. */
+async function batchPhases(key: string, customerId: string) {
+  const rows: string[] = [];
+  let balanced = true;
+  const shapes = [...BATCH_SIZES.map((size) => ({ size, oneMeter: false })), ...(BATCH_SIZES.length ? [{ size: Math.max(...BATCH_SIZES), oneMeter: true }] : [])];
+  for (const { size, oneMeter } of shapes) {
+    const records = Number(process.env.BENCH_BATCH_RECORDS ?? defaultBatchRecords(size));
+    const concurrency = Number(process.env.BENCH_BATCH_CONCURRENCY ?? (size === 1 ? CONCURRENCY : 4));
+    const meterCount = oneMeter ? 1 : concurrency;
+    const meters: string[] = [];
+    for (let m = 0; m < meterCount; m++) meters.push((await post("/v1/meters", key, { customerId, currency: "usd", thresholdMinor: 100, prepaid: false })).id);
+    // Worker w sends batches w, w + concurrency, ...: batch b goes to meter b % meterCount.
+    const batchCount = Math.ceil(records / size);
+    const amounts = new Map<string, number>(); // per meter: base units the answers accepted
+    const bodies = Array.from({ length: batchCount }, (_, b) => {
+      const meterId = meters[b % meterCount];
+      const list = Array.from({ length: Math.min(size, records - b * size) }, (_, i) => ({ meterId, quantity: 1 + (i % 3), unitPriceMinor: PRICE + (i % 7), idempotencyKey: `b${size}-${b}-${i}` }));
+      return { meterId, json: JSON.stringify({ records: list }), list };
+    });
+    const latencies: number[] = [];
+    let accepted = 0;
+    let next = 0;
+    const startedAt = performance.now();
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        for (let b = next++; b < batchCount; b = next++) {
+          const t = performance.now();
+          const res = await fetch(`${server.url}/v1/meters/usage_batches`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: bodies[b].json });
+          const answer = await res.json();
+          latencies.push(performance.now() - t);
+          if (res.status !== 200) throw new Error(`usage_batches: ${res.status} ${JSON.stringify(answer).slice(0, 300)}`);
+          answer.results.forEach((r: { status: string }, i: number) => {
+            if (r.status !== "accepted") return;
+            accepted += 1;
+            const rec = bodies[b].list[i];
+            amounts.set(rec.meterId, (amounts.get(rec.meterId) ?? 0) + rec.quantity * rec.unitPriceMinor);
+          });
+        }
+      }),
+    );
+    const seconds = (performance.now() - startedAt) / 1000;
+    latencies.sort((a, b) => a - b);
+    let ok = accepted === records;
+    for (const meterId of meters) ok = (await settledBooks(key, meterId, false, amounts.get(meterId) ?? 0)).ok && ok;
+    balanced &&= ok;
+    rows.push(
+      `| ${size.toLocaleString("en-US")} | ${meterCount} | ${records.toLocaleString("en-US")} | ${concurrency} | **${Math.round(records / seconds).toLocaleString("en-US")}** | ${percentile(latencies, 50).toFixed(1)} ms | ${percentile(latencies, 99).toFixed(1)} ms | ${ok ? "yes" : "NO"} |`,
+    );
+    console.log(rows.at(-1));
+  }
+  return { rows, balanced };
 }
 
 const stopTicker = startTicker(server.url, CRON);
@@ -128,7 +190,8 @@ try {
   ];
   const rows: string[] = [];
   let balanced = true;
-  for (const phase of phases) {
+  // BENCH_SKIP_SINGLE=1 runs the batch phases alone (for measuring them; the documented run has all).
+  for (const phase of process.env.BENCH_SKIP_SINGLE === "1" ? [] : phases) {
     const meter = await openMeter(phase.prepaid);
     const result = await load(async (i) => {
       await phase.call(meter.id, i);
@@ -139,12 +202,18 @@ try {
       `| ${phase.name} | ${result.perSecond.toFixed(0)} | ${percentile(result.latencies, 50).toFixed(1)} ms | ${percentile(result.latencies, 99).toFixed(1)} ms | ${books.payments} (${books.billed} cents) | ${books.ok ? "yes" : "NO"} |`,
     );
   }
+  const batchRows = await batchPhases(key, payer.id);
   const [load1, load5] = os.loadavg();
 
   console.log(`\nMeters benchmark: production build, fresh database, 1 s ticker, ${CALLS} calls, concurrency ${CONCURRENCY}\n`);
   console.log("| measure | calls/s | p50 | p99 | PaymentIntents (cents kept) | books balance |");
   console.log("|---|---:|---:|---:|---:|---|");
   for (const row of rows) console.log(row);
+  console.log(`\nUsage in batches (POST /v1/meters/usage_batches), same server and database\n`);
+  console.log("| batch size | meters | records | requests at once | records/s | p50 per request | p99 per request | books balance |");
+  console.log("|---:|---:|---:|---:|---:|---:|---:|---|");
+  for (const row of batchRows.rows) console.log(row);
+  balanced &&= batchRows.balanced;
   console.log(`\nload average (1 min / 5 min) at the end: ${load1.toFixed(2)} / ${load5.toFixed(2)}; ${os.cpus().length} CPUs`);
   if (!balanced) process.exitCode = 1;
 } finally {
