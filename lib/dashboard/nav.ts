@@ -17,4 +17,5 @@ export const DASHBOARD_NAV: NavItem[] = [
   { href: "/dashboard/webhooks", label: "Webhooks" },
   { href: "/dashboard/events", label: "Events" },
   { href: "/dashboard/api-keys", label: "API keys" },
+  { href: "/dashboard/connected-apps", label: "Connected apps" },
 ];

@@ -1,0 +1,52 @@
+// What this deployment speaks (GET /v1/integrations, CONTRACT.md "OAuth and the service's own MCP
+// server"): one entry per protocol or surface that WORKS here now, with its versions and addresses.
+//
+// How a protocol joins: when its routes land, add its entry to INTEGRATIONS below (a function of the
+// base URL), in the same commit as the routes. tests/unit/integrations-registry.test.ts fails when an
+// entry names an address no route under app/ serves, so the list cannot promise what is not there.
+import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import { env } from "../env";
+import { SCOPES } from "../oauth/config";
+
+export interface Integration {
+  id: string;
+  versions: string[];
+  /** Addresses on this deployment (absolute URLs), by role. */
+  endpoints: Record<string, string>;
+  [detail: string]: unknown;
+}
+
+type Entry = (base: string) => Integration;
+
+const mcp: Entry = (base) => ({
+  id: "mcp",
+  versions: [...SUPPORTED_PROTOCOL_VERSIONS],
+  transport: "streamable-http",
+  stateless: true,
+  auth: ["oauth2.1", "api_key"],
+  scopes: [...SCOPES],
+  endpoints: {
+    mcp: `${base}/mcp`,
+    protectedResourceMetadata: `${base}/.well-known/oauth-protected-resource/mcp`,
+    authorizationServerMetadata: `${base}/.well-known/oauth-authorization-server`,
+    register: `${base}/oauth/register`,
+    authorize: `${base}/oauth/authorize`,
+    token: `${base}/oauth/token`,
+    revoke: `${base}/oauth/revoke`,
+  },
+});
+
+const webhooks: Entry = (base) => ({
+  id: "webhooks",
+  versions: ["v1"],
+  signature: "stripe-v1",
+  signatureHeader: "X-Service-Signature",
+  endpoints: { webhookEndpoints: `${base}/v1/webhook-endpoints` },
+});
+
+/** Every working integration, in the order listed. Add a protocol's entry here when its routes land. */
+export const INTEGRATIONS: Entry[] = [mcp, webhooks];
+
+export function listIntegrations(base = env.BASE_URL) {
+  return { object: "list" as const, data: INTEGRATIONS.map((entry) => entry(base)) };
+}
