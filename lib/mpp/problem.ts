@@ -3,6 +3,9 @@
 // WWW-Authenticate whose id the body names (challengeId), so the client can pay again at once.
 import { Challenge } from "mppx";
 
+/** What a browser client may read of a /mpp answer. */
+export const EXPOSED_HEADERS = "WWW-Authenticate, Payment-Receipt, Retry-After";
+
 export const PROBLEM_BASE = "https://paymentauth.org/problems/";
 
 export type ProblemKind =
@@ -54,6 +57,7 @@ export function problemResponse(kind: ProblemKind, options: ProblemOptions): Res
   const headers = new Headers(options.headers);
   headers.set("Content-Type", "application/problem+json");
   headers.set("Cache-Control", "no-store");
+  headers.set("Access-Control-Expose-Headers", EXPOSED_HEADERS);
   if (options.challenge) headers.set("WWW-Authenticate", Challenge.serialize(options.challenge));
   const body = {
     type,

@@ -16,7 +16,7 @@ import { findPublicPaidResource } from "../paid-resources/get-paid-resource";
 import { MPP_METHOD_NAME } from "../sdk/mpp-method";
 import { checkChallenge, issueChallenge } from "./challenge";
 import { parseServiceCredential } from "./parse-credential";
-import { problemResponse, type ProblemKind } from "./problem";
+import { EXPOSED_HEADERS, problemResponse, type ProblemKind } from "./problem";
 import { settleCredential } from "./settle-credential";
 
 export async function serveMppResource(req: Request, id: string): Promise<Response> {
@@ -77,6 +77,7 @@ export async function serveMppResource(req: Request, id: string): Promise<Respon
 
   headers.set("Payment-Receipt", Receipt.serialize(Receipt.from({ method: MPP_METHOD_NAME, reference: paymentIntent.id, status: "success", timestamp: new Date().toISOString(), externalId: resource.id })));
   headers.set("Cache-Control", "no-store");
+  headers.set("Access-Control-Expose-Headers", EXPOSED_HEADERS);
   headers.set("Content-Type", "application/json");
   return new Response(JSON.stringify(resource.content ?? null), { status: 200, headers });
 }

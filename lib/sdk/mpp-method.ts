@@ -121,11 +121,11 @@ export interface MppVerification {
   paymentIntent: PaymentIntent;
 }
 
-export interface ServiceServerMethodOptions {
+export interface ServiceServerMethodOptions<D extends Partial<ServiceChargeRequest> = {}> {
   /** A ServiceClient with the MERCHANT's secret key (the merchant that issues the challenges). */
   client: ServiceClient;
-  /** Request defaults for every route (e.g. `{ currency: "usd", recipient: "mer_..." }`). */
-  defaults?: Partial<ServiceChargeRequest>;
+  /** Request defaults for every route (e.g. `{ currency: "usd", recipient: "mer_..." }`); routes may then omit them. */
+  defaults?: D;
 }
 
 /**
@@ -134,9 +134,9 @@ export interface ServiceServerMethodOptions {
  * replayed credential), an expired challenge, and anything the token does not allow; each refusal becomes
  * the mppx error whose problem type says why, and mppx answers 402 with a fresh challenge.
  */
-export function serviceServerMethod(options: ServiceServerMethodOptions) {
-  return Method.toServer(service, {
-    ...(options.defaults ? { defaults: options.defaults } : {}),
+export function serviceServerMethod<const D extends Partial<ServiceChargeRequest> = {}>(options: ServiceServerMethodOptions<D>): Method.Server<ServiceMethod, D> {
+  return Method.toServer<ServiceMethod, D>(service, {
+    defaults: options.defaults as D,
     async broadcast({ credential }) {
       let verification: MppVerification;
       try {

@@ -16,7 +16,7 @@ import type { ServerProcess } from "../../scripts/lib/server-process";
 import { call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 import { rawRequest } from "../helpers/raw-request";
-import { sleep } from "../helpers/payments";
+import { eventTypesFor, sleep } from "../helpers/payments";
 import { startTestServer, TEST_SECRETS_KEY } from "../helpers/server";
 
 const PRICE = 250;
@@ -119,6 +119,11 @@ describe("GET /mpp/r/:id", () => {
     expect((await call("GET", `/v1/shared_payment_tokens/${minted[0]}`, { key: payer.testKey, base: s1.url })).body).toMatchObject({ status: "redeemed", paymentIntentId: pi.id });
     const sales = (await call("GET", `/v1/payment_intents?paidResourceId=${resource.id}`, { key: payee.testKey, base: s1.url })).body.data;
     expect(sales.map((p: any) => p.id)).toContain(pi.id);
+    // The usual events, and it refunds like any payment.
+    expect(await eventTypesFor(payee.testKey, pi.id)).toEqual(["payment_intent.captured"]);
+    expect((await call("POST", "/v1/refunds", { key: payee.testKey, base: s1.url, body: { paymentIntentId: pi.id } })).status).toBe(201);
+    expect((await call("GET", `/v1/orders/${pi.orderId}`, { key: payee.testKey, base: s1.url })).body).toMatchObject({ status: "refunded", amountRefunded: PRICE });
+    expect(await balanceTotal()).toBe(before);
   });
 
   it("a replayed credential is refused (invalid-challenge, fresh challenge) on either process; nothing moves", async () => {

@@ -5,6 +5,7 @@
 // that may not pay, and malformed credentials are refused with nothing charged, never a 500.
 import { Challenge, Credential, Receipt } from "mppx";
 import { Mppx as ClientMppx } from "mppx/client";
+import { Mppx as NextMppx } from "mppx/nextjs";
 import { Mppx as ServerMppx } from "mppx/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../lib/db";
@@ -184,6 +185,37 @@ describe("a merchant's own mppx/server app with the SDK's service method", () =>
     expect((await fetch(`${shop.url}/report`, { headers: { Authorization: retry } })).status).toBe(402);
     const paid = await fetch(`${shop.url}/report`, { headers: { Authorization: Credential.serialize({ challenge, payload: { spt: good.id } }) } });
     expect(paid.status).toBe(200);
+  });
+});
+
+describe("a merchant's Next.js route handler made with mppx/nextjs", () => {
+  it("settles through the SDK's method into the merchant's ledger, once per challenge", async () => {
+    const mppx = NextMppx.create({
+      methods: [serviceServerMethod({ client: new ServiceClient({ baseUrl: baseUrl(), apiKey: payee.key, maxRetries: 0 }), defaults: { currency: "usd", recipient: payee.merchantId } })],
+      secretKey: "next-shop-secret-key-of-at-least-32-bytes-0123",
+      realm: "next.shop.test",
+    });
+    // What a merchant writes in app/api/report/route.ts: export const GET = mppx.charge({...})(handler)
+    const GET = mppx.charge({ amount: "275", description: "Next.js report" })(async () => Response.json({ report: "from next" }));
+    const app = await serveFetch(async (request) => GET(request));
+    try {
+      const before = await balanceTotal(payee.key);
+      const token = await mint();
+      const first = await fetch(`${app.url}/api/report`);
+      expect(first.status).toBe(402);
+      const credential = await payingClient(() => token.id).createCredential(first);
+      const paid = await fetch(`${app.url}/api/report`, { headers: { Authorization: credential } });
+      expect(paid.status).toBe(200);
+      expect(await paid.json()).toEqual({ report: "from next" });
+      const receipt = Receipt.fromResponse(paid);
+      expect((await call("GET", `/v1/payment_intents/${receipt.reference}`, { key: payee.key })).body).toMatchObject({ status: "captured", amount: 275, source: "mpp" });
+      expect(await balanceTotal(payee.key)).toBe(before + 275);
+      const replay = await fetch(`${app.url}/api/report`, { headers: { Authorization: credential } });
+      await expectRefusedProblem(replay, "invalid-challenge");
+      expect(await balanceTotal(payee.key)).toBe(before + 275);
+    } finally {
+      await app.close();
+    }
   });
 });
 
