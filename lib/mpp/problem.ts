@@ -21,7 +21,7 @@ export type ProblemKind =
   | "not_found"
   | "rate_limited"
   | "method_not_allowed"
-  | "not_implemented"
+  | "bad_gateway"
   | "internal";
 
 const KINDS: Record<ProblemKind, { status: number; title: string; type: string }> = {
@@ -38,7 +38,7 @@ const KINDS: Record<ProblemKind, { status: number; title: string; type: string }
   not_found: { status: 404, title: "Not Found", type: "about:blank" },
   rate_limited: { status: 429, title: "Too Many Requests", type: "about:blank" },
   method_not_allowed: { status: 405, title: "Method Not Allowed", type: "about:blank" },
-  not_implemented: { status: 501, title: "Not Implemented", type: "about:blank" },
+  bad_gateway: { status: 502, title: "Bad Gateway", type: "about:blank" },
   internal: { status: 500, title: "Internal Payment Error", type: `${PROBLEM_BASE}internal-payment-error` },
 };
 

@@ -1,22 +1,28 @@
-// GET /mpp/r/:id: a hosted paid resource (xr_, lib/paid-resources) sold over the Payment HTTP authentication
+// /mpp/r/:id: a hosted paid resource (xr_, lib/paid-resources) sold over the Payment HTTP authentication
 // scheme with the service method (CONTRACT.md "MPP"). Public: the payment is the credential, and requests are
 // limited per client IP. Without a credential: 402 + WWW-Authenticate: Payment (a fresh, single-use challenge
 // bound to this resource and its price). With one: the challenge is checked (issued here, this resource, this
 // price, not expired), then the token is redeemed once into a captured PaymentIntent (source "mpp", the
-// resource's sale) in one transaction, and only after that commits is the content returned, with
-// Payment-Receipt. Every refusal is an RFC 9457 problem body with a fresh challenge; nothing here is a 500
-// unless something unexpected failed (and then nothing was charged: the transaction rolled back).
+// resource's sale) in one transaction, and only after that commits is the content returned (a `content`
+// resource, GET) or the request forwarded to the merchant's `url` (any method; the body is read before anything
+// is charged), with Payment-Receipt. A forward that fails (5xx, network error, time-out) is refunded and
+// answered 502, as on x402. Every refusal is an RFC 9457 problem body with a fresh challenge; nothing here is a
+// 500 unless something unexpected failed (and then nothing was charged: the transaction rolled back).
 import { Receipt } from "mppx";
 import { getDb, transaction } from "../db";
+import { env } from "../env";
 import { DomainError, RateLimitedError } from "../errors";
 import type { PaidResource } from "../generated/prisma/client";
 import { clientIpKey } from "../http/client-ip";
 import { enforceRateLimit } from "../http/rate-limit-step";
+import { readBodyText } from "../http/read-body";
+import { forwardRequest } from "../paid-resources/forward-request";
 import { findPublicPaidResource } from "../paid-resources/get-paid-resource";
+import { createRefund } from "../refunds/create-refund";
 import { MPP_METHOD_NAME } from "../sdk/mpp-method";
 import { checkChallenge, issueChallenge } from "./challenge";
 import { parseServiceCredential } from "./parse-credential";
-import { EXPOSED_HEADERS, problemResponse, type ProblemKind } from "./problem";
+import { EXPOSED_HEADERS, methodNotAllowed, problemResponse, type ProblemKind } from "./problem";
 import { settleCredential } from "./settle-credential";
 
 export async function serveMppResource(req: Request, id: string): Promise<Response> {
@@ -29,10 +35,8 @@ export async function serveMppResource(req: Request, id: string): Promise<Respon
   }
   const resource = await findPublicPaidResource(getDb(), id);
   if (!resource) return problemResponse("not_found", { detail: `No such paid resource: '${id.slice(0, 80)}'`, headers });
-  if (resource.content === null) {
-    // A forwarded resource (url): not sold over MPP yet. Refused before any challenge, so nothing can be charged.
-    return problemResponse("not_implemented", { detail: "This resource forwards to the merchant's URL; it is sold over x402 (/x402/r/:id), not MPP.", headers });
-  }
+  const forwarded = resource.url !== null;
+  if (!forwarded && req.method !== "GET" && req.method !== "HEAD") return methodNotAllowed(["GET", "HEAD"]); // the body is never read
 
   const refuse = (kind: ProblemKind, detail: string, extra?: Record<string, unknown>) =>
     problemResponse(kind, { detail, extra, headers, challenge: issueChallenge(priced(resource)) });
@@ -45,6 +49,17 @@ export async function serveMppResource(req: Request, id: string): Promise<Respon
   if (!parsed.ok) return refuse(parsed.problem, parsed.message);
   const check = checkChallenge(parsed.credential, priced(resource));
   if (!check.ok) return refuse(check.problem, check.message);
+
+  // A body to forward is read (and size-checked) before anything is charged.
+  let body: string | undefined;
+  if (forwarded && req.method !== "GET" && req.method !== "HEAD") {
+    try {
+      body = await readBodyText(req, env.BODY_LIMIT_BYTES);
+    } catch (err) {
+      if (err instanceof DomainError) return problemResponse("bad_request", { detail: err.message, headers });
+      throw err;
+    }
+  }
 
   const { challenge, spt } = parsed.credential;
   let settled;
@@ -75,11 +90,57 @@ export async function serveMppResource(req: Request, id: string): Promise<Respon
   if ("declined" in settled && settled.declined) return refusalOf(settled.declined, refuse);
   const paymentIntent = settled.paymentIntent!;
 
-  headers.set("Payment-Receipt", Receipt.serialize(Receipt.from({ method: MPP_METHOD_NAME, reference: paymentIntent.id, status: "success", timestamp: new Date().toISOString(), externalId: resource.id })));
+  const receipt = Receipt.serialize(Receipt.from({ method: MPP_METHOD_NAME, reference: paymentIntent.id, status: "success", timestamp: new Date().toISOString(), externalId: resource.id }));
   headers.set("Cache-Control", "no-store");
   headers.set("Access-Control-Expose-Headers", EXPOSED_HEADERS);
-  headers.set("Content-Type", "application/json");
-  return new Response(JSON.stringify(resource.content ?? null), { status: 200, headers });
+  if (!forwarded) {
+    headers.set("Payment-Receipt", receipt);
+    headers.set("Content-Type", "application/json");
+    return new Response(JSON.stringify(resource.content ?? null), { status: 200, headers });
+  }
+  return forwardPaid(req, resource, paymentIntent.id, parsed.credential.raw.source ?? null, body, receipt, headers);
+}
+
+const FORWARDED_HEADERS = ["content-type", "accept", "accept-language"];
+
+/** The paid request, forwarded once the payment committed; a failed forward is refunded (the payer keeps nothing it did not get). */
+async function forwardPaid(req: Request, resource: PaidResource, paymentIntentId: string, payer: string | null, body: string | undefined, receipt: string, headers: Headers): Promise<Response> {
+  const target = resource.url!;
+  const search = new URL(req.url).search;
+  const answer = await forwardRequest({
+    url: search ? `${target}${target.includes("?") ? "&" : "?"}${search.slice(1)}` : target,
+    method: req.method,
+    body,
+    headers: {
+      ...Object.fromEntries(FORWARDED_HEADERS.flatMap((name) => (req.headers.get(name) ? [[name, req.headers.get(name)!]] : []))),
+      "x-paid-resource": resource.id,
+      "x-payment-intent": paymentIntentId,
+      ...(payer ? { "x-payer": payer } : {}),
+    },
+  });
+  if (!answer.ok) {
+    const scope = { merchantId: resource.merchantId, livemode: resource.livemode };
+    const failure = `${answer.failure}${answer.status ? ` ${answer.status}` : ""}`;
+    try {
+      const refund = await transaction((tx) => createRefund(tx, scope, { paymentIntentId, reason: `MPP paid resource: the merchant's server failed (${failure})` }));
+      return problemResponse("bad_gateway", {
+        detail: `The merchant's server for paid resource ${resource.id} failed (${failure}); the payment ${paymentIntentId} was refunded (${refund.id}).`,
+        extra: { reason: "forward_failed", paymentIntentId, refundId: refund.id },
+        headers,
+      });
+    } catch (err) {
+      // The refund itself failed (e.g. the rail is down): say so; the merchant sees the captured payment and can refund it.
+      console.error(`[mpp] refunding ${paymentIntentId} after a failed forward failed:`, err instanceof Error ? err.message : err);
+      return problemResponse("bad_gateway", {
+        detail: `The merchant's server for paid resource ${resource.id} failed (${failure}), and refunding the payment ${paymentIntentId} failed too; the merchant can refund it.`,
+        extra: { reason: "forward_failed", paymentIntentId, refundId: null },
+        headers,
+      });
+    }
+  }
+  headers.set("Payment-Receipt", receipt);
+  if (answer.contentType) headers.set("Content-Type", answer.contentType);
+  return new Response(req.method === "HEAD" ? null : new Uint8Array(answer.body), { status: answer.status, headers });
 }
 
 function priced(resource: PaidResource) {

@@ -15,6 +15,7 @@ import { mintTokenFor, ServiceClient, service, serviceClientMethod } from "../..
 import type { ServerProcess } from "../../scripts/lib/server-process";
 import { call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
+import { serveFetch } from "../helpers/fetch-server";
 import { rawRequest } from "../helpers/raw-request";
 import { eventTypesFor, sleep } from "../helpers/payments";
 import { startTestServer, TEST_SECRETS_KEY } from "../helpers/server";
@@ -228,9 +229,6 @@ describe("GET /mpp/r/:id", () => {
     const archived = await createResource({ name: "Gone", amount: 100, currency: "usd", content: { x: 1 } });
     expect((await call("DELETE", `/v1/paid_resources/${archived.id}`, { key: payee.testKey, base: s1.url })).status).toBe(200);
     await expectProblem(await fetch(url(archived.id)), 404, "about:blank");
-    // A forwarded resource (url) is not sold over MPP: 501 before any challenge.
-    const forwarded = await createResource({ name: "Forwarded", amount: 100, currency: "usd", url: "https://example.com/api" });
-    expect((await fetch(url(forwarded.id))).status).toBe(501);
     // Other methods, with huge bodies: 405 problem, the body never read.
     const post = await rawRequest(s1.url, "POST", `/mpp/r/${resource.id}`, { body: "x".repeat(1_000_000) });
     expect(post.status).toBe(405);
@@ -260,6 +258,47 @@ describe("GET /mpp/r/:id", () => {
       await expectProblem(last!, 429, "about:blank");
     } finally {
       await limited.stop();
+    }
+  });
+});
+
+describe("forwarded resources (url)", () => {
+  it("the paid request is forwarded after the payment committed (method, body, query, payment headers), with Payment-Receipt", async () => {
+    const seen: any[] = [];
+    const shop = await serveFetch(async (request) => {
+      const u = new URL(request.url);
+      if (u.pathname === "/fail") return new Response("down", { status: 503 });
+      const entry = { method: request.method, query: u.search, body: await request.text(), paymentIntent: request.headers.get("x-payment-intent"), resource: request.headers.get("x-paid-resource") };
+      seen.push(entry);
+      return Response.json(entry, { status: 201 });
+    });
+    try {
+      const echo = await createResource({ name: "Echo", amount: 120, currency: "usd", url: `${shop.url}/echo?fixed=1` });
+      const unpaid = await fetch(url(echo.id), { method: "POST", body: "{}" });
+      await expectProblem(unpaid, 402, "payment-required");
+      expect(seen).toHaveLength(0);
+      const token = await mint();
+      const res = await client(() => token.id).fetch(`${url(echo.id)}?q=2`, { method: "POST", body: JSON.stringify({ hello: 1 }), headers: { "content-type": "application/json" } });
+      expect(res.status).toBe(201);
+      const receipt = Receipt.fromResponse(res);
+      expect(await res.json()).toEqual({ method: "POST", query: "?fixed=1&q=2", body: '{"hello":1}', paymentIntent: receipt.reference, resource: echo.id });
+      expect(seen).toHaveLength(1);
+      expect((await call("GET", `/v1/payment_intents/${receipt.reference}`, { key: payee.testKey, base: s1.url })).body).toMatchObject({ status: "captured", amount: 120, source: "mpp", paidResourceId: echo.id });
+
+      // The merchant's server fails: the payment is refunded and the payer gets 502, no receipt.
+      const failing = await createResource({ name: "Failing", amount: 130, currency: "usd", url: `${shop.url}/fail` });
+      const before = await balanceTotal();
+      const token2 = await mint();
+      const failed = await client(() => token2.id).fetch(url(failing.id));
+      expect(failed.status).toBe(502);
+      expect(failed.headers.get("payment-receipt")).toBeNull();
+      const problem = await failed.json();
+      expect(problem).toMatchObject({ status: 502, reason: "forward_failed", refundId: expect.stringMatching(/^re_/) });
+      expect((await call("GET", `/v1/payment_intents/${problem.paymentIntentId}`, { key: payee.testKey, base: s1.url })).body).toMatchObject({ amountRefunded: 130, source: "mpp" });
+      expect(await balanceTotal()).toBe(before);
+      expect(await verifyLedger(getDb(), [payee.merchantId])).toEqual([]);
+    } finally {
+      await shop.close();
     }
   });
 });
