@@ -14,6 +14,7 @@
 // unit metered is either billed in an aggregate PaymentIntent or still accrued. Prepaid: the budget was
 // charged once up front (one funding PaymentIntent, no settlements), and after close the unused funds are
 // refunded: funded - refunded = the usage rounded to the minor unit.
+import { existsSync, readFileSync } from "node:fs";
 import os from "node:os";
 import { freshBenchDatabase, percentile } from "./lib/bench-setup";
 import { startServerProcess } from "./lib/server-process";
@@ -92,6 +93,36 @@ async function prepaidBooks(key: string, meterId: string) {
   }
 }
 
+/** CPU time (user + system, ms) a process has used so far, from /proc (Linux); 0 when it is gone. */
+function cpuMsOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // fields from the 3rd (state) on
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 100 Hz
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU the server process and this database's Postgres backends (the server's pool) use over a phase: what
+ * a record costs whatever else the shared machine runs. Postgres' own background processes (WAL writer,
+ * checkpointer, autovacuum) are not counted. Linux only; null elsewhere.
+ */
+async function cpuMeter() {
+  if (!existsSync("/proc/self/stat") || !server.child.pid) return null;
+  const backends = async () => (await getDb().$queryRaw<{ pid: number }[]>`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`).map((r) => r.pid);
+  const serverPid = server.child.pid;
+  const before = new Map((await backends()).map((pid) => [pid, cpuMsOf(pid)]));
+  const serverBefore = cpuMsOf(serverPid);
+  return async () => {
+    const serverMs = cpuMsOf(serverPid) - serverBefore;
+    let postgresMs = 0;
+    for (const pid of await backends()) postgresMs += cpuMsOf(pid) - (before.get(pid) ?? 0);
+    return { serverMs, postgresMs };
+  };
+}
+
 const BATCH_SIZES = (process.env.BENCH_BATCH_SIZES ?? "1,100,1000").split(",").map(Number).filter((n) => n > 0);
 const defaultBatchRecords = (size: number) => (size === 1 ? CALLS : size <= 100 ? 20_000 : 100_000);
 
@@ -117,6 +148,7 @@ async function batchPhases(key: string, customerId: string) {
     const latencies: number[] = [];
     let accepted = 0;
     let next = 0;
+    const cpu = await cpuMeter();
     const startedAt = performance.now();
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
@@ -136,16 +168,25 @@ async function batchPhases(key: string, customerId: string) {
       }),
     );
     const seconds = (performance.now() - startedAt) / 1000;
+    const used = cpu ? await cpu() : null;
     latencies.sort((a, b) => a - b);
     let ok = accepted === records;
     for (const meterId of meters) ok = (await settledBooks(key, meterId, false, amounts.get(meterId) ?? 0)).ok && ok;
     balanced &&= ok;
     rows.push(
-      `| ${size.toLocaleString("en-US")} | ${meterCount} | ${records.toLocaleString("en-US")} | ${concurrency} | **${Math.round(records / seconds).toLocaleString("en-US")}** | ${percentile(latencies, 50).toFixed(1)} ms | ${percentile(latencies, 99).toFixed(1)} ms | ${ok ? "yes" : "NO"} |`,
+      `| ${size.toLocaleString("en-US")} | ${meterCount} | ${records.toLocaleString("en-US")} | ${concurrency} | **${Math.round(records / seconds).toLocaleString("en-US")}** | ${percentile(latencies, 50).toFixed(1)} ms | ${percentile(latencies, 99).toFixed(1)} ms | ${cpuColumns(used, records, os.cpus().length)} | ${ok ? "yes" : "NO"} |`,
     );
     console.log(rows.at(-1));
   }
   return { rows, balanced };
+}
+
+/** Server and Postgres CPU per 1,000 records, and the records/s those would allow with every core on them. */
+function cpuColumns(used: { serverMs: number; postgresMs: number } | null, records: number, cores: number) {
+  if (!used) return "n/a | n/a | n/a";
+  const per = (ms: number) => ((ms * 1000) / records).toFixed(1);
+  const bound = Math.round((records * cores * 1000) / (used.serverMs + used.postgresMs));
+  return `${per(used.serverMs)} ms | ${per(used.postgresMs)} ms | ${bound.toLocaleString("en-US")}`;
 }
 
 const stopTicker = startTicker(server.url, CRON);
@@ -210,8 +251,8 @@ try {
   console.log("|---|---:|---:|---:|---:|---|");
   for (const row of rows) console.log(row);
   console.log(`\nUsage in batches (POST /v1/meters/usage_batches), same server and database\n`);
-  console.log("| batch size | meters | records | requests at once | records/s | p50 per request | p99 per request | books balance |");
-  console.log("|---:|---:|---:|---:|---:|---:|---:|---|");
+  console.log("| batch size | meters | records | requests at once | records/s | p50 per request | p99 per request | server CPU / 1k records | Postgres CPU / 1k records | records/s if every core did only this | books balance |");
+  console.log("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
   for (const row of batchRows.rows) console.log(row);
   balanced &&= batchRows.balanced;
   console.log(`\nload average (1 min / 5 min) at the end: ${load1.toFixed(2)} / ${load5.toFixed(2)}; ${os.cpus().length} CPUs`);
