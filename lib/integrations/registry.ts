@@ -36,6 +36,30 @@ const mcp: Entry = (base) => ({
   },
 });
 
+// x402 (docs/x402.md): the facilitator for merchants' own servers (merchant key) and the hosted paid
+// resources (public, the payment is the credential), exact scheme on Base (Sepolia in test mode).
+const x402: Entry = (base) => ({
+  id: "x402",
+  versions: ["2", "1"],
+  schemes: ["exact"],
+  networks: { test: "eip155:84532", live: "eip155:8453" },
+  endpoints: {
+    verify: `${base}/x402/verify`,
+    settle: `${base}/x402/settle`,
+    supported: `${base}/x402/supported`,
+    resource: `${base}/x402/r/{id}`,
+  },
+});
+
+// MPP (docs/mpp.md): the `Payment` HTTP authentication scheme with the service's own method `service`
+// (intent charge, a shared payment token as the credential), as mppx 0.11 speaks it.
+const mpp: Entry = (base) => ({
+  id: "mpp",
+  versions: ["mppx-0.11"],
+  methods: [{ name: "service", intents: ["charge"] }],
+  endpoints: { verify: `${base}/mpp/verify`, resource: `${base}/mpp/r/{id}` },
+});
+
 const webhooks: Entry = (base) => ({
   id: "webhooks",
   versions: ["v1"],
@@ -45,7 +69,7 @@ const webhooks: Entry = (base) => ({
 });
 
 /** Every working integration, in the order listed. Add a protocol's entry here when its routes land. */
-export const INTEGRATIONS: Entry[] = [mcp, webhooks];
+export const INTEGRATIONS: Entry[] = [x402, mpp, mcp, webhooks];
 
 export function listIntegrations(base = env.BASE_URL) {
   return { object: "list" as const, data: INTEGRATIONS.map((entry) => entry(base)) };
