@@ -42,7 +42,8 @@ export async function serveMppResource(req: Request, id: string): Promise<Respon
     problemResponse(kind, { detail, extra, headers, challenge: issueChallenge(priced(resource)) });
 
   const authorization = req.headers.get("authorization");
-  if (!authorization || !/^payment(\s|$)/i.test(authorization.trim())) {
+  // HEAD never pays (its answer has no body to deliver): it always gets the challenge, whatever it carries.
+  if (req.method === "HEAD" || !authorization || !/^payment(\s|$)/i.test(authorization.trim())) {
     return refuse("payment_required", `Payment is required (${resource.name}).`);
   }
   const parsed = parseServiceCredential(authorization);

@@ -193,6 +193,10 @@ describe("GET /mpp/r/:id", () => {
     const genuine = Challenge.fromResponse(await fetch(url(resource.id)), { methods: [service] });
     const lowered = { ...genuine, request: { ...genuine.request, amount: "1" } };
     await expectProblem(await fetch(url(resource.id), { headers: { Authorization: Credential.serialize({ challenge: lowered, payload: { spt: token.id } }) } }), 402, "invalid-challenge");
+    // HEAD with a good credential never pays: it gets the challenge.
+    const head = await fetch(url(resource.id), { method: "HEAD", headers: { Authorization: await credentialFor(resource.id, token.id) } });
+    expect(head.status).toBe(402);
+    expect(head.headers.get("www-authenticate")).toMatch(/^Payment /);
     expect(await mppPayments()).toBe(before);
     expect((await call("GET", `/v1/shared_payment_tokens/${token.id}`, { key: payer.testKey, base: s1.url })).body.status).toBe("active");
   });
