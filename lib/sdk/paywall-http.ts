@@ -13,18 +13,24 @@ import { ServiceError } from "./errors";
 import { PAYMENT_ARGUMENT } from "./paywall";
 import { resolvePaywallOptions, type PaywallOptions } from "./paywall-options";
 import type { PaymentBlock } from "./paywall-terms";
+import { X402Gate } from "./paywall-x402";
 import { decideRedemption } from "./redeem";
 
 export const PAYMENT_HEADER = "x-service-payment";
 export const PAYMENT_RESPONSE_HEADER = "x-service-payment-response";
+/** x402 (options.x402): the 402's PaymentRequired, and the settlement receipt of a paid x402 retry. */
+export const X402_PAYMENT_REQUIRED_HEADER = "PAYMENT-REQUIRED";
+export const X402_PAYMENT_RESPONSE_HEADER = "PAYMENT-RESPONSE";
 
 export type HttpHandler = (req: Request) => Response | Promise<Response>;
 
 export function paywallHttp(options: PaywallOptions) {
   const resolved = resolvePaywallOptions("paywallHttp", options);
+  const x402 = options.x402 ? new X402Gate(options.x402, { price: resolved.terms.price, currency: resolved.terms.currency, sku: resolved.terms.sku }) : null;
   return function wrap(handler: HttpHandler) {
     if (typeof handler !== "function") throw new TypeError("paywallHttp(options)(handler): handler must be a function.");
     return async function paywalled(req: Request): Promise<Response> {
+      if (x402 && X402Gate.carriesPayment(req) && !req.headers.has(PAYMENT_HEADER)) return payWithX402(x402, req, handler);
       const { proof, forward } = await readProof(req);
       let decision;
       try {
@@ -33,12 +39,39 @@ export function paywallHttp(options: PaywallOptions) {
         const message = ServiceError.is(err) ? err.message : "The payment could not be checked.";
         return json(502, { error: { code: "UPSTREAM_ERROR", message, details: {} } });
       }
-      if (decision.kind === "gate") return json(402, decision.gate);
+      if (decision.kind === "gate") return json(402, decision.gate, x402 ? await x402Required(x402, req) : undefined);
       if (decision.kind === "already_redeemed") return json(409, decision.body);
       const response = await handler(forward);
       return withPayment(response, { status: "paid", paymentIntentId: decision.paymentIntentId });
     };
   };
+}
+
+/** The x402 header of a 402, or none when the facilitator cannot be reached (the service gate still stands). */
+async function x402Required(x402: X402Gate, req: Request, error?: string): Promise<Record<string, string> | undefined> {
+  try {
+    return { [X402_PAYMENT_REQUIRED_HEADER]: await x402.paymentRequired(req, error), "Access-Control-Expose-Headers": "PAYMENT-REQUIRED, PAYMENT-RESPONSE" };
+  } catch {
+    return undefined;
+  }
+}
+
+/** A stock x402 client's retry: settled through the facilitator before the handler runs; a refusal is a 402 again. */
+async function payWithX402(x402: X402Gate, req: Request, handler: HttpHandler): Promise<Response> {
+  let outcome;
+  try {
+    outcome = await x402.settle(req);
+  } catch {
+    return json(502, { error: { code: "UPSTREAM_ERROR", message: "The x402 payment could not be checked; it was not used, retry.", details: {} } });
+  }
+  if (outcome.kind !== "paid") {
+    const reason = outcome.kind === "refused" ? outcome.reason : "Payment required";
+    return json(402, { x402Version: 1, error: reason, ...(outcome.kind === "refused" && outcome.message ? { message: outcome.message } : {}), accepts: [] }, await x402Required(x402, req, reason));
+  }
+  const response = await withPayment(await handler(req), { status: "paid", paymentIntentId: outcome.paymentIntentId });
+  response.headers.set(X402_PAYMENT_RESPONSE_HEADER, outcome.receipt);
+  response.headers.set("X-PAYMENT-RESPONSE", outcome.receipt);
+  return response;
 }
 
 /**
@@ -86,6 +119,6 @@ function isJson(contentType: string | null): boolean {
   return contentType !== null && /^application\/([\w.+-]*\+)?json\b/i.test(contentType.trim());
 }
 
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+function json(status: number, body: unknown, extraHeaders: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { ...extraHeaders, "content-type": "application/json" } });
 }

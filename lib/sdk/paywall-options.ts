@@ -2,6 +2,7 @@
 import type { ConsumedStore } from "./consumed-stores/types";
 import type { PaywallBackend } from "./paywall-backend";
 import { validateTerms, type PaywallTerms } from "./paywall-terms";
+import type { PaywallX402Options } from "./paywall-x402";
 
 export interface PaywallOptions {
   /** Verifier of the presented payment; serviceBackend({ baseUrl, apiKey }) calls the service's /verify. */
@@ -18,6 +19,12 @@ export interface PaywallOptions {
   consumed: ConsumedStore;
   /** `prd_...` reference shown in the gate (display and traceability only). */
   productRef?: string;
+  /**
+   * paywallHttp() only: also speak x402 (docs/x402.md): the 402 carries PAYMENT-REQUIRED beside the gate, and a
+   * retry with PAYMENT-SIGNATURE / X-PAYMENT is verified and settled through the service's facilitator.
+   * Needs a USD price. `{ baseUrl, apiKey }` are the service's address and the MERCHANT's key.
+   */
+  x402?: PaywallX402Options;
 }
 
 export interface ResolvedPaywall {

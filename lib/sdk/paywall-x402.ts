@@ -1,0 +1,137 @@
+// x402 beside the service gate in paywallHttp() (docs/x402.md "SDK"): one protected endpoint serves
+// service-SDK clients and stock x402 clients alike. The 402 carries PAYMENT-REQUIRED (standard base64 of
+// the x402 v2 PaymentRequired: scheme exact, the merchant's payTo from GET /x402/supported, the price in
+// atomic USDC = cents x 10,000); a retry with PAYMENT-SIGNATURE (v2) or X-PAYMENT (v1) is verified and settled
+// through the service's facilitator (POST /x402/verify, /x402/settle) with the merchant's key before the
+// handler runs; the answer carries PAYMENT-RESPONSE. The authorization's nonce makes it single-use (the
+// service refuses a replay), so no consumed store is involved on this path.
+import type { FetchLike } from "./transport";
+
+export interface PaywallX402Options {
+  /** The service's address (the facilitator is `${baseUrl}/x402`). */
+  baseUrl: string;
+  /** The MERCHANT's key (the facilitator settles into its ledger). */
+  apiKey: string;
+  /** The URL payers see as the x402 resource (default: the request's URL). */
+  resourceUrl?: string;
+  description?: string;
+  fetch?: FetchLike;
+}
+
+export type X402Outcome =
+  | { kind: "none" }
+  | { kind: "paid"; paymentIntentId: string; receipt: string }
+  | { kind: "refused"; reason: string; message?: string };
+
+interface Kind {
+  x402Version: number;
+  scheme: string;
+  network: string;
+  extra?: { payTo?: string; asset?: string; name?: string; version?: string };
+}
+
+const ATOMIC_PER_CENT = 10_000n;
+const MAX_HEADER_CHARS = 16 * 1024;
+
+export function encodeBase64Json(value: unknown): string {
+  return Buffer.from(JSON.stringify(value), "utf8").toString("base64");
+}
+
+function decodeBase64Json(text: string): unknown {
+  const t = text.trim();
+  if (!t || t.length > MAX_HEADER_CHARS || !/^[A-Za-z0-9+/]*={0,2}$/.test(t)) return null;
+  try {
+    return JSON.parse(Buffer.from(t, "base64").toString("utf8"));
+  } catch {
+    return null;
+  }
+}
+
+export class X402Gate {
+  private kinds?: Promise<Kind[]>;
+  private readonly fetch: FetchLike;
+  private readonly base: string;
+
+  constructor(
+    private readonly options: PaywallX402Options,
+    private readonly terms: { price: number; currency: string; sku: string },
+  ) {
+    if (!options || typeof options.baseUrl !== "string" || typeof options.apiKey !== "string") throw new TypeError("paywallHttp: x402 needs { baseUrl, apiKey }.");
+    if (terms.currency.toUpperCase() !== "USD") throw new TypeError("paywallHttp: x402 pays in USDC, so x402 needs a USD price.");
+    this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.base = options.baseUrl.replace(/\/+$/, "");
+  }
+
+  private headers() {
+    return { Authorization: `Bearer ${this.options.apiKey}`, "Content-Type": "application/json" };
+  }
+
+  /** The facilitator's kinds for the key's mode (asked once; a failure is asked again next time). */
+  private supported(): Promise<Kind[]> {
+    this.kinds ??= this.fetch(`${this.base}/x402/supported`, { method: "GET", headers: this.headers() }).then(async (res) => {
+      if (!res.ok) throw new Error(`GET /x402/supported answered ${res.status}`);
+      return ((await res.json()) as { kinds: Kind[] }).kinds;
+    });
+    return this.kinds.catch((err) => {
+      this.kinds = undefined;
+      throw err;
+    });
+  }
+
+  private async requirements(resourceUrl: string) {
+    const kinds = await this.supported();
+    const v2 = kinds.find((k) => k.x402Version === 2 && k.scheme === "exact");
+    const v1 = kinds.find((k) => k.x402Version === 1 && k.scheme === "exact");
+    if (!v2?.extra?.payTo || !v2.extra.asset) throw new Error("The facilitator offers no exact scheme.");
+    const amount = (BigInt(this.terms.price) * ATOMIC_PER_CENT).toString();
+    const description = this.options.description ?? this.terms.sku;
+    const extra = { name: v2.extra.name ?? "USDC", version: v2.extra.version ?? "2" };
+    const accepted = { scheme: "exact", network: v2.network, amount, asset: v2.extra.asset, payTo: v2.extra.payTo, maxTimeoutSeconds: 300, extra };
+    const legacy = v1
+      ? { scheme: "exact", network: v1.network, maxAmountRequired: amount, resource: resourceUrl, description, mimeType: "application/json", payTo: v2.extra.payTo, maxTimeoutSeconds: 300, asset: v2.extra.asset, extra }
+      : null;
+    return { resource: { url: resourceUrl, description, mimeType: "application/json" }, accepted, legacy };
+  }
+
+  private resourceUrl(req: Request): string {
+    return this.options.resourceUrl ?? req.url;
+  }
+
+  /** The PAYMENT-REQUIRED header value (v2 PaymentRequired), with `error` when a payment was refused. */
+  async paymentRequired(req: Request, error = "Payment required"): Promise<string> {
+    const r = await this.requirements(this.resourceUrl(req));
+    return encodeBase64Json({ x402Version: 2, error, resource: r.resource, accepts: [r.accepted] });
+  }
+
+  /** Whether the request carries an x402 payment. */
+  static carriesPayment(req: Request): boolean {
+    return req.headers.has("payment-signature") || req.headers.has("x-payment");
+  }
+
+  /** Verifies and settles the request's x402 payment through the facilitator; throws when the service cannot be reached. */
+  async settle(req: Request): Promise<X402Outcome> {
+    const header = req.headers.get("payment-signature") ?? req.headers.get("x-payment");
+    if (header === null) return { kind: "none" };
+    const payload = decodeBase64Json(header) as { x402Version?: unknown } | null;
+    if (!payload || typeof payload !== "object") return { kind: "refused", reason: "invalid_payload", message: "The payment header is not standard base64 of JSON." };
+    const version = payload.x402Version;
+    const r = await this.requirements(this.resourceUrl(req));
+    const requirements = version === 1 ? r.legacy : version === 2 ? r.accepted : null;
+    if (!requirements) return { kind: "refused", reason: "invalid_x402_version" };
+    const body = JSON.stringify({ x402Version: version, paymentPayload: payload, paymentRequirements: requirements });
+    const verify = await this.call("/x402/verify", body);
+    if (!verify.isValid) return { kind: "refused", reason: String(verify.invalidReason ?? "invalid_payload"), message: verify.invalidMessage as string | undefined };
+    const settled = await this.call("/x402/settle", body);
+    if (!settled.success) return { kind: "refused", reason: String(settled.errorReason ?? "unexpected_settle_error"), message: settled.errorMessage as string | undefined };
+    const receipt = encodeBase64Json({ success: true, transaction: settled.transaction, network: settled.network, payer: settled.payer });
+    return { kind: "paid", paymentIntentId: String(settled.transaction), receipt };
+  }
+
+  private async call(path: string, body: string): Promise<Record<string, unknown>> {
+    const res = await this.fetch(`${this.base}${path}`, { method: "POST", headers: this.headers(), body });
+    const answer = (await res.json().catch(() => null)) as Record<string, unknown> | null;
+    // A refusal is an answer (200, or 400 for a malformed payment); anything else is the service failing.
+    if (answer && (res.ok || res.status === 400) && ("isValid" in answer || "success" in answer)) return answer;
+    throw new Error(`${path} answered ${res.status}`);
+  }
+}
