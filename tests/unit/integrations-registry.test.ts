@@ -1,11 +1,13 @@
 // GET /v1/integrations lists only what works: every address an entry names is served by a route file
-// under app/ (a protocol adds its entry in the same commit as its routes).
+// under app/ (a protocol adds its entry in the same commit as its routes). The 404 catch-alls of /v1 and /mpp
+// serve nothing.
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { listIntegrations } from "../../lib/integrations/registry";
 
 const APP = path.join(import.meta.dirname, "../../app");
+const NOT_FOUND_CATCH_ALLS = [path.join(APP, "v1"), path.join(APP, "mpp")];
 
 /** Whether a route file serves the path (static segments, or a [param] / [...catch-all] folder; not /v1's 404 catch-all). */
 function served(pathname: string): boolean {
@@ -16,7 +18,8 @@ function served(pathname: string): boolean {
     return entries.some((e) => {
       if (e.name === segments[i]) return walk(path.join(dir, e.name), i + 1);
       if (/^\[[^.]+\]$/.test(e.name)) return walk(path.join(dir, e.name), i + 1);
-      if (/^\[\.\.\./.test(e.name) && !(dir === path.join(APP, "v1"))) return existsSync(path.join(dir, e.name, "route.ts"));
+      // the 404 catch-alls of /v1 and /mpp serve nothing
+      if (/^\[\.\.\./.test(e.name) && !NOT_FOUND_CATCH_ALLS.includes(dir)) return existsSync(path.join(dir, e.name, "route.ts"));
       return false;
     });
   };
@@ -38,6 +41,7 @@ describe("integrations registry", () => {
   it("the check itself refuses a path nothing serves", () => {
     expect(served("/x402/not-a-route")).toBe(false);
     expect(served("/v1/not-a-route")).toBe(false);
+    expect(served("/mpp/not-a-route")).toBe(false);
     expect(served("/mcp")).toBe(true);
   });
 });
