@@ -6,6 +6,7 @@ import { expireOverdueCheckouts } from "../checkouts/expire-checkouts";
 import { getDb } from "../db";
 import { openStreamCount } from "../events/stream";
 import { purgeExpiredRecords } from "../idempotency/claims";
+import { purgeOAuthLeftovers } from "../oauth/purge";
 import { chargeMeterPayments } from "../meters/charge-meter-payments";
 import { expireReservations } from "../meters/expire-reservations";
 import { reconcileFundings } from "../meters/fund-meter";
@@ -33,6 +34,7 @@ const TASKS: Record<string, Task> = {
   rateLimitBucketsPurged: purgeIdleBuckets,
   dashboardSessionsPurged: () => purgeEndedSessions(),
   signInThrottlesPurged: () => purgeSignInThrottles(),
+  oauthLeftoversPurged: purgeOAuthLeftovers,
 };
 
 export interface TickSummary {

@@ -6,7 +6,7 @@ import pg from "pg";
 import { createHash } from "node:crypto";
 import { dashboardPage, signUpOverHttp, type DashboardSession } from "../helpers/dashboard";
 import { authorizeUrl, codeFor, consentPage, pkce, registerClient, tokenRequest } from "../helpers/oauth";
-import { startTestServer } from "../helpers/server";
+import { startTestServer, TEST_CRON_SECRET } from "../helpers/server";
 import type { ServerProcess } from "../../scripts/lib/server-process";
 
 let server: ServerProcess;
@@ -239,5 +239,24 @@ describe("registration refusals (RFC 7591 3.2.2)", () => {
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ token_endpoint_auth_method: "none", redirect_uris: ["https://app.example/cb", "http://localhost:8765/cb", "http://[::1]:1/cb", "com.example.app:/oauth"] });
     expect(res.body.client_secret).toBeUndefined();
+  });
+});
+
+describe("clean-up", () => {
+  it("the tick deletes codes and tokens a day past expiry, and keeps a rotated refresh token until then", async () => {
+    const c = await codeFor(session);
+    const tokens = (await exchange(c)).body;
+    const rotated = (await tokenRequest(base, { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: c.client.client_id })).body;
+    expect(rotated.access_token).toBeTruthy();
+    await db.query("UPDATE oauth_authorization_codes SET expires_at = now() - interval '2 days' WHERE code_hash = $1", [codeHash(c.code!)]);
+    await db.query("UPDATE oauth_access_tokens SET expires_at = now() - interval '2 days' WHERE token_hash = $1", [codeHash(tokens.access_token)]);
+    const tick = await fetch(`${base}/api/cron/tick`, { headers: { Authorization: `Bearer ${TEST_CRON_SECRET}` } });
+    expect(((await tick.json()) as any).oauthLeftoversPurged).toBeGreaterThanOrEqual(2);
+    expect((await db.query("SELECT 1 FROM oauth_authorization_codes WHERE code_hash = $1", [codeHash(c.code!)])).rowCount).toBe(0);
+    expect((await db.query("SELECT 1 FROM oauth_access_tokens WHERE token_hash = $1", [codeHash(tokens.access_token)])).rowCount).toBe(0);
+    // The rotated refresh token is still there: presenting it again still revokes the family.
+    expect((await db.query("SELECT 1 FROM oauth_refresh_tokens WHERE token_hash = $1 AND used_at IS NOT NULL", [codeHash(tokens.refresh_token)])).rowCount).toBe(1);
+    expectOAuthError(await tokenRequest(base, { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: c.client.client_id }), "invalid_grant");
+    expectOAuthError(await tokenRequest(base, { grant_type: "refresh_token", refresh_token: rotated.refresh_token, client_id: c.client.client_id }), "invalid_grant");
   });
 });

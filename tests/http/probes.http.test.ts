@@ -33,5 +33,6 @@ describe("probes and routing", () => {
     expect(ok.body.ok).toBe(true);
     expect(typeof ok.body.idempotencyRecordsPurged).toBe("number");
     expect(typeof ok.body.dashboardSessionsPurged).toBe("number");
+    expect(typeof ok.body.oauthLeftoversPurged).toBe("number");
   });
 });
