@@ -11,9 +11,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** A stand-in service: counts each (meter, key) once, answers per record; `fail` scripts failures per call. */
 function fakeService(fail: (n: number, records: MeterUsageBatchRecord[]) => Error | null = () => null) {
   const counted = new Set<string>();
-  const calls: { records: MeterUsageBatchRecord[]; key: string }[] = [];
+  const calls: { records: MeterUsageBatchRecord[]; key: string; at: number }[] = [];
   const send = async (records: MeterUsageBatchRecord[], key: string): Promise<MeterUsageBatch> => {
-    calls.push({ records, key });
+    calls.push({ records, key, at: Date.now() });
     await sleep(5);
     const err = fail(calls.length - 1, records);
     if (err) throw err;
@@ -32,28 +32,37 @@ function fakeService(fail: (n: number, records: MeterUsageBatchRecord[]) => Erro
 
 describe("usage buffer", () => {
   it("sends full batches at once, the rest on the interval, and flush() waits for the acknowledgement", async () => {
+    const until = async (done: () => boolean) => {
+      for (let i = 0; i < 200 && !done(); i++) await sleep(25);
+    };
+    // Under a batch: nothing goes before the interval, then one batch of what waits.
     const service = fakeService();
-    const buffer = usageBuffer(service.send, { maxBatchSize: 100, flushIntervalMs: 100, flushOnExit: false });
-    for (let i = 0; i < 30; i++) await buffer.add(rec(i));
-    await sleep(40);
-    expect(service.calls).toHaveLength(0); // under a batch: it waits for the interval
-    await sleep(150);
+    const timed = usageBuffer(service.send, { maxBatchSize: 100, flushIntervalMs: 300, flushOnExit: false });
+    const firstAdd = Date.now();
+    for (let i = 0; i < 30; i++) await timed.add(rec(i));
+    await until(() => service.calls.length > 0);
     expect(service.calls.map((c) => c.records.length)).toEqual([30]);
+    expect(service.calls[0].at - firstAdd).toBeGreaterThanOrEqual(290);
+    await until(() => timed.size === 0);
+    expect(timed.size).toBe(0);
+    await timed.close();
+
+    // A full batch goes at once, without the interval (an hour here); what is left waits for flush().
+    const bySize = fakeService();
+    const buffer = usageBuffer(bySize.send, { maxBatchSize: 100, flushIntervalMs: 3_600_000, flushOnExit: false });
+    for (let i = 0; i < 220; i++) await buffer.add(rec(i));
+    await until(() => bySize.counted.size >= 200);
+    expect(bySize.counted.size).toBeGreaterThanOrEqual(200);
+    expect(bySize.calls.every((c) => c.records.length <= 100)).toBe(true);
+    await buffer.flush();
     expect(buffer.size).toBe(0);
-    // A full batch goes at once, without waiting for the interval, with what came meanwhile behind it.
-    for (let i = 30; i < 250; i++) await buffer.add(rec(i));
-    await sleep(50);
-    expect(service.counted.size).toBeGreaterThanOrEqual(200);
-    await sleep(150);
-    expect(buffer.size).toBe(0);
-    expect(service.counted.size).toBe(250);
-    expect(service.calls.every((c) => c.records.length <= 100)).toBe(true);
-    expect(service.calls.slice(1).reduce((sum, c) => sum + c.records.length, 0)).toBe(220);
-    expect(new Set(service.calls.map((c) => c.key)).size).toBe(service.calls.length);
+    expect(bySize.counted.size).toBe(220);
+    expect(bySize.calls.reduce((sum, c) => sum + c.records.length, 0)).toBe(220);
+    expect(new Set(bySize.calls.map((c) => c.key)).size).toBe(bySize.calls.length);
 
     await buffer.add(rec(999));
     await buffer.flush();
-    expect(service.counted.has("mtr_a/k999")).toBe(true);
+    expect(bySize.counted.has("mtr_a/k999")).toBe(true);
     await buffer.close();
     await expect(buffer.add(rec(1000))).rejects.toThrow(/closed/);
   });
@@ -64,7 +73,7 @@ describe("usage buffer", () => {
     const errors: unknown[] = [];
     const buffer = usageBuffer(service.send, { maxBatchSize: 10, flushIntervalMs: 0, flushOnExit: false, onFlushError: (e) => errors.push(e) });
     for (let i = 0; i < 10; i++) await buffer.add(rec(i)); // a full batch: sent in the background, fails
-    await sleep(30);
+    for (let i = 0; i < 200 && errors.length === 0; i++) await sleep(25);
     expect(errors).toHaveLength(1);
     for (let i = 10; i < 15; i++) await buffer.add(rec(i));
     await expect(buffer.flush()).rejects.toThrow(/connection reset/); // the second failure
