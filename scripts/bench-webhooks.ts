@@ -1,17 +1,30 @@
-// npm run bench:webhooks: the webhook sender on a production build and a fresh database, delivering to
-// a local receiver that answers 200 at once.
-//  1. Throughput: BENCH_EVENTS (default 3000) outbox events, drained by back-to-back ticks -> deliveries/s.
-//  2. Latency: BENCH_CAPTURES (default 100) real captures through the API while npm start's ticker runs
-//     (one tick a second) -> capture-to-delivery p50/p99 of order.paid.
+// npm run bench:webhooks: the webhook sender on a production build and a fresh database, delivering to a
+// local keep-alive receiver that answers 200 at once. Both sending paths in one run, each on its own server
+// process:
+//  - wake: the long-running server's own sender, woken by each commit (WEBHOOK_WAKE_ON_COMMIT on, the
+//    default of `npm start`), with npm start's 1 s ticker as the backstop;
+//  - tick: the cron tick alone (WEBHOOK_WAKE_ON_COMMIT=0, as on a serverless host), 1 s ticker.
+// For each: (1) throughput: BENCH_EVENTS (default 3000) events committed in one transaction, drained (wake:
+// by the sender on its own; tick: by back-to-back ticks) -> deliveries/s and the server's CPU per delivery;
+// (2) latency: BENCH_CAPTURES (default 200) real captures through the API, spread over the tick's phase ->
+// capture response to receiver p50/p99 of order.paid.
+// BENCH_PROFILE=1 writes a V8 CPU profile of each server (.data/bench-profiles/) and prints its top functions.
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
+import pg from "pg";
 import { freshBenchDatabase, percentile } from "./lib/bench-setup";
+import { cpuMsByPid } from "./lib/process-cpu";
 import { startServerProcess } from "./lib/server-process";
 import { startTicker } from "./lib/ticker";
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 3000);
-const CAPTURES = Number(process.env.BENCH_CAPTURES ?? 100);
+const CAPTURES = Number(process.env.BENCH_CAPTURES ?? 200);
+const PROFILE = process.env.BENCH_PROFILE === "1";
 const CRON = "bench-cron";
+/** One endpoint receives everything here: its in-flight cap is the bench's concurrency (default 128). */
+const ENDPOINT_CONCURRENCY = process.env.WEBHOOK_ENDPOINT_CONCURRENCY ?? "128";
 
 const arrivals = new Map<string, number>();
 const receiver = http.createServer((req, res) => {
@@ -23,71 +36,127 @@ const receiver = http.createServer((req, res) => {
     res.writeHead(200).end();
   });
 });
+receiver.keepAliveTimeout = 60_000;
 await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
 const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 
 const database = await freshBenchDatabase();
-const server = await startServerProcess(Number(process.env.BENCH_PORT ?? 3998), {
-  DATABASE_URL: database.url,
-  CRON_SECRET: CRON,
-  RATE_LIMIT_MAX: "1000000000",
-  SECRETS_ENCRYPTION_KEY: "33".repeat(32),
-  WEBHOOK_BATCH_SIZE: process.env.WEBHOOK_BATCH_SIZE ?? "500",
-  WEBHOOK_CONCURRENCY: process.env.WEBHOOK_CONCURRENCY ?? "64",
-});
 process.env.DATABASE_URL = database.url;
-const { getDb, transaction, closeDb } = await import("../lib/db");
+const { transaction, closeDb } = await import("../lib/db");
 const { createMerchant } = await import("../lib/merchants/create-merchant");
-const { emitEvent } = await import("../lib/events/emit-event");
 
-const post = (path: string, key: string, body: unknown) =>
-  fetch(`${server.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) }).then((r) => r.json());
-const tick = () => fetch(`${server.url}/api/cron/tick`, { headers: { authorization: `Bearer ${CRON}` } }).then((r) => r.json());
+interface PathResult {
+  name: string;
+  perSecond: number;
+  cpuMsPerDelivery: number;
+  p50: number;
+  p99: number;
+  captures: number;
+  profile?: string;
+}
+
+const profileRoot = path.join(import.meta.dirname, "..", ".data", "bench-profiles");
+
+async function measure(name: "wake" | "tick", port: number): Promise<PathResult> {
+  arrivals.clear();
+  const profileDir = path.join(profileRoot, name);
+  if (PROFILE) rmSync(profileDir, { recursive: true, force: true }), mkdirSync(profileDir, { recursive: true });
+  const server = await startServerProcess(
+    port,
+    { DATABASE_URL: database.url, CRON_SECRET: CRON, RATE_LIMIT_MAX: "1000000000", SECRETS_ENCRYPTION_KEY: "33".repeat(32), WEBHOOK_WAKE_ON_COMMIT: name === "wake" ? "1" : "0", WEBHOOK_ENDPOINT_CONCURRENCY: ENDPOINT_CONCURRENCY },
+    false,
+    PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
+  );
+  const post = (p: string, key: string, body: unknown) =>
+    fetch(`${server.url}${p}`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) }).then((r) => r.json());
+  const tick = () => fetch(`${server.url}/api/cron/tick`, { headers: { authorization: `Bearer ${CRON}` } }).then((r) => r.json());
+  try {
+    const merchant = await transaction((tx) => createMerchant(tx, { name: `Bench merchant (${name})` }));
+    const key = merchant.testSecretKey;
+    await post("/v1/webhook-endpoints", key, { url: receiverUrl });
+
+    // 1. Throughput: EVENTS events in one commit.
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    const cpuBefore = cpuMsByPid([server.child.pid!]).get(server.child.pid!) ?? 0;
+    const startedAt = performance.now();
+    await client.query(
+      `INSERT INTO events (id, merchant_id, livemode, type, data, created_at)
+       SELECT 'evt_bench' || $3 || g, $1, false, 'order.paid', jsonb_build_object('object', jsonb_build_object('id', 'ord_bench' || g, 'object', 'order', 'amount', 1000 + g, 'currency', 'usd', 'status', 'paid')), now()
+         FROM generate_series(1, $2::int) g`,
+      [merchant.merchantId, EVENTS, name],
+    );
+    await client.end();
+    if (name === "tick") while (arrivals.size < EVENTS) await tick();
+    else while (arrivals.size < EVENTS) await new Promise((resolve) => setTimeout(resolve, 5));
+    const seconds = (performance.now() - startedAt) / 1000;
+    const cpuMs = (cpuMsByPid([server.child.pid!]).get(server.child.pid!) ?? 0) - cpuBefore;
+
+    // 2. Capture to receiver, with npm start's 1 s ticker running.
+    arrivals.clear();
+    const stopTicker = startTicker(server.url, CRON);
+    const capturedAt = new Map<string, number>();
+    const events = new Map<string, string>(); // order id -> event id, read from the receiver's side
+    for (let i = 0; i < CAPTURES; i++) {
+      const checkout = await post("/v1/checkouts", key, { amount: 1000 + i, currency: "usd" });
+      const order = await post(`/v1/checkouts/${checkout.id}/capture`, key, { paymentMethod: "pm_card_visa" });
+      capturedAt.set(order.id, performance.now());
+      await new Promise((resolve) => setTimeout(resolve, 37)); // spread captures across the tick's phase
+    }
+    const db = new pg.Client({ connectionString: database.url });
+    await db.connect();
+    const { rows } = await db.query<{ id: string; order_id: string }>(
+      `SELECT id, data->'object'->>'id' AS order_id FROM events WHERE merchant_id = $1 AND type = 'order.paid' AND id NOT LIKE 'evt_bench%'`,
+      [merchant.merchantId],
+    );
+    await db.end();
+    for (const row of rows) if (capturedAt.has(row.order_id)) events.set(row.order_id, row.id);
+    const deadline = Date.now() + 30_000;
+    while ([...events.values()].some((id) => !arrivals.has(id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    stopTicker();
+    const latencies = [...events].filter(([, id]) => arrivals.has(id)).map(([orderId, id]) => arrivals.get(id)! - capturedAt.get(orderId)!).sort((a, b) => a - b);
+    return { name, perSecond: EVENTS / seconds, cpuMsPerDelivery: cpuMs / EVENTS, p50: percentile(latencies, 50), p99: percentile(latencies, 99), captures: latencies.length };
+  } finally {
+    await server.stop();
+    if (PROFILE) await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+/** Self time by function of a V8 .cpuprofile, the top `n` as "name (file) share%". */
+function topFunctions(dir: string, n = 15): string {
+  const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
+  if (!file) return "(no profile written)";
+  const profile = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as {
+    nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+    samples: number[];
+  };
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const self = new Map<string, number>();
+  for (const id of profile.samples) {
+    const frame = byId.get(id)!.callFrame;
+    const label = `${frame.functionName || "(anonymous)"} ${frame.url.replace(/^.*node_modules\//, "").replace(/^.*\.next\//, ".next/").replace(/^file:\/\/.*\/lib\//, "lib/")}:${frame.lineNumber}`;
+    self.set(label, (self.get(label) ?? 0) + 1);
+  }
+  const total = profile.samples.length;
+  return [...self]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([label, count]) => `  ${((100 * count) / total).toFixed(1).padStart(5)}%  ${label}`)
+    .join("\n");
+}
 
 try {
-  const merchant = await transaction((tx) => createMerchant(tx, { name: "Bench merchant" }));
-  const key = merchant.testSecretKey;
-  await post("/v1/webhook-endpoints", key, { url: receiverUrl });
-  const scope = { merchantId: merchant.merchantId, livemode: false };
-
-  // 1. Throughput.
-  for (let i = 0; i < EVENTS; i += 500) {
-    await transaction(async (tx) => {
-      for (let j = i; j < Math.min(EVENTS, i + 500); j++) await emitEvent(tx, scope, "order.paid", { id: `ord_bench${j}`, object: "order" });
-    });
+  const port = Number(process.env.BENCH_PORT ?? 3998);
+  const results = [await measure("wake", port), await measure("tick", port + 1)];
+  console.log(`\nWebhook sender benchmark: production build, fresh database, one local keep-alive receiver answering 200 at once (WEBHOOK_ENDPOINT_CONCURRENCY=${ENDPOINT_CONCURRENCY})\n`);
+  console.log("| path | deliveries/s (" + EVENTS + " events, one commit) | server CPU per delivery | capture-to-receiver p50 | p99 | captures |");
+  console.log("|---|---:|---:|---:|---:|---:|");
+  for (const r of results) {
+    console.log(`| ${r.name === "wake" ? "wake on commit (npm start)" : "cron tick only (serverless)"} | ${r.perSecond.toFixed(0)} | ${r.cpuMsPerDelivery.toFixed(3)} ms | ${r.p50.toFixed(0)} ms | ${r.p99.toFixed(0)} ms | ${r.captures} |`);
   }
-  const startedAt = performance.now();
-  while (arrivals.size < EVENTS) await tick();
-  const seconds = (performance.now() - startedAt) / 1000;
-
-  // 2. Capture-to-delivery latency with the 1 s ticker.
-  arrivals.clear();
-  const stopTicker = startTicker(server.url, CRON);
-  const capturedAt = new Map<string, number>();
-  for (let i = 0; i < CAPTURES; i++) {
-    const checkout = await post("/v1/checkouts", key, { amount: 1000 + i, currency: "usd" });
-    const order = await post(`/v1/checkouts/${checkout.id}/capture`, key, { paymentMethod: "pm_card_visa" });
-    capturedAt.set(order.id, performance.now());
-    await new Promise((resolve) => setTimeout(resolve, 37)); // spread captures across the tick phase
-  }
-  const events = await getDb().event.findMany({ where: { merchantId: merchant.merchantId, type: "order.paid" }, select: { id: true, data: true } });
-  const paidEvents = events.filter((e) => capturedAt.has((e.data as { object: { id: string } }).object.id));
-  const deadline = Date.now() + 30_000;
-  while (paidEvents.some((e) => !arrivals.has(e.id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  stopTicker();
-  const latencies = paidEvents
-    .map((e) => arrivals.get(e.id)! - capturedAt.get((e.data as { object: { id: string } }).object.id)!)
-    .sort((a, b) => a - b);
-
-  console.log(`\nWebhook sender benchmark: production build, fresh database, local receiver answering 200 at once\n`);
-  console.log("| measure | value |");
-  console.log("|---|---:|");
-  console.log(`| deliveries/s (${EVENTS} events, back-to-back ticks, batch ${process.env.WEBHOOK_BATCH_SIZE ?? 500}, concurrency ${process.env.WEBHOOK_CONCURRENCY ?? 64}) | ${(EVENTS / seconds).toFixed(0)} |`);
-  console.log(`| capture-to-delivery p50 (${latencies.length} captures, 1 s ticker) | ${percentile(latencies, 50).toFixed(0)} ms |`);
-  console.log(`| capture-to-delivery p99 | ${percentile(latencies, 99).toFixed(0)} ms |`);
+  if (PROFILE) for (const r of results) console.log(`\nCPU profile of the ${r.name} server (self time, whole run):\n${topFunctions(path.join(profileRoot, r.name))}`);
 } finally {
   await closeDb();
-  await server.stop();
   receiver.close();
   await database.cleanup();
 }

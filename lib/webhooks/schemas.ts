@@ -35,3 +35,9 @@ export const RotateSecretBody = z
 
 /** Dashboard "Send test event": the event type (default: the endpoint's first subscribed type). */
 export const SendTestEventBody = z.object({ type: z.enum(EVENT_TYPES, { message: `must be one of: ${EVENT_TYPES.join(", ")}` }).optional() }).strict();
+
+/** "Replay all failed since ...": an ISO date-time, at most 30 days back (the default: 24 h ago). */
+export const ReplayFailedBody = z
+  .object({ since: z.iso.datetime({ offset: true }).optional() })
+  .strict()
+  .transform((body) => ({ since: body.since ? new Date(body.since) : new Date(Date.now() - 24 * 3600 * 1000) }));

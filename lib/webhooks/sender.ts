@@ -53,12 +53,13 @@ const leaseSeconds = () => Math.ceil(env.WEBHOOK_TIMEOUT_MS / 1000) + 10;
 /** Due rows the claim looks at, oldest first (bounds its cost under a huge backlog). */
 const CLAIM_SCAN = 20_000;
 
-// $1 how many, $2 per-endpoint cap, $3 per-merchant cap, $4 lease seconds, $5 only merchants with nothing in flight.
+// $1 how many, $2 per-endpoint cap, $3 per-merchant cap, $4 lease seconds, $5 only merchants with nothing in
+// flight, $6 ids of this process's attempts that have finished but are not recorded yet (not in flight).
 const CLAIM = statement(
   "webhook_claim_fair",
   `WITH busy_ep AS (
      SELECT endpoint_id, count(*)::int AS n FROM webhook_deliveries
-      WHERE status = 'sending' AND locked_until >= now() GROUP BY endpoint_id
+      WHERE status = 'sending' AND locked_until >= now() AND NOT (id = ANY($6::text[])) GROUP BY endpoint_id
    ), busy_m AS (
      SELECT e.merchant_id, sum(b.n)::int AS n FROM busy_ep b JOIN webhook_endpoints e ON e.id = b.endpoint_id GROUP BY e.merchant_id
    ), due AS (
@@ -92,8 +93,8 @@ const CLAIM = statement(
              ep.secret_ciphertext, ep.previous_secret_ciphertext, ep.previous_secret_expires_at`,
 );
 
-export async function claimDue(limit: number, idleMerchantsOnly = false): Promise<ClaimedRow[]> {
-  return sql().rows<ClaimedRow>(CLAIM, [limit, env.WEBHOOK_ENDPOINT_CONCURRENCY, env.WEBHOOK_MERCHANT_CONCURRENCY, leaseSeconds(), idleMerchantsOnly]);
+export async function claimDue(limit: number, idleMerchantsOnly = false, finishedIds: string[] = []): Promise<ClaimedRow[]> {
+  return sql().rows<ClaimedRow>(CLAIM, [limit, env.WEBHOOK_ENDPOINT_CONCURRENCY, env.WEBHOOK_MERCHANT_CONCURRENCY, leaseSeconds(), idleMerchantsOnly, finishedIds]);
 }
 
 /**
@@ -229,10 +230,23 @@ class SenderEngine {
 
   constructor(private readonly onSlotFree: () => void) {}
 
-  /** Claims and starts sends while there is room; resolves when a claim finds nothing more to take. */
-  async pump(): Promise<void> {
-    if (this.pumping) return void (this.pumpAgain = true);
+  private recording: Outcome[] = [];
+
+  /** Attempts finished but not recorded yet: no longer in flight, so the claim does not count them. */
+  private finishedIds(): string[] {
+    return [...this.pending, ...this.recording].map((o) => o.row.id);
+  }
+
+  /** Finished attempts not recorded yet. */
+  get unrecorded(): boolean {
+    return this.pending.length > 0 || this.flushing !== null;
+  }
+
+  /** Claims and starts sends while there is room; returns how many it claimed. */
+  async pump(): Promise<number> {
+    if (this.pumping) return (this.pumpAgain = true), 0;
     this.pumping = true;
+    let claimed = 0;
     try {
       do {
         this.pumpAgain = false;
@@ -240,11 +254,16 @@ class SenderEngine {
           const room = env.WEBHOOK_CONCURRENCY - this.inFlight;
           if (room <= 0) {
             const reserve = env.WEBHOOK_CONCURRENCY + RESERVE - this.inFlight;
-            if (reserve > 0) this.start(await claimDue(Math.min(reserve, 8), true));
+            if (reserve > 0) {
+              const rows = await claimDue(Math.min(reserve, 8), true, this.finishedIds());
+              claimed += rows.length;
+              this.start(rows);
+            }
             break;
           }
           const want = Math.min(room, env.WEBHOOK_BATCH_SIZE);
-          const rows = await claimDue(want);
+          const rows = await claimDue(want, false, this.finishedIds());
+          claimed += rows.length;
           this.start(rows);
           if (rows.length < want) break;
         }
@@ -252,6 +271,7 @@ class SenderEngine {
     } finally {
       this.pumping = false;
     }
+    return claimed;
   }
 
   private start(rows: ClaimedRow[]) {
@@ -279,12 +299,16 @@ class SenderEngine {
     if (this.flushing) return this.flushing.then(() => (this.pending.length ? this.flush() : undefined));
     const batch = this.pending.splice(0);
     if (batch.length === 0) return Promise.resolve();
+    this.recording = batch;
     this.flushing = recordOutcomes(batch)
       .catch((err) => console.error("webhook sender: recording failed (the leases will run out and the attempts be retried):", err instanceof Error ? err.message : err))
       .finally(() => {
         this.flushing = null;
+        this.recording = [];
         if (this.pending.length) this.scheduleFlush();
         if (this.inFlight === 0 && !this.pending.length) for (const resolve of this.idle.splice(0)) resolve();
+        // Recorded rows no longer count against their endpoint's and merchant's caps: claim again.
+        this.onSlotFree();
       });
     return this.flushing;
   }
@@ -318,15 +342,15 @@ export async function runSenderOnce(budgetMs = env.WEBHOOK_TICK_BUDGET_MS): Prom
   let wake: (() => void) | null = null;
   const engine = new SenderEngine(() => wake?.());
   await fanOutAll();
-  await engine.pump();
-  while (engine.inFlight > 0 && Date.now() < deadline) {
-    // Wait for a slot (or the deadline), then claim again.
+  while (Date.now() < deadline) {
+    const claimed = await engine.pump();
+    if (claimed === 0 && engine.inFlight === 0 && !engine.unrecorded) break; // nothing due
+    // Wait for a send to finish or a flush to land (either frees room), or for the deadline.
     await new Promise<void>((resolve) => {
       wake = resolve;
       setTimeout(resolve, Math.max(0, deadline - Date.now())).unref();
     });
     wake = null;
-    if (Date.now() < deadline) await engine.pump();
   }
   await engine.drained();
   return engine.sent;

@@ -21,6 +21,8 @@ import { listPageQuery, type SearchParams } from "@/lib/dashboard/list-query";
 import { orNotFound, pageId } from "@/lib/dashboard/not-found";
 import { requireDashboard } from "@/lib/dashboard/session";
 import { listDeliveryAttempts, listQueuedDeliveries } from "@/lib/webhooks/deliveries";
+import { endpointHealth } from "@/lib/webhooks/endpoint-health";
+import { ReplayFailedButton } from "@/components/dashboard/webhooks/ReplayFailedButton";
 import { getEndpoint } from "@/lib/webhooks/endpoints";
 
 export const metadata: Metadata = { title: "Webhook endpoint" };
@@ -31,8 +33,8 @@ export default async function WebhookEndpointPage({ params, searchParams }: { pa
   const { scope } = await requireDashboard();
   const [id, { startingAfter }] = await Promise.all([pageId(params), listPageQuery(searchParams, [])]);
   const db = getDb();
-  const [endpoint, attempts, queued] = await orNotFound(
-    Promise.all([getEndpoint(db, scope, id), listDeliveryAttempts(db, scope, id, { limit: PAGE_SIZE, startingAfter }), listQueuedDeliveries(db, scope, id)]),
+  const [endpoint, attempts, queued, health] = await orNotFound(
+    Promise.all([getEndpoint(db, scope, id), listDeliveryAttempts(db, scope, id, { limit: PAGE_SIZE, startingAfter }), listQueuedDeliveries(db, scope, id), endpointHealth(db, scope, id)]),
   );
   const enabled = endpoint.status === "enabled";
   return (
@@ -51,6 +53,7 @@ export default async function WebhookEndpointPage({ params, searchParams }: { pa
             <EditEndpointButton endpoint={endpoint} />
             <RotateSecretButton endpointId={endpoint.id} />
             <EndpointStatusButton endpointId={endpoint.id} status={endpoint.status} />
+            <ReplayFailedButton endpointId={endpoint.id} disabled={!enabled} />
             <DeleteEndpointButton endpointId={endpoint.id} url={endpoint.url} />
           </>
         }
@@ -85,6 +88,17 @@ export default async function WebhookEndpointPage({ params, searchParams }: { pa
           </dd>
           <dt className="font-medium text-slate-600">Created</dt>
           <dd className="text-slate-800">{formatDateTime(endpoint.createdAt)}</dd>
+          <dt className="font-medium text-slate-600">Last 24 hours</dt>
+          <dd className="text-slate-800" data-testid="endpoint-health">
+            {health.attempts ? (
+              <>
+                <span data-testid="success-rate">{(100 * (health.successRate ?? 0)).toFixed(1)}%</span> of {health.attempts} attempts succeeded; p50 latency{" "}
+                <span data-testid="p50-latency">{health.p50LatencyMs} ms</span>
+              </>
+            ) : (
+              "No attempts."
+            )}
+          </dd>
         </dl>
       </Section>
       {queued.length ? (
