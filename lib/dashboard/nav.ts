@@ -12,6 +12,7 @@ export const DASHBOARD_NAV: NavItem[] = [
   { href: "/dashboard/payments", label: "Payments" },
   { href: "/dashboard/checkouts", label: "Checkouts" },
   { href: "/dashboard/products", label: "Products" },
+  { href: "/dashboard/paid-resources", label: "Paid resources" },
   { href: "/dashboard/meters", label: "Meters" },
   { href: "/dashboard/shared-payment-tokens", label: "Payment tokens" },
   { href: "/dashboard/webhooks", label: "Webhooks" },

@@ -1,0 +1,53 @@
+// Paid resources in the dashboard, in Chromium: create one with the form, a stock x402 client pays it at
+// /x402/r/:id and its sale shows (count and amount), archive it with the confirmation (then no longer served);
+// axe finds nothing serious.
+import { expect, test } from "@playwright/test";
+import { x402Client } from "@x402/core/client";
+import { ExactEvmScheme } from "@x402/evm";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { createApiKeyInDashboard, newSignedInMerchant } from "./support/dashboard";
+import { expectAccessible, screenshot } from "./support/pay";
+
+test("create a paid resource, see its x402 sale, archive it", async ({ page, request }) => {
+  await newSignedInMerchant(page, "Paid Pages");
+  const key = await createApiKeyInDashboard(page);
+  await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Paid resources" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Paid resources" })).toBeVisible();
+  await expect(page.getByText("No paid resources yet")).toBeVisible();
+  await expectAccessible(page);
+
+  await page.getByRole("button", { name: "Create paid resource" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Name").fill("Daily forecast");
+  await dialog.getByLabel("Price").fill("0.05");
+  await dialog.getByLabel("Content (JSON)").fill('{ "forecast": "sunny" }');
+  await expectAccessible(page);
+  await dialog.getByRole("button", { name: "Create paid resource" }).click();
+  await expect(dialog).toBeHidden();
+  const row = page.getByTestId("row").filter({ hasText: "Daily forecast" });
+  await expect(row).toContainText("$0.05");
+  await expect(row).toContainText("0 ·");
+
+  const list = await (await request.get("/v1/paid_resources", { headers: { Authorization: `Bearer ${key}` } })).json();
+  const resource = list.data[0];
+  expect(resource).toMatchObject({ name: "Daily forecast", amount: 5, currency: "USD", content: { forecast: "sunny" } });
+  // A stock x402 client's payment (@x402/core x402Client with @x402/evm ExactEvmScheme), sent as PAYMENT-SIGNATURE.
+  const unpaid = await request.get(`/x402/r/${resource.id}`);
+  expect(unpaid.status()).toBe(402);
+  const required = JSON.parse(Buffer.from(unpaid.headers()["payment-required"], "base64").toString("utf8"));
+  const payload = await new x402Client().register("eip155:84532", new ExactEvmScheme(privateKeyToAccount(generatePrivateKey()))).createPaymentPayload(required);
+  const paid = await request.get(`/x402/r/${resource.id}`, { headers: { "PAYMENT-SIGNATURE": Buffer.from(JSON.stringify(payload)).toString("base64") } });
+  expect(paid.status()).toBe(200);
+  expect(await paid.json()).toEqual({ forecast: "sunny" });
+
+  await page.reload();
+  await expect(row).toContainText("1 ·");
+  await expect(row).toContainText("$0.05");
+  await screenshot(page, "dashboard-paid-resources");
+  await expectAccessible(page);
+
+  await row.getByRole("button", { name: "Archive Daily forecast" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Archive resource" }).click();
+  await expect(row.getByRole("button", { name: "Restore Daily forecast" })).toBeVisible();
+  expect((await request.get(`/x402/r/${resource.id}`)).status()).toBe(404);
+});
