@@ -1,13 +1,20 @@
-// Tells dashboard pages which URL was asked for (a layout cannot see it), so a signed-out visit can send
-// the browser to /login with that page as the place to come back to. Any copy of the header sent by the
-// client is replaced; the login page accepts only paths under /dashboard anyway.
+// Runs before the pages that no route handler wraps:
+// - dashboard pages learn which URL was asked for (a layout cannot see it), so a signed-out visit can send
+//   the browser to /login with that page as the place to come back to. Any copy of the header sent by the
+//   client is replaced; the login page accepts only paths under /dashboard anyway.
+// - the public pages (the hosted pay pages and the OAuth consent page) take a token from the client IP's
+//   bucket, like every public route handler does itself (the API's token bucket and RateLimit-* headers).
 import { NextResponse, type NextRequest } from "next/server";
 import { REQUESTED_PATH_HEADER } from "./lib/dashboard/requested-path";
+import { limitPublicPage } from "./lib/http/public-page-limit";
 
-export function proxy(request: NextRequest) {
-  const headers = new Headers(request.headers);
-  headers.set(REQUESTED_PATH_HEADER, `${request.nextUrl.pathname}${request.nextUrl.search}`);
-  return NextResponse.next({ request: { headers } });
+export async function proxy(request: NextRequest) {
+  if (request.nextUrl.pathname.startsWith("/dashboard")) {
+    const headers = new Headers(request.headers);
+    headers.set(REQUESTED_PATH_HEADER, `${request.nextUrl.pathname}${request.nextUrl.search}`);
+    return NextResponse.next({ request: { headers } });
+  }
+  return limitPublicPage(request);
 }
 
-export const config = { matcher: ["/dashboard", "/dashboard/:path*"] };
+export const config = { matcher: ["/dashboard", "/dashboard/:path*", "/pay/:path*", "/oauth/consent"] };

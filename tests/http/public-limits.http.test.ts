@@ -1,4 +1,4 @@
-// Issue 16 item 4: every public path (/oauth/*, the /.well-known documents, /mcp, /pay's form,
+// Issue 16 item 4: every public path (/oauth/*, the /.well-known documents, /mcp, /pay's pages and form,
 // /v1/integrations) takes a token from the client IP's bucket, the API's token bucket with its
 // RateLimit-* headers, shared by every server process (Postgres buckets): two processes on one database,
 // requests alternating between them, refuse the (max+1)th with 429 and Retry-After. TRUSTED_PROXY_HOPS=1
@@ -33,6 +33,10 @@ const PATHS: [string, string, { headers?: Record<string, string>; body?: string 
   ["POST", "/mcp", { headers: { "Content-Type": "application/json" }, body: "{}" }],
   ["GET", "/v1/integrations", {}],
   ["POST", "/pay/cs_doesnotexist000000000000/submit", form({ paymentMethod: "pm_card_visa" })],
+  // The public pages (proxy.ts): one token per page view.
+  ["GET", "/pay/cs_doesnotexist000000000000", {}],
+  ["GET", "/pay/paywall?merchant=mer_x&amount=100&currency=usd&sku=s", {}],
+  ["GET", "/oauth/consent?client_id=mcpc_x", {}],
 ];
 
 describe("per-IP limits on public paths, across two server processes", () => {

@@ -1,0 +1,23 @@
+// Per-IP limit of the public pages (GET /pay/:id, /pay/paywall, /oauth/consent), applied by proxy.ts.
+// Route handlers under those paths (the pay form's POST /pay/:id/submit, the consent form's POST) take
+// their own token, so only page requests are counted here: one token per page view.
+import { NextResponse } from "next/server";
+import { RateLimitedError } from "../errors";
+import { clientIpKey } from "./client-ip";
+import { enforceRateLimit } from "./rate-limit-step";
+
+const PAGE_METHODS = new Set(["GET", "HEAD"]);
+
+export async function limitPublicPage(request: Request): Promise<NextResponse> {
+  if (!PAGE_METHODS.has(request.method) || new URL(request.url).pathname.endsWith("/submit")) return NextResponse.next();
+  const headers = new Headers();
+  try {
+    await enforceRateLimit(`ip:${clientIpKey(request)}`, headers);
+  } catch (err) {
+    if (!(err instanceof RateLimitedError)) throw err;
+    headers.set("Content-Type", "text/plain; charset=utf-8");
+    headers.set("Cache-Control", "no-store");
+    return new NextResponse("Too many requests. Please wait a moment and try again.\n", { status: 429, headers });
+  }
+  return NextResponse.next({ headers });
+}
