@@ -17,4 +17,6 @@ export async function proxy(request: NextRequest) {
   return limitPublicPage(request);
 }
 
-export const config = { matcher: ["/dashboard", "/dashboard/:path*", "/pay/:path*", "/oauth/consent"] };
+// The pay forms' POST /pay/.../submit stay out of the matcher: they limit themselves, and a request that
+// passes through the proxy has its body buffered first (a never-ending body must meet the form's own limit).
+export const config = { matcher: ["/dashboard", "/dashboard/:path*", "/pay/((?!.*/submit$).*)", "/oauth/consent"] };

@@ -1,6 +1,6 @@
 // Per-IP limit of the public pages (GET /pay/:id, /pay/paywall, /oauth/consent), applied by proxy.ts.
-// Route handlers under those paths (the pay form's POST /pay/:id/submit, the consent form's POST) take
-// their own token, so only page requests are counted here: one token per page view.
+// Route handlers under those paths (the pay forms' POST .../submit, which proxy.ts's matcher leaves out)
+// take their own token, so only page requests are counted here: one token per page view.
 import { NextResponse } from "next/server";
 import { RateLimitedError } from "../errors";
 import { clientIpKey } from "./client-ip";
@@ -9,7 +9,7 @@ import { enforceRateLimit } from "./rate-limit-step";
 const PAGE_METHODS = new Set(["GET", "HEAD"]);
 
 export async function limitPublicPage(request: Request): Promise<NextResponse> {
-  if (!PAGE_METHODS.has(request.method) || new URL(request.url).pathname.endsWith("/submit")) return NextResponse.next();
+  if (!PAGE_METHODS.has(request.method)) return NextResponse.next();
   const headers = new Headers();
   try {
     await enforceRateLimit(`ip:${clientIpKey(request)}`, headers);
