@@ -63,14 +63,4 @@ export { serviceMeteringBackend } from "./metering-backend";
 export type { MeteringBackend, ReservationParams, ReserveOutcome, ServiceMeteringBackendOptions, UsageBuffered, UsageParams } from "./metering-backend";
 export { usageBuffer, UsageBufferFullError } from "./usage-buffer";
 export type { RefusedUsage, SendBatch, UsageBuffer, UsageBufferOptions } from "./usage-buffer";
-
-export { MPP_INTENT, MPP_METHOD_NAME, mintTokenFor, service, serviceClientMethod, serviceServerMethod } from "./mpp-method";
-export type {
-  MintTokenForOptions,
-  MppVerification,
-  ServiceChallenge,
-  ServiceChargeRequest,
-  ServiceClientMethodOptions,
-  ServiceMethod,
-  ServiceServerMethodOptions,
-} from "./mpp-method";
+// The MPP payment method needs mppx (an optional peer dependency): import it from "lib/sdk/mpp" (mpp.ts).

@@ -1,5 +1,6 @@
 // lib/sdk is what third parties install: it imports nothing from the rest of lib/, no Prisma, no Next,
-// no runtime dependency at all (only node: built-ins), and exports named exports only.
+// no runtime dependency (only node: built-ins), and exports named exports only. One exception, kept out of
+// the main entry: the MPP entry (mpp.ts -> mpp-method.ts) builds on mppx, an optional peer dependency.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -14,7 +15,15 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
+/** Files that may import an optional peer dependency, and which. */
+const OPTIONAL_PEER_IMPORTS: Record<string, string[]> = { "mpp-method.ts": ["mppx"] };
+
 describe("lib/sdk boundaries", () => {
+  it("the main entry never loads an optional peer (mppx is only behind lib/sdk/mpp)", () => {
+    const index = readFileSync(path.join(SDK_DIR, "index.ts"), "utf8");
+    expect(index).not.toMatch(/from\s+"\.\/mpp(-method)?"/);
+  });
+
   it("imports only its own files and node: built-ins", () => {
     let checked = 0;
     for (const file of sourceFiles(SDK_DIR)) {
@@ -23,6 +32,7 @@ describe("lib/sdk boundaries", () => {
         const specifier = match[3];
         checked++;
         if (specifier.startsWith("node:")) continue;
+        if (OPTIONAL_PEER_IMPORTS[path.relative(SDK_DIR, file)]?.some((peer) => specifier === peer || specifier.startsWith(`${peer}/`))) continue;
         expect(specifier.startsWith("."), `${path.relative(SDK_DIR, file)} imports ${specifier}`).toBe(true);
         const resolved = path.resolve(path.dirname(file), specifier);
         expect(resolved.startsWith(SDK_DIR), `${path.relative(SDK_DIR, file)} reaches outside lib/sdk: ${specifier}`).toBe(true);
