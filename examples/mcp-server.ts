@@ -1,8 +1,8 @@
 // A runnable MCP server (official @modelcontextprotocol/sdk, Streamable HTTP) with two paid tools:
-//   premium_quote  single-use paywall(): each call is paid for with one PaymentIntent (SPEC.md 2.4-2.7);
+//   premium_quote  single-use paywall(): each call is paid for with one PaymentIntent (docs/sdk.md "Paywall (single-use), for MCP tools");
 //                  anyone may call it: an unpaid call gets the gate
 //   word_count     meteredPaywall(): 0.4 cent per started 1,000 characters of text, on the meter of the
-//                  AUTHENTICATED caller (SPEC.md 2.8); anonymous callers get no metered run
+//                  AUTHENTICATED caller (docs/sdk.md "Metered paywall"); anonymous callers get no metered run
 // It uses only the SDK (lib/sdk), the way a merchant's own server would.
 //
 //   SERVICE_URL=http://localhost:3000 SERVICE_API_KEY=sk_test_... MERCHANT_ID=mer_... \
@@ -18,7 +18,7 @@
 // Who bills what: the meter comes from the caller's token; the quantity from the text the tool counts
 // (never a count the caller declares, so `units: 0` buys nothing); a prepaid call is reserved under a new
 // key the SDK makes per call (a caller cannot replay a reservation); a post-paid call's requestId is the
-// caller's (a retry is billed once, SPEC.md section 4), scoped to that caller.
+// caller's (a retry is billed once, docs/paywall.md), scoped to that caller.
 // ALLOWED_HOSTS / ALLOWED_ORIGINS (comma-separated; defaults: this port on 127.0.0.1, localhost and [::1])
 // are the Host headers and browser origins /mcp answers: any other gets 403 (DNS-rebinding protection,
 // MCP TypeScript SDK advisory GHSA-w48q-cv73-mx4w). Behind a proxy or on a public name, list that name.

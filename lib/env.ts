@@ -1,4 +1,4 @@
-// Every setting of the service, parsed once from the environment with defaults (CONTRACT.md "Running it").
+// Every setting of the service, parsed once from the environment with defaults (docs/operations.md).
 // Nothing else reads process.env.
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
@@ -27,7 +27,7 @@ const EnvSchema = z.object({
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(256 * 1024),
   /** How long an in-flight idempotency claim blocks its key before a crashed holder is presumed dead. */
   IDEMPOTENCY_LOCK_SECONDS: z.coerce.number().int().min(1).default(60),
-  /** How long stored idempotent responses are kept (CONTRACT.md: at least 24 h). */
+  /** How long stored idempotent responses are kept (docs/api-reference.md "Idempotency": at least 24 h). */
   IDEMPOTENCY_RETENTION_HOURS: z.coerce.number().int().min(24).default(24),
   /** How many proxies in front of the app append to X-Forwarded-For (0: the socket peer is the client). */
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).default(0),

@@ -1,4 +1,4 @@
-// Prefixed, unguessable ids (CONTRACT.md): prefix + 24 random base62 characters (~143 bits).
+// Prefixed, unguessable ids (docs/api-reference.md "Conventions"): prefix + 24 random base62 characters (~143 bits).
 import { randomBytes } from "node:crypto";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";

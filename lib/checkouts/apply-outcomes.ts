@@ -1,5 +1,5 @@
 // What each ending of a checkout writes: the transitions of checkout, PaymentIntent and order, the ledger
-// posting, and the SPEC.md section 6 events, all in the caller's transaction.
+// posting, and the docs/api-reference.md "Events" events, all in the caller's transaction.
 import type { Db } from "../db";
 import { emitOrderEvent, emitPaymentIntentEvent } from "../events/emit-event";
 import type { Checkout, Order, PaymentIntent } from "../generated/prisma/client";

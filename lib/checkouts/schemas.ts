@@ -18,7 +18,7 @@ export const LineItem = z
   })
   .strict();
 
-/** A line priced from the catalog (CONTRACT.md "Products"): the product's name and unitAmount are copied in. */
+/** A line priced from the catalog (docs/products.md): the product's name and unitAmount are copied in. */
 export const CatalogLineItem = z
   .object({
     productId: z.string().regex(/^prd_[0-9A-Za-z]{1,64}$/, "must be a product id (prd_...)"),

@@ -1,5 +1,5 @@
-// GET /v1/events/stream: the events of one merchant and mode as server-sent events (CONTRACT.md "Live
-// events for developers"): `id:` the event id, `event:` its type, `data:` the event as GET /v1/events/:id
+// GET /v1/events/stream: the events of one merchant and mode as server-sent events (docs/webhooks.md,
+// "Live events for developers"): `id:` the event id, `event:` its type, `data:` the event as GET /v1/events/:id
 // returns it. With Last-Event-ID it first replays every later event, then goes live.
 //
 // Order and gaps. Event ids are random, and the sequence (`seq`) is taken at INSERT, not at commit: a

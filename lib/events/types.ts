@@ -1,4 +1,4 @@
-// Event types of SPEC.md section 6.
+// Event types of docs/api-reference.md "Events".
 export const EVENT_TYPES = [
   "order.paid",
   "order.refunded",

@@ -1,4 +1,4 @@
-// The one table from error code to HTTP status (SPEC.md section 7), and error responses in the contract's shape.
+// The one table from error code to HTTP status (docs/api-reference.md "Errors"), and error responses in the contract's shape.
 import { DomainError, type ErrorCode } from "../errors";
 
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {

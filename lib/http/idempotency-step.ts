@@ -1,4 +1,4 @@
-// The idempotency step of the pipeline (SPEC.md 3.2, section 4 rules 1-5): what to claim. The claim itself
+// The idempotency step of the pipeline (docs/api-reference.md "Idempotency", section 4 rules 1-5): what to claim. The claim itself
 // is made with authentication (lib/http/authenticate.ts), in the same statement where it can be.
 import { validateIdempotencyKey } from "../idempotency/claims";
 import { requestFingerprint } from "../idempotency/fingerprint";

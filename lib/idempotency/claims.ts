@@ -1,4 +1,4 @@
-// Idempotency claims (SPEC.md 3.2): a row unique on (API key, mode, key) is claimed before the work runs,
+// Idempotency claims (docs/api-reference.md "Idempotency"): a row unique on (API key, mode, key) is claimed before the work runs,
 // stored together with the work's own transaction, released when the work fails with a 5xx.
 // The request pipeline folds the first claim attempt into its authentication statement (see
 // lib/http/authenticate.ts); everything else here is plain statements on the pool or the work's transaction.
@@ -107,7 +107,7 @@ export async function claim(db: Sql, scope: ClaimScope, fingerprint: string, fir
 
 function outcomeOf(row: ClaimRow, fingerprint: string): ClaimOutcome {
   if (row.claimed) return { kind: "claimed", claimId: row.id };
-  // SPEC.md 3.2: while the first request runs, the key answers 409 whatever the body.
+  // docs/api-reference.md "Idempotency": while the first request runs, the key answers 409 whatever the body.
   if (row.status === "in_flight") {
     throw new ConflictError("A request with this Idempotency-Key is still being processed; retry shortly.");
   }

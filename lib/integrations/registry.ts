@@ -1,5 +1,4 @@
-// What this deployment speaks (GET /v1/integrations, CONTRACT.md "OAuth and the service's own MCP
-// server"): one entry per protocol or surface that WORKS here now, with its versions and addresses.
+// What this deployment speaks (GET /v1/integrations, docs/oauth-and-mcp.md): one entry per protocol or surface that WORKS here now, with its versions and addresses.
 //
 // How a protocol joins: when its routes land, add its entry to INTEGRATIONS below (a function of the
 // base URL), in the same commit as the routes. tests/unit/integrations-registry.test.ts fails when an

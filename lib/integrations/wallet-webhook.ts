@@ -1,4 +1,4 @@
-// Inbound webhook from the wallet provider (CONTRACT.md): signed with WALLET_WEBHOOK_SECRET in our own
+// Inbound webhook from the wallet provider (docs/webhooks.md "Inbound wallet-provider webhook"): signed with WALLET_WEBHOOK_SECRET in our own
 // t=,v1= scheme, applied at most once per provider event id, and a `refund.succeeded` event refunds the
 // PaymentIntent it names (with the usual refund events). Other event types are acknowledged and ignored.
 import { z } from "zod";

@@ -76,7 +76,7 @@ async function insertMeter(tx: Db, scope: Scope, input: CreateMeterInput, reques
 }
 
 /**
- * SPEC.md section 4 rule 2: one Idempotency-Key, one request. (The generic record checks this too, but a
+ * docs/api-reference.md "Idempotency": one Idempotency-Key, one request. (The generic record checks this too, but a
  * retry that takes over the claim of a request that died is compared here, with what that request wrote.)
  */
 function sameRequestOrThrow(meter: Meter, fundedAtCreate: number | undefined, input: CreateMeterInput): void {

@@ -44,7 +44,7 @@ async function prepaidMeterInMode(tx: Db, meterId: string, livemode: boolean): P
   return meter;
 }
 
-/** SPEC.md section 4 rule 2: one Idempotency-Key, one request. */
+/** docs/api-reference.md "Idempotency": one Idempotency-Key, one request. */
 function sameRequestOrThrow(pi: PaymentIntent, payer: Payer, meterId: string, input: FundMeterInput): PaymentIntent {
   const same =
     pi.meterFunding &&

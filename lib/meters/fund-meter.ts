@@ -1,4 +1,4 @@
-// A prepaid meter's budget is funded up front (SPEC.md section 4: "a funded budget hold"): each funding is a
+// A prepaid meter's budget is funded up front (docs/meters.md "Funding a prepaid budget"): each funding is a
 // PaymentIntent of the meter (`meterFunding`), charged through the mode's rail in two steps, so that money is
 // never taken without a record of it, nor twice:
 // 1. openFunding writes the PaymentIntent (requires_payment, rail charge key `<meterId>:fund:<n>`) in a

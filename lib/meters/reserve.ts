@@ -44,7 +44,7 @@ const FIND_RESERVATION = statement("meter_find_reservation_by_key", "SELECT * FR
 
 type Row = ReservationRow & { base_units_per_minor: string };
 
-/** Who sent the request: the Idempotency-Key header is scoped per API key (SPEC.md section 4 rule 5). */
+/** Who sent the request: the Idempotency-Key header is scoped per API key (docs/api-reference.md "Idempotency"). */
 export interface ReserveCaller extends Scope {
   apiKeyId: string;
 }

@@ -68,7 +68,7 @@ export const UsageBatchRecord = z
   .superRefine(withinAmountLimit);
 export type UsageBatchRecordInput = z.output<typeof UsageBatchRecord>;
 
-/** A malformed record refuses the whole batch (CONTRACT.md "Usage in batches"): nothing is counted. */
+/** A malformed record refuses the whole batch (docs/meters.md "Usage in batches"): nothing is counted. */
 export const UsageBatchBody = z
   .object({ records: z.array(UsageBatchRecord).min(1).max(MAX_USAGE_BATCH, `at most ${MAX_USAGE_BATCH} records per batch`) })
   .strict();

@@ -32,7 +32,7 @@ export async function topUpMeter(db: Db, caller: MeterCaller, meterId: string, i
   return serializeMeter(await readMeter(db, scope, meterId));
 }
 
-/** SPEC.md section 4 rule 2: one Idempotency-Key, one request (see create-meter.ts). */
+/** docs/api-reference.md "Idempotency": one Idempotency-Key, one request (see create-meter.ts). */
 function sameRequestOrThrow(pi: PaymentIntent, meter: Meter, input: TopUpInput): PaymentIntent {
   const same = pi.meterFunding && pi.meterId === meter.id && pi.amount === input.amountMinor && pi.paymentMethod === (input.paymentMethod ?? meter.paymentMethod);
   if (!same) throw new ValidationError("This Idempotency-Key was already used with different request parameters.");

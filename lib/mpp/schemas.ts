@@ -1,4 +1,4 @@
-// Bodies of /mpp (CONTRACT.md "MPP").
+// Bodies of /mpp (docs/mpp.md).
 import { z } from "zod";
 import { MAX_CREDENTIAL_LENGTH } from "./parse-credential";
 

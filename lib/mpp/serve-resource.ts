@@ -1,5 +1,5 @@
 // /mpp/r/:id: a hosted paid resource (xr_, lib/paid-resources) sold over the Payment HTTP authentication
-// scheme with the service method (CONTRACT.md "MPP"). Public: the payment is the credential, and requests are
+// scheme with the service method (docs/mpp.md). Public: the payment is the credential, and requests are
 // limited per client IP. Without a credential: 402 + WWW-Authenticate: Payment (a fresh, single-use challenge
 // bound to this resource and its price). With one: the challenge is checked (issued here, this resource, this
 // price, not expired), then the token is redeemed once into a captured PaymentIntent (source "mpp", the

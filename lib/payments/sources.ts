@@ -1,4 +1,4 @@
-// How a PaymentIntent (and its order) came to be: CONTRACT.md "One ledger under every protocol". Fixed when
+// How a PaymentIntent (and its order) came to be: docs/api-reference.md "One ledger under every protocol". Fixed when
 // the PaymentIntent is created and never changed, so `?source=` filters are stable.
 //
 //   api       opened with POST /v1/checkouts (whoever then pays it, the API or the hosted page)

@@ -1,4 +1,4 @@
-// PaymentIntent lifecycle (SPEC.md 3.1, CONTRACT.md statuses). The one place a PaymentIntent's status changes.
+// PaymentIntent lifecycle (docs/payments.md "Objects and statuses"). The one place a PaymentIntent's status changes.
 import type { Db } from "../db";
 import type { PaymentIntent, Prisma } from "../generated/prisma/client";
 import { fromStatesOf, transitionConflict, type TransitionTable } from "../state-machine";

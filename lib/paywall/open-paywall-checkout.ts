@@ -12,7 +12,7 @@ export interface PaywallCheckoutTerms {
   currency: string;
   sku: string;
   /** The gate's productRef: kept on the checkout; when it names a product of the payee (this mode), the
-   * line item carries that product's name. The gate's price stays authoritative (SPEC.md 2.6). */
+   * line item carries that product's name. The gate's price stays authoritative (docs/sdk.md "Paywall (single-use), for MCP tools"). */
   productRef?: string;
 }
 

@@ -71,7 +71,7 @@ async function paymentIntentOfRequest(payee: Scope, payer: Payer, input: PayPayw
   });
 }
 
-/** SPEC.md section 4 rule 2: one Idempotency-Key, one request. */
+/** docs/api-reference.md "Idempotency": one Idempotency-Key, one request. */
 async function sameRequestOrThrow(tx: Db, pi: PaymentIntent, input: PayPaywallInput): Promise<PaymentIntent> {
   const same =
     pi.merchantId === input.merchantId &&

@@ -1,4 +1,4 @@
-// A person pays a paywall's terms (SPEC.md 2.4: merchant, amount, currency, sku) with a test card on the
+// A person pays a paywall's terms (docs/sdk.md "Paywall (single-use), for MCP tools": merchant, amount, currency, sku) with a test card on the
 // hosted page GET /pay/paywall. No second payment path: it opens the same paywall checkout as
 // POST /v1/paywall/pay (test mode; its PaymentIntent records the sku), then pays it through payCheckout,
 // i.e. the API's own captureCheckout and rail. The resulting PaymentIntent is what the payer pastes back

@@ -1,4 +1,4 @@
-// POST /v1/paywall/redemptions { paymentIntentId }: the service-backed consumed store (SPEC.md 2.7).
+// POST /v1/paywall/redemptions { paymentIntentId }: the service-backed consumed store (docs/sdk.md "Consumed stores").
 // One statement (redemption-statement.ts) says whether the PaymentIntent is the merchant's at all, inserts
 // the redemption for exactly one request however many race, and recognises a retry of the winning request
 // (same key, same Idempotency-Key, e.g. after its response was lost): that one is answered `redeemed: true`

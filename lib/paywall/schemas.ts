@@ -1,9 +1,9 @@
-// Bodies of the paywall endpoints (CONTRACT.md "Paywall (service side)").
+// Bodies of the paywall endpoints (docs/paywall.md).
 import { z } from "zod";
 import { BillingCountry, MAX_AMOUNT, PaymentMethod } from "../checkouts/schemas";
 import { Currency } from "../validation/common";
 
-/** A tool's sku: what a paywall payment is bound to (SPEC.md 2.4). */
+/** A tool's sku: what a paywall payment is bound to (docs/sdk.md "Paywall (single-use), for MCP tools"). */
 export const Sku = z.string().trim().min(1).max(200).regex(/^[\x20-\x7E]+$/, "printable ASCII");
 
 export const MerchantId = z.string().regex(/^mer_[0-9A-Za-z]{10,64}$/, "must be a merchant id");
@@ -66,7 +66,7 @@ export const PayPaywallBody = z
     sku: Sku,
     paymentMethod: PaymentMethod,
     billingCountry: BillingCountry.optional(),
-    /** The gate's productRef (SPEC.md 2.4): a product of the payee names the payment's line item. */
+    /** The gate's productRef (docs/sdk.md "Paywall (single-use), for MCP tools"): a product of the payee names the payment's line item. */
     productRef: z.string().regex(/^prd_[0-9A-Za-z]{1,64}$/, "must be a prd_ reference").optional(),
   })
   .strict();

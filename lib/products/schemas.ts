@@ -1,4 +1,4 @@
-// Bodies and queries of /v1/products (CONTRACT.md "Products").
+// Bodies and queries of /v1/products (docs/products.md).
 import { z } from "zod";
 import { MAX_AMOUNT } from "../checkouts/schemas";
 import { Currency, ListQuery, Metadata } from "../validation/common";

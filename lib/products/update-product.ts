@@ -1,4 +1,4 @@
-// POST /v1/products/:id updates what is given; DELETE archives (active: false, as CONTRACT.md fixes it).
+// POST /v1/products/:id updates what is given; DELETE archives (active: false, as docs/products.md says).
 // Checkouts and orders already made keep the name and price they were opened with (their items are copies).
 import type { Db } from "../db";
 import type { Scope } from "../scope";

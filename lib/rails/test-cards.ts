@@ -1,4 +1,4 @@
-// Test instruments of CONTRACT.md: payment-method ids for the API, card numbers for the hosted pay page.
+// Test instruments (docs/payments.md): payment-method ids for the API, card numbers for the hosted pay page.
 // Pure data and functions, so the pay page can map a typed card number to its outcome. Looked up only
 // through ownValue (own keys: `constructor` is no payment method).
 import { ownValue } from "../own-key";

@@ -1,4 +1,4 @@
-// Token bucket shared by both backends (SPEC.md section 8): `max` tokens, refilled evenly over `windowMs`,
+// Token bucket shared by both backends (docs/api-reference.md "Rate limits"): `max` tokens, refilled evenly over `windowMs`,
 // bursts up to `max`. Each request takes one token or is refused.
 
 export interface BucketConfig {

@@ -1,4 +1,4 @@
-// ServiceClient: typed access to the /v1 API (CONTRACT.md) with idempotent retries (see request-sender.ts).
+// ServiceClient: typed access to the /v1 API (docs/api-reference.md) with idempotent retries (see request-sender.ts).
 import { RequestSender, type HttpMethod, type RequestOptions } from "./request-sender";
 import * as resources from "./resources";
 import type { FetchLike } from "./transport";

@@ -1,10 +1,10 @@
-// ServiceError: the one error class of the SDK (SPEC.md section 7, "Client SDK behavior").
+// ServiceError: the one error class of the SDK (docs/api-reference.md "Errors", "Client SDK behavior").
 // Clients branch on `code` (and `status`), never on `message`.
 
 /** Codes of a failure that got no HTTP response at all (status 0). */
 export type TransportErrorCode = "timeout" | "aborted" | "network_error";
 
-/** Error codes of the service (SPEC.md section 7) plus the SDK's own. Unknown server codes still pass through. */
+/** Error codes of the service (docs/api-reference.md "Errors") plus the SDK's own. Unknown server codes still pass through. */
 export type ServiceErrorCode =
   | "VALIDATION_ERROR"
   | "UNAUTHORIZED"

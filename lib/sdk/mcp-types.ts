@@ -22,7 +22,7 @@ export interface CallToolResult {
   [field: string]: unknown;
 }
 
-/** The argument a caller adds on retry to present its payment (SPEC.md 2.5). */
+/** The argument a caller adds on retry to present its payment (docs/sdk.md "Paywall (single-use), for MCP tools"). */
 export interface ServicePaymentProof {
   paymentIntentId: string;
 }

@@ -1,4 +1,4 @@
-// meteredPaywall(options)(handler): per-unit pricing below one minor unit (SPEC.md 2.8 and section 4).
+// meteredPaywall(options)(handler): per-unit pricing below one minor unit (docs/sdk.md "Metered paywall").
 //   prepaid: false (trusted callers): run the handler, then record usage ONLY when it succeeded (did not
 //     throw, no isError), under idempotencyKey(args) so a retried call is never metered twice.
 //   prepaid: true (untrusted callers): reserve before running; commit on success; release (not billed)

@@ -1,4 +1,4 @@
-// The metered paywall's backend (SPEC.md 2.8 "backend"): records post-paid usage, or reserves, commits
+// The metered paywall's backend (docs/sdk.md "Metered paywall" "backend"): records post-paid usage, or reserves, commits
 // and releases prepaid usage. serviceMeteringBackend() calls the service's /v1/meters endpoints.
 // Amounts are in BASE units: a meter's `baseUnitsPerMinor` (default 1,000,000) base units make one minor
 // unit, so a price of 0.4 cent per call is unitPriceMinor = 400,000.

@@ -1,4 +1,4 @@
-// The paywall's verifier (SPEC.md 2.6 "backend"): checks that a PaymentIntent paid exactly these terms.
+// The paywall's verifier (docs/sdk.md "Paywall (single-use), for MCP tools" "backend"): checks that a PaymentIntent paid exactly these terms.
 // serviceBackend() is the default, calling the service's POST /v1/paywall/verify over HTTP.
 import { ServiceClient, type ServiceClientOptions } from "./client";
 import { linkToService } from "./service-link";

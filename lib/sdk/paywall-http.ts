@@ -1,6 +1,6 @@
 // paywallHttp(options)(handler): the single-use paywall over plain HTTP, for any `(Request) => Response`
 // handler (a Next.js route, a Fetch-API server). Same decisions as paywall() (see redeem.ts):
-//   unpaid              -> 402, body = the gate (SPEC.md 2.4)
+//   unpaid              -> 402, body = the gate (docs/sdk.md "Paywall (single-use), for MCP tools")
 //   proof fails verify  -> 402, gate with reasonCode
 //   proof reused        -> 409, body { kind: "already_redeemed", ... }
 //   proof ok            -> the handler's response, plus header `x-service-payment-response` (JSON payment

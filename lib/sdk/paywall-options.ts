@@ -1,4 +1,4 @@
-// SPEC.md 2.6: the single-use paywall's options, shared by paywall() (MCP) and paywallHttp() (plain HTTP).
+// docs/sdk.md "Paywall (single-use), for MCP tools": the single-use paywall's options, shared by paywall() (MCP) and paywallHttp() (plain HTTP).
 import type { ConsumedStore } from "./consumed-stores/types";
 import type { PaywallBackend } from "./paywall-backend";
 import { validateTerms, type PaywallTerms } from "./paywall-terms";

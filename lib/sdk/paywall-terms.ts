@@ -1,4 +1,4 @@
-// The terms a paywall charges (SPEC.md 2.4 and 2.6), checked once at construction, and the gate built
+// The terms a paywall charges (docs/sdk.md "Paywall (single-use), for MCP tools"), checked once at construction, and the gate built
 // from them. Price and currency are authoritative: the caller's proof is verified against these.
 import type { PaywallReasonCode } from "./types";
 
@@ -12,7 +12,7 @@ export interface PaywallTerms {
   productRef?: string;
 }
 
-/** SPEC.md 2.4: returned instead of running the tool when a call is unpaid or its proof fails. */
+/** docs/sdk.md "Paywall (single-use), for MCP tools": returned instead of running the tool when a call is unpaid or its proof fails. */
 export interface PaywallGate {
   kind: "payment_required";
   merchant: string;

@@ -1,4 +1,4 @@
-// paywall(options)(handler): makes an MCP tool handler pay-per-call, single-use (SPEC.md 2.4-2.7, 3.3).
+// paywall(options)(handler): makes an MCP tool handler pay-per-call, single-use (docs/sdk.md "Paywall (single-use), for MCP tools", 3.3).
 //   unpaid call            -> gate (structuredContent + JSON text in content[0]), isError, handler not run
 //   `_servicePayment` proof -> verify -> consume once -> handler(args without _servicePayment, extra)
 //                              (one request to the service with its own backend and store: redeem.ts)

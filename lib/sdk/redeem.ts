@@ -1,4 +1,4 @@
-// The single-use redemption decision shared by the MCP and HTTP paywalls (SPEC.md 3.3):
+// The single-use redemption decision shared by the MCP and HTTP paywalls (docs/sdk.md "Paywall (single-use), for MCP tools"):
 // no proof -> gate; proof fails verification -> gate with reasonCode; proof verified and consumed for
 // the first time -> run; proof already consumed -> already_redeemed. Verification comes before
 // consumption, so a proof that does not fit is never burnt.

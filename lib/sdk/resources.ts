@@ -1,4 +1,4 @@
-// The /v1 API grouped by resource (CONTRACT.md). Each method is one request through the RequestSender,
+// The /v1 API grouped by resource (docs/api-reference.md). Each method is one request through the RequestSender,
 // which adds the API key, the Idempotency-Key of every POST, the time-out and the retries.
 import type { HttpMethod, RequestOptions } from "./request-sender";
 import type * as T from "./types";

@@ -1,4 +1,4 @@
-// Resource shapes of the /v1 API (CONTRACT.md). Objects may carry more fields than listed here; the
+// Resource shapes of the /v1 API (docs/api-reference.md). Objects may carry more fields than listed here; the
 // index signatures keep the SDK forward-compatible with fields the service adds.
 
 export type Metadata = Record<string, string>;

@@ -1,4 +1,4 @@
-// Webhook signatures (CONTRACT.md "Webhooks"; Stripe's scheme, so Stripe's own verifier accepts them):
+// Webhook signatures (docs/webhooks.md; Stripe's scheme, so Stripe's own verifier accepts them):
 //   x-service-signature: t=<unix seconds>,v1=<hex>[,v1=<hex>]   hex = HMAC-SHA256(secret, `${t}.${rawBody}`)
 // Two v1 entries appear during a secret rotation; a receiver accepts the delivery when ANY v1 matches ANY
 // of its secrets. The service signs deliveries with signWebhookPayload(), the merchant verifies with
@@ -13,7 +13,7 @@ export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 export type RawBody = string | Uint8Array;
 
-/** A delivery's body (CONTRACT.md): `created` is in unix seconds. */
+/** A delivery's body (docs/webhooks.md): `created` is in unix seconds. */
 export interface WebhookEvent<D = { object: unknown; [field: string]: unknown }> {
   id: string;
   type: EventType | (string & {});

@@ -1,4 +1,4 @@
-// Bodies and queries of /v1/shared_payment_tokens (CONTRACT.md "Shared payment tokens").
+// Bodies and queries of /v1/shared_payment_tokens (docs/shared-payment-tokens.md).
 import { z } from "zod";
 import { checkSale, MAX_AMOUNT, SaleFields } from "../checkouts/schemas";
 import { MerchantId } from "../paywall/schemas";

@@ -1,4 +1,4 @@
-// x402 header encoding: standard base64 (`+/`, padded) of JSON (CLIENTS.md: clients check /^[A-Za-z0-9+/]*={0,2}$/).
+// x402 header encoding: standard base64 (`+/`, padded) of JSON (docs/x402.md; clients check /^[A-Za-z0-9+/]*={0,2}$/).
 
 /** Longest payment header accepted (a v2 PaymentPayload with an exact EVM authorization is about 1.5 KB). */
 export const MAX_PAYMENT_HEADER_CHARS = 16 * 1024;

@@ -1,4 +1,4 @@
-// The x402 facilitator API for merchants' own servers (CONTRACT.md "x402", docs/x402.md): POST /x402/verify,
+// The x402 facilitator API for merchants' own servers (docs/x402.md, docs/x402.md): POST /x402/verify,
 // POST /x402/settle and GET /x402/supported, authenticated with the merchant's key, bodies and answers as the
 // x402 specification (v2, and v1 bodies): verify -> { isValid, invalidReason?, invalidMessage?, payer? },
 // settle -> { success, errorReason?, errorMessage?, payer?, transaction, network }. A refusal is an answer

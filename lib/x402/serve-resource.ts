@@ -1,4 +1,4 @@
-// A hosted paid resource over x402 (CONTRACT.md "x402", docs/x402.md): public at /x402/r/:id (the payment is
+// A hosted paid resource over x402 (docs/x402.md, docs/x402.md): public at /x402/r/:id (the payment is
 // the credential), limited per client IP. Unpaid: 402 with PAYMENT-REQUIRED (standard base64 of the v2
 // PaymentRequired) and the v1 JSON body { x402Version: 1, error, accepts }. Paid: PAYMENT-SIGNATURE (v2) or
 // X-PAYMENT (v1) is verified offline and settled into a captured PaymentIntent in ONE transaction; only after

@@ -1,5 +1,5 @@
-// The OAuth side of the MCP tests: a headless OAuthClientProvider for the official MCP client (as
-// protocols/CLIENTS.md section 4 ran it) whose browser step is done over HTTP with a dashboard session,
+// The OAuth side of the MCP tests: a headless OAuthClientProvider for the official MCP client (the flow
+// docs/oauth-and-mcp.md describes) whose browser step is done over HTTP with a dashboard session,
 // and raw helpers for the authorization server's endpoints.
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -91,7 +91,7 @@ export class HeadlessProvider implements OAuthClientProvider {
   async redirectToAuthorization(url: URL) {
     const back = await consentOverHttp(this.session, url.toString(), this.choice);
     this.lastRedirect = back;
-    // The SDK does not check state on the callback (CLIENTS.md): a real provider must, and so does this one.
+    // The SDK does not check state on the callback (docs/oauth-and-mcp.md): a real provider must, and so does this one.
     if (back.searchParams.get("state") !== this.store.state) throw new Error(`state mismatch: ${back}`);
     this.lastCode = back.searchParams.get("code") ?? undefined;
   }

@@ -1,4 +1,4 @@
-// SPEC.md section 5 / CONTRACT.md "Auth": 401 for missing or invalid keys, and each key sees only its
+// docs/api-reference.md "Authentication and modes" / docs/api-reference.md "Authentication and modes": 401 for missing or invalid keys, and each key sees only its
 // own merchant's objects of its own mode (404 otherwise, never 403, never a leak of existence).
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../lib/db";

@@ -90,7 +90,7 @@ describe("opening checkouts", () => {
   });
 });
 
-describe("capture outcomes (CONTRACT.md)", () => {
+describe("capture outcomes (docs/payments.md)", () => {
   for (const method of ["pm_card_visa", "pm_card_mastercard"]) {
     it(`${method} succeeds: order paid, PaymentIntent captured, checkout complete`, async () => {
       const checkout = await openCheckout(m.testKey, { amount: 700 });

@@ -1,5 +1,5 @@
-// GET /v1/events/stream over real HTTP against a production server (CONTRACT.md "Live events for
-// developers"): frames exactly as fixed there, the ?types= filter, modes kept apart, Last-Event-ID replay
+// GET /v1/events/stream over real HTTP against a production server (docs/webhooks.md,
+// "Live events for developers"): frames exactly as fixed there, the ?types= filter, modes kept apart, Last-Event-ID replay
 // without a gap (also for an event whose transaction commits after a later one), keep-alive comments,
 // clean-up on disconnect. The file's own database: it holds transactions open and inserts live events.
 import pg from "pg";

@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 
 describe("events", () => {
-  it("every SPEC.md section 6 event type fires once where it should, with data.object as GET returns it", async () => {
+  it("every event type of docs/api-reference.md fires once where it should, with data.object as GET returns it", async () => {
     // order.paid + payment_intent.captured, then payment_intent.settled, then refunds.
     const { order } = await paidOrder(m.testKey, 1000);
     await settleDuePaymentIntents(getDb(), { paymentIntentIds: [order.paymentIntentId] });

@@ -1,4 +1,4 @@
-// SPEC.md 3.2 and section 4 rules 1-5, on a real resource (POST /v1/customers) and a real server.
+// docs/api-reference.md "Idempotency", on a real resource (POST /v1/customers) and a real server.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "../helpers/http";

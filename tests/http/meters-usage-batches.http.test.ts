@@ -1,4 +1,4 @@
-// POST /v1/meters/usage_batches (CONTRACT.md "Usage in batches"): post-paid records in batches, each counted
+// POST /v1/meters/usage_batches (docs/meters.md "Usage in batches"): post-paid records in batches, each counted
 // once by its (meter, idempotencyKey) however batches are retried, overlap or race (also across two server
 // processes), per-record results, strict validation, and threshold settlements that bill each minor unit once.
 import { afterAll, beforeEach, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// GET /v1/meters/:id/usage_summary (issue 19 item 4, CONTRACT.md "Usage in batches"): a meter's usage by
+// GET /v1/meters/:id/usage_summary (issue 19 item 4, docs/meters.md "Usage in batches"): a meter's usage by
 // UTC hour or day, answered from the per-hour rollup kept in the same statement as the usage (single
 // records, batches with their stated timestamps, committed reservations), never by scanning records:
 // retries and racing copies count once, a day is the sum of its hours, every bucket of the window is

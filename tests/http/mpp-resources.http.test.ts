@@ -1,4 +1,4 @@
-// Hosted paid resources over MPP (CONTRACT.md "MPP"): GET /mpp/r/:id answers 402 with a `Payment` challenge of
+// Hosted paid resources over MPP (docs/mpp.md): GET /mpp/r/:id answers 402 with a `Payment` challenge of
 // the service method bound to the resource and its price, and the real mppx client
 // (Mppx.create({ methods: [serviceClientMethod(...)], polyfill: false })) pays it with a freshly minted spt_:
 // 200, the content, Payment-Receipt, a captured PaymentIntent (source mpp, the resource's sale), the merchant's

@@ -1,4 +1,4 @@
-// POST /mpp/verify (CONTRACT.md "MPP"): a merchant's own app, made with the real mppx/server and the SDK's
+// POST /mpp/verify (docs/mpp.md): a merchant's own app, made with the real mppx/server and the SDK's
 // `service` method (serviceServerMethod), is paid by the real mppx client (serviceClientMethod minting a fresh
 // spt_ with the payer's own key) and settles into the merchant's ledger here: a captured PaymentIntent with
 // source "mpp", the balance up by the price, a Payment-Receipt naming it. Replays, expired challenges, tokens

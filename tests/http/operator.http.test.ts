@@ -1,4 +1,4 @@
-// The two operator entry points of CONTRACT.md "Running it": `npm start` on a machine without
+// The two operator entry points of docs/operations.md: `npm start` on a machine without
 // DATABASE_URL (embedded PostgreSQL), and `npm run merchant:create -- --name X --json`.
 import { spawn, spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";

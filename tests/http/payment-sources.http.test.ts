@@ -1,4 +1,4 @@
-// `source` on PaymentIntents and orders (CONTRACT.md "One ledger under every protocol"): every path that
+// `source` on PaymentIntents and orders (docs/api-reference.md "One ledger under every protocol"): every path that
 // creates them names how it came, the /v1 lists filter by it, and the dashboard shows it as a badge.
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../lib/db";

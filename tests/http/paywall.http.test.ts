@@ -1,4 +1,4 @@
-// The paywall's service side (issue 5 items 1-3; CONTRACT.md "Paywall (service side)"): verify with all
+// The paywall's service side (issue 5 items 1-3; docs/paywall.md): verify with all
 // five reason codes, the pay endpoint with the payer's own key, and the atomic redemptions store.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -440,7 +440,7 @@ describe("POST /v1/paywall/pay (the payer's own key)", () => {
   });
 });
 
-describe("paywallHttp() over the real service (SPEC.md section 4, plain HTTP)", () => {
+describe("paywallHttp() over the real service (docs/paywall.md, plain HTTP)", () => {
   it("402 gate -> pay at payEndpoint with the payer's key -> retry with x-service-payment -> 200 once, then 409 already_redeemed", async () => {
     const seller = await createTestMerchant("HTTP API seller");
     const payer = await createTestMerchant("HTTP API agent");

@@ -1,4 +1,4 @@
-// The product catalog (CONTRACT.md "Products") over HTTP: CRUD under /v1/products, checkouts opened from
+// The product catalog (docs/products.md) over HTTP: CRUD under /v1/products, checkouts opened from
 // items: [{ productId, quantity }] priced from the catalog, the paywall's productRef naming a product, and
 // the dashboard's products page and routes.
 import { beforeAll, describe, expect, it } from "vitest";

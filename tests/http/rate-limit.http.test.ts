@@ -1,4 +1,4 @@
-// SPEC.md section 8: token bucket per API key (120 per 60 s by default, burst 120), per IP on public
+// docs/api-reference.md "Rate limits": token bucket per API key (120 per 60 s by default, burst 120), per IP on public
 // paths, probes never limited; the limit holds across two processes sharing one store (both backends).
 import { afterAll, describe, expect, it } from "vitest";
 import type { ServerProcess } from "../../scripts/lib/server-process";

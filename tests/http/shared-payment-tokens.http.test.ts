@@ -1,4 +1,4 @@
-// Shared payment tokens (CONTRACT.md "Shared payment tokens") over HTTP against real servers: minted by a
+// Shared payment tokens (docs/shared-payment-tokens.md) over HTTP against real servers: minted by a
 // payer with its own key, scoped (amount, currency, merchant, expiry), single-use, revocable, redeemed by the
 // merchant into a captured PaymentIntent through the usual checkout capture (ledger, events, refunds), and
 // never twice: not under 24 concurrent redemptions over two server processes, not after a crash mid-charge.

@@ -1,4 +1,4 @@
-// CONTRACT.md "Inbound wallet-provider webhook": signed with WALLET_WEBHOOK_SECRET, never rate limited,
+// docs/webhooks.md "Inbound wallet-provider webhook": signed with WALLET_WEBHOOK_SECRET, never rate limited,
 // applied once per provider event id; a refund event refunds the PaymentIntent it names.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// CONTRACT.md "Webhooks": endpoint records, subscriptions, secrets shown once.
+// docs/webhooks.md: endpoint records, subscriptions, secrets shown once.
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../lib/db";
 import { call } from "../helpers/http";

@@ -1,4 +1,4 @@
-// x402 (CONTRACT.md "x402", docs/x402.md) with the REAL, unmodified clients: @x402/fetch 2.27 (v2,
+// x402 (docs/x402.md, docs/x402.md) with the REAL, unmodified clients: @x402/fetch 2.27 (v2,
 // PAYMENT-SIGNATURE) and x402-fetch 1.2 (v1, X-PAYMENT) pay hosted resources at /x402/r/:id; the real
 // @x402/express middleware in a small merchant app settles through this service's facilitator; replays,
 // concurrency across two server processes, and bad input on every path.

@@ -1,4 +1,4 @@
-// One contract (SPEC.md 2.7) run against every consumed store: first consume true, repeat false, and 50
+// One contract (docs/sdk.md "Consumed stores") run against every consumed store: first consume true, repeat false, and 50
 // concurrent consumes of one id -> exactly one true. Redis and Postgres are the real servers of this
 // machine; the service-backed store runs against a local stand-in of POST /v1/paywall/redemptions and
 // against the real service (whose redemptions must name real PaymentIntents of the merchant: paid here

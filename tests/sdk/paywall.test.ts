@@ -1,4 +1,4 @@
-// paywall(options)(handler) for MCP tools: gate, proof, single-use redemption (SPEC.md 2.4-2.7, 3.3).
+// paywall(options)(handler) for MCP tools: gate, proof, single-use redemption (docs/sdk.md "Paywall (single-use), for MCP tools", 3.3).
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";

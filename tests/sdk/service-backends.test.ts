@@ -1,5 +1,5 @@
 // The HTTP mapping of serviceBackend (paywall verify) and serviceMeteringBackend (/v1/meters) against a
-// local stand-in answering as CONTRACT.md describes. (End to end against the real service: to do once the
+// local stand-in answering as docs/paywall.md describes. (End to end against the real service: to do once the
 // paywall and meter endpoints exist.)
 import { describe, expect, it } from "vitest";
 import { paywallHttp, serviceBackend, serviceConsumedStore, serviceMeteringBackend } from "../../lib/sdk";

@@ -5,7 +5,7 @@ import { PAYMENT_INTENT_TRANSITIONS } from "../../lib/payments/transitions";
 import { paymentMethodForTestCard, testCardOutcome, TEST_PAYMENT_METHODS } from "../../lib/rails/test-cards";
 import { canTransition, fromStatesOf } from "../../lib/state-machine";
 
-describe("transition tables (SPEC.md 3.1)", () => {
+describe("transition tables (docs/payments.md, Objects and statuses)", () => {
   it("expired, canceled, failed and refunded PaymentIntents are terminal; only requires_payment can be charged", () => {
     for (const terminal of ["refunded", "failed", "expired", "canceled"] as const) expect(PAYMENT_INTENT_TRANSITIONS[terminal]).toEqual([]);
     expect(fromStatesOf(PAYMENT_INTENT_TRANSITIONS, "captured")).toEqual(["requires_payment"]);

@@ -1,4 +1,4 @@
-// Hosted paid resources (docs/x402.md): also answering at /v1/x402/resources (CONTRACT.md "x402", "MPP").
+// Hosted paid resources (docs/x402.md): also answering at /v1/x402/resources (docs/x402.md, "MPP").
 import { createPaidResource } from "@/lib/paid-resources/create-paid-resource";
 import { listPaidResources } from "@/lib/paid-resources/list-paid-resources";
 import { CreatePaidResourceBody, ListPaidResourcesQuery } from "@/lib/paid-resources/schemas";

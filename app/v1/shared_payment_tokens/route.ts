@@ -1,4 +1,4 @@
-// POST mints a token with the payer's own key; GET lists the payer's tokens (CONTRACT.md "Shared payment tokens").
+// POST mints a token with the payer's own key; GET lists the payer's tokens (docs/shared-payment-tokens.md).
 import { api } from "@/lib/http/api";
 import { listTokens } from "@/lib/shared-payment-tokens/list-tokens";
 import { mintToken } from "@/lib/shared-payment-tokens/mint-token";

@@ -1,4 +1,4 @@
-// The default consumed store (SPEC.md 2.7): server-authoritative, atomic across processes and machines.
+// The default consumed store (docs/sdk.md "Consumed stores"): server-authoritative, atomic across processes and machines.
 // POST /v1/paywall/redemptions { paymentIntentId } -> 201 { redeemed: true } | 200 { redeemed: false, result: "already_redeemed" }.
 // The request's Idempotency-Key is reused by its retries, so a redemption whose response was lost in
 // transit is replayed as `redeemed: true` on retry rather than misread as already redeemed.

@@ -1,4 +1,4 @@
-// SPEC.md 2.7: `consume(paymentIntentId)` is atomic and resolves true only for the first redemption.
+// docs/sdk.md "Consumed stores": `consume(paymentIntentId)` is atomic and resolves true only for the first redemption.
 export interface ConsumedStore {
   consume(paymentIntentId: string): Promise<boolean>;
 }

@@ -1,4 +1,4 @@
--- How each PaymentIntent and order came (CONTRACT.md "One ledger under every protocol"): api, pay_page,
+-- How each PaymentIntent and order came (docs/api-reference.md "One ledger under every protocol"): api, pay_page,
 -- paywall, meter, spt, and the protocol paths (x402, mpp, acp, a2a, ap2, mcp). Fixed at creation.
 ALTER TABLE "payment_intents" ADD COLUMN "source" TEXT NOT NULL DEFAULT 'api';
 ALTER TABLE "orders" ADD COLUMN "source" TEXT NOT NULL DEFAULT 'api';

@@ -1,4 +1,4 @@
--- The product catalog (CONTRACT.md "Products"): what a merchant sells, priced in integer minor units.
+-- The product catalog (docs/products.md): what a merchant sells, priced in integer minor units.
 -- Archived products (active = false) stay readable but cannot be sold.
 CREATE TABLE "products" (
     "id" TEXT NOT NULL,

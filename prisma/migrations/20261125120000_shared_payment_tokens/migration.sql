@@ -1,4 +1,4 @@
--- Shared payment tokens (CONTRACT.md "Shared payment tokens"): a payer's scoped, single-use credential.
+-- Shared payment tokens (docs/shared-payment-tokens.md): a payer's scoped, single-use credential.
 -- The row is locked by its redemption, so one token pays at most once, across processes.
 CREATE TABLE "shared_payment_tokens" (
     "id" TEXT NOT NULL,

@@ -1,4 +1,4 @@
--- MPP challenges used to pay (CONTRACT.md "MPP"): one row per challenge a `service` credential has paid, so a
+-- MPP challenges used to pay (docs/mpp.md): one row per challenge a `service` credential has paid, so a
 -- replayed credential finds its challenge taken. The primary key is the guard (an INSERT ... ON CONFLICT DO
 -- NOTHING that inserts nothing is a replay), never a read-then-write. Challenges of hosted resources are the
 -- HMACs of the service itself (resource_id set), the own mppx server of a merchant issues its own (POST /mpp/verify,

@@ -1,4 +1,4 @@
-// GET /v1/events/stream (CONTRACT.md "Live events for developers"): server-sent events of the key's
+// GET /v1/events/stream (docs/webhooks.md): server-sent events of the key's
 // merchant and mode. Authenticated and rate limited like every /v1 route (one token per connection);
 // errors before the stream starts follow the error contract. lib/events/stream.ts has the logic.
 import { openEventStream, parseTypeFilter, resolveLastEvent } from "@/lib/events/stream";

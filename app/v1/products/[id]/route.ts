@@ -1,4 +1,4 @@
-// GET a product, POST updates it (Stripe's update verb), DELETE archives it (active: false; CONTRACT.md "Products").
+// GET a product, POST updates it (Stripe's update verb), DELETE archives it (active: false; docs/products.md).
 import { api } from "@/lib/http/api";
 import { getProduct } from "@/lib/products/get-product";
 import { UpdateProductBody } from "@/lib/products/schemas";

@@ -1,4 +1,4 @@
-// Inbound wallet-provider webhook: authenticated by its signature, never rate limited (SPEC.md 6 rule 3).
+// Inbound wallet-provider webhook: authenticated by its signature, never rate limited (docs/api-reference.md "Events" rule 3).
 import { env } from "@/lib/env";
 import { createId } from "@/lib/ids";
 import { toErrorResult } from "@/lib/http/errors";

@@ -1,4 +1,4 @@
-// The same objects as /v1/paid_resources/:id (CONTRACT.md names both paths).
+// The same objects as /v1/paid_resources/:id (docs/x402.md names both paths).
 export { DELETE, GET, POST } from "../../../paid_resources/[id]/route";
 
 export const dynamic = "force-dynamic";
