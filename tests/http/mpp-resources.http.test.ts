@@ -317,7 +317,7 @@ describe("concurrency across two server processes", () => {
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s !== 200 && s !== 402)).toEqual([]);
-    const pis = await getDb().paymentIntent.findMany({ where: { merchantId: payee.merchantId, source: "mpp", status: "captured" }, select: { id: true } });
+    const pis = await getDb().paymentIntent.findMany({ where: { merchantId: payee.merchantId, source: "mpp", status: { in: ["captured", "settled"] } }, select: { id: true } });
     const tokenRow = await getDb().sharedPaymentToken.findUniqueOrThrow({ where: { id: token.id } });
     expect(tokenRow.status).toBe("redeemed");
     expect(await getDb().mppChallenge.count({ where: { tokenId: token.id, paymentIntentId: { not: null } } })).toBe(1);

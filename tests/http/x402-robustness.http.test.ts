@@ -92,7 +92,8 @@ describe("50 concurrent settlements of one authorization across two server proce
     expect(statuses.filter((s) => s === 402)).toHaveLength(49);
     for (const { res } of results.filter((x) => x.res.status === 402)) expect(unb64(res.headers.get("payment-required")!).error).toBe("invalid_exact_evm_nonce_already_used");
     expect(await getDb().paymentIntent.count({ where: { paidResourceId: r.id } })).toBe(1);
-    expect(await getDb().paymentIntent.count({ where: { paidResourceId: r.id, status: "captured" } })).toBe(1);
+    // Captured, or already settled by another test file's tick (the tick settles every due PaymentIntent).
+    expect(await getDb().paymentIntent.count({ where: { paidResourceId: r.id, status: { in: ["captured", "settled"] } } })).toBe(1);
   });
 
   it("at the facilitator: exactly one success and one PaymentIntent", async () => {
