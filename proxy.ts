@@ -2,7 +2,7 @@
 // - dashboard pages learn which URL was asked for (a layout cannot see it), so a signed-out visit can send
 //   the browser to /login with that page as the place to come back to. Any copy of the header sent by the
 //   client is replaced; the login page accepts only paths under /dashboard anyway.
-// - the public pages (the hosted pay pages and the OAuth consent page) take a token from the client IP's
+// - the public pages (the hosted pay pages, the ACP order permalinks and the OAuth consent page) take a token from the client IP's
 //   bucket, like every public route handler does itself (the API's token bucket and RateLimit-* headers).
 import { NextResponse, type NextRequest } from "next/server";
 import { REQUESTED_PATH_HEADER } from "./lib/dashboard/requested-path";
@@ -19,4 +19,4 @@ export async function proxy(request: NextRequest) {
 
 // The pay forms' POST /pay/.../submit stay out of the matcher: they limit themselves, and a request that
 // passes through the proxy has its body buffered first (a never-ending body must meet the form's own limit).
-export const config = { matcher: ["/dashboard", "/dashboard/:path*", "/pay/((?!.*/submit$).*)", "/oauth/consent"] };
+export const config = { matcher: ["/dashboard", "/dashboard/:path*", "/pay/((?!.*/submit$).*)", "/oauth/consent", "/acp/orders/:path*"] };

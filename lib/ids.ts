@@ -30,6 +30,7 @@ export const ID_PREFIXES = {
   railCharge: "ch",
   railRefund: "rr",
   oauthGrant: "oag",
+  acpCheckoutSession: "acs",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

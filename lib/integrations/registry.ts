@@ -4,6 +4,7 @@
 // base URL), in the same commit as the routes. tests/unit/integrations-registry.test.ts fails when an
 // entry names an address no route under app/ serves, so the list cannot promise what is not there.
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import { SUPPORTED_API_VERSIONS } from "../acp/schemas";
 import { env } from "../env";
 import { SCOPES } from "../oauth/config";
 
@@ -59,6 +60,22 @@ const mpp: Entry = (base) => ({
   endpoints: { verify: `${base}/mpp/verify`, resource: `${base}/mpp/r/{id}` },
 });
 
+// ACP (docs/acp.md): the Agentic Commerce Protocol's checkout API and delegated payment (merchant key), the
+// order permalink pages, and ACP order webhooks (a webhook endpoint with format "acp").
+const acp: Entry = (base) => ({
+  id: "acp",
+  versions: [...SUPPORTED_API_VERSIONS],
+  paymentProviders: ["service", "stripe"],
+  endpoints: {
+    checkoutSessions: `${base}/acp/checkout_sessions`,
+    checkoutSession: `${base}/acp/checkout_sessions/{id}`,
+    complete: `${base}/acp/checkout_sessions/{id}/complete`,
+    cancel: `${base}/acp/checkout_sessions/{id}/cancel`,
+    delegatePayment: `${base}/acp/agentic_commerce/delegate_payment`,
+    orderPermalink: `${base}/acp/orders/{id}`,
+  },
+});
+
 const webhooks: Entry = (base) => ({
   id: "webhooks",
   versions: ["v1"],
@@ -68,7 +85,7 @@ const webhooks: Entry = (base) => ({
 });
 
 /** Every working integration, in the order listed. Add a protocol's entry here when its routes land. */
-export const INTEGRATIONS: Entry[] = [x402, mpp, mcp, webhooks];
+export const INTEGRATIONS: Entry[] = [x402, mpp, acp, mcp, webhooks];
 
 export function listIntegrations(base = env.BASE_URL) {
   return { object: "list" as const, data: INTEGRATIONS.map((entry) => entry(base)) };

@@ -13,7 +13,8 @@ import { serializeToken } from "./serialize";
 
 const CARD_NUMBER = /^[\d\s-]{12,23}$/;
 
-export async function mintToken(tx: Db, payer: Scope, input: MintTokenInput) {
+/** `acpCheckoutSessionId`: minted by ACP's delegate_payment, the token pays only that checkout session (lib/acp). */
+export async function mintToken(tx: Db, payer: Scope, input: MintTokenInput, options: { acpCheckoutSessionId?: string } = {}) {
   const paymentMethod = methodOf(input.paymentMethod);
   await checkCapturable(tx, payer.livemode, { paymentMethod }, payer); // unknown method 400, another's wallet 404
   if (input.merchantId) {
@@ -37,6 +38,7 @@ export async function mintToken(tx: Db, payer: Scope, input: MintTokenInput) {
       merchantId: input.merchantId ?? null,
       expiresAt,
       metadata: input.metadata ?? {},
+      acpCheckoutSessionId: options.acpCheckoutSessionId ?? null,
       createdAt: now,
       updatedAt: now,
     },

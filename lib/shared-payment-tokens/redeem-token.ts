@@ -28,6 +28,8 @@ export interface RedeemOptions {
   sale?: CheckoutOrigin["sale"];
   /** Test instrument: runs right after the rail charged, before anything is written (fault injection). */
   afterRailCharge?: () => void;
+  /** The ACP checkout session being completed (lib/acp): a token minted for one session pays only that one. */
+  acpCheckoutSessionId?: string;
 }
 
 export async function redeemToken(tx: Db, merchant: Scope, id: string, input: RedeemTokenInput, options: RedeemOptions = {}) {
@@ -42,6 +44,9 @@ export async function redeemToken(tx: Db, merchant: Scope, id: string, input: Re
       reason: `token_${status}`,
       ...(mine && token.paymentIntentId ? { paymentIntentId: token.paymentIntentId } : {}),
     });
+  }
+  if (token.acpCheckoutSessionId !== null && token.acpCheckoutSessionId !== options.acpCheckoutSessionId) {
+    throw scopeRefusal("checkout_session_mismatch", "checkoutSessionId", `the token's allowance is for ACP checkout session ${token.acpCheckoutSessionId}`);
   }
   const currency = input.currency ?? token.currency;
   if (currency !== token.currency) {

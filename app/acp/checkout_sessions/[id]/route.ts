@@ -1,0 +1,12 @@
+// GET /acp/checkout_sessions/:id (retrieve) and POST (update), merchant key (docs/acp.md).
+import { acpRoute } from "@/lib/acp/http";
+import { findSession } from "@/lib/acp/lock-session";
+import { CheckoutSessionUpdateRequest } from "@/lib/acp/schemas";
+import { updateSession } from "@/lib/acp/update-session";
+import { viewSession } from "@/lib/acp/view-session";
+
+export const GET = acpRoute({ kind: "checkout" }, async ({ tx, principal, params }) => viewSession(tx, await findSession(tx, principal, params.id)));
+
+export const POST = acpRoute({ kind: "checkout", body: CheckoutSessionUpdateRequest }, ({ tx, principal, params, body }) => updateSession(tx, principal, params.id, body));
+
+export const dynamic = "force-dynamic";

@@ -1,0 +1,47 @@
+// ACP calls for tests: every answer of an /acp path is validated here against the ONE module of zod schemas
+// written from ACP's field tables (lib/acp/schemas.ts), so no test can pass on a response ACP would reject.
+import { randomUUID } from "node:crypto";
+import { expect } from "vitest";
+import type { z } from "zod";
+import * as acp from "../../lib/acp/schemas";
+import { call, type ApiResponse } from "./http";
+
+export const API_VERSION = "2026-01-16";
+
+/** The schema an /acp answer must satisfy, from its path and status. */
+export function schemaFor(method: string, path: string, status: number): z.ZodType {
+  const delegate = path.startsWith("/acp/agentic_commerce/delegate_payment");
+  if (status >= 400) {
+    // delegate_payment's closed code enum has no value for 401/404/5xx (an open gap of ACP's schema): those
+    // answer as the checkout API's flat error, still ACP's flat shape.
+    return delegate && ![401, 404].includes(status) && status < 500 ? acp.DelegatePaymentError : acp.FlatError;
+  }
+  if (delegate) return acp.DelegatePaymentResponse;
+  if (method === "POST" && path.endsWith("/complete")) return acp.CheckoutSessionWithOrder;
+  return acp.CheckoutSession;
+}
+
+export interface AcpCallOptions {
+  key?: string;
+  body?: unknown;
+  rawBody?: string;
+  /** Idempotency-Key; default a fresh UUID on POST; null: none sent. */
+  idem?: string | null;
+  version?: string | null;
+  headers?: Record<string, string>;
+  base?: string;
+}
+
+export async function acpCall(method: string, path: string, options: AcpCallOptions = {}): Promise<ApiResponse> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.version !== null) headers["API-Version"] = options.version ?? API_VERSION;
+  const idem = options.idem === undefined ? (method === "POST" ? randomUUID() : null) : options.idem;
+  if (idem !== null) headers["Idempotency-Key"] = idem;
+  if (options.rawBody !== undefined) headers["Content-Type"] = "application/json";
+  const res = await call(method, path, { key: options.key, body: options.body, rawBody: options.rawBody, headers, base: options.base });
+  const schema = schemaFor(method, path, res.status);
+  const parsed = schema.safeParse(res.body);
+  expect(parsed.success, `${method} ${path} -> ${res.status} does not match ACP's schema: ${JSON.stringify(res.body)} ${parsed.error?.message ?? ""}`).toBe(true);
+  expect(res.status, `${method} ${path}: never a 500 (${JSON.stringify(res.body)})`).toBeLessThan(500);
+  return res;
+}
