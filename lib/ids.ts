@@ -31,6 +31,11 @@ export const ID_PREFIXES = {
   railRefund: "rr",
   oauthGrant: "oag",
   acpCheckoutSession: "acs",
+  agentKey: "agk",
+  agenticToken: "atk",
+  agenticTokenCode: "dtvc",
+  visaInstruction: "vi",
+  visaCredential: "vtok",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

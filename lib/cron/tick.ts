@@ -1,5 +1,6 @@
 // One tick of the background work the cron route triggers: each task is independent, so one failing
 // task never stops the others, and the summary says what each did.
+import { purgeAgentNonces } from "../agent-identity/purge-nonces";
 import { purgeSignInThrottles } from "../auth/limits";
 import { purgeEndedSessions } from "../auth/sessions";
 import { expireOverdueCheckouts } from "../checkouts/expire-checkouts";
@@ -35,6 +36,7 @@ const TASKS: Record<string, Task> = {
   dashboardSessionsPurged: () => purgeEndedSessions(),
   signInThrottlesPurged: () => purgeSignInThrottles(),
   oauthLeftoversPurged: purgeOAuthLeftovers,
+  agentNoncesPurged: () => purgeAgentNonces(getDb()),
 };
 
 export interface TickSummary {

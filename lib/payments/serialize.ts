@@ -1,6 +1,20 @@
 import type { PaymentIntent } from "../generated/prisma/client";
 import type { PaymentSource } from "./sources";
 
+/** The `agent` of a card-network payment (docs/cards.md "The agent on the PaymentIntent"). */
+export interface AgentRecord {
+  network: "visa" | "mastercard";
+  protocol: "tap" | "web-bot-auth" | "card-form";
+  agentKeyId: string | null;
+  keyid: string | null;
+  tag: string | null;
+  signatureAgent: string | null;
+  nonce: string | null;
+  credentialId: string;
+  verified: boolean;
+  verifiedAt: string | null;
+}
+
 /** The columns the API object shows (a raw-SQL read selects just these: PAYMENT_INTENT_COLUMNS). */
 export type PaymentIntentFields = Pick<
   PaymentIntent,
@@ -24,6 +38,7 @@ export type PaymentIntentFields = Pick<
   | "source"
   | "paidResourceId"
   | "payer"
+  | "agent"
   | "createdAt"
 >;
 
@@ -31,7 +46,7 @@ export type PaymentIntentFields = Pick<
 export const PAYMENT_INTENT_COLUMNS = `id, status, amount, amount_captured AS "amountCaptured", amount_refunded AS "amountRefunded", currency,
   checkout_id AS "checkoutId", order_id AS "orderId", customer_id AS "customerId", payment_method AS "paymentMethod", sku,
   meter_id AS "meterId", meter_funding AS "meterFunding", captured_at AS "capturedAt", settled_at AS "settledAt", failure_reason AS "failureReason", livemode,
-  source, paid_resource_id AS "paidResourceId", payer, created_at AS "createdAt"`;
+  source, paid_resource_id AS "paidResourceId", payer, agent, created_at AS "createdAt"`;
 
 export function serializePaymentIntent(pi: PaymentIntentFields) {
   return {
@@ -61,6 +76,8 @@ export function serializePaymentIntent(pi: PaymentIntentFields) {
     paidResourceId: pi.paidResourceId,
     /** Who paid, as the protocol names the payer (x402: the signer's address); null for other payments. */
     payer: pi.payer,
+    /** A card-network agent payment (docs/cards.md): who paid and how it was verified; null for other payments. */
+    agent: (pi.agent ?? null) as AgentRecord | null,
     livemode: pi.livemode,
     createdAt: pi.createdAt.toISOString(),
   };

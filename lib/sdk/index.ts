@@ -64,3 +64,5 @@ export type { MeteringBackend, ReservationParams, ReserveOutcome, ServiceMeterin
 export { usageBuffer, UsageBufferFullError } from "./usage-buffer";
 export type { RefusedUsage, SendBatch, UsageBuffer, UsageBufferOptions } from "./usage-buffer";
 // The MPP payment method needs mppx (an optional peer dependency): import it from "lib/sdk/mpp" (mpp.ts).
+export { agentKeyId, signAgentObject, signAgentRequest } from "./agent-signature";
+export type { AgentPrivateJwk, AgentSignature, AgentSignOptions } from "./agent-signature";

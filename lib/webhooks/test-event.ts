@@ -62,6 +62,7 @@ export function sampleObject(type: EventType, scope: Scope, now = new Date()): R
     meterFunding: false,
     paidResourceId: null,
     payer: null,
+    agent: null,
   };
   return serializePaymentIntent(pi);
 }

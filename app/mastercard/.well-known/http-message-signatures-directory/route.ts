@@ -1,0 +1,8 @@
+// GET the Mastercard network's Web Bot Auth key directory (public): every active agent key, kid = thumbprint.
+import { asDirectory } from "@/lib/agent-identity/directory-response";
+import { keyDirectory } from "@/lib/agent-identity/agent-keys";
+import { api } from "@/lib/http/api";
+
+export const GET = asDirectory(api({ auth: "public" }, ({ tx }) => keyDirectory(tx, "mastercard")));
+
+export const dynamic = "force-dynamic";

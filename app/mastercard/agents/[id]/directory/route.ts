@@ -1,0 +1,8 @@
+// GET one Mastercard agent's key directory (public): what its Signature-Agent (type jwks_uri) names (docs/cards.md).
+import { asDirectory } from "@/lib/agent-identity/directory-response";
+import { keyDirectory } from "@/lib/agent-identity/agent-keys";
+import { api } from "@/lib/http/api";
+
+export const GET = asDirectory(api({ auth: "public" }, ({ tx, params }) => keyDirectory(tx, "mastercard", params.id)));
+
+export const dynamic = "force-dynamic";

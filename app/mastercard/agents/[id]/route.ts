@@ -1,0 +1,7 @@
+// GET one of the caller's mastercard agent keys (docs/cards.md "Agent keys").
+import { getAgentKey } from "@/lib/agent-identity/agent-keys";
+import { api } from "@/lib/http/api";
+
+export const GET = api({ auth: "secret" }, ({ tx, principal, params }) => getAgentKey(tx, principal, "mastercard", params.id));
+
+export const dynamic = "force-dynamic";
