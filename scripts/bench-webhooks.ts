@@ -9,22 +9,33 @@
 // (2) latency: BENCH_CAPTURES (default 200) real captures through the API, spread over the tick's phase ->
 // capture response to receiver p50/p99 of order.paid.
 // BENCH_PROFILE=1 writes a V8 CPU profile of each server (.data/bench-profiles/) and prints its top functions.
+// BENCH_TRIPS=1 puts a counting proxy between the servers and PostgreSQL (scripts/lib/pg-round-trips.ts) and
+// reports database round trips per delivery (the proxy costs CPU: leave it off for the throughput figure).
+// Besides the server's CPU per delivery, PostgreSQL's (its backends serving the bench database) is reported:
+// both share the machine's 2 cores, so together they bound deliveries/s.
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
+import { availableParallelism, loadavg } from "node:os";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import pg from "pg";
 import { freshBenchDatabase, percentile } from "./lib/bench-setup";
-import { cpuMsByPid } from "./lib/process-cpu";
+import { countRoundTrips } from "./lib/pg-round-trips";
+import { cpuMsBetween, cpuMsByPid } from "./lib/process-cpu";
 import { startServerProcess } from "./lib/server-process";
 import { startTicker } from "./lib/ticker";
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 3000);
 const CAPTURES = Number(process.env.BENCH_CAPTURES ?? 200);
 const PROFILE = process.env.BENCH_PROFILE === "1";
+const TRIPS = process.env.BENCH_TRIPS === "1";
 const CRON = "bench-cron";
-/** One endpoint receives everything here: its in-flight cap is the bench's concurrency (default 128). */
+/**
+ * One endpoint of one merchant receives everything here: the endpoint's in-flight cap is the bench's
+ * concurrency (default 128), and the merchant's cap the same (its default, 64, would halve it).
+ */
 const ENDPOINT_CONCURRENCY = process.env.WEBHOOK_ENDPOINT_CONCURRENCY ?? "128";
+const MERCHANT_CONCURRENCY = process.env.WEBHOOK_MERCHANT_CONCURRENCY ?? ENDPOINT_CONCURRENCY;
 
 const arrivals = new Map<string, number>();
 const receiver = http.createServer((req, res) => {
@@ -49,21 +60,37 @@ interface PathResult {
   name: string;
   perSecond: number;
   cpuMsPerDelivery: number;
+  pgCpuMsPerDelivery: number;
+  tripsPerDelivery?: number;
   p50: number;
   p99: number;
   captures: number;
-  profile?: string;
+  /** The throughput drain's window on the monotonic clock (µs), to cut the CPU profile to it. */
+  window: [number, number];
 }
 
 const profileRoot = path.join(import.meta.dirname, "..", ".data", "bench-profiles");
 
+/** PIDs of the PostgreSQL backends connected to the bench database (PostgreSQL runs on this machine). */
+async function backendPids(): Promise<number[]> {
+  const db = new pg.Client({ connectionString: database.url });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()");
+    return rows.map((r) => r.pid);
+  } finally {
+    await db.end();
+  }
+}
+
 async function measure(name: "wake" | "tick", port: number): Promise<PathResult> {
   arrivals.clear();
+  const proxy = TRIPS ? await countRoundTrips(database.url) : null;
   const profileDir = path.join(profileRoot, name);
   if (PROFILE) rmSync(profileDir, { recursive: true, force: true }), mkdirSync(profileDir, { recursive: true });
   const server = await startServerProcess(
     port,
-    { DATABASE_URL: database.url, CRON_SECRET: CRON, RATE_LIMIT_MAX: "1000000000", SECRETS_ENCRYPTION_KEY: "33".repeat(32), WEBHOOK_WAKE_ON_COMMIT: name === "wake" ? "1" : "0", WEBHOOK_ENDPOINT_CONCURRENCY: ENDPOINT_CONCURRENCY },
+    { DATABASE_URL: proxy?.url ?? database.url, CRON_SECRET: CRON, RATE_LIMIT_MAX: "1000000000", SECRETS_ENCRYPTION_KEY: "33".repeat(32), WEBHOOK_WAKE_ON_COMMIT: name === "wake" ? "1" : "0", WEBHOOK_ENDPOINT_CONCURRENCY: ENDPOINT_CONCURRENCY, WEBHOOK_MERCHANT_CONCURRENCY: MERCHANT_CONCURRENCY },
     false,
     PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
   );
@@ -79,7 +106,10 @@ async function measure(name: "wake" | "tick", port: number): Promise<PathResult>
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     const cpuBefore = cpuMsByPid([server.child.pid!]).get(server.child.pid!) ?? 0;
+    const pgBefore = cpuMsByPid(await backendPids());
+    const tripsBefore = proxy?.count() ?? 0;
     const startedAt = performance.now();
+    const windowFrom = Number(process.hrtime.bigint() / 1000n);
     await client.query(
       `INSERT INTO events (id, merchant_id, livemode, type, data, created_at)
        SELECT 'evt_bench' || $3 || g, $1, false, 'order.paid', jsonb_build_object('object', jsonb_build_object('id', 'ord_bench' || g, 'object', 'order', 'amount', 1000 + g, 'currency', 'usd', 'status', 'paid')), now()
@@ -90,7 +120,10 @@ async function measure(name: "wake" | "tick", port: number): Promise<PathResult>
     if (name === "tick") while (arrivals.size < EVENTS) await tick();
     else while (arrivals.size < EVENTS) await new Promise((resolve) => setTimeout(resolve, 5));
     const seconds = (performance.now() - startedAt) / 1000;
+    const windowTo = Number(process.hrtime.bigint() / 1000n);
     const cpuMs = (cpuMsByPid([server.child.pid!]).get(server.child.pid!) ?? 0) - cpuBefore;
+    const trips = (proxy?.count() ?? 0) - tripsBefore;
+    const pgCpuMs = cpuMsBetween(pgBefore, cpuMsByPid(await backendPids()));
 
     // 2. Capture to receiver, with npm start's 1 s ticker running.
     arrivals.clear();
@@ -115,46 +148,110 @@ async function measure(name: "wake" | "tick", port: number): Promise<PathResult>
     while ([...events.values()].some((id) => !arrivals.has(id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     stopTicker();
     const latencies = [...events].filter(([, id]) => arrivals.has(id)).map(([orderId, id]) => arrivals.get(id)! - capturedAt.get(orderId)!).sort((a, b) => a - b);
-    return { name, perSecond: EVENTS / seconds, cpuMsPerDelivery: cpuMs / EVENTS, p50: percentile(latencies, 50), p99: percentile(latencies, 99), captures: latencies.length };
+    return {
+      name,
+      window: [windowFrom, windowTo],
+      perSecond: EVENTS / seconds,
+      cpuMsPerDelivery: cpuMs / EVENTS,
+      pgCpuMsPerDelivery: pgCpuMs / EVENTS,
+      tripsPerDelivery: proxy ? trips / EVENTS : undefined,
+      p50: percentile(latencies, 50), p99: percentile(latencies, 99), captures: latencies.length };
   } finally {
+    if (PROFILE && server.child.exitCode === null) {
+      // The profile is written at exit: give the server's own 5 s shutdown its time (stop() SIGKILLs at 5 s).
+      const exited = new Promise((resolve) => server.child.once("exit", resolve));
+      server.child.kill("SIGTERM");
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+    }
     await server.stop();
-    if (PROFILE) await new Promise((resolve) => setTimeout(resolve, 500));
+    await proxy?.close();
   }
 }
 
-/** Self time by function of a V8 .cpuprofile, the top `n` as "name (file) share%". */
-function topFunctions(dir: string, n = 15): string {
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
+  samples: number[];
+  startTime: number;
+  timeDeltas: number[];
+}
+
+/** Where a sample's time goes, by the first area found walking its stack from the leaf up. */
+const AREAS: [string, RegExp][] = [
+  ["signing (HMAC)", /signWebhookPayload|createHmac|Hmac/],
+  ["fan-out (lib/webhooks/fan-out)", /fanOutEvents|fanOutAll/],
+  ["claim (SQL + rows)", /claimDue/],
+  ["recording outcomes (SQL)", /recordOutcomes/],
+  ["Prisma client", /@prisma\/client/],
+  ["pg driver (parse, serialise)", /node_modules\/pg/],
+  ["HTTP client to the receiver (node:http/net)", /sendSignedPost|_http_client|_http_outgoing|_http_common|node:net|writev|writeBuffer|onStreamRead/],
+  ["JSON", /JSON|stringify|parse/],
+];
+
+/**
+ * The V8 CPU profile of `dir`, restricted to samples between `fromUs` and `toUs` (monotonic clock, the
+ * profile's own): the top self-time functions and the share of each area (inclusive, first match up the stack).
+ */
+function profileReport(dir: string, fromUs: number, toUs: number, n = 15): string {
   const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
   if (!file) return "(no profile written)";
-  const profile = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as {
-    nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
-    samples: number[];
-  };
+  const profile = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as CpuProfile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const label = (frame: CpuProfile["nodes"][number]["callFrame"]) =>
+    `${frame.functionName || "(anonymous)"} ${frame.url.replace(/^.*node_modules\//, "").replace(/^.*\.next\//, ".next/").replace(/^file:\/\/.*\/lib\//, "lib/")}:${frame.lineNumber}`;
   const self = new Map<string, number>();
-  for (const id of profile.samples) {
-    const frame = byId.get(id)!.callFrame;
-    const label = `${frame.functionName || "(anonymous)"} ${frame.url.replace(/^.*node_modules\//, "").replace(/^.*\.next\//, ".next/").replace(/^file:\/\/.*\/lib\//, "lib/")}:${frame.lineNumber}`;
-    self.set(label, (self.get(label) ?? 0) + 1);
+  const areas = new Map<string, number>();
+  let total = 0;
+  let idle = 0;
+  let t = profile.startTime;
+  for (let i = 0; i < profile.samples.length; i++) {
+    t += profile.timeDeltas[i];
+    if (t < fromUs || t > toUs) continue;
+    total++;
+    const leaf = byId.get(profile.samples[i])!;
+    if (leaf.callFrame.functionName === "(idle)") idle++;
+    self.set(label(leaf.callFrame), (self.get(label(leaf.callFrame)) ?? 0) + 1);
+    let area = leaf.callFrame.functionName === "(idle)" ? "idle" : leaf.callFrame.functionName === "(garbage collector)" ? "GC" : "other";
+    if (area === "other") {
+      for (let id: number | undefined = leaf.id; id !== undefined; id = parent.get(id)) {
+        const text = `${byId.get(id)!.callFrame.functionName} ${byId.get(id)!.callFrame.url}`;
+        const found = AREAS.find(([, pattern]) => pattern.test(text));
+        if (found) {
+          area = found[0];
+          break;
+        }
+      }
+    }
+    areas.set(area, (areas.get(area) ?? 0) + 1);
   }
-  const total = profile.samples.length;
-  return [...self]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, n)
-    .map(([label, count]) => `  ${((100 * count) / total).toFixed(1).padStart(5)}%  ${label}`)
-    .join("\n");
+  if (total === 0) return "(no samples in the window)";
+  const share = (count: number) => `${((100 * count) / total).toFixed(1).padStart(5)}%`;
+  const busy = total - idle;
+  return [
+    `  ${total} samples, ${share(idle).trim()} idle. By area (inclusive, of all samples; busy = ${busy}):`,
+    ...[...areas].sort((a, b) => b[1] - a[1]).map(([area, count]) => `  ${share(count)}  ${area}`),
+    `  Top functions (self time):`,
+    ...[...self].sort((a, b) => b[1] - a[1]).slice(0, n).map(([name, count]) => `  ${share(count)}  ${name}`),
+  ].join("\n");
 }
 
+const loadBefore = loadavg().map((n) => n.toFixed(2)).join(" / ");
 try {
   const port = Number(process.env.BENCH_PORT ?? 3998);
   const results = [await measure("wake", port), await measure("tick", port + 1)];
-  console.log(`\nWebhook sender benchmark: production build, fresh database, one local keep-alive receiver answering 200 at once (WEBHOOK_ENDPOINT_CONCURRENCY=${ENDPOINT_CONCURRENCY})\n`);
-  console.log("| path | deliveries/s (" + EVENTS + " events, one commit) | server CPU per delivery | capture-to-receiver p50 | p99 | captures |");
-  console.log("|---|---:|---:|---:|---:|---:|");
+  console.log(`\nWebhook sender benchmark: production build, fresh database, one local keep-alive receiver answering 200 at once (WEBHOOK_ENDPOINT_CONCURRENCY=${ENDPOINT_CONCURRENCY}, WEBHOOK_MERCHANT_CONCURRENCY=${MERCHANT_CONCURRENCY})\n`);
+  console.log(`load average before: ${loadBefore}, after: ${loadavg().map((n) => n.toFixed(2)).join(" / ")} (${availableParallelism()} cores)\n`);
+  console.log("| path | deliveries/s (" + EVENTS + " events, one commit) | server CPU per delivery | PostgreSQL CPU per delivery |" + (TRIPS ? " DB round trips per delivery |" : "") + " capture-to-receiver p50 | p99 | captures |");
+  console.log("|---|---:|---:|---:|" + (TRIPS ? "---:|" : "") + "---:|---:|---:|");
   for (const r of results) {
-    console.log(`| ${r.name === "wake" ? "wake on commit (npm start)" : "cron tick only (serverless)"} | ${r.perSecond.toFixed(0)} | ${r.cpuMsPerDelivery.toFixed(3)} ms | ${r.p50.toFixed(0)} ms | ${r.p99.toFixed(0)} ms | ${r.captures} |`);
+    console.log(
+      `| ${r.name === "wake" ? "wake on commit (npm start)" : "cron tick only (serverless)"} | ${r.perSecond.toFixed(0)} | ${r.cpuMsPerDelivery.toFixed(3)} ms | ${r.pgCpuMsPerDelivery.toFixed(3)} ms |` +
+        (TRIPS ? ` ${r.tripsPerDelivery!.toFixed(3)} |` : "") +
+        ` ${r.p50.toFixed(0)} ms | ${r.p99.toFixed(0)} ms | ${r.captures} |`,
+    );
   }
-  if (PROFILE) for (const r of results) console.log(`\nCPU profile of the ${r.name} server (self time, whole run):\n${topFunctions(path.join(profileRoot, r.name))}`);
+  if (PROFILE) for (const r of results) console.log(`\nCPU profile of the ${r.name} server over the throughput drain:\n${profileReport(path.join(profileRoot, r.name), ...r.window)}`);
 } finally {
   await closeDb();
   receiver.close();

@@ -21,7 +21,7 @@ import { signWebhookPayload } from "../sdk/webhooks";
 import { openSecret } from "../crypto/secret-box";
 import { mayUsePrivateAddresses } from "./address-policy";
 import type { DeliveryErrorClass } from "./delivery-errors";
-import { fanOutEvents } from "./fan-out";
+import { FAN_OUT_BATCH, fanOutEvents } from "./fan-out";
 import { sendSignedPost, type SendResult } from "./send-delivery";
 
 export interface ClaimedRow {
@@ -102,6 +102,10 @@ export async function claimDue(limit: number, idleMerchantsOnly = false, finishe
  * slow endpoints fill the sender, a merchant whose webhooks are all answered goes out at once.
  */
 export const RESERVE = 32;
+
+/** Finished sends that make the sender claim again at once; fewer wait up to CLAIM_WAIT_MS. */
+const CLAIM_MIN = 32;
+const CLAIM_WAIT_MS = 10;
 
 /** Seconds until the retry after `attempt` (1-based), or null when the schedule is used up. */
 export function retryDelaySeconds(attempt: number, schedule = env.WEBHOOK_RETRY_SCHEDULE): number | null {
@@ -322,15 +326,9 @@ class SenderEngine {
   }
 }
 
-/** Fans out every event not fanned out yet (batches of 500). */
-async function fanOutAll(): Promise<number> {
-  let total = 0;
-  for (let i = 0; i < 20; i++) {
-    const n = await fanOutEvents();
-    total += n;
-    if (n < 500) break;
-  }
-  return total;
+/** One fan-out batch; true when more may be waiting (the batch was full). */
+async function fanOutBatch(): Promise<boolean> {
+  return (await fanOutEvents()) === FAN_OUT_BATCH;
 }
 
 /**
@@ -341,14 +339,18 @@ export async function runSenderOnce(budgetMs = env.WEBHOOK_TICK_BUDGET_MS): Prom
   const deadline = Date.now() + budgetMs;
   let wake: (() => void) | null = null;
   const engine = new SenderEngine(() => wake?.());
-  await fanOutAll();
+  // Fan-out and sends interleave: the first batch's deliveries go out while the next batch is fanned out.
+  let fanOutLeft = true;
   while (Date.now() < deadline) {
+    if (fanOutLeft) fanOutLeft = await fanOutBatch();
     const claimed = await engine.pump();
+    if (fanOutLeft) continue;
     if (claimed === 0 && engine.inFlight === 0 && !engine.unrecorded) break; // nothing due
-    // Wait for a send to finish or a flush to land (either frees room), or for the deadline.
+    // Wait for CLAIM_MIN sends to finish or flushes to land (either frees room), CLAIM_WAIT_MS, or the deadline.
     await new Promise<void>((resolve) => {
-      wake = resolve;
-      setTimeout(resolve, Math.max(0, deadline - Date.now())).unref();
+      let freed = 0;
+      wake = () => void (++freed >= CLAIM_MIN && resolve());
+      setTimeout(resolve, Math.max(0, Math.min(CLAIM_WAIT_MS, deadline - Date.now()))).unref();
     });
     wake = null;
   }
@@ -378,12 +380,10 @@ export function wakeBackgroundSender(): boolean {
 
 export function startBackgroundSender(): void {
   if (g[KEY]) return;
-  let scheduled = false;
   let running = false;
   let again = false;
   let fanOutNeeded = true;
   const run = async () => {
-    scheduled = false;
     if (running) return void (again = true);
     running = true;
     try {
@@ -391,7 +391,8 @@ export function startBackgroundSender(): void {
         again = false;
         if (fanOutNeeded) {
           fanOutNeeded = false;
-          await fanOutAll();
+          // One batch, then sends: a large burst's first deliveries go out while the rest is fanned out.
+          if (await fanOutBatch()) fanOutNeeded = again = true;
         }
         await engine.pump();
       } while (again);
@@ -401,17 +402,30 @@ export function startBackgroundSender(): void {
       running = false;
     }
   };
-  // Debounce: the wake-ups of one burst of commits (and of sends finishing together) make one round.
-  const schedule = () => {
-    if (scheduled) return;
-    scheduled = true;
-    setTimeout(run, 2);
+  // Debounce: the wake-ups of one burst of commits (and of sends finishing together) make one round. A
+  // commit claims within 2 ms; finished sends claim again once CLAIM_MIN slots are free or after
+  // CLAIM_WAIT_MS, so that under load claims are few and large (each costs about the same in Postgres
+  // whatever it takes: docs/BENCHMARKS.md) rather than one per finished send.
+  let timer: NodeJS.Timeout | null = null;
+  let timerAt = Infinity;
+  let freed = 0;
+  const schedule = (delayMs: number) => {
+    const at = Date.now() + delayMs;
+    if (timer && timerAt <= at) return;
+    if (timer) clearTimeout(timer);
+    timerAt = at;
+    timer = setTimeout(() => {
+      timer = null;
+      timerAt = Infinity;
+      freed = 0;
+      void run();
+    }, delayMs);
   };
   // A finished send frees a slot (of the process, its endpoint, its merchant): claim again.
-  const engine = new SenderEngine(() => schedule());
+  const engine = new SenderEngine(() => schedule(++freed >= CLAIM_MIN ? 0 : CLAIM_WAIT_MS));
   const wake = () => {
     fanOutNeeded = true;
-    schedule();
+    schedule(2);
   };
   g[KEY] = { engine, wake };
   wake();
