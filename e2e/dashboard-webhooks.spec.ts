@@ -157,6 +157,63 @@ test("edit the event types (a refused URL shown in the dialog), disable and enab
   await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
 });
 
+test("delivery log polish: the endpoint's 24 h success rate and p50 latency, and \"replay all failed since ...\" queues every failed delivery again in one go", async ({ page, request }) => {
+  await newSignedInMerchant(page, "Replay Ramen");
+  receiver.respond = () => 500; // down: every attempt fails until the schedule (1 s, 1 s, 1 s) is used up
+  const { id, secret } = await addEndpointInDashboard(page, receiver.url, ["order.refunded"]);
+  await expect(page.getByTestId("endpoint-health")).toHaveText("No attempts.");
+
+  // Two test events, each failing all 4 attempts (the first and 3 retries a second apart).
+  for (let i = 0; i < 2; i++) {
+    await page.getByRole("button", { name: "Send test event" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Send test event" }).click();
+    await expect(page.getByRole("table", { name: "Queued deliveries" }).getByTestId("row")).toHaveCount(i + 1);
+  }
+  for (let attempts = 1; attempts <= 4; attempts++) {
+    await tickUntilReceived(request, receiver, 2 * attempts);
+    if (attempts < 4) await new Promise((resolve) => setTimeout(resolve, 1_100));
+  }
+  await page.reload();
+  const rows = page.getByRole("table", { name: "Delivery attempts" }).getByTestId("row");
+  await expect(rows).toHaveCount(8);
+  await expect(page.getByTestId("success-rate")).toHaveText("0.0%");
+  await expect(page.getByTestId("endpoint-health")).toContainText("of 8 attempts succeeded");
+  await expect(page.getByTestId("p50-latency")).toHaveText(/^\d+ ms$/);
+  expect(receiver.received).toHaveLength(8);
+  const eventIds = [...new Set(receiver.received.map((delivery) => delivery.event.id))];
+  expect(eventIds).toHaveLength(2);
+
+  // The receiver is back; "Replay failed…" since a time AFTER the failures queues nothing...
+  receiver.respond = () => 200;
+  await page.getByRole("button", { name: "Replay failed…" }).click();
+  const dialog = page.getByRole("dialog");
+  const since = dialog.getByLabel("Failed since");
+  const later = new Date(Date.now() + 3600_000);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  await since.fill(`${later.getFullYear()}-${pad(later.getMonth() + 1)}-${pad(later.getDate())}T${pad(later.getHours())}:${pad(later.getMinutes())}`);
+  await dialog.getByRole("button", { name: "Replay all failed" }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: "No failed deliveries since then." })).toBeVisible();
+
+  // ...and since the default (24 hours ago) queues both, in one statement; the next tick sends them.
+  await page.getByRole("button", { name: "Replay failed…" }).click();
+  await expect(since).not.toHaveValue("");
+  await dialog.getByRole("button", { name: "Replay all failed" }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: "2 failed deliveries queued again." })).toBeVisible();
+  await tickUntilReceived(request, receiver, 10);
+  const replayed = receiver.received.slice(8).map((delivery) => verifyWebhook(delivery.rawBody, delivery.headers["x-service-signature"], secret).id);
+  expect(replayed.sort()).toEqual([...eventIds].sort());
+
+  // The log and the health line count the replayed attempts (#5 of each, HTTP 200): 2 of 10 succeeded.
+  await page.reload();
+  await expect(rows).toHaveCount(10);
+  await expect(rows.getByTestId("attempt").first()).toHaveText("#5");
+  await expect(rows.first().getByTestId("response")).toHaveText("HTTP 200");
+  await expect(page.getByTestId("success-rate")).toHaveText("20.0%");
+  await expect(page.getByTestId("endpoint-health")).toContainText("of 10 attempts succeeded");
+  await expect(page.getByTestId("p50-latency")).toHaveText(/^\d+ ms$/);
+  await expectAccessible(page);
+});
+
 // The server's BASE_URL is a loopback address (a local installation), so private addresses are allowed
 // here; a deployment refuses them in both modes (tests/http/webhook-ssrf.http.test.ts). A URL with
 // credentials is refused everywhere.

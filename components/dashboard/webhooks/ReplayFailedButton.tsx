@@ -1,18 +1,59 @@
 "use client";
-// "Replay failed (24 h)" on an endpoint's page: every delivery of this endpoint that ended failed in the last
-// 24 hours is queued again, in one statement (lib/webhooks/endpoint-health.ts).
+// "Replay failed" on an endpoint's page: "replay all failed since ..." — every delivery of this endpoint that
+// ended failed at or after the chosen time (24 hours ago unless changed) is queued again, in one statement
+// (lib/webhooks/endpoint-health.ts).
+import { useState } from "react";
 import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
 import { Button } from "../Button";
+import { Dialog } from "../Dialog";
+import { TextField } from "../TextField";
+
+/** `YYYY-MM-DDTHH:mm` in the browser's time zone (what <input type="datetime-local"> holds). */
+function localInputValue(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
 
 export function ReplayFailedButton({ endpointId, disabled = false }: { endpointId: string; disabled?: boolean }) {
+  const [open, setOpen] = useState(false);
+  const [since, setSince] = useState("");
+  const sinceDate = since ? new Date(since) : null;
+  const invalid = !sinceDate || Number.isNaN(sinceDate.getTime());
   const replay = useDashboardMutation<void, { requeuedDeliveries: number }>({
     path: `/api/dashboard/webhook-endpoints/${endpointId}/replay-failed`,
-    body: () => ({ since: new Date(Date.now() - 24 * 3600 * 1000).toISOString() }),
-    success: (result) => (result.requeuedDeliveries ? `${result.requeuedDeliveries} failed deliveries queued again.` : "No failed deliveries in the last 24 hours."),
+    body: () => ({ since: sinceDate!.toISOString() }),
+    success: (result) => (result.requeuedDeliveries ? `${result.requeuedDeliveries} failed deliveries queued again.` : "No failed deliveries since then."),
+    onSuccess: () => setOpen(false),
   });
   return (
-    <Button size="sm" pending={replay.isPending} disabled={disabled} onClick={() => replay.mutate()}>
-      Replay failed (24 h)
-    </Button>
+    <>
+      <Button
+        size="sm"
+        disabled={disabled}
+        title={disabled ? "Enable the endpoint to replay its deliveries" : undefined}
+        onClick={() => {
+          setSince(localInputValue(new Date(Date.now() - 24 * 3600 * 1000)));
+          setOpen(true);
+        }}
+      >
+        Replay failed…
+      </Button>
+      <Dialog
+        open={open}
+        onClose={() => setOpen(false)}
+        title="Replay failed deliveries"
+        description="Every delivery to this endpoint that failed (its retries used up) since this time is queued again and sent at once, signed like every delivery."
+        footer={
+          <>
+            <Button onClick={() => setOpen(false)}>Cancel</Button>
+            <Button variant="primary" pending={replay.isPending} disabled={invalid} onClick={() => replay.mutate()}>
+              Replay all failed
+            </Button>
+          </>
+        }
+      >
+        <TextField label="Failed since" type="datetime-local" value={since} onChange={setSince} error={since && invalid ? "Choose a date and time." : undefined} hint="In your browser's time zone." />
+      </Dialog>
+    </>
   );
 }
