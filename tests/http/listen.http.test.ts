@@ -62,7 +62,9 @@ async function startListen(args: string[]): Promise<Listener> {
 async function cuttableProxy(target: string) {
   const port = Number(new URL(target).port);
   const sockets = new Set<net.Socket>();
+  let refusing = false;
   const proxy = net.createServer((client) => {
+    if (refusing) return void client.destroy(); // the service is "down": the connection is dropped at once
     const upstream = net.connect(port, "127.0.0.1");
     sockets.add(client).add(upstream);
     client.pipe(upstream).pipe(client);
@@ -75,7 +77,10 @@ async function cuttableProxy(target: string) {
   const cutAll = () => {
     for (const socket of sockets) socket.destroy();
   };
-  return { url: `http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`, cutAll };
+  /** Cuts every connection and drops new ones until `up()`. */
+  const down = () => ((refusing = true), cutAll());
+  const up = () => void (refusing = false);
+  return { url: `http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`, cutAll, down, up };
 }
 
 async function until(condition: () => boolean, what: string, timeoutMs = 15_000) {
@@ -147,6 +152,37 @@ describe("npm run listen", () => {
     expect(new Set(printed)).toEqual(new Set(ids));
     expect(printed).toHaveLength(ids.length); // once each
     expect(receiver.received.map((d) => d.event.id).sort()).toEqual([...ids].sort());
+    for (const d of receiver.received) expect(verifyWebhook(d.rawBody, String(d.headers["x-service-signature"]), listen.secret).id).toBe(d.event.id);
+  });
+
+  it("the service unreachable for 3 s while events are committed: listen retries, then prints and forwards each missed event once", async () => {
+    const m = await createTestMerchant();
+    const receiver = await startReceiver();
+    cleanups.push(() => receiver.close());
+    const proxy = await cuttableProxy(server.url);
+    const listen = await startListen(["--api-key", m.testKey, "--base-url", proxy.url, "--forward-to", receiver.url]);
+    await sleep(500);
+    const db = getDb();
+    const commit = async () => {
+      const id = createId("event");
+      await db.event.create({ data: { id, merchantId: m.merchantId, livemode: false, type: "order.paid", data: { object: { id: `ord_${id.slice(4)}`, object: "order" } }, createdAt: new Date() } });
+      return id;
+    };
+    const before = [await commit(), await commit()];
+    await receiver.waitFor((r) => r.length >= 2, 10_000);
+    proxy.down();
+    const whileDown: string[] = [];
+    for (let i = 0; i < 10; i++) whileDown.push(await commit()), await sleep(300);
+    await until(() => listen.lines.some((l) => l.includes("connection lost")), "connection lost line");
+    expect(receiver.received).toHaveLength(2); // nothing arrives while the service is unreachable
+    proxy.up();
+    const after = [await commit()];
+    const ids = [...before, ...whileDown, ...after];
+    await receiver.waitFor((r) => ids.every((id) => r.some((d) => d.event.id === id)), 20_000);
+    await sleep(300);
+    const printed = listen.lines.filter((l) => l.includes("--> order.paid")).map((l) => /\[(evt_\w+)\]/.exec(l)![1]);
+    expect(printed).toEqual(ids); // each once, in commit order
+    expect(receiver.received.map((d) => d.event.id)).toEqual(ids);
     for (const d of receiver.received) expect(verifyWebhook(d.rawBody, String(d.headers["x-service-signature"]), listen.secret).id).toBe(d.event.id);
   });
 
