@@ -183,7 +183,8 @@ const AREAS: [string, RegExp][] = [
   ["recording outcomes (SQL)", /recordOutcomes/],
   ["Prisma client", /@prisma\/client/],
   ["pg driver (parse, serialise)", /node_modules\/pg/],
-  ["HTTP client to the receiver (node:http/net)", /sendSignedPost|_http_client|_http_outgoing|_http_common|node:net|writev|writeBuffer|onStreamRead/],
+  ["HTTP client to the receiver (node:http)", /sendSignedPost|_http_client|_http_outgoing|_http_common|_http_agent/],
+  ["socket I/O (receiver or PostgreSQL)", /node:net|writev|writeBuffer|onStreamRead/],
   ["JSON", /JSON|stringify|parse/],
 ];
 
