@@ -55,6 +55,8 @@ const EnvSchema = z.object({
   SIDE_POOL_MAX: z.coerce.number().int().min(1).max(50).default(4),
   /** Secret the wallet provider signs its inbound webhooks with (same t=,v1= scheme). Unset: all refused. */
   WALLET_WEBHOOK_SECRET: z.string().optional(),
+  /** How long a CartMandate the AP2 merchant agent signs is valid (its JWT `exp` and `cart_expiry`; docs/a2a.md). */
+  AP2_CART_MANDATE_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   /** 32-byte key (64 hex characters or base64) that encrypts stored webhook signing secrets. */
   SECRETS_ENCRYPTION_KEY: z.string().optional(),
   /**

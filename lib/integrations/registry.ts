@@ -5,6 +5,8 @@
 // entry names an address no route under app/ serves, so the list cannot promise what is not there.
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { SUPPORTED_API_VERSIONS } from "../acp/schemas";
+import { A2A_VERSIONS } from "../a2a/card";
+import { AP2_EXTENSION_URI, X402_EXTENSION_URI } from "../a2a/protocol";
 import { env } from "../env";
 import { SCOPES } from "../oauth/config";
 
@@ -76,6 +78,31 @@ const acp: Entry = (base) => ({
   },
 });
 
+// A2A (docs/a2a.md): a merchant agent per merchant, A2A v1.0 over JSON-RPC as @a2a-js/sdk 1.3 speaks it (and
+// v0.3 through its compatibility layer), the buyer's API key as Bearer; payment with the a2a-x402 extension or AP2.
+const a2a: Entry = (base) => ({
+  id: "a2a",
+  versions: [...A2A_VERSIONS],
+  binding: "JSONRPC",
+  auth: ["api_key"],
+  skills: ["catalog"],
+  extensions: [X402_EXTENSION_URI, AP2_EXTENSION_URI],
+  endpoints: { agent: `${base}/a2a/{merchantId}`, agentCard: `${base}/a2a/{merchantId}/.well-known/agent-card.json` },
+});
+
+// AP2 (docs/a2a.md): CartMandates signed by the merchant (ES256 JWT with cart_hash, jti, exp; JWKS per merchant),
+// PaymentMandates paid with a shared payment token (spt_), over the A2A merchant agent.
+export const ap2: Entry = (base) => ({
+  id: "ap2",
+  versions: ["0.1"],
+  extension: AP2_EXTENSION_URI,
+  roles: ["merchant", "payment-processor"],
+  mandates: ["CartMandate", "PaymentMandate"],
+  paymentMethods: [`${base}/v1/shared_payment_tokens`],
+  signing: { alg: "ES256", claims: ["iss", "sub", "aud", "iat", "exp", "jti", "cart_hash"] },
+  endpoints: { agent: `${base}/a2a/{merchantId}`, jwks: `${base}/ap2/{merchantId}/jwks.json`, rotateKey: `${base}/ap2/keys/rotate` },
+});
+
 const webhooks: Entry = (base) => ({
   id: "webhooks",
   versions: ["v1"],
@@ -85,7 +112,7 @@ const webhooks: Entry = (base) => ({
 });
 
 /** Every working integration, in the order listed. Add a protocol's entry here when its routes land. */
-export const INTEGRATIONS: Entry[] = [x402, mpp, acp, mcp, webhooks];
+export const INTEGRATIONS: Entry[] = [x402, mpp, acp, a2a, mcp, webhooks];
 
 export function listIntegrations(base = env.BASE_URL) {
   return { object: "list" as const, data: INTEGRATIONS.map((entry) => entry(base)) };

@@ -21,6 +21,10 @@ export interface SaleOf {
   paidResourceId?: string;
   /** The line the order shows. */
   name: string;
+  /** How the payment came (default x402; the A2A merchant agent's purchases: a2a). */
+  source?: "x402" | "a2a";
+  /** Catalog items sold (priced from the products; their total must be what the authorization moves). */
+  items?: { productId: string; quantity: number }[];
 }
 
 export type Settlement = { ok: true; paymentIntentId: string; orderId: string } | RefusedPayment;
@@ -71,7 +75,7 @@ export async function settlePayment(tx: Db, merchant: Scope, payment: VerifiedPa
     {
       amount: payment.cents,
       currency: "USD",
-      items: [{ name: sale.name.slice(0, 256), quantity: 1, unitAmount: payment.cents }],
+      items: sale.items?.length ? sale.items : [{ name: sale.name.slice(0, 256), quantity: 1, unitAmount: payment.cents }],
       description: description.slice(0, 1000),
       metadata: {
         x402_network: payment.networkName.slice(0, 500),
@@ -81,7 +85,7 @@ export async function settlePayment(tx: Db, merchant: Scope, payment: VerifiedPa
       },
       expiresInSeconds: 300,
     },
-    { source: "x402", sale: { paidResourceId: sale.paidResourceId ?? null, payer: payment.payer } },
+    { source: sale.source ?? "x402", sale: { paidResourceId: sale.paidResourceId ?? null, payer: payment.payer } },
   );
   const order = await captureCheckout(
     tx,

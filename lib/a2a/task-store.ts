@@ -1,0 +1,65 @@
+// The A2A task store in Postgres (table a2a_tasks; docs/a2a.md): the SDK's TaskStore interface, scoped to one
+// merchant agent and mode, and to the buyer (the caller's `userName`, the merchant id of its API key). Tasks are
+// stored as A2A v1.0 ProtoJSON, so any server process answers GetTask and a restart loses nothing. A terminal
+// task is never overwritten: the upsert is guarded by the stored state, so a late or concurrent write (another
+// process finishing the same task) cannot undo what was decided first.
+import { Task, taskStateToJSON, type ListTasksRequest, type ListTasksResponse } from "@a2a-js/sdk";
+import type { ServerCallContext, TaskStore } from "@a2a-js/sdk/server";
+import { getDb } from "../db";
+import type { Scope } from "../scope";
+
+const TERMINAL = ["TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_REJECTED"];
+
+export function ownerOf(context: ServerCallContext): string {
+  const user = context.user;
+  if (!user?.isAuthenticated) throw new Error("A2A task store used without an authenticated buyer.");
+  return user.userName;
+}
+
+function stateOf(task: Task): string {
+  return taskStateToJSON(task.status?.state ?? 0);
+}
+
+export class PostgresTaskStore implements TaskStore {
+  constructor(private readonly scope: Scope) {}
+
+  async save(task: Task, context: ServerCallContext): Promise<void> {
+    const json = Task.toJSON(task) as object;
+    const owner = ownerOf(context);
+    await getDb().$executeRaw`
+      INSERT INTO a2a_tasks (id, merchant_id, livemode, owner, context_id, state, task)
+      VALUES (${task.id}, ${this.scope.merchantId}, ${this.scope.livemode}, ${owner}, ${task.contextId}, ${stateOf(task)}, ${JSON.stringify(json)}::jsonb)
+      ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, task = EXCLUDED.task, context_id = EXCLUDED.context_id, updated_at = now()
+       WHERE a2a_tasks.merchant_id = EXCLUDED.merchant_id AND a2a_tasks.livemode = EXCLUDED.livemode AND a2a_tasks.owner = EXCLUDED.owner
+         AND a2a_tasks.state <> ALL (${TERMINAL}::text[])`;
+  }
+
+  async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
+    const row = await getDb().a2aTask.findFirst({ where: { id: taskId, merchantId: this.scope.merchantId, livemode: this.scope.livemode, owner: ownerOf(context) } });
+    return row ? Task.fromJSON(row.task) : undefined;
+  }
+
+  async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+    const pageSize = params.pageSize ?? 50;
+    const offset = /^\d{1,9}$/.test(params.pageToken ?? "") ? Number(params.pageToken) : 0;
+    const where = {
+      merchantId: this.scope.merchantId,
+      livemode: this.scope.livemode,
+      owner: ownerOf(context),
+      ...(params.contextId ? { contextId: params.contextId } : {}),
+      ...(params.status ? { state: taskStateToJSON(params.status) } : {}),
+      ...(params.statusTimestampAfter ? { updatedAt: { gt: new Date(params.statusTimestampAfter) } } : {}),
+    };
+    const [rows, totalSize] = await Promise.all([
+      getDb().a2aTask.findMany({ where, orderBy: [{ updatedAt: "desc" }, { id: "desc" }], skip: offset, take: pageSize }),
+      getDb().a2aTask.count({ where }),
+    ]);
+    const tasks = rows.map((row) => {
+      const task = Task.fromJSON(row.task);
+      if (params.historyLength !== undefined) task.history = params.historyLength > 0 ? task.history.slice(-params.historyLength) : [];
+      return task;
+    });
+    const next = offset + rows.length;
+    return { tasks, nextPageToken: next < totalSize ? String(next) : "", pageSize, totalSize };
+  }
+}

@@ -1,0 +1,85 @@
+// Payment inside an A2A task with the a2a-x402 extension (standalone flow, spec v0.2; docs/a2a.md). The terms are
+// the x402 v2 PaymentRequired of the service's own facilitator (lib/x402: the merchant's payTo, the mode's
+// network and USDC, whole cents); the buyer's PaymentPayload is checked and settled by the SAME functions as
+// /x402 (checkPayment, settlePayment): nothing here moves money. One payment per task: the task's row takes the
+// PaymentIntent id in the settling transaction (payment_intent_id IS NULL), so a second payment for a task
+// already paid rolls back entirely.
+import { transaction } from "../db";
+import type { Scope } from "../scope";
+import { checkPayment } from "../x402/check-payment";
+import { centsToAtomic, MAX_TIMEOUT_SECONDS, networkFor, payToAddress, SCHEME } from "../x402/networks";
+import { settlePayment } from "../x402/settle-payment";
+
+export interface CartTerms {
+  items: { productId: string; quantity: number; name: string; unitAmount: number }[];
+  amount: number;
+  currency: string;
+}
+
+export function paymentRequiredFor(scope: Scope, cart: CartTerms, resourceUrl: string) {
+  const network = networkFor(scope.livemode);
+  const description = cart.items.map((item) => `${item.quantity} x ${item.name}`).join(", ").slice(0, 500);
+  return {
+    x402Version: 2,
+    resource: { url: resourceUrl, description, mimeType: "application/json" },
+    accepts: [
+      {
+        scheme: SCHEME,
+        network: network.caip2,
+        amount: centsToAtomic(cart.amount).toString(),
+        asset: network.asset,
+        payTo: payToAddress(scope.merchantId, scope.livemode),
+        maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
+        extra: { ...network.extra },
+      },
+    ],
+  };
+}
+
+/** The a2a-x402 error codes (spec v0.2 section 9.1) for the x402 reasons checkPayment and settlePayment give. */
+export function x402ErrorCode(reason: string): string {
+  if (reason === "insufficient_funds") return "INSUFFICIENT_FUNDS";
+  if (reason.endsWith("nonce_already_used")) return "DUPLICATE_NONCE";
+  if (reason.endsWith("valid_before") || reason.endsWith("valid_after")) return "EXPIRED_PAYMENT";
+  if (reason === "invalid_network" || reason.endsWith("network_mismatch")) return "NETWORK_MISMATCH";
+  if (reason.endsWith("authorization_value") || reason === "invalid_amount") return "INVALID_AMOUNT";
+  if (reason === "settlement_failed" || reason === "task_already_paid") return "SETTLEMENT_FAILED";
+  return "INVALID_SIGNATURE";
+}
+
+export type InTaskSettlement =
+  | { ok: true; receipt: { success: true; transaction: string; network: string; payer: string }; paymentIntentId: string; orderId: string }
+  | { ok: false; code: string; reason: string; message: string; receipt: { success: false; errorReason: string; transaction: ""; network: string; payer?: string } };
+
+class TaskAlreadyPaid extends Error {}
+
+export async function settleInTask(scope: Scope, taskId: string, cart: CartTerms, required: ReturnType<typeof paymentRequiredFor>, paymentPayload: unknown): Promise<InTaskSettlement> {
+  const requirements = required.accepts[0];
+  const refuse = (reason: string, message: string, payer?: string): InTaskSettlement => ({
+    ok: false,
+    code: x402ErrorCode(reason),
+    reason,
+    message,
+    receipt: { success: false, errorReason: reason, transaction: "", network: requirements.network, ...(payer ? { payer } : {}) },
+  });
+  const version = (paymentPayload as { x402Version?: unknown } | null)?.x402Version;
+  if (version !== 2) return refuse("invalid_x402_version", "x402.payment.payload must be an x402 v2 PaymentPayload (x402Version 2).");
+  const payment = await checkPayment({ merchantId: scope.merchantId, livemode: scope.livemode, version: 2, paymentPayload, paymentRequirements: requirements });
+  if (!payment.ok) return refuse(payment.reason, payment.message, payment.payer);
+  if (payment.cents !== cart.amount) return refuse("invalid_amount", `The authorization moves ${payment.cents} cents; the cart is ${cart.amount}.`, payment.payer);
+  try {
+    const settled = await transaction(async (tx) => {
+      const result = await settlePayment(tx, scope, payment, { name: "A2A purchase", source: "a2a", items: cart.items.map(({ productId, quantity }) => ({ productId, quantity })) });
+      if (!result.ok) return result;
+      const claimed = await tx.$executeRaw`UPDATE a2a_tasks SET payment_intent_id = ${result.paymentIntentId}, updated_at = now() WHERE id = ${taskId} AND merchant_id = ${scope.merchantId} AND payment_intent_id IS NULL`;
+      if (claimed !== 1) throw new TaskAlreadyPaid();
+      return result;
+    });
+    if (!settled.ok) return refuse(settled.reason, settled.message, payment.payer);
+    return { ok: true, receipt: { success: true, transaction: settled.paymentIntentId, network: payment.networkName, payer: payment.payer }, paymentIntentId: settled.paymentIntentId, orderId: settled.orderId };
+  } catch (err) {
+    if (err instanceof TaskAlreadyPaid) return refuse("task_already_paid", "This task has been paid already; nothing was charged.", payment.payer);
+    const message = err instanceof Error ? err.message : "settlement failed";
+    return refuse("settlement_failed", `Settlement failed: ${message.slice(0, 300)}`, payment.payer);
+  }
+}
