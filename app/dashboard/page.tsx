@@ -3,12 +3,14 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { DataTable } from "@/components/dashboard/DataTable";
 import { EmptyState } from "@/components/dashboard/EmptyState";
+import { GettingStarted } from "@/components/dashboard/GettingStarted";
 import { Money } from "@/components/dashboard/Money";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { RevenueChart } from "@/components/dashboard/RevenueChart";
 import { Section } from "@/components/dashboard/Section";
 import { StatusBadge } from "@/components/dashboard/StatusBadge";
 import { getDb } from "@/lib/db";
+import { firstRunSteps } from "@/lib/dashboard/first-run";
 import { formatDateTime, formatMoney } from "@/lib/dashboard/format";
 import { recentFailedDeliveries, revenueByDay } from "@/lib/dashboard/home";
 import { requireDashboard } from "@/lib/dashboard/session";
@@ -20,12 +22,14 @@ export const metadata: Metadata = { title: "Home" };
 export default async function DashboardHome() {
   const { scope, merchantName } = await requireDashboard();
   const db = getDb();
-  const [balance, revenue, orders, failed] = await Promise.all([
+  const [balance, revenue, orders, failed, steps] = await Promise.all([
     getBalance(db, scope),
     revenueByDay(db, scope, 14),
     listOrders(db, scope, { limit: 5 }),
     recentFailedDeliveries(db, scope, 5),
+    firstRunSteps(db, scope),
   ]);
+  const hasEndpoints = steps.find((step) => step.id === "webhook_endpoint")!.done;
   const currencies = [...new Set([...balance.pending, ...balance.payable].map((entry) => entry.currency))];
   const amountOf = (list: { currency: string; amount: number }[], currency: string) => list.find((entry) => entry.currency === currency)?.amount ?? 0;
   const primary = revenue[0];
@@ -33,6 +37,7 @@ export default async function DashboardHome() {
   return (
     <>
       <PageHeader title="Home" description={`An overview of ${merchantName}.`} />
+      <GettingStarted steps={steps} />
       <div className="grid gap-6 lg:grid-cols-3">
         <Section title="Balance" description="Pending funds settle into payable.">
           {currencies.length === 0 ? (
@@ -85,7 +90,13 @@ export default async function DashboardHome() {
             caption="Failed webhook deliveries"
             rows={failed}
             rowHref={(attempt) => `/dashboard/webhooks/${attempt.endpointId}`}
-            empty={<EmptyState title="No failed deliveries" description="Every webhook delivery attempt succeeded." />}
+            empty={
+              hasEndpoints ? (
+                <EmptyState title="No failed deliveries" description="Every webhook delivery attempt succeeded." />
+              ) : (
+                <EmptyState title="No webhook endpoints" description="Add an endpoint to receive events such as order.paid." action={<Link href="/dashboard/webhooks" className="text-sm font-medium text-indigo-700 hover:underline">Add an endpoint</Link>} />
+              )
+            }
             columns={[
               { header: "Event", cell: (attempt) => <span className="font-mono text-xs">{attempt.eventType}</span> },
               { header: "Endpoint", cell: (attempt) => <span className="block max-w-[14rem] truncate text-xs">{attempt.endpointUrl}</span>, hideOnMobile: true },

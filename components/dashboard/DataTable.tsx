@@ -9,6 +9,8 @@ export interface Column<T> {
   align?: "left" | "right";
   /** Hidden below the sm breakpoint (secondary columns on phones). */
   hideOnMobile?: boolean;
+  /** Stays in view at the right edge while a narrow screen scrolls the table sideways (row actions). */
+  pinned?: boolean;
 }
 
 export function DataTable<T extends { id: string }>({ caption, columns, rows, rowHref, empty }: {
@@ -21,7 +23,8 @@ export function DataTable<T extends { id: string }>({ caption, columns, rows, ro
   empty: ReactNode;
 }) {
   if (rows.length === 0) return <>{empty}</>;
-  const align = (column: Column<T>) => `${column.align === "right" ? "whitespace-nowrap text-right" : "text-left"} ${column.hideOnMobile ? "hidden sm:table-cell" : ""}`;
+  const align = (column: Column<T>) =>
+    `${column.align === "right" ? "whitespace-nowrap text-right" : "text-left"} ${column.hideOnMobile ? "hidden sm:table-cell" : ""} ${column.pinned ? "sticky right-0 bg-white shadow-[-8px_0_8px_-8px_rgba(15,23,42,0.15)]" : ""}`;
   return (
     // Focusable so a keyboard can scroll it when a narrow screen makes it overflow.
     <div className="overflow-x-auto focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-600" tabIndex={0} role="group" aria-label={caption}>

@@ -1,29 +1,58 @@
 "use client";
-// The sidebar links, with the current page marked (aria-current).
+// The dashboard's navigation, with the current page marked (aria-current): a sidebar from the md
+// breakpoint, and on a phone a "Menu" disclosure naming the current page, so every entry is reachable
+// without sideways scrolling.
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { DASHBOARD_NAV } from "@/lib/dashboard/nav";
+import { DASHBOARD_NAV, type NavItem } from "@/lib/dashboard/nav";
+
+function isActive(item: NavItem, pathname: string): boolean {
+  return item.exact ? pathname === item.href : pathname === item.href || pathname.startsWith(`${item.href}/`);
+}
+
+function NavLinks({ pathname, onNavigate }: { pathname: string; onNavigate?: () => void }) {
+  return (
+    <ul className="grid grid-cols-2 gap-1 md:flex md:flex-col">
+      {DASHBOARD_NAV.map((item) => {
+        const active = isActive(item, pathname);
+        return (
+          <li key={item.href}>
+            <Link
+              href={item.href}
+              onClick={onNavigate}
+              aria-current={active ? "page" : undefined}
+              className={`block whitespace-nowrap rounded-md px-3 py-1.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-indigo-600 ${active ? "bg-indigo-50 text-indigo-700" : "text-slate-700 hover:bg-slate-100 hover:text-slate-900"}`}
+            >
+              {item.label}
+            </Link>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
 
 export function SideNav() {
   const pathname = usePathname();
+  const current = DASHBOARD_NAV.find((item) => isActive(item, pathname));
   return (
-    <nav aria-label="Dashboard">
-      <ul className="flex gap-1 overflow-x-auto md:flex-col">
-        {DASHBOARD_NAV.map((item) => {
-          const active = item.exact ? pathname === item.href : pathname === item.href || pathname.startsWith(`${item.href}/`);
-          return (
-            <li key={item.href}>
-              <Link
-                href={item.href}
-                aria-current={active ? "page" : undefined}
-                className={`block whitespace-nowrap rounded-md px-3 py-1.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-indigo-600 ${active ? "bg-indigo-50 text-indigo-700" : "text-slate-700 hover:bg-slate-100 hover:text-slate-900"}`}
-              >
-                {item.label}
-              </Link>
-            </li>
-          );
-        })}
-      </ul>
-    </nav>
+    <>
+      <nav aria-label="Dashboard" className="hidden md:block">
+        <NavLinks pathname={pathname} />
+      </nav>
+      <details className="group rounded-md border border-slate-200 bg-white md:hidden" data-testid="mobile-nav">
+        <summary className="flex cursor-pointer list-none items-center justify-between px-3 py-2 text-sm font-medium text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600">
+          <span>
+            Menu<span className="text-slate-500">{current ? ` · ${current.label}` : ""}</span>
+          </span>
+          <span aria-hidden className="text-slate-500 transition-transform group-open:rotate-180">
+            ▾
+          </span>
+        </summary>
+        <nav aria-label="Dashboard" className="border-t border-slate-200 p-2">
+          <NavLinks pathname={pathname} onNavigate={() => document.activeElement instanceof HTMLElement && document.activeElement.closest("details")?.removeAttribute("open")} />
+        </nav>
+      </details>
+    </>
   );
 }

@@ -1,5 +1,5 @@
 // Display formats of the dashboard (pure; server and browser): money, dates, status words.
-export { formatMoney } from "../pay/format-money";
+export { formatMoney } from "../money/format";
 import { ownValue } from "../own-key";
 
 const SPECIAL_LABELS: Record<string, string> = { requires_payment: "Requires payment" };

@@ -2,7 +2,7 @@
 // indexed copy of `data.object.id`) is one of them, oldest first, in words. Events are the record of what
 // happened (written in the transaction of each change).
 import type { Db } from "../db";
-import { formatMoney } from "../pay/format-money";
+import { formatMoney } from "../money/format";
 import type { Scope } from "../scope";
 
 export interface TimelineEntry {

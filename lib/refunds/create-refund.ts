@@ -9,6 +9,7 @@ import { emitOrderEvent, emitPaymentIntentEvent } from "../events/emit-event";
 import type { PaymentIntent } from "../generated/prisma/client";
 import { createId } from "../ids";
 import { postRefund } from "../ledger/post";
+import { formatMoney } from "../money/format";
 import { transitionOrder } from "../orders/transitions";
 import { transitionPaymentIntent } from "../payments/transitions";
 import { guarded, railFor } from "../rails";
@@ -42,8 +43,10 @@ export async function createRefund(tx: Db, scope: Scope, input: CreateRefundInpu
   if (remainder === 0) throw new ConflictError(`The PaymentIntent ${pi.id} is already fully refunded.`, { status: pi.status });
   const requested = input.amount ?? remainder;
   if (requested > remainder) {
-    throw new ValidationError(`The refund amount ${requested} exceeds the unrefunded remainder ${remainder}.`, [
-      { path: "amount", message: `at most ${remainder}` },
+    // In the currency's own words ("$30.00"), as a person reads it on the dashboard; the API's amounts stay minor units.
+    const [asked, left] = [formatMoney(requested, pi.currency), formatMoney(remainder, pi.currency)];
+    throw new ValidationError(`The refund amount ${asked} exceeds the unrefunded remainder ${left}.`, [
+      { path: "amount", message: `at most ${left}` },
     ]);
   }
 

@@ -37,6 +37,7 @@ export default async function ApiKeysPage() {
             {
               header: "Actions",
               align: "right",
+              pinned: true,
               cell: (key) => (key.status === "active" ? <RevokeKeyButton id={key.id} label={`${key.prefix}…${key.last4}`} /> : <span className="text-xs text-slate-500">Revoked {formatDateTime(key.revokedAt!)}</span>),
             },
           ]}

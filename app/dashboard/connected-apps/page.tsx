@@ -43,7 +43,7 @@ export default async function ConnectedAppsPage() {
             { header: "Mode", cell: () => (mode === "live" ? "Live" : "Test"), hideOnMobile: true },
             { header: "Connected", cell: (app) => formatDateTime(app.createdAt), hideOnMobile: true },
             { header: "Last used", cell: (app) => (app.lastUsedAt ? formatDateTime(app.lastUsedAt) : "Never") },
-            { header: "Actions", align: "right", cell: (app) => <RevokeAppButton id={app.id} name={app.clientName} /> },
+            { header: "Actions", align: "right", pinned: true, cell: (app) => <RevokeAppButton id={app.id} name={app.clientName} /> },
           ]}
         />
       </Section>

@@ -9,7 +9,7 @@ import { StatusBadge } from "@/components/dashboard/StatusBadge";
 import { StatusFilter } from "@/components/dashboard/StatusFilter";
 import { getDb } from "@/lib/db";
 import { formatDateTime, formatMoney } from "@/lib/dashboard/format";
-import { formatBaseUnits } from "@/lib/dashboard/format-base-units";
+import { formatBaseUnits } from "@/lib/money/format";
 import { listPageQuery, type SearchParams } from "@/lib/dashboard/list-query";
 import { orNotFound } from "@/lib/dashboard/not-found";
 import { requireDashboard } from "@/lib/dashboard/session";

@@ -69,7 +69,7 @@ export default async function PaidResourcesPage({ searchParams }: { searchParams
             { header: "Status", cell: (r) => <StatusBadge status={r.active ? "active" : "archived"} /> },
             { header: "x402 URL", cell: (r) => <span className="font-mono text-xs text-slate-600">{`/x402/r/${r.id}`}</span>, hideOnMobile: true },
             { header: "Created", cell: (r) => formatDateTime(r.createdAt), hideOnMobile: true },
-            { header: "Actions", align: "right", cell: (r) => <ArchivePaidResourceButton id={r.id} name={r.name} active={r.active} /> },
+            { header: "Actions", align: "right", pinned: true, cell: (r) => <ArchivePaidResourceButton id={r.id} name={r.name} active={r.active} /> },
           ]}
         />
         <NextPageLink basePath="/dashboard/paid-resources" query={{ status: query.status, startingAfter: query.startingAfter }} lastId={page.data.at(-1)?.id} hasMore={page.hasMore} />

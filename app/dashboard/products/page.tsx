@@ -44,6 +44,7 @@ export default async function ProductsPage({ searchParams }: { searchParams: Sea
             {
               header: "Actions",
               align: "right",
+              pinned: true,
               cell: (product) => (
                 <span className="inline-flex gap-2">
                   <ProductFormButton mode={mode} product={product} />

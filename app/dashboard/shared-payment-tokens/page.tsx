@@ -43,7 +43,7 @@ export default async function SharedPaymentTokensPage({ searchParams }: { search
             { header: "Paid", cell: (token) => (token.redeemedAmount !== null ? <Money amount={token.redeemedAmount} currency={token.currency} /> : "—"), hideOnMobile: true },
             { header: "Token", cell: (token) => <span className="font-mono text-xs text-slate-600">{token.id}</span>, hideOnMobile: true },
             { header: "Expires", cell: (token) => formatDateTime(token.expiresAt), hideOnMobile: true },
-            { header: "Actions", align: "right", cell: (token) => (token.status === "active" ? <RevokeTokenButton id={token.id} /> : "—") },
+            { header: "Actions", align: "right", pinned: true, cell: (token) => (token.status === "active" ? <RevokeTokenButton id={token.id} /> : "—") },
           ]}
         />
         <NextPageLink basePath="/dashboard/shared-payment-tokens" query={{ status: query.status, startingAfter: query.startingAfter }} lastId={page.data.at(-1)?.id} hasMore={page.hasMore} />

@@ -14,7 +14,7 @@ import { getDb } from "../../../lib/db";
 import type { CardField, CardFieldErrors } from "../../../lib/pay/card";
 import { COUNTRY_CODES, countryList } from "../../../lib/pay/countries";
 import { declineInPlainWords } from "../../../lib/pay/decline-reasons";
-import { formatMoney } from "../../../lib/pay/format-money";
+import { formatMoney } from "../../../lib/money/format";
 import { issueFormToken } from "../../../lib/pay/form-token";
 import { loadPayPage, type PayPageView } from "../../../lib/pay/load-pay-page";
 import { isPayErrorCode, payErrorMessage } from "../../../lib/pay/messages";

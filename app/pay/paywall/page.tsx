@@ -10,7 +10,7 @@ import { PayShell } from "../../../components/pay/pay-shell";
 import { getDb } from "../../../lib/db";
 import type { CardField, CardFieldErrors } from "../../../lib/pay/card";
 import { COUNTRY_CODES, countryList } from "../../../lib/pay/countries";
-import { formatMoney } from "../../../lib/pay/format-money";
+import { formatMoney } from "../../../lib/money/format";
 import { issueFormToken } from "../../../lib/pay/form-token";
 import { isPayErrorCode, payErrorMessage } from "../../../lib/pay/messages";
 import { paidTermsPaymentIntent, PaywallTermsQuery, termsQuery, termsSubject } from "../../../lib/paywall/pay-terms";

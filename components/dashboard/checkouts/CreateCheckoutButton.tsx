@@ -2,7 +2,7 @@
 // "Create checkout": amount, currency and a description; then the pay link to open or copy. It is opened
 // by openCheckout, exactly as POST /v1/checkouts would.
 import { useState } from "react";
-import { currencyDigits } from "@/lib/pay/format-money";
+import { currencyDigits } from "@/lib/money/format";
 import { formatMoney, inputToMinor } from "@/lib/dashboard/format";
 import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
 import { Button, buttonClass } from "../Button";

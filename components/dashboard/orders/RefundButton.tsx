@@ -2,7 +2,7 @@
 // "Refund": full (the unrefunded remainder) or a partial amount, with a reason, confirmed in a dialog.
 // The server decides (createRefund, as POST /v1/refunds); a refusal is shown in the dialog in its words.
 import { useState } from "react";
-import { currencyDigits } from "@/lib/pay/format-money";
+import { currencyDigits } from "@/lib/money/format";
 import { formatMoney, inputToMinor } from "@/lib/dashboard/format";
 import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
 import { Button } from "../Button";
@@ -54,6 +54,14 @@ export function RefundButton({ target, currency, remaining }: Props) {
     setInputError(null);
     refund.mutate({ amount, reason });
   }
+  // A refusal answers the amount that was sent: once the amount or kind changes it no longer applies.
+  function edit<T>(set: (value: T) => void) {
+    return (value: T) => {
+      set(value);
+      setInputError(null);
+      if (refund.error) refund.reset();
+    };
+  }
   const serverError = refund.error;
   return (
     <>
@@ -77,16 +85,16 @@ export function RefundButton({ target, currency, remaining }: Props) {
         <fieldset className="flex flex-col gap-2">
           <legend className="mb-1 text-sm font-medium text-slate-700">Amount</legend>
           <label className="flex items-center gap-2 text-sm text-slate-800">
-            <input type="radio" name="refund-kind" checked={kind === "full"} onChange={() => setKind("full")} className="accent-indigo-600" />
+            <input type="radio" name="refund-kind" checked={kind === "full"} onChange={() => edit(setKind)("full")} className="accent-indigo-600" />
             Full refund ({formatMoney(remaining, currency)})
           </label>
           <label className="flex items-center gap-2 text-sm text-slate-800">
-            <input type="radio" name="refund-kind" checked={kind === "partial"} onChange={() => setKind("partial")} className="accent-indigo-600" />
+            <input type="radio" name="refund-kind" checked={kind === "partial"} onChange={() => edit(setKind)("partial")} className="accent-indigo-600" />
             Partial refund
           </label>
         </fieldset>
         {kind === "partial" ? (
-          <TextField label={`Refund amount (${currency})`} value={amountText} onChange={setAmountText} inputMode="decimal" autoComplete="off" placeholder={(remaining / 10 ** digits / 2).toFixed(digits)} error={inputError ?? serverError?.fieldErrors.amount} autoFocus />
+          <TextField label={`Refund amount (${currency})`} value={amountText} onChange={edit(setAmountText)} inputMode="decimal" autoComplete="off" placeholder={(remaining / 10 ** digits / 2).toFixed(digits)} error={inputError ?? serverError?.fieldErrors.amount} autoFocus />
         ) : null}
         <div className="flex flex-col gap-1.5">
           <label htmlFor="refund-reason" className="text-sm font-medium text-slate-700">

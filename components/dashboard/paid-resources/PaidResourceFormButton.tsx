@@ -3,7 +3,7 @@
 // what is sold: JSON content returned once paid, or a URL the paid request is forwarded to. The same
 // createPaidResource as POST /v1/paid_resources (docs/x402.md).
 import { useState } from "react";
-import { currencyDigits } from "@/lib/pay/format-money";
+import { currencyDigits } from "@/lib/money/format";
 import { inputToMinor } from "@/lib/dashboard/format";
 import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
 import { Button } from "../Button";

@@ -2,7 +2,7 @@
 // "Create product" and "Edit": name, price (entered in major units, sent in minor units), currency and a
 // description; the same createProduct / updateProduct as POST /v1/products and POST /v1/products/:id.
 import { useState } from "react";
-import { currencyDigits } from "@/lib/pay/format-money";
+import { currencyDigits } from "@/lib/money/format";
 import { inputToMinor, minorToInput } from "@/lib/dashboard/format";
 import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
 import { Button } from "../Button";

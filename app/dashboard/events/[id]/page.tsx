@@ -96,6 +96,7 @@ export default async function EventPage({ params }: { params: Promise<{ id: stri
             {
               header: "Actions",
               align: "right",
+              pinned: true,
               cell: (delivery) => (
                 <ResendEventButton eventId={event.id} endpointId={delivery.webhookEndpointId} disabled={delivery.endpointStatus !== "enabled"} label={`Resend to ${delivery.endpointUrl}`} />
               ),

@@ -14,7 +14,7 @@ import { StatusBadge } from "@/components/dashboard/StatusBadge";
 import { UsageChart } from "@/components/dashboard/UsageChart";
 import { getDb, sql } from "@/lib/db";
 import { formatDateTime, formatMoney } from "@/lib/dashboard/format";
-import { formatBaseUnits } from "@/lib/dashboard/format-base-units";
+import { formatBaseUnits } from "@/lib/money/format";
 import { orNotFound, pageId } from "@/lib/dashboard/not-found";
 import type { SearchParams } from "@/lib/dashboard/list-query";
 import { requireDashboard } from "@/lib/dashboard/session";

@@ -155,7 +155,7 @@ export default async function WebhookEndpointPage({ params, searchParams }: { pa
             { header: "Duration", cell: (attempt) => <span className="tabular-nums" data-testid="duration">{attempt.durationMs} ms</span>, align: "right", hideOnMobile: true },
             { header: "Attempted", cell: (attempt) => formatDateTime(attempt.attemptedAt), hideOnMobile: true },
             { header: "Next attempt", cell: (attempt) => <span data-testid="next-attempt">{attempt.nextAttemptAt ? formatDateTime(attempt.nextAttemptAt) : "—"}</span>, hideOnMobile: true },
-            { header: "Actions", align: "right", cell: (attempt) => <ResendEventButton eventId={attempt.eventId} endpointId={endpoint.id} disabled={!enabled} /> },
+            { header: "Actions", align: "right", pinned: true, cell: (attempt) => <ResendEventButton eventId={attempt.eventId} endpointId={endpoint.id} disabled={!enabled} /> },
           ]}
         />
         <NextPageLink basePath={`/dashboard/webhooks/${endpoint.id}`} query={{ startingAfter }} lastId={attempts.data.at(-1)?.id} hasMore={attempts.hasMore} />
