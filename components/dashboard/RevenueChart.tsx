@@ -39,17 +39,19 @@ export function RevenueChart({ series }: { series: RevenueSeries }) {
           );
         })}
       </svg>
-      <table className="sr-only">
-        <caption>{label}</caption>
-        <tbody>
-          {series.days.map((day) => (
-            <tr key={day.day}>
-              <th scope="row">{formatDate(day.day)}</th>
-              <td>{formatMoney(day.amount, series.currency)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <div className="sr-only">
+        <table>
+          <caption>{label}</caption>
+          <tbody>
+            {series.days.map((day) => (
+              <tr key={day.day}>
+                <th scope="row">{formatDate(day.day)}</th>
+                <td>{formatMoney(day.amount, series.currency)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

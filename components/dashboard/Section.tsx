@@ -12,7 +12,7 @@ export function Section({ title, description, actions, children, className = "",
 }) {
   const id = typeof title === "string" ? `section-${title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}` : undefined;
   return (
-    <section aria-labelledby={id} className={`rounded-lg border border-slate-200 bg-white shadow-sm ${className}`}>
+    <section aria-labelledby={id} className={`min-w-0 rounded-lg border border-slate-200 bg-white shadow-sm ${className}`}>
       <div className="flex flex-wrap items-center justify-between gap-3 border-b border-slate-200 px-5 py-3.5">
         <div>
           <h2 id={id} className="text-base font-semibold text-slate-900">

@@ -67,25 +67,27 @@ export function UsageChart({ interval, data, format }: UsageChartProps) {
       <figcaption className="text-xs text-slate-600" data-testid="usage-chart-total">
         {`${format(total)} metered in the ${span} (${quantity.toLocaleString("en-US")} units).`}
       </figcaption>
-      <table className="sr-only">
-        <caption>{label}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{interval === "hour" ? "Hour" : "Day"}</th>
-            <th scope="col">Amount</th>
-            <th scope="col">Units</th>
-          </tr>
-        </thead>
-        <tbody>
-          {data.map((bucket) => (
-            <tr key={bucket.start}>
-              <th scope="row">{bucketLabel(bucket.start, interval)}</th>
-              <td>{format(bucket.amountBase)}</td>
-              <td>{bucket.quantity}</td>
+      <div className="sr-only">
+        <table>
+          <caption>{label}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{interval === "hour" ? "Hour" : "Day"}</th>
+              <th scope="col">Amount</th>
+              <th scope="col">Units</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {data.map((bucket) => (
+              <tr key={bucket.start}>
+                <th scope="row">{bucketLabel(bucket.start, interval)}</th>
+                <td>{format(bucket.amountBase)}</td>
+                <td>{bucket.quantity}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

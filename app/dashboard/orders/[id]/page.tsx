@@ -59,7 +59,7 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
         actions={refundable > 0 ? <RefundButton target={{ orderId: order.id }} currency={order.currency} remaining={refundable} /> : null}
       />
       <div className="grid gap-6 lg:grid-cols-3">
-        <div className="flex flex-col gap-6 lg:col-span-2">
+        <div className="flex min-w-0 flex-col gap-6 lg:col-span-2">
           <Section title="Details">
             <DetailList
               items={[
