@@ -86,6 +86,7 @@ test("360 px wide: the dashboard does not overflow; the nav, the mode switch and
   }
   await expect(page.getByRole("switch", { name: "Test mode" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+  await page.getByTestId("mobile-nav").getByText("Menu").click(); // a phone's navigation is one disclosure
   await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Checkouts" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Checkouts" })).toBeVisible();
   await screenshot(page, "dashboard-checkouts-mobile-360");

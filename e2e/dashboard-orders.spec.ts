@@ -49,6 +49,11 @@ test("payer pays a checkout opened via the API; the order shows paid; partial th
   const timeline = page.getByTestId("timeline");
   await expect(timeline.getByText("Order paid")).toBeVisible();
   await expect(timeline.getByText("Payment captured")).toBeVisible();
+  // The payment method in words, and who paid as the pay page collected it.
+  await expect(page.getByTestId("payment-method")).toHaveText("Visa •••• 4242");
+  await expect(page.getByTestId("payment-method")).toHaveAttribute("title", "pm_card_visa");
+  await expect(timeline.getByText("$54.00 with Visa •••• 4242")).toBeVisible();
+  await expect(page.getByTestId("billing-details")).toHaveText("Jane Payer · US");
 
   await page.goto("/dashboard");
   await expect(page.getByTestId("balance-pending-USD")).toHaveText("$54.00");

@@ -8,7 +8,7 @@ import { transitionOrder } from "../orders/transitions";
 import { finishAttempt, recoverPendingAttempt } from "../payments/charge-attempts";
 import { transitionPaymentIntent } from "../payments/transitions";
 import type { ChargeResult } from "../rails/rail";
-import { isCustomerWalletMethod } from "../rails/test-cards";
+import { FOREIGN_WALLET_METHOD, isCustomerWalletMethod } from "../rails/test-cards";
 import { transitionCheckout } from "./transitions";
 
 export type AppliedCharge = { kind: "paid"; order: Order; paymentIntent: PaymentIntent } | { kind: "declined"; reason: string };
@@ -16,12 +16,13 @@ export type AppliedCharge = { kind: "paid"; order: Order; paymentIntent: Payment
 export async function applyChargeOutcome(
   tx: Db,
   checkout: Checkout,
-  attempt: { id: string; paymentMethod: string; rail: string },
+  attempt: { id: string; paymentMethod: string; rail: string; billing?: { name?: string; country?: string } },
   outcome: ChargeResult,
 ): Promise<AppliedCharge> {
   await finishAttempt(tx, attempt.id, outcome);
   const now = new Date();
   const shownMethod = await paymentMethodShownToPayee(tx, checkout, attempt.paymentMethod);
+  const billing = { billingName: attempt.billing?.name ?? null, billingCountry: attempt.billing?.country ?? null };
   if (outcome.status === "succeeded") {
     const payer = checkout.customerId ?? (isCustomerWalletMethod(shownMethod) ? shownMethod : null);
     const pi = await transitionPaymentIntent(tx, checkout.paymentIntentId, "captured", {
@@ -31,6 +32,7 @@ export async function applyChargeOutcome(
       rail: attempt.rail,
       railChargeId: outcome.chargeId,
       customerId: payer,
+      ...billing,
     });
     const order = await transitionOrder(tx, checkout.orderId, "paid", { customerId: payer });
     await transitionCheckout(tx, checkout.id, "complete");
@@ -44,6 +46,7 @@ export async function applyChargeOutcome(
     paymentMethod: shownMethod,
     rail: attempt.rail,
     railChargeId: outcome.chargeId,
+    ...billing,
   });
   const order = await transitionOrder(tx, checkout.orderId, "canceled");
   await transitionCheckout(tx, checkout.id, "failed");
@@ -51,13 +54,6 @@ export async function applyChargeOutcome(
   await emitOrderEvent(tx, "order.canceled", order);
   return { kind: "declined", reason: outcome.reason };
 }
-
-/**
- * A paywall payer may pay another merchant from one of its OWN customers' wallets (walletOwner): that
- * `cus_` id is the payer's, so the payee's objects show only that a customer wallet paid. The rail keeps
- * the real method on its own books (refunds go back to the wallet).
- */
-export const FOREIGN_WALLET_METHOD = "customer_wallet";
 
 async function paymentMethodShownToPayee(tx: Db, checkout: Checkout, paymentMethod: string): Promise<string> {
   if (!isCustomerWalletMethod(paymentMethod)) return paymentMethod;

@@ -58,7 +58,8 @@ export async function captureCheckout(tx: Db, scope: Scope, id: string, input: C
       throw err;
     });
   hooks.afterRailCharge?.();
-  const applied = await applyChargeOutcome(tx, checkout, { id: attempt.id, paymentMethod: input.paymentMethod, rail: rail.name }, outcome);
+  const billing = { name: input.billingName, country: input.billingCountry };
+  const applied = await applyChargeOutcome(tx, checkout, { id: attempt.id, paymentMethod: input.paymentMethod, rail: rail.name, billing }, outcome);
   if (applied.kind === "declined") throw new PaymentDeclinedError(applied.reason);
   return serializeOrder(applied.order);
 }

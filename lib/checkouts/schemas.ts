@@ -89,7 +89,8 @@ export const BillingCountry = z
   .transform((value) => value.toUpperCase());
 
 export const CaptureCheckoutBody = z.object({ paymentMethod: PaymentMethod, billingCountry: BillingCountry.optional() }).strict();
-export type CaptureCheckoutInput = z.output<typeof CaptureCheckoutBody>;
+/** The API's body, and the name on card the hosted pay page collects (recorded as the billing name). */
+export type CaptureCheckoutInput = z.output<typeof CaptureCheckoutBody> & { billingName?: string };
 
 export const CancelCheckoutBody = z.object({}).strict();
 

@@ -3,6 +3,7 @@
 // happened (written in the transaction of each change).
 import type { Db } from "../db";
 import { formatMoney } from "../money/format";
+import { describePaymentMethod } from "../payments/describe-payment-method";
 import type { Scope } from "../scope";
 
 export interface TimelineEntry {
@@ -39,7 +40,7 @@ function describe(type: string, object: Record<string, unknown>): { title: strin
     case "order.canceled":
       return { title: "Order canceled", detail: "No payment was taken." };
     case "payment_intent.captured":
-      return { title: "Payment captured", detail: `${money(object.amountCaptured)}${object.paymentMethod ? ` with ${String(object.paymentMethod)}` : ""}` };
+      return { title: "Payment captured", detail: `${money(object.amountCaptured)}${object.paymentMethod ? ` with ${describePaymentMethod(String(object.paymentMethod)).label}` : ""}` };
     case "payment_intent.settled":
       return { title: "Payment settled", detail: "Funds moved from pending to payable." };
     case "payment_intent.refunded":

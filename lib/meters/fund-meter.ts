@@ -10,7 +10,6 @@
 // records that, never charging on its own.
 // Callers: create-meter.ts and top-up-meter.ts (the merchant's key), fund-meter-as-payer.ts (a payer's own key:
 // payerMerchantId set, and a payer's own wallet shown to the payee as "customer_wallet").
-import { FOREIGN_WALLET_METHOD } from "../checkouts/apply-outcomes";
 import { TRANSACTION_TIMEOUT_MS, transaction, type Db } from "../db";
 import { env } from "../env";
 import { CircuitOpenError, ConflictError, PaymentDeclinedError } from "../errors";
@@ -22,7 +21,7 @@ import { postCapture } from "../ledger/post";
 import { transitionPaymentIntent } from "../payments/transitions";
 import { breakerScopeOf, guarded, RailCallFailedError, railFor } from "../rails";
 import type { ChargeResult } from "../rails/rail";
-import { isCustomerWalletMethod } from "../rails/test-cards";
+import { FOREIGN_WALLET_METHOD, isCustomerWalletMethod } from "../rails/test-cards";
 import { meterClosed, wrongTrustModel } from "./meter-errors";
 
 /** The most a budget may hold in base units: every figure of the meter stays an exact JSON number. */

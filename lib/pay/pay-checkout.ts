@@ -39,7 +39,7 @@ export async function payCheckout(checkoutId: string, form: CardForm, now: Date 
   try {
     failure = await transaction(async (tx) => {
       try {
-        await captureCheckout(tx, scope, checkoutId, { paymentMethod, billingCountry: card.billingCountry });
+        await captureCheckout(tx, scope, checkoutId, { paymentMethod, billingCountry: card.billingCountry, billingName: card.name });
         return null;
       } catch (err) {
         // A decline (or a closed checkout the capture noticed) writes state that must commit.

@@ -39,6 +39,8 @@ export type PaymentIntentFields = Pick<
   | "paidResourceId"
   | "payer"
   | "agent"
+  | "billingName"
+  | "billingCountry"
   | "createdAt"
 >;
 
@@ -46,7 +48,7 @@ export type PaymentIntentFields = Pick<
 export const PAYMENT_INTENT_COLUMNS = `id, status, amount, amount_captured AS "amountCaptured", amount_refunded AS "amountRefunded", currency,
   checkout_id AS "checkoutId", order_id AS "orderId", customer_id AS "customerId", payment_method AS "paymentMethod", sku,
   meter_id AS "meterId", meter_funding AS "meterFunding", captured_at AS "capturedAt", settled_at AS "settledAt", failure_reason AS "failureReason", livemode,
-  source, paid_resource_id AS "paidResourceId", payer, agent, created_at AS "createdAt"`;
+  source, paid_resource_id AS "paidResourceId", payer, agent, billing_name AS "billingName", billing_country AS "billingCountry", created_at AS "createdAt"`;
 
 export function serializePaymentIntent(pi: PaymentIntentFields) {
   return {
@@ -78,6 +80,8 @@ export function serializePaymentIntent(pi: PaymentIntentFields) {
     payer: pi.payer,
     /** A card-network agent payment (docs/cards.md): who paid and how it was verified; null for other payments. */
     agent: (pi.agent ?? null) as AgentRecord | null,
+    /** The payer's name and billing country as given at capture (null fields when not given), as Stripe's billing_details. */
+    billingDetails: { name: pi.billingName, country: pi.billingCountry },
     livemode: pi.livemode,
     createdAt: pi.createdAt.toISOString(),
   };

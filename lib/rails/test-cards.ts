@@ -39,6 +39,13 @@ export function testCardOutcome(cardNumber: string): TestOutcome | null {
   return method ? (testPaymentMethodOutcome(method) ?? null) : null;
 }
 
+/**
+ * A paywall payer may pay another merchant from one of its OWN customers' wallets (walletOwner): that
+ * `cus_` id is the payer's, so the payee's objects show only that a customer wallet paid. The rail keeps
+ * the real method on its own books (refunds go back to the wallet).
+ */
+export const FOREIGN_WALLET_METHOD = "customer_wallet";
+
 export function isCustomerWalletMethod(paymentMethod: string): boolean {
   return /^cus_[0-9A-Za-z]{10,64}$/.test(paymentMethod);
 }

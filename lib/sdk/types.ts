@@ -206,6 +206,8 @@ export interface PaymentIntent extends ServiceObject {
   paidResourceId?: string | null;
   /** Who paid, as the protocol names the payer (x402: the signer's address); null for other payments. */
   payer?: string | null;
+  /** The payer's name and billing country as given at capture (null when not given). */
+  billingDetails?: { name: string | null; country: string | null };
   /** Payments of a meter (its settlements and its prepaid funding): the meter's id (null for other payments). */
   meterId?: string | null;
   /** Why a meter's payment was made: `settlement` (billing accrued usage), `funding` (a prepaid budget charged up front), null for other payments. */

@@ -48,6 +48,8 @@ export function sampleObject(type: EventType, scope: Scope, now = new Date()): R
     amountRefunded: refunded ? amount : 0,
     orderId: sampleId("order"),
     paymentMethod: "pm_card_visa",
+    billingName: "Jenny Rosen",
+    billingCountry: "US",
     rail: null,
     railChargeId: null,
     failureReason: action === "failed" ? "card_declined" : null,

@@ -1,6 +1,7 @@
 // PaymentIntents of the current mode, with a status filter and cursor pagination (listPaymentIntents, as /v1).
 import type { Metadata } from "next";
 import { DataTable } from "@/components/dashboard/DataTable";
+import { PaymentMethod } from "@/components/dashboard/PaymentMethod";
 import { EmptyState } from "@/components/dashboard/EmptyState";
 import { Money } from "@/components/dashboard/Money";
 import { NextPageLink } from "@/components/dashboard/NextPageLink";
@@ -40,7 +41,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Sea
             { header: "Amount", cell: (pi) => <Money amount={pi.amount} currency={pi.currency} className="font-medium text-slate-900" /> },
             { header: "Status", cell: (pi) => <StatusBadge status={pi.status} /> },
             { header: "Source", cell: (pi) => <SourceBadge source={pi.source} /> },
-            { header: "Payment method", cell: (pi) => <span className="font-mono text-xs">{pi.paymentMethod ?? "—"}</span>, hideOnMobile: true },
+            { header: "Payment method", cell: (pi) => <PaymentMethod value={pi.paymentMethod} />, hideOnMobile: true },
             { header: "PaymentIntent", cell: (pi) => <span className="font-mono text-xs text-slate-600">{pi.id}</span>, hideOnMobile: true },
             { header: "Created", cell: (pi) => formatDateTime(pi.createdAt), align: "right" },
           ]}

@@ -15,6 +15,7 @@ import { UsageChart } from "@/components/dashboard/UsageChart";
 import { getDb, sql } from "@/lib/db";
 import { formatDateTime, formatMoney } from "@/lib/dashboard/format";
 import { formatBaseUnits } from "@/lib/money/format";
+import { describePaymentMethod } from "@/lib/payments/describe-payment-method";
 import { orNotFound, pageId } from "@/lib/dashboard/not-found";
 import type { SearchParams } from "@/lib/dashboard/list-query";
 import { requireDashboard } from "@/lib/dashboard/session";
@@ -62,7 +63,7 @@ export default async function MeterPage({ params, searchParams }: { params: Prom
           </Link>
         }
         title={<span className="font-mono text-xl">{meter.id}</span>}
-        description={`${meter.prepaid ? "Prepaid" : "Post-paid"} meter in ${meter.currency} for customer ${meter.customerId}, charged to ${meter.paymentMethod}.`}
+        description={`${meter.prepaid ? "Prepaid" : "Post-paid"} meter in ${meter.currency} for customer ${meter.customerId}, charged to ${describePaymentMethod(meter.paymentMethod).label}.`}
         actions={<StatusBadge status={meter.status} />}
       />
       <Section title="Amounts" description={`Counted in base units: ${meter.baseUnitsPerMinor.toLocaleString("en-US")} make one minor unit, so usage can cost a fraction of a cent.`}>

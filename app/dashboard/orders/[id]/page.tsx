@@ -3,6 +3,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { DataTable } from "@/components/dashboard/DataTable";
+import { PaymentMethod } from "@/components/dashboard/PaymentMethod";
 import { DetailList } from "@/components/dashboard/DetailList";
 import { EmptyState } from "@/components/dashboard/EmptyState";
 import { Money } from "@/components/dashboard/Money";
@@ -76,7 +77,8 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
                   ),
                 },
                 { label: "Payment status", value: <StatusBadge status={pi.status} /> },
-                { label: "Payment method", value: <span className="font-mono">{pi.paymentMethod ?? "—"}</span> },
+                { label: "Payment method", value: <PaymentMethod value={pi.paymentMethod} /> },
+                { label: "Billing details", value: <span data-testid="billing-details">{[pi.billingDetails.name, pi.billingDetails.country].filter(Boolean).join(" · ") || "—"}</span> },
                 { label: "Checkout", value: <span className="font-mono">{order.checkoutId ?? "—"}</span> },
                 { label: "Customer", value: <span className="font-mono">{order.customerId ?? "—"}</span> },
                 { label: "Created", value: formatDateTime(order.createdAt) },

@@ -2,6 +2,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { DetailList } from "@/components/dashboard/DetailList";
+import { PaymentMethod } from "@/components/dashboard/PaymentMethod";
 import { Money } from "@/components/dashboard/Money";
 import { RefundButton } from "@/components/dashboard/orders/RefundButton";
 import { PageHeader } from "@/components/dashboard/PageHeader";
@@ -61,7 +62,8 @@ export default async function PaymentPage({ params }: { params: Promise<{ id: st
                   "—"
                 ),
               },
-              { label: "Payment method", value: <span className="font-mono">{pi.paymentMethod ?? "—"}</span> },
+              { label: "Payment method", value: <PaymentMethod value={pi.paymentMethod} /> },
+              { label: "Billing details", value: <span data-testid="billing-details">{[pi.billingDetails.name, pi.billingDetails.country].filter(Boolean).join(" · ") || "—"}</span> },
               { label: "Failure reason", value: pi.failureReason ? pi.failureReason.replace(/_/g, " ") : "—" },
               { label: "Captured at", value: pi.capturedAt ? formatDateTime(pi.capturedAt) : "—" },
               { label: "Settled at", value: pi.settledAt ? formatDateTime(pi.settledAt) : "—" },
