@@ -34,7 +34,7 @@ describe("refunds from the dashboard", () => {
 
     const tooMuch = await dashboardCall(session, "POST", "/api/dashboard/refunds", { body: { orderId: order.id, amount: 5000 }, csrfToken });
     expect(tooMuch.status).toBe(400);
-    expect(tooMuch.body.error).toMatchObject({ code: "VALIDATION_ERROR", details: { fields: [{ path: "amount", message: "at most 3800" }] } });
+    expect(tooMuch.body.error).toMatchObject({ code: "VALIDATION_ERROR", details: { fields: [{ path: "amount", message: "at most $38.00" }] } });
 
     const full = await dashboardCall(session, "POST", "/api/dashboard/refunds", { body: { paymentIntentId: order.paymentIntentId }, csrfToken });
     expect(full.body.amount).toBe(3800);
