@@ -7,7 +7,7 @@ import { OrderSummary } from "../../../../components/pay/order-summary";
 import { PayShell } from "../../../../components/pay/pay-shell";
 import { loadAcpOrderPage } from "../../../../lib/acp/load-order-page";
 import { getDb } from "../../../../lib/db";
-import { formatMoney } from "../../../../lib/pay/format-money";
+import { formatMoney } from "../../../../lib/money/format";
 
 export const dynamic = "force-dynamic";
 
