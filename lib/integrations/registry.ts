@@ -92,7 +92,7 @@ const a2a: Entry = (base) => ({
 
 // AP2 (docs/a2a.md): CartMandates signed by the merchant (ES256 JWT with cart_hash, jti, exp; JWKS per merchant),
 // PaymentMandates paid with a shared payment token (spt_), over the A2A merchant agent.
-export const ap2: Entry = (base) => ({
+const ap2: Entry = (base) => ({
   id: "ap2",
   versions: ["0.1"],
   extension: AP2_EXTENSION_URI,
@@ -112,7 +112,7 @@ const webhooks: Entry = (base) => ({
 });
 
 /** Every working integration, in the order listed. Add a protocol's entry here when its routes land. */
-export const INTEGRATIONS: Entry[] = [x402, mpp, acp, a2a, mcp, webhooks];
+export const INTEGRATIONS: Entry[] = [x402, mpp, acp, a2a, ap2, mcp, webhooks];
 
 export function listIntegrations(base = env.BASE_URL) {
   return { object: "list" as const, data: INTEGRATIONS.map((entry) => entry(base)) };

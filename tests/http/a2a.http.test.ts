@@ -5,8 +5,8 @@
 // Postgres (a SECOND server process answers GetTask for a task the first created), and bad input on every path
 // answered with JSON-RPC errors, never a 500.
 import { randomUUID } from "node:crypto";
-import { Role, TaskState, type Message, type Part, type Task } from "@a2a-js/sdk";
-import { ClientFactory, ClientFactoryOptions, createAuthenticatingFetchWithRetry, JsonRpcTransportFactory, ServiceParameters, withA2AExtensions, type Client } from "@a2a-js/sdk/client";
+import { TaskState } from "@a2a-js/sdk";
+import { createAuthenticatingFetchWithRetry } from "@a2a-js/sdk/client";
 import { LegacyJsonRpcTransport } from "@a2a-js/sdk/compat/v0_3/client";
 import { x402Client } from "@x402/core/client";
 import { ExactEvmScheme } from "@x402/evm";
@@ -14,11 +14,10 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../lib/db";
 import type { ServerProcess } from "../../scripts/lib/server-process";
+import { a2aClient, agentBase, asTask, data, dataOf, send, text, userMessage, X402_EXT } from "../helpers/a2a";
 import { baseUrl, call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 import { startTestServer } from "../helpers/server";
-
-export const X402_EXT = "https://github.com/google-agentic-commerce/a2a-x402/blob/main/spec/v0.2";
 
 let seller: TestMerchant;
 let buyer: TestMerchant;
@@ -35,44 +34,6 @@ beforeAll(async () => {
   expect(hat.id).toMatch(/^prd_/);
 });
 afterAll(() => second?.stop());
-
-export function agentBase(merchantId: string, base = baseUrl()) {
-  return `${base}/a2a/${merchantId}`;
-}
-
-/** The real SDK client, authenticated with the buyer's API key (the card's Bearer security scheme). */
-export async function a2aClient(merchantId: string, key: string, base = baseUrl()): Promise<Client> {
-  const fetchImpl = createAuthenticatingFetchWithRetry(fetch, { headers: async () => ({ Authorization: `Bearer ${key}` }), shouldRetryWithHeaders: async () => undefined });
-  const factory = new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl })] }));
-  // The card is at <agent>/.well-known/agent-card.json: the resolver resolves that relative path, so a trailing slash.
-  return factory.createFromUrl(`${agentBase(merchantId, base)}/`);
-}
-
-export function text(value: string): Part {
-  return { content: { $case: "text", value }, metadata: undefined, filename: "", mediaType: "text/plain" };
-}
-
-export function data(value: unknown): Part {
-  return { content: { $case: "data", value }, metadata: undefined, filename: "", mediaType: "application/json" };
-}
-
-export function userMessage(parts: Part[], extra: Partial<Message> = {}): Message {
-  return { messageId: randomUUID(), contextId: "", taskId: "", role: Role.ROLE_USER, parts, metadata: undefined, extensions: [], referenceTaskIds: [], ...extra };
-}
-
-export function asTask(result: unknown): Task {
-  expect(result && typeof result === "object" && "status" in result, JSON.stringify(result)).toBe(true);
-  return result as Task;
-}
-
-export async function send(client: Client, message: Message, extensions: string[] = []) {
-  const options = extensions.length ? { serviceParameters: ServiceParameters.create(withA2AExtensions(...extensions)) } : undefined;
-  return asTask(await client.sendMessage({ tenant: "", message, configuration: undefined, metadata: undefined }, options));
-}
-
-function dataOf(parts: Part[] | undefined): Record<string, any>[] {
-  return (parts ?? []).flatMap((p) => (p.content?.$case === "data" ? [p.content.value as Record<string, any>] : []));
-}
 
 async function rpc(body: unknown, options: { key?: string | null; version?: string | null; merchantId?: string; raw?: string; extensions?: string } = {}) {
   const headers: Record<string, string> = { "Content-Type": "application/json" };

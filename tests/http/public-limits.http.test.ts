@@ -76,7 +76,7 @@ describe("GET /v1/integrations", () => {
     expect(mcp.versions).toContain("2025-06-18");
     expect(body.data.find((d: any) => d.id === "webhooks")).toMatchObject({ signature: "stripe-v1" });
     // The protocols on main when this landed, and nothing this deployment does not serve.
-    expect(body.data.map((d: any) => d.id).sort()).toEqual(["a2a", "acp", "mcp", "mpp", "webhooks", "x402"]);
+    expect(body.data.map((d: any) => d.id).sort()).toEqual(["a2a", "acp", "ap2", "mcp", "mpp", "webhooks", "x402"]);
     // Every address of mcp and webhooks answers (not a 404); tests/unit/integrations-registry.test.ts checks
     // that a route serves every address of every entry.
     for (const entry of body.data.filter((d: any) => d.id === "mcp" || d.id === "webhooks")) {
