@@ -48,11 +48,21 @@ test("live mode: the switch shows live data and makes live keys", async ({ page,
   await page.getByRole("switch", { name: "Test mode" }).click();
   await expect(page.getByRole("switch", { name: "Test mode" })).toHaveAttribute("aria-checked", "false");
   await expect(page.getByTestId("test-mode-banner")).toHaveCount(0);
+  // No live rail on this server: the dashboard says what live mode needs instead of a dead end.
+  await expect(page.getByTestId("live-unavailable-banner")).toContainText("Live payments are not set up");
   await expect(page.getByRole("heading", { name: "Live secret keys" })).toBeVisible();
   const secret = await createApiKeyInDashboard(page, "Live server");
   expect(secret.startsWith("sk_live_")).toBe(true);
   const balance = await request.get("/v1/balance", { headers: { Authorization: `Bearer ${secret}` } });
   expect((await balance.json()).livemode).toBe(true);
+  // A live checkout is made (201, as the API promises), marked on the dashboard and explained on /pay.
+  const opened = await request.post("/v1/checkouts", { headers: { Authorization: `Bearer ${secret}` }, data: { amount: 1200, currency: "usd" } });
+  expect(opened.status()).toBe(201);
+  const checkout = await opened.json();
+  await page.goto("/dashboard/checkouts");
+  await expect(page.getByTestId("row").filter({ hasText: checkout.id }).getByTestId("not-payable")).toHaveText("Cannot be paid yet");
+  await page.goto(checkout.url);
+  await expect(page.getByTestId("outcome-unavailable")).toContainText("has not finished setting up live payments");
 });
 
 test("signed out: dashboard pages redirect to /login; a wrong password is refused in words", async ({ page }) => {

@@ -114,6 +114,14 @@ test("send test event: a sample of the chosen type reaches only this endpoint; a
 
   // Only the chosen endpoint got the sample; the other endpoint (all events) got nothing.
   expect(bystander.received).toHaveLength(0);
+  // The sample is marked apart from real events: in the events list, on its page and on the home page.
+  await page.goto("/dashboard/events");
+  await expect(page.getByTestId("row").filter({ hasText: event.id }).getByTestId("sample-event")).toHaveText("Test event");
+  await page.goto(`/dashboard/events/${event.id}`);
+  await expect(page.getByRole("heading", { level: 1 }).getByTestId("sample-event")).toBeVisible();
+  await page.goto("/dashboard");
+  await expect(page.getByRole("table", { name: "Failed webhook deliveries" }).getByTestId("sample-event").first()).toBeVisible();
+  await page.goto(`/dashboard/webhooks/${id}`);
   await bystander.close();
   expect(page.url()).toContain(id);
 });

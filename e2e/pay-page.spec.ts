@@ -24,8 +24,16 @@ test("payer flow: pay with 4242, see success, order paid via the API, a second v
 
   await fillCard(page, "4242 4242 4242 4242");
   await expect(page.getByLabel("Card number")).toHaveValue("4242 4242 4242 4242");
+  // The focus ring of the boxed card fields is drawn inside the box (the box clips anything outside):
+  // a full 2 px inset ring, not a clipped 1 px line.
+  await page.getByLabel("Expiry date (MM / YY)").focus();
+  const ring = await page.getByLabel("Expiry date (MM / YY)").evaluate((el) => getComputedStyle(el).boxShadow);
+  expect(ring).toContain("inset");
+  expect(ring).toMatch(/0px 0px 0px 2px/);
   await page.getByRole("button", { name: "Pay $54.00" }).click();
   await expect(page.getByRole("heading", { name: "Payment successful" })).toBeVisible();
+  // Focus moves to the outcome, so a screen reader announces it and the keyboard starts there.
+  await expect(page.getByTestId("outcome-heading")).toBeFocused();
   await expect(page.getByText("$54.00 paid to Acme Coffee Roasters")).toBeVisible();
   await screenshot(page, "pay-success");
 

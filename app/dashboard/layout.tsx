@@ -8,6 +8,7 @@ import { SideNav } from "@/components/dashboard/SideNav";
 import { SignOutButton } from "@/components/dashboard/SignOutButton";
 import { CSRF_META, MODE_META } from "@/lib/dashboard/client";
 import { requireDashboard } from "@/lib/dashboard/session";
+import { paymentsAvailable } from "@/lib/rails";
 
 export const dynamic = "force-dynamic";
 
@@ -26,7 +27,12 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         <div className="bg-amber-500 px-4 py-1 text-center text-xs font-semibold text-amber-950" data-testid="test-mode-banner">
           Test mode: you are viewing test data. No real money moves.
         </div>
-      ) : null}
+      ) : paymentsAvailable(true) ? null : (
+        <div className="bg-slate-900 px-4 py-2 text-center text-sm text-white" data-testid="live-unavailable-banner" role="status">
+          Live payments are not set up: no payment rail is configured (<code className="font-mono">LIVE_RAIL</code>). Live keys and checkouts work, but
+          payers cannot pay live checkouts yet and the API&apos;s capture answers 502. Use test mode until a rail is connected.
+        </div>
+      )}
       <div className="min-h-screen bg-slate-50">
         <header className="border-b border-slate-200 bg-white">
           <div className="mx-auto flex max-w-7xl items-center justify-between gap-4 px-4 py-2.5 md:px-6">

@@ -7,6 +7,7 @@ import { GettingStarted } from "@/components/dashboard/GettingStarted";
 import { Money } from "@/components/dashboard/Money";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { RevenueChart } from "@/components/dashboard/RevenueChart";
+import { SampleEventBadge } from "@/components/dashboard/SampleEventBadge";
 import { Section } from "@/components/dashboard/Section";
 import { StatusBadge } from "@/components/dashboard/StatusBadge";
 import { getDb } from "@/lib/db";
@@ -98,7 +99,15 @@ export default async function DashboardHome() {
               )
             }
             columns={[
-              { header: "Event", cell: (attempt) => <span className="font-mono text-xs">{attempt.eventType}</span> },
+              {
+                header: "Event",
+                cell: (attempt) => (
+                  <>
+                    <span className="font-mono text-xs">{attempt.eventType}</span>
+                    {attempt.sample ? <SampleEventBadge /> : null}
+                  </>
+                ),
+              },
               { header: "Endpoint", cell: (attempt) => <span className="block max-w-[14rem] truncate text-xs">{attempt.endpointUrl}</span>, hideOnMobile: true },
               { header: "Response", cell: (attempt) => (attempt.responseStatus ? `HTTP ${attempt.responseStatus}` : (attempt.error ?? "No response")) },
               { header: "When", cell: (attempt) => formatDateTime(attempt.attemptedAt), align: "right" },

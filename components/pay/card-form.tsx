@@ -26,7 +26,7 @@ interface Props {
 const FIELD_ORDER: CardField[] = ["cardNumber", "expiry", "cvc", "name", "billingCountry"];
 
 const inputBase =
-  "block w-full bg-white px-3 py-2.5 text-base text-slate-900 placeholder:text-slate-400 outline-none focus-visible:z-10 focus-visible:ring-2 focus-visible:ring-indigo-600 aria-[invalid=true]:text-red-700 disabled:bg-slate-50";
+  "block w-full bg-white px-3 py-2.5 text-base text-slate-900 placeholder:text-slate-400 outline-none focus:z-10 focus:ring-2 focus:ring-inset focus:ring-indigo-600 aria-[invalid=true]:text-red-700 disabled:bg-slate-50";
 
 export function CardForm(props: Props) {
   const [values, setValues] = useState<CardValues>({ cardNumber: "", expiry: "", cvc: "", name: "", billingCountry: props.initialCountry ?? props.defaultCountry });

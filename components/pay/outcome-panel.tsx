@@ -1,6 +1,7 @@
 // The terminal states of a checkout as the payer sees them. Presentational only.
 import type { ReactNode } from "react";
 import { DestinationLink } from "./destination-link";
+import { OutcomeHeading } from "./outcome-heading";
 
 type Tone = "success" | "error" | "neutral";
 
@@ -28,9 +29,9 @@ export function OutcomePanel(props: { tone: Tone; title: string; children?: Reac
           {tone.icon}
         </svg>
       </span>
-      <h2 id="outcome-title" className="text-2xl font-semibold tracking-tight text-slate-900">
+      <OutcomeHeading id="outcome-title" className="text-2xl font-semibold tracking-tight text-slate-900">
         {props.title}
-      </h2>
+      </OutcomeHeading>
       <div className="space-y-3 text-slate-700">{props.children}</div>
     </section>
   );

@@ -21,10 +21,12 @@ const OBJECT_PAGES: Record<string, string> = {
 /** The sample objects of test events (lib/webhooks/test-event.ts) have all-zero ids and no page. */
 const SAMPLE_ID = /_0{24}$/;
 
-/** `data.object.id` of an event, and its dashboard page (orders, payments) when there is one. */
-export function eventObject(data: unknown): { id: string; href: string | null } | null {
+/** `data.object.id` of an event, its dashboard page (orders, payments) when there is one, and whether it is a
+ * sample ("Send test event"), so the dashboard can set samples apart from the account's real events. */
+export function eventObject(data: unknown): { id: string; href: string | null; sample: boolean } | null {
   const id = (data as { object?: { id?: unknown } } | null)?.object?.id;
   if (typeof id !== "string") return null;
   const page = ownValue(OBJECT_PAGES, id.split("_")[0]);
-  return { id, href: page && !SAMPLE_ID.test(id) ? `${page}/${id}` : null };
+  const sample = SAMPLE_ID.test(id);
+  return { id, href: page && !sample ? `${page}/${id}` : null, sample };
 }

@@ -3,6 +3,7 @@
 import type { Db } from "../db";
 import type { Scope } from "../scope";
 import { publicDeliveryError } from "../webhooks/delivery-errors";
+import { eventObject } from "./events";
 
 export interface RevenueDay {
   /** YYYY-MM-DD (UTC). */
@@ -47,6 +48,8 @@ export interface FailedDelivery {
   id: string;
   eventId: string;
   eventType: string;
+  /** A "Send test event" sample, not a payment of the account. */
+  sample: boolean;
   endpointId: string;
   endpointUrl: string;
   responseStatus: number | null;
@@ -61,12 +64,13 @@ export async function recentFailedDeliveries(db: Db, scope: Scope, limit = 5): P
     where: { status: "failed", delivery: { endpoint: { merchantId: scope.merchantId, livemode: scope.livemode } } },
     orderBy: [{ attemptedAt: "desc" }, { id: "desc" }],
     take: limit,
-    include: { delivery: { select: { event: { select: { type: true } }, endpoint: { select: { url: true } } } } },
+    include: { delivery: { select: { event: { select: { type: true, data: true } }, endpoint: { select: { url: true } } } } },
   });
   return attempts.map((attempt) => ({
     id: attempt.id,
     eventId: attempt.eventId,
     eventType: attempt.delivery.event.type,
+    sample: eventObject(attempt.delivery.event.data)?.sample ?? false,
     endpointId: attempt.endpointId,
     endpointUrl: attempt.delivery.endpoint.url,
     responseStatus: attempt.responseStatus,

@@ -3,8 +3,8 @@
 // The checkout id is the capability: unguessable, so the page needs no credential.
 import { getCheckout } from "../checkouts/get-checkout";
 import type { Db } from "../db";
-import { env } from "../env";
 import { getPaymentIntent } from "../payments/get-payment-intent";
+import { paymentsAvailable } from "../rails";
 import type { Scope } from "../scope";
 import { PATH_ID_PATTERN } from "../validation/text-safety";
 
@@ -42,6 +42,6 @@ export async function loadPayPage(db: Db, checkoutId: string): Promise<PayPageVi
     items: Array.isArray(checkout.items) ? (checkout.items as unknown as PayPageItem[]) : [],
     merchantName: merchant.name,
     failureReason: paymentIntent.failureReason,
-    paymentsAvailable: !checkout.livemode || env.LIVE_RAIL !== "none",
+    paymentsAvailable: paymentsAvailable(checkout.livemode),
   };
 }

@@ -23,7 +23,7 @@ export function payErrorMessage(code: PayErrorCode, param?: string): string {
     case "unavailable":
       return "The payment network is not responding. Nothing was charged; try again in a moment.";
     case "live_unavailable":
-      return "Card payments are not available for this checkout yet. Nothing was charged.";
+      return "This business has not finished setting up live payments, so this checkout cannot be paid yet. Nothing was charged.";
     case "rate_limited":
       return "Too many attempts from your network. Wait a minute, then try again.";
     case "form_expired":

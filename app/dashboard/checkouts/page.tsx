@@ -16,6 +16,7 @@ import { formatDateTime } from "@/lib/dashboard/format";
 import { listPageQuery, type SearchParams } from "@/lib/dashboard/list-query";
 import { orNotFound } from "@/lib/dashboard/not-found";
 import { requireDashboard } from "@/lib/dashboard/session";
+import { paymentsAvailable } from "@/lib/rails";
 
 export const metadata: Metadata = { title: "Checkouts" };
 
@@ -35,7 +36,19 @@ export default async function CheckoutsPage({ searchParams }: { searchParams: Se
           empty={<EmptyState title={query.status ? "No checkouts with this status" : "No checkouts yet"} description="Create one here, or with POST /v1/checkouts." />}
           columns={[
             { header: "Amount", cell: (checkout) => <Money amount={checkout.amount} currency={checkout.currency} className="font-medium text-slate-900" /> },
-            { header: "Status", cell: (checkout) => <StatusBadge status={checkout.status} /> },
+            {
+              header: "Status",
+              cell: (checkout) => (
+                <>
+                  <StatusBadge status={checkout.status} />
+                  {checkout.status === "open" && !paymentsAvailable(checkout.livemode) ? (
+                    <span className="ml-2 text-xs text-slate-600" data-testid="not-payable">
+                      Cannot be paid yet
+                    </span>
+                  ) : null}
+                </>
+              ),
+            },
             { header: "Description", cell: (checkout) => <span className="block max-w-[16rem] truncate">{checkout.description ?? "—"}</span>, hideOnMobile: true },
             { header: "Expires", cell: (checkout) => formatDateTime(checkout.expiresAt), hideOnMobile: true },
             {

@@ -6,6 +6,7 @@ import { DataTable } from "@/components/dashboard/DataTable";
 import { EmptyState } from "@/components/dashboard/EmptyState";
 import { NextPageLink } from "@/components/dashboard/NextPageLink";
 import { PageHeader } from "@/components/dashboard/PageHeader";
+import { SampleEventBadge } from "@/components/dashboard/SampleEventBadge";
 import { Section } from "@/components/dashboard/Section";
 import { StatusFilter } from "@/components/dashboard/StatusFilter";
 import { getDb } from "@/lib/db";
@@ -34,7 +35,17 @@ export default async function EventsPage({ searchParams }: { searchParams: Searc
           rowHref={(event) => `/dashboard/events/${event.id}`}
           empty={<EmptyState title={query.type ? "No events of this type" : "No events yet"} description="Events are recorded as payments, orders and refunds change." />}
           columns={[
-            { header: "Type", cell: (event) => <span className="font-mono text-xs text-slate-900" data-testid="event-type">{event.type}</span> },
+            {
+              header: "Type",
+              cell: (event) => (
+                <>
+                  <span className="font-mono text-xs text-slate-900" data-testid="event-type">
+                    {event.type}
+                  </span>
+                  {eventObject(event.data)?.sample ? <SampleEventBadge /> : null}
+                </>
+              ),
+            },
             {
               header: "Object",
               cell: (event) => {

@@ -6,6 +6,7 @@ import { DataTable } from "@/components/dashboard/DataTable";
 import { DetailList } from "@/components/dashboard/DetailList";
 import { EmptyState } from "@/components/dashboard/EmptyState";
 import { PageHeader } from "@/components/dashboard/PageHeader";
+import { SampleEventBadge } from "@/components/dashboard/SampleEventBadge";
 import { Section } from "@/components/dashboard/Section";
 import { StatusBadge } from "@/components/dashboard/StatusBadge";
 import { ResendEventButton } from "@/components/dashboard/webhooks/ResendEventButton";
@@ -33,7 +34,14 @@ export default async function EventPage({ params }: { params: Promise<{ id: stri
             Events
           </Link>
         }
-        title={<span className="font-mono text-xl" data-testid="event-type">{event.type}</span>}
+        title={
+          <>
+            <span className="font-mono text-xl" data-testid="event-type">
+              {event.type}
+            </span>
+            {object?.sample ? <SampleEventBadge /> : null}
+          </>
+        }
         description={<span className="font-mono">{event.id}</span>}
       />
       <Section title="Details">
