@@ -134,6 +134,13 @@ export async function viewSession(db: Db, session: AcpCheckoutSession, priced?: 
   return {
     id: session.id,
     ...(session.buyer ? { buyer: session.buyer as CheckoutSessionObject["buyer"] } : {}),
+    // The PSP is this service (payment_data.provider "service"); ACP 2026-01-16 lists only "stripe" here, the
+    // alias this service accepts, and merchant_id is what delegate_payment's allowance must name.
+    payment_provider: {
+      provider: "stripe",
+      merchant_id: session.merchantId,
+      supported_payment_methods: [{ type: "card", supported_card_networks: ["mastercard", "visa"] }],
+    },
     status: status === "open" ? (messages.some((m) => m.type === "error") ? "not_ready_for_payment" : "ready_for_payment") : status,
     currency,
     line_items: lines,

@@ -46,6 +46,7 @@ export async function createEndpoint(tx: Db, scope: Scope, input: CreateEndpoint
       url,
       description: input.description ?? null,
       enabledEvents: uniqueTypes(input.enabledEvents),
+      format: input.format ?? "service",
       status: "enabled",
       secretCiphertext: sealed,
     },

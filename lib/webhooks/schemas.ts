@@ -2,6 +2,8 @@ import { z } from "zod";
 import { EVENT_TYPES } from "../events/types";
 import { ListQuery } from "../validation/common";
 
+export const WEBHOOK_FORMATS = ["service", "acp"] as const;
+
 const EventTypeList = z.array(z.enum(EVENT_TYPES, { message: `must be one of: ${EVENT_TYPES.join(", ")}` })).max(EVENT_TYPES.length * 2);
 
 export const CreateEndpointBody = z
@@ -9,6 +11,8 @@ export const CreateEndpointBody = z
     url: z.string().min(1).max(2048),
     enabledEvents: EventTypeList.optional(),
     description: z.string().max(500).optional(),
+    /** "service" (default): the service's events; "acp": ACP order webhooks to an agent platform (docs/acp.md). */
+    format: z.enum(WEBHOOK_FORMATS).optional(),
   })
   .strict();
 export type CreateEndpointInput = z.output<typeof CreateEndpointBody>;

@@ -14,6 +14,7 @@
 // oldest first), so one merchant's slow endpoints can fill only their own slots. Sends are not batched in
 // waves: each attempt frees its slot when it ends, and its outcome is recorded with others that ended
 // about the same time (one transaction per flush).
+import { acpOrderEventBody, MERCHANT_SIGNATURE_HEADER } from "../acp/order-webhook";
 import { DeferredTransaction, sql, statement } from "../db";
 import { env } from "../env";
 import { createId } from "../ids";
@@ -39,6 +40,10 @@ export interface ClaimedRow {
   secret_ciphertext: string;
   previous_secret_ciphertext: string | null;
   previous_secret_expires_at: Date | null;
+  /** "service" or "acp" (lib/acp/order-webhook.ts). */
+  format: string;
+  /** The ACP checkout session of the event's order, if an ACP session paid it. */
+  acp_session_id: string | null;
 }
 
 interface Outcome {
@@ -90,7 +95,8 @@ const CLAIM = statement(
     WHERE d.id = locked.id AND ev.id = d.event_id AND ep.id = d.endpoint_id
    RETURNING d.id, d.endpoint_id, d.attempts, ev.id AS event_id, ev.type AS event_type, ev.data::text AS event_data,
              ev.created_at AS event_created, ev.livemode AS event_livemode, ep.url, ep.status AS endpoint_status,
-             ep.secret_ciphertext, ep.previous_secret_ciphertext, ep.previous_secret_expires_at`,
+             ep.secret_ciphertext, ep.previous_secret_ciphertext, ep.previous_secret_expires_at, ep.format,
+             (SELECT s.id FROM acp_checkout_sessions s WHERE s.order_id = ev.object_id) AS acp_session_id`,
 );
 
 export async function claimDue(limit: number, idleMerchantsOnly = false, finishedIds: string[] = []): Promise<ClaimedRow[]> {
@@ -137,15 +143,18 @@ async function sendOne(row: ClaimedRow, bodies: Map<string, string>): Promise<Ou
   try {
     if (row.endpoint_status !== "enabled") result = failure("endpoint_disabled");
     else {
-      let body = bodies.get(row.event_id);
-      if (body === undefined) bodies.set(row.event_id, (body = deliveryBody(row)));
+      const acp = row.format === "acp";
+      const bodyKey = `${row.format}:${row.event_id}`;
+      let body = bodies.get(bodyKey);
+      if (body === undefined) bodies.set(bodyKey, (body = acp ? acpOrderEventBody(row.event_type, row.event_data, row.acp_session_id) : deliveryBody(row)));
       const active = [opened(row.secret_ciphertext)];
       if (row.previous_secret_ciphertext && row.previous_secret_expires_at && row.previous_secret_expires_at > attemptedAt) active.push(opened(row.previous_secret_ciphertext));
-      const headers = {
-        // The SDK's signer, so that what merchants verify with is exactly what signs.
-        "x-service-signature": signWebhookPayload(active, body, Math.floor(attemptedAt.getTime() / 1000)),
-        "x-service-event-id": row.event_id,
-      };
+      // The SDK's signer, so that what merchants verify with is exactly what signs (ACP's Merchant-Signature is
+      // the same t=,v1= scheme); an ACP receiver dedupes on Request-Id, the event's id.
+      const signature = signWebhookPayload(active, body, Math.floor(attemptedAt.getTime() / 1000));
+      const headers: Record<string, string> = acp
+        ? { [MERCHANT_SIGNATURE_HEADER]: signature, "Request-Id": row.event_id, Timestamp: attemptedAt.toISOString() }
+        : { "x-service-signature": signature, "x-service-event-id": row.event_id };
       result = await sendSignedPost(row.url, body, headers, mayUsePrivateAddresses());
     }
   } catch (err) {

@@ -9,6 +9,8 @@ export function serializeEndpoint(endpoint: WebhookEndpoint, secret?: string) {
     url: endpoint.url,
     description: endpoint.description,
     enabledEvents: endpoint.enabledEvents,
+    /** "service" or "acp" (ACP order webhooks, docs/acp.md). */
+    format: endpoint.format,
     status: endpoint.status,
     livemode: endpoint.livemode,
     /** After a rotation: until when the previous secret still signs beside the current one (else null). */

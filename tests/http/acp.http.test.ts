@@ -101,6 +101,7 @@ describe("ACP checkout flow", () => {
     ]);
     expect(session.totals.find((t: any) => t.type === "total").amount).toBe(1500);
     expect(session.messages).toEqual([]);
+    expect(session.payment_provider).toMatchObject({ provider: "stripe", merchant_id: m.merchantId });
 
     const updated = await acpCall("POST", `/acp/checkout_sessions/${session.id}`, {
       key: m.testKey,

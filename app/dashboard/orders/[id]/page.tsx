@@ -13,6 +13,7 @@ import { Section } from "@/components/dashboard/Section";
 import { SourceBadge } from "@/components/dashboard/SourceBadge";
 import { StatusBadge } from "@/components/dashboard/StatusBadge";
 import { Timeline } from "@/components/dashboard/Timeline";
+import { permalinkUrl } from "@/lib/acp/view-session";
 import { getDb } from "@/lib/db";
 import { formatDateTime, statusLabel } from "@/lib/dashboard/format";
 import { orNotFound, pageId } from "@/lib/dashboard/not-found";
@@ -34,10 +35,11 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
   const { scope } = await requireDashboard();
   const db = getDb();
   const order = await orNotFound(getOrder(db, scope, await pageId(params)));
-  const [pi, refunds, timeline] = await Promise.all([
+  const [pi, refunds, timeline, acpSession] = await Promise.all([
     getPaymentIntent(db, scope, order.paymentIntentId),
     listRefunds(db, scope, { limit: 100, paymentIntentId: order.paymentIntentId }),
     timelineOf(db, scope, [order.id, order.paymentIntentId]),
+    order.source === "acp" ? db.acpCheckoutSession.findUnique({ where: { orderId: order.id }, select: { id: true } }) : null,
   ]);
   const items = (Array.isArray(order.items) ? order.items : []) as unknown as Item[];
   const refundable = pi.amountCaptured - pi.amountRefunded;
@@ -80,6 +82,18 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
                 { label: "Payment method", value: <PaymentMethod value={pi.paymentMethod} /> },
                 { label: "Billing details", value: <span data-testid="billing-details">{[pi.billingDetails.name, pi.billingDetails.country].filter(Boolean).join(" · ") || "—"}</span> },
                 { label: "Checkout", value: <span className="font-mono">{order.checkoutId ?? "—"}</span> },
+                ...(acpSession
+                  ? [
+                      {
+                        label: "ACP checkout session",
+                        value: (
+                          <a href={permalinkUrl(order.id)} className="font-mono text-indigo-700 hover:underline" data-testid="acp-session">
+                            {acpSession.id}
+                          </a>
+                        ),
+                      },
+                    ]
+                  : []),
                 { label: "Customer", value: <span className="font-mono">{order.customerId ?? "—"}</span> },
                 { label: "Created", value: formatDateTime(order.createdAt) },
               ]}
