@@ -163,6 +163,13 @@ describe("two senders under faults", () => {
     expect(silent).toHaveLength(subscribed("silent").length);
     expect(silent.every((d) => d.status === "failed" && d.attempts >= 4)).toBe(true);
 
+    // Fan-out made each delivery once, with an id of lib/ids.ts's format made by the database (aps_random_id).
+    const ids = await database.db.$queryRaw<{ total: number; distinct_ids: number; pairs: number; malformed: number }[]>`
+      SELECT count(*)::int AS total, count(DISTINCT id)::int AS distinct_ids, count(DISTINCT (event_id, endpoint_id))::int AS pairs,
+             count(*) FILTER (WHERE id !~ '^wdl_[0-9A-Za-z]{24}$')::int AS malformed FROM webhook_deliveries`;
+    const expected = (Object.keys(receivers) as (keyof typeof receivers)[]).reduce((n, name) => n + subscribed(name).length, 0);
+    expect(ids[0]).toEqual({ total: expected, distinct_ids: expected, pairs: expected, malformed: 0 });
+
     for (const r of Object.values(receivers)) expect(r.concurrentDuplicates).toBe(0);
     const dupAttempts = await database.db.$queryRaw<{ n: number }[]>`
       SELECT count(*)::int AS n FROM (SELECT delivery_id, attempt FROM webhook_delivery_attempts GROUP BY 1, 2 HAVING count(*) > 1) x`;
