@@ -15,6 +15,9 @@ export function OrderSummary(props: {
   items: SummaryItem[];
   livemode: boolean;
   countdown?: ReactNode;
+  /** The heading (default "Pay <merchant>") and the total's label (default "Total due"): an order page says "Order from". */
+  heading?: string;
+  totalLabel?: string;
 }) {
   const initial = props.merchantName.trim().charAt(0).toUpperCase() || "?";
   return (
@@ -30,7 +33,7 @@ export function OrderSummary(props: {
       </div>
       <div>
         <h1 id="pay-merchant" className="text-base font-medium text-slate-600">
-          Pay {props.merchantName}
+          {props.heading ?? `Pay ${props.merchantName}`}
         </h1>
         <p className="mt-1 text-4xl font-semibold tracking-tight text-slate-900" data-testid="amount-due">
           {props.amountLabel}
@@ -57,7 +60,7 @@ export function OrderSummary(props: {
             ))}
           </ul>
           <p className="flex justify-between pt-3 text-sm font-semibold text-slate-900">
-            <span>Total due</span>
+            <span>{props.totalLabel ?? "Total due"}</span>
             <span>{props.amountLabel}</span>
           </p>
         </div>

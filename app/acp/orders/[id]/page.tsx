@@ -35,6 +35,8 @@ export default async function AcpOrderPage({ params }: Params) {
   const summary = (
     <OrderSummary
       merchantName={view.merchantName}
+      heading={`Order from ${view.merchantName}`}
+      totalLabel="Total paid"
       amountLabel={money(view.amount)}
       description={`Order ${view.orderId}`}
       livemode={view.livemode}
