@@ -3,6 +3,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { DataTable } from "@/components/dashboard/DataTable";
+import { Ap2Mandates } from "@/components/dashboard/orders/Ap2Mandates";
 import { PaymentMethod } from "@/components/dashboard/PaymentMethod";
 import { DetailList } from "@/components/dashboard/DetailList";
 import { EmptyState } from "@/components/dashboard/EmptyState";
@@ -14,6 +15,7 @@ import { SourceBadge } from "@/components/dashboard/SourceBadge";
 import { StatusBadge } from "@/components/dashboard/StatusBadge";
 import { Timeline } from "@/components/dashboard/Timeline";
 import { permalinkUrl } from "@/lib/acp/view-session";
+import { orderMandates } from "@/lib/ap2/order-mandates";
 import { getDb } from "@/lib/db";
 import { formatDateTime, statusLabel } from "@/lib/dashboard/format";
 import { orNotFound, pageId } from "@/lib/dashboard/not-found";
@@ -35,11 +37,12 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
   const { scope } = await requireDashboard();
   const db = getDb();
   const order = await orNotFound(getOrder(db, scope, await pageId(params)));
-  const [pi, refunds, timeline, acpSession] = await Promise.all([
+  const [pi, refunds, timeline, acpSession, mandates] = await Promise.all([
     getPaymentIntent(db, scope, order.paymentIntentId),
     listRefunds(db, scope, { limit: 100, paymentIntentId: order.paymentIntentId }),
     timelineOf(db, scope, [order.id, order.paymentIntentId]),
     order.source === "acp" ? db.acpCheckoutSession.findUnique({ where: { orderId: order.id }, select: { id: true } }) : null,
+    order.source === "ap2" ? orderMandates(db, scope, order.id) : null,
   ]);
   const items = (Array.isArray(order.items) ? order.items : []) as unknown as Item[];
   const refundable = pi.amountCaptured - pi.amountRefunded;
@@ -112,6 +115,11 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
               ]}
             />
           </Section>
+          {mandates ? (
+            <Section title="AP2 mandates" description="The cart the merchant signed and the payment mandate that paid it, kept for audit.">
+              <Ap2Mandates mandates={mandates} />
+            </Section>
+          ) : null}
           <Section title="Refunds" flush>
             <DataTable
               caption="Refunds"
