@@ -2,7 +2,7 @@
 // the whole transaction, so concurrent captures of one checkout run one after another and only the
 // first charges; the rest find it complete (409). A crashed earlier capture is recovered first.
 import type { Db } from "../db";
-import { CircuitOpenError, PaymentDeclinedError } from "../errors";
+import { CircuitOpenError, DomainError, PaymentDeclinedError } from "../errors";
 import { serializeOrder } from "../orders/serialize";
 import { closeAttemptNotCharged, recordAttempt } from "../payments/charge-attempts";
 import { guarded, RailCallFailedError, railFor } from "../rails";
@@ -30,6 +30,11 @@ export interface CaptureHooks {
    * the mode's rail still records the charge (and refunds it) under `chargeKey`.
    */
   verifiedPayment?: boolean;
+  /**
+   * A card-network agent whose signature was verified pays (docs/cards.md): only such a capture may pay a
+   * checkout that requires a verified agent.
+   */
+  verifiedAgent?: boolean;
 }
 
 export async function captureCheckout(tx: Db, scope: Scope, id: string, input: CaptureCheckoutInput, hooks: CaptureHooks = {}) {
@@ -45,6 +50,11 @@ export async function captureCheckout(tx: Db, scope: Scope, id: string, input: C
     throw new ClosedCheckoutError(checkout.id, "expired");
   }
   if (checkout.status !== "open") throw new ClosedCheckoutError(checkout.id, checkout.status);
+  if (checkout.requireVerifiedAgent && !hooks.verifiedAgent) {
+    throw new DomainError("FORBIDDEN", `Checkout ${checkout.id} can be paid only by a verified card-network agent (docs/cards.md); nothing was charged.`, {
+      reason: "verified_agent_required",
+    });
+  }
 
   const rail = hooks.verifiedPayment ? guarded(railFor(scope.livemode), scope) : await checkCapturable(tx, scope.livemode, input, hooks.walletOwner ?? scope);
 

@@ -16,6 +16,8 @@ const SOURCE_LABELS: Record<string, string> = {
   a2a: "A2A",
   ap2: "AP2",
   mcp: "MCP",
+  visa: "Visa",
+  mastercard: "Mastercard",
 };
 
 /** A payment's source as words: "pay_page" -> "Pay page", "x402" -> "x402". */

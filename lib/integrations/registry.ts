@@ -112,7 +112,37 @@ const webhooks: Entry = (base) => ({
 });
 
 /** Every working integration, in the order listed. Add a protocol's entry here when its routes land. */
-export const INTEGRATIONS: Entry[] = [x402, mpp, acp, a2a, ap2, mcp, webhooks];
+// Mastercard Agent Pay (docs/cards.md): registered agents verified with Web Bot Auth, agentic tokens and their
+// single-use codes, signed payment of checkouts; the network's key directory is public.
+const mastercard: Entry = (base) => ({
+  id: "mastercard",
+  versions: ["agent-pay-test"],
+  signature: { profile: "web-bot-auth", tag: "web-bot-auth", rfc: "9421", algorithms: ["ed25519"], maxWindowSeconds: 480 },
+  endpoints: {
+    agents: `${base}/mastercard/agents`,
+    directory: `${base}/mastercard/.well-known/http-message-signatures-directory`,
+    verify: `${base}/mastercard/verify`,
+    agenticTokens: `${base}/mastercard/agentic_tokens`,
+    dtvc: `${base}/mastercard/agentic_tokens/{id}/dtvc`,
+    pay: `${base}/mastercard/checkouts/{id}/pay`,
+  },
+});
+
+// Visa (docs/cards.md): Trusted Agent Protocol signatures (agent-browser-auth / agent-payer-auth) over the
+// service's own key store.
+const visa: Entry = (base) => ({
+  id: "visa",
+  versions: ["tap-test"],
+  signature: { profile: "trusted-agent-protocol", tags: ["agent-browser-auth", "agent-payer-auth"], rfc: "9421", algorithms: ["ed25519"], maxWindowSeconds: 480 },
+  endpoints: {
+    agents: `${base}/visa/agents`,
+    jwks: `${base}/visa/.well-known/jwks`,
+    keys: `${base}/visa/keys`,
+    verify: `${base}/visa/verify`,
+  },
+});
+
+export const INTEGRATIONS: Entry[] = [x402, mpp, acp, a2a, ap2, visa, mastercard, mcp, webhooks];
 
 export function listIntegrations(base = env.BASE_URL) {
   return { object: "list" as const, data: INTEGRATIONS.map((entry) => entry(base)) };

@@ -5,6 +5,7 @@
 import { captureCheckout } from "../checkouts/capture-checkout";
 import { getDb, transaction, type Db } from "../db";
 import { CircuitOpenError, DomainError, NotFoundError, PaymentDeclinedError, SanctionsBlockedError, UpstreamError, ValidationError } from "../errors";
+import { isAgenticTokenNumber, payWithTokenNumber } from "../mastercard/pay-with-card-form";
 import { paymentMethodForTestCard } from "../rails/test-cards";
 import { validateCard, type CardFieldErrors, type CardForm } from "./card";
 import { COUNTRY_CODES } from "./countries";
@@ -29,7 +30,9 @@ export async function payCheckout(checkoutId: string, form: CardForm, now: Date 
   const { card } = checked;
   if (!COUNTRY_CODES.has(card.billingCountry)) return { kind: "invalid", errors: { billingCountry: "Choose your billing country." }, code: "invalid_card" };
 
-  const paymentMethod = paymentMethodForTestCard(card.number);
+  // A Mastercard agentic token number with its code as the CVC (docs/cards.md "The hosted card form").
+  const agenticToken = await isAgenticTokenNumber(db, scope.livemode, card.number);
+  const paymentMethod = agenticToken ? "agentic_token" : paymentMethodForTestCard(card.number);
   if (!paymentMethod) {
     if (scope.livemode) return { kind: "unavailable", code: "live_unavailable" };
     return { kind: "invalid", errors: { cardNumber: "This is a test checkout: use a test card such as 4242 4242 4242 4242." }, code: "not_test_card" };
@@ -39,7 +42,8 @@ export async function payCheckout(checkoutId: string, form: CardForm, now: Date 
   try {
     failure = await transaction(async (tx) => {
       try {
-        await captureCheckout(tx, scope, checkoutId, { paymentMethod, billingCountry: card.billingCountry, billingName: card.name });
+        if (agenticToken) await payWithTokenNumber(tx, scope.livemode, checkoutId, card.number, card.cvc, { billingCountry: card.billingCountry, billingName: card.name });
+        else await captureCheckout(tx, scope, checkoutId, { paymentMethod, billingCountry: card.billingCountry, billingName: card.name });
         return null;
       } catch (err) {
         // A decline (or a closed checkout the capture noticed) writes state that must commit.
@@ -52,6 +56,12 @@ export async function payCheckout(checkoutId: string, form: CardForm, now: Date 
   }
   if (!failure) return { kind: "paid" };
   if (failure instanceof PaymentDeclinedError) return { kind: "declined", reason: String(failure.details.reason ?? "generic_decline") };
+  // An agentic token refused before any charge (nothing written): shown on the form, which stays usable.
+  if (failure instanceof DomainError && (failure.code === "PAYMENT_DECLINED" || failure.code === "FORBIDDEN")) {
+    const reason = String(failure.details.reason ?? "");
+    if (reason === "dtvc_invalid") return { kind: "invalid", errors: { cvc: "The code is wrong, used or expired: ask your agent for a fresh one." }, code: "invalid_card" };
+    return { kind: "invalid", errors: { cardNumber: `This token cannot pay this checkout (${reason}).` }, code: "invalid_card" };
+  }
   if (failure instanceof DomainError && failure.code === "CONFLICT") return { kind: "closed", status: String(failure.details.status ?? "closed") };
   if (failure instanceof SanctionsBlockedError) return { kind: "blocked", country: card.billingCountry };
   if (failure instanceof CircuitOpenError || failure instanceof UpstreamError) {

@@ -1,0 +1,8 @@
+// POST (payer key + Web Bot Auth signature by the token's agent key): a single-use Dynamic Token Verification
+// Code for one purchase (docs/cards.md "Codes").
+import { api } from "@/lib/http/api";
+import { requestCode } from "@/lib/mastercard/request-code";
+
+export const POST = api({ auth: "secret", idempotent: false }, ({ tx, req, principal, params }) => requestCode(tx, req, principal, params.id));
+
+export const dynamic = "force-dynamic";

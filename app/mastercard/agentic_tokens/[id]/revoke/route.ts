@@ -1,0 +1,7 @@
+// POST revokes an agentic token: its next use is declined with token_revoked (docs/cards.md).
+import { api } from "@/lib/http/api";
+import { revokeAgenticToken } from "@/lib/mastercard/agentic-tokens";
+
+export const POST = api({ auth: "secret" }, ({ tx, principal, params }) => revokeAgenticToken(tx, principal, params.id));
+
+export const dynamic = "force-dynamic";

@@ -1,0 +1,7 @@
+// GET one of the payer's agentic tokens (docs/cards.md "Agentic tokens").
+import { api } from "@/lib/http/api";
+import { getAgenticToken } from "@/lib/mastercard/agentic-tokens";
+
+export const GET = api({ auth: "secret" }, ({ tx, principal, params }) => getAgenticToken(tx, principal, params.id));
+
+export const dynamic = "force-dynamic";

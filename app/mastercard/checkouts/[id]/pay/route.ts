@@ -1,0 +1,9 @@
+// POST (payer key + Web Bot Auth signature): a verified agent pays a merchant's checkout with its agentic token and
+// a fresh code (docs/cards.md "Paying a checkout"); 200 the paid order, `agent` on its PaymentIntent.
+import { api } from "@/lib/http/api";
+import { payCheckoutWithToken } from "@/lib/mastercard/pay-checkout";
+import { PayCheckoutBody } from "@/lib/mastercard/schemas";
+
+export const POST = api({ auth: "secret", body: PayCheckoutBody, idempotent: false }, ({ tx, req, principal, params, body }) => payCheckoutWithToken(tx, req, principal, params.id, body));
+
+export const dynamic = "force-dynamic";
