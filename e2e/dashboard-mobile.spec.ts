@@ -56,6 +56,7 @@ test("every dashboard page fits a phone and a laptop", async ({ page, request })
     ["payments", "/dashboard/payments"],
     ["payment", `/dashboard/payments/${payments.data[0].id}`],
     ["checkouts", "/dashboard/checkouts"],
+    ["checkout", `/dashboard/checkouts/${paid.id}`],
     ["products", "/dashboard/products"],
     ["paid-resources", "/dashboard/paid-resources"],
     ["meters", "/dashboard/meters"],

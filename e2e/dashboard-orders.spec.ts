@@ -54,6 +54,16 @@ test("payer pays a checkout opened via the API; the order shows paid; partial th
   await expect(page.getByTestId("payment-method")).toHaveAttribute("title", "pm_card_visa");
   await expect(timeline.getByText("$54.00 with Visa •••• 4242")).toBeVisible();
   await expect(page.getByTestId("billing-details")).toHaveText("Jane Payer · US");
+  // What was sold: the checkout's description on the order list and page, and the checkout's own page.
+  await expect(page.getByTestId("order-description")).toHaveText("Order #1042");
+  await page.getByRole("link", { name: checkout.id }).click();
+  await expect(page).toHaveURL(new RegExp(`/dashboard/checkouts/${checkout.id}$`));
+  await expect(page.getByTestId("checkout-description")).toHaveText("Order #1042");
+  await expect(page.getByRole("table", { name: "Items" })).toContainText("Single-origin espresso beans, 1 kg");
+  await expect(page.getByRole("link", { name: checkout.orderId })).toBeVisible();
+  await page.goto("/dashboard/orders");
+  await expect(page.getByTestId("row").filter({ hasText: checkout.orderId }).getByTestId("sold")).toHaveText("Order #1042");
+  await page.goto(`/dashboard/orders/${checkout.orderId}`);
 
   await page.goto("/dashboard");
   await expect(page.getByTestId("balance-pending-USD")).toHaveText("$54.00");

@@ -16,6 +16,7 @@ import { formatDateTime } from "@/lib/dashboard/format";
 import { listPageQuery, type SearchParams } from "@/lib/dashboard/list-query";
 import { orNotFound } from "@/lib/dashboard/not-found";
 import { requireDashboard } from "@/lib/dashboard/session";
+import { whatWasSold } from "@/lib/dashboard/what-was-sold";
 import { paymentsAvailable } from "@/lib/rails";
 
 export const metadata: Metadata = { title: "Checkouts" };
@@ -32,7 +33,7 @@ export default async function CheckoutsPage({ searchParams }: { searchParams: Se
         <DataTable
           caption="Checkouts"
           rows={page.data}
-          rowHref={(checkout) => `/dashboard/orders/${checkout.orderId}`}
+          rowHref={(checkout) => `/dashboard/checkouts/${checkout.id}`}
           empty={<EmptyState title={query.status ? "No checkouts with this status" : "No checkouts yet"} description="Create one here, or with POST /v1/checkouts." />}
           columns={[
             { header: "Amount", cell: (checkout) => <Money amount={checkout.amount} currency={checkout.currency} className="font-medium text-slate-900" /> },
@@ -49,7 +50,7 @@ export default async function CheckoutsPage({ searchParams }: { searchParams: Se
                 </>
               ),
             },
-            { header: "Description", cell: (checkout) => <span className="block max-w-[16rem] truncate">{checkout.description ?? "—"}</span>, hideOnMobile: true },
+            { header: "Description", cell: (checkout) => <span className="block max-w-[16rem] truncate">{whatWasSold(checkout.description, checkout.items) ?? "—"}</span>, hideOnMobile: true },
             { header: "Expires", cell: (checkout) => formatDateTime(checkout.expiresAt), hideOnMobile: true },
             {
               header: "Pay link",

@@ -14,6 +14,7 @@ import { formatDateTime, sourceLabel } from "@/lib/dashboard/format";
 import { listPageQuery, sourceQuery, type SearchParams } from "@/lib/dashboard/list-query";
 import { orNotFound } from "@/lib/dashboard/not-found";
 import { requireDashboard } from "@/lib/dashboard/session";
+import { checkoutDescriptions, whatWasSold } from "@/lib/dashboard/what-was-sold";
 import { PAYMENT_SOURCES } from "@/lib/payments/sources";
 import { listOrders } from "@/lib/orders/list-orders";
 import { ORDER_STATUSES } from "@/lib/orders/transitions";
@@ -24,7 +25,9 @@ export default async function OrdersPage({ searchParams }: { searchParams: Searc
   const { scope } = await requireDashboard();
   const query = await listPageQuery(searchParams, ORDER_STATUSES);
   const source = await sourceQuery(searchParams, PAYMENT_SOURCES);
-  const page = await orNotFound(listOrders(getDb(), scope, { ...query, source }));
+  const db = getDb();
+  const page = await orNotFound(listOrders(db, scope, { ...query, source }));
+  const descriptions = await checkoutDescriptions(db, scope, page.data.map((order) => order.checkoutId));
   return (
     <>
       <PageHeader title="Orders" description="What payers bought. Open an order for its timeline and to refund it." />
@@ -40,6 +43,11 @@ export default async function OrdersPage({ searchParams }: { searchParams: Searc
             { header: "Amount", cell: (order) => <Money amount={order.amount} currency={order.currency} className="font-medium text-slate-900" /> },
             { header: "Status", cell: (order) => <StatusBadge status={order.status} /> },
             { header: "Source", cell: (order) => <SourceBadge source={order.source} /> },
+            {
+              header: "Description",
+              cell: (order) => <span className="block max-w-[16rem] truncate" data-testid="sold">{whatWasSold(descriptions.get(order.checkoutId ?? ""), order.items) ?? "—"}</span>,
+              hideOnMobile: true,
+            },
             { header: "Refunded", cell: (order) => (order.amountRefunded ? <Money amount={order.amountRefunded} currency={order.currency} /> : "—"), hideOnMobile: true },
             { header: "Order", cell: (order) => <span className="font-mono text-xs text-slate-600">{order.id}</span>, hideOnMobile: true },
             { header: "Created", cell: (order) => formatDateTime(order.createdAt), align: "right" },

@@ -20,6 +20,7 @@ import { getDb } from "@/lib/db";
 import { formatDateTime, statusLabel } from "@/lib/dashboard/format";
 import { orNotFound, pageId } from "@/lib/dashboard/not-found";
 import { requireDashboard } from "@/lib/dashboard/session";
+import { checkoutDescriptions } from "@/lib/dashboard/what-was-sold";
 import { timelineOf } from "@/lib/dashboard/timeline";
 import { getOrder } from "@/lib/orders/get-order";
 import { getPaymentIntent } from "@/lib/payments/get-payment-intent";
@@ -37,13 +38,15 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
   const { scope } = await requireDashboard();
   const db = getDb();
   const order = await orNotFound(getOrder(db, scope, await pageId(params)));
-  const [pi, refunds, timeline, acpSession, mandates] = await Promise.all([
+  const [pi, refunds, timeline, acpSession, mandates, descriptions] = await Promise.all([
     getPaymentIntent(db, scope, order.paymentIntentId),
     listRefunds(db, scope, { limit: 100, paymentIntentId: order.paymentIntentId }),
     timelineOf(db, scope, [order.id, order.paymentIntentId]),
     order.source === "acp" ? db.acpCheckoutSession.findUnique({ where: { orderId: order.id }, select: { id: true } }) : null,
     order.source === "ap2" ? orderMandates(db, scope, order.id) : null,
+    checkoutDescriptions(db, scope, [order.checkoutId]),
   ]);
+  const description = descriptions.get(order.checkoutId ?? "") ?? null;
   const items = (Array.isArray(order.items) ? order.items : []) as unknown as Item[];
   const refundable = pi.amountCaptured - pi.amountRefunded;
   return (
@@ -69,6 +72,7 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
           <Section title="Details">
             <DetailList
               items={[
+                { label: "Description", value: <span data-testid="order-description">{description ?? "—"}</span> },
                 { label: "Amount", value: <Money amount={order.amount} currency={order.currency} /> },
                 { label: "Refunded", value: <span data-testid="amount-refunded"><Money amount={order.amountRefunded} currency={order.currency} /></span> },
                 { label: "Status", value: <StatusBadge status={order.status} /> },
@@ -84,7 +88,16 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
                 { label: "Payment status", value: <StatusBadge status={pi.status} /> },
                 { label: "Payment method", value: <PaymentMethod value={pi.paymentMethod} /> },
                 { label: "Billing details", value: <span data-testid="billing-details">{[pi.billingDetails.name, pi.billingDetails.country].filter(Boolean).join(" · ") || "—"}</span> },
-                { label: "Checkout", value: <span className="font-mono">{order.checkoutId ?? "—"}</span> },
+                {
+                  label: "Checkout",
+                  value: order.checkoutId ? (
+                    <Link href={`/dashboard/checkouts/${order.checkoutId}`} className="font-mono text-indigo-700 hover:underline">
+                      {order.checkoutId}
+                    </Link>
+                  ) : (
+                    "—"
+                  ),
+                },
                 ...(acpSession
                   ? [
                       {
