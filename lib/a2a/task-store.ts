@@ -2,7 +2,9 @@
 // merchant agent and mode, and to the buyer (the caller's `userName`, the merchant id of its API key). Tasks are
 // stored as A2A v1.0 ProtoJSON, so any server process answers GetTask and a restart loses nothing. A terminal
 // task is never overwritten: the upsert is guarded by the stored state, so a late or concurrent write (another
-// process finishing the same task) cannot undo what was decided first.
+// process finishing the same task) cannot undo what was decided first. A paid task (payment_intent_id set by the
+// settling transaction) takes only its completion: a concurrent payment refused because this one won may finish
+// writing first, and its "failed" must not hide the payment.
 import { Task, taskStateToJSON, type ListTasksRequest, type ListTasksResponse } from "@a2a-js/sdk";
 import type { ServerCallContext, TaskStore } from "@a2a-js/sdk/server";
 import { getDb } from "../db";
@@ -31,7 +33,8 @@ export class PostgresTaskStore implements TaskStore {
       VALUES (${task.id}, ${this.scope.merchantId}, ${this.scope.livemode}, ${owner}, ${task.contextId}, ${stateOf(task)}, ${JSON.stringify(json)}::jsonb)
       ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, task = EXCLUDED.task, context_id = EXCLUDED.context_id, updated_at = now()
        WHERE a2a_tasks.merchant_id = EXCLUDED.merchant_id AND a2a_tasks.livemode = EXCLUDED.livemode AND a2a_tasks.owner = EXCLUDED.owner
-         AND a2a_tasks.state <> ALL (${TERMINAL}::text[])`;
+         AND ((a2a_tasks.payment_intent_id IS NULL AND a2a_tasks.state <> ALL (${TERMINAL}::text[]))
+           OR (a2a_tasks.payment_intent_id IS NOT NULL AND EXCLUDED.state = 'TASK_STATE_COMPLETED' AND a2a_tasks.state <> 'TASK_STATE_COMPLETED'))`;
   }
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {

@@ -5,7 +5,7 @@
 // Postgres (a SECOND server process answers GetTask for a task the first created), and bad input on every path
 // answered with JSON-RPC errors, never a 500.
 import { randomUUID } from "node:crypto";
-import { TaskState } from "@a2a-js/sdk";
+import { Message, TaskState } from "@a2a-js/sdk";
 import { createAuthenticatingFetchWithRetry } from "@a2a-js/sdk/client";
 import { LegacyJsonRpcTransport } from "@a2a-js/sdk/compat/v0_3/client";
 import { x402Client } from "@x402/core/client";
@@ -198,6 +198,33 @@ describe("buying with the a2a-x402 extension", () => {
     const refund = await call("POST", "/v1/refunds", { key: seller.testKey, body: { paymentIntentId: piId } });
     expect(refund.status, JSON.stringify(refund.body)).toBe(201);
     expect((await call("GET", `/v1/orders/${pi.body.orderId}`, { key: seller.testKey })).body.status).toBe("refunded");
+  });
+
+  it("concurrent payments of one task over two server processes: one charge, the task completed with it", async () => {
+    const client = await a2aClient(seller.merchantId, buyer.testKey);
+    const t = await send(client, userMessage([text(`buy ${scarf.id} 1`)]), [X402_EXT]);
+    const required = t.status!.message!.metadata!["x402.payment.required"];
+    const before = await a2aPayments(seller.merchantId);
+    // Eight different valid authorizations (eight payers) for the same task, alternating between the processes.
+    const payloads = await Promise.all(Array.from({ length: 8 }, () => payer().x402.createPaymentPayload(required)));
+    const answers = await Promise.all(
+      payloads.map(async (payload, i) => {
+        const message = Message.toJSON(userMessage([text("paying")], { taskId: t.id, contextId: t.contextId, metadata: { "x402.payment.status": "payment-submitted", "x402.payment.payload": payload } }));
+        const res = await fetch(agentBase(seller.merchantId, i % 2 ? second.url : baseUrl()), {
+          method: "POST",
+          headers: { "Content-Type": "application/json", "A2A-Version": "1.0", "A2A-Extensions": X402_EXT, Authorization: `Bearer ${buyer.testKey}` },
+          body: JSON.stringify({ jsonrpc: "2.0", id: i, method: "SendMessage", params: { message } }),
+        });
+        expect(res.status).toBe(200);
+        return res.json();
+      }),
+    );
+    const completed = answers.filter((a: any) => a.result?.task?.status?.state === "TASK_STATE_COMPLETED");
+    expect(completed, JSON.stringify(answers.map((a: any) => a.result?.task?.status?.state ?? a.error?.message))).toHaveLength(1);
+    expect(await a2aPayments(seller.merchantId)).toBe(before + 1);
+    const row = await getDb().a2aTask.findUnique({ where: { id: t.id } });
+    expect(row?.state).toBe("TASK_STATE_COMPLETED");
+    expect(row?.paymentIntentId).toBe(completed[0].result.task.status.message.metadata["x402.payment.receipts"][0].transaction);
   });
 
   it("without a payment extension the purchase is rejected; an unknown or archived product too", async () => {

@@ -5,7 +5,7 @@
 // cart, an expired mandate, a reused jti and a reused token are refused with nothing charged; key rotation keeps
 // the old key published.
 import { createHash, randomUUID } from "node:crypto";
-import { TaskState, type Task } from "@a2a-js/sdk";
+import { Message, TaskState, type Task } from "@a2a-js/sdk";
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../lib/db";
@@ -18,17 +18,20 @@ import { startTestServer } from "../helpers/server";
 let seller: TestMerchant;
 let buyer: TestMerchant;
 let shortLived: ServerProcess;
+let twin: ServerProcess;
 let lamp: { id: string };
 let bulb: { id: string };
 
 beforeAll(async () => {
   [seller, buyer] = await Promise.all([createTestMerchant("AP2 seller"), createTestMerchant("AP2 buyer")]);
   // A second process whose CartMandates live 2 seconds (the expiry test).
-  shortLived = await startTestServer({ AP2_CART_MANDATE_TTL_SECONDS: "2" });
+  // A second process at the same public address as the first (as behind a load balancer): mandates name that
+  // address as issuer and audience.
+  [shortLived, twin] = await Promise.all([startTestServer({ AP2_CART_MANDATE_TTL_SECONDS: "2" }), startTestServer({ BASE_URL: baseUrl() })]);
   lamp = (await call("POST", "/v1/products", { key: seller.testKey, body: { name: "Desk lamp", unitAmount: 1250, currency: "usd" } })).body;
   bulb = (await call("POST", "/v1/products", { key: seller.testKey, body: { name: "Bulb", unitAmount: 300, currency: "usd" } })).body;
 });
-afterAll(() => shortLived?.stop());
+afterAll(() => Promise.all([shortLived?.stop(), twin?.stop()]));
 
 /** The client's own canonical JSON (keys sorted at every level) and cart_hash: base64url(SHA-256). */
 function canonical(value: unknown): string {
@@ -186,6 +189,33 @@ describe("AP2 with the real @a2a-js/sdk client", () => {
     expect(r.status?.state).toBe(TaskState.TASK_STATE_FAILED);
     expect(receiptOf(r)?.error).toBe("mandate_expired");
     expect(await tokenStatus(token)).toBe("active");
+  });
+
+  it("the same PaymentMandate sent concurrently to two server processes pays once; the task ends completed", async () => {
+    const client = await a2aClient(seller.merchantId, buyer.testKey);
+    const agent = agentBase(seller.merchantId);
+    const t = await send(client, userMessage([text(`buy ${lamp.id} 2`)]), [AP2_EXT]);
+    const cart = cartMandateOf(t);
+    const pm = paymentMandate(cart, await mintToken(), agent);
+    const before = await ap2Payments();
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, async (_, i) => {
+        const message = Message.toJSON(userMessage([data({ "ap2.mandates.PaymentMandate": pm }), data({ "ap2.mandates.CartMandate": cart })], { taskId: t.id, contextId: t.contextId }));
+        const res = await fetch(agentBase(seller.merchantId, i % 2 ? twin.url : baseUrl()), {
+          method: "POST",
+          headers: { "Content-Type": "application/json", "A2A-Version": "1.0", "A2A-Extensions": AP2_EXT, Authorization: `Bearer ${buyer.testKey}` },
+          body: JSON.stringify({ jsonrpc: "2.0", id: i, method: "SendMessage", params: { message } }),
+        });
+        expect(res.status).toBe(200);
+        return res.json();
+      }),
+    );
+    const completed = answers.filter((a: any) => a.result?.task?.status?.state === "TASK_STATE_COMPLETED");
+    expect(completed, JSON.stringify(answers.map((a: any) => a.result?.task?.status?.state ?? a.error?.message))).toHaveLength(1);
+    expect(await ap2Payments()).toBe(before + 1);
+    const row = await getDb().a2aTask.findUnique({ where: { id: t.id } });
+    expect(row?.state).toBe("TASK_STATE_COMPLETED");
+    expect(row?.paymentIntentId).toMatch(/^pi_/);
   });
 
   it("keys rotate: the new key signs, the old one stays in the JWKS and still verifies its mandates", async () => {
