@@ -168,3 +168,12 @@ export function acpRoute<B extends z.ZodType | undefined = undefined>(
     return reply(translated.status, translated.body, headers);
   };
 }
+
+/** Any other method on an /acp route: 405 as ACP's flat error, with Allow. */
+export function acpMethodNotAllowed(allowed: string[]) {
+  return (req: Request) =>
+    new Response(JSON.stringify(flat("invalid_request", "method_not_allowed", `${req.method} is not allowed here; use ${allowed.join(" or ")}.`)), {
+      status: 405,
+      headers: { "Content-Type": "application/json", Allow: allowed.join(", ") },
+    });
+}

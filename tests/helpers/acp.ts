@@ -9,12 +9,14 @@ import { call, type ApiResponse } from "./http";
 export const API_VERSION = "2026-01-16";
 
 /** The schema an /acp answer must satisfy, from its path and status. */
-export function schemaFor(method: string, path: string, status: number): z.ZodType {
+export function schemaFor(method: string, path: string, status: number, body?: unknown): z.ZodType {
   const delegate = path.startsWith("/acp/agentic_commerce/delegate_payment");
   if (status >= 400) {
-    // delegate_payment's closed code enum has no value for 401/404/5xx (an open gap of ACP's schema): those
-    // answer as the checkout API's flat error, still ACP's flat shape.
-    return delegate && ![401, 404].includes(status) && status < 500 ? acp.DelegatePaymentError : acp.FlatError;
+    // delegate_payment's closed code enum has no value for 401/404/405/5xx nor for API-Version refusals (an open
+    // gap of ACP's schema; the checkout RFC's missing_api_version / unsupported_api_version are used): those
+    // answer as the checkout API's flat error, still ACP's flat shape. Every other delegate error is strict.
+    const versionError = typeof body === "object" && body !== null && "supported_versions" in body;
+    return delegate && ![401, 404, 405].includes(status) && status < 500 && !versionError ? acp.DelegatePaymentError : acp.FlatError;
   }
   if (delegate) return acp.DelegatePaymentResponse;
   if (method === "POST" && path.endsWith("/complete")) return acp.CheckoutSessionWithOrder;
@@ -39,7 +41,7 @@ export async function acpCall(method: string, path: string, options: AcpCallOpti
   if (idem !== null) headers["Idempotency-Key"] = idem;
   if (options.rawBody !== undefined) headers["Content-Type"] = "application/json";
   const res = await call(method, path, { key: options.key, body: options.body, rawBody: options.rawBody, headers, base: options.base });
-  const schema = schemaFor(method, path, res.status);
+  const schema = schemaFor(method, path, res.status, res.body);
   const parsed = schema.safeParse(res.body);
   expect(parsed.success, `${method} ${path} -> ${res.status} does not match ACP's schema: ${JSON.stringify(res.body)} ${parsed.error?.message ?? ""}`).toBe(true);
   expect(res.status, `${method} ${path}: never a 500 (${JSON.stringify(res.body)})`).toBeLessThan(500);

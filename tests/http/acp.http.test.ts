@@ -42,7 +42,7 @@ async function createSession(items: { id: string; quantity: number }[], key = m.
   return res.body;
 }
 
-function delegateBody(sessionId: string, allowance: Record<string, unknown> = {}, card: Record<string, unknown> = {}) {
+function delegateBody(sessionId: string, allowance: Record<string, unknown> = {}, card: Record<string, unknown> = {}, who: TestMerchant = m) {
   return {
     payment_method: {
       type: "card",
@@ -61,7 +61,7 @@ function delegateBody(sessionId: string, allowance: Record<string, unknown> = {}
       max_amount: 5000,
       currency: "usd",
       checkout_session_id: sessionId,
-      merchant_id: m.merchantId,
+      merchant_id: who.merchantId,
       expires_at: new Date(Date.now() + 3600_000).toISOString(),
       ...allowance,
     },
@@ -70,14 +70,14 @@ function delegateBody(sessionId: string, allowance: Record<string, unknown> = {}
   };
 }
 
-async function delegate(sessionId: string, allowance: Record<string, unknown> = {}, card: Record<string, unknown> = {}) {
-  const res = await acpCall("POST", "/acp/agentic_commerce/delegate_payment", { key: m.testKey, body: delegateBody(sessionId, allowance, card) });
+async function delegate(sessionId: string, allowance: Record<string, unknown> = {}, card: Record<string, unknown> = {}, who: TestMerchant = m) {
+  const res = await acpCall("POST", "/acp/agentic_commerce/delegate_payment", { key: who.testKey, body: delegateBody(sessionId, allowance, card, who) });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.id as string;
 }
 
-const complete = (sessionId: string, token: string, extra: Record<string, unknown> = {}) =>
-  acpCall("POST", `/acp/checkout_sessions/${sessionId}/complete`, { key: m.testKey, body: { payment_data: { token, provider: "service" }, ...extra } });
+const complete = (sessionId: string, token: string, extra: Record<string, unknown> = {}, who: TestMerchant = m) =>
+  acpCall("POST", `/acp/checkout_sessions/${sessionId}/complete`, { key: who.testKey, body: { payment_data: { token, provider: "service" }, ...extra } });
 
 const acpPayments = (merchantId: string) => getDb().paymentIntent.count({ where: { merchantId, source: "acp" } });
 
@@ -281,6 +281,53 @@ describe("a token outside its allowance is refused with nothing charged", () => 
   });
 });
 
+describe("concurrency is decided by the database", () => {
+  // A merchant of its own (its own rate-limit bucket).
+  let c: TestMerchant;
+  let item: string;
+  beforeAll(async () => {
+    c = await createTestMerchant("ACP concurrency");
+    item = await product(c.testKey, { name: "Seat", unitAmount: 1500, currency: "usd" });
+  });
+
+  it("eight concurrent completes of one session (two tokens, eight keys): one charge, the rest refused", async () => {
+    const session = await createSession([{ id: item, quantity: 1 }], c.testKey);
+    const tokens = [await delegate(session.id, {}, {}, c), await delegate(session.id, {}, {}, c)];
+    const before = await balanceTotal(c.testKey);
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => complete(session.id, tokens[i % 2], {}, c)));
+    const ok = results.filter((r) => r.status === 200);
+    expect(ok, JSON.stringify(results.map((r) => [r.status, r.body.code]))).toHaveLength(1);
+    for (const r of results.filter((x) => x.status !== 200)) {
+      expect([400, 409]).toContain(r.status);
+      expect(["checkout_session_completed", "conflict", "token_redeemed"]).toContain(r.body.code);
+    }
+    expect(await balanceTotal(c.testKey)).toBe(before + 1500);
+    const orders = await getDb().acpCheckoutSession.findUniqueOrThrow({ where: { id: session.id } });
+    expect(orders.orderId).toBe(ok[0].body.order.id);
+  });
+
+  it("ten concurrent copies of one complete (one key): one charge; the others replay it or answer in flight with Retry-After", async () => {
+    const session = await createSession([{ id: item, quantity: 1 }], c.testKey);
+    const token = await delegate(session.id, {}, {}, c);
+    const idem = randomUUID();
+    const before = await balanceTotal(c.testKey);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => acpCall("POST", `/acp/checkout_sessions/${session.id}/complete`, { key: c.testKey, idem, body: { payment_data: { token, provider: "service" } } })),
+    );
+    const fresh = results.filter((r) => r.status === 200 && r.headers.get("idempotent-replayed") !== "true");
+    const replayed = results.filter((r) => r.status === 200 && r.headers.get("idempotent-replayed") === "true");
+    const inFlight = results.filter((r) => r.status === 409);
+    expect(fresh).toHaveLength(1);
+    expect(replayed.length + inFlight.length).toBe(9);
+    for (const r of replayed) expect(r.body.order.id).toBe(fresh[0].body.order.id);
+    for (const r of inFlight) {
+      expect(r.body.code).toBe("idempotency_in_flight");
+      expect(r.headers.get("retry-after")).toBeTruthy();
+    }
+    expect(await balanceTotal(c.testKey)).toBe(before + 1500);
+  });
+});
+
 describe("ACP idempotency, rule by rule", () => {
   async function putInFlight(key: string, path: string, idem: string) {
     const [apiKey] = await getDb().$queryRaw<{ id: string }[]>`SELECT id FROM api_keys WHERE secret_hash = ${hashSecret(key)}`;
@@ -375,14 +422,17 @@ describe("headers and bad input: ACP's flat error on every path, never a 500", (
   });
 
   it("every path: no key 401, another merchant's session 404, malformed JSON, wrong types, unknown fields -> 4xx flat errors", async () => {
-    const session = await createSession([{ id: products.pro, quantity: 1 }]);
+    // A merchant of its own: this test alone makes ~70 calls, within one key's rate limit.
+    const b = await createTestMerchant("ACP bad input");
+    const item = await product(b.testKey, { name: "Widget", unitAmount: 300, currency: "usd" });
+    const session = await createSession([{ id: item, quantity: 1 }], b.testKey);
     const paths: [string, string, unknown][] = [
-      ["POST", "/acp/checkout_sessions", { items: [{ id: products.pro, quantity: 1 }] }],
+      ["POST", "/acp/checkout_sessions", { items: [{ id: item, quantity: 1 }] }],
       ["GET", `/acp/checkout_sessions/${session.id}`, undefined],
-      ["POST", `/acp/checkout_sessions/${session.id}`, { items: [{ id: products.pro, quantity: 1 }] }],
+      ["POST", `/acp/checkout_sessions/${session.id}`, { items: [{ id: item, quantity: 1 }] }],
       ["POST", `/acp/checkout_sessions/${session.id}/complete`, { payment_data: { token: "spt_x0000000000", provider: "service" } }],
       ["POST", `/acp/checkout_sessions/${session.id}/cancel`, {}],
-      ["POST", "/acp/agentic_commerce/delegate_payment", delegateBody(session.id)],
+      ["POST", "/acp/agentic_commerce/delegate_payment", { ...delegateBody(session.id), allowance: { ...delegateBody(session.id).allowance, merchant_id: b.merchantId } }],
     ];
     for (const [method, path, body] of paths) {
       const noKey = await acpCall(method, path, { body });
@@ -392,21 +442,26 @@ describe("headers and bad input: ACP's flat error on every path, never a 500", (
         expect(foreign.status, path).toBe(path.endsWith("delegate_payment") ? 400 : 404);
       }
       if (method === "POST") {
-        for (const rawBody of ["{not json", "[]", '"text"', '{"items": "many"}', '{"unknown_field": 1}', JSON.stringify({ items: [{ id: products.pro, quantity: -1 }] }), JSON.stringify({ payment_data: { token: 5 } })]) {
-          const res = await acpCall(method, path, { key: m.testKey, rawBody });
+        for (const rawBody of ["{not json", "[]", '"text"', '{"items": "many"}', '{"unknown_field": 1}', JSON.stringify({ items: [{ id: item, quantity: -1 }] }), JSON.stringify({ payment_data: { token: 5 } })]) {
+          const res = await acpCall(method, path, { key: b.testKey, rawBody });
           expect([200, 201, 400], `${path} ${rawBody}`).toContain(res.status);
           if (res.status === 400) expect(res.body.type, `${path} ${rawBody}`).toBe("invalid_request");
         }
       }
     }
-    const live = await acpCall("GET", `/acp/checkout_sessions/${session.id}`, { key: m.liveKey });
+    const live = await acpCall("GET", `/acp/checkout_sessions/${session.id}`, { key: b.liveKey });
     expect(live.status).toBe(404);
-    const unknownRoute = await acpCall("GET", "/acp/nothing/here", { key: m.testKey });
+    for (const [method, path] of [["GET", "/acp/checkout_sessions"], ["DELETE", `/acp/checkout_sessions/${session.id}`], ["GET", `/acp/checkout_sessions/${session.id}/complete`], ["PUT", "/acp/agentic_commerce/delegate_payment"]]) {
+      const res = await acpCall(method, path, { key: b.testKey });
+      expect(res.status, `${method} ${path}`).toBe(405);
+      expect(res.body.code).toBe("method_not_allowed");
+    }
+    const unknownRoute = await acpCall("GET", "/acp/nothing/here", { key: b.testKey });
     expect(unknownRoute.status).toBe(404);
     expect(unknownRoute.body.type).toBe("invalid_request");
-    const bigBody = await acpCall("POST", "/acp/checkout_sessions", { key: m.testKey, rawBody: JSON.stringify({ items: [{ id: "x".repeat(70_000), quantity: 1 }] }) });
+    const bigBody = await acpCall("POST", "/acp/checkout_sessions", { key: b.testKey, rawBody: JSON.stringify({ items: [{ id: "x".repeat(70_000), quantity: 1 }] }) });
     expect(bigBody.status).toBe(400);
-    const badParam = await acpCall("POST", "/acp/checkout_sessions", { key: m.testKey, body: { items: [{ id: products.pro, quantity: 0 }] } });
+    const badParam = await acpCall("POST", "/acp/checkout_sessions", { key: b.testKey, body: { items: [{ id: item, quantity: 0 }] } });
     expect(badParam.body.param).toBe("$.items[0].quantity");
   });
 });

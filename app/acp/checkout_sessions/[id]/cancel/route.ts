@@ -1,8 +1,11 @@
 // POST /acp/checkout_sessions/:id/cancel (merchant key): 405 once completed or canceled (docs/acp.md).
 import { cancelSession } from "@/lib/acp/cancel-session";
-import { acpRoute } from "@/lib/acp/http";
+import { acpMethodNotAllowed, acpRoute } from "@/lib/acp/http";
 import { CancelSessionRequest } from "@/lib/acp/schemas";
 
 export const POST = acpRoute({ kind: "checkout", body: CancelSessionRequest }, ({ tx, principal, params }) => cancelSession(tx, principal, params.id));
+
+const notAllowed = acpMethodNotAllowed(["POST"]);
+export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };
 
 export const dynamic = "force-dynamic";
