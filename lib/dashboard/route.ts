@@ -34,6 +34,8 @@ export interface DashboardContext<B> {
   scope: Scope;
   body: B;
   params: RouteParams;
+  /** The request's query string (reads such as an export take their filters from it). */
+  query: URLSearchParams;
 }
 
 interface Options<B extends z.ZodType | undefined> {
@@ -71,8 +73,16 @@ export function dashboardApi<B extends z.ZodType | undefined = undefined>(
       const params = (await nextContext?.params) ?? {};
       if (Object.values(params).some((value) => !PATH_ID_PATTERN.test(value))) throw new NotFoundError("object");
 
-      const context = { dashboard, scope: dashboard.scope, body, params };
-      if (!mutating) return respond({ status: options.status ?? 200, body: await handler({ ...context, tx: getDb() }) }, headers);
+      const context = { dashboard, scope: dashboard.scope, body, params, query: new URL(req.url).searchParams };
+      if (!mutating) {
+        const read = await handler({ ...context, tx: getDb() });
+        // A download (say, a CSV export) answers with its own body and type; the wrapper adds its headers.
+        if (read instanceof Response) {
+          headers.forEach((value, name) => read.headers.set(name, value));
+          return read;
+        }
+        return respond({ status: options.status ?? 200, body: read }, headers);
+      }
 
       // A retried click (say, after a lost response) replays the first answer instead of refunding twice.
       const key = req.headers.get("idempotency-key");

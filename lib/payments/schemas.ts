@@ -9,5 +9,7 @@ export const ListPaymentIntentsQuery = ListQuery.extend({
   source: z.enum(PAYMENT_SOURCES).optional(),
   /** The sales of one hosted paid resource (xr_). */
   paidResourceId: z.string().min(1).max(64).optional(),
+  /** The payments of one customer (cus_), as Stripe's `customer` filter. */
+  customerId: z.string().min(1).max(64).optional(),
 }).strict();
 export type ListPaymentIntentsInput = z.output<typeof ListPaymentIntentsQuery>;

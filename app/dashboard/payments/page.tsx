@@ -28,7 +28,19 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Sea
   const page = await orNotFound(listPaymentIntents(getDb(), scope, { ...query, source }));
   return (
     <>
-      <PageHeader title="Payments" description="PaymentIntents: the money side of every checkout, paywall and meter." />
+      <PageHeader
+        title="Payments"
+        description="PaymentIntents: the money side of every checkout, paywall and meter."
+        actions={
+          <a
+            href={`/api/dashboard/payments/export?${new URLSearchParams({ ...(query.status ? { status: query.status } : {}), ...(source ? { source } : {}) })}`}
+            download
+            className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-900 shadow-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+          >
+            Export CSV
+          </a>
+        }
+      />
       <StatusFilter basePath="/dashboard/payments" statuses={PAYMENT_INTENT_STATUSES} current={query.status} keep={{ source }} />
       <StatusFilter basePath="/dashboard/payments" statuses={PAYMENT_SOURCES} current={source} param="source" label="Filter by source" optionLabel={sourceLabel} keep={{ status: query.status }} />
       <Section title={query.status ? `Payments: ${query.status.replace(/_/g, " ")}` : "All payments"} flush>

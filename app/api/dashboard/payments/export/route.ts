@@ -1,0 +1,24 @@
+// GET /api/dashboard/payments/export?status=&source= -> the payments the page's filters match, as a CSV
+// download (lib/dashboard/payments-csv.ts). An unknown filter value is ignored, as on the page.
+import { dashboardApi } from "@/lib/dashboard/route";
+import { paymentsCsv } from "@/lib/dashboard/payments-csv";
+import { PAYMENT_SOURCES } from "@/lib/payments/sources";
+import { PAYMENT_INTENT_STATUSES } from "@/lib/payments/transitions";
+
+function oneOf<T extends string>(values: readonly T[], value: string | null): T | undefined {
+  return value !== null && (values as readonly string[]).includes(value) ? (value as T) : undefined;
+}
+
+export const GET = dashboardApi({}, async ({ tx, scope, dashboard, query }) => {
+  const filters = { status: oneOf(PAYMENT_INTENT_STATUSES, query.get("status")), source: oneOf(PAYMENT_SOURCES, query.get("source")) };
+  const { csv, rows, truncated } = await paymentsCsv(tx, scope, filters);
+  const day = new Date().toISOString().slice(0, 10);
+  return new Response(csv, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="payments-${dashboard.mode}-${day}.csv"`,
+      "X-Export-Rows": String(rows),
+      "X-Export-Truncated": String(truncated),
+    },
+  });
+});
