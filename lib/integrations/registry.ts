@@ -129,7 +129,7 @@ const mastercard: Entry = (base) => ({
 });
 
 // Visa (docs/cards.md): Trusted Agent Protocol signatures (agent-browser-auth / agent-payer-auth) over the
-// service's own key store.
+// service's own key store; Intelligent Commerce-style purchase instructions and single-use credentials.
 const visa: Entry = (base) => ({
   id: "visa",
   versions: ["tap-test"],
@@ -139,6 +139,10 @@ const visa: Entry = (base) => ({
     jwks: `${base}/visa/.well-known/jwks`,
     keys: `${base}/visa/keys`,
     verify: `${base}/visa/verify`,
+    instructions: `${base}/visa/instructions`,
+    credentials: `${base}/visa/instructions/{id}/credentials`,
+    browse: `${base}/visa/checkouts/{id}`,
+    pay: `${base}/visa/checkouts/{id}/pay`,
   },
 });
 

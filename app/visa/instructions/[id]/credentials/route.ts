@@ -1,0 +1,9 @@
+// POST (payer key + TAP signature by the instruction's agent key, tag credential-request): a single-use credential
+// (vtok_) for one merchant and amount, refused outside the instruction's mandates (docs/cards.md).
+import { api } from "@/lib/http/api";
+import { requestCredential } from "@/lib/visa/instructions";
+import { CredentialRequestBody } from "@/lib/visa/schemas";
+
+export const POST = api({ auth: "secret", body: CredentialRequestBody, status: 201, idempotent: false }, ({ tx, req, principal, params, body }) => requestCredential(tx, req, principal, params.id, body));
+
+export const dynamic = "force-dynamic";
