@@ -10,6 +10,7 @@ import { LEGACY_HTTP_EXTENSION_HEADER } from "@a2a-js/sdk/compat/v0_3";
 import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
 import { DefaultRequestHandler, JsonRpcTransportHandler, ServerCallContext, validateVersion, type User } from "@a2a-js/sdk/server";
 import { getDb } from "../db";
+import { demoMerchantId } from "../merchants/demo";
 import { DomainError, NotFoundError, RateLimitedError, UnauthorizedError } from "../errors";
 import { authenticateAndLimit } from "../http/authenticate";
 import { clientIpKey } from "../http/client-ip";
@@ -109,13 +110,18 @@ export async function serveAgentRpc(req: Request, merchantId: string): Promise<R
   }
 }
 
-/** GET /a2a/:merchantId/.well-known/agent-card.json: public, limited per client IP. */
-export async function serveAgentCard(req: Request, merchantId: string): Promise<Response> {
+/**
+ * GET /a2a/:merchantId/.well-known/agent-card.json: public, limited per client IP. `merchantId` null: the root
+ * /.well-known/agent-card.json, which answers for the demo merchant (404 when there is none).
+ */
+export async function serveAgentCard(req: Request, merchantId: string | null): Promise<Response> {
   const headers = new Headers();
   try {
     await enforceRateLimit(`ip:${clientIpKey(req)}`, headers);
-    const merchant = await findAgentMerchant(merchantId);
-    if (!merchant) throw new NotFoundError("merchant agent", merchantId);
+    const id = merchantId ?? (await demoMerchantId(getDb()));
+    if (!id) throw new NotFoundError("merchant agent (no demo merchant on this deployment)");
+    const merchant = await findAgentMerchant(id);
+    if (!merchant) throw new NotFoundError("merchant agent", id);
     headers.set("Content-Type", "application/json");
     headers.set("Cache-Control", "public, max-age=300");
     return new Response(JSON.stringify(agentCardJson(buildAgentCard(merchant))), { status: 200, headers });

@@ -1,7 +1,8 @@
 // The demo merchant `npm start` creates on a fresh database; its keys and login are printed once.
 import pg from "pg";
+import { DEMO_EMAIL } from "../../lib/merchants/demo";
 
-export const DEMO_EMAIL = "demo@example.com";
+export { DEMO_EMAIL };
 export const DEMO_PASSWORD = "demo-password";
 
 /** One plain query: a warm start need not load the app's Prisma client just to find the demo merchant there. */

@@ -6,15 +6,17 @@
 // answered with JSON-RPC errors, never a 500.
 import { randomUUID } from "node:crypto";
 import { Message, TaskState } from "@a2a-js/sdk";
-import { createAuthenticatingFetchWithRetry } from "@a2a-js/sdk/client";
+import { ClientFactory, ClientFactoryOptions, createAuthenticatingFetchWithRetry, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
 import { LegacyJsonRpcTransport } from "@a2a-js/sdk/compat/v0_3/client";
 import { x402Client } from "@x402/core/client";
 import { ExactEvmScheme } from "@x402/evm";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "../../lib/db";
+import { getDb, transaction } from "../../lib/db";
+import { createMerchant } from "../../lib/merchants/create-merchant";
+import { DEMO_EMAIL, demoMerchantId } from "../../lib/merchants/demo";
 import type { ServerProcess } from "../../scripts/lib/server-process";
-import { a2aClient, agentBase, asTask, data, dataOf, send, text, userMessage, X402_EXT } from "../helpers/a2a";
+import { a2aClient, agentBase, asTask, bearerFetch, data, dataOf, send, text, userMessage, X402_EXT } from "../helpers/a2a";
 import { baseUrl, call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 import { startTestServer } from "../helpers/server";
@@ -43,6 +45,17 @@ async function rpc(body: unknown, options: { key?: string | null; version?: stri
   const res = await fetch(agentBase(options.merchantId ?? seller.merchantId), { method: "POST", headers, body: options.raw ?? JSON.stringify(body) });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: JSON.parse(text) };
+}
+
+/** The demo merchant of the test database (made here, as npm start seeds it, unless another test did). */
+async function demoMerchant(): Promise<string> {
+  const existing = await demoMerchantId(getDb());
+  if (existing) return existing;
+  try {
+    return (await transaction((tx) => createMerchant(tx, { name: "Demo merchant", email: DEMO_EMAIL, passwordHash: "x" }))).merchantId;
+  } catch {
+    return (await demoMerchantId(getDb()))!; // made concurrently by another test file
+  }
 }
 
 async function a2aPayments(merchantId: string) {
@@ -75,6 +88,19 @@ describe("the agent card", () => {
     expect(card.securityRequirements).toEqual([{ schemes: { apiKey: {} } }]); // ProtoJSON omits the empty scope list
     expect(card.capabilities.extensions.map((e: any) => e.uri)).toEqual([X402_EXT, "https://github.com/google-agentic-commerce/ap2/tree/v0.1"]);
     expect(card.skills[0]).toMatchObject({ id: "catalog" });
+  });
+
+  it("the root /.well-known/agent-card.json answers for the demo merchant (the one npm start seeds)", async () => {
+    const demo = await demoMerchant();
+    const res = await fetch(`${baseUrl()}/.well-known/agent-card.json`);
+    expect(res.status).toBe(200);
+    const card = await res.json();
+    expect(card.supportedInterfaces[0].url).toBe(agentBase(demo));
+    // The real client finds the demo merchant's agent from the service's root address.
+    const client = await new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl: bearerFetch(buyer.testKey) })] })).createFromUrl(baseUrl());
+    const task = await send(client, userMessage([text("browse")]));
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect((await getDb().a2aTask.findUnique({ where: { id: task.id } }))?.merchantId).toBe(demo);
   });
 
   it("unknown merchant: 404 in the JSON-RPC error envelope", async () => {

@@ -35,6 +35,7 @@ const PATHS: [string, string, { headers?: Record<string, string>; body?: string 
   // Discovery documents of the A2A merchant agents and AP2 (docs/a2a.md).
   ["GET", "/a2a/mer_doesnotexist00000000000/.well-known/agent-card.json", {}],
   ["GET", "/ap2/mer_doesnotexist00000000000/jwks.json", {}],
+  ["GET", "/.well-known/agent-card.json", {}],
   ["POST", "/pay/cs_doesnotexist000000000000/submit", form({ paymentMethod: "pm_card_visa" })],
   // The public pages (proxy.ts): one token per page view.
   ["GET", "/pay/cs_doesnotexist000000000000", {}],
@@ -76,7 +77,7 @@ describe("GET /v1/integrations", () => {
     expect(mcp.versions).toContain("2025-06-18");
     expect(body.data.find((d: any) => d.id === "webhooks")).toMatchObject({ signature: "stripe-v1" });
     // The protocols on main when this landed, and nothing this deployment does not serve.
-    expect(body.data.map((d: any) => d.id).sort()).toEqual(["a2a", "acp", "ap2", "mcp", "mpp", "webhooks", "x402"]);
+    expect(body.data.map((d: any) => d.id).sort()).toEqual(["a2a", "acp", "ap2", "mastercard", "mcp", "mpp", "visa", "webhooks", "x402"]);
     // Every address of mcp and webhooks answers (not a 404); tests/unit/integrations-registry.test.ts checks
     // that a route serves every address of every entry.
     for (const entry of body.data.filter((d: any) => d.id === "mcp" || d.id === "webhooks")) {
