@@ -4,6 +4,7 @@ import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { ModeSwitch } from "@/components/dashboard/ModeSwitch";
 import { Providers } from "@/components/dashboard/Providers";
+import { SearchBox } from "@/components/dashboard/SearchBox";
 import { SideNav } from "@/components/dashboard/SideNav";
 import { SignOutButton } from "@/components/dashboard/SignOutButton";
 import { CSRF_META, MODE_META } from "@/lib/dashboard/client";
@@ -55,6 +56,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         </header>
         <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6 md:flex-row md:px-6">
           <aside className="md:w-48 md:shrink-0">
+            <SearchBox />
             <SideNav />
           </aside>
           <main id="main" className="min-w-0 flex-1">

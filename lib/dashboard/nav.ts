@@ -11,6 +11,7 @@ export const DASHBOARD_NAV: NavItem[] = [
   { href: "/dashboard/orders", label: "Orders" },
   { href: "/dashboard/payments", label: "Payments" },
   { href: "/dashboard/checkouts", label: "Checkouts" },
+  { href: "/dashboard/customers", label: "Customers" },
   { href: "/dashboard/products", label: "Products" },
   { href: "/dashboard/paid-resources", label: "Paid resources" },
   { href: "/dashboard/meters", label: "Meters" },
