@@ -128,6 +128,43 @@ export const PaymentProvider = z
   })
   .strict();
 
+/** 3-D Secure: what the seller gives the agent to authenticate with (the session's status is then authentication_required). */
+export const AuthenticationMetadata = z
+  .object({
+    channel: z
+      .object({
+        type: z.enum(["browser"]),
+        browser: z
+          .object({
+            accept_header: z.string(),
+            ip_address: z.string(),
+            javascript_enabled: z.boolean(),
+            language: z.string(),
+            user_agent: z.string(),
+            color_depth: Int.optional(),
+            java_enabled: z.boolean().optional(),
+            screen_height: Int.optional(),
+            screen_width: Int.optional(),
+            timezone_offset: Int.optional(),
+          })
+          .strict(),
+      })
+      .strict(),
+    acquirer_details: z
+      .object({ acquirer_bin: z.string(), acquirer_country: z.string(), acquirer_merchant_id: z.string(), merchant_name: z.string(), requestor_id: z.string().optional() })
+      .strict(),
+    directory_server: z.enum(["american_express", "mastercard", "visa"]),
+    flow_preference: z
+      .object({ type: z.enum(["challenge", "frictionless"]), challenge: z.record(z.string(), z.unknown()).optional(), frictionless: z.record(z.string(), z.unknown()).optional() })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+export const AuthenticationProvider = z
+  .object({ provider: z.enum(["stripe", "adyen"]), merchant_id: z.string(), supported_authentication_methods: z.array(z.enum(["3ds"])) })
+  .strict();
+
 export const Order = z.object({ id: z.string(), checkout_session_id: z.string(), permalink_url: z.url() }).strict();
 
 export const CheckoutSession = z
@@ -135,6 +172,7 @@ export const CheckoutSession = z
     id: z.string(),
     buyer: Buyer.optional(),
     payment_provider: PaymentProvider.optional(),
+    authentication_provider: AuthenticationProvider.optional(),
     status: CheckoutSessionStatus,
     currency: z.string(),
     line_items: z.array(LineItem),
@@ -144,6 +182,7 @@ export const CheckoutSession = z
     totals: z.array(Total),
     messages: z.array(Message),
     links: z.array(Link),
+    authentication_metadata: AuthenticationMetadata.optional(),
     order: Order.optional(),
   })
   .strict();
@@ -182,7 +221,10 @@ export const PaymentData = z
 export const AuthenticationResult = z
   .object({
     outcome: z.enum(["authenticated", "failed", "unavailable", "rejected", "attempt"]),
-    outcome_details: z.record(z.string(), z.unknown()).optional(),
+    outcome_details: z
+      .object({ three_ds_cryptogram: z.string(), electronic_commerce_indicator: z.string(), transaction_id: z.string(), version: z.string() })
+      .strict()
+      .optional(),
   })
   .strict();
 
