@@ -71,8 +71,9 @@ export async function serveAgentRpc(req: Request, merchantId: string): Promise<R
     const scope = { merchantId: merchant.id, livemode: principal.livemode };
     const card = buildAgentCard(merchant);
     const handler = new DefaultRequestHandler(card, new PostgresTaskStore(scope), new MerchantAgent(merchant, scope), undefined, undefined, undefined, undefined, undefined, { keepBusAliveStates: [] });
-    const extensionHeader = legacy ? (req.headers.get(LEGACY_HTTP_EXTENSION_HEADER) ?? req.headers.get(HTTP_EXTENSION_HEADER)) : req.headers.get(HTTP_EXTENSION_HEADER);
-    const context = new ServerCallContext({ user: new Buyer(principal.merchantId), requestedVersion: version, requestedExtensions: Extensions.parseServiceParameter(extensionHeader ?? undefined) });
+    // A2A-Extensions (v1.0) or X-A2A-Extensions (v0.3, and what the a2a-x402 spec v0.2 names): either activates.
+    const extensionHeader = [req.headers.get(HTTP_EXTENSION_HEADER), req.headers.get(LEGACY_HTTP_EXTENSION_HEADER)].filter(Boolean).join(",");
+    const context = new ServerCallContext({ user: new Buyer(principal.merchantId), requestedVersion: version, requestedExtensions: Extensions.parseServiceParameter(extensionHeader || undefined) });
     const transport = legacy ? new LegacyJsonRpcTransportHandler(handler) : new JsonRpcTransportHandler(handler);
     const mapError = legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
     try {

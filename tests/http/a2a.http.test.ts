@@ -37,11 +37,12 @@ beforeAll(async () => {
 });
 afterAll(() => second?.stop());
 
-async function rpc(body: unknown, options: { key?: string | null; version?: string | null; merchantId?: string; raw?: string; extensions?: string } = {}) {
+async function rpc(body: unknown, options: { key?: string | null; version?: string | null; merchantId?: string; raw?: string; extensions?: string; xExtensions?: string } = {}) {
   const headers: Record<string, string> = { "Content-Type": "application/json" };
   if (options.key !== null) headers.Authorization = `Bearer ${options.key ?? buyer.testKey}`;
   if (options.version !== null) headers["A2A-Version"] = options.version ?? "1.0";
   if (options.extensions) headers["A2A-Extensions"] = options.extensions;
+  if (options.xExtensions) headers["X-A2A-Extensions"] = options.xExtensions;
   const res = await fetch(agentBase(options.merchantId ?? seller.merchantId), { method: "POST", headers, body: options.raw ?? JSON.stringify(body) });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: JSON.parse(text) };
@@ -210,6 +211,12 @@ describe("buying with the a2a-x402 extension", () => {
     expect(wrong.status?.state).toBe(TaskState.TASK_STATE_FAILED);
     expect(await a2aPayments(seller.merchantId)).toBe(count);
     expect(await balanceUsd(seller.testKey)).toBe(before + 50);
+
+    // The extension activated with X-A2A-Extensions (the a2a-x402 spec's header name) works as well.
+    const viaX = await rpc({ jsonrpc: "2.0", id: 3, method: "SendMessage", params: { message: Message.toJSON(userMessage([text(`buy ${hat.id}`)])) } }, { xExtensions: X402_EXT });
+    expect(viaX.body.result.task.status.state).toBe("TASK_STATE_INPUT_REQUIRED");
+    expect(viaX.body.result.task.status.message.metadata["x402.payment.status"]).toBe("payment-required");
+    expect(viaX.headers.get("a2a-extensions")).toBe(X402_EXT);
 
     // A finished task takes no more messages (the SDK's UnsupportedOperation error).
     await expect(send(client, userMessage([text("x")], { taskId: t1.id, contextId: t1.contextId, metadata: { "x402.payment.status": "payment-submitted", "x402.payment.payload": payload } }), [X402_EXT])).rejects.toThrow();
