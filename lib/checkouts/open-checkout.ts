@@ -69,6 +69,7 @@ export async function openCheckout(tx: Db, scope: Scope, input: OpenCheckoutInpu
       cancelUrl: input.cancelUrl ?? null,
       metadata: input.metadata ?? {},
       productRef: input.productRef ?? null,
+      requireVerifiedAgent: input.requireVerifiedAgent === true,
       paymentIntentId: ids.paymentIntent,
       orderId: ids.order,
       expiresAt: new Date(now.getTime() + expiresIn * 1000),

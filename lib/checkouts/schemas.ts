@@ -50,6 +50,8 @@ export const OpenCheckoutBody = z
     expiresInSeconds: z.number().int().min(1).max(86_400).optional(),
     successUrl: Url.optional(),
     cancelUrl: Url.optional(),
+    /** Only a card-network agent whose signature was verified may pay it (docs/cards.md). */
+    requireVerifiedAgent: z.boolean().optional(),
   })
   .strict()
   .superRefine((body, ctx) => checkSale(body, ctx, { currencyRequired: true }));

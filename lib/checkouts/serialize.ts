@@ -22,6 +22,8 @@ export function serializeCheckout(checkout: Checkout) {
     paymentIntentId: checkout.paymentIntentId,
     orderId: checkout.orderId,
     productRef: checkout.productRef,
+    /** Only a verified card-network agent may pay it (docs/cards.md). */
+    requireVerifiedAgent: checkout.requireVerifiedAgent,
     livemode: checkout.livemode,
     metadata: checkout.metadata,
     createdAt: checkout.createdAt.toISOString(),
