@@ -7,10 +7,13 @@ import { randomUUID } from "node:crypto";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebhookEvent } from "../../lib/acp/schemas";
+import type { ServerProcess } from "../../scripts/lib/server-process";
 import { acpCall } from "../helpers/acp";
 import { call } from "../helpers/http";
+import { createIsolatedMerchant, isolatedDatabaseUrl, isolatedDb } from "../helpers/isolated-db";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 import { tick } from "../helpers/payments";
+import { startTestServer } from "../helpers/server";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
 
 let m: TestMerchant;
@@ -31,11 +34,11 @@ afterAll(async () => {
   await Promise.all([agentPlatform?.close(), merchantOwn?.close()]);
 });
 
-async function until(receiver: Receiver, predicate: (r: Receiver["received"]) => boolean) {
+async function until(receiver: Receiver, predicate: (r: Receiver["received"]) => boolean, base?: string) {
   const deadline = Date.now() + 20_000;
   while (!predicate(receiver.received)) {
     if (Date.now() > deadline) throw new Error(`not received: ${JSON.stringify(receiver.received.map((d) => d.event))}`);
-    await tick();
+    await tick(base);
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
 }
@@ -101,5 +104,52 @@ describe("ACP order webhooks", () => {
     await until(merchantOwn, (r) => r.some((d) => d.event.type === "order.paid" && d.event.data.object.checkoutId === checkout.body.id));
     await tick();
     expect(agentPlatform.received.length).toBe(before);
+  });
+});
+
+describe("retries: the same sender and schedule as every webhook", () => {
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await startTestServer({ DATABASE_URL: isolatedDatabaseUrl(), WEBHOOK_RETRY_SCHEDULE: "1,1", WEBHOOK_TIMEOUT_MS: "1000" });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await isolatedDb().$disconnect();
+  });
+
+  it("an agent platform answering 500 gets order_create again on the retry schedule; both attempts are logged", async () => {
+    const base = server.url;
+    const shop = await createIsolatedMerchant("ACP retry shop");
+    const flaky = await startReceiver((_delivery, index) => (index === 0 ? 500 : 200));
+    try {
+      const endpoint = (await call("POST", "/v1/webhook-endpoints", { key: shop.testKey, base, body: { url: flaky.url, format: "acp" } })).body;
+      const productId = (await call("POST", "/v1/products", { key: shop.testKey, base, body: { name: "Ticket", unitAmount: 800, currency: "usd" } })).body.id;
+      const session = (await acpCall("POST", "/acp/checkout_sessions", { key: shop.testKey, base, body: { items: [{ id: productId, quantity: 1 }] } })).body;
+      const token = (
+        await acpCall("POST", "/acp/agentic_commerce/delegate_payment", {
+          key: shop.testKey,
+          base,
+          body: {
+            payment_method: { type: "card", card_number_type: "fpan", number: "5555555555554444", display_card_funding_type: "debit", metadata: {} },
+            allowance: { reason: "one_time", max_amount: 800, currency: "usd", checkout_session_id: session.id, merchant_id: shop.merchantId, expires_at: new Date(Date.now() + 600_000).toISOString() },
+            risk_signals: [{ type: "card_testing", score: 1, action: "authorized" }],
+            metadata: {},
+          },
+        })
+      ).body.id;
+      expect((await acpCall("POST", `/acp/checkout_sessions/${session.id}/complete`, { key: shop.testKey, base, body: { payment_data: { token, provider: "stripe" } } })).status).toBe(200);
+
+      await until(flaky, (r) => r.length >= 2, base);
+      expect(flaky.received.map((d) => d.event.type)).toEqual(["order_create", "order_create"]);
+      for (const d of flaky.received) expect(stripe.webhooks.constructEvent(d.rawBody, d.headers["merchant-signature"] as string, endpoint.secret)).toBeTruthy();
+      expect(flaky.received[0].headers["request-id"]).toBe(flaky.received[1].headers["request-id"]); // one event: the receiver dedupes on it
+      const log = (await call("GET", `/v1/webhook-endpoints/${endpoint.id}/deliveries`, { key: shop.testKey, base })).body.data;
+      expect(log.map((a: any) => [a.attempt, a.status, a.responseStatus]).sort()).toEqual([
+        [1, "failed", 500],
+        [2, "succeeded", 200],
+      ]);
+    } finally {
+      await flaky.close();
+    }
   });
 });
