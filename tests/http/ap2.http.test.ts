@@ -13,7 +13,9 @@ import type { ServerProcess } from "../../scripts/lib/server-process";
 import { a2aClient, agentBase, AP2_EXT, data, dataOf, send, text, userMessage } from "../helpers/a2a";
 import { baseUrl, call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
+import { tick } from "../helpers/payments";
 import { startTestServer } from "../helpers/server";
+import { startReceiver } from "../helpers/webhook-receiver";
 
 let seller: TestMerchant;
 let buyer: TestMerchant;
@@ -139,6 +141,34 @@ describe("AP2 with the real @a2a-js/sdk client", () => {
     // Refunds like any payment.
     const refund = await call("POST", "/v1/refunds", { key: seller.testKey, body: { paymentIntentId: pi.body.id, amount: 300 } });
     expect(refund.status, JSON.stringify(refund.body)).toBe(201);
+  });
+
+  it("an AP2 purchase emits the usual webhooks (order.paid, payment_intent.captured with source ap2), signed and logged", async () => {
+    const receiver = await startReceiver();
+    try {
+      const shop = await createTestMerchant("AP2 webhooks shop");
+      expect((await call("POST", "/v1/webhook-endpoints", { key: shop.testKey, body: { url: receiver.url } })).status).toBe(201);
+      const product = (await call("POST", "/v1/products", { key: shop.testKey, body: { name: "Poster", unitAmount: 700, currency: "usd" } })).body;
+      const client = await a2aClient(shop.merchantId, buyer.testKey);
+      const t = await send(client, userMessage([text(`buy ${product.id}`)]), [AP2_EXT]);
+      const cart = cartMandateOf(t);
+      const token = (await call("POST", "/v1/shared_payment_tokens", { key: buyer.testKey, body: { paymentMethod: "pm_card_visa", maxAmount: 700, currency: "usd", merchantId: shop.merchantId } })).body.id;
+      const done = await send(client, userMessage([data({ "ap2.mandates.PaymentMandate": paymentMandate(cart, token, agentBase(shop.merchantId)) })], { taskId: t.id, contextId: t.contextId }), [AP2_EXT]);
+      const receipt = receiptOf(done);
+      expect(receipt?.status).toBe("Success");
+      const deadline = Date.now() + 20_000;
+      const has = (type: string, id: string) => receiver.received.some((d) => d.event.type === type && d.event.data.object.id === id);
+      while (!(has("order.paid", receipt.network_confirmation_id) && has("payment_intent.captured", receipt.payment_id))) {
+        expect(Date.now(), JSON.stringify(receiver.received.map((d) => d.event.type))).toBeLessThan(deadline);
+        await tick();
+        await new Promise((r) => setTimeout(r, 150));
+      }
+      const captured = receiver.received.find((d) => d.event.type === "payment_intent.captured")!;
+      expect(captured.event.data.object).toMatchObject({ source: "ap2", amount: 700 });
+      expect(String(captured.headers["x-service-signature"] ?? "")).toMatch(/t=\d+,v1=/);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it("an altered cart (price, quantity or a forged signature) is refused with nothing charged, and the token stays usable", async () => {
