@@ -71,6 +71,7 @@ test("every dashboard page fits a phone and a laptop", async ({ page, request })
     ["event", `/dashboard/events/${events.data[0].id}`],
     ["api-keys", "/dashboard/api-keys"],
     ["connected-apps", "/dashboard/connected-apps"],
+    ["settings", "/dashboard/settings"],
     ["not-found", "/dashboard/no-such-page"],
   ];
   for (const [width, height] of [[360, 740], [1280, 800]]) {

@@ -245,7 +245,7 @@ export function CardForm(props: Props) {
         type="submit"
         disabled={pending}
         aria-disabled={pending}
-        className="mt-1 inline-flex h-12 w-full items-center justify-center gap-2 rounded-md bg-indigo-600 px-4 text-base font-semibold text-white shadow-sm transition hover:bg-indigo-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:cursor-wait disabled:bg-indigo-400"
+        className="mt-1 inline-flex h-12 w-full items-center justify-center gap-2 rounded-md bg-[var(--brand,#4f46e5)] px-4 text-base font-semibold text-[var(--brand-text,#ffffff)] shadow-sm transition hover:brightness-95 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:cursor-wait disabled:opacity-70"
       >
         {pending ? (
           <>

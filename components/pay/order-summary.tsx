@@ -10,6 +10,8 @@ export interface SummaryItem {
 
 export function OrderSummary(props: {
   merchantName: string;
+  /** The merchant's logo (Settings), shown instead of its initial. */
+  logoUrl?: string | null;
   amountLabel: string;
   description: string | null;
   items: SummaryItem[];
@@ -23,9 +25,14 @@ export function OrderSummary(props: {
   return (
     <section aria-labelledby="pay-merchant" className="flex flex-col gap-6">
       <div className="flex flex-wrap items-center gap-3">
-        <span aria-hidden="true" className="flex size-8 items-center justify-center rounded-full bg-indigo-600 text-sm font-semibold text-white">
-          {initial}
-        </span>
+        {props.logoUrl ? (
+          // eslint-disable-next-line @next/next/no-img-element -- the merchant's own host; no image optimisation proxy for it
+          <img src={props.logoUrl} alt="" referrerPolicy="no-referrer" className="size-8 rounded-full object-cover" data-testid="merchant-logo" />
+        ) : (
+          <span aria-hidden="true" className="flex size-8 items-center justify-center rounded-full bg-[var(--brand,#4f46e5)] text-sm font-semibold text-[var(--brand-text,#ffffff)]">
+            {initial}
+          </span>
+        )}
         <span className="font-medium text-slate-800">{props.merchantName}</span>
         {!props.livemode && (
           <span className="rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold uppercase tracking-wide text-amber-800">Test mode</span>

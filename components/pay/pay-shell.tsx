@@ -1,5 +1,6 @@
 // Page frame of the hosted pages: summary beside the payment panel on wide screens, stacked on phones.
-import type { ReactNode } from "react";
+import type { CSSProperties, ReactNode } from "react";
+import { textColorOn } from "../../lib/merchants/settings";
 
 function PoweredBy({ className }: { className: string }) {
   return (
@@ -9,9 +10,14 @@ function PoweredBy({ className }: { className: string }) {
   );
 }
 
-export function PayShell({ summary, children }: { summary: ReactNode; children: ReactNode }) {
+/** The merchant's brand colour, as CSS variables the Pay button and the merchant badge read (default indigo). */
+function brandStyle(color: string | null | undefined): CSSProperties | undefined {
+  return color ? ({ "--brand": color, "--brand-text": textColorOn(color) } as CSSProperties) : undefined;
+}
+
+export function PayShell({ summary, children, brandColor }: { summary: ReactNode; children: ReactNode; brandColor?: string | null }) {
   return (
-    <div className="min-h-screen bg-white md:bg-[linear-gradient(to_right,#f8fafc_50%,#ffffff_50%)]">
+    <div className="min-h-screen bg-white md:bg-[linear-gradient(to_right,#f8fafc_50%,#ffffff_50%)]" style={brandStyle(brandColor)}>
       <main className="mx-auto grid max-w-5xl gap-8 px-5 py-8 md:grid-cols-2 md:gap-16 md:px-10 md:py-16">
         <div className="flex flex-col gap-10 md:pr-4">
           {summary}

@@ -17,7 +17,7 @@ export async function revokeSession(id: string): Promise<void> {
 export async function liveSessionUser(id: string, userId: string) {
   const session = await getDb().dashboardSession.findFirst({
     where: { id, userId, revokedAt: null, expiresAt: { gt: new Date() } },
-    select: { user: { select: { id: true, email: true, merchantId: true, merchant: { select: { name: true } } } } },
+    select: { user: { select: { id: true, email: true, merchantId: true, merchant: { select: { name: true, timeZone: true } } } } },
   });
   return session?.user ?? null;
 }

@@ -1,6 +1,7 @@
 // Display formats of the dashboard (pure; server and browser): money, dates, status words.
 export { formatMoney } from "../money/format";
 import { ownValue } from "../own-key";
+import { displayTimeZone } from "./time-zone";
 
 const SPECIAL_LABELS: Record<string, string> = { requires_payment: "Requires payment" };
 
@@ -33,15 +34,16 @@ export function statusLabel(status: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** "Nov 23, 2026, 4:05 PM" in UTC (the server renders, so the time zone is fixed and labelled). */
-export function formatDateTime(iso: string | Date): string {
+/** "Nov 23, 2026, 4:05 PM UTC", or in the merchant's time zone with its name ("5:05 PM GMT+1"). */
+export function formatDateTime(iso: string | Date, timeZone = displayTimeZone()): string {
   const date = typeof iso === "string" ? new Date(iso) : iso;
-  return `${new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(date)} UTC`;
+  const text = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", hour: "numeric", minute: "2-digit", timeZone, timeZoneName: "short" }).format(date);
+  return text.replace(/ at /, ", ");
 }
 
-export function formatDate(iso: string | Date): string {
+export function formatDate(iso: string | Date, timeZone = displayTimeZone()): string {
   const date = typeof iso === "string" ? new Date(iso) : iso;
-  return new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" }).format(date);
+  return new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone }).format(date);
 }
 
 /** Minor units -> the decimal string a person types ("1050" USD -> "10.50"). */

@@ -20,4 +20,5 @@ export const DASHBOARD_NAV: NavItem[] = [
   { href: "/dashboard/events", label: "Events" },
   { href: "/dashboard/api-keys", label: "API keys" },
   { href: "/dashboard/connected-apps", label: "Connected apps" },
+  { href: "/dashboard/settings", label: "Settings" },
 ];

@@ -12,12 +12,15 @@ import { loginUrlFor } from "./callback-path";
 import { csrfTokenFor } from "./csrf";
 import { MODE_COOKIE, parseMode, type DashboardMode } from "./mode";
 import { REQUESTED_PATH_HEADER } from "./requested-path";
+import { setDisplayTimeZone } from "./time-zone";
 
 export interface Dashboard {
   scope: Scope;
   mode: DashboardMode;
   user: { id: string; email: string };
   merchantName: string;
+  /** The IANA time zone dashboard times are shown in (Settings). */
+  timeZone: string;
   /** The session's random id (keys the CSRF token). */
   sid: string;
   csrfToken: string;
@@ -35,6 +38,7 @@ export const getDashboard = cache(async (mode?: DashboardMode): Promise<Dashboar
     mode: selected,
     user: { id: user.id, email: user.email },
     merchantName: user.merchant.name,
+    timeZone: user.merchant.timeZone,
     sid: session.sid,
     csrfToken: csrfTokenFor(session.sid),
   };
@@ -44,5 +48,6 @@ export const getDashboard = cache(async (mode?: DashboardMode): Promise<Dashboar
 export async function requireDashboard(): Promise<Dashboard> {
   const dashboard = await getDashboard();
   if (!dashboard) redirect(loginUrlFor((await headers()).get(REQUESTED_PATH_HEADER)));
+  setDisplayTimeZone(dashboard.timeZone);
   return dashboard;
 }

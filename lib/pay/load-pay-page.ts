@@ -18,6 +18,8 @@ export interface PayPageView {
   checkout: Awaited<ReturnType<typeof getCheckout>>;
   items: PayPageItem[];
   merchantName: string;
+  /** The merchant's pay page brand (Settings); null for the default look. */
+  brand: { color: string | null; logoUrl: string | null };
   failureReason: string | null;
   /** False for a live checkout while no live rail is configured: the form says payments are unavailable. */
   paymentsAvailable: boolean;
@@ -34,13 +36,14 @@ export async function loadPayPage(db: Db, checkoutId: string): Promise<PayPageVi
   if (!scope) return null;
   const checkout = await getCheckout(db, scope, checkoutId);
   const [merchant, paymentIntent] = await Promise.all([
-    db.merchant.findUniqueOrThrow({ where: { id: scope.merchantId }, select: { name: true } }),
+    db.merchant.findUniqueOrThrow({ where: { id: scope.merchantId }, select: { name: true, brandColor: true, logoUrl: true } }),
     getPaymentIntent(db, scope, checkout.paymentIntentId),
   ]);
   return {
     checkout,
     items: Array.isArray(checkout.items) ? (checkout.items as unknown as PayPageItem[]) : [],
     merchantName: merchant.name,
+    brand: { color: merchant.brandColor, logoUrl: merchant.logoUrl },
     failureReason: paymentIntent.failureReason,
     paymentsAvailable: paymentsAvailable(checkout.livemode),
   };

@@ -43,6 +43,7 @@ export default async function PayPage({ params, searchParams }: Params) {
   const summary = (
     <OrderSummary
       merchantName={view.merchantName}
+      logoUrl={view.brand.logoUrl}
       amountLabel={money(checkout.amount)}
       description={checkout.description}
       livemode={checkout.livemode}
@@ -50,7 +51,11 @@ export default async function PayPage({ params, searchParams }: Params) {
       countdown={open ? <ExpiryCountdown expiresAt={Date.parse(checkout.expiresAt)} serverNow={Date.now()} /> : undefined}
     />
   );
-  return <PayShell summary={summary}>{panelFor(view, query, money)}</PayShell>;
+  return (
+    <PayShell summary={summary} brandColor={view.brand.color}>
+      {panelFor(view, query, money)}
+    </PayShell>
+  );
 }
 
 function panelFor(view: PayPageView, query: Record<string, string | string[] | undefined>, money: (minor: number) => string) {

@@ -1,0 +1,24 @@
+// Account settings: business name, the pay page's brand, and the dashboard's time zone.
+import type { Metadata } from "next";
+import { PageHeader } from "@/components/dashboard/PageHeader";
+import { Section } from "@/components/dashboard/Section";
+import { SettingsForm } from "@/components/dashboard/settings/SettingsForm";
+import { getDb } from "@/lib/db";
+import { requireDashboard } from "@/lib/dashboard/session";
+import { getSettings } from "@/lib/merchants/settings";
+
+export const metadata: Metadata = { title: "Settings" };
+
+export default async function SettingsPage() {
+  const { scope } = await requireDashboard();
+  const settings = await getSettings(getDb(), scope.merchantId);
+  const timeZones = ["UTC", ...Intl.supportedValuesOf("timeZone").filter((zone) => zone !== "UTC")];
+  return (
+    <>
+      <PageHeader title="Settings" description="Your business as payers see it, and how the dashboard shows times. The same in test and live mode." />
+      <Section title="Business and branding">
+        <SettingsForm settings={settings} timeZones={timeZones} />
+      </Section>
+    </>
+  );
+}
