@@ -9,7 +9,30 @@ import type { Scope } from "../scope";
 import type { Network } from "./profiles";
 import { signatureAgentOf } from "./agent-keys";
 import { signedRequestFromBody, type VerifyRequestInput } from "./signed-request";
-import { verifyAgentRequest } from "./verify-agent-request";
+import { verifyAgentRequest, type VerifiedAgent } from "./verify-agent-request";
+import { checkPaymentContainer } from "../visa/payment-container";
+import { AgentSignatureRefused } from "./reasons";
+import { DomainError } from "../errors";
+
+/** Visa: the body's agenticPaymentContainer, checked as the pay path checks it (same key, same nonce, its signature). */
+function containerOf(body: string | undefined, agent: VerifiedAgent) {
+  let parsed: unknown;
+  try {
+    parsed = body === undefined ? undefined : JSON.parse(body);
+  } catch {
+    parsed = undefined;
+  }
+  const container = parsed && typeof parsed === "object" ? (parsed as Record<string, unknown>).agenticPaymentContainer : undefined;
+  if (!container || typeof container !== "object" || Array.isArray(container)) return { present: false };
+  try {
+    const credentialId = checkPaymentContainer(container as Record<string, unknown>, agent);
+    return { present: true, valid: true, credentialId };
+  } catch (err) {
+    if (err instanceof AgentSignatureRefused) return { present: true, valid: false, reasonCode: err.reason };
+    if (err instanceof DomainError) return { present: true, valid: false, reasonCode: "object_invalid" };
+    throw err;
+  }
+}
 
 export async function verifyForMerchant(tx: Db, merchant: Scope, network: Network, input: VerifyRequestInput) {
   const verification = await verifyAgentRequest(tx, signedRequestFromBody(input), {
@@ -22,6 +45,7 @@ export async function verifyForMerchant(tx: Db, merchant: Scope, network: Networ
   if (!verification.ok) return { valid: false as const, reasonCode: verification.reason };
   const { key } = verification;
   return {
+    ...(network === "visa" ? { paymentContainer: containerOf(input.body, verification) } : {}),
     valid: true as const,
     network,
     tag: verification.tag,

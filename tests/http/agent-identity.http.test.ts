@@ -9,7 +9,7 @@ import { createSignature } from "http-message-sig";
 import { signatureHeaders } from "web-bot-auth";
 import { signerFromJWK } from "web-bot-auth/crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signAgentRequest, type AgentPrivateJwk } from "../../lib/sdk";
+import { signAgentObject, signAgentRequest, type AgentPrivateJwk } from "../../lib/sdk";
 import { call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 
@@ -191,6 +191,18 @@ describe("POST /visa/verify (TAP) with the stock http-message-sig signer", () =>
     const res = await verify("visa", body);
     expect(res.body).toMatchObject({ valid: true, network: "visa", tag: "agent-browser-auth", nonce, agent: { agentKeyId: agent.id } });
     expect((await verify("visa", body)).body).toEqual({ valid: false, reasonCode: "replayed_nonce" });
+  });
+
+  it("checks the body's agenticPaymentContainer: same nonce and key, its signature (an altered one is refused)", async () => {
+    const { key } = await register("visa");
+    const s = signAgentRequest({ method: "POST", url: SHOP_URL, privateJwk: key, tag: "agent-payer-auth" });
+    const container = signAgentObject({ payload: { paymentMethod: "vtok_abc" } }, key, s.nonce);
+    const ok = await verify("visa", { method: "POST", url: SHOP_URL, headers: s.headers, body: JSON.stringify({ agenticPaymentContainer: container }) });
+    expect(ok.body).toMatchObject({ valid: true, paymentContainer: { present: true, valid: true, credentialId: "vtok_abc" } });
+    const s2 = signAgentRequest({ method: "POST", url: SHOP_URL, privateJwk: key, tag: "agent-payer-auth" });
+    const altered = { ...signAgentObject({ payload: { paymentMethod: "vtok_abc" } }, key, s2.nonce), payload: { paymentMethod: "vtok_other" } };
+    const bad = await verify("visa", { method: "POST", url: SHOP_URL, headers: s2.headers, body: JSON.stringify({ agenticPaymentContainer: altered }) });
+    expect(bad.body).toMatchObject({ valid: true, paymentContainer: { present: true, valid: false, reasonCode: "object_bad_signature" } });
   });
 
   it("a Mastercard key is unknown to Visa; Web Bot Auth's tag is not TAP's", async () => {

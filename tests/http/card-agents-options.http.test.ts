@@ -7,7 +7,8 @@ import { signAgentRequest, type AgentPrivateJwk } from "../../lib/sdk";
 import { dashboardMerchant, dashboardPage, type DashboardMerchant } from "../helpers/dashboard";
 import { baseUrl, call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
-import { openCheckout } from "../helpers/payments";
+import { openCheckout, tick } from "../helpers/payments";
+import { startReceiver } from "../helpers/webhook-receiver";
 import { TEST_SECRETS_KEY } from "../helpers/server";
 
 let payer: TestMerchant;
@@ -103,6 +104,30 @@ describe("the dashboard shows the verified agent", () => {
     expect(page.html).toContain(agent.id);
     expect(page.html).toContain(token.id);
     expect(page.html).toContain("Web Bot Auth");
+  });
+});
+
+describe("the webhook carries the agent", () => {
+  it("payment_intent.captured as delivered to the merchant's endpoint has agent (verified, the atk_)", async () => {
+    const receiver = await startReceiver();
+    try {
+      const endpoint = await call("POST", "/v1/webhook-endpoints", { key: shop.key, body: { url: receiver.url, enabledEvents: ["payment_intent.captured"] } });
+      expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
+      const checkout = await openCheckout(shop.key, { amount: 321 });
+      const { token, dtvc } = await tokenAndCode();
+      const path = `/mastercard/checkouts/${checkout.id}/pay`;
+      expect((await call("POST", path, { key: payer.testKey, headers: signed(path), body: { agenticToken: token.id, dtvc } })).status).toBe(200);
+      const deadline = Date.now() + 20_000;
+      const mine = () => receiver.received.find((d) => d.event.type === "payment_intent.captured" && d.event.data.object.id === checkout.paymentIntentId);
+      while (!mine() && Date.now() < deadline) {
+        await tick();
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      }
+      expect(mine()?.event.data.object.agent).toMatchObject({ network: "mastercard", protocol: "web-bot-auth", agentKeyId: agent.id, credentialId: token.id, verified: true });
+      expect(mine()?.event.data.object.source).toBe("mastercard");
+    } finally {
+      await receiver.close();
+    }
   });
 });
 
