@@ -12,9 +12,9 @@ import { x402Client } from "@x402/core/client";
 import { ExactEvmScheme } from "@x402/evm";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb, transaction } from "../../lib/db";
-import { createMerchant } from "../../lib/merchants/create-merchant";
-import { DEMO_EMAIL, demoMerchantId } from "../../lib/merchants/demo";
+import { getDb } from "../../lib/db";
+import { demoMerchantId } from "../../lib/merchants/demo";
+import { seedDemoMerchant } from "../../scripts/lib/seed";
 import type { ServerProcess } from "../../scripts/lib/server-process";
 import { a2aClient, agentBase, asTask, bearerFetch, data, dataOf, send, text, userMessage, X402_EXT } from "../helpers/a2a";
 import { baseUrl, call } from "../helpers/http";
@@ -48,15 +48,14 @@ async function rpc(body: unknown, options: { key?: string | null; version?: stri
   return { status: res.status, headers: res.headers, body: JSON.parse(text) };
 }
 
-/** The demo merchant of the test database (made here, as npm start seeds it, unless another test did). */
+/** The demo merchant of the test database, seeded as npm start seeds it (its real login: other tests sign in with it). */
 async function demoMerchant(): Promise<string> {
-  const existing = await demoMerchantId(getDb());
-  if (existing) return existing;
   try {
-    return (await transaction((tx) => createMerchant(tx, { name: "Demo merchant", email: DEMO_EMAIL, passwordHash: "x" }))).merchantId;
+    await seedDemoMerchant(process.env.DATABASE_URL!);
   } catch {
-    return (await demoMerchantId(getDb()))!; // made concurrently by another test file
+    // seeded concurrently by another test file
   }
+  return (await demoMerchantId(getDb()))!;
 }
 
 async function a2aPayments(merchantId: string) {
