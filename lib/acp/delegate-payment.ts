@@ -6,6 +6,7 @@
 // payment method it maps to, never as digits. The answer echoes the request's metadata with merchant_id and
 // idempotency_key (delegate-payment RFC section 2.4).
 import type { Db } from "../db";
+import { DomainError } from "../errors";
 import { Reply } from "../http/api";
 import { paymentMethodForTestCard } from "../rails/test-cards";
 import type { Scope } from "../scope";
@@ -47,7 +48,11 @@ export async function delegatePayment(tx: Db, scope: Scope, input: DelegatePayme
       metadata: { ...input.metadata, acp_checkout_session_id: allowance.checkout_session_id },
     },
     { acpCheckoutSessionId: allowance.checkout_session_id },
-  );
+  ).catch((err: unknown) => {
+    // The mode's rail does not take this card (a test card in live mode): name the card, not mintToken's field.
+    if (err instanceof DomainError && err.code === "VALIDATION_ERROR") throw invalid(err.message, "$.payment_method.number");
+    throw err;
+  });
   return new Reply(201, {
     id: token.id,
     created: token.createdAt,
