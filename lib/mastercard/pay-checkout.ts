@@ -9,7 +9,7 @@
 import { requireVerifiedAgent } from "../agent-identity/signed-request";
 import { captureWithAgent, lockSellerCheckout } from "../card-networks/pay-with-agent";
 import { declined } from "../card-networks/declines";
-import type { Db } from "../db";
+import { getDb, type Db } from "../db";
 import { BusyError, NotFoundError } from "../errors";
 import type { AgenticToken } from "../generated/prisma/client";
 import type { Scope } from "../scope";
@@ -41,8 +41,20 @@ export async function checkTokenFor(tx: Db, token: AgenticToken, sellerId: strin
     throw declined("token_limit_exceeded", `The checkout (${amount} ${currency}) exceeds what agentic token ${token.id} has left (${token.maxAmount - token.amountUsed} ${token.currency}).`);
   }
   const codeId = await spendCode(tx, token.id, code);
-  if (!codeId) throw declined("dtvc_invalid", "The verification code is wrong, used or expired.");
+  if (!codeId) {
+    await burnOutstandingCodes(token.id);
+    throw declined("dtvc_invalid", "The verification code is wrong, used or expired; the token's outstanding codes are void, ask for a fresh one.");
+  }
   return codeId;
+}
+
+/**
+ * A wrong code voids every outstanding code of the token, committed on its own (the refusal rolls the request
+ * back): a 3-digit code cannot be guessed by trying again, only the first try can match, and each new code
+ * needs a request signed by the token's agent.
+ */
+async function burnOutstandingCodes(tokenId: string) {
+  await getDb().$executeRaw`UPDATE agentic_token_codes SET expires_at = now() WHERE token_id = ${tokenId} AND used_at IS NULL AND expires_at > now()`;
 }
 
 export async function recordTokenUse(tx: Db, token: AgenticToken, amount: number, codeId: string, paymentIntentId: string) {

@@ -320,13 +320,16 @@ describe("the hosted /pay card form: token number as the card number, the code a
     const wrong = await submit(checkout.id, token.tokenNumber, dtvc === "999" ? "998" : "999");
     expect(wrong.status).toBe(400);
     expect(wrong.body.fieldErrors.cvc).toBeTruthy();
-    const paid = await submit(checkout.id, token.tokenNumber, dtvc);
+    // A wrong code voids the outstanding ones: the right one no longer pays, a fresh one does.
+    expect((await submit(checkout.id, token.tokenNumber, dtvc)).status).toBe(400);
+    const fresh = await code(agent, token.id);
+    const paid = await submit(checkout.id, token.tokenNumber, fresh);
     expect(paid.body.redirect).toMatch(/status=success/);
     const pi = await piOf(checkout.id);
     expect(pi).toMatchObject({ status: "captured", source: "mastercard", amount: 700 });
     expect(pi.agent).toMatchObject({ network: "mastercard", protocol: "card-form", credentialId: token.id, verified: false, keyid: null });
     const again = await openCheckout(shop.testKey, { amount: 100 });
-    const used = await submit(again.id, token.tokenNumber, dtvc);
+    const used = await submit(again.id, token.tokenNumber, fresh);
     expect(used.status).toBe(400);
     await expectUnpaidPi(again.id);
   });
