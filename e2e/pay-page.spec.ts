@@ -106,6 +106,24 @@ test("insufficient funds: the decline is explained in plain words and the Paymen
   expect(pi.status).toBe("failed");
   expect(pi.failureReason).toBe("insufficient_funds");
   expect((await getJson(request, key, `/v1/orders/${checkout.orderId}`)).status).toBe("canceled");
+
+  // The way back: a new checkout with the same terms (the declined one stays closed), paid with another card.
+  await page.getByRole("button", { name: "Try again with another card" }).click();
+  await expect(page).not.toHaveURL(new RegExp(checkout.id));
+  const retryId = new URL(page.url()).pathname.split("/").pop()!;
+  expect(retryId).toMatch(/^cs_/);
+  await expect(page.getByTestId("amount-due")).toHaveText("$54.00");
+  await expect(page.getByText("Single-origin espresso beans, 1 kg")).toBeVisible();
+  // Going back and clicking again leads to the same retry, never a second one.
+  await page.goto(checkout.url);
+  await page.getByRole("button", { name: "Try again with another card" }).click();
+  await expect(page).toHaveURL(new RegExp(`/pay/${retryId}$`));
+  await fillCard(page, "4242 4242 4242 4242");
+  await page.getByRole("button", { name: "Pay $54.00" }).click();
+  await expect(page.getByRole("heading", { name: "Payment successful" })).toBeVisible();
+  const retried = await getJson(request, key, `/v1/checkouts/${retryId}`);
+  expect(retried).toMatchObject({ status: "complete", amount: 5400, description: "Order #1042", metadata: { retry_of: checkout.id } });
+  expect((await getJson(request, key, `/v1/checkouts/${checkout.id}`)).status).toBe("failed");
 });
 
 test("expired card and generic declines say so", async ({ page, request }) => {

@@ -115,7 +115,16 @@ function panelFor(view: PayPageView, query: Record<string, string | string[] | u
         <OutcomePanel tone="error" title="Payment declined" testId="outcome-declined">
           <p className="font-medium text-slate-900">{words.title}</p>
           <p>{words.detail}</p>
-          <p>Nothing was charged. This checkout is now closed: return to {merchantName} to try again with another card.</p>
+          <p>Nothing was charged. This payment attempt is closed; you can try again with another card.</p>
+          <form method="post" action={`/pay/${encodeURIComponent(checkout.id)}/retry`}>
+            <input type="hidden" name="formToken" value={issueFormToken(checkout.id)} />
+            <button
+              type="submit"
+              className="inline-flex h-11 items-center justify-center rounded-md bg-[var(--brand,#4f46e5)] px-4 text-sm font-semibold text-[var(--brand-text,#ffffff)] shadow-sm hover:brightness-95 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+            >
+              Try again with another card
+            </button>
+          </form>
           {back}
         </OutcomePanel>
       );
