@@ -33,10 +33,3 @@ export async function sideTransaction<T>(name: "test-rail" | "attempts", work: (
     client.release();
   }
 }
-
-export async function closeSidePools(): Promise<void> {
-  const pools = globalForPools.sidePools;
-  if (!pools) return;
-  globalForPools.sidePools = undefined;
-  await Promise.all([...pools.values()].map((pool) => pool.end()));
-}

@@ -82,7 +82,7 @@ export default async function DashboardHome() {
             columns={[
               { header: "Amount", cell: (order) => <Money amount={order.amount} currency={order.currency} className="font-medium text-slate-900" /> },
               { header: "Status", cell: (order) => <StatusBadge status={order.status} /> },
-              { header: "Created", cell: (order) => formatDateTime(order.createdAt), align: "right" },
+              { header: "Created", cell: (order) => formatDateTime(order.createdAt), align: "right", hideOnMobile: true },
             ]}
           />
         </Section>

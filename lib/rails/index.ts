@@ -77,8 +77,6 @@ export function guarded(rail: Rail, scope: BreakerScope) {
   };
 }
 
-export type GuardedRail = ReturnType<typeof guarded>;
-
 /**
  * A rail call may take RAIL_TIMEOUT_MS at most, well inside the request's transaction time-out: a call
  * still running when its transaction is rolled back could otherwise charge after the checkout's lock is
