@@ -1,6 +1,6 @@
 // The A2A merchant agent (docs/a2a.md) with the REAL @a2a-js/sdk 1.3 client (ClientFactory().createFromUrl,
 // A2A v1.0 over JSON-RPC): the agent card, browsing the catalog, buying with the a2a-x402 extension (the payment
-// built by @x402/core's client with @x402/evm's ExactEvmScheme, settled by lib/x402 into the one ledger, source
+// built by @x402/fetch's x402Client with @x402/evm's ExactEvmScheme, settled by lib/x402 into the one ledger, source
 // a2a), a replayed or tampered payment refused with nothing charged, the v0.3 compatibility path, tasks kept in
 // Postgres (a SECOND server process answers GetTask for a task the first created), and bad input on every path
 // answered with JSON-RPC errors, never a 500.
@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { Message, TaskState } from "@a2a-js/sdk";
 import { ClientFactory, ClientFactoryOptions, createAuthenticatingFetchWithRetry, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
 import { LegacyJsonRpcTransport } from "@a2a-js/sdk/compat/v0_3/client";
-import { x402Client } from "@x402/core/client";
+import { x402Client } from "@x402/fetch";
 import { ExactEvmScheme } from "@x402/evm";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
