@@ -20,7 +20,7 @@ describe("lookup tables keyed by user input", () => {
     expect(declineInPlainWords(key)).toEqual({ title: "Your card was declined.", detail: "Contact your bank if this keeps happening." });
     expect(payErrorMessage("declined", key)).toBe("Your card was declined. Nothing was charged; you can try another card.");
     expect(typeof statusLabel(key)).toBe("string");
-    expect(eventObject({ object: { id: `${key}_abc` } })).toEqual({ id: `${key}_abc`, href: null });
+    expect(eventObject({ object: { id: `${key}_abc` } })).toEqual({ id: `${key}_abc`, href: null, sample: false });
   });
 
   it("the real keys still answer", () => {

@@ -5,6 +5,8 @@ import { paymentsCsv } from "@/lib/dashboard/payments-csv";
 import { PAYMENT_SOURCES } from "@/lib/payments/sources";
 import { PAYMENT_INTENT_STATUSES } from "@/lib/payments/transitions";
 
+export const dynamic = "force-dynamic";
+
 function oneOf<T extends string>(values: readonly T[], value: string | null): T | undefined {
   return value !== null && (values as readonly string[]).includes(value) ? (value as T) : undefined;
 }
