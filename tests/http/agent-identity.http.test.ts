@@ -4,7 +4,6 @@
 // that /visa/verify accepts, and each refusal gives its own reason code. The nonce is spent in the database:
 // two parallel verifications of one signed request pass once. A foreign Signature-Agent is never fetched.
 import { createServer } from "node:http";
-import { generateKeyPairSync } from "node:crypto";
 import { createSignature } from "http-message-sig";
 import { signatureHeaders } from "web-bot-auth";
 import { signerFromJWK } from "web-bot-auth/crypto";
@@ -12,11 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signAgentObject, signAgentRequest, type AgentPrivateJwk } from "../../lib/sdk";
 import { call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
+import { newAgentKey } from "../helpers/agent-keys";
 
-function newKey(): AgentPrivateJwk {
-  const { privateKey } = generateKeyPairSync("ed25519");
-  return privateKey.export({ format: "jwk" }) as AgentPrivateJwk;
-}
 const pub = (k: AgentPrivateJwk) => ({ kty: k.kty, crv: k.crv, x: k.x });
 
 let payer: TestMerchant;
@@ -26,7 +22,7 @@ beforeAll(async () => {
   shop = await createTestMerchant("shop with its own server");
 });
 
-async function register(network: "visa" | "mastercard", name = "Shopping agent", key = newKey()) {
+async function register(network: "visa" | "mastercard", name = "Shopping agent", key = newAgentKey()) {
   const res = await call("POST", `/${network}/agents`, { key: payer.testKey, body: { name, jwk: pub(key) } });
   expect(res.status).toBe(201);
   return { agent: res.body, key };
@@ -62,7 +58,7 @@ describe("agent keys", () => {
   });
 
   it("refuses a private key, another key type, the same key twice, and the RFC 9421 test key in live mode", async () => {
-    const key = newKey();
+    const key = newAgentKey();
     const priv = await call("POST", "/visa/agents", { key: payer.testKey, body: { name: "x", jwk: key } });
     expect(priv.status).toBe(400);
     expect(priv.body.error.code).toBe("VALIDATION_ERROR");
@@ -126,7 +122,7 @@ describe("POST /mastercard/verify (Web Bot Auth) with the stock web-bot-auth sig
     const signedBefore = await stockSigned(key, agent.signatureAgent);
     expect((await call("POST", `/mastercard/agents/${agent.id}/revoke`, { key: payer.testKey })).body.status).toBe("revoked");
     expect((await verify("mastercard", signedBefore)).body).toEqual({ valid: false, reasonCode: "revoked_key" });
-    const stranger = newKey();
+    const stranger = newAgentKey();
     const directory = agent.signatureAgent.replace(/agents\/.*$/, ".well-known/http-message-signatures-directory");
     expect((await verify("mastercard", await stockSigned(stranger, directory))).body).toEqual({ valid: false, reasonCode: "unknown_key" });
     const { agent: a2, key: k2 } = await register("mastercard");
@@ -166,7 +162,7 @@ describe("POST /mastercard/verify (Web Bot Auth) with the stock web-bot-auth sig
       valid: false,
       reasonCode: "malformed_signature",
     });
-    const key = newKey();
+    const key = newAgentKey();
     const s = signAgentRequest({ method: "GET", url: SHOP_URL, privateJwk: key, tag: "agent-browser-auth" });
     expect((await verify("mastercard", { method: "GET", url: SHOP_URL, headers: s.headers })).body).toEqual({ valid: false, reasonCode: "unsupported_tag" });
   });

@@ -1,7 +1,7 @@
 // The card-network payments beyond the protocol paths (docs/cards.md): a checkout that requires a verified agent
 // refuses the API capture and the hosted card form and takes a signed agent payment; the payment's dashboard page
 // shows the verified agent; /v1/integrations lists visa and mastercard.
-import { createHmac, generateKeyPairSync } from "node:crypto";
+import { createHmac } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { signAgentRequest, type AgentPrivateJwk } from "../../lib/sdk";
 import { dashboardMerchant, dashboardPage, type DashboardMerchant } from "../helpers/dashboard";
@@ -10,6 +10,7 @@ import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 import { openCheckout, tick } from "../helpers/payments";
 import { startReceiver } from "../helpers/webhook-receiver";
 import { TEST_SECRETS_KEY } from "../helpers/server";
+import { newAgentKey } from "../helpers/agent-keys";
 
 let payer: TestMerchant;
 let shop: DashboardMerchant;
@@ -18,8 +19,7 @@ let agent: { id: string; signatureAgent: string; key: AgentPrivateJwk };
 beforeAll(async () => {
   payer = await createTestMerchant("agent provider (options)");
   shop = await dashboardMerchant("Shop requiring verified agents");
-  const { privateKey } = generateKeyPairSync("ed25519");
-  const key = privateKey.export({ format: "jwk" }) as AgentPrivateJwk;
+  const key = newAgentKey();
   const res = await call("POST", "/mastercard/agents", { key: payer.testKey, body: { name: "agent", jwk: { kty: key.kty, crv: key.crv, x: key.x } } });
   agent = { ...res.body, key };
   shopId = await merchantIdOf((await openCheckout(shop.key, { amount: 1 })).id);

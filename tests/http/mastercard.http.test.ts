@@ -2,7 +2,6 @@
 // with the stock web-bot-auth signer (its README's way, covering @method and @path too), `agent` on the
 // PaymentIntent and in its events, refunds as usual; every refusal with nothing charged; an agentic token pays
 // exactly once under 50 concurrent attempts across two server processes.
-import { generateKeyPairSync } from "node:crypto";
 import { signatureHeaders } from "web-bot-auth";
 import { signerFromJWK } from "web-bot-auth/crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,11 +13,7 @@ import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 import { allEvents, openCheckout } from "../helpers/payments";
 import { rawRequest } from "../helpers/raw-request";
 import { startTestServer } from "../helpers/server";
-
-function newKey(): AgentPrivateJwk {
-  const { privateKey } = generateKeyPairSync("ed25519");
-  return privateKey.export({ format: "jwk" }) as AgentPrivateJwk;
-}
+import { newAgentKey } from "../helpers/agent-keys";
 
 let payer: TestMerchant;
 let shop: TestMerchant;
@@ -37,7 +32,7 @@ interface Agent {
 }
 
 async function registerAgent(name = "Shopping agent"): Promise<Agent> {
-  const key = newKey();
+  const key = newAgentKey();
   const res = await call("POST", "/mastercard/agents", { key: payer.testKey, body: { name, jwk: { kty: key.kty, crv: key.crv, x: key.x } } });
   expect(res.status).toBe(201);
   return { ...res.body, key };

@@ -3,7 +3,6 @@
 // container signed by the same key and nonce), `agent` on the PaymentIntent and in its events; instructions with
 // mandates and the test-mode passkey step; single-use credentials refused outside their mandate; every refusal
 // with nothing charged; a credential pays exactly once under 50 concurrent attempts across two processes.
-import { generateKeyPairSync } from "node:crypto";
 import { createSignature } from "http-message-sig";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../lib/db";
@@ -13,11 +12,7 @@ import { baseUrl, call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 import { allEvents, openCheckout } from "../helpers/payments";
 import { startTestServer } from "../helpers/server";
-
-function newKey(): AgentPrivateJwk {
-  const { privateKey } = generateKeyPairSync("ed25519");
-  return privateKey.export({ format: "jwk" }) as AgentPrivateJwk;
-}
+import { newAgentKey } from "../helpers/agent-keys";
 
 let payer: TestMerchant;
 let shop: TestMerchant;
@@ -35,7 +30,7 @@ interface Agent {
 }
 
 async function registerAgent(): Promise<Agent> {
-  const key = newKey();
+  const key = newAgentKey();
   const res = await call("POST", "/visa/agents", { key: payer.testKey, body: { name: "TAP agent", jwk: { kty: key.kty, crv: key.crv, x: key.x } } });
   expect(res.status).toBe(201);
   return { ...res.body, key };

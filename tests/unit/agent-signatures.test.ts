@@ -1,14 +1,14 @@
 // The agent verifier's pure layer (lib/agent-identity, docs/cards.md "Verification"): the Web Bot Auth draft's
 // test vectors verify; the stock web-bot-auth verifier accepts what our SDK signs; and the policy refusals that
 // need no database (window, clock, tag, fields, authority) each give their own reason code.
-import { generateKeyPairSync } from "node:crypto";
 import { verify as wbaVerify } from "web-bot-auth";
 import { verifierFromJWK } from "web-bot-auth/crypto";
 import { describe, expect, it } from "vitest";
 import { jwkThumbprint, publicKeyOf, RFC9421_TEST_KEY_THUMBPRINT } from "../../lib/agent-identity/jwk";
 import { parseSignatures, signatureBase, signatureValid, type SignedRequest } from "../../lib/agent-identity/message-signature";
 import { checkSignaturePolicy } from "../../lib/agent-identity/verify-agent-request";
-import { signAgentRequest, type AgentPrivateJwk } from "../../lib/sdk";
+import { signAgentRequest } from "../../lib/sdk";
+import { newAgentKey } from "../helpers/agent-keys";
 
 const B14 = { kty: "OKP", crv: "Ed25519", x: "JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs" } as const;
 
@@ -16,11 +16,6 @@ function request(url: string, headers: Record<string, string>, method = "GET"): 
   const u = new URL(url);
   const h = new Map(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
   return { method, scheme: u.protocol.slice(0, -1), authority: u.host, path: u.pathname, query: u.search.slice(1), header: (n) => h.get(n.toLowerCase()) ?? null };
-}
-
-function newKey(): AgentPrivateJwk {
-  const { privateKey } = generateKeyPairSync("ed25519");
-  return privateKey.export({ format: "jwk" }) as AgentPrivateJwk;
 }
 
 describe("Web Bot Auth draft test vectors (RFC 9421 B.1.4 key)", () => {
@@ -58,7 +53,7 @@ describe("Web Bot Auth draft test vectors (RFC 9421 B.1.4 key)", () => {
   });
 
   it("a Visa-sample-shaped header (keyId, '; ' spacing, label sig2) parses and verifies over its raw params", async () => {
-    const jwk = newKey();
+    const jwk = newAgentKey();
     const s = signAgentRequest({ method: "GET", url: "https://shop.example/product/1", privateJwk: jwk, tag: "agent-browser-auth" });
     const spaced = s.headers["Signature-Input"].replace(/;/g, "; ").replace("keyid=", "keyId=");
     // The sample signs its raw params text, so re-sign over the spaced text the way it does.
@@ -75,7 +70,7 @@ describe("Web Bot Auth draft test vectors (RFC 9421 B.1.4 key)", () => {
 
 describe("interoperability with the stock web-bot-auth verifier", () => {
   it("web-bot-auth's verify() accepts what our SDK signs", async () => {
-    const jwk = newKey();
+    const jwk = newAgentKey();
     const url = "https://shop.example/mastercard/checkouts/cs_1/pay";
     const s = signAgentRequest({ method: "POST", url, privateJwk: jwk, tag: "web-bot-auth", signatureAgent: "https://agents.example/a" });
     const req = new Request(url, { method: "POST", headers: s.headers });
@@ -87,7 +82,7 @@ describe("interoperability with the stock web-bot-auth verifier", () => {
 });
 
 describe("policy refusals (fixed clock, no database)", () => {
-  const jwk = newKey();
+  const jwk = newAgentKey();
   const url = "http://127.0.0.1:3000/visa/checkouts/cs_1/pay";
   const now = 1_800_000_000;
   const check = (headers: Record<string, string>, operation: "pay" | "browse" = "pay", authority: string | null = "127.0.0.1:3000", network: "visa" | "mastercard" = "visa") =>
