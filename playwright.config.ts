@@ -34,6 +34,9 @@ export default defineConfig({
       // Every dashboard spec signs a fresh merchant up from 127.0.0.1.
       SIGNUP_RATE_LIMIT_MAX: "1000",
       LOGIN_IP_RATE_LIMIT_MAX: "1000",
+      PASSWORD_RESET_IP_RATE_LIMIT_MAX: "1000",
+      // Sign-up and password reset go through the dev mail viewer (/dev/mail): mails are only in email_outbox.
+      DEV_MAIL_VIEWER: "1",
       // Webhook retries within the test's patience (seconds before each retry).
       WEBHOOK_RETRY_SCHEDULE: "1,1,1",
     },

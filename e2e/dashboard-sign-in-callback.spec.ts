@@ -2,7 +2,7 @@
 // /dashboard/orders?status=paid goes to /login with a callback and, once signed in, to that page. A crafted
 // callback (absolute URL, "//host", "/\host", a page outside /dashboard) lands on /dashboard instead.
 import { expect, test, type Page } from "@playwright/test";
-import { newSignedInMerchant, type DashboardUser } from "./support/dashboard";
+import { newSignedInMerchant, openMailedLink, type DashboardUser } from "./support/dashboard";
 
 async function submitSignIn(page: Page, user: DashboardUser) {
   await page.getByLabel("Email").fill(user.email);
@@ -36,10 +36,19 @@ test("a signed-out visit to /dashboard/orders?status=paid comes back there after
   await page.goto("/dashboard/checkouts");
   await page.getByRole("link", { name: "Create an account" }).click();
   await expect(page).toHaveURL(/\/signup\?callbackUrl=%2Fdashboard%2Fcheckouts$/);
-  await page.getByLabel("Business name").fill("Second Shop");
-  await page.getByLabel("Email").fill(`second-${Date.now()}@example.com`);
-  await page.getByLabel("Password").fill("correct-horse-battery");
+  const second = { name: "Second Shop", email: `second-${Date.now()}@example.com`, password: "correct-horse-battery" };
+  await page.getByLabel("Business name").fill(second.name);
+  await page.getByLabel("Email").fill(second.email);
+  await page.getByLabel("Password").fill(second.password);
   await page.getByRole("button", { name: "Create account" }).click();
+  // Sign-up ends in "check your email"; once confirmed (dev mail viewer), signing in keeps the callback.
+  await expect(page.getByRole("status")).toContainText("Check your email");
+  await openMailedLink(page, second.email, "confirm_email");
+  await page.getByRole("button", { name: "Confirm my email" }).click();
+  await expect(page.getByRole("status")).toContainText("Your email is confirmed");
+  await page.goto("/dashboard/checkouts");
+  await expect(page).toHaveURL(/\/login\?callbackUrl=%2Fdashboard%2Fcheckouts$/);
+  await submitSignIn(page, second);
   await page.waitForURL("**/dashboard/checkouts");
   await expect(page.getByRole("heading", { level: 1, name: "Checkouts" })).toBeVisible();
 });

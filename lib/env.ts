@@ -112,6 +112,11 @@ const EnvSchema = z.object({
   PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).max(10_000).default(32),
   /** Sign-ups per client IP per RATE_LIMIT_WINDOW_MS. */
   SIGNUP_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(10),
+  /** "Forgot password" requests per client IP, and per email address, per RATE_LIMIT_WINDOW_MS. */
+  PASSWORD_RESET_IP_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(10),
+  PASSWORD_RESET_EMAIL_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(3),
+  /** "1": the dev mail viewer (/dev/mail) is served even when NODE_ENV=production (the e2e and test servers). Never in a real deployment. */
+  DEV_MAIL_VIEWER: z.enum(["0", "1"]).optional(),
   /** Active (unrevoked) API keys a merchant may hold per mode; each key has its own rate-limit bucket. */
   API_KEYS_MAX_ACTIVE: z.coerce.number().int().min(1).max(1000).default(20),
   /** A prepaid meter reservation neither committed nor released within this many seconds is released by the tick. */

@@ -23,6 +23,7 @@ export const ID_PREFIXES = {
   paidResource: "xr",
   paywallRedemption: "pwr",
   user: "usr",
+  email: "mail",
   idempotency: "idem",
   request: "req",
   ledgerPosting: "lp",

@@ -1,5 +1,5 @@
-// Sign-up: a new merchant with its first test and live API keys, signed in at once (then on to
-// ?callbackUrl= when it is a dashboard page, as /login).
+// Sign-up: a new merchant with its first test and live API keys and an unconfirmed user; the form then
+// says "check your email" whatever the address (lib/auth/credentials.ts), and the emailed link confirms it.
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";

@@ -3,7 +3,7 @@
 // (next-auth adds its own CSRF token), errors shown in words and announced, then on to the dashboard.
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
-import { useRef, useState, type FormEvent } from "react";
+import { useRef, useState, type FormEvent, type RefObject } from "react";
 import { authErrorMessage, PASSWORD_MIN_LENGTH } from "@/lib/auth/messages";
 import { Button } from "../dashboard/Button";
 import { inputClass } from "./AuthCard";
@@ -33,7 +33,8 @@ export function CredentialsForm({ provider, initialError, callbackUrl = "/dashbo
   const router = useRouter();
   const [error, setError] = useState<string | null>(authErrorMessage(initialError));
   const [pending, setPending] = useState(false);
-  const errorRef = useRef<HTMLParagraphElement>(null);
+  const [checkEmail, setCheckEmail] = useState<string | null>(null);
+  const errorRef = useRef<HTMLElement>(null);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -47,14 +48,31 @@ export function CredentialsForm({ provider, initialError, callbackUrl = "/dashbo
       return;
     }
     setPending(false);
+    if (result?.error === "CHECK_EMAIL") {
+      // Every well-formed sign-up ends here, whether or not the email had an account (lib/auth/credentials.ts).
+      setCheckEmail(String(form.get("email") ?? ""));
+      requestAnimationFrame(() => errorRef.current?.focus());
+      return;
+    }
     setError(result ? authErrorMessage(result.error) : "Could not reach the server. Check your connection and try again.");
     requestAnimationFrame(() => errorRef.current?.focus());
+  }
+
+  if (checkEmail !== null) {
+    return (
+      <div ref={errorRef as RefObject<HTMLDivElement | null>} tabIndex={-1} role="status" className="flex flex-col gap-2 rounded-md border border-emerald-200 bg-emerald-50 px-3 py-3 text-sm text-emerald-900">
+        <p className="font-semibold">Check your email</p>
+        <p>
+          We sent a message to <strong>{checkEmail}</strong>. Open the link in it to finish creating your account, then sign in. Nothing arrived? Check the address and sign up again.
+        </p>
+      </div>
+    );
   }
 
   return (
     <form onSubmit={submit} className="flex flex-col gap-4" noValidate={false}>
       {error ? (
-        <p ref={errorRef} tabIndex={-1} role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+        <p ref={errorRef as RefObject<HTMLParagraphElement | null>} tabIndex={-1} role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
           {error}
         </p>
       ) : null}
@@ -85,6 +103,11 @@ export function CredentialsForm({ provider, initialError, callbackUrl = "/dashbo
       <Button type="submit" variant="primary" pending={pending} className="mt-2 w-full">
         {provider === "signin" ? (pending ? "Signing in…" : "Sign in") : pending ? "Creating account…" : "Create account"}
       </Button>
+      {provider === "signin" ? (
+        <a href="/forgot-password" className="text-center text-sm font-medium text-indigo-700 underline-offset-2 hover:underline">
+          Forgot password?
+        </a>
+      ) : null}
     </form>
   );
 }

@@ -14,13 +14,24 @@ export function uniqueUser(name = "Acme Coffee Roasters"): DashboardUser {
   return { name, email: `owner-${tag}@example.com`, password: `correct-horse-${tag}` };
 }
 
+/** Opens the newest mail of a kind to the address in the dev mail viewer (/dev/mail) and follows its link. */
+export async function openMailedLink(page: Page, email: string, kind: "confirm_email" | "reset_password"): Promise<void> {
+  await page.goto(`/dev/mail?to=${encodeURIComponent(email)}`);
+  await page.locator(`[data-testid="mail"][data-kind="${kind}"]`).first().getByRole("link").first().click();
+}
+
+/** Signs up through /signup ("check your email"), confirms through the dev mail viewer, signs in. */
 export async function signUp(page: Page, user: DashboardUser): Promise<void> {
   await page.goto("/signup");
   await page.getByLabel("Business name").fill(user.name);
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Create account" }).click();
-  await page.waitForURL("**/dashboard");
+  await expect(page.getByRole("status")).toContainText("Check your email");
+  await openMailedLink(page, user.email, "confirm_email");
+  await page.getByRole("button", { name: "Confirm my email" }).click();
+  await expect(page.getByRole("status")).toContainText("Your email is confirmed");
+  await signIn(page, user.email, user.password);
   await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
 }
 

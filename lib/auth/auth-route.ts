@@ -18,7 +18,8 @@ export function noteRetryAfter(seconds: number): void {
   if (context) context.retryAfterSeconds = seconds;
 }
 
-const STATUS_BY_ERROR: Record<string, number> = { RATE_LIMITED: 429, BUSY: 503 };
+// CHECK_EMAIL is the answer of every well-formed sign-up (lib/auth/credentials.ts): not a failure.
+const STATUS_BY_ERROR: Record<string, number> = { RATE_LIMITED: 429, BUSY: 503, CHECK_EMAIL: 200 };
 
 export function withAuthStatuses<C>(handler: (req: Request, context: C) => Promise<Response>) {
   return async (req: Request, context: C): Promise<Response> => {
@@ -35,7 +36,7 @@ export function withAuthStatuses<C>(handler: (req: Request, context: C) => Promi
     }
     const status = error ? ownValue(STATUS_BY_ERROR, error) : undefined;
     const headers = new Headers(res.headers);
-    if (status) headers.set("Retry-After", String(attempt.retryAfterSeconds ?? 1));
+    if (status === 429 || status === 503) headers.set("Retry-After", String(attempt.retryAfterSeconds ?? 1));
     return new Response(text, { status: status ?? res.status, headers });
   };
 }

@@ -1,13 +1,18 @@
 // What the two next-auth Credentials providers do: check a password (sign-in), or create a merchant with
-// its first test and live keys and its first user (sign-up, through the same createMerchant as the CLI).
+// its first test and live keys and its first, unconfirmed, user (sign-up, through the same createMerchant
+// as the CLI). Sign-up never tells which emails have accounts: it always ends in CHECK_EMAIL ("check your
+// email"); a new address gets a confirmation link, a confirmed account's owner a "someone tried to sign
+// up with your email" mail, an unconfirmed one a fresh link (lib/auth/email-links.ts). An unconfirmed
+// account cannot sign in: EMAIL_UNCONFIRMED, said only after the right password.
 // Errors thrown here travel to the browser as next-auth's `error` code (AUTH_ERRORS): only those fixed
 // codes. Input is checked as api() checks it (no NUL anywhere) before any query; anything unexpected is
 // logged with its detail and answered SERVER_ERROR, never with a database's message.
 import { z } from "zod";
-import { getDb, transaction } from "../db";
+import { getDb, transaction, type Db } from "../db";
 import { ConflictError } from "../errors";
 import { createMerchant } from "../merchants/create-merchant";
 import { createId } from "../ids";
+import { queueConfirmationMail, queueExistingAccountMail } from "./email-links";
 import { Email } from "../validation/common";
 import { findNulPath } from "../validation/text-safety";
 import { noteRetryAfter } from "./auth-route";
@@ -69,7 +74,7 @@ async function checkPassword(credentials: unknown, ip: string): Promise<SignedIn
     noteRetryAfter(verdict.retryAfterSeconds);
     throw new AuthError("RATE_LIMITED");
   }
-  const user = await getDb().user.findUnique({ where: { email }, select: { id: true, email: true, merchantId: true, passwordHash: true } });
+  const user = await getDb().user.findUnique({ where: { email }, select: { id: true, email: true, merchantId: true, passwordHash: true, emailConfirmedAt: true } });
   // Unknown emails cost the same scrypt time as known ones, so timing does not tell which have accounts.
   const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
   if (!user || !ok) {
@@ -77,6 +82,7 @@ async function checkPassword(credentials: unknown, ip: string): Promise<SignedIn
     return null;
   }
   await clearLoginAttempts(email);
+  if (!user.emailConfirmedAt) throw new AuthError("EMAIL_UNCONFIRMED");
   if (needsRehash(user.passwordHash)) await rehash(user.id, user.passwordHash, password);
   return { id: user.id, email: user.email, merchantId: user.merchantId };
 }
@@ -94,24 +100,40 @@ async function rehash(userId: string, oldHash: string, password: string): Promis
   }
 }
 
+/** Always throws: CHECK_EMAIL when the form was fine (whatever the email), or why it was refused. */
 export function signUp(credentials: unknown, ip: string): Promise<SignedInUser> {
   return guarded("sign-up", () => createAccount(credentials, ip));
 }
 
-async function createAccount(credentials: unknown, ip: string): Promise<SignedInUser> {
+async function createAccount(credentials: unknown, ip: string): Promise<never> {
   const input = parseCredentials(SignUpInput, credentials);
   if (!input) throw new AuthError("INVALID_SIGNUP");
   if (!(await maySignUp(ip))) {
     noteRetryAfter(60);
     throw new AuthError("RATE_LIMITED");
   }
-  // Hashed before the transaction opens: no connection is held while the hash waits for the gate or runs.
+  // Hashed before the transaction opens (no connection is held while the hash waits for the gate or
+  // runs), and for a taken email too, so that the answer takes as long either way.
   const passwordHash = await hashPassword(input.password);
   try {
-    const created = await transaction((tx) => createMerchant(tx, { name: input.name, email: input.email, passwordHash }));
-    return { id: created.userId!, email: created.userEmail!, merchantId: created.merchantId };
+    await transaction(async (tx) => {
+      if (await mailExistingAccount(tx, input.email)) return;
+      const created = await createMerchant(tx, { name: input.name, email: input.email, passwordHash, unconfirmed: true });
+      await queueConfirmationMail(tx, { id: created.userId!, email: created.userEmail! });
+    });
   } catch (err) {
-    if (err instanceof ConflictError) throw new AuthError("EMAIL_TAKEN");
-    throw err;
+    // Another sign-up with this email committed first (the unique index decided): mail its owner instead.
+    if (!(err instanceof ConflictError)) throw err;
+    await transaction((tx) => mailExistingAccount(tx, input.email));
   }
+  throw new AuthError("CHECK_EMAIL");
+}
+
+/** When the email has an account: a fresh link if it is unconfirmed, else the "someone tried" mail. */
+async function mailExistingAccount(tx: Db, email: string): Promise<boolean> {
+  const existing = await tx.user.findUnique({ where: { email }, select: { id: true, email: true, emailConfirmedAt: true } });
+  if (!existing) return false;
+  if (existing.emailConfirmedAt) await queueExistingAccountMail(tx, existing.email);
+  else await queueConfirmationMail(tx, existing);
+  return true;
 }

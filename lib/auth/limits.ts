@@ -6,7 +6,9 @@
 //   email for 1 s, 2 s, 4 s, ... up to LOGIN_BACKOFF_MAX_SECONDS (sign_in_throttles), counted again from
 //   the answer when the password was wrong. Counting the attempt up front, in one atomic upsert, means
 //   concurrent attempts cannot slip past the back-off together;
-// - sign-ups per client IP: SIGNUP_RATE_LIMIT_MAX per window.
+// - sign-ups per client IP: SIGNUP_RATE_LIMIT_MAX per window;
+// - "forgot password" requests per client IP (PASSWORD_RESET_IP_RATE_LIMIT_MAX) and per email, known or
+//   not (PASSWORD_RESET_EMAIL_RATE_LIMIT_MAX): nobody can flood an inbox with reset mails.
 // The client IP is a bucket name from lib/http/client-ip.ts (IPv4, or the IPv6 /64). Token buckets share
 // the API limiter's table and window, with their own sizes.
 import { getDb, sql, statement } from "../db";
@@ -14,9 +16,10 @@ import { env } from "../env";
 import { postgresLimiter } from "../rate-limit/postgres-limiter";
 import type { RateLimiter } from "../rate-limit/token-bucket";
 
-const globalForLimits = globalThis as unknown as { loginLimiter?: RateLimiter; loginIpLimiter?: RateLimiter; signupLimiter?: RateLimiter };
+type LimiterName = "loginLimiter" | "loginIpLimiter" | "signupLimiter" | "resetIpLimiter" | "resetEmailLimiter";
+const globalForLimits = globalThis as unknown as Partial<Record<LimiterName, RateLimiter>>;
 
-function limiter(name: "loginLimiter" | "loginIpLimiter" | "signupLimiter", max: number): RateLimiter {
+function limiter(name: LimiterName, max: number): RateLimiter {
   globalForLimits[name] ??= postgresLimiter(sql, { max, windowMs: env.RATE_LIMIT_WINDOW_MS });
   return globalForLimits[name];
 }
@@ -88,6 +91,15 @@ export async function clearLoginAttempts(email: string): Promise<void> {
 
 export async function maySignUp(ip: string): Promise<boolean> {
   return (await limiter("signupLimiter", env.SIGNUP_RATE_LIMIT_MAX).take(`signup:${ip}`)).allowed;
+}
+
+/** A "forgot password" request: a token from the IP's bucket, then from the email's. */
+export async function takePasswordResetRequest(ip: string, email: string): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }> {
+  const perIp = await limiter("resetIpLimiter", env.PASSWORD_RESET_IP_RATE_LIMIT_MAX).take(`reset-ip:${ip}`);
+  if (!perIp.allowed) return { allowed: false, retryAfterSeconds: perIp.retryAfterSeconds };
+  const perEmail = await limiter("resetEmailLimiter", env.PASSWORD_RESET_EMAIL_RATE_LIMIT_MAX).take(`reset-email:${email}`);
+  if (!perEmail.allowed) return { allowed: false, retryAfterSeconds: perEmail.retryAfterSeconds };
+  return { allowed: true };
 }
 
 /** Deletes account counters idle long enough to be forgotten (the tick calls this). */

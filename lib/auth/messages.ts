@@ -6,7 +6,8 @@ export const AUTH_ERRORS = {
   CredentialsSignin: "Incorrect email or password.",
   RATE_LIMITED: "Too many attempts. Wait a few minutes, then try again.",
   BUSY: "The server is busy. Try again in a few seconds.",
-  EMAIL_TAKEN: "An account with this email already exists. Sign in instead.",
+  EMAIL_UNCONFIRMED: "Confirm your email address first: open the link we emailed you. Signing up again with this email sends a new link.",
+  CHECK_EMAIL: "Check your email: we sent a link to finish creating your account.",
   INVALID_SIGNUP: "Check the form: a business name, a valid email and a password of at least 10 characters.",
   SERVER_ERROR: "Something went wrong on our side. Try again in a moment.",
 } as const;

@@ -1,12 +1,14 @@
 // One tick of the background work the cron route triggers: each task is independent, so one failing
 // task never stops the others, and the summary says what each did.
 import { purgeAgentNonces } from "../agent-identity/purge-nonces";
+import { purgeLinkTokens } from "../auth/email-links";
 import { purgeSignInThrottles } from "../auth/limits";
 import { purgeEndedSessions } from "../auth/sessions";
 import { expireOverdueCheckouts } from "../checkouts/expire-checkouts";
 import { getDb } from "../db";
 import { openStreamCount } from "../events/stream";
 import { purgeExpiredRecords } from "../idempotency/claims";
+import { purgeOldMails } from "../mail/outbox";
 import { purgeOAuthLeftovers } from "../oauth/purge";
 import { chargeMeterPayments } from "../meters/charge-meter-payments";
 import { expireReservations } from "../meters/expire-reservations";
@@ -35,6 +37,8 @@ const TASKS: Record<string, Task> = {
   rateLimitBucketsPurged: purgeIdleBuckets,
   dashboardSessionsPurged: () => purgeEndedSessions(),
   signInThrottlesPurged: () => purgeSignInThrottles(),
+  emailLinkTokensPurged: () => purgeLinkTokens(),
+  emailOutboxPurged: () => purgeOldMails(),
   oauthLeftoversPurged: purgeOAuthLeftovers,
   agentNoncesPurged: () => purgeAgentNonces(getDb()),
 };

@@ -13,6 +13,8 @@ export interface NewMerchant {
   password?: string;
   /** The password already hashed (hashPassword), so the hash is not computed inside the transaction. */
   passwordHash?: string;
+  /** Sign-up: the user must open the emailed confirmation link before signing in. Otherwise (the operator CLI, the demo seed) confirmed at once. */
+  unconfirmed?: boolean;
 }
 
 export interface CreatedMerchant {
@@ -32,7 +34,7 @@ export async function createMerchant(tx: Db, input: NewMerchant): Promise<Create
     const email = input.email.trim().toLowerCase();
     const passwordHash = input.passwordHash ?? (await hashPassword(input.password!));
     // The unique index on email decides a race between two sign-ups with one address.
-    user = await tx.user.create({ data: { id: createId("user"), merchantId: merchant.id, email, passwordHash } }).catch((err: unknown) => {
+    user = await tx.user.create({ data: { id: createId("user"), merchantId: merchant.id, email, passwordHash, emailConfirmedAt: input.unconfirmed ? null : new Date() } }).catch((err: unknown) => {
       if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") throw new ConflictError(`A user with email ${email} already exists.`);
       throw err;
     });

@@ -1,5 +1,6 @@
 // Dashboard sessions over plain HTTP, the way a browser gets one: next-auth's CSRF cookie and token, then
-// the Credentials callback; the session cookie comes back in Set-Cookie.
+// the Credentials callback; the session cookie comes back in Set-Cookie. A fresh sign-up confirms its
+// email through the link the dev mail viewer shows (/dev/mail; test servers run with DEV_MAIL_VIEWER=1).
 import { randomBytes } from "node:crypto";
 import { baseUrl } from "./http";
 
@@ -33,12 +34,43 @@ export async function authCallback(provider: "signin" | "signup", fields: Record
   return { status: res.status, error, cookie: session ? [...csrfCookies, session].join("; ") : null };
 }
 
+/**
+ * The link (its token) in the newest mail of a kind to an address, read from the dev mail viewer
+ * (/dev/mail?to=, served by test servers with DEV_MAIL_VIEWER=1), or null.
+ */
+export async function mailedToken(email: string, kind: "confirm_email" | "reset_password" | "signup_existing_account", base = baseUrl()): Promise<string | null> {
+  const res = await fetch(`${base}/dev/mail?to=${encodeURIComponent(email)}`);
+  if (res.status !== 200) throw new Error(`dev mail viewer: ${res.status}`);
+  const html = await res.text();
+  const mail = html.split('data-testid="mail"').slice(1).find((part) => part.includes(`data-kind="${kind}"`));
+  if (!mail) return null;
+  const token = /href="[^"]*\?token=([^"&]+)"/.exec(mail)?.[1];
+  return token ? decodeURIComponent(token) : "";
+}
+
+/** POSTs one of the account endpoints (/api/account/*) as the pages do. */
+export async function accountCall(path: "confirm-email" | "forgot-password" | "reset-password", body: unknown, base = baseUrl(), headers: Record<string, string> = {}) {
+  const res = await fetch(`${base}/api/account/${path}`, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) });
+  return { status: res.status, body: (await res.json().catch(() => null)) as any, headers: res.headers };
+}
+
+/** Confirms a sign-up with the link of the newest confirmation mail to the address. */
+export async function confirmSignUp(email: string, base = baseUrl()): Promise<void> {
+  const token = await mailedToken(email, "confirm_email", base);
+  if (!token) throw new Error(`sign-up: no confirmation mail to ${email}`);
+  const confirmed = await accountCall("confirm-email", { token }, base);
+  if (confirmed.status !== 200) throw new Error(`confirmation failed: ${confirmed.status} ${JSON.stringify(confirmed.body)}`);
+}
+
+/** Signs up over HTTP ("check your email"), confirms with the mailed link, then signs in. */
 export async function signUpOverHttp(fields: { name?: string; email?: string; password?: string } = {}, base = baseUrl()): Promise<DashboardSession & { email: string; password: string }> {
   const email = fields.email ?? uniqueEmail();
   const password = fields.password ?? `pw-${randomBytes(8).toString("hex")}`;
   const result = await authCallback("signup", { name: fields.name ?? "HTTP test merchant", email, password }, base);
-  if (!result.cookie) throw new Error(`sign-up failed: ${result.status} ${result.error}`);
-  return { cookie: result.cookie, base, email, password };
+  if (result.error !== "CHECK_EMAIL") throw new Error(`sign-up failed: ${result.status} ${result.error}`);
+  await confirmSignUp(email, base);
+  const session = await signInOverHttp(email, password, base);
+  return { ...session, email, password };
 }
 
 export async function signInOverHttp(email: string, password: string, base = baseUrl()): Promise<DashboardSession> {

@@ -19,6 +19,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     // Test servers send webhooks only when ticked (as a serverless host does), so that tests can look at
     // queued deliveries and own the timing; the wake-on-commit tests turn the background sender on.
     WEBHOOK_WAKE_ON_COMMIT: "0",
+    // Sign-up confirms through the emailed link, read from the dev mail viewer (tests/helpers/dashboard.ts).
+    DEV_MAIL_VIEWER: "1",
     ...env,
   });
 }

@@ -1,0 +1,149 @@
+"use client";
+// The forms behind the emailed links: "forgot password" (asks for a reset mail), "reset password" (a new
+// password with the link's token) and "confirm email" (one button, so that a mail scanner's GET of the
+// link spends nothing). Each POSTs JSON to /api/account/* (lib/auth/account-routes.ts) and says the
+// answer in words, announced to assistive technology.
+import Link from "next/link";
+import { useRef, useState, type FormEvent, type ReactNode } from "react";
+import { PASSWORD_MIN_LENGTH } from "@/lib/auth/messages";
+import { Button } from "../dashboard/Button";
+import { inputClass } from "./AuthCard";
+
+type Outcome = { ok: boolean; message: string } | null;
+
+async function post(path: string, body: unknown): Promise<{ ok: boolean; message: string }> {
+  try {
+    const res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const data = (await res.json().catch(() => ({}))) as { message?: string; error?: { message?: string } };
+    return { ok: res.ok, message: data.message ?? data.error?.message ?? "Something went wrong on our side. Try again in a moment." };
+  } catch {
+    return { ok: false, message: "Could not reach the server. Check your connection and try again." };
+  }
+}
+
+function useOutcome() {
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const [pending, setPending] = useState(false);
+  const ref = useRef<HTMLParagraphElement>(null);
+  async function run(work: () => Promise<{ ok: boolean; message: string }>) {
+    setPending(true);
+    setOutcome(null);
+    const result = await work();
+    setPending(false);
+    setOutcome(result);
+    requestAnimationFrame(() => ref.current?.focus());
+  }
+  const notice = outcome ? (
+    <p
+      ref={ref}
+      tabIndex={-1}
+      role={outcome.ok ? "status" : "alert"}
+      className={`rounded-md border px-3 py-2 text-sm ${outcome.ok ? "border-emerald-200 bg-emerald-50 text-emerald-900" : "border-red-200 bg-red-50 text-red-800"}`}
+    >
+      {outcome.message}
+    </p>
+  ) : null;
+  return { outcome, pending, run, notice };
+}
+
+function Field({ id, label, children, hint }: { id: string; label: string; children: ReactNode; hint?: string }) {
+  return (
+    <div className="flex flex-col gap-1.5">
+      <label htmlFor={id} className="text-sm font-medium text-slate-700">
+        {label}
+      </label>
+      {children}
+      {hint ? (
+        <p id={`${id}-hint`} className="text-xs text-slate-600">
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+const linkClass = "font-medium text-indigo-700 underline-offset-2 hover:underline";
+
+export function ForgotPasswordForm() {
+  const { pending, run, notice, outcome } = useOutcome();
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const email = String(new FormData(event.currentTarget).get("email") ?? "");
+    void run(() => post("/api/account/forgot-password", { email }));
+  }
+  return (
+    <form onSubmit={submit} className="flex flex-col gap-4">
+      {notice}
+      <Field id="forgot-email" label="Email">
+        <input id="forgot-email" name="email" type="email" autoComplete="username" required maxLength={200} aria-invalid={outcome && !outcome.ok ? true : undefined} className={inputClass} />
+      </Field>
+      <Button type="submit" variant="primary" pending={pending} className="mt-2 w-full">
+        {pending ? "Sending…" : "Email me a reset link"}
+      </Button>
+    </form>
+  );
+}
+
+export function ResetPasswordForm({ token }: { token: string }) {
+  const { pending, run, notice, outcome } = useOutcome();
+  if (outcome?.ok) {
+    return (
+      <div className="flex flex-col gap-4">
+        {notice}
+        <Link href="/login" className={linkClass}>
+          Sign in
+        </Link>
+      </div>
+    );
+  }
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const password = String(new FormData(event.currentTarget).get("password") ?? "");
+    void run(() => post("/api/account/reset-password", { token, password }));
+  }
+  return (
+    <form onSubmit={submit} className="flex flex-col gap-4">
+      {notice}
+      <Field id="reset-password" label="New password" hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}>
+        <input
+          id="reset-password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={PASSWORD_MIN_LENGTH}
+          maxLength={200}
+          aria-describedby="reset-password-hint"
+          aria-invalid={outcome && !outcome.ok ? true : undefined}
+          className={inputClass}
+        />
+      </Field>
+      <Button type="submit" variant="primary" pending={pending} className="mt-2 w-full">
+        {pending ? "Saving…" : "Set new password"}
+      </Button>
+    </form>
+  );
+}
+
+export function ConfirmEmailForm({ token }: { token: string }) {
+  const { pending, run, notice, outcome } = useOutcome();
+  if (outcome?.ok) {
+    return (
+      <div className="flex flex-col gap-4">
+        {notice}
+        <Link href="/login" className={linkClass}>
+          Sign in
+        </Link>
+      </div>
+    );
+  }
+  return (
+    <div className="flex flex-col gap-4">
+      {notice}
+      <p className="text-sm text-slate-700">Confirm this email address to finish creating your account.</p>
+      <Button type="button" variant="primary" pending={pending} className="w-full" onClick={() => void run(() => post("/api/account/confirm-email", { token }))}>
+        {pending ? "Confirming…" : "Confirm my email"}
+      </Button>
+    </div>
+  );
+}

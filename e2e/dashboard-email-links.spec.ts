@@ -1,0 +1,74 @@
+// The emailed links, through the dev mail viewer (/dev/mail; the e2e server runs with DEV_MAIL_VIEWER=1):
+// sign-up says "check your email" and the confirmation link opens the account; "Forgot password?" mails
+// a reset link, the new password signs in and the old one no longer does. axe-clean on the new pages.
+import { expect, test } from "@playwright/test";
+import { openMailedLink, signIn, signUp, uniqueUser } from "./support/dashboard";
+import { expectAccessible } from "./support/pay";
+
+test("sign-up -> check your email -> confirm via the dev mail viewer -> sign in -> dashboard; axe-clean", async ({ page }) => {
+  const user = uniqueUser("Confirmed Candles");
+  await page.goto("/signup");
+  await page.getByLabel("Business name").fill(user.name);
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("status")).toContainText(`We sent a message to ${user.email}`);
+  await expectAccessible(page);
+
+  // Before confirming, the right password is told to confirm first.
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert")).toContainText("Confirm your email address first");
+
+  await page.goto(`/dev/mail?to=${encodeURIComponent(user.email)}`);
+  await expect(page.getByRole("heading", { name: "Confirm your email for Agent Payments Service" })).toBeVisible();
+  await expectAccessible(page);
+  await openMailedLink(page, user.email, "confirm_email");
+  await expect(page.getByRole("heading", { level: 1, name: "Confirm your email" })).toBeVisible();
+  await expectAccessible(page);
+  await page.getByRole("button", { name: "Confirm my email" }).click();
+  await expect(page.getByRole("status")).toContainText("Your email is confirmed");
+  await page.getByRole("link", { name: "Sign in" }).first().click();
+  await signIn(page, user.email, user.password);
+  await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+});
+
+test("forgot password -> dev mail viewer -> reset -> sign in with the new password; axe-clean", async ({ page }) => {
+  const user = uniqueUser("Forgetful Florist");
+  await signUp(page, user);
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.waitForURL("**/login**");
+
+  await page.goto("/login");
+  await page.getByRole("link", { name: "Forgot password?" }).click();
+  await expect(page).toHaveURL(/\/forgot-password$/);
+  await expectAccessible(page);
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByRole("button", { name: "Email me a reset link" }).click();
+  await expect(page.getByRole("status")).toContainText("If an account uses this email");
+
+  await openMailedLink(page, user.email, "reset_password");
+  await expect(page.getByRole("heading", { level: 1, name: "Choose a new password" })).toBeVisible();
+  await expectAccessible(page);
+  const newPassword = `${user.password}-new`;
+  await page.getByLabel("New password").fill(newPassword);
+  await page.getByRole("button", { name: "Set new password" }).click();
+  await expect(page.getByRole("status")).toContainText("Your password is changed");
+
+  // The old password no longer works; the new one does.
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert")).toContainText("Incorrect email or password");
+  await signIn(page, user.email, newPassword);
+  await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
+
+  // The link was used once: opening it again says so.
+  await openMailedLink(page, user.email, "reset_password");
+  await page.getByLabel("New password").fill(`${newPassword}-again`);
+  await page.getByRole("button", { name: "Set new password" }).click();
+  await expect(page.getByRole("alert")).toContainText("expired or was already used");
+});
