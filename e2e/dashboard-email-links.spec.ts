@@ -12,7 +12,7 @@ test("sign-up -> check your email -> confirm via the dev mail viewer -> sign in 
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByRole("status")).toContainText(`We sent a message to ${user.email}`);
+  await expect(page.locator("main").getByRole("status")).toContainText(`We sent a message to ${user.email}`);
   await expectAccessible(page);
 
   // Before confirming, the right password is told to confirm first.
@@ -20,7 +20,7 @@ test("sign-up -> check your email -> confirm via the dev mail viewer -> sign in 
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("alert")).toContainText("Confirm your email address first");
+  await expect(page.locator("main").getByRole("alert")).toContainText("Confirm your email address first");
 
   await page.goto(`/dev/mail?to=${encodeURIComponent(user.email)}`);
   await expect(page.getByRole("heading", { name: "Confirm your email for Agent Payments Service" })).toBeVisible();
@@ -29,7 +29,7 @@ test("sign-up -> check your email -> confirm via the dev mail viewer -> sign in 
   await expect(page.getByRole("heading", { level: 1, name: "Confirm your email" })).toBeVisible();
   await expectAccessible(page);
   await page.getByRole("button", { name: "Confirm my email" }).click();
-  await expect(page.getByRole("status")).toContainText("Your email is confirmed");
+  await expect(page.locator("main").getByRole("status")).toContainText("Your email is confirmed");
   await page.getByRole("link", { name: "Sign in" }).first().click();
   await signIn(page, user.email, user.password);
   await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
@@ -47,7 +47,7 @@ test("forgot password -> dev mail viewer -> reset -> sign in with the new passwo
   await expectAccessible(page);
   await page.getByLabel("Email").fill(user.email);
   await page.getByRole("button", { name: "Email me a reset link" }).click();
-  await expect(page.getByRole("status")).toContainText("If an account uses this email");
+  await expect(page.locator("main").getByRole("status")).toContainText("If an account uses this email");
 
   await openMailedLink(page, user.email, "reset_password");
   await expect(page.getByRole("heading", { level: 1, name: "Choose a new password" })).toBeVisible();
@@ -55,14 +55,14 @@ test("forgot password -> dev mail viewer -> reset -> sign in with the new passwo
   const newPassword = `${user.password}-new`;
   await page.getByLabel("New password").fill(newPassword);
   await page.getByRole("button", { name: "Set new password" }).click();
-  await expect(page.getByRole("status")).toContainText("Your password is changed");
+  await expect(page.locator("main").getByRole("status")).toContainText("Your password is changed");
 
   // The old password no longer works; the new one does.
   await page.goto("/login");
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("alert")).toContainText("Incorrect email or password");
+  await expect(page.locator("main").getByRole("alert")).toContainText("Incorrect email or password");
   await signIn(page, user.email, newPassword);
   await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
 
@@ -70,5 +70,5 @@ test("forgot password -> dev mail viewer -> reset -> sign in with the new passwo
   await openMailedLink(page, user.email, "reset_password");
   await page.getByLabel("New password").fill(`${newPassword}-again`);
   await page.getByRole("button", { name: "Set new password" }).click();
-  await expect(page.getByRole("alert")).toContainText("expired or was already used");
+  await expect(page.locator("main").getByRole("alert")).toContainText("expired or was already used");
 });
