@@ -4,7 +4,7 @@
 // link spends nothing). Each POSTs JSON to /api/account/* (lib/auth/account-routes.ts) and says the
 // answer in words, announced to assistive technology.
 import Link from "next/link";
-import { useRef, useState, type FormEvent, type ReactNode } from "react";
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { PASSWORD_MIN_LENGTH } from "@/lib/auth/messages";
 import { Button } from "../dashboard/Button";
 import { inputClass } from "./AuthCard";
@@ -21,7 +21,13 @@ async function post(path: string, body: unknown): Promise<{ ok: boolean; message
   }
 }
 
+/**
+ * Buttons stay disabled until React has hydrated: a click before would be lost, and a form submitted
+ * natively would put its fields (an email, a new password) into the page's URL.
+ */
 function useOutcome() {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [pending, setPending] = useState(false);
   const ref = useRef<HTMLParagraphElement>(null);
@@ -43,7 +49,7 @@ function useOutcome() {
       {outcome.message}
     </p>
   ) : null;
-  return { outcome, pending, run, notice };
+  return { outcome, pending, run, notice, hydrated };
 }
 
 function Field({ id, label, children, hint }: { id: string; label: string; children: ReactNode; hint?: string }) {
@@ -65,19 +71,19 @@ function Field({ id, label, children, hint }: { id: string; label: string; child
 const linkClass = "font-medium text-indigo-700 underline-offset-2 hover:underline";
 
 export function ForgotPasswordForm() {
-  const { pending, run, notice, outcome } = useOutcome();
+  const { pending, run, notice, outcome, hydrated } = useOutcome();
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const email = String(new FormData(event.currentTarget).get("email") ?? "");
     void run(() => post("/api/account/forgot-password", { email }));
   }
   return (
-    <form onSubmit={submit} className="flex flex-col gap-4">
+    <form onSubmit={submit} method="post" className="flex flex-col gap-4">
       {notice}
       <Field id="forgot-email" label="Email">
         <input id="forgot-email" name="email" type="email" autoComplete="username" required maxLength={200} aria-invalid={outcome && !outcome.ok ? true : undefined} className={inputClass} />
       </Field>
-      <Button type="submit" variant="primary" pending={pending} className="mt-2 w-full">
+      <Button type="submit" variant="primary" pending={pending} disabled={!hydrated} className="mt-2 w-full">
         {pending ? "Sending…" : "Email me a reset link"}
       </Button>
     </form>
@@ -85,7 +91,7 @@ export function ForgotPasswordForm() {
 }
 
 export function ResetPasswordForm({ token }: { token: string }) {
-  const { pending, run, notice, outcome } = useOutcome();
+  const { pending, run, notice, outcome, hydrated } = useOutcome();
   if (outcome?.ok) {
     return (
       <div className="flex flex-col gap-4">
@@ -102,7 +108,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
     void run(() => post("/api/account/reset-password", { token, password }));
   }
   return (
-    <form onSubmit={submit} className="flex flex-col gap-4">
+    <form onSubmit={submit} method="post" className="flex flex-col gap-4">
       {notice}
       <Field id="reset-password" label="New password" hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}>
         <input
@@ -118,7 +124,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
           className={inputClass}
         />
       </Field>
-      <Button type="submit" variant="primary" pending={pending} className="mt-2 w-full">
+      <Button type="submit" variant="primary" pending={pending} disabled={!hydrated} className="mt-2 w-full">
         {pending ? "Saving…" : "Set new password"}
       </Button>
     </form>
@@ -126,7 +132,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
 }
 
 export function ConfirmEmailForm({ token }: { token: string }) {
-  const { pending, run, notice, outcome } = useOutcome();
+  const { pending, run, notice, outcome, hydrated } = useOutcome();
   if (outcome?.ok) {
     return (
       <div className="flex flex-col gap-4">
@@ -141,7 +147,7 @@ export function ConfirmEmailForm({ token }: { token: string }) {
     <div className="flex flex-col gap-4">
       {notice}
       <p className="text-sm text-slate-700">Confirm this email address to finish creating your account.</p>
-      <Button type="button" variant="primary" pending={pending} className="w-full" onClick={() => void run(() => post("/api/account/confirm-email", { token }))}>
+      <Button type="button" variant="primary" pending={pending} disabled={!hydrated} className="w-full" onClick={() => void run(() => post("/api/account/confirm-email", { token }))}>
         {pending ? "Confirming…" : "Confirm my email"}
       </Button>
     </div>
