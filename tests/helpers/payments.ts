@@ -1,4 +1,5 @@
 // Helpers for the payments tests: open/capture checkouts, run the tick, read events and the test rail.
+import { expect } from "vitest";
 import { getDb } from "../../lib/db";
 import { call, type ApiResponse } from "./http";
 import { TEST_CRON_SECRET } from "./server";
@@ -45,6 +46,17 @@ export async function allEvents(key: string, base?: string): Promise<any[]> {
 /** The event types about one object (by data.object.id), sorted. */
 export async function eventTypesFor(key: string, objectId: string): Promise<string[]> {
   return (await allEvents(key)).filter((event) => event.data.object.id === objectId).map((event) => event.type).sort();
+}
+
+/**
+ * A just-paid PaymentIntent's status: captured, or already settled (test mode settles at once, and any test
+ * file's tick settles every due PaymentIntent of the shared test database).
+ */
+export const CAPTURED_OR_SETTLED = expect.stringMatching(/^(captured|settled)$/);
+
+/** eventTypesFor without payment_intent.settled, which another file's tick may add at any moment. */
+export async function paymentEventTypesFor(key: string, objectId: string): Promise<string[]> {
+  return (await eventTypesFor(key, objectId)).filter((type) => type !== "payment_intent.settled");
 }
 
 /** Successful charges the test rail holds for a PaymentIntent (through its charge attempts). */

@@ -18,7 +18,7 @@ import { call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 import { serveFetch } from "../helpers/fetch-server";
 import { rawRequest } from "../helpers/raw-request";
-import { eventTypesFor, sleep } from "../helpers/payments";
+import { sleep, paymentEventTypesFor, CAPTURED_OR_SETTLED } from "../helpers/payments";
 import { startTestServer, TEST_SECRETS_KEY } from "../helpers/server";
 
 const PRICE = 250;
@@ -114,7 +114,7 @@ describe("GET /mpp/r/:id", () => {
     const receipt = Receipt.fromResponse(res);
     expect(receipt).toMatchObject({ method: "service", status: "success", externalId: resource.id });
     const pi = (await call("GET", `/v1/payment_intents/${receipt.reference}`, { key: payee.testKey, base: s1.url })).body;
-    expect(pi).toMatchObject({ status: "captured", amount: PRICE, currency: "USD", source: "mpp", paidResourceId: resource.id });
+    expect(pi).toMatchObject({ status: CAPTURED_OR_SETTLED, amount: PRICE, currency: "USD", source: "mpp", paidResourceId: resource.id });
     expect((await call("GET", `/v1/orders/${pi.orderId}`, { key: payee.testKey, base: s1.url })).body).toMatchObject({ status: "paid", source: "mpp" });
     expect(await balanceTotal()).toBe(before + PRICE);
     expect(await verifyLedger(getDb(), [payee.merchantId])).toEqual([]);
@@ -122,7 +122,7 @@ describe("GET /mpp/r/:id", () => {
     const sales = (await call("GET", `/v1/payment_intents?paidResourceId=${resource.id}`, { key: payee.testKey, base: s1.url })).body.data;
     expect(sales.map((p: any) => p.id)).toContain(pi.id);
     // The usual events, and it refunds like any payment.
-    expect(await eventTypesFor(payee.testKey, pi.id)).toEqual(["payment_intent.captured"]);
+    expect(await paymentEventTypesFor(payee.testKey, pi.id)).toEqual(["payment_intent.captured"]);
     expect((await call("POST", "/v1/refunds", { key: payee.testKey, base: s1.url, body: { paymentIntentId: pi.id } })).status).toBe(201);
     expect((await call("GET", `/v1/orders/${pi.orderId}`, { key: payee.testKey, base: s1.url })).body).toMatchObject({ status: "refunded", amountRefunded: PRICE });
     expect(await balanceTotal()).toBe(before);
@@ -288,7 +288,7 @@ describe("forwarded resources (url)", () => {
       const receipt = Receipt.fromResponse(res);
       expect(await res.json()).toEqual({ method: "POST", query: "?fixed=1&q=2", body: '{"hello":1}', paymentIntent: receipt.reference, resource: echo.id });
       expect(seen).toHaveLength(1);
-      expect((await call("GET", `/v1/payment_intents/${receipt.reference}`, { key: payee.testKey, base: s1.url })).body).toMatchObject({ status: "captured", amount: 120, source: "mpp", paidResourceId: echo.id });
+      expect((await call("GET", `/v1/payment_intents/${receipt.reference}`, { key: payee.testKey, base: s1.url })).body).toMatchObject({ status: CAPTURED_OR_SETTLED, amount: 120, source: "mpp", paidResourceId: echo.id });
 
       // The merchant's server fails: the payment is refunded and the payer gets 502, no receipt.
       const failing = await createResource({ name: "Failing", amount: 130, currency: "usd", url: `${shop.url}/fail` });

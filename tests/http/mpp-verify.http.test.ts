@@ -15,7 +15,7 @@ import { mintTokenFor, service, serviceClientMethod, serviceServerMethod } from 
 import { dashboardMerchant, dashboardPage, type DashboardMerchant } from "../helpers/dashboard";
 import { baseUrl, call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
-import { eventTypesFor, sleep } from "../helpers/payments";
+import { sleep, paymentEventTypesFor, CAPTURED_OR_SETTLED } from "../helpers/payments";
 import { serveFetch, type FetchServer } from "../helpers/fetch-server";
 
 const PRICE = 500;
@@ -106,9 +106,9 @@ describe("a merchant's own mppx/server app with the SDK's service method", () =>
     expect(minted).toHaveLength(1);
 
     const pi = (await call("GET", `/v1/payment_intents/${receipt.reference}`, { key: payee.key })).body;
-    expect(pi).toMatchObject({ status: "captured", amount: PRICE, amountCaptured: PRICE, currency: "USD", source: "mpp", paymentMethod: "pm_card_visa" });
+    expect(pi).toMatchObject({ status: CAPTURED_OR_SETTLED, amount: PRICE, amountCaptured: PRICE, currency: "USD", source: "mpp", paymentMethod: "pm_card_visa" });
     expect((await call("GET", `/v1/orders/${pi.orderId}`, { key: payee.key })).body).toMatchObject({ status: "paid", amount: PRICE, source: "mpp" });
-    expect(await eventTypesFor(payee.key, pi.id)).toEqual(["payment_intent.captured"]);
+    expect(await paymentEventTypesFor(payee.key, pi.id)).toEqual(["payment_intent.captured"]);
     expect(await balanceTotal(payee.key)).toBe(before + PRICE);
     expect(await verifyLedger(getDb(), [payee.merchantId])).toEqual([]);
     // The payer's token is used, naming the PaymentIntent; the token was scoped to the challenge.
@@ -209,7 +209,7 @@ describe("a merchant's Next.js route handler made with mppx/nextjs", () => {
       expect(paid.status).toBe(200);
       expect(await paid.json()).toEqual({ report: "from next" });
       const receipt = Receipt.fromResponse(paid);
-      expect((await call("GET", `/v1/payment_intents/${receipt.reference}`, { key: payee.key })).body).toMatchObject({ status: "captured", amount: 275, source: "mpp" });
+      expect((await call("GET", `/v1/payment_intents/${receipt.reference}`, { key: payee.key })).body).toMatchObject({ status: CAPTURED_OR_SETTLED, amount: 275, source: "mpp" });
       expect(await balanceTotal(payee.key)).toBe(before + 275);
       const replay = await fetch(`${app.url}/api/report`, { headers: { Authorization: credential } });
       await expectRefusedProblem(replay, "invalid-challenge");

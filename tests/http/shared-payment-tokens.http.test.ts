@@ -9,7 +9,7 @@ import { ServiceClient, ServiceError } from "../../lib/sdk";
 import type { ServerProcess } from "../../scripts/lib/server-process";
 import { baseUrl, call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
-import { createCustomer, eventTypesFor, railChargesFor, sleep } from "../helpers/payments";
+import { createCustomer, railChargesFor, sleep, paymentEventTypesFor, CAPTURED_OR_SETTLED } from "../helpers/payments";
 import { startTestServer, waitForExit } from "../helpers/server";
 
 let payee: TestMerchant;
@@ -93,8 +93,8 @@ describe("redeeming (the merchant's key)", () => {
     expect(pi).toMatchObject({ object: "payment_intent", status: "captured", amount: 700, amountCaptured: 700, currency: "USD", paymentMethod: "pm_card_visa", source: "spt", livemode: false });
     expect((await call("GET", `/v1/orders/${pi.orderId}`, { key: payee.testKey })).body).toMatchObject({ status: "paid", amount: 700, source: "spt" });
     expect((await call("GET", `/v1/checkouts/${pi.checkoutId}`, { key: payee.testKey })).body).toMatchObject({ status: "complete", description: "Agent purchase", metadata: { cart: "c1" } });
-    expect(await eventTypesFor(payee.testKey, pi.id)).toEqual(["payment_intent.captured"]);
-    expect(await eventTypesFor(payee.testKey, pi.orderId)).toEqual(["order.paid"]);
+    expect(await paymentEventTypesFor(payee.testKey, pi.id)).toEqual(["payment_intent.captured"]);
+    expect(await paymentEventTypesFor(payee.testKey, pi.orderId)).toEqual(["order.paid"]);
     expect(await railChargesFor(pi.id)).toBe(1);
     expect(await verifyLedger(getDb(), [payee.merchantId])).toEqual([]);
 
@@ -121,7 +121,7 @@ describe("redeeming (the merchant's key)", () => {
     const token = await mint({ paymentMethod: wallet.id, maxAmount: 2000 });
     const res = await redeem(token.id, { amount: 1200 });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.body).toMatchObject({ status: "captured", amount: 1200, paymentMethod: "customer_wallet", customerId: null });
+    expect(res.body).toMatchObject({ status: CAPTURED_OR_SETTLED, amount: 1200, paymentMethod: "customer_wallet", customerId: null });
     expect(JSON.stringify(res.body)).not.toContain(wallet.id);
     expect(await walletBalance(wallet.id)).toBe(3800);
     await call("POST", "/v1/refunds", { key: payee.testKey, body: { paymentIntentId: res.body.id } });
@@ -221,7 +221,7 @@ describe("through the SDK", () => {
     const token = await payerClient.sharedPaymentTokens.create({ paymentMethod: "pm_card_mastercard", maxAmount: 300, currency: "usd", merchantId: payee.merchantId });
     expect(token.status).toBe("active");
     const pi = await merchantClient.sharedPaymentTokens.redeem(token.id, { amount: 300 });
-    expect(pi).toMatchObject({ status: "captured", amount: 300, source: "spt" });
+    expect(pi).toMatchObject({ status: CAPTURED_OR_SETTLED, amount: 300, source: "spt" });
     const again = await merchantClient.sharedPaymentTokens.redeem(token.id, { amount: 300 }).catch((err: unknown) => err);
     expect(ServiceError.is(again) && again.code).toBe("GONE");
     expect((await payerClient.sharedPaymentTokens.retrieve(token.id)).paymentIntentId).toBe(pi.id);
@@ -339,7 +339,7 @@ describe("never twice", () => {
 
     const retry = await redeem(token.id, { amount: 600 }, { base: alive.url });
     expect(retry.status, JSON.stringify(retry.body)).toBe(201);
-    expect(retry.body).toMatchObject({ status: "captured", amount: 600, source: "spt" });
+    expect(retry.body).toMatchObject({ status: CAPTURED_OR_SETTLED, amount: 600, source: "spt" });
     expect(await walletBalance(wallet.id)).toBe(1400); // the rail answered with its first charge: taken once
     expect(await railChargesFor(retry.body.id)).toBe(1);
     expect(await verifyLedger(getDb(), [payee.merchantId])).toEqual([]);
