@@ -70,6 +70,18 @@ function Field({ id, label, children, hint }: { id: string; label: string; child
 
 const linkClass = "font-medium text-indigo-700 underline-offset-2 hover:underline";
 
+/** What a spent link leaves: its notice and the way to sign in. */
+function SignInAfter({ notice }: { notice: ReactNode }) {
+  return (
+    <div className="flex flex-col gap-4">
+      {notice}
+      <Link href="/login" className={linkClass}>
+        Sign in
+      </Link>
+    </div>
+  );
+}
+
 export function ForgotPasswordForm() {
   const { pending, run, notice, outcome, hydrated } = useOutcome();
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -92,16 +104,7 @@ export function ForgotPasswordForm() {
 
 export function ResetPasswordForm({ token }: { token: string }) {
   const { pending, run, notice, outcome, hydrated } = useOutcome();
-  if (outcome?.ok) {
-    return (
-      <div className="flex flex-col gap-4">
-        {notice}
-        <Link href="/login" className={linkClass}>
-          Sign in
-        </Link>
-      </div>
-    );
-  }
+  if (outcome?.ok) return <SignInAfter notice={notice} />;
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const password = String(new FormData(event.currentTarget).get("password") ?? "");
@@ -133,16 +136,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
 
 export function ConfirmEmailForm({ token }: { token: string }) {
   const { pending, run, notice, outcome, hydrated } = useOutcome();
-  if (outcome?.ok) {
-    return (
-      <div className="flex flex-col gap-4">
-        {notice}
-        <Link href="/login" className={linkClass}>
-          Sign in
-        </Link>
-      </div>
-    );
-  }
+  if (outcome?.ok) return <SignInAfter notice={notice} />;
   return (
     <div className="flex flex-col gap-4">
       {notice}
