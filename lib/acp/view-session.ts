@@ -5,6 +5,7 @@
 // JSONPath) that keeps the session not_ready_for_payment. Digital goods: one free digital fulfillment
 // option, no tax (the catalog has none).
 import type { Db } from "../db";
+import type { Scope } from "../scope";
 import { env } from "../env";
 import type { AcpCheckoutSession, Product } from "../generated/prisma/client";
 import type { SoldItem } from "../products/price-items";
@@ -31,6 +32,12 @@ export interface PricedCart {
 }
 
 export const DIGITAL_OPTION_ID = "digital";
+
+/** The id of the ACP checkout session that made this order of the scope, or null (the dashboard's order page). */
+export async function sessionIdOfOrder(db: Db, scope: Scope, orderId: string): Promise<string | null> {
+  const session = await db.acpCheckoutSession.findFirst({ where: { orderId, merchantId: scope.merchantId, livemode: scope.livemode }, select: { id: true } });
+  return session?.id ?? null;
+}
 
 export function permalinkUrl(orderId: string): string {
   return `${env.BASE_URL}/acp/orders/${orderId}`;

@@ -14,7 +14,7 @@ import { Section } from "@/components/dashboard/Section";
 import { SourceBadge } from "@/components/dashboard/SourceBadge";
 import { StatusBadge } from "@/components/dashboard/StatusBadge";
 import { Timeline } from "@/components/dashboard/Timeline";
-import { permalinkUrl } from "@/lib/acp/view-session";
+import { permalinkUrl, sessionIdOfOrder } from "@/lib/acp/view-session";
 import { orderMandates } from "@/lib/ap2/order-mandates";
 import { getDb } from "@/lib/db";
 import { formatDateTime, statusLabel } from "@/lib/dashboard/format";
@@ -38,11 +38,11 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
   const { scope } = await requireDashboard();
   const db = getDb();
   const order = await orNotFound(getOrder(db, scope, await pageId(params)));
-  const [pi, refunds, timeline, acpSession, mandates, descriptions] = await Promise.all([
+  const [pi, refunds, timeline, acpSessionId, mandates, descriptions] = await Promise.all([
     getPaymentIntent(db, scope, order.paymentIntentId),
     listRefunds(db, scope, { limit: 100, paymentIntentId: order.paymentIntentId }),
     timelineOf(db, scope, [order.id, order.paymentIntentId]),
-    order.source === "acp" ? db.acpCheckoutSession.findUnique({ where: { orderId: order.id }, select: { id: true } }) : null,
+    order.source === "acp" ? sessionIdOfOrder(db, scope, order.id) : null,
     order.source === "ap2" ? orderMandates(db, scope, order.id) : null,
     checkoutDescriptions(db, scope, [order.checkoutId]),
   ]);
@@ -98,13 +98,13 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
                     "—"
                   ),
                 },
-                ...(acpSession
+                ...(acpSessionId
                   ? [
                       {
                         label: "ACP checkout session",
                         value: (
                           <a href={permalinkUrl(order.id)} className="font-mono text-indigo-700 hover:underline" data-testid="acp-session">
-                            {acpSession.id}
+                            {acpSessionId}
                           </a>
                         ),
                       },
