@@ -5,7 +5,7 @@ import { getDb } from "../../lib/db";
 import { dashboardCall, dashboardMerchant, dashboardPage, type DashboardMerchant } from "../helpers/dashboard";
 import { call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
-import { capture, createCustomer, openCheckout } from "../helpers/payments";
+import { CAPTURED_OR_SETTLED, capture, createCustomer, openCheckout } from "../helpers/payments";
 
 let m: DashboardMerchant;
 let payer: TestMerchant;
@@ -51,7 +51,7 @@ describe("source on every path that creates PaymentIntents and orders", () => {
   });
 
   it("POST /v1/checkouts -> api (PaymentIntent and order), also once paid", async () => {
-    expect((await call("GET", `/v1/payment_intents/${api.paymentIntentId}`, { key: m.key })).body).toMatchObject({ status: "captured", source: "api" });
+    expect((await call("GET", `/v1/payment_intents/${api.paymentIntentId}`, { key: m.key })).body).toMatchObject({ status: CAPTURED_OR_SETTLED, source: "api" });
     expect((await call("GET", `/v1/orders/${api.orderId}`, { key: m.key })).body).toMatchObject({ status: "paid", source: "api" });
   });
 
@@ -62,7 +62,7 @@ describe("source on every path that creates PaymentIntents and orders", () => {
 
   it("POST /v1/paywall/pay -> paywall", async () => {
     const pi = (await call("GET", `/v1/payment_intents/${paywall.paymentIntentId}`, { key: m.key })).body;
-    expect(pi).toMatchObject({ status: "captured", sku: "tool.weather", source: "paywall" });
+    expect(pi).toMatchObject({ status: CAPTURED_OR_SETTLED, sku: "tool.weather", source: "paywall" });
     expect((await call("GET", `/v1/orders/${pi.orderId}`, { key: m.key })).body.source).toBe("paywall");
   });
 
