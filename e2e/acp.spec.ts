@@ -21,25 +21,49 @@ test("an ACP order: permalink page and dashboard order page show its line items"
   await newSignedInMerchant(page, "Northwind Books");
   const key = await createApiKeyInDashboard(page);
   const auth = { Authorization: `Bearer ${key}` };
-  const novel = await (await request.post("/v1/products", { headers: auth, data: { name: "The Long Voyage (e-book)", unitAmount: 1299, currency: "usd" } })).json();
-  const audio = await (await request.post("/v1/products", { headers: auth, data: { name: "The Long Voyage (audiobook)", unitAmount: 1999, currency: "usd" } })).json();
+  const novel = await (
+    await request.post("/v1/products", { headers: auth, data: { name: "The Long Voyage (e-book)", unitAmount: 1299, currency: "usd" } })
+  ).json();
+  const audio = await (
+    await request.post("/v1/products", { headers: auth, data: { name: "The Long Voyage (audiobook)", unitAmount: 1999, currency: "usd" } })
+  ).json();
 
   const session = await post(request, key, "/acp/checkout_sessions", { items: [{ id: novel.id, quantity: 1 }] }, 201);
-  const updated = await post(request, key, `/acp/checkout_sessions/${session.id}`, { items: [{ id: novel.id, quantity: 2 }, { id: audio.id, quantity: 1 }] });
+  const updated = await post(request, key, `/acp/checkout_sessions/${session.id}`, {
+    items: [
+      { id: novel.id, quantity: 2 },
+      { id: audio.id, quantity: 1 },
+    ],
+  });
   expect(updated.totals.find((t: { type: string }) => t.type === "total").amount).toBe(2 * 1299 + 1999);
   const token = await post(
     request,
     key,
     "/acp/agentic_commerce/delegate_payment",
     {
-      payment_method: { type: "card", card_number_type: "fpan", number: "4242424242424242", display_card_funding_type: "credit", metadata: {} },
-      allowance: { reason: "one_time", max_amount: 5000, currency: "usd", checkout_session_id: session.id, merchant_id: session.payment_provider.merchant_id, expires_at: new Date(Date.now() + 600_000).toISOString() },
+      payment_method: {
+        type: "card",
+        card_number_type: "fpan",
+        number: "4242424242424242",
+        display_card_funding_type: "credit",
+        metadata: {},
+      },
+      allowance: {
+        reason: "one_time",
+        max_amount: 5000,
+        currency: "usd",
+        checkout_session_id: session.id,
+        merchant_id: session.payment_provider.merchant_id,
+        expires_at: new Date(Date.now() + 600_000).toISOString(),
+      },
       risk_signals: [{ type: "card_testing", score: 3, action: "authorized" }],
       metadata: { source: "e2e" },
     },
     201,
   );
-  const completed = await post(request, key, `/acp/checkout_sessions/${session.id}/complete`, { payment_data: { token: token.id, provider: "service" } });
+  const completed = await post(request, key, `/acp/checkout_sessions/${session.id}/complete`, {
+    payment_data: { token: token.id, provider: "service" },
+  });
   expect(completed.status).toBe("completed");
   const order = completed.order;
 

@@ -16,7 +16,11 @@ test("customers with wallets, search, and the CSV export", async ({ page, reques
   const key = await createApiKeyInDashboard(page);
   const customer = await post(request, key, "/v1/customers", { name: "Ada Agent", email: "ada.agent@example.com" });
   await post(request, key, `/v1/customers/${customer.id}/fund`, { amount: 5000, currency: "usd" });
-  const checkout = await post(request, key, "/v1/checkouts", { amount: 1800, currency: "usd", description: "Espresso subscription, March" });
+  const checkout = await post(request, key, "/v1/checkouts", {
+    amount: 1800,
+    currency: "usd",
+    description: "Espresso subscription, March",
+  });
   await post(request, key, `/v1/checkouts/${checkout.id}/capture`, { paymentMethod: customer.id });
 
   // Customers list and page: the wallet after paying $18.00 from $50.00, and the payment.
@@ -44,7 +48,10 @@ test("customers with wallets, search, and the CSV export", async ({ page, reques
   await expect(page).toHaveURL(new RegExp(`/dashboard/orders/${checkout.orderId}$`));
   await search.fill("espresso SUBSCRIPTION");
   await search.press("Enter");
-  await expect(page.getByTestId("search-results").getByRole("link", { name: "Espresso subscription, March" })).toHaveAttribute("href", `/dashboard/orders/${checkout.orderId}`);
+  await expect(page.getByTestId("search-results").getByRole("link", { name: "Espresso subscription, March" })).toHaveAttribute(
+    "href",
+    `/dashboard/orders/${checkout.orderId}`,
+  );
   await expectAccessible(page);
 
   // Another merchant cannot find this merchant's objects by id.
@@ -59,8 +66,12 @@ test("customers with wallets, search, and the CSV export", async ({ page, reques
   await page.goto("/dashboard/payments");
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export CSV" }).click()]);
   expect(download.suggestedFilename()).toMatch(/^payments-test-\d{4}-\d{2}-\d{2}\.csv$/);
-  const lines = readFileSync((await download.path())!, "utf8").trimEnd().split("\r\n");
-  expect(lines[0]).toBe("id,created_utc,amount,amount_refunded,currency,status,source,payment_method,billing_name,billing_country,order_id,customer_id");
+  const lines = readFileSync((await download.path())!, "utf8")
+    .trimEnd()
+    .split("\r\n");
+  expect(lines[0]).toBe(
+    "id,created_utc,amount,amount_refunded,currency,status,source,payment_method,billing_name,billing_country,order_id,customer_id",
+  );
   expect(lines).toHaveLength(2);
   expect(lines[1]).toContain(`,18.00,0.00,USD,captured,api,Customer wallet · ${customer.id},`);
 });

@@ -17,7 +17,11 @@ test.afterEach(async () => {
   await receiver.close();
 });
 
-test("an order paid on /pay shows up as events; filter by type; the detail shows the payload and deliveries, resend; merchant B gets 404", async ({ page, request, browser }) => {
+test("an order paid on /pay shows up as events; filter by type; the detail shows the payload and deliveries, resend; merchant B gets 404", async ({
+  page,
+  request,
+  browser,
+}) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await newSignedInMerchant(page, "Eventful Espresso");
   const key = await createApiKeyInDashboard(page);
@@ -37,7 +41,9 @@ test("an order paid on /pay shows up as events; filter by type; the detail shows
   await page.goto("/dashboard/events");
   const rows = page.getByTestId("row");
   await expect(rows.getByTestId("event-type")).toHaveText(apiTypes);
-  expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-id")))).toEqual(api.data.map((event: { id: string }) => event.id));
+  expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-id")))).toEqual(
+    api.data.map((event: { id: string }) => event.id),
+  );
   await expect(rows.filter({ hasText: "order.paid" })).toContainText(checkout.orderId);
   await screenshot(page, "dashboard-events");
   await expectAccessible(page);

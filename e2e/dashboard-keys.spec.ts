@@ -56,7 +56,10 @@ test("live mode: the switch shows live data and makes live keys", async ({ page,
   const balance = await request.get("/v1/balance", { headers: { Authorization: `Bearer ${secret}` } });
   expect((await balance.json()).livemode).toBe(true);
   // A live checkout is made (201, as the API promises), marked on the dashboard and explained on /pay.
-  const opened = await request.post("/v1/checkouts", { headers: { Authorization: `Bearer ${secret}` }, data: { amount: 1200, currency: "usd" } });
+  const opened = await request.post("/v1/checkouts", {
+    headers: { Authorization: `Bearer ${secret}` },
+    data: { amount: 1200, currency: "usd" },
+  });
   expect(opened.status()).toBe(201);
   const checkout = await opened.json();
   await page.goto("/dashboard/checkouts");

@@ -18,7 +18,10 @@ async function fundedCustomer(request: APIRequestContext, key: string) {
   return customer.id as string;
 }
 
-test("a post-paid meter used through the API: accrued fraction, billed, its settlement and usage in the dashboard", async ({ page, request }) => {
+test("a post-paid meter used through the API: accrued fraction, billed, its settlement and usage in the dashboard", async ({
+  page,
+  request,
+}) => {
   await newSignedInMerchant(page, "Metered Models");
   const key = await createApiKeyInDashboard(page);
   const customerId = await fundedCustomer(request, key);
@@ -27,7 +30,9 @@ test("a post-paid meter used through the API: accrued fraction, billed, its sett
   await post(request, key, `/v1/meters/${meter.id}/usage`, { quantity: 3, unitPriceMinor: 400_000, idempotencyKey: "batch-1" });
   await post(request, key, `/v1/meters/${meter.id}/usage`, { quantity: 250, unitPriceMinor: 400_000, idempotencyKey: "batch-2" });
   await tick(request);
-  const settlements = await (await request.get(`/v1/payment_intents?meterId=${meter.id}`, { headers: { Authorization: `Bearer ${key}` } })).json();
+  const settlements = await (
+    await request.get(`/v1/payment_intents?meterId=${meter.id}`, { headers: { Authorization: `Bearer ${key}` } })
+  ).json();
   expect(settlements.data).toHaveLength(1);
   expect(settlements.data[0].amount).toBe(101); // whole cents billed; 0.2 ¢ carries over
 
@@ -59,11 +64,21 @@ test("a post-paid meter used through the API: accrued fraction, billed, its sett
   await expectAccessible(page);
 });
 
-test("a prepaid meter: funded budget, reserved and available; its funding and reservations; merchant B gets the 404 page", async ({ page, request, browser }) => {
+test("a prepaid meter: funded budget, reserved and available; its funding and reservations; merchant B gets the 404 page", async ({
+  page,
+  request,
+  browser,
+}) => {
   await newSignedInMerchant(page, "Prepaid Prompts");
   const key = await createApiKeyInDashboard(page);
   const customerId = await fundedCustomer(request, key);
-  const meter = await post(request, key, "/v1/meters", { customerId, currency: "usd", thresholdMinor: 100, prepaid: true, budgetMinor: 500 });
+  const meter = await post(request, key, "/v1/meters", {
+    customerId,
+    currency: "usd",
+    thresholdMinor: 100,
+    prepaid: true,
+    budgetMinor: 500,
+  });
   const first = await post(request, key, `/v1/meters/${meter.id}/reservations`, { quantity: 10, unitPriceMinor: 1_000_000 });
   await post(request, key, `/v1/meters/${meter.id}/reservations/${first.id}/commit`, {});
   await post(request, key, `/v1/meters/${meter.id}/reservations`, { quantity: 5, unitPriceMinor: 1_000_000 });
@@ -109,13 +124,18 @@ test("the meter page charts usage per hour and per day from the usage summary", 
   ];
   const answer = await post(request, key, "/v1/meters/usage_batches", { records });
   expect(answer.accepted).toBe(2);
-  const summary = await (await request.get(`/v1/meters/${meter.id}/usage_summary?interval=hour`, { headers: { Authorization: `Bearer ${key}` } })).json();
+  const summary = await (
+    await request.get(`/v1/meters/${meter.id}/usage_summary?interval=hour`, { headers: { Authorization: `Bearer ${key}` } })
+  ).json();
 
   await page.goto(`/dashboard/meters/${meter.id}`);
   const chart = page.getByTestId("usage-chart");
   await expect(chart).toHaveAttribute("data-interval", "hour");
   await expect(chart).toHaveAttribute("data-buckets", String(summary.data.length));
-  await expect(chart.getByRole("img")).toHaveAttribute("aria-label", /Usage per hour, last 24 hours \(UTC\): \$0\.06 for 15 units in total\./);
+  await expect(chart.getByRole("img")).toHaveAttribute(
+    "aria-label",
+    /Usage per hour, last 24 hours \(UTC\): \$0\.06 for 15 units in total\./,
+  );
   await expect(chart.getByTestId("usage-bar")).toHaveCount(2);
   await expect(page.getByTestId("usage-chart-total")).toContainText("$0.06");
   await expect(page.getByRole("link", { name: "Last 24 hours" })).toHaveAttribute("aria-current", "page");

@@ -16,15 +16,27 @@ async function post(request: APIRequestContext, key: string, path: string, data:
 async function expectFits(page: Page, label: string) {
   const { scrollWidth, innerWidth, widest } = await page.evaluate(() => {
     // The outermost elements that stick out on the right, to name the culprit in the failure message.
-    const out = [...document.querySelectorAll("body *")].filter((el) => el.getBoundingClientRect().right > window.innerWidth + 0.5 && !el.closest("[role=group]"));
-    const outermost = out.filter((el) => !out.some((other) => other !== el && other.contains(el) && other.getBoundingClientRect().right >= el.getBoundingClientRect().right));
+    const out = [...document.querySelectorAll("body *")].filter(
+      (el) => el.getBoundingClientRect().right > window.innerWidth + 0.5 && !el.closest("[role=group]"),
+    );
+    const outermost = out.filter(
+      (el) =>
+        !out.some((other) => other !== el && other.contains(el) && other.getBoundingClientRect().right >= el.getBoundingClientRect().right),
+    );
     return {
       scrollWidth: document.documentElement.scrollWidth,
       innerWidth: window.innerWidth,
-      widest: outermost.slice(0, 5).map((el) => `${el.tagName.toLowerCase()}.${String(el.className).slice(0, 60)} (${Math.round(el.getBoundingClientRect().right)}px): ${(el.textContent ?? "").slice(0, 40)}`),
+      widest: outermost
+        .slice(0, 5)
+        .map(
+          (el) =>
+            `${el.tagName.toLowerCase()}.${String(el.className).slice(0, 60)} (${Math.round(el.getBoundingClientRect().right)}px): ${(el.textContent ?? "").slice(0, 40)}`,
+        ),
     };
   });
-  expect.soft(scrollWidth, `${label}: page is ${scrollWidth}px wide in a ${innerWidth}px window; sticking out: ${widest.join(" | ")}`).toBeLessThanOrEqual(innerWidth);
+  expect
+    .soft(scrollWidth, `${label}: page is ${scrollWidth}px wide in a ${innerWidth}px window; sticking out: ${widest.join(" | ")}`)
+    .toBeLessThanOrEqual(innerWidth);
   for (const button of await page.locator("table button").all()) {
     const box = await button.boundingBox();
     if (!box) continue; // hidden (e.g. a secondary column on phones)
@@ -44,7 +56,12 @@ test("every dashboard page fits a phone and a laptop", async ({ page, request })
   const meter = await post(request, key, "/v1/meters", { customerId: customer.id, currency: "usd", thresholdMinor: 100, prepaid: false });
   await post(request, key, `/v1/meters/${meter.id}/usage`, { quantity: 3, unitPriceMinor: 400_000, idempotencyKey: "mobile-1" });
   await post(request, key, "/v1/products", { name: "Single-origin espresso beans, 1 kg bag", unitAmount: 2450, currency: "usd" });
-  await post(request, key, "/v1/paid_resources", { name: "Weather forecast for one city", amount: 5, currency: "usd", content: { forecast: "sunny" } });
+  await post(request, key, "/v1/paid_resources", {
+    name: "Weather forecast for one city",
+    amount: 5,
+    currency: "usd",
+    content: { forecast: "sunny" },
+  });
   const endpoint = await addEndpointInDashboard(page, "https://hooks.example.com/a/very/long/path/for/webhook/deliveries/of/this/merchant");
   const payments = await (await request.get(`/v1/payment_intents?limit=1`, { headers: { Authorization: `Bearer ${key}` } })).json();
   const events = await (await request.get(`/v1/events?limit=1`, { headers: { Authorization: `Bearer ${key}` } })).json();
@@ -74,7 +91,10 @@ test("every dashboard page fits a phone and a laptop", async ({ page, request })
     ["settings", "/dashboard/settings"],
     ["not-found", "/dashboard/no-such-page"],
   ];
-  for (const [width, height] of [[360, 740], [1280, 800]]) {
+  for (const [width, height] of [
+    [360, 740],
+    [1280, 800],
+  ]) {
     await page.setViewportSize({ width, height });
     for (const [name, path] of pages) {
       await page.goto(path);

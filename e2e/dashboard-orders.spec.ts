@@ -26,7 +26,10 @@ async function refund(page: Page, options: { partial?: string }) {
   return dialog;
 }
 
-test("payer pays a checkout opened via the API; the order shows paid; partial then full refund update status and balance", async ({ page, request }) => {
+test("payer pays a checkout opened via the API; the order shows paid; partial then full refund update status and balance", async ({
+  page,
+  request,
+}) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await newSignedInMerchant(page, "Acme Coffee Roasters");
   const key = await createApiKeyInDashboard(page);
@@ -165,7 +168,10 @@ test("screenshot and axe of the dashboard home with data", async ({ page, reques
   const key = await createApiKeyInDashboard(page);
   for (const amount of [5400, 1250]) {
     const checkout = await openCheckout(request, key, { items: undefined, amount, description: "Beans" });
-    const paid = await request.post(`/v1/checkouts/${checkout.id}/capture`, { headers: { Authorization: `Bearer ${key}` }, data: { paymentMethod: "pm_card_visa" } });
+    const paid = await request.post(`/v1/checkouts/${checkout.id}/capture`, {
+      headers: { Authorization: `Bearer ${key}` },
+      data: { paymentMethod: "pm_card_visa" },
+    });
     expect(paid.status()).toBe(200);
   }
   await openCheckout(request, key); // one still pending

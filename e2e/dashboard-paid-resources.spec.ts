@@ -35,8 +35,12 @@ test("create a paid resource, see its x402 sale, archive it", async ({ page, req
   const unpaid = await request.get(`/x402/r/${resource.id}`);
   expect(unpaid.status()).toBe(402);
   const required = JSON.parse(Buffer.from(unpaid.headers()["payment-required"], "base64").toString("utf8"));
-  const payload = await new x402Client().register("eip155:84532", new ExactEvmScheme(privateKeyToAccount(generatePrivateKey()))).createPaymentPayload(required);
-  const paid = await request.get(`/x402/r/${resource.id}`, { headers: { "PAYMENT-SIGNATURE": Buffer.from(JSON.stringify(payload)).toString("base64") } });
+  const payload = await new x402Client()
+    .register("eip155:84532", new ExactEvmScheme(privateKeyToAccount(generatePrivateKey())))
+    .createPaymentPayload(required);
+  const paid = await request.get(`/x402/r/${resource.id}`, {
+    headers: { "PAYMENT-SIGNATURE": Buffer.from(JSON.stringify(payload)).toString("base64") },
+  });
   expect(paid.status()).toBe(200);
   expect(await paid.json()).toEqual({ forecast: "sunny" });
 

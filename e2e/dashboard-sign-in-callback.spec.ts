@@ -25,7 +25,10 @@ test("a signed-out visit to /dashboard/orders?status=paid comes back there after
   await page.waitForURL((url) => url.pathname === "/dashboard/orders");
   expect(new URL(page.url()).search).toBe("?status=paid");
   await expect(page.getByRole("heading", { level: 1, name: "Orders" })).toBeVisible();
-  await expect(page.getByRole("navigation", { name: "Filter by status" }).getByRole("link", { name: "Paid" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("navigation", { name: "Filter by status" }).getByRole("link", { name: "Paid" })).toHaveAttribute(
+    "aria-current",
+    "page",
+  );
 
   // Already signed in: /login with a callback goes straight there.
   await page.goto(`/login?callbackUrl=${encodeURIComponent("/dashboard/api-keys")}`);

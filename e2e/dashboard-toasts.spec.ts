@@ -23,7 +23,11 @@ test("a success toast does not follow the merchant to another dashboard page", a
   await expect(page.getByTestId("toast")).toHaveCount(0, { timeout: 1_500 });
 
   // Same for a toast on a detail page: revoke, then leave.
-  await page.getByTestId("row").filter({ hasText: "Toast key" }).getByRole("button", { name: /^Revoke/ }).click();
+  await page
+    .getByTestId("row")
+    .filter({ hasText: "Toast key" })
+    .getByRole("button", { name: /^Revoke/ })
+    .click();
   await page.getByRole("dialog").getByRole("button", { name: "Revoke key" }).click();
   await expect(page.getByTestId("toast").filter({ hasText: "Key revoked" })).toBeVisible();
   await nav.getByRole("link", { name: "Home" }).click();

@@ -18,7 +18,10 @@ test.afterEach(async () => {
   await receiver.close();
 });
 
-test("payer flow: a checkout paid on the pay page reaches the endpoint added in the dashboard; the log shows HTTP 200; rotate shows the new secret once; resend", async ({ page, request }) => {
+test("payer flow: a checkout paid on the pay page reaches the endpoint added in the dashboard; the log shows HTTP 200; rotate shows the new secret once; resend", async ({
+  page,
+  request,
+}) => {
   await newSignedInMerchant(page, "Hooked Coffee");
   const key = await createApiKeyInDashboard(page);
   const { id, secret } = await addEndpointInDashboard(page, receiver.url, ["order.paid", "payment_intent.captured"]);
@@ -41,7 +44,10 @@ test("payer flow: a checkout paid on the pay page reaches the endpoint added in 
   await expect(rows.getByTestId("response")).toHaveText(["HTTP 200", "HTTP 200"]);
   await expect(rows.getByTestId("status").first()).toHaveText("Succeeded");
   await expect(rows.filter({ hasText: "order.paid" })).toContainText(orderPaid.id);
-  await expect(rows.filter({ hasText: "order.paid" }).getByRole("link", { name: orderPaid.id })).toHaveAttribute("href", `/dashboard/events/${orderPaid.id}`);
+  await expect(rows.filter({ hasText: "order.paid" }).getByRole("link", { name: orderPaid.id })).toHaveAttribute(
+    "href",
+    `/dashboard/events/${orderPaid.id}`,
+  );
   await expect(rows.getByTestId("duration").first()).toHaveText(/^\d+ ms$/);
   await screenshot(page, "dashboard-webhook-endpoint");
 
@@ -60,7 +66,10 @@ test("payer flow: a checkout paid on the pay page reaches the endpoint added in 
   await expect(page.getByTestId("secret-status")).toContainText("The previous secret also signs until");
 
   // Resend order.paid from its row: delivered again, signed with the new AND the previous secret.
-  await rows.filter({ hasText: "order.paid" }).getByRole("button", { name: `Resend ${orderPaid.id}` }).click();
+  await rows
+    .filter({ hasText: "order.paid" })
+    .getByRole("button", { name: `Resend ${orderPaid.id}` })
+    .click();
   await expect(page.getByTestId("toast").filter({ hasText: "Event queued" })).toBeVisible();
   await tickUntilReceived(request, receiver, 3);
   const again = receiver.received[2];
@@ -70,7 +79,10 @@ test("payer flow: a checkout paid on the pay page reaches the endpoint added in 
   await expect(rows).toHaveCount(3);
 });
 
-test("send test event: a sample of the chosen type reaches only this endpoint; a failed attempt shows its code, error and next attempt, then the retry succeeds", async ({ page, request }) => {
+test("send test event: a sample of the chosen type reaches only this endpoint; a failed attempt shows its code, error and next attempt, then the retry succeeds", async ({
+  page,
+  request,
+}) => {
   await newSignedInMerchant(page, "Test Event Tacos");
   const bystander = await startReceiver();
   await addEndpointInDashboard(page, bystander.url);
@@ -92,7 +104,9 @@ test("send test event: a sample of the chosen type reaches only this endpoint; a
   const event = verifyWebhook(receiver.received[0].rawBody, receiver.received[0].headers["x-service-signature"], secret);
   expect(event.type).toBe("order.refunded");
   expect(event.livemode).toBe(false);
-  expect(event.data).toMatchObject({ object: { object: "order", id: "ord_000000000000000000000000", status: "refunded", amount: 5400, amountRefunded: 5400 } });
+  expect(event.data).toMatchObject({
+    object: { object: "order", id: "ord_000000000000000000000000", status: "refunded", amount: 5400, amountRefunded: 5400 },
+  });
 
   await page.reload();
   await expect(page.getByRole("table", { name: "Queued deliveries" })).toHaveCount(0);
@@ -165,7 +179,10 @@ test("edit the event types (a refused URL shown in the dialog), disable and enab
   await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
 });
 
-test("delivery log polish: the endpoint's 24 h success rate and p50 latency, and \"replay all failed since ...\" queues every failed delivery again in one go", async ({ page, request }) => {
+test('delivery log polish: the endpoint\'s 24 h success rate and p50 latency, and "replay all failed since ..." queues every failed delivery again in one go', async ({
+  page,
+  request,
+}) => {
   await newSignedInMerchant(page, "Replay Ramen");
   receiver.respond = () => 500; // down: every attempt fails until the schedule (1 s, 1 s, 1 s) is used up
   const { id, secret } = await addEndpointInDashboard(page, receiver.url, ["order.refunded"]);
@@ -198,7 +215,9 @@ test("delivery log polish: the endpoint's 24 h success rate and p50 latency, and
   const since = dialog.getByLabel("Failed since");
   const later = new Date(Date.now() + 3600_000);
   const pad = (n: number) => String(n).padStart(2, "0");
-  await since.fill(`${later.getFullYear()}-${pad(later.getMonth() + 1)}-${pad(later.getDate())}T${pad(later.getHours())}:${pad(later.getMinutes())}`);
+  await since.fill(
+    `${later.getFullYear()}-${pad(later.getMonth() + 1)}-${pad(later.getDate())}T${pad(later.getHours())}:${pad(later.getMinutes())}`,
+  );
   await dialog.getByRole("button", { name: "Replay all failed" }).click();
   await expect(page.getByTestId("toast").filter({ hasText: "No failed deliveries since then." })).toBeVisible();
 
@@ -208,7 +227,9 @@ test("delivery log polish: the endpoint's 24 h success rate and p50 latency, and
   await dialog.getByRole("button", { name: "Replay all failed" }).click();
   await expect(page.getByTestId("toast").filter({ hasText: "2 failed deliveries queued again." })).toBeVisible();
   await tickUntilReceived(request, receiver, 10);
-  const replayed = receiver.received.slice(8).map((delivery) => verifyWebhook(delivery.rawBody, delivery.headers["x-service-signature"], secret).id);
+  const replayed = receiver.received
+    .slice(8)
+    .map((delivery) => verifyWebhook(delivery.rawBody, delivery.headers["x-service-signature"], secret).id);
   expect(replayed.sort()).toEqual([...eventIds].sort());
 
   // The log and the health line count the replayed attempts (#5 of each, HTTP 200): 2 of 10 succeeded.

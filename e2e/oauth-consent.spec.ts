@@ -10,7 +10,15 @@ import { expectAccessible, screenshot } from "./support/pay";
 const REDIRECT = "http://127.0.0.1:9/callback";
 
 async function register(page: Page, name: string): Promise<string> {
-  const res = await page.request.post("/oauth/register", { data: { client_name: name, redirect_uris: [REDIRECT], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none" } });
+  const res = await page.request.post("/oauth/register", {
+    data: {
+      client_name: name,
+      redirect_uris: [REDIRECT],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+    },
+  });
   expect(res.status()).toBe(201);
   return (await res.json()).client_id;
 }
@@ -25,7 +33,9 @@ function authorizeRequest(base: string, clientId: string) {
 
 /** The client's redirect URI is not a real server here: the browser's arrival there is answered in the test. */
 async function catchRedirect(page: Page) {
-  await page.route("http://127.0.0.1:9/**", (route) => route.fulfill({ status: 200, contentType: "text/plain", body: "back at the client" }));
+  await page.route("http://127.0.0.1:9/**", (route) =>
+    route.fulfill({ status: 200, contentType: "text/plain", body: "back at the client" }),
+  );
 }
 
 test("signed out -> login -> consent -> redirect with code; the code buys a token", async ({ page, baseURL }) => {
@@ -61,7 +71,14 @@ test("signed out -> login -> consent -> redirect with code; the code buys a toke
   expect(code).toMatch(/^aps_code_/);
 
   const token = await page.request.post("/oauth/token", {
-    form: { grant_type: "authorization_code", code: code!, code_verifier: request.verifier, redirect_uri: REDIRECT, client_id: clientId, resource: `${baseURL}/mcp` },
+    form: {
+      grant_type: "authorization_code",
+      code: code!,
+      code_verifier: request.verifier,
+      redirect_uri: REDIRECT,
+      client_id: clientId,
+      resource: `${baseURL}/mcp`,
+    },
   });
   expect(token.status()).toBe(200);
   expect((await token.json()).scope).toBe("read write");
@@ -94,12 +111,18 @@ test("Connected apps lists the app and revokes it: its token gets 401", async ({
   await page.waitForURL((url) => url.origin === "http://127.0.0.1:9");
   const code = new URL(page.url()).searchParams.get("code")!;
   const token = await (
-    await page.request.post("/oauth/token", { form: { grant_type: "authorization_code", code, code_verifier: request.verifier, redirect_uri: REDIRECT, client_id: clientId } })
+    await page.request.post("/oauth/token", {
+      form: { grant_type: "authorization_code", code, code_verifier: request.verifier, redirect_uri: REDIRECT, client_id: clientId },
+    })
   ).json();
   expect(token.scope).toBe("read");
   const mcp = (accessToken: string) =>
     page.request.post("/mcp", {
-      headers: { Authorization: `Bearer ${accessToken}`, Accept: "application/json, text/event-stream", "Content-Type": "application/json" },
+      headers: {
+        Authorization: `Bearer ${accessToken}`,
+        Accept: "application/json, text/event-stream",
+        "Content-Type": "application/json",
+      },
       data: { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} },
     });
   expect((await mcp(token.access_token)).status()).toBe(200);

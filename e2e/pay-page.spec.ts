@@ -59,7 +59,10 @@ test("the pay page at 360 px: everything visible, nothing overflows, no serious 
   await expectAccessible(page);
 });
 
-test("axe-core: no serious or critical violations on the desktop pay page, with errors shown, and on an outcome page", async ({ page, request }) => {
+test("axe-core: no serious or critical violations on the desktop pay page, with errors shown, and on an outcome page", async ({
+  page,
+  request,
+}) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   const checkout = await openCheckout(request, key);
   await page.goto(checkout.url);
@@ -195,7 +198,11 @@ test("after success the page names the successUrl's host and goes there only whe
   await page.waitForURL(/\/health\?from=pay$/);
 });
 
-test("a bad Luhn number is refused in the browser before anything is sent, and by the server when posted directly", async ({ page, request, baseURL }) => {
+test("a bad Luhn number is refused in the browser before anything is sent, and by the server when posted directly", async ({
+  page,
+  request,
+  baseURL,
+}) => {
   const checkout = await openCheckout(request, key);
   await page.goto(checkout.url);
   const submissions: string[] = [];
@@ -217,7 +224,10 @@ test("a bad Luhn number is refused in the browser before anything is sent, and b
   const json = await request.post(submit, { headers: { Origin: baseURL!, Accept: "application/json" }, data: card });
   expect(json.status()).toBe(400);
   expect((await json.json()).fieldErrors.cardNumber).toBe("Your card number is invalid.");
-  const expired = await request.post(submit, { headers: { Origin: baseURL!, Accept: "application/json" }, data: { ...card, cardNumber: "4242424242424242", expiry: "01/20" } });
+  const expired = await request.post(submit, {
+    headers: { Origin: baseURL!, Accept: "application/json" },
+    data: { ...card, cardNumber: "4242424242424242", expiry: "01/20" },
+  });
   expect(expired.status()).toBe(400);
   expect((await expired.json()).fieldErrors.expiry).toMatch(/past/);
   // A plain form post: post/redirect/get back to the page with the error code.
@@ -229,7 +239,10 @@ test("a bad Luhn number is refused in the browser before anything is sent, and b
   for (const [headers, data] of [
     [{ Origin: "https://evil.example", Accept: "application/json" }, good],
     [{ Accept: "application/json" }, good],
-    [{ Origin: baseURL!, Accept: "application/json" }, { ...good, formToken: "1.AAAA" }],
+    [
+      { Origin: baseURL!, Accept: "application/json" },
+      { ...good, formToken: "1.AAAA" },
+    ],
   ] as const) {
     expect((await request.post(submit, { headers, data })).status()).toBe(403);
   }

@@ -48,7 +48,10 @@ const allowedHosts = list(process.env.ALLOWED_HOSTS) ?? LOCAL_NAMES.map((name) =
 const allowedOrigins = list(process.env.ALLOWED_ORIGINS) ?? LOCAL_NAMES.map((name) => `http://${name}:${settings.port}`);
 
 function list(value: string | undefined): string[] | undefined {
-  const items = value?.split(",").map((s) => s.trim()).filter(Boolean);
+  const items = value
+    ?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   return items && items.length > 0 ? items : undefined;
 }
 
@@ -64,7 +67,11 @@ function required(name: string): string {
 /** AGENT_TOKENS -> sha256(token) -> the agent and its meter (a Map: no inherited keys; digests, so a lookup leaks no token timing). */
 function agentTokens(list: string): Map<string, { agentId: string; meterId: string }> {
   const agents = new Map<string, { agentId: string; meterId: string }>();
-  for (const [i, entry] of list.split(",").map((e) => e.trim()).filter(Boolean).entries()) {
+  for (const [i, entry] of list
+    .split(",")
+    .map((e) => e.trim())
+    .filter(Boolean)
+    .entries()) {
     const at = entry.lastIndexOf("=");
     if (at <= 0 || at === entry.length - 1) {
       console.error(`AGENT_TOKENS: "${entry.slice(0, 4)}..." is not token=meterId.`);
@@ -112,7 +119,7 @@ const premiumQuote = paywall({
   sku: "premium_quote",
 })(async ({ symbol }: { symbol: string }) => {
   runs.premium_quote++;
-  const quote = { symbol: symbol.toUpperCase(), price: 100 + (symbol.length * 7.31) % 50, at: new Date().toISOString() };
+  const quote = { symbol: symbol.toUpperCase(), price: 100 + ((symbol.length * 7.31) % 50), at: new Date().toISOString() };
   return { content: [{ type: "text" as const, text: JSON.stringify(quote) }] };
 });
 
@@ -126,7 +133,9 @@ const wordCount = meteredPaywall<WordCountArgs, Extra>({
   prepaid: settings.meteredPrepaid,
   // Post-paid only (trusted callers): the caller's key of its call, scoped to that caller. Prepaid calls are
   // keyed per call by the SDK itself.
-  ...(settings.meteredPrepaid ? {} : { idempotencyKey: (args: WordCountArgs, extra: Extra) => `${callerOf(extra)!.agentId}:${args.requestId}` }),
+  ...(settings.meteredPrepaid
+    ? {}
+    : { idempotencyKey: (args: WordCountArgs, extra: Extra) => `${callerOf(extra)!.agentId}:${args.requestId}` }),
 })(async ({ text }: WordCountArgs) => {
   runs.word_count++;
   const words = text.trim() ? text.trim().split(/\s+/).length : 0;
@@ -160,7 +169,15 @@ function mcpServer(): McpServer {
     (args: WordCountArgs, extra: Extra) => {
       calls.word_count++;
       if (!callerOf(extra)) {
-        return { content: [{ type: "text" as const, text: "word_count bills the caller's meter: call with Authorization: Bearer <the token you were given>." }], isError: true };
+        return {
+          content: [
+            {
+              type: "text" as const,
+              text: "word_count bills the caller's meter: call with Authorization: Bearer <the token you were given>.",
+            },
+          ],
+          isError: true,
+        };
       }
       return wordCount(args, extra);
     },
@@ -182,7 +199,12 @@ async function handleMcp(req: http.IncomingMessage & { auth?: AuthInfo }, res: h
   // Origin, so both must be ours (403 otherwise, before any tool runs). The SDK marks these transport
   // options deprecated in favour of its Express middleware (hostHeaderValidation), which checks the Host
   // only; this plain node:http server keeps the transport's check, which covers Origin too.
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableDnsRebindingProtection: true, allowedHosts, allowedOrigins });
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableDnsRebindingProtection: true,
+    allowedHosts,
+    allowedOrigins,
+  });
   res.on("close", () => {
     void transport.close();
     void server.close();
@@ -222,7 +244,9 @@ const httpServer = http.createServer((req, res) => {
 });
 
 httpServer.listen(settings.port, "127.0.0.1", () => {
-  console.log(`MCP example listening on http://127.0.0.1:${settings.port}/mcp (service ${settings.serviceUrl}, instance ${randomUUID().slice(0, 8)})`);
+  console.log(
+    `MCP example listening on http://127.0.0.1:${settings.port}/mcp (service ${settings.serviceUrl}, instance ${randomUUID().slice(0, 8)})`,
+  );
 });
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => httpServer.close(() => process.exit(0)));

@@ -93,7 +93,6 @@ export class DeferredTransaction implements Sql {
   private client?: pg.PoolClient;
   private finished = false;
 
-
   rows<R>(s: Statement, values: unknown[]): Promise<R[]> {
     return this.begin().then((client) => sqlOn(client).rows<R>(s, values));
   }

@@ -24,7 +24,11 @@ const EnvSchema = z.object({
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1).default(60_000),
   REDIS_URL: z.string().optional(),
   /** Largest accepted request body, in bytes. */
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(256 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(256 * 1024),
   /** How long an in-flight idempotency claim blocks its key before a crashed holder is presumed dead. */
   IDEMPOTENCY_LOCK_SECONDS: z.coerce.number().int().min(1).default(60),
   /** How long stored idempotent responses are kept (docs/api-reference.md "Idempotency": at least 24 h). */
@@ -42,7 +46,12 @@ const EnvSchema = z.object({
   SANCTIONED_COUNTRIES: z
     .string()
     .default("CU,IR,KP,SY")
-    .transform((value) => value.split(",").map((code) => code.trim().toUpperCase()).filter(Boolean)),
+    .transform((value) =>
+      value
+        .split(",")
+        .map((code) => code.trim().toUpperCase())
+        .filter(Boolean),
+    ),
   /** The rail that moves live-mode money. "none": live captures fail with 502 UPSTREAM_ERROR. "test": staging only. */
   LIVE_RAIL: z.enum(["none", "test"]).default("none"),
   /** Longest a rail call may take; must stay well under the 15 s transaction time-out. */
@@ -124,7 +133,11 @@ const EnvSchema = z.object({
   /** OAuth (docs/oauth-and-mcp.md): lifetime of an authorization code, an access token and a refresh token. */
   OAUTH_CODE_TTL_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
   OAUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
-  OAUTH_REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).default(30 * 86_400),
+  OAUTH_REFRESH_TOKEN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(30 * 86_400),
 });
 
 export type Env = Omit<z.infer<typeof EnvSchema>, "AUTH_TRUST_HOST" | "WEBHOOK_ALLOW_PRIVATE_URLS"> & {
@@ -171,7 +184,12 @@ function parseEnv(): Env {
   if (trustHost) process.env.AUTH_TRUST_HOST = "1";
   else delete process.env.AUTH_TRUST_HOST;
   const baseUrl = (parsed.BASE_URL ?? `http://localhost:${parsed.PORT}`).replace(/\/$/, "");
-  return { ...parsed, AUTH_TRUST_HOST: trustHost, BASE_URL: baseUrl, WEBHOOK_ALLOW_PRIVATE_URLS: allowPrivateWebhookUrls(parsed.WEBHOOK_ALLOW_PRIVATE_URLS, parsed.BASE_URL, parsed.NODE_ENV) };
+  return {
+    ...parsed,
+    AUTH_TRUST_HOST: trustHost,
+    BASE_URL: baseUrl,
+    WEBHOOK_ALLOW_PRIVATE_URLS: allowPrivateWebhookUrls(parsed.WEBHOOK_ALLOW_PRIVATE_URLS, parsed.BASE_URL, parsed.NODE_ENV),
+  };
 }
 
 export const env: Env = parseEnv();

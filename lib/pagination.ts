@@ -21,9 +21,10 @@ export function afterCursor(cursor: CursorRow | null) {
 export const NEWEST_FIRST = [{ createdAt: "desc" as const }, { id: "desc" as const }];
 
 export function requireCursor<T>(row: T | null, startingAfter: string): T {
-  if (!row) throw new ValidationError(`No such object for startingAfter: '${startingAfter}'`, [
-    { path: "startingAfter", message: "not an object of this list" },
-  ]);
+  if (!row)
+    throw new ValidationError(`No such object for startingAfter: '${startingAfter}'`, [
+      { path: "startingAfter", message: "not an object of this list" },
+    ]);
   return row;
 }
 

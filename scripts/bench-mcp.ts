@@ -18,7 +18,12 @@ const loadBefore = os.loadavg();
 const database = await freshBenchDatabase();
 const port = Number(process.env.BENCH_PORT ?? 3996);
 const base = `http://127.0.0.1:${port}`;
-const server = await startServerProcess(port, { DATABASE_URL: database.url, CRON_SECRET: "bench", RATE_LIMIT_MAX: "1000000000", BASE_URL: base });
+const server = await startServerProcess(port, {
+  DATABASE_URL: database.url,
+  CRON_SECRET: "bench",
+  RATE_LIMIT_MAX: "1000000000",
+  BASE_URL: base,
+});
 process.env.DATABASE_URL = database.url;
 const { transaction, closeDb } = await import("../lib/db");
 const { createMerchant } = await import("../lib/merchants/create-merchant");
@@ -29,8 +34,19 @@ try {
   const accessToken = newSecret(ACCESS_TOKEN_PREFIX);
   await transaction(async (tx) => {
     await tx.oAuthClient.create({ data: { id: "mcpc_bench", name: "bench agent", redirectUris: ["http://127.0.0.1:9/cb"] } });
-    await tx.oAuthGrant.create({ data: { id: "oag_bench", clientId: "mcpc_bench", merchantId: merchant.merchantId, livemode: false, scopes: ["read", "write"], resource: `${base}/mcp` } });
-    await tx.oAuthAccessToken.create({ data: { tokenHash: hashToken(accessToken), grantId: "oag_bench", expiresAt: new Date(Date.now() + 3600_000) } });
+    await tx.oAuthGrant.create({
+      data: {
+        id: "oag_bench",
+        clientId: "mcpc_bench",
+        merchantId: merchant.merchantId,
+        livemode: false,
+        scopes: ["read", "write"],
+        resource: `${base}/mcp`,
+      },
+    });
+    await tx.oAuthAccessToken.create({
+      data: { tokenHash: hashToken(accessToken), grantId: "oag_bench", expiresAt: new Date(Date.now() + 3600_000) },
+    });
   });
 
   const viaApi = async () => {
@@ -46,11 +62,25 @@ try {
   const viaMcp = async () => {
     const res = await fetch(`${base}/mcp`, {
       method: "POST",
-      headers: { Authorization: `Bearer ${accessToken}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream", "MCP-Protocol-Version": "2025-06-18" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "tools/call", params: { name: "create_checkout", arguments: { amount: 1999, currency: "usd", description: "bench", idempotencyKey: randomUUID() } } }),
+      headers: {
+        Authorization: `Bearer ${accessToken}`,
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+        "MCP-Protocol-Version": "2025-06-18",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: ++id,
+        method: "tools/call",
+        params: {
+          name: "create_checkout",
+          arguments: { amount: 1999, currency: "usd", description: "bench", idempotencyKey: randomUUID() },
+        },
+      }),
     });
     const body = (await res.json()) as { result?: { isError?: boolean; structuredContent?: { url?: string } } };
-    if (res.status !== 200 || body.result?.isError || !body.result?.structuredContent?.url) throw new Error(`tools/call: ${res.status} ${JSON.stringify(body)}`);
+    if (res.status !== 200 || body.result?.isError || !body.result?.structuredContent?.url)
+      throw new Error(`tools/call: ${res.status} ${JSON.stringify(body)}`);
   };
 
   const loop = async (seconds: number, call: () => Promise<void>) => {
@@ -85,8 +115,12 @@ try {
   const ms = (value: number) => value.toFixed(1);
   const row = (label: string, r: ReturnType<typeof merged>) =>
     `| ${label} | ${(r.times.length / r.seconds).toFixed(0)} (${r.perRound}) | ${ms(percentile(r.times, 50))} ms | ${ms(percentile(r.times, 99))} ms |`;
-  console.log(`\nMCP benchmark: ${ROUNDS} rounds of ${DURATION}s per way, ${CONCURRENCY} concurrent callers, production build, fresh database`);
-  console.log(`machine load (1, 5, 15 min averages; ${os.cpus().length} cores): before ${load(loadBefore)}; at the rounds' starts ${loadAtRounds.join(" | ")}; after ${load(os.loadavg())}\n`);
+  console.log(
+    `\nMCP benchmark: ${ROUNDS} rounds of ${DURATION}s per way, ${CONCURRENCY} concurrent callers, production build, fresh database`,
+  );
+  console.log(
+    `machine load (1, 5, 15 min averages; ${os.cpus().length} cores): before ${load(loadBefore)}; at the rounds' starts ${loadAtRounds.join(" | ")}; after ${load(os.loadavg())}\n`,
+  );
   console.log("| create one checkout | calls/s (per round) | p50 | p99 |");
   console.log("|---|---:|---:|---:|");
   console.log(row("POST /v1/checkouts (API key, Idempotency-Key)", merged(runs.api)));

@@ -37,12 +37,17 @@ const { getDb, transaction } = await import("../lib/db");
 const { createMerchant } = await import("../lib/merchants/create-merchant");
 
 async function post(path: string, key: string, body: unknown) {
-  const res = await fetch(`${server.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const res = await fetch(`${server.url}${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   const json = await res.json();
   if (res.status >= 300) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
   return json;
 }
-const get = (path: string, key: string) => fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.json());
+const get = (path: string, key: string) =>
+  fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.json());
 
 /** Runs `call(i)` for i < CALLS with CONCURRENCY workers; returns calls/s and sorted latencies (ms). */
 async function load(call: (i: number) => Promise<void>) {
@@ -72,7 +77,11 @@ async function settledBooks(key: string, meterId: string, prepaid: boolean, expe
     // Done once the ticker has billed everything above the threshold (100 cents) and the books balance.
     const settled = meter.accruedBase < 100 * 1_000_000 && payments.every((p) => p.status === "settled");
     if ((settled && billed * 1_000_000 + meter.accruedBase === expectedBase) || Date.now() > deadline) {
-      return { ok: billed * 1_000_000 + meter.accruedBase === expectedBase && meter.usedBase === expectedBase, payments: payments.length, billed };
+      return {
+        ok: billed * 1_000_000 + meter.accruedBase === expectedBase && meter.usedBase === expectedBase,
+        payments: payments.length,
+        billed,
+      };
     }
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -85,9 +94,17 @@ async function prepaidBooks(key: string, meterId: string) {
   const deadline = Date.now() + 20_000;
   for (;;) {
     const meter = await get(`/v1/meters/${meterId}`, key);
-    const payments = (await get(`/v1/payment_intents?meterId=${meterId}&limit=100`, key)).data as { amount: number; amountRefunded: number; meterPurpose: string }[];
+    const payments = (await get(`/v1/payment_intents?meterId=${meterId}&limit=100`, key)).data as {
+      amount: number;
+      amountRefunded: number;
+      meterPurpose: string;
+    }[];
     const fundingOnly = payments.length === 1 && payments[0].meterPurpose === "funding";
-    const ok = fundingOnly && meter.usedBase === CALLS * PRICE && meter.fundedMinor - meter.refundedMinor === drawn && payments[0].amount - payments[0].amountRefunded === drawn;
+    const ok =
+      fundingOnly &&
+      meter.usedBase === CALLS * PRICE &&
+      meter.fundedMinor - meter.refundedMinor === drawn &&
+      payments[0].amount - payments[0].amountRefunded === drawn;
     if (ok || Date.now() > deadline) return { ok, payments: payments.length, billed: meter.fundedMinor - meter.refundedMinor };
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -111,7 +128,12 @@ function cpuMsOf(pid: number): number {
  */
 async function cpuMeter() {
   if (!existsSync("/proc/self/stat") || !server.child.pid) return null;
-  const backends = async () => (await getDb().$queryRaw<{ pid: number }[]>`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`).map((r) => r.pid);
+  const backends = async () =>
+    (
+      await getDb().$queryRaw<
+        { pid: number }[]
+      >`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`
+    ).map((r) => r.pid);
   const serverPid = server.child.pid;
   const before = new Map((await backends()).map((pid) => [pid, cpuMsOf(pid)]));
   const serverBefore = cpuMsOf(serverPid);
@@ -123,26 +145,38 @@ async function cpuMeter() {
   };
 }
 
-const BATCH_SIZES = (process.env.BENCH_BATCH_SIZES ?? "1,100,1000").split(",").map(Number).filter((n) => n > 0);
+const BATCH_SIZES = (process.env.BENCH_BATCH_SIZES ?? "1,100,1000")
+  .split(",")
+  .map(Number)
+  .filter((n) => n > 0);
 const defaultBatchRecords = (size: number) => (size === 1 ? CALLS : size <= 100 ? 20_000 : 100_000);
 
 /** Usage in batches: for each size, records spread over one meter per worker; then the largest on one meter. */
 async function batchPhases(key: string, customerId: string) {
   const rows: string[] = [];
   let balanced = true;
-  const shapes = [...BATCH_SIZES.map((size) => ({ size, oneMeter: false })), ...(BATCH_SIZES.length ? [{ size: Math.max(...BATCH_SIZES), oneMeter: true }] : [])];
+  const shapes = [
+    ...BATCH_SIZES.map((size) => ({ size, oneMeter: false })),
+    ...(BATCH_SIZES.length ? [{ size: Math.max(...BATCH_SIZES), oneMeter: true }] : []),
+  ];
   for (const { size, oneMeter } of shapes) {
     const records = Number(process.env.BENCH_BATCH_RECORDS ?? defaultBatchRecords(size));
     const concurrency = Number(process.env.BENCH_BATCH_CONCURRENCY ?? (size === 1 ? CONCURRENCY : 4));
     const meterCount = oneMeter ? 1 : concurrency;
     const meters: string[] = [];
-    for (let m = 0; m < meterCount; m++) meters.push((await post("/v1/meters", key, { customerId, currency: "usd", thresholdMinor: 100, prepaid: false })).id);
+    for (let m = 0; m < meterCount; m++)
+      meters.push((await post("/v1/meters", key, { customerId, currency: "usd", thresholdMinor: 100, prepaid: false })).id);
     // Worker w sends batches w, w + concurrency, ...: batch b goes to meter b % meterCount.
     const batchCount = Math.ceil(records / size);
     const amounts = new Map<string, number>(); // per meter: base units the answers accepted
     const bodies = Array.from({ length: batchCount }, (_, b) => {
       const meterId = meters[b % meterCount];
-      const list = Array.from({ length: Math.min(size, records - b * size) }, (_, i) => ({ meterId, quantity: 1 + (i % 3), unitPriceMinor: PRICE + (i % 7), idempotencyKey: `b${size}-${b}-${i}` }));
+      const list = Array.from({ length: Math.min(size, records - b * size) }, (_, i) => ({
+        meterId,
+        quantity: 1 + (i % 3),
+        unitPriceMinor: PRICE + (i % 7),
+        idempotencyKey: `b${size}-${b}-${i}`,
+      }));
       return { meterId, json: JSON.stringify({ records: list }), list };
     });
     const latencies: number[] = [];
@@ -154,7 +188,11 @@ async function batchPhases(key: string, customerId: string) {
       Array.from({ length: concurrency }, async () => {
         for (let b = next++; b < batchCount; b = next++) {
           const t = performance.now();
-          const res = await fetch(`${server.url}/v1/meters/usage_batches`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: bodies[b].json });
+          const res = await fetch(`${server.url}/v1/meters/usage_batches`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+            body: bodies[b].json,
+          });
           const answer = await res.json();
           latencies.push(performance.now() - t);
           if (res.status !== 200) throw new Error(`usage_batches: ${res.status} ${JSON.stringify(answer).slice(0, 300)}`);
@@ -199,12 +237,19 @@ try {
   const { serviceMeteringBackend } = await import("../lib/sdk");
   const sdk = serviceMeteringBackend({ baseUrl: server.url, apiKey: key, maxRetries: 0 });
   const openMeter = (prepaid: boolean) =>
-    post("/v1/meters", key, { customerId: payer.id, currency: "usd", thresholdMinor: 100, prepaid, ...(prepaid ? { budgetMinor: CALLS, paymentMethod: "pm_card_visa" } : {}) });
+    post("/v1/meters", key, {
+      customerId: payer.id,
+      currency: "usd",
+      thresholdMinor: 100,
+      prepaid,
+      ...(prepaid ? { budgetMinor: CALLS, paymentMethod: "pm_card_visa" } : {}),
+    });
   const phases = [
     {
       name: "post-paid usage record, API (1 request)",
       prepaid: false,
-      call: (meterId: string, i: number) => post(`/v1/meters/${meterId}/usage`, key, { quantity: 1, unitPriceMinor: PRICE, idempotencyKey: `call-${i}` }),
+      call: (meterId: string, i: number) =>
+        post(`/v1/meters/${meterId}/usage`, key, { quantity: 1, unitPriceMinor: PRICE, idempotencyKey: `call-${i}` }),
     },
     {
       name: "prepaid reserve + commit, API (2 requests)",
@@ -251,7 +296,9 @@ try {
   console.log("|---|---:|---:|---:|---:|---|");
   for (const row of rows) console.log(row);
   console.log(`\nUsage in batches (POST /v1/meters/usage_batches), same server and database\n`);
-  console.log("| batch size | meters | records | requests at once | records/s | p50 per request | p99 per request | server CPU / 1k records | Postgres CPU / 1k records | records/s if every core did only this | books balance |");
+  console.log(
+    "| batch size | meters | records | requests at once | records/s | p50 per request | p99 per request | server CPU / 1k records | Postgres CPU / 1k records | records/s if every core did only this | books balance |",
+  );
   console.log("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
   for (const row of batchRows.rows) console.log(row);
   balanced &&= batchRows.balanced;

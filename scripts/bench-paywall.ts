@@ -40,7 +40,10 @@ try {
   const seller = await transaction((tx) => createMerchant(tx, { name: "Bench seller" }));
   const payer = await transaction((tx) => createMerchant(tx, { name: "Bench agent" }));
   const terms = { merchantId: seller.merchantId, amount: PRICE, currency: "USD", sku: SKU };
-  const paid = await new ServiceClient({ baseUrl: server.url, apiKey: payer.testSecretKey }).paywall.pay({ ...terms, paymentMethod: "pm_card_visa" });
+  const paid = await new ServiceClient({ baseUrl: server.url, apiKey: payer.testSecretKey }).paywall.pay({
+    ...terms,
+    paymentMethod: "pm_card_visa",
+  });
   await getDb().$executeRaw`
     INSERT INTO payment_intents (id, merchant_id, livemode, status, amount, amount_captured, currency, payment_method, sku, payer_merchant_id, captured_at, source, created_at, updated_at)
     SELECT 'pi_bench' || lpad(g::text, 16, '0'), merchant_id, livemode, status, amount, amount_captured, currency, payment_method, sku, payer_merchant_id, captured_at, source, now(), now()
@@ -62,7 +65,9 @@ try {
     if (!(await consumed.consume(paymentIntentId))) throw new Error("consume: not the first redemption");
   };
   // The whole paid call through the SDK's HTTP paywall: with this store and backend, one request.
-  const paywalled = paywallHttp({ backend, consumed, merchantId: seller.merchantId, price: PRICE, currency: "USD", sku: SKU })(() => new Response("ok"));
+  const paywalled = paywallHttp({ backend, consumed, merchantId: seller.merchantId, price: PRICE, currency: "USD", sku: SKU })(
+    () => new Response("ok"),
+  );
   const paidCall = async (paymentIntentId: string) => {
     const res = await paywalled(new Request("http://bench.local/tool", { headers: { "x-service-payment": paymentIntentId } }));
     if (res.status !== 200) throw new Error(`paid call: ${res.status} ${await res.text()}`);
@@ -70,7 +75,13 @@ try {
   };
   const client = new ServiceClient(sdk);
   const combinedOne = async (paymentIntentId: string) => {
-    const outcome = await client.paywall.verifyAndRedeem({ paymentIntentId, merchantId: seller.merchantId, amount: PRICE, currency: "USD", sku: SKU });
+    const outcome = await client.paywall.verifyAndRedeem({
+      paymentIntentId,
+      merchantId: seller.merchantId,
+      amount: PRICE,
+      currency: "USD",
+      sku: SKU,
+    });
     if (!outcome.redeemed) throw new Error(`verifyAndRedeem: ${JSON.stringify(outcome)}`);
   };
   const twoRequests = async (paymentIntentId: string) => {
@@ -97,7 +108,13 @@ try {
   const combinedIds = Array.from({ length: SAMPLE }, nextPayment);
   const combinedTrips = await perCall(combinedOne, combinedIds);
   const combinedRepeatTrips = await perCall(async (pi) => {
-    const outcome = await client.paywall.verifyAndRedeem({ paymentIntentId: pi, merchantId: seller.merchantId, amount: PRICE, currency: "USD", sku: SKU });
+    const outcome = await client.paywall.verifyAndRedeem({
+      paymentIntentId: pi,
+      merchantId: seller.merchantId,
+      amount: PRICE,
+      currency: "USD",
+      sku: SKU,
+    });
     if (outcome.redeemed) throw new Error("a repeat redemption won");
   }, combinedIds);
 
@@ -147,8 +164,12 @@ try {
   const row = (label: string, r: { times: number[]; seconds: number; perRound?: string }) =>
     `| ${label} | ${(r.times.length / r.seconds).toFixed(0)}${r.perRound ? ` (${r.perRound})` : ""} | ${ms(percentile(r.times, 50))} ms | ${ms(percentile(r.times, 99))} ms |`;
 
-  console.log(`\nPaywall benchmark: ${ROUNDS} rounds of ${DURATION}s per way, ${CONCURRENCY} concurrent callers, production build, fresh database`);
-  console.log(`machine load (1, 5, 15 min averages; ${os.cpus().length} cores): before ${load(loadBefore)}; at the rounds' starts ${loadAtRounds.join(" | ")}; after ${load(os.loadavg())}\n`);
+  console.log(
+    `\nPaywall benchmark: ${ROUNDS} rounds of ${DURATION}s per way, ${CONCURRENCY} concurrent callers, production build, fresh database`,
+  );
+  console.log(
+    `machine load (1, 5, 15 min averages; ${os.cpus().length} cores): before ${load(loadBefore)}; at the rounds' starts ${loadAtRounds.join(" | ")}; after ${load(os.loadavg())}\n`,
+  );
   const sorted = (r: { times: number[]; seconds: number }) => ({ ...r, times: [...r.times].sort((a, b) => a - b) });
   console.log("| paid call | calls/s (per round) | p50 | p99 |");
   console.log("|---|---:|---:|---:|");

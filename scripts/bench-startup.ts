@@ -72,5 +72,7 @@ for (let run = 0; run < RUNS; run++) {
 console.log(`runs: ${RUNS} (median, then all)`);
 console.log(`warm npm start -> /ready:            ${seconds(median(ready))}   [${ready.map(seconds).join(", ")}]`);
 console.log(`Ctrl-C -> npm start exited:          ${seconds(median(stops))}   [${stops.map(seconds).join(", ")}]`);
-console.log(`merchant:create, service running:    ${seconds(median(createWhileServing))}   [${createWhileServing.map(seconds).join(", ")}]`);
+console.log(
+  `merchant:create, service running:    ${seconds(median(createWhileServing))}   [${createWhileServing.map(seconds).join(", ")}]`,
+);
 console.log(`merchant:create, service stopped:    ${seconds(median(createStopped))}   [${createStopped.map(seconds).join(", ")}]`);

@@ -78,7 +78,9 @@ async function backendPids(): Promise<number[]> {
   const db = new pg.Client({ connectionString: database.url });
   await db.connect();
   try {
-    const { rows } = await db.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()");
+    const { rows } = await db.query<{ pid: number }>(
+      "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+    );
     return rows.map((r) => r.pid);
   } finally {
     await db.end();
@@ -89,15 +91,27 @@ async function measure(name: "wake" | "tick", port: number): Promise<PathResult>
   arrivals.clear();
   const proxy = TRIPS ? await countRoundTrips(database.url) : null;
   const profileDir = path.join(profileRoot, name);
-  if (PROFILE) rmSync(profileDir, { recursive: true, force: true }), mkdirSync(profileDir, { recursive: true });
+  if (PROFILE) (rmSync(profileDir, { recursive: true, force: true }), mkdirSync(profileDir, { recursive: true }));
   const server = await startServerProcess(
     port,
-    { DATABASE_URL: proxy?.url ?? database.url, CRON_SECRET: CRON, RATE_LIMIT_MAX: "1000000000", SECRETS_ENCRYPTION_KEY: "33".repeat(32), WEBHOOK_WAKE_ON_COMMIT: name === "wake" ? "1" : "0", WEBHOOK_ENDPOINT_CONCURRENCY: ENDPOINT_CONCURRENCY, WEBHOOK_MERCHANT_CONCURRENCY: MERCHANT_CONCURRENCY },
+    {
+      DATABASE_URL: proxy?.url ?? database.url,
+      CRON_SECRET: CRON,
+      RATE_LIMIT_MAX: "1000000000",
+      SECRETS_ENCRYPTION_KEY: "33".repeat(32),
+      WEBHOOK_WAKE_ON_COMMIT: name === "wake" ? "1" : "0",
+      WEBHOOK_ENDPOINT_CONCURRENCY: ENDPOINT_CONCURRENCY,
+      WEBHOOK_MERCHANT_CONCURRENCY: MERCHANT_CONCURRENCY,
+    },
     false,
     PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
   );
   const post = (p: string, key: string, body: unknown) =>
-    fetch(`${server.url}${p}`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) }).then((r) => r.json());
+    fetch(`${server.url}${p}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    }).then((r) => r.json());
   const tick = () => fetch(`${server.url}/api/cron/tick`, { headers: { authorization: `Bearer ${CRON}` } }).then((r) => r.json());
   try {
     const merchant = await transaction((tx) => createMerchant(tx, { name: `Bench merchant (${name})` }));
@@ -151,7 +165,10 @@ async function measure(name: "wake" | "tick", port: number): Promise<PathResult>
     const deadline = Date.now() + 30_000;
     while ([...events.values()].some((id) => !arrivals.has(id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     stopTicker();
-    const latencies = [...events].filter(([, id]) => arrivals.has(id)).map(([orderId, id]) => arrivals.get(id)! - capturedAt.get(orderId)!).sort((a, b) => a - b);
+    const latencies = [...events]
+      .filter(([, id]) => arrivals.has(id))
+      .map(([orderId, id]) => arrivals.get(id)! - capturedAt.get(orderId)!)
+      .sort((a, b) => a - b);
     return {
       name,
       window: [windowFrom, windowTo],
@@ -160,7 +177,10 @@ async function measure(name: "wake" | "tick", port: number): Promise<PathResult>
       pgCpuMsPerDelivery: pgCpuMs / EVENTS,
       receiverCpuMsPerDelivery: (own.user + own.system) / 1000 / EVENTS,
       tripsPerDelivery: proxy ? trips / EVENTS : undefined,
-      p50: percentile(latencies, 50), p99: percentile(latencies, 99), captures: latencies.length };
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      captures: latencies.length,
+    };
   } finally {
     if (PROFILE && server.child.exitCode === null) {
       // The profile is written at exit: give the server's own 5 s shutdown its time (stop() SIGKILLs at 5 s).
@@ -205,7 +225,10 @@ function profileReport(dir: string, fromUs: number, toUs: number, n = 15): strin
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const label = (frame: CpuProfile["nodes"][number]["callFrame"]) =>
-    `${frame.functionName || "(anonymous)"} ${frame.url.replace(/^.*node_modules\//, "").replace(/^.*\.next\//, ".next/").replace(/^file:\/\/.*\/lib\//, "lib/")}:${frame.lineNumber}`;
+    `${frame.functionName || "(anonymous)"} ${frame.url
+      .replace(/^.*node_modules\//, "")
+      .replace(/^.*\.next\//, ".next/")
+      .replace(/^file:\/\/.*\/lib\//, "lib/")}:${frame.lineNumber}`;
   const self = new Map<string, number>();
   const areas = new Map<string, number>();
   let total = 0;
@@ -238,17 +261,34 @@ function profileReport(dir: string, fromUs: number, toUs: number, n = 15): strin
     `  ${total} samples, ${share(idle).trim()} idle. By area (inclusive, of all samples; busy = ${busy}):`,
     ...[...areas].sort((a, b) => b[1] - a[1]).map(([area, count]) => `  ${share(count)}  ${area}`),
     `  Top functions (self time):`,
-    ...[...self].sort((a, b) => b[1] - a[1]).slice(0, n).map(([name, count]) => `  ${share(count)}  ${name}`),
+    ...[...self]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([name, count]) => `  ${share(count)}  ${name}`),
   ].join("\n");
 }
 
-const loadBefore = loadavg().map((n) => n.toFixed(2)).join(" / ");
+const loadBefore = loadavg()
+  .map((n) => n.toFixed(2))
+  .join(" / ");
 try {
   const port = Number(process.env.BENCH_PORT ?? 3998);
   const results = [await measure("wake", port), await measure("tick", port + 1)];
-  console.log(`\nWebhook sender benchmark: production build, fresh database, one local keep-alive receiver answering 200 at once (WEBHOOK_ENDPOINT_CONCURRENCY=${ENDPOINT_CONCURRENCY}, WEBHOOK_MERCHANT_CONCURRENCY=${MERCHANT_CONCURRENCY})\n`);
-  console.log(`load average before: ${loadBefore}, after: ${loadavg().map((n) => n.toFixed(2)).join(" / ")} (${availableParallelism()} cores)\n`);
-  console.log("| path | deliveries/s (" + EVENTS + " events, one commit) | server CPU per delivery | PostgreSQL CPU per delivery | receiver CPU per delivery | CPU bound on 2 idle cores |" + (TRIPS ? " DB round trips per delivery |" : "") + " capture-to-receiver p50 | p99 | captures |");
+  console.log(
+    `\nWebhook sender benchmark: production build, fresh database, one local keep-alive receiver answering 200 at once (WEBHOOK_ENDPOINT_CONCURRENCY=${ENDPOINT_CONCURRENCY}, WEBHOOK_MERCHANT_CONCURRENCY=${MERCHANT_CONCURRENCY})\n`,
+  );
+  console.log(
+    `load average before: ${loadBefore}, after: ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(" / ")} (${availableParallelism()} cores)\n`,
+  );
+  console.log(
+    "| path | deliveries/s (" +
+      EVENTS +
+      " events, one commit) | server CPU per delivery | PostgreSQL CPU per delivery | receiver CPU per delivery | CPU bound on 2 idle cores |" +
+      (TRIPS ? " DB round trips per delivery |" : "") +
+      " capture-to-receiver p50 | p99 | captures |",
+  );
   console.log("|---|---:|---:|---:|---:|---:|" + (TRIPS ? "---:|" : "") + "---:|---:|---:|");
   // "CPU bound": 2 cores' worth of CPU divided by the three processes' CPU per delivery: the deliveries/s
   // the machine could reach if nothing else ran on it and the pipeline never waited.
@@ -259,7 +299,11 @@ try {
         ` ${r.p50.toFixed(0)} ms | ${r.p99.toFixed(0)} ms | ${r.captures} |`,
     );
   }
-  if (PROFILE) for (const r of results) console.log(`\nCPU profile of the ${r.name} server over the throughput drain:\n${profileReport(path.join(profileRoot, r.name), ...r.window)}`);
+  if (PROFILE)
+    for (const r of results)
+      console.log(
+        `\nCPU profile of the ${r.name} server over the throughput drain:\n${profileReport(path.join(profileRoot, r.name), ...r.window)}`,
+      );
 } finally {
   await closeDb();
   receiver.close();

@@ -20,7 +20,11 @@ const PRICE = 1; // cents
 
 const loadBefore = os.loadavg();
 const database = await freshBenchDatabase();
-const server = await startServerProcess(Number(process.env.BENCH_PORT ?? 3996), { DATABASE_URL: database.url, CRON_SECRET: "bench", RATE_LIMIT_MAX: "1000000000" });
+const server = await startServerProcess(Number(process.env.BENCH_PORT ?? 3996), {
+  DATABASE_URL: database.url,
+  CRON_SECRET: "bench",
+  RATE_LIMIT_MAX: "1000000000",
+});
 process.env.DATABASE_URL = database.url;
 const { transaction, closeDb, getDb } = await import("../lib/db");
 const { createMerchant } = await import("../lib/merchants/create-merchant");
@@ -37,7 +41,9 @@ try {
   const url = `${server.url}/x402/r/${resource.id}`;
   const unpaid = await fetch(url);
   const required = JSON.parse(Buffer.from(unpaid.headers.get("payment-required")!, "base64").toString("utf8"));
-  const signers = Array.from({ length: CONCURRENCY }, () => new x402Client().register("eip155:84532", new ExactEvmScheme(privateKeyToAccount(generatePrivateKey()))));
+  const signers = Array.from({ length: CONCURRENCY }, () =>
+    new x402Client().register("eip155:84532", new ExactEvmScheme(privateKeyToAccount(generatePrivateKey()))),
+  );
   const payers = signers.map((client) => wrapFetchWithPayment(fetch, client));
 
   /** Sign (fresh nonce) + verify + settle + content. */
@@ -75,7 +81,11 @@ try {
   };
   await loop(2, paidRequest); // warm-up
   await loop(1, stockRound);
-  const runs = { paid: [] as { times: number[]; seconds: number }[], stock: [] as { times: number[]; seconds: number }[], health: [] as { times: number[]; seconds: number }[] };
+  const runs = {
+    paid: [] as { times: number[]; seconds: number }[],
+    stock: [] as { times: number[]; seconds: number }[],
+    health: [] as { times: number[]; seconds: number }[],
+  };
   const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(", ");
   const loadAtRounds: string[] = [];
   for (let round = 0; round < ROUNDS; round++) {
@@ -90,11 +100,16 @@ try {
     perRound: list.map((r) => (r.times.length / r.seconds).toFixed(0)).join(" / "),
   });
   const ms = (v: number) => v.toFixed(1);
-  const row = (label: string, r: ReturnType<typeof merged>) => `| ${label} | ${(r.times.length / r.seconds).toFixed(0)} (${r.perRound}) | ${ms(percentile(r.times, 50))} ms | ${ms(percentile(r.times, 99))} ms |`;
+  const row = (label: string, r: ReturnType<typeof merged>) =>
+    `| ${label} | ${(r.times.length / r.seconds).toFixed(0)} (${r.perRound}) | ${ms(percentile(r.times, 50))} ms | ${ms(percentile(r.times, 99))} ms |`;
   const settled = await getDb().paymentIntent.count({ where: { merchantId: seller.merchantId, source: "x402", status: "captured" } });
 
-  console.log(`\nx402 benchmark: ${ROUNDS} rounds of ${DURATION}s per way, ${CONCURRENCY} concurrent payers, production build, fresh database`);
-  console.log(`machine load (1, 5, 15 min averages; ${os.cpus().length} cores): before ${load(loadBefore)}; at the rounds' starts ${loadAtRounds.join(" | ")}; after ${load(os.loadavg())}\n`);
+  console.log(
+    `\nx402 benchmark: ${ROUNDS} rounds of ${DURATION}s per way, ${CONCURRENCY} concurrent payers, production build, fresh database`,
+  );
+  console.log(
+    `machine load (1, 5, 15 min averages; ${os.cpus().length} cores): before ${load(loadBefore)}; at the rounds' starts ${loadAtRounds.join(" | ")}; after ${load(os.loadavg())}\n`,
+  );
   console.log("| request | calls/s (per round) | p50 | p99 |");
   console.log("|---|---:|---:|---:|");
   console.log(row("paid x402 request: sign + verify + settle + content (GET /x402/r/:id)", merged(runs.paid)));

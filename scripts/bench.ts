@@ -64,11 +64,17 @@ const { createMerchant } = await import("../lib/merchants/create-merchant");
 try {
   const merchant = await transaction((tx) => createMerchant(tx, { name: "Bench merchant" }));
   const auth = { authorization: `Bearer ${merchant.testSecretKey}`, "content-type": "application/json" };
-  const customer = await (await fetch(`${server.url}/v1/customers`, { method: "POST", headers: auth, body: JSON.stringify({ name: "bench" }) })).json();
+  const customer = await (
+    await fetch(`${server.url}/v1/customers`, { method: "POST", headers: auth, body: JSON.stringify({ name: "bench" }) })
+  ).json();
 
   const allCases: Case[] = [
     { id: "health", name: "GET /health (trivial route)", options: { url: `${server.url}/health` } },
-    { id: "get", name: "GET /v1/customers/:id (auth + rate limit + read)", options: { url: `${server.url}/v1/customers/${customer.id}`, headers: auth } },
+    {
+      id: "get",
+      name: "GET /v1/customers/:id (auth + rate limit + read)",
+      options: { url: `${server.url}/v1/customers/${customer.id}`, headers: auth },
+    },
     {
       id: "post",
       name: "POST /v1/customers (auth + rate limit + idempotency + write)",
@@ -78,7 +84,11 @@ try {
         headers: auth,
         requests: [
           {
-            setupRequest: (req) => ({ ...req, headers: { ...req.headers, "idempotency-key": randomUUID() }, body: JSON.stringify({ name: "bench", email: "bench@example.com" }) }),
+            setupRequest: (req) => ({
+              ...req,
+              headers: { ...req.headers, "idempotency-key": randomUUID() },
+              body: JSON.stringify({ name: "bench", email: "bench@example.com" }),
+            }),
           },
         ],
       },
@@ -89,7 +99,11 @@ try {
   const measureCpu = canReadProcessCpu();
   const { getPool } = await import("../lib/db");
   const dbBackendPids = async () =>
-    (await getPool().query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")).rows.map((r) => r.pid);
+    (
+      await getPool().query<{ pid: number }>(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+      )
+    ).rows.map((r) => r.pid);
   const serverPid = server.child.pid!;
 
   async function run(bench: Case, seconds: number): Promise<Figures> {
@@ -134,9 +148,13 @@ try {
     };
   };
   const trivial = cases[0].id === "health" ? medianOf("health").reqPerSec : NaN;
-  console.log(`\nRequest pipeline benchmark: ${rounds} interleaved rounds of ${duration}s per case, ${connections} connections, production build, fresh database`);
+  console.log(
+    `\nRequest pipeline benchmark: ${rounds} interleaved rounds of ${duration}s per case, ${connections} connections, production build, fresh database`,
+  );
   console.log(`Load average (1 min) at each round's start and at the end: ${loads.map((l) => l.toFixed(2)).join(", ")}\n`);
-  console.log("| case | req/s (median) | req/s per round | vs trivial | p50 ms | p99 ms | server CPU ms/req | Postgres CPU ms/req | non-2xx | errors |");
+  console.log(
+    "| case | req/s (median) | req/s per round | vs trivial | p50 ms | p99 ms | server CPU ms/req | Postgres CPU ms/req | non-2xx | errors |",
+  );
   console.log("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|");
   for (const bench of cases) {
     const r = medianOf(bench.id);

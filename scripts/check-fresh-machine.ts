@@ -19,7 +19,11 @@ function check(condition: unknown, message: string): asserts condition {
 }
 
 /** What a new user's shell has: no DATABASE_URL, no BASE_URL, none of the service's settings. */
-const bareEnv = { PATH: process.env.PATH, HOME: process.env.HOME ?? os.homedir(), NEXT_TELEMETRY_DISABLED: "1" } as unknown as NodeJS.ProcessEnv; // (no NODE_ENV either)
+const bareEnv = {
+  PATH: process.env.PATH,
+  HOME: process.env.HOME ?? os.homedir(),
+  NEXT_TELEMETRY_DISABLED: "1",
+} as unknown as NodeJS.ProcessEnv; // (no NODE_ENV either)
 
 function startService(cwd: string, env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string } {
   const child = spawn("npm", ["start"], { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
@@ -61,9 +65,13 @@ try {
   const cloned = await runChild("git", ["clone", "--quiet", "--no-hardlinks", ROOT, clone], { capture: true });
   check(cloned.code === 0, `git clone (${cloned.output.trim() || "ok"})`);
   const linked = await runChild("cp", ["-al", path.join(ROOT, "node_modules"), path.join(clone, "node_modules")], { capture: true });
-  if (linked.code !== 0) cpSync(path.join(ROOT, "node_modules"), path.join(clone, "node_modules"), { recursive: true, verbatimSymlinks: true });
+  if (linked.code !== 0)
+    cpSync(path.join(ROOT, "node_modules"), path.join(clone, "node_modules"), { recursive: true, verbatimSymlinks: true });
   rmSync(path.join(clone, "node_modules", ".cache"), { recursive: true, force: true });
-  check(!existsSync(path.join(clone, "lib", "generated")) && !existsSync(path.join(clone, ".next")), "the clone has no generated client and no build");
+  check(
+    !existsSync(path.join(clone, "lib", "generated")) && !existsSync(path.join(clone, ".next")),
+    "the clone has no generated client and no build",
+  );
 
   const built = await runChild("npm", ["run", "build"], { cwd: clone, env: bareEnv, capture: true });
   check(built.code === 0, `npm run build with no settings${built.code === 0 ? "" : `:\n${built.output}`}`);
@@ -99,7 +107,10 @@ try {
   await printed(second.output, /^Ready: /m);
   check(!/Seeded a demo merchant/.test(second.output()), "a second start reuses .data/ (no new seed)");
   const replay = await createCustomer(baseUrl, key, "first-customer");
-  check(replay.status === 201 && replay.headers.get("idempotent-replayed") === "true", "the first key still works and its customer is still there (replayed)");
+  check(
+    replay.status === 201 && replay.headers.get("idempotent-replayed") === "true",
+    "the first key still works and its customer is still there (replayed)",
+  );
   await pressCtrlC(second.child);
   running = undefined;
   check(!(await portIsOpen(port)), "the second start stopped cleanly too");

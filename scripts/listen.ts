@@ -21,7 +21,8 @@ const { values } = parseArgs({
   },
 });
 
-const USAGE = "usage: npm run listen -- --api-key <sk_test_...> [--forward-to http://localhost:PORT/path] [--events order.paid,payment_intent.*] [--base-url http://localhost:3000]";
+const USAGE =
+  "usage: npm run listen -- --api-key <sk_test_...> [--forward-to http://localhost:PORT/path] [--events order.paid,payment_intent.*] [--base-url http://localhost:3000]";
 if (values.help) {
   console.log(USAGE);
   process.exit(0);
@@ -53,12 +54,23 @@ const stamp = () => new Date().toISOString().replace("T", " ").slice(0, 19);
 
 async function forward(event: StreamedEvent): Promise<void> {
   if (!forwardTo) return;
-  const body = JSON.stringify({ id: event.id, type: event.type, data: event.data, created: Math.floor(Date.parse(event.createdAt) / 1000), livemode: event.livemode });
+  const body = JSON.stringify({
+    id: event.id,
+    type: event.type,
+    data: event.data,
+    created: Math.floor(Date.parse(event.createdAt) / 1000),
+    livemode: event.livemode,
+  });
   const signature = signWebhookPayload(secret, body, Math.floor(Date.now() / 1000));
   try {
     const res = await fetch(forwardTo, {
       method: "POST",
-      headers: { "content-type": "application/json", [SIGNATURE_HEADER]: signature, [EVENT_ID_HEADER]: event.id, "user-agent": "AgentPaymentsService-Listen/1.0" },
+      headers: {
+        "content-type": "application/json",
+        [SIGNATURE_HEADER]: signature,
+        [EVENT_ID_HEADER]: event.id,
+        "user-agent": "AgentPaymentsService-Listen/1.0",
+      },
       body,
       signal: AbortSignal.timeout(10_000),
     });

@@ -19,7 +19,9 @@ const database = await openServiceDatabase();
 let server: ServerProcess;
 let serverStarting: Promise<ServerProcess> | undefined;
 try {
-  console.log(database.embedded ? `Database: embedded PostgreSQL (${database.url.replace(/:[^:@]*@/, ":***@")})` : "Database: DATABASE_URL");
+  console.log(
+    database.embedded ? `Database: embedded PostgreSQL (${database.url.replace(/:[^:@]*@/, ":***@")})` : "Database: DATABASE_URL",
+  );
   // Independent steps run side by side: the migrations with the build, the server's boot with the seed.
   await generatePrismaClientIfMissing();
   const [pending] = await Promise.all([applyPendingMigrations(database.url), buildIfNeeded()]);

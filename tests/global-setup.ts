@@ -14,7 +14,11 @@ export default async function setup(project: TestProject) {
   // Every dashboard test file signs merchants up from 127.0.0.1 (as playwright.config.ts does); the sign-up
   // limit itself is tested on a server of its own (dashboard-auth.http.test.ts), and so are sign-ins per IP
   // across emails (sign-in-limits.http.test.ts).
-  const server = await startTestServer({ SIGNUP_RATE_LIMIT_MAX: "1000", LOGIN_IP_RATE_LIMIT_MAX: "1000", PASSWORD_RESET_IP_RATE_LIMIT_MAX: "1000" });
+  const server = await startTestServer({
+    SIGNUP_RATE_LIMIT_MAX: "1000",
+    LOGIN_IP_RATE_LIMIT_MAX: "1000",
+    PASSWORD_RESET_IP_RATE_LIMIT_MAX: "1000",
+  });
   project.provide("baseUrl", server.url);
   return () => server.stop();
 }

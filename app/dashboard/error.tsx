@@ -10,7 +10,10 @@ export default function DashboardError({ error, reset }: { error: Error & { dige
   return (
     <div role="alert" className="flex flex-col items-start gap-3 rounded-lg border border-red-200 bg-white px-6 py-10 shadow-sm">
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">This page could not be loaded</h1>
-      <p className="text-slate-700">Something went wrong on our side. Try again; if it keeps happening, report it{error.digest ? ` with the reference ${error.digest}` : ""}.</p>
+      <p className="text-slate-700">
+        Something went wrong on our side. Try again; if it keeps happening, report it
+        {error.digest ? ` with the reference ${error.digest}` : ""}.
+      </p>
       <Button variant="primary" onClick={reset}>
         Try again
       </Button>

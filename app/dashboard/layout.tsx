@@ -21,7 +21,10 @@ export default async function DashboardLayout({ children }: { children: ReactNod
     <Providers>
       <meta name={CSRF_META} content={dashboard.csrfToken} />
       <meta name={MODE_META} content={dashboard.mode} />
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow"
+      >
         Skip to content
       </a>
       {dashboard.mode === "test" ? (
@@ -30,15 +33,19 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         </div>
       ) : paymentsAvailable(true) ? null : (
         <div className="bg-slate-900 px-4 py-2 text-center text-sm text-white" data-testid="live-unavailable-banner" role="status">
-          Live payments are not set up: no payment rail is configured (<code className="font-mono">LIVE_RAIL</code>). Live keys and checkouts work, but
-          payers cannot pay live checkouts yet and the API&apos;s capture answers 502. Use test mode until a rail is connected.
+          Live payments are not set up: no payment rail is configured (<code className="font-mono">LIVE_RAIL</code>). Live keys and
+          checkouts work, but payers cannot pay live checkouts yet and the API&apos;s capture answers 502. Use test mode until a rail is
+          connected.
         </div>
       )}
       <div className="min-h-screen bg-slate-50">
         <header className="border-b border-slate-200 bg-white">
           <div className="mx-auto flex max-w-7xl items-center justify-between gap-4 px-4 py-2.5 md:px-6">
             <div className="flex min-w-0 items-center gap-3">
-              <span aria-hidden className="flex h-7 w-7 shrink-0 items-center justify-center rounded-md bg-indigo-600 text-sm font-bold text-white">
+              <span
+                aria-hidden
+                className="flex h-7 w-7 shrink-0 items-center justify-center rounded-md bg-indigo-600 text-sm font-bold text-white"
+              >
                 {dashboard.merchantName.charAt(0).toUpperCase()}
               </span>
               <span className="truncate text-sm font-semibold text-slate-900" data-testid="merchant-name">

@@ -32,7 +32,8 @@ export default async function DashboardHome() {
   ]);
   const hasEndpoints = steps.find((step) => step.id === "webhook_endpoint")!.done;
   const currencies = [...new Set([...balance.pending, ...balance.payable].map((entry) => entry.currency))];
-  const amountOf = (list: { currency: string; amount: number }[], currency: string) => list.find((entry) => entry.currency === currency)?.amount ?? 0;
+  const amountOf = (list: { currency: string; amount: number }[], currency: string) =>
+    list.find((entry) => entry.currency === currency)?.amount ?? 0;
   const primary = revenue[0];
 
   return (
@@ -73,14 +74,35 @@ export default async function DashboardHome() {
         </Section>
       </div>
       <div className="mt-6 grid gap-6 lg:grid-cols-2">
-        <Section title="Recent orders" actions={<Link href="/dashboard/orders" className="text-sm font-medium text-indigo-700 hover:underline">View all</Link>} flush>
+        <Section
+          title="Recent orders"
+          actions={
+            <Link href="/dashboard/orders" className="text-sm font-medium text-indigo-700 hover:underline">
+              View all
+            </Link>
+          }
+          flush
+        >
           <DataTable
             caption="Recent orders"
             rows={orders.data}
             rowHref={(order) => `/dashboard/orders/${order.id}`}
-            empty={<EmptyState title="No orders yet" description="Orders appear here when checkouts are paid." action={<Link href="/dashboard/checkouts" className="text-sm font-medium text-indigo-700 hover:underline">Create a checkout</Link>} />}
+            empty={
+              <EmptyState
+                title="No orders yet"
+                description="Orders appear here when checkouts are paid."
+                action={
+                  <Link href="/dashboard/checkouts" className="text-sm font-medium text-indigo-700 hover:underline">
+                    Create a checkout
+                  </Link>
+                }
+              />
+            }
             columns={[
-              { header: "Amount", cell: (order) => <Money amount={order.amount} currency={order.currency} className="font-medium text-slate-900" /> },
+              {
+                header: "Amount",
+                cell: (order) => <Money amount={order.amount} currency={order.currency} className="font-medium text-slate-900" />,
+              },
               { header: "Status", cell: (order) => <StatusBadge status={order.status} /> },
               { header: "Created", cell: (order) => formatDateTime(order.createdAt), align: "right", hideOnMobile: true },
             ]}
@@ -95,7 +117,15 @@ export default async function DashboardHome() {
               hasEndpoints ? (
                 <EmptyState title="No failed deliveries" description="Every webhook delivery attempt succeeded." />
               ) : (
-                <EmptyState title="No webhook endpoints" description="Add an endpoint to receive events such as order.paid." action={<Link href="/dashboard/webhooks" className="text-sm font-medium text-indigo-700 hover:underline">Add an endpoint</Link>} />
+                <EmptyState
+                  title="No webhook endpoints"
+                  description="Add an endpoint to receive events such as order.paid."
+                  action={
+                    <Link href="/dashboard/webhooks" className="text-sm font-medium text-indigo-700 hover:underline">
+                      Add an endpoint
+                    </Link>
+                  }
+                />
               )
             }
             columns={[
@@ -108,8 +138,15 @@ export default async function DashboardHome() {
                   </>
                 ),
               },
-              { header: "Endpoint", cell: (attempt) => <span className="block max-w-[14rem] truncate text-xs">{attempt.endpointUrl}</span>, hideOnMobile: true },
-              { header: "Response", cell: (attempt) => (attempt.responseStatus ? `HTTP ${attempt.responseStatus}` : (attempt.error ?? "No response")) },
+              {
+                header: "Endpoint",
+                cell: (attempt) => <span className="block max-w-[14rem] truncate text-xs">{attempt.endpointUrl}</span>,
+                hideOnMobile: true,
+              },
+              {
+                header: "Response",
+                cell: (attempt) => (attempt.responseStatus ? `HTTP ${attempt.responseStatus}` : (attempt.error ?? "No response")),
+              },
               { header: "When", cell: (attempt) => formatDateTime(attempt.attemptedAt), align: "right" },
             ]}
           />

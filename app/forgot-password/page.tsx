@@ -20,7 +20,9 @@ export default function ForgotPasswordPage() {
         </>
       }
     >
-      <p className="mb-4 text-sm text-slate-700">Enter your account&apos;s email and we&apos;ll send you a link to choose a new password.</p>
+      <p className="mb-4 text-sm text-slate-700">
+        Enter your account&apos;s email and we&apos;ll send you a link to choose a new password.
+      </p>
       <ForgotPasswordForm />
     </AuthCard>
   );

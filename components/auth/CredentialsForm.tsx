@@ -25,11 +25,26 @@ const FIELDS: Record<"signin" | "signup", Field[]> = {
   signup: [
     { name: "name", label: "Business name", type: "text", autoComplete: "organization" },
     { name: "email", label: "Email", type: "email", autoComplete: "username" },
-    { name: "password", label: "Password", type: "password", autoComplete: "new-password", minLength: PASSWORD_MIN_LENGTH, hint: `At least ${PASSWORD_MIN_LENGTH} characters.` },
+    {
+      name: "password",
+      label: "Password",
+      type: "password",
+      autoComplete: "new-password",
+      minLength: PASSWORD_MIN_LENGTH,
+      hint: `At least ${PASSWORD_MIN_LENGTH} characters.`,
+    },
   ],
 };
 
-export function CredentialsForm({ provider, initialError, callbackUrl = "/dashboard" }: { provider: "signin" | "signup"; initialError?: string | null; callbackUrl?: string }) {
+export function CredentialsForm({
+  provider,
+  initialError,
+  callbackUrl = "/dashboard",
+}: {
+  provider: "signin" | "signup";
+  initialError?: string | null;
+  callbackUrl?: string;
+}) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(authErrorMessage(initialError));
   const [pending, setPending] = useState(false);
@@ -41,7 +56,9 @@ export function CredentialsForm({ provider, initialError, callbackUrl = "/dashbo
     const form = new FormData(event.currentTarget);
     setPending(true);
     setError(null);
-    const result = await signIn(provider, { ...Object.fromEntries(form) as Record<string, string>, redirect: false, callbackUrl }).catch(() => null);
+    const result = await signIn(provider, { ...(Object.fromEntries(form) as Record<string, string>), redirect: false, callbackUrl }).catch(
+      () => null,
+    );
     if (result?.ok && !result.error) {
       router.replace(callbackUrl);
       router.refresh();
@@ -60,10 +77,16 @@ export function CredentialsForm({ provider, initialError, callbackUrl = "/dashbo
 
   if (checkEmail !== null) {
     return (
-      <div ref={errorRef as RefObject<HTMLDivElement | null>} tabIndex={-1} role="status" className="flex flex-col gap-2 rounded-md border border-emerald-200 bg-emerald-50 px-3 py-3 text-sm text-emerald-900">
+      <div
+        ref={errorRef as RefObject<HTMLDivElement | null>}
+        tabIndex={-1}
+        role="status"
+        className="flex flex-col gap-2 rounded-md border border-emerald-200 bg-emerald-50 px-3 py-3 text-sm text-emerald-900"
+      >
         <p className="font-semibold">Check your email</p>
         <p>
-          We sent a message to <strong>{checkEmail}</strong>. Open the link in it to finish creating your account, then sign in. Nothing arrived? Check the address and sign up again.
+          We sent a message to <strong>{checkEmail}</strong>. Open the link in it to finish creating your account, then sign in. Nothing
+          arrived? Check the address and sign up again.
         </p>
       </div>
     );
@@ -72,7 +95,12 @@ export function CredentialsForm({ provider, initialError, callbackUrl = "/dashbo
   return (
     <form onSubmit={submit} className="flex flex-col gap-4" noValidate={false}>
       {error ? (
-        <p ref={errorRef as RefObject<HTMLParagraphElement | null>} tabIndex={-1} role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+        <p
+          ref={errorRef as RefObject<HTMLParagraphElement | null>}
+          tabIndex={-1}
+          role="alert"
+          className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
+        >
           {error}
         </p>
       ) : null}

@@ -93,7 +93,16 @@ export function ForgotPasswordForm() {
     <form onSubmit={submit} method="post" className="flex flex-col gap-4">
       {notice}
       <Field id="forgot-email" label="Email">
-        <input id="forgot-email" name="email" type="email" autoComplete="username" required maxLength={200} aria-invalid={outcome && !outcome.ok ? true : undefined} className={inputClass} />
+        <input
+          id="forgot-email"
+          name="email"
+          type="email"
+          autoComplete="username"
+          required
+          maxLength={200}
+          aria-invalid={outcome && !outcome.ok ? true : undefined}
+          className={inputClass}
+        />
       </Field>
       <Button type="submit" variant="primary" pending={pending} disabled={!hydrated} className="mt-2 w-full">
         {pending ? "Sending…" : "Email me a reset link"}
@@ -141,7 +150,14 @@ export function ConfirmEmailForm({ token }: { token: string }) {
     <div className="flex flex-col gap-4">
       {notice}
       <p className="text-sm text-slate-700">Confirm this email address to finish creating your account.</p>
-      <Button type="button" variant="primary" pending={pending} disabled={!hydrated} className="w-full" onClick={() => void run(() => post("/api/account/confirm-email", { token }))}>
+      <Button
+        type="button"
+        variant="primary"
+        pending={pending}
+        disabled={!hydrated}
+        className="w-full"
+        onClick={() => void run(() => post("/api/account/confirm-email", { token }))}
+      >
         {pending ? "Confirming…" : "Confirm my email"}
       </Button>
     </div>

@@ -7,7 +7,15 @@ import { AuthCard } from "./AuthCard";
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
-export async function EmailLinkPage({ title, searchParams, form }: { title: string; searchParams: SearchParams; form: (token: string) => ReactNode }) {
+export async function EmailLinkPage({
+  title,
+  searchParams,
+  form,
+}: {
+  title: string;
+  searchParams: SearchParams;
+  form: (token: string) => ReactNode;
+}) {
   const { token } = await searchParams;
   return (
     <AuthCard

@@ -26,7 +26,14 @@ export function ArchiveRestoreButton({ path, name, active, noun, consequence, co
   const restore = useDashboardMutation<void>({ path, method: "PATCH", body: () => ({ active: true }), success: `${Noun} restored.` });
   if (!active) {
     return (
-      <Button size="sm" variant="secondary" pending={restore.isPending} onClick={() => restore.mutate()} aria-label={`Restore ${name}`} className="relative z-10">
+      <Button
+        size="sm"
+        variant="secondary"
+        pending={restore.isPending}
+        onClick={() => restore.mutate()}
+        aria-label={`Restore ${name}`}
+        className="relative z-10"
+      >
         Restore
       </Button>
     );

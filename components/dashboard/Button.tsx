@@ -25,7 +25,17 @@ interface Props extends ButtonHTMLAttributes<HTMLButtonElement> {
   children: ReactNode;
 }
 
-export function Button({ variant = "secondary", size = "md", pending = false, href, className = "", children, disabled, type = "button", ...rest }: Props) {
+export function Button({
+  variant = "secondary",
+  size = "md",
+  pending = false,
+  href,
+  className = "",
+  children,
+  disabled,
+  type = "button",
+  ...rest
+}: Props) {
   const classes = `${buttonClass(variant, size)} ${className}`;
   if (href) {
     return (

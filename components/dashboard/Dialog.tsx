@@ -3,7 +3,14 @@
 // returns to the opener. Controlled: `open` and `onClose`.
 import { useEffect, useId, useRef, type ReactNode } from "react";
 
-export function Dialog({ open, onClose, title, description, children, footer }: {
+export function Dialog({
+  open,
+  onClose,
+  title,
+  description,
+  children,
+  footer,
+}: {
   open: boolean;
   onClose: () => void;
   title: string;

@@ -11,8 +11,18 @@ const STEPS: Record<FirstRunStep["id"], { title: string; detail: string; href: s
     href: "/dashboard/api-keys",
     action: "Go to API keys",
   },
-  checkout: { title: "Open a test checkout", detail: "Create a checkout and pay it on the hosted pay page with a test card.", href: "/dashboard/checkouts", action: "Go to checkouts" },
-  webhook_endpoint: { title: "Add a webhook endpoint", detail: "Receive signed events such as order.paid on your server.", href: "/dashboard/webhooks", action: "Go to webhooks" },
+  checkout: {
+    title: "Open a test checkout",
+    detail: "Create a checkout and pay it on the hosted pay page with a test card.",
+    href: "/dashboard/checkouts",
+    action: "Go to checkouts",
+  },
+  webhook_endpoint: {
+    title: "Add a webhook endpoint",
+    detail: "Receive signed events such as order.paid on your server.",
+    href: "/dashboard/webhooks",
+    action: "Go to webhooks",
+  },
   paywall: {
     title: "Try the paywall or MCP example",
     detail: "Charge per call: run `npm run example:mcp` with your key, or sell an endpoint as a paid resource.",
@@ -31,7 +41,10 @@ export function GettingStarted({ steps }: { steps: FirstRunStep[] }) {
           const text = STEPS[step.id];
           return (
             <li key={step.id} className="flex items-start gap-3" data-testid={`step-${step.id}`} data-done={step.done}>
-              <span aria-hidden className={`mt-0.5 flex h-5 w-5 shrink-0 items-center justify-center rounded-full text-xs font-semibold ${step.done ? "bg-emerald-600 text-white" : "border border-slate-300 text-slate-500"}`}>
+              <span
+                aria-hidden
+                className={`mt-0.5 flex h-5 w-5 shrink-0 items-center justify-center rounded-full text-xs font-semibold ${step.done ? "bg-emerald-600 text-white" : "border border-slate-300 text-slate-500"}`}
+              >
                 {step.done ? "✓" : ""}
               </span>
               <div className="min-w-0">

@@ -22,8 +22,12 @@ export function ModeSwitch({ mode }: { mode: DashboardMode }) {
       disabled={pending}
       className="flex items-center gap-2 whitespace-nowrap rounded-md px-2 py-1 text-sm font-medium text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-600"
     >
-      <span className={`relative inline-flex h-5 w-9 shrink-0 items-center rounded-full transition-colors ${testMode ? "bg-amber-500" : "bg-slate-300"}`}>
-        <span className={`inline-block h-4 w-4 rounded-full bg-white shadow transition-transform ${testMode ? "translate-x-4" : "translate-x-0.5"}`} />
+      <span
+        className={`relative inline-flex h-5 w-9 shrink-0 items-center rounded-full transition-colors ${testMode ? "bg-amber-500" : "bg-slate-300"}`}
+      >
+        <span
+          className={`inline-block h-4 w-4 rounded-full bg-white shadow transition-transform ${testMode ? "translate-x-4" : "translate-x-0.5"}`}
+        />
       </span>
       Test mode
     </button>

@@ -3,7 +3,12 @@
 import Link from "next/link";
 import { buttonClass } from "./Button";
 
-export function NextPageLink({ basePath, query, lastId, hasMore }: {
+export function NextPageLink({
+  basePath,
+  query,
+  lastId,
+  hasMore,
+}: {
   basePath: string;
   /** The page's current query (filters); startingAfter is replaced. */
   query: Record<string, string | undefined>;

@@ -5,7 +5,9 @@ import { useState, type ReactNode } from "react";
 import { ToastProvider } from "./useToast";
 
 export function Providers({ children }: { children: ReactNode }) {
-  const [client] = useState(() => new QueryClient({ defaultOptions: { queries: { staleTime: 10_000, retry: 1 }, mutations: { retry: false } } }));
+  const [client] = useState(
+    () => new QueryClient({ defaultOptions: { queries: { staleTime: 10_000, retry: 1 }, mutations: { retry: false } } }),
+  );
   return (
     <QueryClientProvider client={client}>
       <ToastProvider>{children}</ToastProvider>

@@ -1,7 +1,14 @@
 // A titled card on a dashboard page (an <h2> landmark section).
 import type { ReactNode } from "react";
 
-export function Section({ title, description, actions, children, className = "", flush = false }: {
+export function Section({
+  title,
+  description,
+  actions,
+  children,
+  className = "",
+  flush = false,
+}: {
   title: ReactNode;
   description?: ReactNode;
   actions?: ReactNode;

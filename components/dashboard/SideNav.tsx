@@ -50,7 +50,12 @@ export function SideNav() {
           </span>
         </summary>
         <nav aria-label="Dashboard" className="border-t border-slate-200 p-2">
-          <NavLinks pathname={pathname} onNavigate={() => document.activeElement instanceof HTMLElement && document.activeElement.closest("details")?.removeAttribute("open")} />
+          <NavLinks
+            pathname={pathname}
+            onNavigate={() =>
+              document.activeElement instanceof HTMLElement && document.activeElement.closest("details")?.removeAttribute("open")
+            }
+          />
         </nav>
       </details>
     </>

@@ -34,7 +34,11 @@ const TONE: Record<string, string> = {
 
 export function StatusBadge({ status }: { status: string }) {
   return (
-    <span data-testid="status" data-status={status} className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${ownValue(TONE, status) ?? "bg-slate-100 text-slate-700 ring-slate-500/20"}`}>
+    <span
+      data-testid="status"
+      data-status={status}
+      className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${ownValue(TONE, status) ?? "bg-slate-100 text-slate-700 ring-slate-500/20"}`}
+    >
       {statusLabel(status)}
     </span>
   );

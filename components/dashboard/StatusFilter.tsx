@@ -4,7 +4,15 @@
 import Link from "next/link";
 import { statusLabel } from "@/lib/dashboard/format";
 
-export function StatusFilter({ basePath, statuses, current, param = "status", label = "Filter by status", optionLabel = statusLabel, keep = {} }: {
+export function StatusFilter({
+  basePath,
+  statuses,
+  current,
+  param = "status",
+  label = "Filter by status",
+  optionLabel = statusLabel,
+  keep = {},
+}: {
   basePath: string;
   keep?: Record<string, string | undefined>;
   statuses: readonly string[];

@@ -17,13 +17,16 @@ export interface UsageChartProps {
 function bucketLabel(start: string, interval: "hour" | "day") {
   const at = new Date(start);
   return interval === "hour"
-    ? at.toLocaleString("en-US", { timeZone: "UTC", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hour12: false }) + " UTC"
+    ? at.toLocaleString("en-US", { timeZone: "UTC", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hour12: false }) +
+        " UTC"
     : at.toLocaleDateString("en-US", { timeZone: "UTC", month: "short", day: "numeric", year: "numeric" });
 }
 
 function axisLabel(start: string, interval: "hour" | "day") {
   const at = new Date(start);
-  return interval === "hour" ? `${String(at.getUTCHours()).padStart(2, "0")}:00` : at.toLocaleDateString("en-US", { timeZone: "UTC", month: "short", day: "numeric" });
+  return interval === "hour"
+    ? `${String(at.getUTCHours()).padStart(2, "0")}:00`
+    : at.toLocaleDateString("en-US", { timeZone: "UTC", month: "short", day: "numeric" });
 }
 
 export function UsageChart({ interval, data, format }: UsageChartProps) {
@@ -51,7 +54,15 @@ export function UsageChart({ interval, data, format }: UsageChartProps) {
           return (
             <g key={bucket.start}>
               {height > 0 ? (
-                <rect x={x} y={PAD.top + plotHeight - height} width={barWidth} height={height} rx={1.5} className="fill-indigo-500" data-testid="usage-bar">
+                <rect
+                  x={x}
+                  y={PAD.top + plotHeight - height}
+                  width={barWidth}
+                  height={height}
+                  rx={1.5}
+                  className="fill-indigo-500"
+                  data-testid="usage-bar"
+                >
                   <title>{`${bucketLabel(bucket.start, interval)}: ${format(bucket.amountBase)} (${bucket.quantity.toLocaleString("en-US")} units)`}</title>
                 </rect>
               ) : null}

@@ -27,7 +27,10 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const toast = useCallback(
     (input: ToastInput) => {
       const id = nextId.current++;
-      setToasts((all) => [...all.slice(-3), { id, title: input.title, tone: input.tone ?? "info", page: input.page ?? pathnameRef.current }]);
+      setToasts((all) => [
+        ...all.slice(-3),
+        { id, title: input.title, tone: input.tone ?? "info", page: input.page ?? pathnameRef.current },
+      ]);
       setTimeout(() => dismiss(id), 6_000);
     },
     [dismiss],
@@ -45,10 +48,18 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       {children}
       <div className="pointer-events-none fixed bottom-4 right-4 z-50 flex w-full max-w-sm flex-col gap-2">
         <div role="status" aria-live="polite" className="flex flex-col gap-2">
-          {shown.filter((t) => t.tone !== "error").map((t) => <ToastView key={t.id} toast={t} onDismiss={dismiss} />)}
+          {shown
+            .filter((t) => t.tone !== "error")
+            .map((t) => (
+              <ToastView key={t.id} toast={t} onDismiss={dismiss} />
+            ))}
         </div>
         <div role="alert" aria-live="assertive" className="flex flex-col gap-2">
-          {shown.filter((t) => t.tone === "error").map((t) => <ToastView key={t.id} toast={t} onDismiss={dismiss} />)}
+          {shown
+            .filter((t) => t.tone === "error")
+            .map((t) => (
+              <ToastView key={t.id} toast={t} onDismiss={dismiss} />
+            ))}
         </div>
       </div>
     </ToastContext.Provider>
@@ -63,10 +74,18 @@ const TONES = {
 
 function ToastView({ toast, onDismiss }: { toast: Toast; onDismiss: (id: number) => void }) {
   return (
-    <div data-testid="toast" className={`pointer-events-auto flex items-start gap-3 rounded-lg border px-4 py-3 text-sm shadow-lg ${TONES[toast.tone]}`}>
+    <div
+      data-testid="toast"
+      className={`pointer-events-auto flex items-start gap-3 rounded-lg border px-4 py-3 text-sm shadow-lg ${TONES[toast.tone]}`}
+    >
       <span aria-hidden className="dot mt-1.5 h-2 w-2 shrink-0 rounded-full" />
       <p className="flex-1">{toast.title}</p>
-      <button type="button" onClick={() => onDismiss(toast.id)} className="rounded text-slate-500 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600" aria-label="Dismiss notification">
+      <button
+        type="button"
+        onClick={() => onDismiss(toast.id)}
+        className="rounded text-slate-500 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600"
+        aria-label="Dismiss notification"
+      >
         ×
       </button>
     </div>

@@ -3,7 +3,16 @@
 // once (pending state), and shows the server's answer in a live region. Without JavaScript it is a plain
 // HTML form posting to the same endpoint, which redirects back with the outcome.
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { cardBrand, digitsOnly, formatCardNumber, formatExpiry, validateCard, type CardField, type CardFieldErrors, type CardForm as CardValues } from "../../lib/pay/card";
+import {
+  cardBrand,
+  digitsOnly,
+  formatCardNumber,
+  formatExpiry,
+  validateCard,
+  type CardField,
+  type CardFieldErrors,
+  type CardForm as CardValues,
+} from "../../lib/pay/card";
 
 export interface CountryOption {
   code: string;
@@ -29,7 +38,13 @@ const inputBase =
   "block w-full bg-white px-3 py-2.5 text-base text-slate-900 placeholder:text-slate-400 outline-none focus:z-10 focus:ring-2 focus:ring-inset focus:ring-indigo-600 aria-[invalid=true]:text-red-700 disabled:bg-slate-50";
 
 export function CardForm(props: Props) {
-  const [values, setValues] = useState<CardValues>({ cardNumber: "", expiry: "", cvc: "", name: "", billingCountry: props.initialCountry ?? props.defaultCountry });
+  const [values, setValues] = useState<CardValues>({
+    cardNumber: "",
+    expiry: "",
+    cvc: "",
+    name: "",
+    billingCountry: props.initialCountry ?? props.defaultCountry,
+  });
   const [errors, setErrors] = useState<CardFieldErrors>(props.initialFieldErrors ?? {});
   const [message, setMessage] = useState(props.initialMessage ?? "");
   const [pending, setPending] = useState(false);
@@ -85,7 +100,8 @@ export function CardForm(props: Props) {
   }
 
   const brand = cardBrand(digitsOnly(values.cardNumber));
-  const describedBy = (field: CardField, hint?: string) => [hint, errors[field] ? `${field}-error` : undefined].filter(Boolean).join(" ") || undefined;
+  const describedBy = (field: CardField, hint?: string) =>
+    [hint, errors[field] ? `${field}-error` : undefined].filter(Boolean).join(" ") || undefined;
 
   return (
     <form
@@ -132,7 +148,10 @@ export function CardForm(props: Props) {
               aria-invalid={errors.cardNumber ? true : undefined}
               aria-describedby={describedBy("cardNumber")}
             />
-            <span aria-hidden="true" className="pointer-events-none absolute inset-y-0 right-3 flex items-center text-xs font-bold uppercase tracking-wide text-slate-500">
+            <span
+              aria-hidden="true"
+              className="pointer-events-none absolute inset-y-0 right-3 flex items-center text-xs font-bold uppercase tracking-wide text-slate-500"
+            >
               {brand === "unknown" ? "" : brand === "mastercard" ? "MC" : brand}
             </span>
           </div>
@@ -152,7 +171,14 @@ export function CardForm(props: Props) {
                 pattern="\s*\d{1,2}\s*/\s*\d{2}\s*"
                 maxLength={7}
                 value={values.expiry}
-                onChange={(event) => set("expiry", event.target.value.length < values.expiry.length ? event.target.value.replace(/[\s/]+$/, "") : formatExpiry(event.target.value))}
+                onChange={(event) =>
+                  set(
+                    "expiry",
+                    event.target.value.length < values.expiry.length
+                      ? event.target.value.replace(/[\s/]+$/, "")
+                      : formatExpiry(event.target.value),
+                  )
+                }
                 aria-invalid={errors.expiry ? true : undefined}
                 aria-describedby={describedBy("expiry")}
               />

@@ -11,9 +11,7 @@ export function hostOf(url: string): string {
 }
 
 export function DestinationLink({ href, label, primary = false }: { href: string; label: string; primary?: boolean }) {
-  const style = primary
-    ? "bg-indigo-600 text-white hover:bg-indigo-700"
-    : "border border-slate-300 text-slate-800 hover:bg-slate-50";
+  const style = primary ? "bg-indigo-600 text-white hover:bg-indigo-700" : "border border-slate-300 text-slate-800 hover:bg-slate-50";
   return (
     <div className="space-y-1">
       <a

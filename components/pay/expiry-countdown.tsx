@@ -36,7 +36,11 @@ export function ExpiryCountdown({ expiresAt, serverNow }: { expiresAt: number; s
   return (
     <p className={`inline-flex items-center gap-1.5 text-sm ${urgent ? "text-red-700" : "text-slate-600"}`}>
       <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className="size-4">
-        <path fillRule="evenodd" d="M10 18a8 8 0 1 0 0-16 8 8 0 0 0 0 16Zm.75-12.25a.75.75 0 0 0-1.5 0V10c0 .2.08.39.22.53l2.5 2.5a.75.75 0 1 0 1.06-1.06l-2.28-2.28V5.75Z" clipRule="evenodd" />
+        <path
+          fillRule="evenodd"
+          d="M10 18a8 8 0 1 0 0-16 8 8 0 0 0 0 16Zm.75-12.25a.75.75 0 0 0-1.5 0V10c0 .2.08.39.22.53l2.5 2.5a.75.75 0 1 0 1.06-1.06l-2.28-2.28V5.75Z"
+          clipRule="evenodd"
+        />
       </svg>
       {remaining > 0 ? (
         <span>

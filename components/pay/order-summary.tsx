@@ -27,9 +27,18 @@ export function OrderSummary(props: {
       <div className="flex flex-wrap items-center gap-3">
         {props.logoUrl ? (
           // eslint-disable-next-line @next/next/no-img-element -- the merchant's own host; no image optimisation proxy for it
-          <img src={props.logoUrl} alt="" referrerPolicy="no-referrer" className="size-8 rounded-full object-cover" data-testid="merchant-logo" />
+          <img
+            src={props.logoUrl}
+            alt=""
+            referrerPolicy="no-referrer"
+            className="size-8 rounded-full object-cover"
+            data-testid="merchant-logo"
+          />
         ) : (
-          <span aria-hidden="true" className="flex size-8 items-center justify-center rounded-full bg-[var(--brand,#4f46e5)] text-sm font-semibold text-[var(--brand-text,#ffffff)]">
+          <span
+            aria-hidden="true"
+            className="flex size-8 items-center justify-center rounded-full bg-[var(--brand,#4f46e5)] text-sm font-semibold text-[var(--brand-text,#ffffff)]"
+          >
             {initial}
           </span>
         )}

@@ -21,7 +21,11 @@ export function createMerchant(name: string): Merchant {
     env: process.env,
     encoding: "utf8",
   });
-  const line = out.trim().split("\n").reverse().find((candidate) => candidate.startsWith("{"));
+  const line = out
+    .trim()
+    .split("\n")
+    .reverse()
+    .find((candidate) => candidate.startsWith("{"));
   if (!line) throw new Error(`merchant:create printed no JSON:\n${out}`);
   return JSON.parse(line) as Merchant;
 }
@@ -76,5 +80,7 @@ export async function screenshot(page: Page, name: string) {
 export async function expectAccessible(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
   const bad = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
-  expect(bad.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`)).toEqual([]);
+  expect(
+    bad.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`),
+  ).toEqual([]);
 }

@@ -32,7 +32,8 @@ export async function addEndpointInDashboard(page: Page, url: string, eventTypes
   if (eventTypes.length) {
     await dialog.getByLabel("Selected event types").check();
     const group = dialog.getByRole("group", { name: "Event types" });
-    for (const box of await group.getByRole("checkbox").all()) await box.setChecked(eventTypes.includes((await box.locator("xpath=..").textContent())!.trim()));
+    for (const box of await group.getByRole("checkbox").all())
+      await box.setChecked(eventTypes.includes((await box.locator("xpath=..").textContent())!.trim()));
   }
   await dialog.getByRole("button", { name: "Add endpoint" }).click();
   const secret = (await dialog.getByTestId("new-secret").textContent())!.trim();

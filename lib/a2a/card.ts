@@ -27,15 +27,30 @@ export function buildAgentCard(merchant: { id: string; name: string }, base = en
       pushNotifications: false,
       extendedAgentCard: false,
       extensions: [
-        { uri: X402_EXTENSION_URI, description: "Pay for a purchase with x402 (exact scheme, USDC) inside the task.", required: false, params: undefined },
-        { uri: AP2_EXTENSION_URI, description: "AP2: the agent returns a CartMandate signed by the merchant (JWKS at /ap2/:merchantId/jwks.json) and settles a PaymentMandate.", required: false, params: { roles: ["merchant"] } },
+        {
+          uri: X402_EXTENSION_URI,
+          description: "Pay for a purchase with x402 (exact scheme, USDC) inside the task.",
+          required: false,
+          params: undefined,
+        },
+        {
+          uri: AP2_EXTENSION_URI,
+          description:
+            "AP2: the agent returns a CartMandate signed by the merchant (JWKS at /ap2/:merchantId/jwks.json) and settles a PaymentMandate.",
+          required: false,
+          params: { roles: ["merchant"] },
+        },
       ],
     },
     securitySchemes: {
       apiKey: {
         scheme: {
           $case: "httpAuthSecurityScheme",
-          value: { description: "The buyer's own API key of this service (sk_test_... or sk_live_...); its mode selects the catalog's mode.", scheme: "Bearer", bearerFormat: "API key" },
+          value: {
+            description: "The buyer's own API key of this service (sk_test_... or sk_live_...); its mode selects the catalog's mode.",
+            scheme: "Bearer",
+            bearerFormat: "API key",
+          },
         },
       },
     },

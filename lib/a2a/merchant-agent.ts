@@ -16,12 +16,28 @@ import { issueCartMandate } from "../ap2/cart-mandate";
 import { sha256B64url } from "../ap2/canonical";
 import { MandateRefused, payMandate } from "../ap2/pay-mandate";
 import { agentUrl } from "./card";
-import { agentMessage, AP2_EXTENSION_URI, AP2_KEYS, dataOf, dataPart, textOf, textPart, TERMS_KEY, withStatus, X402_EXTENSION_URI, X402_KEYS } from "./protocol";
+import {
+  agentMessage,
+  AP2_EXTENSION_URI,
+  AP2_KEYS,
+  dataOf,
+  dataPart,
+  textOf,
+  textPart,
+  TERMS_KEY,
+  withStatus,
+  X402_EXTENSION_URI,
+  X402_KEYS,
+} from "./protocol";
 import { paymentRequiredFor, settleInTask, type CartTerms } from "./x402-payment";
 
-const BuyItems = z.array(z.object({ productId: z.string().regex(/^prd_[0-9A-Za-z]{1,64}$/), quantity: z.number().int().min(1).max(1000) }).strict()).min(1).max(20);
+const BuyItems = z
+  .array(z.object({ productId: z.string().regex(/^prd_[0-9A-Za-z]{1,64}$/), quantity: z.number().int().min(1).max(1000) }).strict())
+  .min(1)
+  .max(20);
 
-type Intent = { kind: "browse" } | { kind: "buy"; items: z.output<typeof BuyItems> } | { kind: "invalid"; message: string } | { kind: "help" };
+type Intent =
+  { kind: "browse" } | { kind: "buy"; items: z.output<typeof BuyItems> } | { kind: "invalid"; message: string } | { kind: "help" };
 
 interface Terms {
   method: "x402" | "ap2";
@@ -47,11 +63,19 @@ export function intentOf(message: Message): Intent {
 
 function buyIntent(items: unknown): Intent {
   const parsed = BuyItems.safeParse(items);
-  if (!parsed.success) return { kind: "invalid", message: `Invalid items: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "items"}: ${i.message}`).join("; ")}.` };
+  if (!parsed.success)
+    return {
+      kind: "invalid",
+      message: `Invalid items: ${parsed.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.join(".") || "items"}: ${i.message}`)
+        .join("; ")}.`,
+    };
   return { kind: "buy", items: parsed.data };
 }
 
-const HELP = "I sell this merchant's products. Send 'browse' to see the catalog, or 'buy <prd_...> [quantity]' (or a data part { action: 'buy', items: [{ productId, quantity }] }) with the x402 or AP2 extension activated to pay.";
+const HELP =
+  "I sell this merchant's products. Send 'browse' to see the catalog, or 'buy <prd_...> [quantity]' (or a data part { action: 'buy', items: [{ productId, quantity }] }) with the x402 or AP2 extension activated to pay.";
 
 export class MerchantAgent implements AgentExecutor {
   constructor(
@@ -62,13 +86,28 @@ export class MerchantAgent implements AgentExecutor {
   async cancelTask(): Promise<void> {}
 
   async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
-    const task = ctx.task ?? { id: ctx.taskId, contextId: ctx.contextId, status: undefined, artifacts: [], history: [ctx.userMessage], metadata: {} };
+    const task = ctx.task ?? {
+      id: ctx.taskId,
+      contextId: ctx.contextId,
+      status: undefined,
+      artifacts: [],
+      history: [ctx.userMessage],
+      metadata: {},
+    };
     try {
       bus.publish(AgentEvent.task(ctx.task ? await this.followUp(ctx, task) : await this.firstTurn(ctx, task)));
     } catch (err) {
       // Nothing was charged (every payment is one transaction); internals stay out of the answer.
       console.error("a2a merchant agent failed", err instanceof Error ? err.message : err);
-      bus.publish(AgentEvent.task(withStatus(task, TaskState.TASK_STATE_FAILED, agentMessage(task, [textPart("The merchant agent failed; nothing was charged. Retry in a new task.")]))));
+      bus.publish(
+        AgentEvent.task(
+          withStatus(
+            task,
+            TaskState.TASK_STATE_FAILED,
+            agentMessage(task, [textPart("The merchant agent failed; nothing was charged. Retry in a new task.")]),
+          ),
+        ),
+      );
     } finally {
       bus.finished();
     }
@@ -83,7 +122,11 @@ export class MerchantAgent implements AgentExecutor {
     let cart: CartTerms;
     try {
       const priced = await priceCheckout(getDb(), this.scope, { items: intent.items } as OpenCheckoutInput);
-      cart = { items: priced.items.map((i) => ({ productId: i.productId!, quantity: i.quantity, name: i.name, unitAmount: i.unitAmount })), amount: priced.amount, currency: priced.currency };
+      cart = {
+        items: priced.items.map((i) => ({ productId: i.productId!, quantity: i.quantity, name: i.name, unitAmount: i.unitAmount })),
+        amount: priced.amount,
+        currency: priced.currency,
+      };
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
       return withStatus(task, TaskState.TASK_STATE_REJECTED, agentMessage(task, [textPart(`Cannot sell this cart: ${err.message}`)]));
@@ -92,13 +135,21 @@ export class MerchantAgent implements AgentExecutor {
     const summary = `${cart.items.map((i) => `${i.quantity} x ${i.name}`).join(", ")}: ${cart.currency} ${(cart.amount / 100).toFixed(2)}`;
     if (extensions.has(X402_EXTENSION_URI)) {
       ctx.context.addActivatedExtension(X402_EXTENSION_URI);
-      if (cart.currency !== "USD") return withStatus(task, TaskState.TASK_STATE_REJECTED, agentMessage(task, [textPart(`x402 pays in USDC, so only USD carts; this one is in ${cart.currency} (pay it with AP2).`)]));
+      if (cart.currency !== "USD")
+        return withStatus(
+          task,
+          TaskState.TASK_STATE_REJECTED,
+          agentMessage(task, [textPart(`x402 pays in USDC, so only USD carts; this one is in ${cart.currency} (pay it with AP2).`)]),
+        );
       const required = paymentRequiredFor(this.scope, cart, `${agentUrl(this.merchant.id)}#task=${task.id}`);
       const terms: Terms = { method: "x402", cart, x402: required };
       return withStatus(
         task,
         TaskState.TASK_STATE_INPUT_REQUIRED,
-        agentMessage(task, [textPart(`Payment is required: ${summary}.`)], { [X402_KEYS.status]: "payment-required", [X402_KEYS.required]: required }),
+        agentMessage(task, [textPart(`Payment is required: ${summary}.`)], {
+          [X402_KEYS.status]: "payment-required",
+          [X402_KEYS.required]: required,
+        }),
         { metadata: { ...task.metadata, [TERMS_KEY]: terms } },
       );
     }
@@ -106,20 +157,61 @@ export class MerchantAgent implements AgentExecutor {
       ctx.context.addActivatedExtension(AP2_EXTENSION_URI);
       const issued = await issueCartMandate(getDb(), this.scope, this.merchant, task.id, cart, agentUrl(this.merchant.id));
       const terms: Terms = { method: "ap2", cart, ap2: { jti: issued.jti, cartId: issued.mandate.contents.id as string } };
-      return withStatus(task, TaskState.TASK_STATE_INPUT_REQUIRED, agentMessage(task, [textPart(`Here is your cart, signed by ${this.merchant.name}: ${summary}. Pay it with a PaymentMandate.`)]), {
-        metadata: { ...task.metadata, [TERMS_KEY]: terms },
-        artifacts: [{ artifactId: `cart-${issued.jti}`, name: "CartMandate", description: "The cart, signed by the merchant (AP2).", parts: [dataPart({ [AP2_KEYS.cartMandate]: issued.mandate })], metadata: undefined, extensions: [] }],
-      });
+      return withStatus(
+        task,
+        TaskState.TASK_STATE_INPUT_REQUIRED,
+        agentMessage(task, [textPart(`Here is your cart, signed by ${this.merchant.name}: ${summary}. Pay it with a PaymentMandate.`)]),
+        {
+          metadata: { ...task.metadata, [TERMS_KEY]: terms },
+          artifacts: [
+            {
+              artifactId: `cart-${issued.jti}`,
+              name: "CartMandate",
+              description: "The cart, signed by the merchant (AP2).",
+              parts: [dataPart({ [AP2_KEYS.cartMandate]: issued.mandate })],
+              metadata: undefined,
+              extensions: [],
+            },
+          ],
+        },
+      );
     }
-    return withStatus(task, TaskState.TASK_STATE_REJECTED, agentMessage(task, [textPart(`To buy, activate a payment extension (A2A-Extensions: ${X402_EXTENSION_URI} or ${AP2_EXTENSION_URI}).`)]));
+    return withStatus(
+      task,
+      TaskState.TASK_STATE_REJECTED,
+      agentMessage(task, [
+        textPart(`To buy, activate a payment extension (A2A-Extensions: ${X402_EXTENSION_URI} or ${AP2_EXTENSION_URI}).`),
+      ]),
+    );
   }
 
   private async browse(task: Task): Promise<Task> {
-    const products = await getDb().product.findMany({ where: { merchantId: this.scope.merchantId, livemode: this.scope.livemode, active: true }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: 100 });
-    const catalog = products.map((p) => ({ productId: p.id, name: p.name, description: p.description, unitAmount: p.unitAmount, currency: p.currency }));
-    const text = catalog.length ? catalog.map((p) => `${p.productId}: ${p.name}, ${p.currency} ${(p.unitAmount / 100).toFixed(2)}`).join("\n") : "The catalog is empty.";
+    const products = await getDb().product.findMany({
+      where: { merchantId: this.scope.merchantId, livemode: this.scope.livemode, active: true },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: 100,
+    });
+    const catalog = products.map((p) => ({
+      productId: p.id,
+      name: p.name,
+      description: p.description,
+      unitAmount: p.unitAmount,
+      currency: p.currency,
+    }));
+    const text = catalog.length
+      ? catalog.map((p) => `${p.productId}: ${p.name}, ${p.currency} ${(p.unitAmount / 100).toFixed(2)}`).join("\n")
+      : "The catalog is empty.";
     return withStatus(task, TaskState.TASK_STATE_COMPLETED, agentMessage(task, [textPart(text)]), {
-      artifacts: [{ artifactId: "catalog", name: "catalog", description: `${this.merchant.name}'s active products (prices in minor units).`, parts: [dataPart({ products: catalog })], metadata: undefined, extensions: [] }],
+      artifacts: [
+        {
+          artifactId: "catalog",
+          name: "catalog",
+          description: `${this.merchant.name}'s active products (prices in minor units).`,
+          parts: [dataPart({ products: catalog })],
+          metadata: undefined,
+          extensions: [],
+        },
+      ],
     });
   }
 
@@ -130,16 +222,28 @@ export class MerchantAgent implements AgentExecutor {
     const status = message.metadata?.[X402_KEYS.status];
     if (terms.method === "x402" && status === "payment-rejected") {
       ctx.context.addActivatedExtension(X402_EXTENSION_URI);
-      return withStatus(task, TaskState.TASK_STATE_CANCELED, agentMessage(task, [textPart("Payment rejected by the buyer; nothing was charged.")], { [X402_KEYS.status]: "payment-rejected" }));
+      return withStatus(
+        task,
+        TaskState.TASK_STATE_CANCELED,
+        agentMessage(task, [textPart("Payment rejected by the buyer; nothing was charged.")], { [X402_KEYS.status]: "payment-rejected" }),
+      );
     }
-    if (terms.method === "x402" && status === "payment-submitted") return this.settleX402(ctx, task, terms, message.metadata?.[X402_KEYS.payload]);
+    if (terms.method === "x402" && status === "payment-submitted")
+      return this.settleX402(ctx, task, terms, message.metadata?.[X402_KEYS.payload]);
     const paymentMandate = dataOf(message).find((d) => d[AP2_KEYS.paymentMandate] !== undefined);
     if (terms.method === "ap2" && paymentMandate) {
       const cartMandate = dataOf(message).find((d) => d[AP2_KEYS.cartMandate] !== undefined)?.[AP2_KEYS.cartMandate];
       return this.settleAp2(ctx, task, paymentMandate[AP2_KEYS.paymentMandate], cartMandate);
     }
-    const expected = terms.method === "x402" ? `a message with metadata ${X402_KEYS.status}: "payment-submitted" and ${X402_KEYS.payload}` : `a data part ${AP2_KEYS.paymentMandate}`;
-    return withStatus(task, TaskState.TASK_STATE_INPUT_REQUIRED, agentMessage(task, [textPart(`Still waiting for the payment: send ${expected}.`)], task.status?.message?.metadata));
+    const expected =
+      terms.method === "x402"
+        ? `a message with metadata ${X402_KEYS.status}: "payment-submitted" and ${X402_KEYS.payload}`
+        : `a data part ${AP2_KEYS.paymentMandate}`;
+    return withStatus(
+      task,
+      TaskState.TASK_STATE_INPUT_REQUIRED,
+      agentMessage(task, [textPart(`Still waiting for the payment: send ${expected}.`)], task.status?.message?.metadata),
+    );
   }
 
   private async settleX402(ctx: RequestContext, task: Task, terms: Terms, payload: unknown): Promise<Task> {
@@ -149,13 +253,20 @@ export class MerchantAgent implements AgentExecutor {
       return withStatus(
         task,
         TaskState.TASK_STATE_FAILED,
-        agentMessage(task, [textPart(`Payment failed (${result.code}): ${result.message}`)], { [X402_KEYS.status]: "payment-failed", [X402_KEYS.error]: result.code, [X402_KEYS.receipts]: [result.receipt] }),
+        agentMessage(task, [textPart(`Payment failed (${result.code}): ${result.message}`)], {
+          [X402_KEYS.status]: "payment-failed",
+          [X402_KEYS.error]: result.code,
+          [X402_KEYS.receipts]: [result.receipt],
+        }),
       );
     }
     return withStatus(
       task,
       TaskState.TASK_STATE_COMPLETED,
-      agentMessage(task, [textPart(`Payment completed. Order ${result.orderId}.`)], { [X402_KEYS.status]: "payment-completed", [X402_KEYS.receipts]: [result.receipt] }),
+      agentMessage(task, [textPart(`Payment completed. Order ${result.orderId}.`)], {
+        [X402_KEYS.status]: "payment-completed",
+        [X402_KEYS.receipts]: [result.receipt],
+      }),
       { artifacts: [...task.artifacts, orderArtifact(result.orderId, result.paymentIntentId, terms.cart)] },
     );
   }
@@ -167,21 +278,56 @@ export class MerchantAgent implements AgentExecutor {
     const reference = sha256B64url(paymentMandate ?? null);
     try {
       const paid = await payMandate(this.scope, { taskId: task.id, agentUrl: url, cartMandate, paymentMandate });
-      const receipt = { status: "Success", iss: url, iat, reference, payment_id: paid.paymentIntentId, psp_confirmation_id: paid.paymentIntentId, network_confirmation_id: paid.orderId };
+      const receipt = {
+        status: "Success",
+        iss: url,
+        iat,
+        reference,
+        payment_id: paid.paymentIntentId,
+        psp_confirmation_id: paid.paymentIntentId,
+        network_confirmation_id: paid.orderId,
+      };
       const cart = (task.metadata?.[TERMS_KEY] as Terms).cart;
-      return withStatus(task, TaskState.TASK_STATE_COMPLETED, agentMessage(task, [textPart(`Payment completed. Order ${paid.orderId}.`), dataPart({ [AP2_KEYS.paymentReceipt]: receipt })]), {
-        artifacts: [
-          ...task.artifacts,
-          { artifactId: "payment-receipt", name: "PaymentReceipt", description: "AP2 payment receipt.", parts: [dataPart({ [AP2_KEYS.paymentReceipt]: receipt })], metadata: undefined, extensions: [] },
-          orderArtifact(paid.orderId, paid.paymentIntentId, cart),
-        ],
-      });
+      return withStatus(
+        task,
+        TaskState.TASK_STATE_COMPLETED,
+        agentMessage(task, [textPart(`Payment completed. Order ${paid.orderId}.`), dataPart({ [AP2_KEYS.paymentReceipt]: receipt })]),
+        {
+          artifacts: [
+            ...task.artifacts,
+            {
+              artifactId: "payment-receipt",
+              name: "PaymentReceipt",
+              description: "AP2 payment receipt.",
+              parts: [dataPart({ [AP2_KEYS.paymentReceipt]: receipt })],
+              metadata: undefined,
+              extensions: [],
+            },
+            orderArtifact(paid.orderId, paid.paymentIntentId, cart),
+          ],
+        },
+      );
     } catch (err) {
       if (!(err instanceof MandateRefused)) throw err;
       const receipt = { status: "Error", iss: url, iat, reference, payment_id: "", error: err.code, error_description: err.message };
-      return withStatus(task, TaskState.TASK_STATE_FAILED, agentMessage(task, [textPart(`Payment refused (${err.code}): ${err.message}`), dataPart({ [AP2_KEYS.paymentReceipt]: receipt })]), {
-        artifacts: [...task.artifacts, { artifactId: "payment-receipt", name: "PaymentReceipt", description: "AP2 payment receipt (refused).", parts: [dataPart({ [AP2_KEYS.paymentReceipt]: receipt })], metadata: undefined, extensions: [] }],
-      });
+      return withStatus(
+        task,
+        TaskState.TASK_STATE_FAILED,
+        agentMessage(task, [textPart(`Payment refused (${err.code}): ${err.message}`), dataPart({ [AP2_KEYS.paymentReceipt]: receipt })]),
+        {
+          artifacts: [
+            ...task.artifacts,
+            {
+              artifactId: "payment-receipt",
+              name: "PaymentReceipt",
+              description: "AP2 payment receipt (refused).",
+              parts: [dataPart({ [AP2_KEYS.paymentReceipt]: receipt })],
+              metadata: undefined,
+              extensions: [],
+            },
+          ],
+        },
+      );
     }
   }
 }

@@ -27,7 +27,12 @@ export const AP2_KEYS = {
 /** Where the agent keeps what it asked for, in the task's own metadata (only the agent writes it). */
 export const TERMS_KEY = "agentpay.terms";
 
-export const TERMINAL_STATES = [TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED];
+export const TERMINAL_STATES = [
+  TaskState.TASK_STATE_COMPLETED,
+  TaskState.TASK_STATE_FAILED,
+  TaskState.TASK_STATE_CANCELED,
+  TaskState.TASK_STATE_REJECTED,
+];
 
 export function textPart(text: string): Part {
   return { content: { $case: "text", value: text }, metadata: undefined, filename: "", mediaType: "text/plain" };
@@ -38,18 +43,34 @@ export function dataPart(value: unknown): Part {
 }
 
 export function agentMessage(task: { id: string; contextId: string }, parts: Part[], metadata?: Record<string, unknown>): Message {
-  return { messageId: randomUUID(), contextId: task.contextId, taskId: task.id, role: Role.ROLE_AGENT, parts, metadata, extensions: [], referenceTaskIds: [] };
+  return {
+    messageId: randomUUID(),
+    contextId: task.contextId,
+    taskId: task.id,
+    role: Role.ROLE_AGENT,
+    parts,
+    metadata,
+    extensions: [],
+    referenceTaskIds: [],
+  };
 }
 
 /** The task with a new status (and artifacts), as the agent publishes it. */
-export function withStatus(task: Task, state: TaskState, message: Message, changes: Partial<Pick<Task, "artifacts" | "metadata">> = {}): Task {
+export function withStatus(
+  task: Task,
+  state: TaskState,
+  message: Message,
+  changes: Partial<Pick<Task, "artifacts" | "metadata">> = {},
+): Task {
   return { ...task, ...changes, status: { state, message, timestamp: new Date().toISOString() } };
 }
 
 /** The data parts of a message (DataPart values that are objects). */
 export function dataOf(message: Message | undefined): Record<string, unknown>[] {
   return (message?.parts ?? []).flatMap((part) =>
-    part.content?.$case === "data" && part.content.value && typeof part.content.value === "object" && !Array.isArray(part.content.value) ? [part.content.value as Record<string, unknown>] : [],
+    part.content?.$case === "data" && part.content.value && typeof part.content.value === "object" && !Array.isArray(part.content.value)
+      ? [part.content.value as Record<string, unknown>]
+      : [],
   );
 }
 

@@ -36,7 +36,10 @@ class Buyer implements User {
 /** JSON-RPC 2.0 error envelope (id null: the request was not read). Codes: JSON-RPC's and the A2A error table's. */
 export function rpcError(status: number, code: number, message: string, headers = new Headers(), data?: unknown): Response {
   headers.set("Content-Type", "application/json");
-  return new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message, ...(data === undefined ? {} : { data }) } }), { status, headers });
+  return new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message, ...(data === undefined ? {} : { data }) } }), {
+    status,
+    headers,
+  });
 }
 
 function isLegacy(version: string | undefined): boolean {
@@ -51,7 +54,12 @@ export async function findAgentMerchant(merchantId: string) {
 function domainErrorResponse(err: unknown, headers: Headers): Response | null {
   if (err instanceof UnauthorizedError) {
     headers.set("WWW-Authenticate", 'Bearer realm="a2a"');
-    return rpcError(401, -32600, `Unauthorized: ${err.message} The agent card's security scheme is the buyer's API key as a Bearer token.`, headers);
+    return rpcError(
+      401,
+      -32600,
+      `Unauthorized: ${err.message} The agent card's security scheme is the buyer's API key as a Bearer token.`,
+      headers,
+    );
   }
   if (err instanceof RateLimitedError) return rpcError(429, -32600, "Too many requests; retry after Retry-After seconds.", headers);
   if (err instanceof NotFoundError) return rpcError(404, -32600, err.message, headers);
@@ -70,10 +78,26 @@ export async function serveAgentRpc(req: Request, merchantId: string): Promise<R
     const text = await readBodyText(req, BODY_LIMIT);
     const scope = { merchantId: merchant.id, livemode: principal.livemode };
     const card = buildAgentCard(merchant);
-    const handler = new DefaultRequestHandler(card, new PostgresTaskStore(scope), new MerchantAgent(merchant, scope), undefined, undefined, undefined, undefined, undefined, { keepBusAliveStates: [] });
+    const handler = new DefaultRequestHandler(
+      card,
+      new PostgresTaskStore(scope),
+      new MerchantAgent(merchant, scope),
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      { keepBusAliveStates: [] },
+    );
     // A2A-Extensions (v1.0) or X-A2A-Extensions (v0.3, and what the a2a-x402 spec v0.2 names): either activates.
-    const extensionHeader = [req.headers.get(HTTP_EXTENSION_HEADER), req.headers.get(LEGACY_HTTP_EXTENSION_HEADER)].filter(Boolean).join(",");
-    const context = new ServerCallContext({ user: new Buyer(principal.merchantId), requestedVersion: version, requestedExtensions: Extensions.parseServiceParameter(extensionHeader || undefined) });
+    const extensionHeader = [req.headers.get(HTTP_EXTENSION_HEADER), req.headers.get(LEGACY_HTTP_EXTENSION_HEADER)]
+      .filter(Boolean)
+      .join(",");
+    const context = new ServerCallContext({
+      user: new Buyer(principal.merchantId),
+      requestedVersion: version,
+      requestedExtensions: Extensions.parseServiceParameter(extensionHeader || undefined),
+    });
     const transport = legacy ? new LegacyJsonRpcTransportHandler(handler) : new JsonRpcTransportHandler(handler);
     const mapError = legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
     try {
@@ -106,7 +130,7 @@ export async function serveAgentRpc(req: Request, merchantId: string): Promise<R
   } catch (err) {
     const answer = domainErrorResponse(err, headers);
     if (answer) return answer;
-    console.error("a2a rpc failed", err instanceof Error ? err.stack ?? err.message : err);
+    console.error("a2a rpc failed", err instanceof Error ? (err.stack ?? err.message) : err);
     return rpcError(500, -32603, "Internal error.", headers);
   }
 }

@@ -38,7 +38,9 @@ export class PostgresTaskStore implements TaskStore {
   }
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
-    const row = await getDb().a2aTask.findFirst({ where: { id: taskId, merchantId: this.scope.merchantId, livemode: this.scope.livemode, owner: ownerOf(context) } });
+    const row = await getDb().a2aTask.findFirst({
+      where: { id: taskId, merchantId: this.scope.merchantId, livemode: this.scope.livemode, owner: ownerOf(context) },
+    });
     return row ? Task.fromJSON(row.task) : undefined;
   }
 

@@ -18,7 +18,10 @@ export interface CartTerms {
 
 export function paymentRequiredFor(scope: Scope, cart: CartTerms, resourceUrl: string) {
   const network = networkFor(scope.livemode);
-  const description = cart.items.map((item) => `${item.quantity} x ${item.name}`).join(", ").slice(0, 500);
+  const description = cart.items
+    .map((item) => `${item.quantity} x ${item.name}`)
+    .join(", ")
+    .slice(0, 500);
   return {
     x402Version: 2,
     resource: { url: resourceUrl, description, mimeType: "application/json" },
@@ -49,11 +52,23 @@ export function x402ErrorCode(reason: string): string {
 
 export type InTaskSettlement =
   | { ok: true; receipt: { success: true; transaction: string; network: string; payer: string }; paymentIntentId: string; orderId: string }
-  | { ok: false; code: string; reason: string; message: string; receipt: { success: false; errorReason: string; transaction: ""; network: string; payer?: string } };
+  | {
+      ok: false;
+      code: string;
+      reason: string;
+      message: string;
+      receipt: { success: false; errorReason: string; transaction: ""; network: string; payer?: string };
+    };
 
 class TaskAlreadyPaid extends Error {}
 
-export async function settleInTask(scope: Scope, taskId: string, cart: CartTerms, required: ReturnType<typeof paymentRequiredFor>, paymentPayload: unknown): Promise<InTaskSettlement> {
+export async function settleInTask(
+  scope: Scope,
+  taskId: string,
+  cart: CartTerms,
+  required: ReturnType<typeof paymentRequiredFor>,
+  paymentPayload: unknown,
+): Promise<InTaskSettlement> {
   const requirements = required.accepts[0];
   const refuse = (reason: string, message: string, payer?: string): InTaskSettlement => ({
     ok: false,
@@ -64,21 +79,39 @@ export async function settleInTask(scope: Scope, taskId: string, cart: CartTerms
   });
   const version = (paymentPayload as { x402Version?: unknown } | null)?.x402Version;
   if (version !== 2) return refuse("invalid_x402_version", "x402.payment.payload must be an x402 v2 PaymentPayload (x402Version 2).");
-  const payment = await checkPayment({ merchantId: scope.merchantId, livemode: scope.livemode, version: 2, paymentPayload, paymentRequirements: requirements });
+  const payment = await checkPayment({
+    merchantId: scope.merchantId,
+    livemode: scope.livemode,
+    version: 2,
+    paymentPayload,
+    paymentRequirements: requirements,
+  });
   if (!payment.ok) return refuse(payment.reason, payment.message, payment.payer);
-  if (payment.cents !== cart.amount) return refuse("invalid_amount", `The authorization moves ${payment.cents} cents; the cart is ${cart.amount}.`, payment.payer);
+  if (payment.cents !== cart.amount)
+    return refuse("invalid_amount", `The authorization moves ${payment.cents} cents; the cart is ${cart.amount}.`, payment.payer);
   try {
     const settled = await transaction(async (tx) => {
-      const result = await settlePayment(tx, scope, payment, { name: "A2A purchase", source: "a2a", items: cart.items.map(({ productId, quantity }) => ({ productId, quantity })) });
+      const result = await settlePayment(tx, scope, payment, {
+        name: "A2A purchase",
+        source: "a2a",
+        items: cart.items.map(({ productId, quantity }) => ({ productId, quantity })),
+      });
       if (!result.ok) return result;
-      const claimed = await tx.$executeRaw`UPDATE a2a_tasks SET payment_intent_id = ${result.paymentIntentId}, updated_at = now() WHERE id = ${taskId} AND merchant_id = ${scope.merchantId} AND payment_intent_id IS NULL`;
+      const claimed =
+        await tx.$executeRaw`UPDATE a2a_tasks SET payment_intent_id = ${result.paymentIntentId}, updated_at = now() WHERE id = ${taskId} AND merchant_id = ${scope.merchantId} AND payment_intent_id IS NULL`;
       if (claimed !== 1) throw new TaskAlreadyPaid();
       return result;
     });
     if (!settled.ok) return refuse(settled.reason, settled.message, payment.payer);
-    return { ok: true, receipt: { success: true, transaction: settled.paymentIntentId, network: payment.networkName, payer: payment.payer }, paymentIntentId: settled.paymentIntentId, orderId: settled.orderId };
+    return {
+      ok: true,
+      receipt: { success: true, transaction: settled.paymentIntentId, network: payment.networkName, payer: payment.payer },
+      paymentIntentId: settled.paymentIntentId,
+      orderId: settled.orderId,
+    };
   } catch (err) {
-    if (err instanceof TaskAlreadyPaid) return refuse("task_already_paid", "This task has been paid already; nothing was charged.", payment.payer);
+    if (err instanceof TaskAlreadyPaid)
+      return refuse("task_already_paid", "This task has been paid already; nothing was charged.", payment.payer);
     const message = err instanceof Error ? err.message : "settlement failed";
     return refuse("settlement_failed", `Settlement failed: ${message.slice(0, 300)}`, payment.payer);
   }

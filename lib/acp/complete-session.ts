@@ -25,7 +25,11 @@ export async function completeSession(tx: Db, scope: Scope, id: string, input: C
   const cart = await priceCart(tx, scope, session.items as unknown as CartItem[]);
   const problem = cart.messages.find((m) => m.type === "error");
   if (problem && problem.type === "error") {
-    throw acpError("VALIDATION_ERROR", `The cart is not ready for payment: ${problem.content}`, { type: "invalid_request", code: problem.code, param: problem.param });
+    throw acpError("VALIDATION_ERROR", `The cart is not ready for payment: ${problem.content}`, {
+      type: "invalid_request",
+      code: problem.code,
+      param: problem.param,
+    });
   }
   const tokenId = tokenIdOf(input.payment_data.token);
   let paymentIntent;
@@ -34,7 +38,12 @@ export async function completeSession(tx: Db, scope: Scope, id: string, input: C
       tx,
       scope,
       tokenId,
-      { items: cart.sale, currency: cart.currency.toUpperCase(), description: `ACP checkout session ${id}`, metadata: { acp_checkout_session_id: id } },
+      {
+        items: cart.sale,
+        currency: cart.currency.toUpperCase(),
+        description: `ACP checkout session ${id}`,
+        metadata: { acp_checkout_session_id: id },
+      },
       { source: "acp", acpCheckoutSessionId: id },
     );
   } catch (err) {
@@ -53,7 +62,11 @@ export async function completeSession(tx: Db, scope: Scope, id: string, input: C
 function tokenIdOf(token: string): string {
   if (/^spt_[0-9A-Za-z]{10,64}$/.test(token)) return token;
   if (/^vt_[0-9A-Za-z]{10,64}$/.test(token)) return `spt_${token.slice(3)}`;
-  throw acpError("VALIDATION_ERROR", "payment_data.token must be a shared payment token (spt_... or vt_...).", { type: "invalid_request", code: "invalid", param: TOKEN_PARAM });
+  throw acpError("VALIDATION_ERROR", "payment_data.token must be a shared payment token (spt_... or vt_...).", {
+    type: "invalid_request",
+    code: "invalid",
+    param: TOKEN_PARAM,
+  });
 }
 
 /**
@@ -66,7 +79,9 @@ function asTokenRefusal(err: unknown): unknown {
     Object.assign(err.details, { acp: { type: "processing_error", code: "payment_declined", param: TOKEN_PARAM } });
   } else if (["NOT_FOUND", "VALIDATION_ERROR", "FORBIDDEN", "GONE"].includes(err.code)) {
     const reason = typeof err.details.reason === "string" ? err.details.reason : "invalid";
-    Object.assign(err.details, { acp: { type: "invalid_request", code: reason === "invalid" ? "invalid" : reason, param: TOKEN_PARAM, status: 400 } });
+    Object.assign(err.details, {
+      acp: { type: "invalid_request", code: reason === "invalid" ? "invalid" : reason, param: TOKEN_PARAM, status: 400 },
+    });
   }
   return err;
 }

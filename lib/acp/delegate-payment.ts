@@ -15,22 +15,30 @@ import { MAX_TOKEN_LIFETIME_SECONDS } from "../shared-payment-tokens/schemas";
 import { acpError } from "./http";
 import type { DelegatePaymentInput } from "./schemas";
 
-const invalid = (message: string, param: string) => acpError("VALIDATION_ERROR", message, { type: "invalid_request", code: "invalid_card", param });
+const invalid = (message: string, param: string) =>
+  acpError("VALIDATION_ERROR", message, { type: "invalid_request", code: "invalid_card", param });
 
 export async function delegatePayment(tx: Db, scope: Scope, input: DelegatePaymentInput, idempotencyKey: string) {
   const { allowance, payment_method: card } = input;
-  if (allowance.merchant_id !== scope.merchantId) throw invalid("allowance.merchant_id must be the merchant whose key makes this request.", "$.allowance.merchant_id");
+  if (allowance.merchant_id !== scope.merchantId)
+    throw invalid("allowance.merchant_id must be the merchant whose key makes this request.", "$.allowance.merchant_id");
   const blocked = input.risk_signals.findIndex((signal) => signal.action === "blocked");
   if (blocked >= 0) throw invalid("A risk signal blocks this payment method.", `$.risk_signals[${blocked}]`);
-  if (Object.keys(input.metadata).length > 49 || Object.keys(card.metadata).length > 50) throw invalid("At most 49 metadata keys (the token adds one).", "$.metadata");
+  if (Object.keys(input.metadata).length > 49 || Object.keys(card.metadata).length > 50)
+    throw invalid("At most 49 metadata keys (the token adds one).", "$.metadata");
 
-  const session = await tx.acpCheckoutSession.findFirst({ where: { id: allowance.checkout_session_id, merchantId: scope.merchantId, livemode: scope.livemode }, select: { status: true } });
-  if (!session || session.status !== "open") throw invalid("allowance.checkout_session_id must name an open checkout session of this merchant.", "$.allowance.checkout_session_id");
+  const session = await tx.acpCheckoutSession.findFirst({
+    where: { id: allowance.checkout_session_id, merchantId: scope.merchantId, livemode: scope.livemode },
+    select: { status: true },
+  });
+  if (!session || session.status !== "open")
+    throw invalid("allowance.checkout_session_id must name an open checkout session of this merchant.", "$.allowance.checkout_session_id");
 
   const paymentMethod = paymentMethodForTestCard(card.number);
   if (!paymentMethod) throw invalid("Unknown card number.", "$.payment_method.number");
   const now = new Date();
-  if (card.exp_month && card.exp_year && new Date(Date.UTC(Number(card.exp_year), Number(card.exp_month), 1)) <= now) throw invalid("The card has expired.", "$.payment_method.exp_year");
+  if (card.exp_month && card.exp_year && new Date(Date.UTC(Number(card.exp_year), Number(card.exp_month), 1)) <= now)
+    throw invalid("The card has expired.", "$.payment_method.exp_year");
   const expiresAt = new Date(allowance.expires_at);
   if (expiresAt <= now || expiresAt.getTime() > now.getTime() + MAX_TOKEN_LIFETIME_SECONDS * 1000) {
     throw invalid("allowance.expires_at must be in the future and at most 30 days away.", "$.allowance.expires_at");

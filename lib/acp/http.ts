@@ -38,7 +38,13 @@ export function acpError(code: ErrorCode, message: string, acp: AcpDetails["acp"
 /** `items.0.id` -> `$.items[0].id` (RFC 9535 JSONPath). */
 export function jsonPath(path: string): string {
   if (!path) return "$";
-  return "$" + path.split(".").map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`)).join("");
+  return (
+    "$" +
+    path
+      .split(".")
+      .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`))
+      .join("")
+  );
 }
 
 type FlatBody = { type: string; code: string; message: string; param?: string; supported_versions?: string[] };
@@ -76,7 +82,10 @@ function translate(status: number, body: V1ErrorBody, kind: AcpApi, headers: Hea
     case "CONFLICT":
       if (/still being processed/.test(message)) {
         headers.set("Retry-After", "1");
-        return { status: 409, body: flat("invalid_request", "idempotency_in_flight", "A request with this Idempotency-Key is currently being processed") };
+        return {
+          status: 409,
+          body: flat("invalid_request", "idempotency_in_flight", "A request with this Idempotency-Key is currently being processed"),
+        };
       }
       headers.set("Retry-After", "1");
       return { status, body: flat("invalid_request", "conflict", message) };
@@ -114,7 +123,10 @@ export function acpRoute<B extends z.ZodType | undefined = undefined>(
   options: AcpOptions<B>,
   handler: (ctx: HandlerContext<Infer<B>, undefined, "secret">) => unknown,
 ) {
-  const inner = api<B, undefined, "secret">({ auth: "secret", body: options.body, status: options.status, bodyLimitBytes: BODY_LIMIT_BYTES }, handler);
+  const inner = api<B, undefined, "secret">(
+    { auth: "secret", body: options.body, status: options.status, bodyLimitBytes: BODY_LIMIT_BYTES },
+    handler,
+  );
   return async (req: Request, nextContext?: { params: Promise<Record<string, string>> }): Promise<Response> => {
     const headers = new Headers();
     const requestId = req.headers.get("request-id");
@@ -125,36 +137,62 @@ export function acpRoute<B extends z.ZodType | undefined = undefined>(
     const version = req.headers.get("api-version");
     if (version === null || !(SUPPORTED_API_VERSIONS as readonly string[]).includes(version.trim())) {
       const missing = version === null;
-      return reply(400, {
-        ...flat(
-          "invalid_request",
-          missing ? "missing_api_version" : "unsupported_api_version",
-          missing ? "The API-Version header is required." : `API-Version ${version.slice(0, 40)} is not supported.`,
-        ),
-        supported_versions: [...SUPPORTED_API_VERSIONS],
-      }, headers);
+      return reply(
+        400,
+        {
+          ...flat(
+            "invalid_request",
+            missing ? "missing_api_version" : "unsupported_api_version",
+            missing ? "The API-Version header is required." : `API-Version ${version.slice(0, 40)} is not supported.`,
+          ),
+          supported_versions: [...SUPPORTED_API_VERSIONS],
+        },
+        headers,
+      );
     }
 
     let forward = req;
     if (req.method === "POST") {
       if (idempotencyKey === null || !/^[\x20-\x7E]{1,255}$/.test(idempotencyKey)) {
-        return reply(400, flat("invalid_request", "idempotency_key_required", "Idempotency-Key header is required on all POST requests (1 to 255 printable ASCII characters)"), headers);
+        return reply(
+          400,
+          flat(
+            "invalid_request",
+            "idempotency_key_required",
+            "Idempotency-Key header is required on all POST requests (1 to 255 printable ASCII characters)",
+          ),
+          headers,
+        );
       }
       // Keys are scoped to the endpoint path: the same key on another path is another request.
       const scoped = new Headers(req.headers);
       scoped.set(ORIGINAL_KEY_HEADER, idempotencyKey);
-      scoped.set("idempotency-key", `acp:${createHash("sha256").update(`${new URL(req.url).pathname}\n${idempotencyKey}`).digest("hex")}`);
+      scoped.set(
+        "idempotency-key",
+        `acp:${createHash("sha256")
+          .update(`${new URL(req.url).pathname}\n${idempotencyKey}`)
+          .digest("hex")}`,
+      );
       let text: string;
       try {
         text = await readBodyText(req, BODY_LIMIT_BYTES);
       } catch (err) {
-        return reply(400, flat("invalid_request", options.kind === "delegate_payment" ? "invalid_card" : "invalid", err instanceof Error ? err.message : "Unreadable body."), headers);
+        return reply(
+          400,
+          flat(
+            "invalid_request",
+            options.kind === "delegate_payment" ? "invalid_card" : "invalid",
+            err instanceof Error ? err.message : "Unreadable body.",
+          ),
+          headers,
+        );
       }
       forward = new Request(req.url, { method: req.method, headers: scoped, body: text });
     }
 
     const res = await inner(forward, nextContext);
-    for (const [name, value] of res.headers) if (name.toLowerCase() !== "request-id" || !headers.has("Request-Id")) headers.set(name, value);
+    for (const [name, value] of res.headers)
+      if (name.toLowerCase() !== "request-id" || !headers.has("Request-Id")) headers.set(name, value);
     const text = await res.text();
     if (res.status < 400) return new Response(text, { status: res.status, headers });
     let body: unknown;
@@ -172,8 +210,11 @@ export function acpRoute<B extends z.ZodType | undefined = undefined>(
 /** Any other method on an /acp route: 405 as ACP's flat error, with Allow. */
 export function acpMethodNotAllowed(allowed: string[]) {
   return (req: Request) =>
-    new Response(JSON.stringify(flat("invalid_request", "method_not_allowed", `${req.method} is not allowed here; use ${allowed.join(" or ")}.`)), {
-      status: 405,
-      headers: { "Content-Type": "application/json", Allow: allowed.join(", ") },
-    });
+    new Response(
+      JSON.stringify(flat("invalid_request", "method_not_allowed", `${req.method} is not allowed here; use ${allowed.join(" or ")}.`)),
+      {
+        status: 405,
+        headers: { "Content-Type": "application/json", Allow: allowed.join(", ") },
+      },
+    );
 }

@@ -50,10 +50,19 @@ export const Item = z.object({ id: str(255).min(1), quantity: Int.min(1).max(10_
 
 // ---- Checkout session (response) ----------------------------------------------------------------------
 
-export const CHECKOUT_SESSION_STATUSES = ["not_ready_for_payment", "ready_for_payment", "completed", "canceled", "in_progress", "authentication_required"] as const;
+export const CHECKOUT_SESSION_STATUSES = [
+  "not_ready_for_payment",
+  "ready_for_payment",
+  "completed",
+  "canceled",
+  "in_progress",
+  "authentication_required",
+] as const;
 export const CheckoutSessionStatus = z.enum(CHECKOUT_SESSION_STATUSES);
 
-export const Disclosure = z.object({ type: z.enum(["disclaimer"]), content_type: z.enum(["plain", "markdown"]), content: z.string() }).strict();
+export const Disclosure = z
+  .object({ type: z.enum(["disclaimer"]), content_type: z.enum(["plain", "markdown"]), content: z.string() })
+  .strict();
 export const CustomAttribute = z.object({ display_name: z.string(), value: z.string() }).strict();
 
 export const LineItem = z
@@ -76,7 +85,9 @@ export const LineItem = z
   .strict();
 
 export const TOTAL_TYPES = ["items_base_amount", "items_discount", "subtotal", "discount", "fulfillment", "tax", "fee", "total"] as const;
-export const Total = z.object({ type: z.enum(TOTAL_TYPES), display_text: z.string(), amount: Int, description: z.string().optional() }).strict();
+export const Total = z
+  .object({ type: z.enum(TOTAL_TYPES), display_text: z.string(), amount: Int, description: z.string().optional() })
+  .strict();
 
 export const FulfillmentOptionShipping = z
   .object({
@@ -151,11 +162,21 @@ export const AuthenticationMetadata = z
       })
       .strict(),
     acquirer_details: z
-      .object({ acquirer_bin: z.string(), acquirer_country: z.string(), acquirer_merchant_id: z.string(), merchant_name: z.string(), requestor_id: z.string().optional() })
+      .object({
+        acquirer_bin: z.string(),
+        acquirer_country: z.string(),
+        acquirer_merchant_id: z.string(),
+        merchant_name: z.string(),
+        requestor_id: z.string().optional(),
+      })
       .strict(),
     directory_server: z.enum(["american_express", "mastercard", "visa"]),
     flow_preference: z
-      .object({ type: z.enum(["challenge", "frictionless"]), challenge: z.record(z.string(), z.unknown()).optional(), frictionless: z.record(z.string(), z.unknown()).optional() })
+      .object({
+        type: z.enum(["challenge", "frictionless"]),
+        challenge: z.record(z.string(), z.unknown()).optional(),
+        frictionless: z.record(z.string(), z.unknown()).optional(),
+      })
       .strict()
       .optional(),
   })
@@ -196,7 +217,12 @@ export const CheckoutSessionWithOrder = CheckoutSession.extend({ order: Order })
 const Items = z.array(Item).min(1).max(100);
 
 export const CheckoutSessionCreateRequest = z
-  .object({ buyer: Buyer.optional(), items: Items, fulfillment_details: FulfillmentDetails.optional(), affiliate_attribution: z.record(z.string(), z.unknown()).optional() })
+  .object({
+    buyer: Buyer.optional(),
+    items: Items,
+    fulfillment_details: FulfillmentDetails.optional(),
+    affiliate_attribution: z.record(z.string(), z.unknown()).optional(),
+  })
   .strict();
 export type CreateSessionInput = z.output<typeof CheckoutSessionCreateRequest>;
 
@@ -222,7 +248,12 @@ export const AuthenticationResult = z
   .object({
     outcome: z.enum(["authenticated", "failed", "unavailable", "rejected", "attempt"]),
     outcome_details: z
-      .object({ three_ds_cryptogram: z.string(), electronic_commerce_indicator: z.string(), transaction_id: z.string(), version: z.string() })
+      .object({
+        three_ds_cryptogram: z.string(),
+        electronic_commerce_indicator: z.string(),
+        transaction_id: z.string(),
+        version: z.string(),
+      })
       .strict()
       .optional(),
   })
@@ -286,13 +317,22 @@ export const PaymentMethodCard = z
     type: z.literal("card"),
     card_number_type: z.enum(["fpan", "network_token"]),
     number: str(64).min(1),
-    exp_month: z.string().regex(/^(0[1-9]|1[0-2])$/, "must be 01..12").optional(),
-    exp_year: z.string().regex(/^\d{4}$/, "must be a four-digit year").optional(),
+    exp_month: z
+      .string()
+      .regex(/^(0[1-9]|1[0-2])$/, "must be 01..12")
+      .optional(),
+    exp_year: z
+      .string()
+      .regex(/^\d{4}$/, "must be a four-digit year")
+      .optional(),
     name: str(256).optional(),
     cvc: z.string().max(4).optional(),
     cryptogram: str(256).optional(),
     eci_value: z.string().max(2).optional(),
-    checks_performed: z.array(z.enum(["avs", "cvv", "ani", "auth0"])).max(4).optional(),
+    checks_performed: z
+      .array(z.enum(["avs", "cvv", "ani", "auth0"]))
+      .max(4)
+      .optional(),
     iin: z.string().max(8).optional(),
     display_card_funding_type: z.enum(["credit", "debit", "prepaid"]),
     display_wallet_type: str(64).optional(),
@@ -314,7 +354,9 @@ export const Allowance = z
   })
   .strict();
 
-export const RiskSignal = z.object({ type: z.enum(["card_testing"]), score: Int, action: z.enum(["blocked", "manual_review", "authorized"]) }).strict();
+export const RiskSignal = z
+  .object({ type: z.enum(["card_testing"]), score: Int, action: z.enum(["blocked", "manual_review", "authorized"]) })
+  .strict();
 
 export const DelegatePaymentRequest = z
   .object({
@@ -327,10 +369,19 @@ export const DelegatePaymentRequest = z
   .strict();
 export type DelegatePaymentInput = z.output<typeof DelegatePaymentRequest>;
 
-export const DelegatePaymentResponse = z.object({ id: z.string(), created: z.iso.datetime({ offset: true }), metadata: z.record(z.string(), z.string()) }).strict();
+export const DelegatePaymentResponse = z
+  .object({ id: z.string(), created: z.iso.datetime({ offset: true }), metadata: z.record(z.string(), z.string()) })
+  .strict();
 
 export const DELEGATE_PAYMENT_ERROR_TYPES = ["invalid_request", "rate_limit_exceeded", "processing_error", "service_unavailable"] as const;
-export const DELEGATE_PAYMENT_ERROR_CODES = ["invalid_card", "duplicate_request", "idempotency_conflict", "too_many_requests", "idempotency_key_required", "idempotency_in_flight"] as const;
+export const DELEGATE_PAYMENT_ERROR_CODES = [
+  "invalid_card",
+  "duplicate_request",
+  "idempotency_conflict",
+  "too_many_requests",
+  "idempotency_key_required",
+  "idempotency_in_flight",
+] as const;
 export const DelegatePaymentError = z
   .object({
     type: z.enum(DELEGATE_PAYMENT_ERROR_TYPES),

@@ -17,10 +17,19 @@ export async function updateSession(tx: Db, scope: Scope, id: string, input: Upd
     const chosen = selected.type === "digital" ? selected.digital : selected.shipping;
     const param = `$.selected_fulfillment_options[${index}]`;
     if (selected.type !== "digital" || chosen.option_id !== DIGITAL_OPTION_ID) {
-      throw acpError("VALIDATION_ERROR", `Unknown fulfillment option; this merchant offers only "${DIGITAL_OPTION_ID}" (digital).`, { type: "invalid_request", code: "invalid", param });
+      throw acpError("VALIDATION_ERROR", `Unknown fulfillment option; this merchant offers only "${DIGITAL_OPTION_ID}" (digital).`, {
+        type: "invalid_request",
+        code: "invalid",
+        param,
+      });
     }
     const unknown = chosen.item_ids.find((itemId) => !lineIds.has(itemId));
-    if (unknown !== undefined) throw acpError("VALIDATION_ERROR", `No line item ${unknown.slice(0, 40)} in this cart.`, { type: "invalid_request", code: "invalid", param: `${param}.digital.item_ids` });
+    if (unknown !== undefined)
+      throw acpError("VALIDATION_ERROR", `No line item ${unknown.slice(0, 40)} in this cart.`, {
+        type: "invalid_request",
+        code: "invalid",
+        param: `${param}.digital.item_ids`,
+      });
   });
   const updated = await tx.acpCheckoutSession.update({
     where: { id },

@@ -35,7 +35,10 @@ export const DIGITAL_OPTION_ID = "digital";
 
 /** The id of the ACP checkout session that made this order of the scope, or null (the dashboard's order page). */
 export async function sessionIdOfOrder(db: Db, scope: Scope, orderId: string): Promise<string | null> {
-  const session = await db.acpCheckoutSession.findFirst({ where: { orderId, merchantId: scope.merchantId, livemode: scope.livemode }, select: { id: true } });
+  const session = await db.acpCheckoutSession.findFirst({
+    where: { orderId, merchantId: scope.merchantId, livemode: scope.livemode },
+    select: { id: true },
+  });
   return session?.id ?? null;
 }
 
@@ -53,7 +56,9 @@ function line(index: number, item: CartItem, unitAmount: number, product?: Produ
     subtotal: base,
     tax: 0,
     total: base,
-    ...(product ? { name: product.name, unit_amount: unitAmount, ...(product.description ? { description: product.description } : {}) } : {}),
+    ...(product
+      ? { name: product.name, unit_amount: unitAmount, ...(product.description ? { description: product.description } : {}) }
+      : {}),
   };
 }
 
@@ -69,9 +74,16 @@ const errorMessage = (code: "invalid" | "out_of_stock", index: number, content: 
 export async function priceCart(db: Db, scope: { merchantId: string; livemode: boolean }, items: CartItem[]): Promise<PricedCart> {
   const ids = [...new Set(items.map((item) => item.id))];
   const products = new Map(
-    (await db.product.findMany({ where: { id: { in: ids }, merchantId: scope.merchantId, livemode: scope.livemode } })).map((p) => [p.id, p]),
+    (await db.product.findMany({ where: { id: { in: ids }, merchantId: scope.merchantId, livemode: scope.livemode } })).map((p) => [
+      p.id,
+      p,
+    ]),
   );
-  const currency = (items.map((item) => products.get(item.id)).find((p) => p?.active)?.currency ?? items.map((item) => products.get(item.id)).find(Boolean)?.currency ?? "USD").toLowerCase();
+  const currency = (
+    items.map((item) => products.get(item.id)).find((p) => p?.active)?.currency ??
+    items.map((item) => products.get(item.id)).find(Boolean)?.currency ??
+    "USD"
+  ).toLowerCase();
   const lines: Line[] = [];
   const messages: Message[] = [];
   items.forEach((item, index) => {
@@ -83,10 +95,19 @@ export async function priceCart(db: Db, scope: { merchantId: string; livemode: b
     }
     lines.push(line(index, item, product.unitAmount, product));
     if (!product.active) messages.push(errorMessage("out_of_stock", index, `${product.name} is no longer sold.`));
-    else if (product.currency.toLowerCase() !== currency) messages.push(errorMessage("invalid", index, `${product.name} is priced in ${product.currency}, the cart is in ${currency.toUpperCase()}.`));
+    else if (product.currency.toLowerCase() !== currency)
+      messages.push(
+        errorMessage("invalid", index, `${product.name} is priced in ${product.currency}, the cart is in ${currency.toUpperCase()}.`),
+      );
   });
   const total = lines.reduce((sum, l) => sum + l.total, 0);
-  return { currency, lines, messages, total, sale: messages.length ? [] : items.map((item) => ({ productId: item.id, quantity: item.quantity })) };
+  return {
+    currency,
+    lines,
+    messages,
+    total,
+    sale: messages.length ? [] : items.map((item) => ({ productId: item.id, quantity: item.quantity })),
+  };
 }
 
 function totals(lines: Line[]): Total[] {
@@ -151,7 +172,9 @@ export async function viewSession(db: Db, session: AcpCheckoutSession, priced?: 
     status: status === "open" ? (messages.some((m) => m.type === "error") ? "not_ready_for_payment" : "ready_for_payment") : status,
     currency,
     line_items: lines,
-    ...(session.fulfillmentDetails ? { fulfillment_details: session.fulfillmentDetails as CheckoutSessionObject["fulfillment_details"] } : {}),
+    ...(session.fulfillmentDetails
+      ? { fulfillment_details: session.fulfillmentDetails as CheckoutSessionObject["fulfillment_details"] }
+      : {}),
     fulfillment_options: [
       { type: "digital", id: DIGITAL_OPTION_ID, title: "Digital delivery", totals: [{ type: "total", display_text: "Free", amount: 0 }] },
     ],

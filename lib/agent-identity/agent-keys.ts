@@ -45,7 +45,9 @@ export function serializeAgentKey(key: AgentKey) {
 export async function registerAgentKey(tx: Db, owner: Scope, network: Network, input: RegisterAgentInput) {
   const keyid = jwkThumbprint(input.jwk);
   if (owner.livemode && keyid === RFC9421_TEST_KEY_THUMBPRINT) {
-    throw new ValidationError("The RFC 9421 test key cannot be registered in live mode.", [{ path: "jwk", message: "a published test key" }]);
+    throw new ValidationError("The RFC 9421 test key cannot be registered in live mode.", [
+      { path: "jwk", message: "a published test key" },
+    ]);
   }
   const pending = network === "mastercard" && input.name.startsWith("pending_");
   const now = new Date();
@@ -55,7 +57,11 @@ export async function registerAgentKey(tx: Db, owner: Scope, network: Network, i
             ${JSON.stringify({ kty: input.jwk.kty, crv: input.jwk.crv, x: input.jwk.x })}::jsonb, 'ed25519', ${keyid},
             ${pending ? "pending_verification" : "active"}, ${now}, ${now})
     ON CONFLICT (network, livemode, keyid) DO NOTHING RETURNING id`;
-  if (!rows[0]) throw new ConflictError(`This public key (keyid ${keyid}) is already registered on ${network}.`, { reason: "key_already_registered", keyid });
+  if (!rows[0])
+    throw new ConflictError(`This public key (keyid ${keyid}) is already registered on ${network}.`, {
+      reason: "key_already_registered",
+      keyid,
+    });
   return serializeAgentKey(await tx.agentKey.findUniqueOrThrow({ where: { id: rows[0].id } }));
 }
 
@@ -73,7 +79,10 @@ export async function getAgentKey(db: Db, owner: Scope, network: Network, id: st
 export async function listAgentKeys(db: Db, owner: Scope, network: Network, query: z.output<typeof ListAgentsQuery>) {
   const where = { merchantId: owner.merchantId, livemode: owner.livemode, network };
   const cursor = query.startingAfter
-    ? requireCursor(await db.agentKey.findFirst({ where: { ...where, id: query.startingAfter }, select: { id: true, createdAt: true } }), query.startingAfter)
+    ? requireCursor(
+        await db.agentKey.findFirst({ where: { ...where, id: query.startingAfter }, select: { id: true, createdAt: true } }),
+        query.startingAfter,
+      )
     : null;
   const rows = await db.agentKey.findMany({ where: { ...where, ...afterCursor(cursor) }, orderBy: NEWEST_FIRST, take: query.limit + 1 });
   return toListPage(rows, query.limit, serializeAgentKey);
@@ -89,9 +98,13 @@ export async function revokeAgentKey(tx: Db, owner: Scope, network: Network, id:
 
 /** Test mode's "know your agent" verification: a pending Mastercard agent becomes active (409 in any other state). */
 export async function approveAgentKey(tx: Db, owner: Scope, id: string) {
-  if (owner.livemode) throw new ConflictError("Agents are verified by the network in live mode; this is a test-mode step.", { reason: "test_mode_only" });
+  if (owner.livemode)
+    throw new ConflictError("Agents are verified by the network in live mode; this is a test-mode step.", { reason: "test_mode_only" });
   await findAgentKey(tx, owner, "mastercard", id);
-  const changed = await tx.agentKey.updateMany({ where: { id, status: "pending_verification" }, data: { status: "active", updatedAt: new Date() } });
+  const changed = await tx.agentKey.updateMany({
+    where: { id, status: "pending_verification" },
+    data: { status: "active", updatedAt: new Date() },
+  });
   if (changed.count === 0) throw new ConflictError(`Agent ${id} is not pending verification.`, { reason: "agent_not_pending" });
   return getAgentKey(tx, owner, "mastercard", id);
 }

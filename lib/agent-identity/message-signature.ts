@@ -63,7 +63,10 @@ function splitMembers(text: string): string[] {
 
 /** Visa-sample spellings made strict RFC 8941 (outside quoted strings nothing else changes). */
 function normalizeInput(member: string): string {
-  return member.replace(/;\s+/g, ";").replace(/;keyId=/g, ";keyid=").replace(/=\s+"/g, '="');
+  return member
+    .replace(/;\s+/g, ";")
+    .replace(/;keyId=/g, ";keyid=")
+    .replace(/=\s+"/g, '="');
 }
 
 function toParams(map: Map<string, unknown>): Map<string, ParamValue> {

@@ -28,7 +28,13 @@ export function ownAuthority(): string {
 }
 
 /** The verified agent of a request to one of our routes, or the refusal thrown (403/401/400 with its reason). */
-export async function requireVerifiedAgent(tx: Db, req: Request, scope: Scope, network: Network, operation: Operation): Promise<VerifiedAgent> {
+export async function requireVerifiedAgent(
+  tx: Db,
+  req: Request,
+  scope: Scope,
+  network: Network,
+  operation: Operation,
+): Promise<VerifiedAgent> {
   const verification = await verifyAgentRequest(tx, signedRequestOf(req), {
     network,
     operation,
@@ -50,7 +56,10 @@ export const VerifyRequestBody = z
       .url()
       .refine((u) => /^https?:\/\//i.test(u), "must be an http(s) URL"),
     headers: z.record(z.string().max(256), z.string().max(16_384)).refine((h) => Object.keys(h).length <= 100, "at most 100 headers"),
-    body: z.string().max(256 * 1024).optional(),
+    body: z
+      .string()
+      .max(256 * 1024)
+      .optional(),
   })
   .strict();
 export type VerifyRequestInput = z.output<typeof VerifyRequestBody>;

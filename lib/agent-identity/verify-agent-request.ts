@@ -15,7 +15,15 @@
 import type { Db } from "../db";
 import type { AgentKey } from "../generated/prisma/client";
 import { publicKeyOf } from "./jwk";
-import { MalformedSignature, parseSignatures, signatureAgentUrl, signatureBase, signatureValid, type ParsedSignature, type SignedRequest } from "./message-signature";
+import {
+  MalformedSignature,
+  parseSignatures,
+  signatureAgentUrl,
+  signatureBase,
+  signatureValid,
+  type ParsedSignature,
+  type SignedRequest,
+} from "./message-signature";
 import { CLOCK_SKEW_SECONDS, MAX_WINDOW_SECONDS, PROFILES, REQUIRED_PARAMS, type Network, type Operation } from "./profiles";
 import type { RefusalReason } from "./reasons";
 
@@ -78,10 +86,16 @@ export function checkSignaturePolicy(
   for (const name of REQUIRED_PARAMS) if (sig.params.get(name) === undefined) return { ok: false, reason: "missing_field" };
   const created = sig.params.get("created");
   const expires = sig.params.get("expires");
-  if (!Number.isInteger(created) || !Number.isInteger(expires) || typeof sig.params.get("keyid") !== "string" || typeof sig.params.get("nonce") !== "string") {
+  if (
+    !Number.isInteger(created) ||
+    !Number.isInteger(expires) ||
+    typeof sig.params.get("keyid") !== "string" ||
+    typeof sig.params.get("nonce") !== "string"
+  ) {
     return { ok: false, reason: "malformed_signature" };
   }
-  if ((sig.params.get("nonce") as string).length === 0 || (sig.params.get("nonce") as string).length > 512) return { ok: false, reason: "malformed_signature" };
+  if ((sig.params.get("nonce") as string).length === 0 || (sig.params.get("nonce") as string).length > 512)
+    return { ok: false, reason: "malformed_signature" };
   // A Signature-Agent sent along must be covered (Web Bot Auth), and Mastercard's profile requires one.
   if (req.header("signature-agent") !== null && !covered.has("signature-agent")) return { ok: false, reason: "missing_field" };
 
@@ -98,7 +112,12 @@ export function checkSignaturePolicy(
 }
 
 const AGENT_PATH = /^\/mastercard\/agents\/(agk_[0-9A-Za-z]{1,64})(?:\/directory)?\/?$/;
-const DIRECTORY_PATHS = new Set(["", "/", "/.well-known/http-message-signatures-directory", "/mastercard/.well-known/http-message-signatures-directory"]);
+const DIRECTORY_PATHS = new Set([
+  "",
+  "/",
+  "/.well-known/http-message-signatures-directory",
+  "/mastercard/.well-known/http-message-signatures-directory",
+]);
 
 /** Which of our agents a Signature-Agent URL names: an agent id, the whole directory, or not ours (never fetched). */
 function resolveSignatureAgent(url: string, ownOrigin: string): { kind: "agent"; id: string } | { kind: "directory" } | null {

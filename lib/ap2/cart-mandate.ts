@@ -28,7 +28,14 @@ export interface IssuedCartMandate {
   expiresAt: Date;
 }
 
-export async function issueCartMandate(db: Db, scope: Scope, merchant: { id: string; name: string }, taskId: string, cart: CartTerms, agentUrl: string): Promise<IssuedCartMandate> {
+export async function issueCartMandate(
+  db: Db,
+  scope: Scope,
+  merchant: { id: string; name: string },
+  taskId: string,
+  cart: CartTerms,
+  agentUrl: string,
+): Promise<IssuedCartMandate> {
   const now = Math.floor(Date.now() / 1000);
   const exp = now + env.AP2_CART_MANDATE_TTL_SECONDS;
   const expiresAt = new Date(exp * 1000);

@@ -19,7 +19,12 @@ async function newKeyRow(merchantId: string) {
   const publicJwk = await exportJWK(publicKey);
   const kid = await calculateJwkThumbprint(publicJwk);
   const privateJwk = await exportJWK(privateKey);
-  return { kid, merchantId, publicJwk: { ...publicJwk, kid, alg: ALG, use: "sig" }, sealed: sealSecret(JSON.stringify({ ...privateJwk, kid, alg: ALG })) };
+  return {
+    kid,
+    merchantId,
+    publicJwk: { ...publicJwk, kid, alg: ALG, use: "sig" },
+    sealed: sealSecret(JSON.stringify({ ...privateJwk, kid, alg: ALG })),
+  };
 }
 
 async function insertKey(db: Db, merchantId: string): Promise<void> {

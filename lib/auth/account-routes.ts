@@ -31,8 +31,13 @@ function accountRoute(name: string, work: (body: unknown, req: Request) => Promi
     try {
       return await work(body, req);
     } catch (err) {
-      if (err instanceof PasswordHashBusyError) return json(503, { error: { type: "api_error", message: "The server is busy. Try again in a few seconds." } }, { "Retry-After": "1" });
-      console.error(`[${createId("request")}] ${name} failed:`, err instanceof Error ? err.stack ?? err.message : err);
+      if (err instanceof PasswordHashBusyError)
+        return json(
+          503,
+          { error: { type: "api_error", message: "The server is busy. Try again in a few seconds." } },
+          { "Retry-After": "1" },
+        );
+      console.error(`[${createId("request")}] ${name} failed:`, err instanceof Error ? (err.stack ?? err.message) : err);
       return json(500, { error: { type: "api_error", message: "Something went wrong on our side. Try again in a moment." } });
     }
   };
@@ -44,20 +49,41 @@ export const forgotPasswordRoute = accountRoute("forgot-password", async (body, 
   if (!email) return invalid("Enter a valid email address.");
   const verdict = await takePasswordResetRequest(clientIpKey(req), email);
   if (!verdict.allowed) {
-    return json(429, { error: { type: "rate_limit_error", message: "Too many requests. Wait a few minutes, then try again." } }, { "Retry-After": String(verdict.retryAfterSeconds) });
+    return json(
+      429,
+      { error: { type: "rate_limit_error", message: "Too many requests. Wait a few minutes, then try again." } },
+      { "Retry-After": String(verdict.retryAfterSeconds) },
+    );
   }
   await requestPasswordReset(email);
-  return json(202, { status: "sent", message: "If an account uses this email, we sent it a link to reset the password. The link works for 1 hour." });
+  return json(202, {
+    status: "sent",
+    message: "If an account uses this email, we sent it a link to reset the password. The link works for 1 hour.",
+  });
 });
 
 export const resetPasswordRoute = accountRoute("reset-password", async (body) => {
   const input = findNulPath(body) === null ? ResetInput.safeParse(body) : null;
   if (!input?.success) return invalid(`Choose a password of at least ${PASSWORD_MIN_LENGTH} characters (and open the link from the mail).`);
-  if ((await resetPassword(input.data)) === "invalid") return json(400, { error: { type: "invalid_request_error", code: "link_invalid", message: "This link has expired or was already used. Ask for a new one." } });
+  if ((await resetPassword(input.data)) === "invalid")
+    return json(400, {
+      error: {
+        type: "invalid_request_error",
+        code: "link_invalid",
+        message: "This link has expired or was already used. Ask for a new one.",
+      },
+    });
   return json(200, { status: "reset", message: "Your password is changed and every session signed out. Sign in with the new password." });
 });
 
 export const confirmEmailRoute = accountRoute("confirm-email", async (body) => {
-  if ((await confirmEmail(body)) === "invalid") return json(400, { error: { type: "invalid_request_error", code: "link_invalid", message: "This link has expired or was already used. Sign up again with the same email to get a new one." } });
+  if ((await confirmEmail(body)) === "invalid")
+    return json(400, {
+      error: {
+        type: "invalid_request_error",
+        code: "link_invalid",
+        message: "This link has expired or was already used. Sign up again with the same email to get a new one.",
+      },
+    });
   return json(200, { status: "confirmed", message: "Your email is confirmed. Sign in to continue." });
 });

@@ -49,7 +49,7 @@ async function guarded<T>(what: string, work: () => Promise<T>): Promise<T> {
       noteRetryAfter(1);
       throw new AuthError("BUSY");
     }
-    console.error(`[${createId("request")}] ${what} failed:`, err instanceof Error ? err.stack ?? err.message : err);
+    console.error(`[${createId("request")}] ${what} failed:`, err instanceof Error ? (err.stack ?? err.message) : err);
     throw new AuthError("SERVER_ERROR");
   }
 }
@@ -74,7 +74,10 @@ async function checkPassword(credentials: unknown, ip: string): Promise<SignedIn
     noteRetryAfter(verdict.retryAfterSeconds);
     throw new AuthError("RATE_LIMITED");
   }
-  const user = await getDb().user.findUnique({ where: { email }, select: { id: true, email: true, merchantId: true, passwordHash: true, emailConfirmedAt: true } });
+  const user = await getDb().user.findUnique({
+    where: { email },
+    select: { id: true, email: true, merchantId: true, passwordHash: true, emailConfirmedAt: true },
+  });
   // Unknown emails cost the same scrypt time as known ones, so timing does not tell which have accounts.
   const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
   if (!user || !ok) {

@@ -23,7 +23,9 @@ const hashToken = (token: string) => createHash("sha256").update(token).digest("
 /** A new single-use token for the user; returns the raw token (it goes into the mail, nowhere else). */
 export async function issueLinkToken(tx: Db, userId: string, purpose: LinkPurpose): Promise<string> {
   const token = randomBytes(32).toString("base64url");
-  await tx.emailLinkToken.create({ data: { tokenHash: hashToken(token), userId, purpose, expiresAt: new Date(Date.now() + LINK_TTL_SECONDS[purpose] * 1000) } });
+  await tx.emailLinkToken.create({
+    data: { tokenHash: hashToken(token), userId, purpose, expiresAt: new Date(Date.now() + LINK_TTL_SECONDS[purpose] * 1000) },
+  });
   return token;
 }
 

@@ -30,7 +30,8 @@ export const ACCOUNT_ATTEMPTS_FORGOTTEN_AFTER_HOURS = 24;
 // $1 email, $2 attempts before back-off, $3 longest back-off (s). The attempt is counted and, from the
 // threshold on, blocks the next ones for 2^(count - threshold) s. While the email is blocked the WHERE
 // leaves its row as it is (a refused attempt does not lengthen the block) and no row comes back.
-const blockAfter = (count: string) => `CASE WHEN ${count} >= $2::int THEN now() + LEAST($3::float8, power(2, ${count} - $2::int)) * interval '1 second' END`;
+const blockAfter = (count: string) =>
+  `CASE WHEN ${count} >= $2::int THEN now() + LEAST($3::float8, power(2, ${count} - $2::int)) * interval '1 second' END`;
 const forgotten = `t.last_attempt_at < now() - make_interval(hours => ${ACCOUNT_ATTEMPTS_FORGOTTEN_AFTER_HOURS})`;
 const TAKE_ACCOUNT_ATTEMPT = statement(
   "sign_in_account_attempt",
@@ -70,7 +71,11 @@ export async function takeLoginAttempt(ip: string, email: string): Promise<Login
   if (!perIp.allowed) return { allowed: false, retryAfterSeconds: perIp.retryAfterSeconds };
   const perIpAndEmail = await limiter("loginLimiter", env.LOGIN_RATE_LIMIT_MAX).take(`login:${ip}:${email}`);
   if (!perIpAndEmail.allowed) return { allowed: false, retryAfterSeconds: perIpAndEmail.retryAfterSeconds };
-  const counted = await sql().rows<{ failures: number }>(TAKE_ACCOUNT_ATTEMPT, [email, env.LOGIN_ACCOUNT_FAILURES_MAX, env.LOGIN_BACKOFF_MAX_SECONDS]);
+  const counted = await sql().rows<{ failures: number }>(TAKE_ACCOUNT_ATTEMPT, [
+    email,
+    env.LOGIN_ACCOUNT_FAILURES_MAX,
+    env.LOGIN_BACKOFF_MAX_SECONDS,
+  ]);
   if (counted.length === 0) {
     const [blocked] = await sql().rows<{ seconds: number }>(BLOCKED_FOR, [email]);
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(Number(blocked?.seconds ?? 1))) };
@@ -94,7 +99,10 @@ export async function maySignUp(ip: string): Promise<boolean> {
 }
 
 /** A "forgot password" request: a token from the IP's bucket, then from the email's. */
-export async function takePasswordResetRequest(ip: string, email: string): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }> {
+export async function takePasswordResetRequest(
+  ip: string,
+  email: string,
+): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }> {
   const perIp = await limiter("resetIpLimiter", env.PASSWORD_RESET_IP_RATE_LIMIT_MAX).take(`reset-ip:${ip}`);
   if (!perIp.allowed) return { allowed: false, retryAfterSeconds: perIp.retryAfterSeconds };
   const perEmail = await limiter("resetEmailLimiter", env.PASSWORD_RESET_EMAIL_RATE_LIMIT_MAX).take(`reset-email:${email}`);
@@ -105,6 +113,8 @@ export async function takePasswordResetRequest(ip: string, email: string): Promi
 /** Deletes account counters idle long enough to be forgotten (the tick calls this). */
 export async function purgeSignInThrottles(now = new Date()): Promise<number> {
   const before = new Date(now.getTime() - ACCOUNT_ATTEMPTS_FORGOTTEN_AFTER_HOURS * 3600_000);
-  const { count } = await getDb().signInThrottle.deleteMany({ where: { lastAttemptAt: { lt: before }, OR: [{ blockedUntil: null }, { blockedUntil: { lt: now } }] } });
+  const { count } = await getDb().signInThrottle.deleteMany({
+    where: { lastAttemptAt: { lt: before }, OR: [{ blockedUntil: null }, { blockedUntil: { lt: now } }] },
+  });
   return count;
 }

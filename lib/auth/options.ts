@@ -54,7 +54,11 @@ export const authOptions: NextAuthOptions = {
     CredentialsProvider({
       id: "signup",
       name: "Create an account",
-      credentials: { name: { label: "Business name" }, email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+      credentials: {
+        name: { label: "Business name" },
+        email: { label: "Email", type: "email" },
+        password: { label: "Password", type: "password" },
+      },
       authorize: (credentials, req): Promise<SignedInUser> => signUp(credentials, ipOf(req)),
     }),
   ],

@@ -77,14 +77,17 @@ function parseStored(stored: string): StoredHash | null {
   const params = { N: Number(n), r: Number(r), p: Number(p) };
   if (scheme !== "scrypt" || !salt || !key) return null;
   if (!Number.isInteger(params.N) || params.N < 2 || params.N > MAX_N || (params.N & (params.N - 1)) !== 0) return null;
-  if (!Number.isInteger(params.r) || params.r < 1 || params.r > MAX_R || !Number.isInteger(params.p) || params.p < 1 || params.p > MAX_P) return null;
+  if (!Number.isInteger(params.r) || params.r < 1 || params.r > MAX_R || !Number.isInteger(params.p) || params.p < 1 || params.p > MAX_P)
+    return null;
   return { ...params, salt: Buffer.from(salt, "base64"), key: Buffer.from(key, "base64") };
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const hash = parseStored(stored);
   if (!hash || hash.key.length === 0) return false;
-  const actual = await gated(() => scrypt(password, hash.salt, hash.key.length, { N: hash.N, r: hash.r, p: hash.p, maxmem: maxmemFor(hash.N, hash.r) }));
+  const actual = await gated(() =>
+    scrypt(password, hash.salt, hash.key.length, { N: hash.N, r: hash.r, p: hash.p, maxmem: maxmemFor(hash.N, hash.r) }),
+  );
   return timingSafeEqual(actual, hash.key);
 }
 

@@ -28,6 +28,8 @@ const KEEP_ENDED_MS = 24 * 3600_000;
 /** Deletes sessions that expired or were revoked more than a day ago (the tick calls this). */
 export async function purgeEndedSessions(now = new Date()): Promise<number> {
   const before = new Date(now.getTime() - KEEP_ENDED_MS);
-  const { count } = await getDb().dashboardSession.deleteMany({ where: { OR: [{ expiresAt: { lt: before } }, { revokedAt: { lt: before } }] } });
+  const { count } = await getDb().dashboardSession.deleteMany({
+    where: { OR: [{ expiresAt: { lt: before } }, { revokedAt: { lt: before } }] },
+  });
   return count;
 }

@@ -51,12 +51,18 @@ export async function captureCheckout(tx: Db, scope: Scope, id: string, input: C
   }
   if (checkout.status !== "open") throw new ClosedCheckoutError(checkout.id, checkout.status);
   if (checkout.requireVerifiedAgent && !hooks.verifiedAgent) {
-    throw new DomainError("FORBIDDEN", `Checkout ${checkout.id} can be paid only by a verified card-network agent (docs/cards.md); nothing was charged.`, {
-      reason: "verified_agent_required",
-    });
+    throw new DomainError(
+      "FORBIDDEN",
+      `Checkout ${checkout.id} can be paid only by a verified card-network agent (docs/cards.md); nothing was charged.`,
+      {
+        reason: "verified_agent_required",
+      },
+    );
   }
 
-  const rail = hooks.verifiedPayment ? guarded(railFor(scope.livemode), scope) : await checkCapturable(tx, scope.livemode, input, hooks.walletOwner ?? scope);
+  const rail = hooks.verifiedPayment
+    ? guarded(railFor(scope.livemode), scope)
+    : await checkCapturable(tx, scope.livemode, input, hooks.walletOwner ?? scope);
 
   const attempt = await recordAttempt(pi.id, rail.name, input.paymentMethod, hooks.chargeKey);
   const outcome = await rail
@@ -64,12 +70,18 @@ export async function captureCheckout(tx: Db, scope: Scope, id: string, input: C
     .catch(async (err) => {
       // Certainly not charged: close the attempt now. Unknown (a time-out): leave it pending; the next
       // capture, cancel or expiry sweep asks the rail about its key before doing anything else.
-      if (err instanceof CircuitOpenError || (err instanceof RailCallFailedError && err.notCharged)) await closeAttemptNotCharged(attempt.id, "failed");
+      if (err instanceof CircuitOpenError || (err instanceof RailCallFailedError && err.notCharged))
+        await closeAttemptNotCharged(attempt.id, "failed");
       throw err;
     });
   hooks.afterRailCharge?.();
   const billing = { name: input.billingName, country: input.billingCountry };
-  const applied = await applyChargeOutcome(tx, checkout, { id: attempt.id, paymentMethod: input.paymentMethod, rail: rail.name, billing }, outcome);
+  const applied = await applyChargeOutcome(
+    tx,
+    checkout,
+    { id: attempt.id, paymentMethod: input.paymentMethod, rail: rail.name, billing },
+    outcome,
+  );
   if (applied.kind === "declined") throw new PaymentDeclinedError(applied.reason);
   return serializeOrder(applied.order);
 }

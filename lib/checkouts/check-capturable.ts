@@ -24,7 +24,9 @@ export async function checkCapturable(tx: Db, livemode: boolean, input: ChargeIn
   // The payer's circuit: the merchant whose request chose the payment method (pm_rail_unavailable included).
   const rail = guarded(railFor(livemode), { merchantId: walletOwner.merchantId, livemode });
   if (!rail.supportsPaymentMethod(input.paymentMethod)) {
-    throw new ValidationError(`Unknown payment method '${input.paymentMethod}'.`, [{ path: "paymentMethod", message: "unknown payment method" }]);
+    throw new ValidationError(`Unknown payment method '${input.paymentMethod}'.`, [
+      { path: "paymentMethod", message: "unknown payment method" },
+    ]);
   }
   if (isCustomerWalletMethod(input.paymentMethod)) {
     const payer = await tx.customer.findFirst({

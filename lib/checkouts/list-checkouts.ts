@@ -9,7 +9,10 @@ export async function listCheckouts(db: Db, scope: Scope, query: ListCheckoutsIn
   await expireOverdueCheckouts(db, { scope });
   const inScope = { merchantId: scope.merchantId, livemode: scope.livemode };
   const cursor = query.startingAfter
-    ? requireCursor(await db.checkout.findFirst({ where: { ...inScope, id: query.startingAfter }, select: { id: true, createdAt: true } }), query.startingAfter)
+    ? requireCursor(
+        await db.checkout.findFirst({ where: { ...inScope, id: query.startingAfter }, select: { id: true, createdAt: true } }),
+        query.startingAfter,
+      )
     : null;
   const rows = await db.checkout.findMany({
     where: { ...inScope, ...(query.status ? { status: query.status } : {}), ...afterCursor(cursor) },

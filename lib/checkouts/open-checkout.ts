@@ -31,10 +31,15 @@ export async function openCheckout(tx: Db, scope: Scope, input: OpenCheckoutInpu
   const { source, paywall, sale } = origin;
   const expiresIn = input.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS;
   if (scope.livemode && expiresIn < LIVE_MIN_EXPIRES_IN_SECONDS) {
-    throw new ValidationError("expiresInSeconds must be 60..86400 in live mode.", [{ path: "expiresInSeconds", message: "60..86400 in live mode" }]);
+    throw new ValidationError("expiresInSeconds must be 60..86400 in live mode.", [
+      { path: "expiresInSeconds", message: "60..86400 in live mode" },
+    ]);
   }
   if (input.customerId) {
-    const customer = await tx.customer.findFirst({ where: { id: input.customerId, merchantId: scope.merchantId, livemode: scope.livemode }, select: { id: true } });
+    const customer = await tx.customer.findFirst({
+      where: { id: input.customerId, merchantId: scope.merchantId, livemode: scope.livemode },
+      select: { id: true },
+    });
     if (!customer) throw new NotFoundError("customer", input.customerId);
   }
   const { items, amount, currency } = await priceCheckout(tx, scope, input);

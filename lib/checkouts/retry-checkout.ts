@@ -17,14 +17,19 @@ function withRetryOf(metadata: Record<string, string>, checkoutId: string): Reco
 
 /** The retry's id, or null when this checkout cannot be retried (not declined, not a hosted sale, unknown). */
 export async function retryDeclinedCheckout(tx: Db, checkoutId: string): Promise<string | null> {
-  const [declined] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM checkouts WHERE id = ${checkoutId} AND status = 'failed' FOR UPDATE`;
+  const [declined] = await tx.$queryRaw<
+    { id: string }[]
+  >`SELECT id FROM checkouts WHERE id = ${checkoutId} AND status = 'failed' FOR UPDATE`;
   if (!declined) return null;
   const existing = await tx.checkout.findUnique({ where: { retryOf: checkoutId }, select: { id: true } });
   if (existing) return existing.id;
   const checkout = await tx.checkout.findUniqueOrThrow({ where: { id: checkoutId } });
   const pi = await tx.paymentIntent.findUniqueOrThrow({ where: { id: checkout.paymentIntentId }, select: { source: true } });
   if (!RETRYABLE.includes(pi.source as PaymentSource)) return null;
-  const items = Array.isArray(checkout.items) && checkout.items.length > 0 ? (checkout.items as { name: string; quantity: number; unitAmount: number }[]) : undefined;
+  const items =
+    Array.isArray(checkout.items) && checkout.items.length > 0
+      ? (checkout.items as { name: string; quantity: number; unitAmount: number }[])
+      : undefined;
   const opened = await openCheckout(
     tx,
     { merchantId: checkout.merchantId, livemode: checkout.livemode },

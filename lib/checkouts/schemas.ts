@@ -6,7 +6,11 @@ import { CHECKOUT_STATUSES } from "./transitions";
 export const MAX_AMOUNT = 99_999_999;
 
 const Amount = z.number().int("must be an integer in minor units").min(1).max(MAX_AMOUNT);
-const Url = z.string().max(2048).url().refine((value) => /^https?:\/\//i.test(value), "must be an http(s) URL");
+const Url = z
+  .string()
+  .max(2048)
+  .url()
+  .refine((value) => /^https?:\/\//i.test(value), "must be an http(s) URL");
 
 const Quantity = z.number().int().min(1).max(10_000);
 
@@ -40,7 +44,10 @@ export const SaleFields = {
   items: z.array(CheckoutLineItem).min(1).max(100).optional(),
   description: z.string().max(1000).optional(),
   metadata: Metadata.optional(),
-  productRef: z.string().regex(/^prd_[0-9A-Za-z]{1,64}$/, "must be a prd_ reference").optional(),
+  productRef: z
+    .string()
+    .regex(/^prd_[0-9A-Za-z]{1,64}$/, "must be a prd_ reference")
+    .optional(),
 };
 
 export const OpenCheckoutBody = z
@@ -61,7 +68,11 @@ export const OpenCheckoutBody = z
  * total of such items itself); a currency unless every item is a catalog item (or the caller has another
  * source for it: a shared payment token's own currency).
  */
-export function checkSale(body: z.output<z.ZodObject<typeof SaleFields>>, ctx: z.RefinementCtx, options: { currencyRequired: boolean }): void {
+export function checkSale(
+  body: z.output<z.ZodObject<typeof SaleFields>>,
+  ctx: z.RefinementCtx,
+  options: { currencyRequired: boolean },
+): void {
   if (body.amount === undefined && body.items === undefined) {
     ctx.addIssue({ code: "custom", path: ["amount"], message: "either amount or items is required" });
     return;

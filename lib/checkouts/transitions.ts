@@ -17,7 +17,10 @@ export const CHECKOUT_TRANSITIONS: TransitionTable<CheckoutStatus> = {
 
 export async function transitionCheckout(tx: Db, id: string, to: CheckoutStatus): Promise<Checkout> {
   const from = fromStatesOf(CHECKOUT_TRANSITIONS, to);
-  const updated = await tx.checkout.updateManyAndReturn({ where: { id, status: { in: from } }, data: { status: to, updatedAt: new Date() } });
+  const updated = await tx.checkout.updateManyAndReturn({
+    where: { id, status: { in: from } },
+    data: { status: to, updatedAt: new Date() },
+  });
   if (updated.length !== 1) {
     const current = await tx.checkout.findUnique({ where: { id }, select: { status: true } });
     throw transitionConflict("checkout", id, current?.status, to);

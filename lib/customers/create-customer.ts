@@ -22,6 +22,14 @@ export function createCustomer(scope: Scope, input: CreateCustomerInput) {
     metadata: input.metadata ?? {},
     createdAt: new Date(),
   };
-  const values = [customer.id, customer.merchantId, customer.livemode, customer.name, customer.email, JSON.stringify(customer.metadata), customer.createdAt.toISOString()];
+  const values = [
+    customer.id,
+    customer.merchantId,
+    customer.livemode,
+    customer.name,
+    customer.email,
+    JSON.stringify(customer.metadata),
+    customer.createdAt.toISOString(),
+  ];
   return new SqlWrite(INSERT_CUSTOMER, values, serializeCustomer(customer));
 }

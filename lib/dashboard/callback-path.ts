@@ -23,7 +23,8 @@ export function safeCallbackPath(raw: unknown): string {
   }
   // The parsed path is normalised ("/dashboard/../login" -> "/login", "%2e%2e" too), so check that one.
   if (url.origin !== PROBE_ORIGIN) return DASHBOARD_HOME;
-  if (url.pathname !== DASHBOARD_HOME && !url.pathname.startsWith(`${DASHBOARD_HOME}/`) && url.pathname !== OAUTH_CONSENT_PATH) return DASHBOARD_HOME;
+  if (url.pathname !== DASHBOARD_HOME && !url.pathname.startsWith(`${DASHBOARD_HOME}/`) && url.pathname !== OAUTH_CONSENT_PATH)
+    return DASHBOARD_HOME;
   if (url.pathname.startsWith("//")) return DASHBOARD_HOME;
   return `${url.pathname}${url.search}`;
 }

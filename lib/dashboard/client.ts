@@ -27,7 +27,10 @@ function meta(name: string): string {
   return document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content ?? "";
 }
 
-export async function dashboardFetch<T = unknown>(path: string, options: { method?: string; body?: unknown; idempotencyKey?: string } = {}): Promise<T> {
+export async function dashboardFetch<T = unknown>(
+  path: string,
+  options: { method?: string; body?: unknown; idempotencyKey?: string } = {},
+): Promise<T> {
   const method = options.method ?? (options.body === undefined ? "GET" : "POST");
   const headers: Record<string, string> = { Accept: "application/json", "X-Dashboard-Mode": meta(MODE_META) };
   if (method !== "GET") headers["X-CSRF-Token"] = meta(CSRF_META);
@@ -35,7 +38,12 @@ export async function dashboardFetch<T = unknown>(path: string, options: { metho
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
   let res: Response;
   try {
-    res = await fetch(path, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), credentials: "same-origin" });
+    res = await fetch(path, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      credentials: "same-origin",
+    });
   } catch {
     throw new DashboardRequestError(0, "network_error", "Could not reach the server. Check your connection and try again.");
   }
@@ -50,5 +58,10 @@ export async function dashboardFetch<T = unknown>(path: string, options: { metho
   const error = (parsed as { error?: { code?: string; message?: string; details?: Record<string, unknown> } } | null)?.error;
   // Signed out meanwhile: sign in again and come back to this page.
   if (res.status === 401) window.location.assign(loginUrlFor(`${window.location.pathname}${window.location.search}`));
-  throw new DashboardRequestError(res.status, error?.code ?? "http_error", error?.message ?? `The request failed (HTTP ${res.status}).`, error?.details ?? {});
+  throw new DashboardRequestError(
+    res.status,
+    error?.code ?? "http_error",
+    error?.message ?? `The request failed (HTTP ${res.status}).`,
+    error?.details ?? {},
+  );
 }

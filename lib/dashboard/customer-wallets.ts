@@ -11,7 +11,11 @@ export interface WalletBalance {
 export async function walletBalances(db: Db, customerIds: string[]): Promise<Map<string, WalletBalance[]>> {
   const byCustomer = new Map<string, WalletBalance[]>();
   if (customerIds.length === 0) return byCustomer;
-  const rows = await db.testWallet.findMany({ where: { customerId: { in: customerIds } }, orderBy: [{ customerId: "asc" }, { currency: "asc" }] });
-  for (const row of rows) byCustomer.set(row.customerId, [...(byCustomer.get(row.customerId) ?? []), { currency: row.currency, balance: row.balance }]);
+  const rows = await db.testWallet.findMany({
+    where: { customerId: { in: customerIds } },
+    orderBy: [{ customerId: "asc" }, { currency: "asc" }],
+  });
+  for (const row of rows)
+    byCustomer.set(row.customerId, [...(byCustomer.get(row.customerId) ?? []), { currency: row.currency, balance: row.balance }]);
   return byCustomer;
 }

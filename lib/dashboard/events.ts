@@ -10,7 +10,11 @@ import { listPageQuery, type SearchParams } from "./list-query";
 export async function eventsPageQuery(searchParams: SearchParams): Promise<ListEventsInput> {
   const [{ startingAfter, limit }, params] = await Promise.all([listPageQuery(searchParams, []), searchParams]);
   const type = Array.isArray(params.type) ? params.type[0] : params.type;
-  return { limit, ...(startingAfter ? { startingAfter } : {}), ...(type && (EVENT_TYPES as readonly string[]).includes(type) ? { type: type as EventType } : {}) };
+  return {
+    limit,
+    ...(startingAfter ? { startingAfter } : {}),
+    ...(type && (EVENT_TYPES as readonly string[]).includes(type) ? { type: type as EventType } : {}),
+  };
 }
 
 const OBJECT_PAGES: Record<string, string> = {

@@ -37,7 +37,15 @@ export function statusLabel(status: string): string {
 /** "Nov 23, 2026, 4:05 PM UTC", or in the merchant's time zone with its name ("5:05 PM GMT+1"). */
 export function formatDateTime(iso: string | Date, timeZone = displayTimeZone()): string {
   const date = typeof iso === "string" ? new Date(iso) : iso;
-  const text = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", hour: "numeric", minute: "2-digit", timeZone, timeZoneName: "short" }).format(date);
+  const text = new Intl.DateTimeFormat("en-US", {
+    month: "short",
+    day: "numeric",
+    year: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZone,
+    timeZoneName: "short",
+  }).format(date);
   return text.replace(/ at /, ", ");
 }
 

@@ -11,7 +11,20 @@ import type { Scope } from "../scope";
 /** At most this many rows in one file (100 pages of the API's largest page). */
 export const MAX_EXPORT_ROWS = 10_000;
 
-const HEADER = ["id", "created_utc", "amount", "amount_refunded", "currency", "status", "source", "payment_method", "billing_name", "billing_country", "order_id", "customer_id"];
+const HEADER = [
+  "id",
+  "created_utc",
+  "amount",
+  "amount_refunded",
+  "currency",
+  "status",
+  "source",
+  "payment_method",
+  "billing_name",
+  "billing_country",
+  "order_id",
+  "customer_id",
+];
 
 /**
  * One CSV field. A payer chose the billing name: a value a spreadsheet would run as a formula
@@ -26,7 +39,11 @@ export function csvField(value: string | number | null): string {
 
 const decimal = (minor: number, currency: string) => (minor / 10 ** currencyDigits(currency)).toFixed(currencyDigits(currency));
 
-export async function paymentsCsv(db: Db, scope: Scope, filters: Pick<ListPaymentIntentsInput, "status" | "source">): Promise<{ csv: string; rows: number; truncated: boolean }> {
+export async function paymentsCsv(
+  db: Db,
+  scope: Scope,
+  filters: Pick<ListPaymentIntentsInput, "status" | "source">,
+): Promise<{ csv: string; rows: number; truncated: boolean }> {
   const lines = [HEADER.join(",")];
   let startingAfter: string | undefined;
   for (;;) {

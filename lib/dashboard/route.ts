@@ -63,7 +63,8 @@ export function dashboardApi<B extends z.ZodType | undefined = undefined>(
       if (!dashboard) throw new UnauthorizedError("Sign in to the dashboard first.");
       if (mutating) {
         if (!isSameOrigin(req)) throw new ForbiddenError("Cross-site request refused: the Origin header is not this dashboard.");
-        if (!verifyCsrfToken(dashboard.sid, req.headers.get(CSRF_HEADER))) throw new ForbiddenError("Missing or invalid CSRF token: reload the page and try again.");
+        if (!verifyCsrfToken(dashboard.sid, req.headers.get(CSRF_HEADER)))
+          throw new ForbiddenError("Missing or invalid CSRF token: reload the page and try again.");
       }
       await enforceRateLimit(`dashboard:${dashboard.user.id}`, headers);
 

@@ -32,7 +32,12 @@ export async function pageOfId(db: Db, scope: Scope, id: string): Promise<string
   const target = match ? Object.hasOwn(PAGES, match[1]) && PAGES[match[1]] : null;
   if (!target) return null;
   // The table name comes from the fixed map above, never from the request.
-  const rows = await db.$queryRawUnsafe<{ id: string }[]>(`SELECT id FROM ${target.table} WHERE id = $1 AND merchant_id = $2 AND livemode = $3`, id, scope.merchantId, scope.livemode);
+  const rows = await db.$queryRawUnsafe<{ id: string }[]>(
+    `SELECT id FROM ${target.table} WHERE id = $1 AND merchant_id = $2 AND livemode = $3`,
+    id,
+    scope.merchantId,
+    scope.livemode,
+  );
   return rows.length ? `${target.page}/${id}` : null;
 }
 
@@ -52,7 +57,13 @@ export async function searchText(db: Db, scope: Scope, text: string, limit = 20)
        ORDER BY c.created_at DESC LIMIT ${limit}`,
   ]);
   return [
-    ...customers.map((c) => ({ kind: "customer" as const, id: c.id, title: c.name ?? c.email ?? c.id, detail: c.name ? c.email : null, href: `/dashboard/customers/${c.id}` })),
+    ...customers.map((c) => ({
+      kind: "customer" as const,
+      id: c.id,
+      title: c.name ?? c.email ?? c.id,
+      detail: c.name ? c.email : null,
+      href: `/dashboard/customers/${c.id}`,
+    })),
     ...orders.map((o) => ({ kind: "order" as const, id: o.id, title: o.description, detail: null, href: `/dashboard/orders/${o.id}` })),
   ];
 }

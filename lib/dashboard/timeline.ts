@@ -36,17 +36,26 @@ function describe(type: string, object: Record<string, unknown>): { title: strin
     case "order.paid":
       return { title: "Order paid", detail: money(object.amount) };
     case "order.refunded":
-      return { title: object.status === "refunded" ? "Order fully refunded" : "Order partially refunded", detail: `${money(object.amountRefunded)} of ${money(object.amount)} refunded in total` };
+      return {
+        title: object.status === "refunded" ? "Order fully refunded" : "Order partially refunded",
+        detail: `${money(object.amountRefunded)} of ${money(object.amount)} refunded in total`,
+      };
     case "order.canceled":
       return { title: "Order canceled", detail: "No payment was taken." };
     case "payment_intent.captured":
-      return { title: "Payment captured", detail: `${money(object.amountCaptured)}${object.paymentMethod ? ` with ${describePaymentMethod(String(object.paymentMethod)).label}` : ""}` };
+      return {
+        title: "Payment captured",
+        detail: `${money(object.amountCaptured)}${object.paymentMethod ? ` with ${describePaymentMethod(String(object.paymentMethod)).label}` : ""}`,
+      };
     case "payment_intent.settled":
       return { title: "Payment settled", detail: "Funds moved from pending to payable." };
     case "payment_intent.refunded":
       return { title: "Payment refunded", detail: `${money(object.amountRefunded)} of ${money(object.amountCaptured)} refunded in total` };
     case "payment_intent.failed":
-      return { title: "Payment failed", detail: object.failureReason ? `Reason: ${String(object.failureReason).replace(/_/g, " ")}` : null };
+      return {
+        title: "Payment failed",
+        detail: object.failureReason ? `Reason: ${String(object.failureReason).replace(/_/g, " ")}` : null,
+      };
     case "payment_intent.expired":
       return { title: "Checkout expired", detail: "The payer did not pay before the deadline; nothing was charged." };
     case "payment_intent.canceled":

@@ -53,7 +53,12 @@ export function useDashboardMutation<V = void, R = unknown>(options: DashboardMu
       }
     },
     onSuccess: async (result, variables) => {
-      if (options.success) toast({ tone: "success", title: typeof options.success === "function" ? options.success(result, variables) : options.success, page: options.successPage });
+      if (options.success)
+        toast({
+          tone: "success",
+          title: typeof options.success === "function" ? options.success(result, variables) : options.success,
+          page: options.successPage,
+        });
       await Promise.all((options.invalidate ?? []).map((queryKey) => queryClient.invalidateQueries({ queryKey })));
       if (options.refresh !== false) router.refresh();
       options.onSuccess?.(result, variables);

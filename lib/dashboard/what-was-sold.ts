@@ -10,7 +10,9 @@ interface Item {
 
 /** Items as stored on checkouts and orders (JSON); anything else reads as none. */
 export function itemsOf(items: unknown): Item[] {
-  return Array.isArray(items) ? items.filter((item): item is Item => typeof item?.name === "string" && typeof item?.quantity === "number") : [];
+  return Array.isArray(items)
+    ? items.filter((item): item is Item => typeof item?.name === "string" && typeof item?.quantity === "number")
+    : [];
 }
 
 export function whatWasSold(description: string | null | undefined, items: unknown): string | null {
@@ -25,6 +27,9 @@ export function whatWasSold(description: string | null | undefined, items: unkno
 export async function checkoutDescriptions(db: Db, scope: Scope, ids: (string | null)[]): Promise<Map<string, string | null>> {
   const wanted = ids.filter((id): id is string => id !== null);
   if (wanted.length === 0) return new Map();
-  const rows = await db.checkout.findMany({ where: { id: { in: wanted }, merchantId: scope.merchantId, livemode: scope.livemode }, select: { id: true, description: true } });
+  const rows = await db.checkout.findMany({
+    where: { id: { in: wanted }, merchantId: scope.merchantId, livemode: scope.livemode },
+    select: { id: true, description: true },
+  });
   return new Map(rows.map((row) => [row.id, row.description]));
 }

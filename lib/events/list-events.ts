@@ -7,7 +7,10 @@ import { serializeEvent } from "./serialize";
 export async function listEvents(db: Db, scope: Scope, query: ListEventsInput) {
   const inScope = { merchantId: scope.merchantId, livemode: scope.livemode };
   const cursor = query.startingAfter
-    ? requireCursor(await db.event.findFirst({ where: { ...inScope, id: query.startingAfter }, select: { id: true, createdAt: true } }), query.startingAfter)
+    ? requireCursor(
+        await db.event.findFirst({ where: { ...inScope, id: query.startingAfter }, select: { id: true, createdAt: true } }),
+        query.startingAfter,
+      )
     : null;
   const rows = await db.event.findMany({
     where: { ...inScope, ...(query.type ? { type: query.type } : {}), ...afterCursor(cursor) },

@@ -58,11 +58,22 @@ const WINDOW_IDS = statement(
 /** `?types=`: exact types, `prefix.*` wildcards, or `*`; empty or absent = every type. */
 export function parseTypeFilter(raw: string | null): ((type: string) => boolean) | null {
   if (raw === null || raw.trim() === "") return null;
-  const patterns = raw.split(",").map((part) => part.trim()).filter(Boolean);
+  const patterns = raw
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
   const fields: { path: string; message: string }[] = [];
   patterns.forEach((pattern, i) => {
-    const ok = pattern === "*" || (pattern.endsWith("*") ? EVENT_TYPES.some((t) => t.startsWith(pattern.slice(0, -1))) : (EVENT_TYPES as readonly string[]).includes(pattern));
-    if (!ok) fields.push({ path: `types.${i}`, message: `unknown event type or pattern '${pattern}'; types: ${EVENT_TYPES.join(", ")}; a trailing * matches a prefix` });
+    const ok =
+      pattern === "*" ||
+      (pattern.endsWith("*")
+        ? EVENT_TYPES.some((t) => t.startsWith(pattern.slice(0, -1)))
+        : (EVENT_TYPES as readonly string[]).includes(pattern));
+    if (!ok)
+      fields.push({
+        path: `types.${i}`,
+        message: `unknown event type or pattern '${pattern}'; types: ${EVENT_TYPES.join(", ")}; a trailing * matches a prefix`,
+      });
   });
   if (fields.length) throw new ValidationError("Invalid types filter.", fields);
   if (patterns.includes("*")) return null;
@@ -86,7 +97,10 @@ export interface StreamOptions {
 export async function resolveLastEvent(scope: Scope, lastEventId: string | null): Promise<{ createdAt: Date; seq: string } | null> {
   if (!lastEventId) return null;
   const [row] = await sql().rows<{ created_at: Date; seq: string }>(FIND_EVENT, [scope.merchantId, scope.livemode, lastEventId]);
-  if (!row) throw new ValidationError(`Last-Event-ID ${lastEventId} is not an event of this account and mode.`, [{ path: "Last-Event-ID", message: "unknown event" }]);
+  if (!row)
+    throw new ValidationError(`Last-Event-ID ${lastEventId} is not an event of this account and mode.`, [
+      { path: "Last-Event-ID", message: "unknown event" },
+    ]);
   return { createdAt: row.created_at, seq: row.seq };
 }
 
@@ -171,7 +185,11 @@ export function openEventStream(options: StreamOptions, resumeFrom: { createdAt:
       }
     } else {
       // Live only: what is already visible is the past.
-      const past = await sql().rows<{ id: string; created_at: Date }>(WINDOW_IDS, [scope.merchantId, scope.livemode, new Date(Date.now() - WINDOW_MS)]);
+      const past = await sql().rows<{ id: string; created_at: Date }>(WINDOW_IDS, [
+        scope.merchantId,
+        scope.livemode,
+        new Date(Date.now() - WINDOW_MS),
+      ]);
       for (const row of past) sent.set(row.id, row.created_at.getTime());
     }
     if (closed) return;

@@ -139,7 +139,10 @@ export function api<
       return respondText(result.status, result.bodyText, headers);
     } catch (err) {
       const result = toErrorResult(err, requestId);
-      if (claimId) await (err instanceof BusyError ? releaseClaim(claimId).catch(() => undefined) : settleFailedClaim(claimId, result.status, result.body));
+      if (claimId)
+        await (err instanceof BusyError
+          ? releaseClaim(claimId).catch(() => undefined)
+          : settleFailedClaim(claimId, result.status, result.body));
       return respond(result, headers);
     }
   };

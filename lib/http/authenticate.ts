@@ -95,7 +95,9 @@ function principalOf(row: KeyRow): Principal {
 export async function authenticateAndLimit(req: Request, headers: Headers, claimRequest?: ClaimRequest): Promise<Authenticated> {
   try {
     const secretHash = presentedSecretHash(req);
-    return bucketsInPostgres() ? await inOneStatement(secretHash, headers, claimRequest) : await stepByStep(secretHash, headers, claimRequest);
+    return bucketsInPostgres()
+      ? await inOneStatement(secretHash, headers, claimRequest)
+      : await stepByStep(secretHash, headers, claimRequest);
   } catch (err) {
     if (err instanceof UnauthorizedError) await enforceRateLimit(`ip:${clientIpKey(req)}`, headers);
     throw err;
@@ -119,7 +121,14 @@ async function inOneStatement(secretHash: string, headers: Headers, claimRequest
   const principal = principalOf(row);
   if (!claimRequest) return { principal };
   const firstAttempt: ClaimRow | null = row.claim_id
-    ? { id: row.claim_id, claimed: row.claimed, fingerprint: row.fingerprint!, status: row.status!, response_status: row.response_status, response_body: row.response_body }
+    ? {
+        id: row.claim_id,
+        claimed: row.claimed,
+        fingerprint: row.fingerprint!,
+        status: row.status!,
+        response_status: row.response_status,
+        response_body: row.response_body,
+      }
     : null;
   const scope = { apiKeyId: principal.apiKeyId, livemode: principal.livemode, key: claimRequest.key };
   return { principal, claim: await claim(sql(), scope, claimRequest.fingerprint, firstAttempt) };

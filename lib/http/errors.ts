@@ -33,6 +33,6 @@ export function errorResult(code: ErrorCode, message: string, details: Record<st
 /** Maps anything thrown to the error contract; unknown errors become 500 without leaking internals. */
 export function toErrorResult(err: unknown, requestId: string): HttpResult {
   if (err instanceof DomainError) return errorResult(err.code, err.message, err.details);
-  console.error(`[${requestId}] unhandled error:`, err instanceof Error ? err.stack ?? err.message : err);
+  console.error(`[${requestId}] unhandled error:`, err instanceof Error ? (err.stack ?? err.message) : err);
   return errorResult("INVARIANT_VIOLATION", "An internal error occurred; report it with the request id.", { requestId });
 }

@@ -44,7 +44,9 @@ export async function readBodyText(req: Request, limitBytes: number): Promise<st
   for (;;) {
     const { done, value } = await reader.read().catch(() => {
       // The only way reading fails is the client going away mid-body: its problem, not a server error.
-      throw new ValidationError("The request body ended early: the client closed the connection.", [{ path: "", message: "incomplete body" }]);
+      throw new ValidationError("The request body ended early: the client closed the connection.", [
+        { path: "", message: "incomplete body" },
+      ]);
     });
     if (done) break;
     total += value.byteLength;

@@ -50,7 +50,11 @@ function replacementFor(status, method, path) {
 }
 
 function send(res, answer) {
-  res.writeHead(answer.status, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(answer.body), "Cache-Control": "no-store" });
+  res.writeHead(answer.status, {
+    "Content-Type": "application/json",
+    "Content-Length": Buffer.byteLength(answer.body),
+    "Cache-Control": "no-store",
+  });
   res.end(answer.body);
 }
 
@@ -125,7 +129,9 @@ export function answerClientError(err, socket) {
     // A HEAD request's answer has no body (its first bytes say what it was, when the parser got that far).
     const head = Buffer.isBuffer(err.rawPacket) && err.rawPacket.subarray(0, 5).toString("latin1") === "HEAD ";
     const body = head ? "" : JSON.stringify({ error: { code: "VALIDATION_ERROR", message, details: {} } });
-    socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
     return;
   }
   socket.destroy(err);

@@ -16,9 +16,7 @@ export interface ClaimScope {
   key: string;
 }
 
-export type ClaimOutcome =
-  | { kind: "claimed"; claimId: string }
-  | { kind: "replay"; status: number; bodyText: string };
+export type ClaimOutcome = { kind: "claimed"; claimId: string } | { kind: "replay"; status: number; bodyText: string };
 
 /** A claim attempt's answer: the row it claimed, or the existing record that holds the key. */
 export interface ClaimRow {
@@ -85,7 +83,15 @@ const READ_RECORD = statement("idempotency_read", `SELECT *, false AS claimed FR
 
 /** Parameters of a claim statement, in the order of CLAIM's. */
 export function claimValues(scope: ClaimScope, fingerprint: string): unknown[] {
-  return [createId("idempotency"), scope.apiKeyId, scope.livemode, scope.key, fingerprint, env.IDEMPOTENCY_LOCK_SECONDS, env.IDEMPOTENCY_RETENTION_HOURS];
+  return [
+    createId("idempotency"),
+    scope.apiKeyId,
+    scope.livemode,
+    scope.key,
+    fingerprint,
+    env.IDEMPOTENCY_LOCK_SECONDS,
+    env.IDEMPOTENCY_RETENTION_HOURS,
+  ];
 }
 
 /**
@@ -96,7 +102,9 @@ export function claimValues(scope: ClaimScope, fingerprint: string): unknown[] {
 export async function claim(db: Sql, scope: ClaimScope, fingerprint: string, firstAttempt?: ClaimRow | null): Promise<ClaimOutcome> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const answer =
-      attempt === 0 && firstAttempt !== undefined ? (firstAttempt ?? undefined) : (await db.rows<ClaimRow>(CLAIM, claimValues(scope, fingerprint)))[0];
+      attempt === 0 && firstAttempt !== undefined
+        ? (firstAttempt ?? undefined)
+        : (await db.rows<ClaimRow>(CLAIM, claimValues(scope, fingerprint)))[0];
     // Empty when the conflicting row was committed after the statement's snapshot: look again.
     const row = answer ?? (await db.rows<ClaimRow>(READ_RECORD, [scope.apiKeyId, scope.livemode, scope.key]))[0];
     if (row) return outcomeOf(row, fingerprint);
@@ -112,10 +120,9 @@ function outcomeOf(row: ClaimRow, fingerprint: string): ClaimOutcome {
     throw new ConflictError("A request with this Idempotency-Key is still being processed; retry shortly.");
   }
   if (row.fingerprint !== fingerprint) {
-    throw new ValidationError(
-      "This Idempotency-Key was already used with different request parameters; use a new key for a new request.",
-      [{ path: "Idempotency-Key", message: "already used with a different request" }],
-    );
+    throw new ValidationError("This Idempotency-Key was already used with different request parameters; use a new key for a new request.", [
+      { path: "Idempotency-Key", message: "already used with a different request" },
+    ]);
   }
   return { kind: "replay", status: row.response_status ?? 200, bodyText: storedBodyText(row.response_body) };
 }
@@ -177,12 +184,20 @@ function writeAndStoreStatement(write: SqlWrite): Statement {
 const DIVISION_BY_ZERO = "22012";
 
 /** Runs a planned write and saves the response for replay, in one statement (see writeAndStoreStatement). */
-export async function writeAndStoreResponse(db: Sql, write: SqlWrite, claimId: string, status: number, bodyText: string, seal = false): Promise<void> {
+export async function writeAndStoreResponse(
+  db: Sql,
+  write: SqlWrite,
+  claimId: string,
+  status: number,
+  bodyText: string,
+  seal = false,
+): Promise<void> {
   const stored = storedForm(bodyText, seal);
   try {
     await db.rows(writeAndStoreStatement(write), [...write.values, status, stored, claimId]);
   } catch (err) {
-    if ((err as { code?: string }).code === DIVISION_BY_ZERO) throw new InvariantViolation("The idempotency claim was lost before the request finished.");
+    if ((err as { code?: string }).code === DIVISION_BY_ZERO)
+      throw new InvariantViolation("The idempotency claim was lost before the request finished.");
     throw err;
   }
 }

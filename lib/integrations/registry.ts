@@ -133,7 +133,13 @@ const mastercard: Entry = (base) => ({
 const visa: Entry = (base) => ({
   id: "visa",
   versions: ["tap-test"],
-  signature: { profile: "trusted-agent-protocol", tags: ["agent-browser-auth", "agent-payer-auth"], rfc: "9421", algorithms: ["ed25519"], maxWindowSeconds: 480 },
+  signature: {
+    profile: "trusted-agent-protocol",
+    tags: ["agent-browser-auth", "agent-payer-auth"],
+    rfc: "9421",
+    algorithms: ["ed25519"],
+    maxWindowSeconds: 480,
+  },
   endpoints: {
     agents: `${base}/visa/agents`,
     jwks: `${base}/visa/.well-known/jwks`,

@@ -76,7 +76,10 @@ function applyEvent(event: z.output<typeof WalletEvent>, refundData: z.output<ty
     if (count === 0) return { received: true, duplicate: true };
     if (!refundData) return { received: true, ignored: true };
 
-    const pi = await tx.paymentIntent.findUnique({ where: { id: refundData.paymentIntentId }, select: { merchantId: true, livemode: true } });
+    const pi = await tx.paymentIntent.findUnique({
+      where: { id: refundData.paymentIntentId },
+      select: { merchantId: true, livemode: true },
+    });
     if (!pi) throw new NotFoundError("payment_intent", refundData.paymentIntentId);
     const refund = await createRefund(tx, pi, {
       paymentIntentId: refundData.paymentIntentId,

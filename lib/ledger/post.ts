@@ -72,7 +72,15 @@ export function postSettlement(tx: Db, scope: Scope, paymentIntentId: string, cu
 }
 
 /** Refund: the merchant pays the payer back, from pending before settlement, from payable after. */
-export function postRefund(tx: Db, scope: Scope, paymentIntentId: string, refundId: string, currency: string, amount: number, settled: boolean) {
+export function postRefund(
+  tx: Db,
+  scope: Scope,
+  paymentIntentId: string,
+  refundId: string,
+  currency: string,
+  amount: number,
+  settled: boolean,
+) {
   return post(tx, {
     kind: "refund",
     scope,

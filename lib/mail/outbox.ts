@@ -17,7 +17,9 @@ export interface Mail {
 }
 
 export async function queueMail(tx: Db, mail: Mail): Promise<void> {
-  await tx.emailOutbox.create({ data: { id: createId("email"), to: mail.to, subject: mail.subject, textBody: mail.text, kind: mail.kind } });
+  await tx.emailOutbox.create({
+    data: { id: createId("email"), to: mail.to, subject: mail.subject, textBody: mail.text, kind: mail.kind },
+  });
 }
 
 /** The dev mail viewer is on outside production, or in production when DEV_MAIL_VIEWER=1 (the e2e server). */

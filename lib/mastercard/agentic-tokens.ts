@@ -69,14 +69,18 @@ function newTokenNumber(): string {
 
 export async function issueAgenticToken(tx: Db, payer: Scope, input: IssueTokenInput) {
   await checkCapturable(tx, payer.livemode, { paymentMethod: input.paymentMethod }, payer); // unknown 400, another's wallet 404
-  const key = await tx.agentKey.findFirst({ where: { id: input.agentKeyId, network: "mastercard", merchantId: payer.merchantId, livemode: payer.livemode } });
+  const key = await tx.agentKey.findFirst({
+    where: { id: input.agentKeyId, network: "mastercard", merchantId: payer.merchantId, livemode: payer.livemode },
+  });
   if (!key) throw new NotFoundError("agent_key", input.agentKeyId);
   const merchant = await tx.merchant.findUnique({ where: { id: input.merchantId }, select: { id: true } });
   if (!merchant) throw new NotFoundError("merchant", input.merchantId);
   const now = new Date();
   const expiresAt = input.limits.expiresAt ? new Date(input.limits.expiresAt) : new Date(now.getTime() + DEFAULT_LIFETIME_MS);
   if (expiresAt.getTime() <= now.getTime() || expiresAt.getTime() > now.getTime() + MAX_LIFETIME_MS) {
-    throw new ValidationError("limits.expiresAt must be in the future and at most a year away.", [{ path: "limits.expiresAt", message: "in the future, at most a year away" }]);
+    throw new ValidationError("limits.expiresAt must be in the future and at most a year away.", [
+      { path: "limits.expiresAt", message: "in the future, at most a year away" },
+    ]);
   }
   for (let attempt = 0; ; attempt++) {
     const tokenNumber = newTokenNumber();
@@ -106,9 +110,16 @@ export async function getAgenticToken(db: Db, payer: Scope, id: string) {
 export async function listAgenticTokens(db: Db, payer: Scope, query: z.output<typeof ListTokensQuery>) {
   const where = { payerMerchantId: payer.merchantId, livemode: payer.livemode };
   const cursor = query.startingAfter
-    ? requireCursor(await db.agenticToken.findFirst({ where: { ...where, id: query.startingAfter }, select: { id: true, createdAt: true } }), query.startingAfter)
+    ? requireCursor(
+        await db.agenticToken.findFirst({ where: { ...where, id: query.startingAfter }, select: { id: true, createdAt: true } }),
+        query.startingAfter,
+      )
     : null;
-  const rows = await db.agenticToken.findMany({ where: { ...where, ...afterCursor(cursor) }, orderBy: NEWEST_FIRST, take: query.limit + 1 });
+  const rows = await db.agenticToken.findMany({
+    where: { ...where, ...afterCursor(cursor) },
+    orderBy: NEWEST_FIRST,
+    take: query.limit + 1,
+  });
   return toListPage(rows, query.limit, serializeAgenticToken);
 }
 

@@ -19,9 +19,14 @@ import type { PayCheckoutInput } from "./schemas";
 
 /** The payer's token, locked without waiting; 404 when it is not the payer's, 409 when another payment holds it. */
 export async function lockToken(tx: Db, livemode: boolean, id: string, payerMerchantId?: string): Promise<AgenticToken> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM agentic_tokens WHERE id = ${id} AND livemode = ${livemode} FOR UPDATE SKIP LOCKED`;
+  const rows = await tx.$queryRaw<
+    { id: string }[]
+  >`SELECT id FROM agentic_tokens WHERE id = ${id} AND livemode = ${livemode} FOR UPDATE SKIP LOCKED`;
   if (!rows[0]) {
-    const exists = await tx.agenticToken.findFirst({ where: { id, livemode, ...(payerMerchantId ? { payerMerchantId } : {}) }, select: { id: true } });
+    const exists = await tx.agenticToken.findFirst({
+      where: { id, livemode, ...(payerMerchantId ? { payerMerchantId } : {}) },
+      select: { id: true },
+    });
     if (exists) throw new BusyError(`Agentic token ${id} is being used by another payment; retry shortly.`, { reason: "token_in_use" });
     throw new NotFoundError("agentic_token", id);
   }
@@ -38,12 +43,18 @@ export async function checkTokenFor(tx: Db, token: AgenticToken, sellerId: strin
   if (token.uses >= token.maxUses) throw declined("token_uses_exhausted", `Agentic token ${token.id} has no uses left.`);
   if (token.merchantId !== sellerId) throw declined("token_merchant_mismatch", `Agentic token ${token.id} is for another merchant.`);
   if (currency !== token.currency || amount > token.maxAmount - token.amountUsed) {
-    throw declined("token_limit_exceeded", `The checkout (${amount} ${currency}) exceeds what agentic token ${token.id} has left (${token.maxAmount - token.amountUsed} ${token.currency}).`);
+    throw declined(
+      "token_limit_exceeded",
+      `The checkout (${amount} ${currency}) exceeds what agentic token ${token.id} has left (${token.maxAmount - token.amountUsed} ${token.currency}).`,
+    );
   }
   const codeId = await spendCode(tx, token.id, code);
   if (!codeId) {
     await burnOutstandingCodes(token.id);
-    throw declined("dtvc_invalid", "The verification code is wrong, used or expired; the token's outstanding codes are void, ask for a fresh one.");
+    throw declined(
+      "dtvc_invalid",
+      "The verification code is wrong, used or expired; the token's outstanding codes are void, ask for a fresh one.",
+    );
   }
   return codeId;
 }
@@ -54,7 +65,8 @@ export async function checkTokenFor(tx: Db, token: AgenticToken, sellerId: strin
  * needs a request signed by the token's agent.
  */
 async function burnOutstandingCodes(tokenId: string) {
-  await getDb().$executeRaw`UPDATE agentic_token_codes SET expires_at = now() WHERE token_id = ${tokenId} AND used_at IS NULL AND expires_at > now()`;
+  await getDb()
+    .$executeRaw`UPDATE agentic_token_codes SET expires_at = now() WHERE token_id = ${tokenId} AND used_at IS NULL AND expires_at > now()`;
 }
 
 export async function recordTokenUse(tx: Db, token: AgenticToken, amount: number, codeId: string, paymentIntentId: string) {

@@ -12,7 +12,14 @@ export async function isAgenticTokenNumber(db: Db, livemode: boolean, number: st
   return (await db.agenticToken.count({ where: { tokenNumber: number, livemode } })) > 0;
 }
 
-export async function payWithTokenNumber(tx: Db, livemode: boolean, checkoutId: string, number: string, code: string, billing: { billingCountry: string; billingName: string }) {
+export async function payWithTokenNumber(
+  tx: Db,
+  livemode: boolean,
+  checkoutId: string,
+  number: string,
+  code: string,
+  billing: { billingCountry: string; billingName: string },
+) {
   const found = await tx.agenticToken.findFirstOrThrow({ where: { tokenNumber: number, livemode }, select: { id: true } });
   const token = await lockToken(tx, livemode, found.id);
   const { checkout, seller } = await lockSellerCheckout(tx, livemode, checkoutId);

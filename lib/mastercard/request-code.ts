@@ -21,7 +21,11 @@ export async function requestCode(tx: Db, req: Request, payer: Scope, tokenId: s
   const token = await findToken(tx, payer, tokenId);
   if (token.agentKeyId !== agent.key.id) throw declined("agent_key_mismatch", `Token ${tokenId} is bound to another agent key.`);
   const status = tokenStatus(token);
-  if (status !== "active") throw declined(status === "revoked" ? "token_revoked" : status === "expired" ? "token_expired" : "token_uses_exhausted", `Token ${tokenId} is ${status}.`);
+  if (status !== "active")
+    throw declined(
+      status === "revoked" ? "token_revoked" : status === "expired" ? "token_expired" : "token_uses_exhausted",
+      `Token ${tokenId} is ${status}.`,
+    );
   const expiresAt = new Date(Date.now() + CODE_LIFETIME_MS);
   // Spent and lapsed codes are dropped (a code presented again is refused all the same: dtvc_invalid).
   await tx.$executeRaw`DELETE FROM agentic_token_codes WHERE token_id = ${token.id} AND (used_at IS NOT NULL OR expires_at <= now())`;

@@ -40,7 +40,8 @@ export async function handleMcp(req: Request): Promise<Response> {
     await enforceRateLimit(`ip:${clientIpKey(req)}`, headers);
     const principal = await mcpPrincipal(req);
     if (principal === null || principal === "invalid") {
-      const error = principal === "invalid" ? ` error="invalid_token", error_description="The access token is invalid, expired or revoked",` : "";
+      const error =
+        principal === "invalid" ? ` error="invalid_token", error_description="The access token is invalid, expired or revoked",` : "";
       headers.set("WWW-Authenticate", `Bearer${error} resource_metadata="${resourceMetadataUrl()}"`);
       return jsonError(401, "UNAUTHORIZED", "Send 'Authorization: Bearer <OAuth access token or API key>'.", headers);
     }

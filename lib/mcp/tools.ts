@@ -90,7 +90,10 @@ function failed(err: unknown): CallToolResult {
 
 function requireScope(principal: McpPrincipal, scope: "read" | "write"): void {
   if (!principal.scopes.includes(scope)) {
-    throw new DomainError("FORBIDDEN", `This token lacks the '${scope}' scope this tool needs: authorize again granting it.`, { reason: "insufficient_scope", requiredScope: scope });
+    throw new DomainError("FORBIDDEN", `This token lacks the '${scope}' scope this tool needs: authorize again granting it.`, {
+      reason: "insufficient_scope",
+      requiredScope: scope,
+    });
   }
 }
 
@@ -114,7 +117,12 @@ function read(principal: McpPrincipal, work: (db: Db, scope: Scope) => Promise<u
  * A write, as api() runs a /v1 mutation: the idempotency claim (when a key is sent), then the work and its
  * stored result in one transaction; an error whose state commits (a declined refund) is the stored result.
  */
-async function write(principal: McpPrincipal, tool: string, args: Record<string, unknown>, work: (tx: Db, scope: Scope) => Promise<unknown>): Promise<CallToolResult> {
+async function write(
+  principal: McpPrincipal,
+  tool: string,
+  args: Record<string, unknown>,
+  work: (tx: Db, scope: Scope) => Promise<unknown>,
+): Promise<CallToolResult> {
   let claimId: string | null = null;
   try {
     requireScope(principal, "write");
@@ -150,7 +158,9 @@ async function write(principal: McpPrincipal, tool: string, args: Record<string,
   } catch (err) {
     if (claimId) {
       const settled = toErrorResult(err, createId("request"));
-      await (err instanceof BusyError ? releaseClaim(claimId).catch(() => undefined) : settleFailedClaim(claimId, settled.status, settled.body));
+      await (err instanceof BusyError
+        ? releaseClaim(claimId).catch(() => undefined)
+        : settleFailedClaim(claimId, settled.status, settled.body));
     }
     return failed(err);
   }
@@ -168,7 +178,12 @@ export function registerTools(server: McpServer, principal: McpPrincipal): void 
         amount: z.number().int().min(1).optional().describe("Total in minor units (e.g. 1999 = 19.99)"),
         currency: z.string().min(3).max(3).optional().describe("ISO 4217, e.g. usd"),
         items: z
-          .array(z.union([z.object({ name: z.string(), quantity: z.number().int(), unitAmount: z.number().int() }), z.object({ productId: z.string(), quantity: z.number().int() })]))
+          .array(
+            z.union([
+              z.object({ name: z.string(), quantity: z.number().int(), unitAmount: z.number().int() }),
+              z.object({ productId: z.string(), quantity: z.number().int() }),
+            ]),
+          )
           .optional()
           .describe("Line items: ad-hoc { name, quantity, unitAmount } or catalog { productId, quantity }"),
         description: z.string().max(1000).optional(),
@@ -191,13 +206,25 @@ export function registerTools(server: McpServer, principal: McpPrincipal): void 
 
   server.registerTool(
     "get_checkout",
-    { title: "Get a checkout", description: "One checkout by id (cs_...).", inputSchema: { id: Id }, outputSchema: CheckoutOut, annotations: { title: "Get a checkout", ...READ } },
+    {
+      title: "Get a checkout",
+      description: "One checkout by id (cs_...).",
+      inputSchema: { id: Id },
+      outputSchema: CheckoutOut,
+      annotations: { title: "Get a checkout", ...READ },
+    },
     ({ id }) => read(principal, (db, scope) => getCheckout(db, scope, id))(),
   );
 
   server.registerTool(
     "get_order",
-    { title: "Get an order", description: "One order by id (ord_...).", inputSchema: { id: Id }, outputSchema: AnyObject, annotations: { title: "Get an order", ...READ } },
+    {
+      title: "Get an order",
+      description: "One order by id (ord_...).",
+      inputSchema: { id: Id },
+      outputSchema: AnyObject,
+      annotations: { title: "Get an order", ...READ },
+    },
     ({ id }) => read(principal, (db, scope) => getOrder(db, scope, id))(),
   );
 
@@ -206,16 +233,30 @@ export function registerTools(server: McpServer, principal: McpPrincipal): void 
     {
       title: "List orders",
       description: "Orders, newest first.",
-      inputSchema: { limit: Limit, startingAfter: StartingAfter, status: z.enum(ORDER_STATUSES).optional(), source: z.enum(PAYMENT_SOURCES).optional() },
+      inputSchema: {
+        limit: Limit,
+        startingAfter: StartingAfter,
+        status: z.enum(ORDER_STATUSES).optional(),
+        source: z.enum(PAYMENT_SOURCES).optional(),
+      },
       outputSchema: ListOf(AnyObject),
       annotations: { title: "List orders", ...READ },
     },
-    (args) => read(principal, (db, scope) => listOrders(db, scope, { limit: args.limit ?? 20, startingAfter: args.startingAfter, status: args.status, source: args.source }))(),
+    (args) =>
+      read(principal, (db, scope) =>
+        listOrders(db, scope, { limit: args.limit ?? 20, startingAfter: args.startingAfter, status: args.status, source: args.source }),
+      )(),
   );
 
   server.registerTool(
     "get_payment",
-    { title: "Get a payment", description: "One PaymentIntent by id (pi_...).", inputSchema: { id: Id }, outputSchema: AnyObject, annotations: { title: "Get a payment", ...READ } },
+    {
+      title: "Get a payment",
+      description: "One PaymentIntent by id (pi_...).",
+      inputSchema: { id: Id },
+      outputSchema: AnyObject,
+      annotations: { title: "Get a payment", ...READ },
+    },
     ({ id }) => read(principal, (db, scope) => getPaymentIntent(db, scope, id))(),
   );
 
@@ -224,19 +265,32 @@ export function registerTools(server: McpServer, principal: McpPrincipal): void 
     {
       title: "List payments",
       description: "PaymentIntents, newest first.",
-      inputSchema: { limit: Limit, startingAfter: StartingAfter, status: z.enum(PAYMENT_INTENT_STATUSES).optional(), source: z.enum(PAYMENT_SOURCES).optional() },
+      inputSchema: {
+        limit: Limit,
+        startingAfter: StartingAfter,
+        status: z.enum(PAYMENT_INTENT_STATUSES).optional(),
+        source: z.enum(PAYMENT_SOURCES).optional(),
+      },
       outputSchema: ListOf(AnyObject),
       annotations: { title: "List payments", ...READ },
     },
     (args) =>
-      read(principal, (db, scope) => listPaymentIntents(db, scope, { limit: args.limit ?? 20, startingAfter: args.startingAfter, status: args.status, source: args.source }))(),
+      read(principal, (db, scope) =>
+        listPaymentIntents(db, scope, {
+          limit: args.limit ?? 20,
+          startingAfter: args.startingAfter,
+          status: args.status,
+          source: args.source,
+        }),
+      )(),
   );
 
   server.registerTool(
     "create_refund",
     {
       title: "Refund a payment",
-      description: "Refunds a captured payment in full or in part (amount in minor units; default: what is left). Give paymentIntentId or orderId. Money leaves the merchant's balance: this cannot be undone. Needs the write scope.",
+      description:
+        "Refunds a captured payment in full or in part (amount in minor units; default: what is left). Give paymentIntentId or orderId. Money leaves the merchant's balance: this cannot be undone. Needs the write scope.",
       inputSchema: {
         paymentIntentId: Id.optional(),
         orderId: Id.optional(),
@@ -256,7 +310,13 @@ export function registerTools(server: McpServer, principal: McpPrincipal): void 
 
   server.registerTool(
     "get_balance",
-    { title: "Get the balance", description: "Pending and payable funds per currency.", inputSchema: {}, outputSchema: BalanceOut, annotations: { title: "Get the balance", ...READ } },
+    {
+      title: "Get the balance",
+      description: "Pending and payable funds per currency.",
+      inputSchema: {},
+      outputSchema: BalanceOut,
+      annotations: { title: "Get the balance", ...READ },
+    },
     () => read(principal, (db, scope) => getBalance(db, scope))(),
   );
 
@@ -269,7 +329,10 @@ export function registerTools(server: McpServer, principal: McpPrincipal): void 
       outputSchema: ListOf(AnyObject),
       annotations: { title: "List products", ...READ },
     },
-    (args) => read(principal, (db, scope) => listProducts(db, scope, { limit: args.limit ?? 20, startingAfter: args.startingAfter, active: args.active }))(),
+    (args) =>
+      read(principal, (db, scope) =>
+        listProducts(db, scope, { limit: args.limit ?? 20, startingAfter: args.startingAfter, active: args.active }),
+      )(),
   );
 
   server.registerTool(
@@ -304,12 +367,26 @@ export function registerTools(server: McpServer, principal: McpPrincipal): void 
       outputSchema: ListOf(AnyObject),
       annotations: { title: "List meters", ...READ },
     },
-    (args) => read(principal, (db, scope) => listMeters(db, scope, { limit: args.limit ?? 20, startingAfter: args.startingAfter, status: args.status, customerId: args.customerId }))(),
+    (args) =>
+      read(principal, (db, scope) =>
+        listMeters(db, scope, {
+          limit: args.limit ?? 20,
+          startingAfter: args.startingAfter,
+          status: args.status,
+          customerId: args.customerId,
+        }),
+      )(),
   );
 
   server.registerTool(
     "get_meter",
-    { title: "Get a meter", description: "One meter by id (mtr_...).", inputSchema: { id: Id }, outputSchema: AnyObject, annotations: { title: "Get a meter", ...READ } },
+    {
+      title: "Get a meter",
+      description: "One meter by id (mtr_...).",
+      inputSchema: { id: Id },
+      outputSchema: AnyObject,
+      annotations: { title: "Get a meter", ...READ },
+    },
     ({ id }) => read(principal, (db, scope) => getMeter(db, scope, id))(),
   );
 
@@ -322,7 +399,10 @@ export function registerTools(server: McpServer, principal: McpPrincipal): void 
       outputSchema: ListOf(AnyObject),
       annotations: { title: "Recent events", ...READ },
     },
-    (args) => read(principal, (db, scope) => listEvents(db, scope, { limit: args.limit ?? 20, startingAfter: args.startingAfter, type: args.type }))(),
+    (args) =>
+      read(principal, (db, scope) =>
+        listEvents(db, scope, { limit: args.limit ?? 20, startingAfter: args.startingAfter, type: args.type }),
+      )(),
   );
 
   server.registerTool(

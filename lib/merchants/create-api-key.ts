@@ -18,7 +18,9 @@ export interface CreatedApiKey {
 
 export class ApiKeyLimitError extends ForbiddenError {
   constructor(livemode: boolean, limit: number) {
-    super(`This merchant already has ${limit} active ${livemode ? "live" : "test"} API keys, the most allowed per mode: revoke one before creating another.`);
+    super(
+      `This merchant already has ${limit} active ${livemode ? "live" : "test"} API keys, the most allowed per mode: revoke one before creating another.`,
+    );
     Object.assign(this.details, { reason: "api_key_limit", limit, livemode });
   }
 }

@@ -34,10 +34,21 @@ export async function createMerchant(tx: Db, input: NewMerchant): Promise<Create
     const email = input.email.trim().toLowerCase();
     const passwordHash = input.passwordHash ?? (await hashPassword(input.password!));
     // The unique index on email decides a race between two sign-ups with one address.
-    user = await tx.user.create({ data: { id: createId("user"), merchantId: merchant.id, email, passwordHash, emailConfirmedAt: input.unconfirmed ? null : new Date() } }).catch((err: unknown) => {
-      if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") throw new ConflictError(`A user with email ${email} already exists.`);
-      throw err;
-    });
+    user = await tx.user
+      .create({
+        data: {
+          id: createId("user"),
+          merchantId: merchant.id,
+          email,
+          passwordHash,
+          emailConfirmedAt: input.unconfirmed ? null : new Date(),
+        },
+      })
+      .catch((err: unknown) => {
+        if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002")
+          throw new ConflictError(`A user with email ${email} already exists.`);
+        throw err;
+      });
   }
   return {
     merchantId: merchant.id,

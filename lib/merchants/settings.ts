@@ -17,7 +17,11 @@ function isTimeZone(value: string): boolean {
 export const UpdateSettingsBody = z
   .object({
     name: z.string().trim().min(1, "must not be empty").max(100),
-    brandColor: z.string().regex(/^#[0-9a-fA-F]{6}$/, "must be a colour such as #4f46e5").transform((value) => value.toLowerCase()).nullable(),
+    brandColor: z
+      .string()
+      .regex(/^#[0-9a-fA-F]{6}$/, "must be a colour such as #4f46e5")
+      .transform((value) => value.toLowerCase())
+      .nullable(),
     logoUrl: z
       .string()
       .max(2048)

@@ -42,7 +42,12 @@ async function chargeMeterPayment(tx: Db, id: string): Promise<boolean> {
   if (!locked[0]) return false;
   const pi = await tx.paymentIntent.findUniqueOrThrow({ where: { id } });
   const rail = guarded(railFor(pi.livemode), breakerScopeOf(pi));
-  const outcome = await rail.charge({ key: pi.meterChargeKey!, amount: pi.amount, currency: pi.currency, paymentMethod: pi.paymentMethod! });
+  const outcome = await rail.charge({
+    key: pi.meterChargeKey!,
+    amount: pi.amount,
+    currency: pi.currency,
+    paymentMethod: pi.paymentMethod!,
+  });
   if (outcome.status === "succeeded") {
     const captured = await transitionPaymentIntent(tx, id, "captured", {
       amountCaptured: pi.amount,
@@ -56,7 +61,11 @@ async function chargeMeterPayment(tx: Db, id: string): Promise<boolean> {
     await tx.$executeRaw`UPDATE meters SET status = 'open', updated_at = now() WHERE id = ${pi.meterId} AND status = 'past_due' AND outstanding_minor = 0`;
     return true;
   }
-  const failed = await transitionPaymentIntent(tx, id, "failed", { failureReason: outcome.reason, rail: rail.name, railChargeId: outcome.chargeId });
+  const failed = await transitionPaymentIntent(tx, id, "failed", {
+    failureReason: outcome.reason,
+    rail: rail.name,
+    railChargeId: outcome.chargeId,
+  });
   await emitPaymentIntentEvent(tx, "payment_intent.failed", failed);
   // The declined amount is not billed after all: it is outstanding until retry-payment collects it.
   await tx.$executeRaw`

@@ -25,7 +25,13 @@ export interface MeterCaller extends Scope {
   apiKeyId: string;
 }
 
-export async function createMeter(db: Db, caller: MeterCaller, input: CreateMeterInput, idempotencyKey: string | null, hooks: FundingHooks = {}) {
+export async function createMeter(
+  db: Db,
+  caller: MeterCaller,
+  input: CreateMeterInput,
+  idempotencyKey: string | null,
+  hooks: FundingHooks = {},
+) {
   const scope: Scope = { merchantId: caller.merchantId, livemode: caller.livemode };
   const requestKey = requestDigest(caller.apiKeyId, idempotencyKey === null ? null : `meters.create\n${idempotencyKey}`);
   const { meter, fundingId, created } = await transaction(async (tx) => {
@@ -38,12 +44,19 @@ export async function createMeter(db: Db, caller: MeterCaller, input: CreateMete
         sameRequestOrThrow(existing, found?.amount, input);
         // No funding under the key although the request asked for one: the earlier attempt's charge certainly
         // never happened (called off, key freed), so this retry funds the meter afresh.
-        const funding = found ?? (input.prepaid && input.budgetMinor ? await openFunding(tx, existing, input.budgetMinor, existing.paymentMethod, fundingKey) : null);
+        const funding =
+          found ??
+          (input.prepaid && input.budgetMinor
+            ? await openFunding(tx, existing, input.budgetMinor, existing.paymentMethod, fundingKey)
+            : null);
         return { meter: existing, fundingId: funding?.id ?? null, created: false };
       }
     }
     const meter = await insertMeter(tx, scope, input, requestKey);
-    const funding = input.prepaid && input.budgetMinor ? await openFunding(tx, meter, input.budgetMinor, meter.paymentMethod, requestKey && creationFundingKey(requestKey)) : null;
+    const funding =
+      input.prepaid && input.budgetMinor
+        ? await openFunding(tx, meter, input.budgetMinor, meter.paymentMethod, requestKey && creationFundingKey(requestKey))
+        : null;
     return { meter, fundingId: funding?.id ?? null, created: true };
   });
   if (fundingId) await chargeFunding(db, fundingId, hooks);
@@ -103,7 +116,10 @@ export async function checkPaymentMethod(tx: Db, scope: Scope, paymentMethod: st
     throw new ValidationError(`Unknown payment method '${paymentMethod}'.`, [{ path: "paymentMethod", message: "unknown payment method" }]);
   }
   if (isCustomerWalletMethod(paymentMethod) && paymentMethod !== customerId) {
-    const payer = await tx.customer.findFirst({ where: { merchantId: scope.merchantId, livemode: scope.livemode, id: paymentMethod }, select: { id: true } });
+    const payer = await tx.customer.findFirst({
+      where: { merchantId: scope.merchantId, livemode: scope.livemode, id: paymentMethod },
+      select: { id: true },
+    });
     if (!payer) throw new NotFoundError("customer", paymentMethod);
   }
 }

@@ -28,20 +28,37 @@ const finish = (name: string, status: string, guard: string, reason: string, met
      ), upd AS (
        UPDATE meters m SET ${meterSet} FROM r WHERE m.id = r.meter_id
        RETURNING m.id, m.base_units_per_minor
-     )${rollup ? `, roll AS (
+     )${
+       rollup
+         ? `, roll AS (
        ${rollupInsert(`SELECT upd.id, ${hourOf("r.updated_at")}, r.quantity, r.amount_base, 1 FROM r, upd`)}
-     )` : ""}
+     )`
+         : ""
+     }
      SELECT r.*, upd.base_units_per_minor FROM r, upd`,
   );
 
 const FINISH = {
   commit: {
     status: "committed",
-    statement: finish("meter_commit_reservation", "committed", "AND r.expires_at > now() AND s.status <> 'closed'", "NULL", "reserved_base = m.reserved_base - r.amount_base, used_base = m.used_base + r.amount_base, updated_at = now()", true),
+    statement: finish(
+      "meter_commit_reservation",
+      "committed",
+      "AND r.expires_at > now() AND s.status <> 'closed'",
+      "NULL",
+      "reserved_base = m.reserved_base - r.amount_base, used_base = m.used_base + r.amount_base, updated_at = now()",
+      true,
+    ),
   },
   release: {
     status: "released",
-    statement: finish("meter_release_reservation", "released", "", "'failed'", "reserved_base = m.reserved_base - r.amount_base, updated_at = now()"),
+    statement: finish(
+      "meter_release_reservation",
+      "released",
+      "",
+      "'failed'",
+      "reserved_base = m.reserved_base - r.amount_base, updated_at = now()",
+    ),
   },
 } as const;
 
@@ -70,7 +87,8 @@ export async function finishReservation(db: Sql, scope: Scope, meterId: string, 
       meterStatus: meter.status,
     });
   }
-  const why = current.status === "held" ? "expired" : current.status === "released" ? `released (${current.release_reason})` : current.status;
+  const why =
+    current.status === "held" ? "expired" : current.status === "released" ? `released (${current.release_reason})` : current.status;
   throw new ConflictError(`The reservation ${reservationId} cannot be ${step.status}: it is ${why}.`, {
     reservationId,
     status: current.status,

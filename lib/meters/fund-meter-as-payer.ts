@@ -13,12 +13,21 @@ import { queueCopiesOfRequest, requestDigest } from "../idempotency/request-key"
 import { chargedMethodOf, chargeFunding, fundingAnswer, openFunding, type FundingHooks } from "./fund-meter";
 import type { FundMeterInput } from "./schemas";
 
-export async function fundMeterAsPayer(db: Db, payer: Payer, meterId: string, input: FundMeterInput, idempotencyKey: string | null, hooks: FundingHooks = {}) {
+export async function fundMeterAsPayer(
+  db: Db,
+  payer: Payer,
+  meterId: string,
+  input: FundMeterInput,
+  idempotencyKey: string | null,
+  hooks: FundingHooks = {},
+) {
   const requestKey = requestDigest(payer.apiKeyId, idempotencyKey === null ? null : `meters.fund\n${idempotencyKey}`);
   const { funding, created } = await transaction(async (tx) => {
     const meter = await prepaidMeterInMode(tx, meterId, payer.livemode); // first: an unknown meter is 404 whatever else
     if (input.currency !== meter.currency) {
-      throw new ValidationError(`Meter ${meter.id} is funded in ${meter.currency}.`, [{ path: "currency", message: `must be ${meter.currency}` }]);
+      throw new ValidationError(`Meter ${meter.id} is funded in ${meter.currency}.`, [
+        { path: "currency", message: `must be ${meter.currency}` },
+      ]);
     }
     // Sanctions screening, a method the rail knows, and wallets of the payer's OWN customers only: before
     // anything is opened, and again on a retry (it may charge what the first attempt left pending).
@@ -28,7 +37,10 @@ export async function fundMeterAsPayer(db: Db, payer: Payer, meterId: string, in
       const existing = await tx.paymentIntent.findUnique({ where: { payerRequestKey: requestKey } });
       if (existing) return { funding: sameRequestOrThrow(existing, payer, meterId, input), created: false };
     }
-    return { funding: await openFunding(tx, meter, input.amountMinor, input.paymentMethod, requestKey, { merchantId: payer.merchantId }), created: true };
+    return {
+      funding: await openFunding(tx, meter, input.amountMinor, input.paymentMethod, requestKey, { merchantId: payer.merchantId }),
+      created: true,
+    };
   });
   const settled = funding.status === "requires_payment" ? await chargeFunding(db, funding.id, hooks) : fundingAnswer(funding);
   return { created, funding: meterFunding(settled) };

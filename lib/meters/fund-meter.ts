@@ -118,7 +118,12 @@ export async function chargeFunding(db: Db, paymentIntentId: string, hooks: Fund
     const rail = guarded(railFor(pi.livemode), breakerScopeOf(pi));
     let outcome: ChargeResult;
     try {
-      outcome = await rail.charge({ key: pi.meterChargeKey!, amount: pi.amount, currency: pi.currency, paymentMethod: chargedMethodOf(pi) });
+      outcome = await rail.charge({
+        key: pi.meterChargeKey!,
+        amount: pi.amount,
+        currency: pi.currency,
+        paymentMethod: chargedMethodOf(pi),
+      });
     } catch (err) {
       const notCharged = err instanceof CircuitOpenError || (err instanceof RailCallFailedError && err.notCharged);
       if (!notCharged) throw err;
@@ -137,10 +142,17 @@ export async function chargeFunding(db: Db, paymentIntentId: string, hooks: Fund
 export function fundingAnswer(pi: PaymentIntent): PaymentIntent {
   const details = { meterId: pi.meterId, paymentIntentId: pi.id };
   if (pi.status === "failed") {
-    throw new PaymentDeclinedError(pi.failureReason ?? "generic_decline", `The funding charge of meter ${pi.meterId} was declined; the budget is unchanged.`, details);
+    throw new PaymentDeclinedError(
+      pi.failureReason ?? "generic_decline",
+      `The funding charge of meter ${pi.meterId} was declined; the budget is unchanged.`,
+      details,
+    );
   }
   if (pi.status === "canceled") {
-    throw new ConflictError(`The funding ${pi.id} of this request was called off without a charge; retry with a new Idempotency-Key.`, { ...details, status: pi.status });
+    throw new ConflictError(`The funding ${pi.id} of this request was called off without a charge; retry with a new Idempotency-Key.`, {
+      ...details,
+      status: pi.status,
+    });
   }
   if (pi.status === "requires_payment") {
     throw new ConflictError(`The funding charge ${pi.id} is still being processed; retry shortly.`, { ...details, status: pi.status });
@@ -165,7 +177,11 @@ async function lockStaleFunding(tx: Db, id: string, graceSeconds: number): Promi
 /** Records the rail's answer: captured (and the budget raised) or failed. The caller holds the PaymentIntent's lock. */
 async function applyFundingOutcome(tx: Db, pi: PaymentIntent, railName: string, outcome: ChargeResult): Promise<PaymentIntent> {
   if (outcome.status !== "succeeded") {
-    const failed = await transitionPaymentIntent(tx, pi.id, "failed", { failureReason: outcome.reason, rail: railName, railChargeId: outcome.chargeId });
+    const failed = await transitionPaymentIntent(tx, pi.id, "failed", {
+      failureReason: outcome.reason,
+      rail: railName,
+      railChargeId: outcome.chargeId,
+    });
     await emitPaymentIntentEvent(tx, "payment_intent.failed", failed);
     return failed;
   }

@@ -7,7 +7,10 @@ import { serializeMeter } from "./serialize";
 export async function listMeters(db: Db, scope: Scope, query: ListMetersInput) {
   const inScope = { merchantId: scope.merchantId, livemode: scope.livemode };
   const cursor = query.startingAfter
-    ? requireCursor(await db.meter.findFirst({ where: { ...inScope, id: query.startingAfter }, select: { id: true, createdAt: true } }), query.startingAfter)
+    ? requireCursor(
+        await db.meter.findFirst({ where: { ...inScope, id: query.startingAfter }, select: { id: true, createdAt: true } }),
+        query.startingAfter,
+      )
     : null;
   const rows = await db.meter.findMany({
     where: {

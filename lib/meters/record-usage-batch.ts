@@ -74,11 +74,18 @@ interface ExistingRecord {
 
 /** The same key with other usage: as POST /v1/meters/:id/usage answers it (400 there). */
 function keyReused(record: UsageBatchRecordInput) {
-  return new ValidationError(`The idempotencyKey '${record.idempotencyKey}' was already used on meter ${record.meterId} with different usage.`);
+  return new ValidationError(
+    `The idempotencyKey '${record.idempotencyKey}' was already used on meter ${record.meterId} with different usage.`,
+  );
 }
 
 function refused(record: UsageBatchRecordInput, err: DomainError): UsageBatchResult {
-  return { idempotencyKey: record.idempotencyKey, meterId: record.meterId, status: "refused", error: { code: err.code, message: err.message } };
+  return {
+    idempotencyKey: record.idempotencyKey,
+    meterId: record.meterId,
+    status: "refused",
+    error: { code: err.code, message: err.message },
+  };
 }
 
 /** Why an open post-paid meter cannot take `amount` on top of what this batch already added, or null. */
@@ -92,7 +99,9 @@ function limitError(meter: Meter, added: bigint, amount: bigint): DomainError | 
 
 export async function recordUsageBatch(db: Sql, scope: Scope, records: UsageBatchRecordInput[]) {
   const meterIds = [...new Set(records.map((r) => r.meterId))];
-  const meters = new Map((await db.rows<MeterRow>(LOCK_METERS, [meterIds, scope.merchantId, scope.livemode])).map((row) => [row.id, meterFromRow(row)]));
+  const meters = new Map(
+    (await db.rows<MeterRow>(LOCK_METERS, [meterIds, scope.merchantId, scope.livemode])).map((row) => [row.id, meterFromRow(row)]),
+  );
 
   const known = records.filter((r) => meters.has(r.meterId));
   const existing = new Map<string, ExistingRecord>();
@@ -105,7 +114,15 @@ export async function recordUsageBatch(db: Sql, scope: Scope, records: UsageBatc
   // Keys judged earlier in this batch: the record's usage and the result it got.
   const seen = new Map<string, { record: UsageBatchRecordInput; result: UsageBatchResult }>();
   const added = new Map<string, bigint>(); // base units this batch adds per meter
-  const insert = { ids: [] as string[], meterIds: [] as string[], keys: [] as string[], quantities: [] as number[], prices: [] as string[], amounts: [] as string[], timestamps: [] as (string | null)[] };
+  const insert = {
+    ids: [] as string[],
+    meterIds: [] as string[],
+    keys: [] as string[],
+    quantities: [] as number[],
+    prices: [] as string[],
+    amounts: [] as string[],
+    timestamps: [] as (string | null)[],
+  };
 
   for (const record of records) {
     const result = judge(record);
@@ -150,7 +167,13 @@ export async function recordUsageBatch(db: Sql, scope: Scope, records: UsageBatc
     let written: { inserted: number; meters: number } | undefined;
     try {
       [written] = await db.rows<{ inserted: number; meters: number }>(INSERT_AND_ACCRUE, [
-        insert.ids, insert.meterIds, insert.keys, insert.quantities, insert.prices, insert.amounts, insert.timestamps,
+        insert.ids,
+        insert.meterIds,
+        insert.keys,
+        insert.quantities,
+        insert.prices,
+        insert.amounts,
+        insert.timestamps,
       ]);
     } catch (err) {
       if (isOutOfRange(err)) throw outOfRangeError(insert.meterIds[0]);
@@ -159,12 +182,20 @@ export async function recordUsageBatch(db: Sql, scope: Scope, records: UsageBatc
     // Under the meters' locks nobody else can have counted these keys since step 2: a shortfall is a bug,
     // and throwing rolls the whole batch back rather than answer "accepted" for a record not counted.
     if (written?.inserted !== insert.ids.length || written.meters !== added.size) {
-      throw new InvariantViolation(`Usage batch wrote ${written?.inserted} of ${insert.ids.length} records on ${written?.meters} of ${added.size} meters.`);
+      throw new InvariantViolation(
+        `Usage batch wrote ${written?.inserted} of ${insert.ids.length} records on ${written?.meters} of ${added.size} meters.`,
+      );
     }
   }
 
   const count = (status: UsageBatchResult["status"]) => results.filter((r) => r.status === status).length;
-  return { object: "usage_batch" as const, accepted: count("accepted"), duplicates: count("duplicate"), refused: count("refused"), results };
+  return {
+    object: "usage_batch" as const,
+    accepted: count("accepted"),
+    duplicates: count("duplicate"),
+    refused: count("refused"),
+    results,
+  };
 }
 
 function pairKey(meterId: string, idempotencyKey: string) {

@@ -44,7 +44,14 @@ export async function recordUsage(db: Sql, scope: Scope, meterId: string, input:
   const attempt = async () => {
     try {
       const [row] = await db.rows<Row>(RECORD_USAGE, [
-        meterId, scope.merchantId, scope.livemode, createId("usageRecord"), input.idempotencyKey, input.quantity, input.unitPriceMinor, amount.toString(),
+        meterId,
+        scope.merchantId,
+        scope.livemode,
+        createId("usageRecord"),
+        input.idempotencyKey,
+        input.quantity,
+        input.unitPriceMinor,
+        amount.toString(),
       ]);
       return row ? { created: true, record: serializeUsageRecord(row, BigInt(row.base_units_per_minor), scope.livemode) } : null;
     } catch (err) {

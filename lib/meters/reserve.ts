@@ -40,7 +40,10 @@ const RESERVE = statement(
    SELECT ins.*, upd.base_units_per_minor FROM ins, upd`,
 );
 
-const FIND_RESERVATION = statement("meter_find_reservation_by_key", "SELECT * FROM meter_reservations WHERE meter_id = $1 AND idempotency_key = $2");
+const FIND_RESERVATION = statement(
+  "meter_find_reservation_by_key",
+  "SELECT * FROM meter_reservations WHERE meter_id = $1 AND idempotency_key = $2",
+);
 
 type Row = ReservationRow & { base_units_per_minor: string };
 
@@ -56,12 +59,21 @@ export async function reserve(db: Sql, scope: ReserveCaller, meterId: string, in
   const attempt = async () => {
     try {
       const [row] = await db.rows<Row>(RESERVE, [
-        meterId, scope.merchantId, scope.livemode, createId("meterReservation"), key, input.quantity, input.unitPriceMinor, amount.toString(),
-        env.METER_RESERVATION_TTL_SECONDS, request,
+        meterId,
+        scope.merchantId,
+        scope.livemode,
+        createId("meterReservation"),
+        key,
+        input.quantity,
+        input.unitPriceMinor,
+        amount.toString(),
+        env.METER_RESERVATION_TTL_SECONDS,
+        request,
       ]);
       return row ? answer(true, serializeReservation(row, BigInt(row.base_units_per_minor), scope.livemode)) : null;
     } catch (err) {
-      if (key && isUniqueViolation(err, "meter_reservations_meter_id_idempotency_key_key")) return replay(db, scope, meterId, input, key, request);
+      if (key && isUniqueViolation(err, "meter_reservations_meter_id_idempotency_key_key"))
+        return replay(db, scope, meterId, input, key, request);
       if (isOutOfRange(err)) throw outOfRangeError(meterId);
       throw err;
     }
@@ -108,15 +120,22 @@ async function replay(db: Sql, scope: Scope, meterId: string, input: ReserveInpu
   const [existing] = await db.rows<ReservationRow>(FIND_RESERVATION, [meterId, key]);
   if (!existing) throw new InvariantViolation(`No reservation for key ${key} after a conflict on it.`);
   if (existing.quantity !== input.quantity || BigInt(existing.unit_price_base) !== BigInt(input.unitPriceMinor)) {
-    throw new ValidationError(`The idempotencyKey '${input.idempotencyKey ?? "(Idempotency-Key header)"}' was already used on this meter for a different reservation.`, [
-      { path: "idempotencyKey", message: "already used with a different quantity or unitPriceMinor" },
-    ]);
+    throw new ValidationError(
+      `The idempotencyKey '${input.idempotencyKey ?? "(Idempotency-Key header)"}' was already used on this meter for a different reservation.`,
+      [{ path: "idempotencyKey", message: "already used with a different quantity or unitPriceMinor" }],
+    );
   }
   if (existing.status !== "held") {
     const named = input.idempotencyKey === undefined ? "the Idempotency-Key header" : `the idempotencyKey '${input.idempotencyKey}'`;
     throw new ConflictError(
       `The reservation of ${named} is already ${existing.status}: it paid for one call, which has finished. A new call needs a new reservation key.`,
-      { reason: "reservation_already_used", meterId, reservationId: existing.id, status: existing.status, releaseReason: existing.release_reason },
+      {
+        reason: "reservation_already_used",
+        meterId,
+        reservationId: existing.id,
+        status: existing.status,
+        releaseReason: existing.release_reason,
+      },
     );
   }
   const own = request !== null && (existing.request_key === request || existing.idempotency_key === `${HEADER_KEY_PREFIX}${request}`);

@@ -44,11 +44,15 @@ export async function returnUnusedFunds(tx: Db, meter: PrepaidMeterToSettle): Pr
   let returned = 0n;
   if (funding) {
     const amount = owed < BigInt(funding.refundable) ? owed : BigInt(funding.refundable);
-    const refund = await createRefund(tx, { merchantId: meter.merchant_id, livemode: meter.livemode }, {
-      paymentIntentId: funding.id,
-      amount: Number(amount),
-      reason: "meter_closed_unused_funds",
-    });
+    const refund = await createRefund(
+      tx,
+      { merchantId: meter.merchant_id, livemode: meter.livemode },
+      {
+        paymentIntentId: funding.id,
+        amount: Number(amount),
+        reason: "meter_closed_unused_funds",
+      },
+    );
     returned = BigInt(refund.amount);
   }
   const stillOwed = funding !== undefined && owed - returned > 0n;

@@ -9,7 +9,11 @@ export const DEFAULT_BASE_UNITS_PER_MINOR = 1_000_000;
 export const MAX_AMOUNT_BASE = 1e15;
 
 const MinorAmount = (min: number) => z.number().int("must be an integer in minor units").min(min).max(MAX_AMOUNT);
-const Key = z.string().min(1).max(255).regex(/^[\x20-\x7e]+$/, "must be printable ASCII");
+const Key = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/^[\x20-\x7e]+$/, "must be printable ASCII");
 
 export const CreateMeterBody = z
   .object({
@@ -39,7 +43,11 @@ const Usage = {
 
 function withinAmountLimit(body: { quantity: number; unitPriceMinor: number }, ctx: z.RefinementCtx) {
   if (body.quantity * body.unitPriceMinor > MAX_AMOUNT_BASE) {
-    ctx.addIssue({ code: "custom", path: ["quantity"], message: `quantity x unitPriceMinor must be at most ${MAX_AMOUNT_BASE} base units` });
+    ctx.addIssue({
+      code: "custom",
+      path: ["quantity"],
+      message: `quantity x unitPriceMinor must be at most ${MAX_AMOUNT_BASE} base units`,
+    });
   }
 }
 

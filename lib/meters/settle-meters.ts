@@ -44,7 +44,10 @@ export async function settleDueMeters(db: Db, batch = 200, maxPerTick = 2000): P
     for (const { id } of due) {
       tried.push(id);
       const done = await inTransaction(db, (tx) => settleMeter(tx, id)).catch(async (err) => {
-        console.error(`meter settlement of ${id} failed (retried in ${SETTLEMENT_RETRY_SECONDS} s):`, err instanceof Error ? err.message : err);
+        console.error(
+          `meter settlement of ${id} failed (retried in ${SETTLEMENT_RETRY_SECONDS} s):`,
+          err instanceof Error ? err.message : err,
+        );
         await db.$executeRaw`
           UPDATE meters SET settle_due_at = now() + make_interval(secs => ${SETTLEMENT_RETRY_SECONDS}::int) WHERE id = ${id} AND settle_due_at IS NOT NULL`;
         return false;

@@ -14,7 +14,14 @@ import { readMeter } from "./meter-errors";
 import type { TopUpInput } from "./schemas";
 import { serializeMeter } from "./serialize";
 
-export async function topUpMeter(db: Db, caller: MeterCaller, meterId: string, input: TopUpInput, idempotencyKey: string | null, hooks: FundingHooks = {}) {
+export async function topUpMeter(
+  db: Db,
+  caller: MeterCaller,
+  meterId: string,
+  input: TopUpInput,
+  idempotencyKey: string | null,
+  hooks: FundingHooks = {},
+) {
   const scope: Scope = { merchantId: caller.merchantId, livemode: caller.livemode };
   const requestKey = requestDigest(caller.apiKeyId, idempotencyKey === null ? null : `meters.top_up\n${idempotencyKey}`);
   const funding = await transaction(async (tx) => {
@@ -34,7 +41,11 @@ export async function topUpMeter(db: Db, caller: MeterCaller, meterId: string, i
 
 /** docs/api-reference.md "Idempotency": one Idempotency-Key, one request (see create-meter.ts). */
 function sameRequestOrThrow(pi: PaymentIntent, meter: Meter, input: TopUpInput): PaymentIntent {
-  const same = pi.meterFunding && pi.meterId === meter.id && pi.amount === input.amountMinor && pi.paymentMethod === (input.paymentMethod ?? meter.paymentMethod);
+  const same =
+    pi.meterFunding &&
+    pi.meterId === meter.id &&
+    pi.amount === input.amountMinor &&
+    pi.paymentMethod === (input.paymentMethod ?? meter.paymentMethod);
   if (!same) throw new ValidationError("This Idempotency-Key was already used with different request parameters.");
   return pi;
 }

@@ -17,18 +17,29 @@ export function unbilledLimitBase(meter: Pick<Meter, "baseUnitsPerMinor">): bigi
 export function unbilledLimitError(meter: Meter, amount: bigint, field: string) {
   const limitBase = unbilledLimitBase(meter);
   if (amount > limitBase) {
-    return new ValidationError(`quantity x unitPriceMinor must be at most ${limitBase} base units (${MAX_AMOUNT} minor units) on meter ${meter.id}.`, [
-      { path: field, message: `quantity x unitPriceMinor exceeds ${limitBase} base units` },
-    ]);
+    return new ValidationError(
+      `quantity x unitPriceMinor must be at most ${limitBase} base units (${MAX_AMOUNT} minor units) on meter ${meter.id}.`,
+      [{ path: field, message: `quantity x unitPriceMinor exceeds ${limitBase} base units` }],
+    );
   }
   if (meter.accruedBase + meter.reservedBase + amount <= limitBase) return null;
   return new ConflictError(
     `Meter ${meter.id} has ${meter.accruedBase + meter.reservedBase} base units unbilled or held; this call would exceed ${MAX_AMOUNT} minor units, the most one aggregate PaymentIntent carries. Retry after the next settlement.`,
-    { reason: "unbilled_limit", meterId: meter.id, limitBase: Number(limitBase), accruedBase: Number(meter.accruedBase), reservedBase: Number(meter.reservedBase), requiredBase: Number(amount) },
+    {
+      reason: "unbilled_limit",
+      meterId: meter.id,
+      limitBase: Number(limitBase),
+      accruedBase: Number(meter.accruedBase),
+      reservedBase: Number(meter.reservedBase),
+      requiredBase: Number(amount),
+    },
   );
 }
 
 /** 409 for a BIGINT sum that would overflow (pg 22003): never a 500. */
 export function outOfRangeError(meterId: string) {
-  return new ConflictError(`Meter ${meterId} cannot count more usage: its lifetime totals are at their limit.`, { reason: "meter_totals_limit", meterId });
+  return new ConflictError(`Meter ${meterId} cannot count more usage: its lifetime totals are at their limit.`, {
+    reason: "meter_totals_limit",
+    meterId,
+  });
 }

@@ -57,12 +57,21 @@ export function summaryWindow(input: UsageSummaryInput, now = Date.now()) {
 export async function getUsageSummary(db: Sql, scope: Scope, meterId: string, input: UsageSummaryInput, now = Date.now()) {
   const { start, end, bucketMs } = summaryWindow(input, now);
   const meter = await readMeterSql(db, scope, meterId); // 404 for another merchant's meter or mode
-  const rows = await db.rows<{ start: Date; quantity: string; amount_base: string }>(SUMMARY, [meter.id, new Date(start), new Date(end), input.interval]);
+  const rows = await db.rows<{ start: Date; quantity: string; amount_base: string }>(SUMMARY, [
+    meter.id,
+    new Date(start),
+    new Date(end),
+    input.interval,
+  ]);
   const found = new Map(rows.map((row) => [row.start.getTime(), row]));
   const data: UsageSummaryBucket[] = [];
   for (let at = start; at < end; at += bucketMs) {
     const row = found.get(at);
-    data.push({ start: new Date(at).toISOString(), quantity: row ? Number(row.quantity) : 0, amountBase: row ? Number(row.amount_base) : 0 });
+    data.push({
+      start: new Date(at).toISOString(),
+      quantity: row ? Number(row.quantity) : 0,
+      amountBase: row ? Number(row.amount_base) : 0,
+    });
   }
   return {
     object: "usage_summary" as const,

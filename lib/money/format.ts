@@ -28,7 +28,12 @@ export function formatBaseUnits(base: number, baseUnitsPerMinor: number, currenc
   const extra = Math.ceil(Math.log10(baseUnitsPerMinor));
   const major = base / baseUnitsPerMinor / 10 ** digits;
   try {
-    return new Intl.NumberFormat("en-US", { style: "currency", currency: code, minimumFractionDigits: digits, maximumFractionDigits: Math.min(digits + extra, 20) }).format(major);
+    return new Intl.NumberFormat("en-US", {
+      style: "currency",
+      currency: code,
+      minimumFractionDigits: digits,
+      maximumFractionDigits: Math.min(digits + extra, 20),
+    }).format(major);
   } catch {
     return `${major} ${code}`;
   }

@@ -40,7 +40,8 @@ export function issueChallenge(resource: PricedResource, now = Date.now()) {
   });
 }
 
-export type ChallengeCheck = { ok: true; expiresAt: Date } | { ok: false; problem: "invalid_challenge" | "payment_expired"; message: string };
+export type ChallengeCheck =
+  { ok: true; expiresAt: Date } | { ok: false; problem: "invalid_challenge" | "payment_expired"; message: string };
 
 /**
  * Whether a credential's challenge is one the service issued (HMAC), for THIS resource at its CURRENT price,
@@ -62,7 +63,9 @@ export function checkChallenge(credential: ServiceCredential, resource: PricedRe
     return { ok: false, problem: "invalid_challenge", message: "The challenge's price is not this resource's price." };
   }
   const expiresAt = challenge.expires ? new Date(challenge.expires) : null;
-  if (!expiresAt || Number.isNaN(expiresAt.getTime())) return { ok: false, problem: "invalid_challenge", message: "The challenge has no expiry." };
-  if (expiresAt.getTime() <= now) return { ok: false, problem: "payment_expired", message: `The challenge expired at ${challenge.expires}.` };
+  if (!expiresAt || Number.isNaN(expiresAt.getTime()))
+    return { ok: false, problem: "invalid_challenge", message: "The challenge has no expiry." };
+  if (expiresAt.getTime() <= now)
+    return { ok: false, problem: "payment_expired", message: `The challenge expired at ${challenge.expires}.` };
   return { ok: true, expiresAt };
 }

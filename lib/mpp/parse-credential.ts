@@ -30,7 +30,8 @@ export type ParsedCredential = { ok: true; credential: ServiceCredential } | { o
 
 /** `value` is the header value (`Payment <b64url>`) or the bare base64url token. */
 export function parseServiceCredential(value: string): ParsedCredential {
-  if (value.length > MAX_CREDENTIAL_LENGTH) return fail("malformed_credential", `The credential is longer than ${MAX_CREDENTIAL_LENGTH} characters.`);
+  if (value.length > MAX_CREDENTIAL_LENGTH)
+    return fail("malformed_credential", `The credential is longer than ${MAX_CREDENTIAL_LENGTH} characters.`);
   const trimmed = value.trim();
   const token = /^payment\s+/i.test(trimmed) ? trimmed.replace(/^payment\s+/i, "") : trimmed;
   if (!/^[A-Za-z0-9_-]+={0,2}$/.test(token)) return fail("malformed_credential", "The credential is not base64url.");
@@ -38,12 +39,18 @@ export function parseServiceCredential(value: string): ParsedCredential {
   try {
     raw = Credential.deserialize(`Payment ${token}`);
   } catch {
-    return fail("malformed_credential", "The credential does not decode to a Payment credential (base64url JSON with challenge and payload).");
+    return fail(
+      "malformed_credential",
+      "The credential does not decode to a Payment credential (base64url JSON with challenge and payload).",
+    );
   }
   const challenge = raw.challenge as ServiceCredential["challenge"];
-  if (!challenge || typeof challenge !== "object" || typeof challenge.id !== "string" || !challenge.id) return fail("malformed_credential", "The credential has no challenge id.");
-  if (challenge.method !== MPP_METHOD_NAME) return fail("method_unsupported", `Payment method "${String(challenge.method)}" is not supported; use "${MPP_METHOD_NAME}".`);
-  if (challenge.intent !== MPP_INTENT) return fail("method_unsupported", `Intent "${String(challenge.intent)}" is not supported; use "${MPP_INTENT}".`);
+  if (!challenge || typeof challenge !== "object" || typeof challenge.id !== "string" || !challenge.id)
+    return fail("malformed_credential", "The credential has no challenge id.");
+  if (challenge.method !== MPP_METHOD_NAME)
+    return fail("method_unsupported", `Payment method "${String(challenge.method)}" is not supported; use "${MPP_METHOD_NAME}".`);
+  if (challenge.intent !== MPP_INTENT)
+    return fail("method_unsupported", `Intent "${String(challenge.intent)}" is not supported; use "${MPP_INTENT}".`);
   const request = service.schema.request.safeParse(challenge.request);
   if (!request.success) return fail("invalid_challenge", "The challenge's request is not a service charge request.");
   const payload = service.schema.credential.payload.safeParse(raw.payload);

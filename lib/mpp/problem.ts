@@ -72,5 +72,8 @@ export function problemResponse(kind: ProblemKind, options: ProblemOptions): Res
 
 /** 405 for a method a /mpp path does not take (its body is never read). */
 export function methodNotAllowed(allowed: string[]): Response {
-  return problemResponse("method_not_allowed", { detail: `This path takes ${allowed.join(" and ")} only.`, headers: new Headers({ Allow: allowed.join(", ") }) });
+  return problemResponse("method_not_allowed", {
+    detail: `This path takes ${allowed.join(" and ")} only.`,
+    headers: new Headers({ Allow: allowed.join(", ") }),
+  });
 }

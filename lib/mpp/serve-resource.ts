@@ -67,16 +67,20 @@ export async function serveMppResource(req: Request, id: string): Promise<Respon
   try {
     settled = await transaction(async (tx) => {
       try {
-        const paymentIntent = await settleCredential(tx, { merchantId: resource.merchantId, livemode: resource.livemode }, {
-          challengeId: challenge.id,
-          resourceId: resource.id,
-          expiresAt: check.expiresAt,
-          amount: resource.amount,
-          currency: resource.currency,
-          description: resource.name,
-          spt,
-          sale: { paidResourceId: resource.id, payer: parsed.credential.raw.source ?? null },
-        });
+        const paymentIntent = await settleCredential(
+          tx,
+          { merchantId: resource.merchantId, livemode: resource.livemode },
+          {
+            challengeId: challenge.id,
+            resourceId: resource.id,
+            expiresAt: check.expiresAt,
+            amount: resource.amount,
+            currency: resource.currency,
+            description: resource.name,
+            spt,
+            sale: { paidResourceId: resource.id, payer: parsed.credential.raw.source ?? null },
+          },
+        );
         return { paymentIntent };
       } catch (err) {
         if (err instanceof DomainError && err.commitsState) return { declined: err }; // a decline commits (PaymentIntent failed)
@@ -85,13 +89,21 @@ export async function serveMppResource(req: Request, id: string): Promise<Respon
     });
   } catch (err) {
     if (err instanceof DomainError) return refusalOf(err, refuse);
-    console.error("[mpp] settling a credential failed:", err instanceof Error ? err.stack ?? err.message : err);
+    console.error("[mpp] settling a credential failed:", err instanceof Error ? (err.stack ?? err.message) : err);
     return problemResponse("internal", { detail: "An internal error occurred; nothing was charged.", headers });
   }
   if ("declined" in settled && settled.declined) return refusalOf(settled.declined, refuse);
   const paymentIntent = settled.paymentIntent!;
 
-  const receipt = Receipt.serialize(Receipt.from({ method: MPP_METHOD_NAME, reference: paymentIntent.id, status: "success", timestamp: new Date().toISOString(), externalId: resource.id }));
+  const receipt = Receipt.serialize(
+    Receipt.from({
+      method: MPP_METHOD_NAME,
+      reference: paymentIntent.id,
+      status: "success",
+      timestamp: new Date().toISOString(),
+      externalId: resource.id,
+    }),
+  );
   headers.set("Cache-Control", "no-store");
   headers.set("Access-Control-Expose-Headers", EXPOSED_HEADERS);
   if (!forwarded) {
@@ -105,7 +117,15 @@ export async function serveMppResource(req: Request, id: string): Promise<Respon
 const FORWARDED_HEADERS = ["content-type", "accept", "accept-language"];
 
 /** The paid request, forwarded once the payment committed; a failed forward is refunded (the payer keeps nothing it did not get). */
-async function forwardPaid(req: Request, resource: PaidResource, paymentIntentId: string, payer: string | null, body: string | undefined, receipt: string, headers: Headers): Promise<Response> {
+async function forwardPaid(
+  req: Request,
+  resource: PaidResource,
+  paymentIntentId: string,
+  payer: string | null,
+  body: string | undefined,
+  receipt: string,
+  headers: Headers,
+): Promise<Response> {
   const target = resource.url!;
   const search = new URL(req.url).search;
   const answer = await forwardRequest({
@@ -123,7 +143,9 @@ async function forwardPaid(req: Request, resource: PaidResource, paymentIntentId
     const scope = { merchantId: resource.merchantId, livemode: resource.livemode };
     const failure = `${answer.failure}${answer.status ? ` ${answer.status}` : ""}`;
     try {
-      const refund = await transaction((tx) => createRefund(tx, scope, { paymentIntentId, reason: `MPP paid resource: the merchant's server failed (${failure})` }));
+      const refund = await transaction((tx) =>
+        createRefund(tx, scope, { paymentIntentId, reason: `MPP paid resource: the merchant's server failed (${failure})` }),
+      );
       return problemResponse("bad_gateway", {
         detail: `The merchant's server for paid resource ${resource.id} failed (${failure}); the payment ${paymentIntentId} was refunded (${refund.id}).`,
         extra: { reason: "forward_failed", paymentIntentId, refundId: refund.id },

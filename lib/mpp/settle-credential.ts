@@ -30,13 +30,21 @@ export interface SettleInput {
 export async function settleCredential(tx: Db, merchant: Scope, input: SettleInput) {
   const key = `mpp:${merchant.merchantId}:${merchant.livemode ? "live" : "test"}:${input.challengeId}`;
   const [{ locked }] = await tx.$queryRaw<{ locked: boolean }[]>`SELECT pg_try_advisory_xact_lock(hashtextextended(${key}, 0)) AS locked`;
-  if (!locked) throw new BusyError(`Challenge ${input.challengeId} is being paid by another request.`, { reason: "challenge_in_use", challengeId: input.challengeId });
+  if (!locked)
+    throw new BusyError(`Challenge ${input.challengeId} is being paid by another request.`, {
+      reason: "challenge_in_use",
+      challengeId: input.challengeId,
+    });
   const inserted = await tx.$executeRaw`
     INSERT INTO mpp_challenges (merchant_id, livemode, challenge_id, resource_id, token_id, amount, currency, expires_at)
     VALUES (${merchant.merchantId}, ${merchant.livemode}, ${input.challengeId}, ${input.resourceId}, ${input.spt}, ${input.amount}, ${input.currency.toUpperCase()}, ${input.expiresAt})
     ON CONFLICT DO NOTHING`;
   if (inserted === 0) {
-    const used = await tx.mppChallenge.findUnique({ where: { merchantId_livemode_challengeId: { merchantId: merchant.merchantId, livemode: merchant.livemode, challengeId: input.challengeId } } });
+    const used = await tx.mppChallenge.findUnique({
+      where: {
+        merchantId_livemode_challengeId: { merchantId: merchant.merchantId, livemode: merchant.livemode, challengeId: input.challengeId },
+      },
+    });
     throw new ConflictError(`Challenge ${input.challengeId} has already been used; nothing was charged.`, {
       reason: "challenge_used",
       challengeId: input.challengeId,
@@ -47,11 +55,17 @@ export async function settleCredential(tx: Db, merchant: Scope, input: SettleInp
     tx,
     merchant,
     input.spt,
-    { amount: input.amount, currency: input.currency.toUpperCase(), ...(input.description ? { description: input.description.slice(0, 1000) } : {}) },
+    {
+      amount: input.amount,
+      currency: input.currency.toUpperCase(),
+      ...(input.description ? { description: input.description.slice(0, 1000) } : {}),
+    },
     { source: "mpp", ...(input.sale ? { sale: input.sale } : {}) },
   );
   await tx.mppChallenge.update({
-    where: { merchantId_livemode_challengeId: { merchantId: merchant.merchantId, livemode: merchant.livemode, challengeId: input.challengeId } },
+    where: {
+      merchantId_livemode_challengeId: { merchantId: merchant.merchantId, livemode: merchant.livemode, challengeId: input.challengeId },
+    },
     data: { paymentIntentId: paymentIntent.id },
   });
   return paymentIntent;

@@ -14,15 +14,24 @@ import { MPP_METHOD_NAME } from "../sdk/mpp-method";
 export async function verifyMerchantCredential(tx: Db, merchant: Scope, input: { credential: string }) {
   const parsed = parseServiceCredential(input.credential);
   if (!parsed.ok) {
-    throw new DomainError("VALIDATION_ERROR", parsed.message, { reason: parsed.problem, fields: [{ path: "credential", message: parsed.message }] });
+    throw new DomainError("VALIDATION_ERROR", parsed.message, {
+      reason: parsed.problem,
+      fields: [{ path: "credential", message: parsed.message }],
+    });
   }
   const { challenge, request, spt } = parsed.credential;
   const expiresAt = challenge.expires ? new Date(challenge.expires) : null;
   if (!expiresAt || Number.isNaN(expiresAt.getTime())) {
-    throw new DomainError("VALIDATION_ERROR", "The challenge has no valid expires; challenges without an expiry are refused.", { reason: "malformed_credential", fields: [{ path: "credential", message: "challenge.expires is required" }] });
+    throw new DomainError("VALIDATION_ERROR", "The challenge has no valid expires; challenges without an expiry are refused.", {
+      reason: "malformed_credential",
+      fields: [{ path: "credential", message: "challenge.expires is required" }],
+    });
   }
   if (expiresAt.getTime() <= Date.now()) {
-    throw withDetails(new GoneError(`Challenge ${challenge.id} expired at ${challenge.expires}; nothing was charged.`), { reason: "challenge_expired", challengeId: challenge.id });
+    throw withDetails(new GoneError(`Challenge ${challenge.id} expired at ${challenge.expires}; nothing was charged.`), {
+      reason: "challenge_expired",
+      challengeId: challenge.id,
+    });
   }
   const paymentIntent = await settleCredential(tx, merchant, {
     challengeId: challenge.id,

@@ -30,7 +30,16 @@ export class RedirectedError extends Error {
 }
 
 /** The parameters the consent form carries over (everything the authorization request said). */
-export const AUTHORIZE_PARAMS = ["response_type", "client_id", "redirect_uri", "state", "code_challenge", "code_challenge_method", "scope", "resource"] as const;
+export const AUTHORIZE_PARAMS = [
+  "response_type",
+  "client_id",
+  "redirect_uri",
+  "state",
+  "code_challenge",
+  "code_challenge_method",
+  "scope",
+  "resource",
+] as const;
 
 /** The redirect URI with the given parameters added to its query (its own query kept). */
 export function redirectWith(redirectUri: string, params: Record<string, string | null>): string {
@@ -52,13 +61,17 @@ function single(params: URLSearchParams, name: string): string | null {
 export async function checkAuthorizeRequest(params: URLSearchParams): Promise<AuthorizeRequest> {
   const clientId = single(params, "client_id");
   if (!clientId) throw new UnredirectableError("invalid_request", "client_id is required.");
-  const client = clientId.length <= 64 ? await getDb().oAuthClient.findUnique({ where: { id: clientId }, select: { id: true, name: true, redirectUris: true } }) : null;
+  const client =
+    clientId.length <= 64
+      ? await getDb().oAuthClient.findUnique({ where: { id: clientId }, select: { id: true, name: true, redirectUris: true } })
+      : null;
   if (!client) throw new UnredirectableError("invalid_client", "Unknown client_id: register the client first (POST /oauth/register).", 400);
   const requested = single(params, "redirect_uri");
   // Exact string match against a registered URI (OAuth 2.1 2.3.1); absent only when exactly one is registered.
   let redirectUri: string;
   if (requested === null) {
-    if (client.redirectUris.length !== 1) throw new UnredirectableError("invalid_request", "redirect_uri is required: the client registered several.");
+    if (client.redirectUris.length !== 1)
+      throw new UnredirectableError("invalid_request", "redirect_uri is required: the client registered several.");
     redirectUri = client.redirectUris[0];
   } else if (client.redirectUris.includes(requested)) {
     redirectUri = requested;
@@ -68,7 +81,8 @@ export async function checkAuthorizeRequest(params: URLSearchParams): Promise<Au
 
   const state = params.getAll("state").length > 1 ? null : single(params, "state");
   const fail = (error: OAuthErrorCode, description: string) => errorRedirect(redirectUri, state, error, description);
-  for (const name of AUTHORIZE_PARAMS) if (params.getAll(name).length > 1) throw fail("invalid_request", `The parameter '${name}' is repeated.`);
+  for (const name of AUTHORIZE_PARAMS)
+    if (params.getAll(name).length > 1) throw fail("invalid_request", `The parameter '${name}' is repeated.`);
   if (state !== null && state.length > 500) throw fail("invalid_request", "state is longer than 500 characters.");
 
   const responseType = single(params, "response_type");
@@ -77,7 +91,8 @@ export async function checkAuthorizeRequest(params: URLSearchParams): Promise<Au
   const method = single(params, "code_challenge_method");
   if (!codeChallenge) throw fail("invalid_request", "PKCE is required: send code_challenge and code_challenge_method=S256.");
   if (method !== "S256") throw fail("invalid_request", "code_challenge_method must be S256.");
-  if (!PKCE_CHALLENGE.test(codeChallenge)) throw fail("invalid_request", "code_challenge must be the 43-character base64url SHA-256 of the verifier.");
+  if (!PKCE_CHALLENGE.test(codeChallenge))
+    throw fail("invalid_request", "code_challenge must be the 43-character base64url SHA-256 of the verifier.");
   const scopes = parseScopes(single(params, "scope"));
   if (!scopes) throw fail("invalid_scope", "Unknown scope: the scopes are 'read' and 'write'.");
   // RFC 8707: the token is for /mcp of this deployment only; absent, it is bound to that anyway.

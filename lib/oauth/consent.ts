@@ -21,7 +21,8 @@ export function authorizeParamsOf(source: URLSearchParams): URLSearchParams {
 /** Where the browser goes next: the client's redirect URI with a code, or with error=access_denied. */
 export async function decideConsent(req: Request, form: URLSearchParams, dashboard: Dashboard): Promise<string> {
   if (!isSameOrigin(req)) throw new ForbiddenError("Cross-site request refused: the Origin header is not this service.");
-  if (!verifyCsrfToken(dashboard.sid, form.get(CSRF_FIELD))) throw new ForbiddenError("Missing or invalid CSRF token: reload the consent page and try again.");
+  if (!verifyCsrfToken(dashboard.sid, form.get(CSRF_FIELD)))
+    throw new ForbiddenError("Missing or invalid CSRF token: reload the consent page and try again.");
   const request = await checkAuthorizeRequest(authorizeParamsOf(form));
   if (form.get("decision") !== "approve") {
     throw errorRedirect(request.redirectUri, request.state, "access_denied", "The merchant denied the request.");
@@ -31,6 +32,11 @@ export async function decideConsent(req: Request, form: URLSearchParams, dashboa
   // The merchant may grant less than asked (read only), never more.
   const granted = request.scopes.filter((scope: Scope) => scope === "read" || form.get(`grant_${scope}`) === "on");
   if (granted.length === 0) granted.push("read");
-  const code = await issueCode(request, { merchantId: dashboard.scope.merchantId, userId: dashboard.user.id, livemode: mode === "live", scopes: granted });
+  const code = await issueCode(request, {
+    merchantId: dashboard.scope.merchantId,
+    userId: dashboard.user.id,
+    livemode: mode === "live",
+    scopes: granted,
+  });
   return redirectWith(request.redirectUri, { code, state: request.state, iss: issuer() });
 }

@@ -6,7 +6,10 @@ import type { Scope } from "./config";
 import type { AuthorizeRequest } from "./authorize-request";
 import { CODE_PREFIX, hashToken, newSecret } from "./secrets";
 
-export async function issueCode(request: AuthorizeRequest, grant: { merchantId: string; userId: string; livemode: boolean; scopes: Scope[] }): Promise<string> {
+export async function issueCode(
+  request: AuthorizeRequest,
+  grant: { merchantId: string; userId: string; livemode: boolean; scopes: Scope[] },
+): Promise<string> {
   const code = newSecret(CODE_PREFIX);
   await getDb().oAuthAuthorizationCode.create({
     data: {

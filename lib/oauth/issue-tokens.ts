@@ -21,5 +21,11 @@ export async function issueTokens(tx: Db, grant: { id: string; scopes: string[] 
   await tx.oAuthRefreshToken.create({
     data: { tokenHash: hashToken(refreshToken), grantId: grant.id, expiresAt: new Date(now + env.OAUTH_REFRESH_TOKEN_TTL_SECONDS * 1000) },
   });
-  return { access_token: accessToken, token_type: "Bearer", expires_in: env.OAUTH_ACCESS_TOKEN_TTL_SECONDS, refresh_token: refreshToken, scope: grant.scopes.join(" ") };
+  return {
+    access_token: accessToken,
+    token_type: "Bearer",
+    expires_in: env.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+    refresh_token: refreshToken,
+    scope: grant.scopes.join(" "),
+  };
 }

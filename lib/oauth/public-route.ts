@@ -30,7 +30,8 @@ export function publicRoute(handler: (req: Request, headers: Headers) => Promise
     } catch (err) {
       if (err instanceof OAuthError) return json(err.status, err.body(), headers);
       // A body that was too large, cut short or not UTF-8 (read-body.ts) is the client's malformed request.
-      if (err instanceof DomainError && err.code === "VALIDATION_ERROR") return json(400, { error: "invalid_request", error_description: err.message }, headers);
+      if (err instanceof DomainError && err.code === "VALIDATION_ERROR")
+        return json(400, { error: "invalid_request", error_description: err.message }, headers);
       const result = toErrorResult(err, requestId);
       return json(result.status, result.body, headers);
     }
@@ -46,7 +47,8 @@ export function json(status: number, body: unknown, headers?: Headers): Response
 /** An application/x-www-form-urlencoded body (RFC 6749 requires it at the token and revocation endpoints). */
 export async function readForm(req: Request): Promise<URLSearchParams> {
   const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
-  if (type !== "application/x-www-form-urlencoded") throw new OAuthError("invalid_request", "The body must be application/x-www-form-urlencoded.");
+  if (type !== "application/x-www-form-urlencoded")
+    throw new OAuthError("invalid_request", "The body must be application/x-www-form-urlencoded.");
   const form = new URLSearchParams(await readBodyText(req, OAUTH_BODY_LIMIT_BYTES));
   // RFC 6749 3.1/3.2: parameters sent without a value are treated as omitted; none may be repeated.
   const seen = new Set<string>();

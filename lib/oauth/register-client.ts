@@ -62,10 +62,13 @@ export async function registerClient(body: unknown) {
   if (grantTypes.some((g) => g !== "authorization_code" && g !== "refresh_token")) {
     throw new OAuthError("invalid_client_metadata", "grant_types: only authorization_code and refresh_token are supported.");
   }
-  if (!grantTypes.includes("authorization_code")) throw new OAuthError("invalid_client_metadata", "grant_types must include authorization_code.");
+  if (!grantTypes.includes("authorization_code"))
+    throw new OAuthError("invalid_client_metadata", "grant_types must include authorization_code.");
   const responseTypes = input.response_types ?? ["code"];
-  if (responseTypes.some((r) => r !== "code")) throw new OAuthError("invalid_client_metadata", "response_types: only 'code' is supported (no implicit grant).");
-  if (input.scope !== undefined && parseScopes(input.scope) === null) throw new OAuthError("invalid_client_metadata", "scope: only 'read' and 'write' exist.");
+  if (responseTypes.some((r) => r !== "code"))
+    throw new OAuthError("invalid_client_metadata", "response_types: only 'code' is supported (no implicit grant).");
+  if (input.scope !== undefined && parseScopes(input.scope) === null)
+    throw new OAuthError("invalid_client_metadata", "scope: only 'read' and 'write' exist.");
 
   const id = `mcpc_${randomBase62(24)}`;
   const issuedAt = Math.floor(Date.now() / 1000);

@@ -31,7 +31,10 @@ const CONSUME_CODE = statement(
   `UPDATE oauth_authorization_codes SET used_at = now() WHERE code_hash = $1 AND used_at IS NULL
    RETURNING client_id, merchant_id, user_id, livemode, redirect_uri, code_challenge, resource, scopes, expires_at <= now() AS expired`,
 );
-const USED_CODE_GRANT = statement("oauth_used_code_grant", "SELECT grant_id FROM oauth_authorization_codes WHERE code_hash = $1 AND used_at IS NOT NULL");
+const USED_CODE_GRANT = statement(
+  "oauth_used_code_grant",
+  "SELECT grant_id FROM oauth_authorization_codes WHERE code_hash = $1 AND used_at IS NOT NULL",
+);
 
 interface GrantRow {
   id: string;
@@ -46,7 +49,10 @@ const ROTATE_REFRESH = statement(
       AND g.id = r.grant_id AND g.revoked_at IS NULL AND g.client_id = $2
    RETURNING g.id, g.scopes, g.resource`,
 );
-const ROTATED_REFRESH = statement("oauth_rotated_refresh", "SELECT grant_id FROM oauth_refresh_tokens WHERE token_hash = $1 AND used_at IS NOT NULL");
+const ROTATED_REFRESH = statement(
+  "oauth_rotated_refresh",
+  "SELECT grant_id FROM oauth_refresh_tokens WHERE token_hash = $1 AND used_at IS NOT NULL",
+);
 const CLIENT_EXISTS = statement("oauth_client_exists", "SELECT 1 FROM oauth_clients WHERE id = $1");
 
 export async function tokenEndpoint(form: URLSearchParams): Promise<TokenResponse> {
@@ -58,7 +64,8 @@ export async function tokenEndpoint(form: URLSearchParams): Promise<TokenRespons
   if (form.has("client_secret")) throw new OAuthError("invalid_client", "Clients here are public: send client_id without a secret.");
   const clientId = param(form, "client_id");
   if (!clientId) throw new OAuthError("invalid_client", "client_id is required.");
-  if (clientId.length > 64 || (await sql().rows(CLIENT_EXISTS, [clientId])).length === 0) throw new OAuthError("invalid_client", "Unknown client.");
+  if (clientId.length > 64 || (await sql().rows(CLIENT_EXISTS, [clientId])).length === 0)
+    throw new OAuthError("invalid_client", "Unknown client.");
   return grantType === "authorization_code" ? exchangeCode(form, clientId) : refresh(form, clientId);
 }
 
@@ -74,18 +81,31 @@ async function exchangeCode(form: URLSearchParams, clientId: string): Promise<To
   if (!row) {
     const [used] = await sql().rows<{ grant_id: string | null }>(USED_CODE_GRANT, [codeHash]);
     if (used?.grant_id) await revokeGrant(used.grant_id, "code_reuse");
-    throw new OAuthError("invalid_grant", used ? "The authorization code was already used: the tokens issued for it are revoked." : "Unknown authorization code.");
+    throw new OAuthError(
+      "invalid_grant",
+      used ? "The authorization code was already used: the tokens issued for it are revoked." : "Unknown authorization code.",
+    );
   }
   if (row.expired) throw new OAuthError("invalid_grant", "The authorization code has expired.");
   if (row.client_id !== clientId) throw new OAuthError("invalid_grant", "The authorization code was issued to another client.");
   if (redirectUri !== row.redirect_uri) throw new OAuthError("invalid_grant", "redirect_uri does not match the authorization request's.");
-  if (s256(verifier) !== row.code_challenge) throw new OAuthError("invalid_grant", "code_verifier does not match the code_challenge (PKCE).");
+  if (s256(verifier) !== row.code_challenge)
+    throw new OAuthError("invalid_grant", "code_verifier does not match the code_challenge (PKCE).");
   const resource = param(form, "resource");
-  if (resource !== null && resource !== row.resource) throw new OAuthError("invalid_target", "resource does not match the authorization request's.");
+  if (resource !== null && resource !== row.resource)
+    throw new OAuthError("invalid_target", "resource does not match the authorization request's.");
 
   return transaction(async (tx) => {
     const grant = await tx.oAuthGrant.create({
-      data: { id: createId("oauthGrant"), clientId, merchantId: row.merchant_id, userId: row.user_id, livemode: row.livemode, scopes: row.scopes, resource: row.resource },
+      data: {
+        id: createId("oauthGrant"),
+        clientId,
+        merchantId: row.merchant_id,
+        userId: row.user_id,
+        livemode: row.livemode,
+        scopes: row.scopes,
+        resource: row.resource,
+      },
     });
     await tx.oAuthAuthorizationCode.update({ where: { codeHash }, data: { grantId: grant.id } });
     return issueTokens(tx, grant);
@@ -108,7 +128,13 @@ async function refresh(form: URLSearchParams, clientId: string): Promise<TokenRe
   const resource = param(form, "resource");
   if (resource !== null && resource !== grant.resource) throw new OAuthError("invalid_target", "resource does not match the grant's.");
   const scope = param(form, "scope");
-  if (scope !== null && scope.split(" ").filter(Boolean).some((s) => !grant.scopes.includes(s))) {
+  if (
+    scope !== null &&
+    scope
+      .split(" ")
+      .filter(Boolean)
+      .some((s) => !grant.scopes.includes(s))
+  ) {
     throw new OAuthError("invalid_scope", "A refresh cannot add scopes the merchant did not grant.");
   }
   return transaction((tx) => issueTokens(tx, grant));

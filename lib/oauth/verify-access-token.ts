@@ -21,10 +21,23 @@ const FIND_AND_TOUCH = statement(
 );
 
 export async function verifyAccessToken(token: string): Promise<OAuthPrincipal | null> {
-  const [row] = await sql().rows<{ id: string; client_id: string; merchant_id: string; livemode: boolean; scopes: string[]; resource: string; expires_at: Date }>(
-    FIND_AND_TOUCH,
-    [hashToken(token)],
-  );
+  const [row] = await sql().rows<{
+    id: string;
+    client_id: string;
+    merchant_id: string;
+    livemode: boolean;
+    scopes: string[];
+    resource: string;
+    expires_at: Date;
+  }>(FIND_AND_TOUCH, [hashToken(token)]);
   if (!row) return null;
-  return { grantId: row.id, clientId: row.client_id, merchantId: row.merchant_id, livemode: row.livemode, scopes: row.scopes, resource: row.resource, expiresAt: row.expires_at };
+  return {
+    grantId: row.id,
+    clientId: row.client_id,
+    merchantId: row.merchant_id,
+    livemode: row.livemode,
+    scopes: row.scopes,
+    resource: row.resource,
+    expiresAt: row.expires_at,
+  };
 }

@@ -48,7 +48,11 @@ export function forwardRequest(request: ForwardRequest): Promise<ForwardResult> 
       {
         method: request.method,
         agent,
-        headers: { ...request.headers, ...(body ? { "content-length": String(Buffer.byteLength(body)) } : {}), "user-agent": "AgentPaymentsService-PaidResources/1.0" },
+        headers: {
+          ...request.headers,
+          ...(body ? { "content-length": String(Buffer.byteLength(body)) } : {}),
+          "user-agent": "AgentPaymentsService-PaidResources/1.0",
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];

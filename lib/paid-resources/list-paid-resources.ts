@@ -7,7 +7,10 @@ import { serializePaidResource } from "./serialize";
 export async function listPaidResources(db: Db, scope: Scope, query: ListPaidResourcesInput) {
   const inScope = { merchantId: scope.merchantId, livemode: scope.livemode };
   const cursor = query.startingAfter
-    ? requireCursor(await db.paidResource.findFirst({ where: { ...inScope, id: query.startingAfter }, select: { id: true, createdAt: true } }), query.startingAfter)
+    ? requireCursor(
+        await db.paidResource.findFirst({ where: { ...inScope, id: query.startingAfter }, select: { id: true, createdAt: true } }),
+        query.startingAfter,
+      )
     : null;
   const rows = await db.paidResource.findMany({
     where: { ...inScope, ...(query.active === undefined ? {} : { active: query.active }), ...afterCursor(cursor) },

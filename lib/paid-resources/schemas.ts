@@ -14,11 +14,20 @@ export const MAX_CONTENT_BYTES = 64 * 1024;
 const Content = z
   .unknown()
   .refine((value) => value !== undefined && value !== null, { message: "must be a JSON value (not null)" })
-  .refine((value) => Buffer.byteLength(JSON.stringify(value) ?? "", "utf8") <= MAX_CONTENT_BYTES, { message: `at most ${MAX_CONTENT_BYTES} bytes of JSON` });
+  .refine((value) => Buffer.byteLength(JSON.stringify(value) ?? "", "utf8") <= MAX_CONTENT_BYTES, {
+    message: `at most ${MAX_CONTENT_BYTES} bytes of JSON`,
+  });
 
 const oneTarget = (value: { url?: unknown; content?: unknown }, ctx: z.RefinementCtx) => {
-  const given = [value.url !== undefined && value.url !== null, value.content !== undefined && value.content !== null].filter(Boolean).length;
-  if (given !== 1) ctx.addIssue({ code: "custom", path: ["url"], message: "give exactly one of url (forward target) and content (JSON returned once paid)" });
+  const given = [value.url !== undefined && value.url !== null, value.content !== undefined && value.content !== null].filter(
+    Boolean,
+  ).length;
+  if (given !== 1)
+    ctx.addIssue({
+      code: "custom",
+      path: ["url"],
+      message: "give exactly one of url (forward target) and content (JSON returned once paid)",
+    });
 };
 
 export const CreatePaidResourceBody = z
@@ -53,12 +62,16 @@ export const UpdatePaidResourceBody = z
   })
   .strict()
   .superRefine((value, ctx) => {
-    if (value.url !== undefined && value.content !== undefined) ctx.addIssue({ code: "custom", path: ["url"], message: "give at most one of url and content" });
+    if (value.url !== undefined && value.content !== undefined)
+      ctx.addIssue({ code: "custom", path: ["url"], message: "give at most one of url and content" });
   });
 export type UpdatePaidResourceInput = z.output<typeof UpdatePaidResourceBody>;
 
 export const ListPaidResourcesQuery = ListQuery.extend({
-  active: z.enum(["true", "false"]).transform((value) => value === "true").optional(),
+  active: z
+    .enum(["true", "false"])
+    .transform((value) => value === "true")
+    .optional(),
 }).strict();
 export type ListPaidResourcesInput = z.output<typeof ListPaidResourcesQuery>;
 

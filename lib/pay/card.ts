@@ -84,11 +84,15 @@ export function expiryInPast(month: number, year: number, now: Date): boolean {
   return year < currentYear || (year === currentYear && month < currentMonth);
 }
 
-export function validateCard(form: CardForm, now: Date = new Date()): { ok: true; card: ValidCard } | { ok: false; errors: CardFieldErrors } {
+export function validateCard(
+  form: CardForm,
+  now: Date = new Date(),
+): { ok: true; card: ValidCard } | { ok: false; errors: CardFieldErrors } {
   const errors: CardFieldErrors = {};
   const number = digitsOnly(form.cardNumber ?? "");
   if (!number) errors.cardNumber = "Enter your card number.";
-  else if (/[^\d\s-]/.test(form.cardNumber) || number.length < 12 || number.length > 19) errors.cardNumber = "Your card number is incomplete.";
+  else if (/[^\d\s-]/.test(form.cardNumber) || number.length < 12 || number.length > 19)
+    errors.cardNumber = "Your card number is incomplete.";
   else if (!luhnValid(number)) errors.cardNumber = "Your card number is invalid.";
 
   const expiry = parseExpiry(form.expiry ?? "");

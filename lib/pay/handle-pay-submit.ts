@@ -68,7 +68,11 @@ export async function handleCardSubmit(req: Request, target: Target): Promise<Re
       const body: PaySubmitReply =
         result.kind === "redirect"
           ? { redirect: result.to }
-          : { error: result.code, message: payErrorMessage(result.code, result.param), ...(result.fieldErrors ? { fieldErrors: result.fieldErrors } : {}) };
+          : {
+              error: result.code,
+              message: payErrorMessage(result.code, result.param),
+              ...(result.fieldErrors ? { fieldErrors: result.fieldErrors } : {}),
+            };
       return new Response(JSON.stringify(body), { status: result.kind === "redirect" ? 200 : result.status, headers });
     }
     let location = result.kind === "redirect" ? result.to : null;
@@ -112,5 +116,12 @@ async function readForm(req: Request): Promise<(CardForm & { formToken: string }
     fields = Object.fromEntries(new URLSearchParams(text));
   }
   const str = (name: string) => (typeof fields[name] === "string" ? (fields[name] as string).replace(/\u0000/g, "").slice(0, 200) : "");
-  return { cardNumber: str("cardNumber"), expiry: str("expiry"), cvc: str("cvc"), name: str("name"), billingCountry: str("billingCountry"), formToken: str("formToken") };
+  return {
+    cardNumber: str("cardNumber"),
+    expiry: str("expiry"),
+    cvc: str("cvc"),
+    name: str("name"),
+    billingCountry: str("billingCountry"),
+    formToken: str("formToken"),
+  };
 }

@@ -3,7 +3,17 @@
 import { countryName } from "./countries";
 import { declineInPlainWords } from "./decline-reasons";
 
-export const PAY_ERROR_CODES = ["invalid_card", "not_test_card", "blocked", "unavailable", "live_unavailable", "rate_limited", "form_expired", "forbidden", "declined"] as const;
+export const PAY_ERROR_CODES = [
+  "invalid_card",
+  "not_test_card",
+  "blocked",
+  "unavailable",
+  "live_unavailable",
+  "rate_limited",
+  "form_expired",
+  "forbidden",
+  "declined",
+] as const;
 export type PayErrorCode = (typeof PAY_ERROR_CODES)[number];
 
 export function isPayErrorCode(value: unknown): value is PayErrorCode {

@@ -4,7 +4,15 @@
 // "already paid"), so a double submit can never charge twice.
 import { captureCheckout } from "../checkouts/capture-checkout";
 import { getDb, transaction, type Db } from "../db";
-import { CircuitOpenError, DomainError, NotFoundError, PaymentDeclinedError, SanctionsBlockedError, UpstreamError, ValidationError } from "../errors";
+import {
+  CircuitOpenError,
+  DomainError,
+  NotFoundError,
+  PaymentDeclinedError,
+  SanctionsBlockedError,
+  UpstreamError,
+  ValidationError,
+} from "../errors";
 import { isAgenticTokenNumber, payWithTokenNumber } from "../mastercard/pay-with-card-form";
 import { paymentMethodForTestCard } from "../rails/test-cards";
 import { validateCard, type CardFieldErrors, type CardForm } from "./card";
@@ -28,21 +36,30 @@ export async function payCheckout(checkoutId: string, form: CardForm, now: Date 
   const checked = validateCard(form, now);
   if (!checked.ok) return { kind: "invalid", errors: checked.errors, code: "invalid_card" };
   const { card } = checked;
-  if (!COUNTRY_CODES.has(card.billingCountry)) return { kind: "invalid", errors: { billingCountry: "Choose your billing country." }, code: "invalid_card" };
+  if (!COUNTRY_CODES.has(card.billingCountry))
+    return { kind: "invalid", errors: { billingCountry: "Choose your billing country." }, code: "invalid_card" };
 
   // A Mastercard agentic token number with its code as the CVC (docs/cards.md "The hosted card form").
   const agenticToken = await isAgenticTokenNumber(db, scope.livemode, card.number);
   const paymentMethod = agenticToken ? "agentic_token" : paymentMethodForTestCard(card.number);
   if (!paymentMethod) {
     if (scope.livemode) return { kind: "unavailable", code: "live_unavailable" };
-    return { kind: "invalid", errors: { cardNumber: "This is a test checkout: use a test card such as 4242 4242 4242 4242." }, code: "not_test_card" };
+    return {
+      kind: "invalid",
+      errors: { cardNumber: "This is a test checkout: use a test card such as 4242 4242 4242 4242." },
+      code: "not_test_card",
+    };
   }
 
   let failure: unknown = null;
   try {
     failure = await transaction(async (tx) => {
       try {
-        if (agenticToken) await payWithTokenNumber(tx, scope.livemode, checkoutId, card.number, card.cvc, { billingCountry: card.billingCountry, billingName: card.name });
+        if (agenticToken)
+          await payWithTokenNumber(tx, scope.livemode, checkoutId, card.number, card.cvc, {
+            billingCountry: card.billingCountry,
+            billingName: card.name,
+          });
         else await captureCheckout(tx, scope, checkoutId, { paymentMethod, billingCountry: card.billingCountry, billingName: card.name });
         return null;
       } catch (err) {
@@ -59,15 +76,22 @@ export async function payCheckout(checkoutId: string, form: CardForm, now: Date 
   // An agentic token refused before any charge (nothing written): shown on the form, which stays usable.
   if (failure instanceof DomainError && (failure.code === "PAYMENT_DECLINED" || failure.code === "FORBIDDEN")) {
     const reason = String(failure.details.reason ?? "");
-    if (reason === "dtvc_invalid") return { kind: "invalid", errors: { cvc: "The code is wrong, used or expired: ask your agent for a fresh one." }, code: "invalid_card" };
+    if (reason === "dtvc_invalid")
+      return {
+        kind: "invalid",
+        errors: { cvc: "The code is wrong, used or expired: ask your agent for a fresh one." },
+        code: "invalid_card",
+      };
     return { kind: "invalid", errors: { cardNumber: `This token cannot pay this checkout (${reason}).` }, code: "invalid_card" };
   }
-  if (failure instanceof DomainError && failure.code === "CONFLICT") return { kind: "closed", status: String(failure.details.status ?? "closed") };
+  if (failure instanceof DomainError && failure.code === "CONFLICT")
+    return { kind: "closed", status: String(failure.details.status ?? "closed") };
   if (failure instanceof SanctionsBlockedError) return { kind: "blocked", country: card.billingCountry };
   if (failure instanceof CircuitOpenError || failure instanceof UpstreamError) {
     return { kind: "unavailable", code: scope.livemode ? "live_unavailable" : "unavailable" };
   }
-  if (failure instanceof ValidationError) return { kind: "invalid", errors: { cardNumber: "This card cannot be used here." }, code: "invalid_card" };
+  if (failure instanceof ValidationError)
+    return { kind: "invalid", errors: { cardNumber: "This card cannot be used here." }, code: "invalid_card" };
   if (failure instanceof NotFoundError) return { kind: "not_found" };
   throw failure;
 }

@@ -12,7 +12,12 @@ import type { ChargeResult } from "../rails/rail";
 import { breakerScopeOf, guarded, railFor } from "../rails";
 import { sideTransaction } from "../side-pool";
 
-export async function recordAttempt(paymentIntentId: string, rail: string, paymentMethod: string, givenKey?: string): Promise<{ id: string; chargeKey: string }> {
+export async function recordAttempt(
+  paymentIntentId: string,
+  rail: string,
+  paymentMethod: string,
+  givenKey?: string,
+): Promise<{ id: string; chargeKey: string }> {
   const id = createId("paymentAttempt");
   if (!givenKey) {
     const chargeKey = id; // unique per attempt; the rail dedupes on it
@@ -53,7 +58,10 @@ export async function closeAttemptNotCharged(id: string, status: "abandoned" | "
 }
 
 export async function finishAttempt(tx: Db, id: string, outcome: ChargeResult): Promise<void> {
-  await tx.paymentAttempt.update({ where: { id }, data: { status: outcome.status, railChargeId: outcome.chargeId, updatedAt: new Date() } });
+  await tx.paymentAttempt.update({
+    where: { id },
+    data: { status: outcome.status, railChargeId: outcome.chargeId, updatedAt: new Date() },
+  });
 }
 
 /**

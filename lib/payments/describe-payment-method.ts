@@ -17,7 +17,9 @@ const BRANDS: [RegExp, string][] = [
 ];
 
 /** Test payment method id -> the card number the test rail knows it by (pm_card_visa -> 4242…4242). */
-const TEST_CARD_BY_METHOD: Record<string, string> = Object.fromEntries(Object.entries(TEST_CARD_NUMBERS).map(([number, method]) => [method, number]));
+const TEST_CARD_BY_METHOD: Record<string, string> = Object.fromEntries(
+  Object.entries(TEST_CARD_NUMBERS).map(([number, method]) => [method, number]),
+);
 
 function cardLabel(number: string): string {
   const brand = BRANDS.find(([prefix]) => prefix.test(number))?.[1] ?? "Card";

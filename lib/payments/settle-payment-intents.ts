@@ -35,7 +35,9 @@ export async function settleDuePaymentIntents(db: Db, sweep: SettlementSweep = {
   for (const { id } of candidates) {
     // One PaymentIntent that cannot settle must not hold back the others (it is retried next tick).
     const done = await inTransaction(db, async (tx) => {
-      const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM payment_intents WHERE id = ${id} AND status = 'captured' FOR UPDATE SKIP LOCKED`;
+      const locked = await tx.$queryRaw<
+        { id: string }[]
+      >`SELECT id FROM payment_intents WHERE id = ${id} AND status = 'captured' FOR UPDATE SKIP LOCKED`;
       if (!locked[0]) return false;
       const pi = await transitionPaymentIntent(tx, id, "settled", { settledAt: now });
       await postSettlement(tx, pi, pi.id, pi.currency, pi.amountCaptured - pi.amountRefunded);

@@ -10,5 +10,19 @@
 //   visa, mastercard   a checkout paid by a card-network agent credential (docs/cards.md): the one exception to
 //                      "fixed at creation": the merchant's checkout (source api) takes the network as its source in
 //                      the transaction that captures it, so the captured PaymentIntent says how it was paid
-export const PAYMENT_SOURCES = ["api", "pay_page", "paywall", "meter", "spt", "x402", "mpp", "acp", "a2a", "ap2", "mcp", "visa", "mastercard"] as const;
+export const PAYMENT_SOURCES = [
+  "api",
+  "pay_page",
+  "paywall",
+  "meter",
+  "spt",
+  "x402",
+  "mpp",
+  "acp",
+  "a2a",
+  "ap2",
+  "mcp",
+  "visa",
+  "mastercard",
+] as const;
 export type PaymentSource = (typeof PAYMENT_SOURCES)[number];

@@ -4,7 +4,8 @@ import { payPaywallTerms, PaywallTermsQuery, termsQuery, termsSubject } from "./
 
 export async function handleTermsSubmit(req: Request): Promise<Response> {
   const parsed = PaywallTermsQuery.safeParse(Object.fromEntries(new URL(req.url).searchParams));
-  if (!parsed.success) return new Response("These payment terms are incomplete.", { status: 400, headers: { "Content-Type": "text/plain" } });
+  if (!parsed.success)
+    return new Response("These payment terms are incomplete.", { status: 400, headers: { "Content-Type": "text/plain" } });
   const terms = parsed.data;
   const page = `/pay/paywall?${termsQuery(terms)}`;
   return handleCardSubmit(req, {

@@ -19,11 +19,19 @@ export interface PaywallCheckoutTerms {
 /** Long enough to pay, short enough that an abandoned one does not linger open. */
 const PAYWALL_CHECKOUT_SECONDS = 600;
 
-export async function openPaywallCheckout(tx: Db, scope: Scope, terms: PaywallCheckoutTerms, payer: Omit<PaywallPaymentFields, "sku"> = {}) {
+export async function openPaywallCheckout(
+  tx: Db,
+  scope: Scope,
+  terms: PaywallCheckoutTerms,
+  payer: Omit<PaywallPaymentFields, "sku"> = {},
+) {
   const merchant = await tx.merchant.findUnique({ where: { id: scope.merchantId }, select: { id: true } });
   if (!merchant) throw new NotFoundError("merchant", scope.merchantId);
   const product = terms.productRef
-    ? await tx.product.findFirst({ where: { id: terms.productRef, merchantId: scope.merchantId, livemode: scope.livemode }, select: { name: true } })
+    ? await tx.product.findFirst({
+        where: { id: terms.productRef, merchantId: scope.merchantId, livemode: scope.livemode },
+        select: { name: true },
+      })
     : null;
   return openCheckout(
     tx,

@@ -39,7 +39,13 @@ export async function payPaywall(db: Db, payer: Payer, input: PayPaywallInput, i
   try {
     failure = await transaction(async (tx) => {
       try {
-        await captureCheckout(tx, payee, pi.checkoutId!, { paymentMethod: input.paymentMethod, billingCountry: input.billingCountry }, { ...hooks, walletOwner: payerScope });
+        await captureCheckout(
+          tx,
+          payee,
+          pi.checkoutId!,
+          { paymentMethod: input.paymentMethod, billingCountry: input.billingCountry },
+          { ...hooks, walletOwner: payerScope },
+        );
         return null;
       } catch (err) {
         if (err instanceof DomainError && err.commitsState) return err; // a decline's state commits
@@ -59,7 +65,12 @@ export async function payPaywall(db: Db, payer: Payer, input: PayPaywallInput, i
 }
 
 /** The request's PaymentIntent: found again by its request key, or opened (and committed) now. */
-async function paymentIntentOfRequest(payee: Scope, payer: Payer, input: PayPaywallInput, requestKey: string | null): Promise<PaymentIntent> {
+async function paymentIntentOfRequest(
+  payee: Scope,
+  payer: Payer,
+  input: PayPaywallInput,
+  requestKey: string | null,
+): Promise<PaymentIntent> {
   return transaction(async (tx) => {
     if (requestKey) {
       await queueCopiesOfRequest(tx, requestKey);

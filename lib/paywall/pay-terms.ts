@@ -31,7 +31,12 @@ export function paywallScope(terms: PaywallTerms): Scope {
 }
 
 export function termsQuery(terms: PaywallTerms): string {
-  return new URLSearchParams({ merchant: terms.merchant, amount: String(terms.amount), currency: terms.currency, sku: terms.sku }).toString();
+  return new URLSearchParams({
+    merchant: terms.merchant,
+    amount: String(terms.amount),
+    currency: terms.currency,
+    sku: terms.sku,
+  }).toString();
 }
 
 /** What the form token of a terms page is bound to. */

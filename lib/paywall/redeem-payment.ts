@@ -15,11 +15,22 @@ export type RedeemResult = { redeemed: true } | { redeemed: false; result: "alre
 
 const REDEEM = redemptionStatement("paywall_redeem", "id");
 
-export async function redeemPayment(db: Sql, principal: Scope & { apiKeyId: string }, input: RedeemPaymentInput, idempotencyKey: string | null): Promise<RedeemResult> {
+export async function redeemPayment(
+  db: Sql,
+  principal: Scope & { apiKeyId: string },
+  input: RedeemPaymentInput,
+  idempotencyKey: string | null,
+): Promise<RedeemResult> {
   const pi = input.paymentIntentId;
   if (!pi.startsWith("pi_")) throw new NotFoundError("payment_intent", pi);
   const digest = requestDigest(principal.apiKeyId, idempotencyKey);
-  const [row] = await db.rows<RedemptionOutcome & { id: string | null }>(REDEEM, [pi, principal.merchantId, principal.livemode, createId("paywallRedemption"), digest]);
+  const [row] = await db.rows<RedemptionOutcome & { id: string | null }>(REDEEM, [
+    pi,
+    principal.merchantId,
+    principal.livemode,
+    createId("paywallRedemption"),
+    digest,
+  ]);
   if (row.id === null) throw new NotFoundError("payment_intent", pi);
   return (await wonRedemption(db, principal, pi, row, digest)) ? { redeemed: true } : { redeemed: false, result: "already_redeemed" };
 }

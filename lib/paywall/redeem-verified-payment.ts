@@ -40,7 +40,16 @@ export async function redeemVerifiedPayment(
   if (!id.startsWith("pi_")) return notValid(await verdictOf(principal, null, recheck));
 
   const digest = requestDigest(principal.apiKeyId, idempotencyKey);
-  const values = [id, principal.merchantId, principal.livemode, createId("paywallRedemption"), digest, input.amount, input.currency, input.sku];
+  const values = [
+    id,
+    principal.merchantId,
+    principal.livemode,
+    createId("paywallRedemption"),
+    digest,
+    input.amount,
+    input.currency,
+    input.sku,
+  ];
   const [row] = await db.rows<Row>(REDEEM_VERIFIED, values);
   if (row.id === null || row.reasonCode !== null) return notValid(await verdictOf(principal, row.id === null ? null : row, recheck));
   if (!(await wonRedemption(db, principal, id, row, digest))) return { redeemed: false, result: "already_redeemed" };
@@ -51,6 +60,7 @@ export async function redeemVerifiedPayment(
 function notValid(verdict: VerifyResult): VerifiedRedeemResult {
   // Only an unpaid PaymentIntent is checked again (after expiring its overdue checkout), and it stays
   // unpaid then; should it have been paid meanwhile, nothing was redeemed and a retry will be.
-  if (verdict.valid) return { redeemed: false, valid: false, reasonCode: "not_captured", details: { paymentIntentStatus: verdict.paymentIntent.status } };
+  if (verdict.valid)
+    return { redeemed: false, valid: false, reasonCode: "not_captured", details: { paymentIntentStatus: verdict.paymentIntent.status } };
   return { redeemed: false, ...verdict };
 }

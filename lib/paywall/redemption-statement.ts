@@ -57,6 +57,7 @@ export async function wonRedemption(
   // The winner may have committed after this statement's snapshot was taken (it raced us): read it now.
   const prior =
     outcome.prior_digest ??
-    (await db.rows<{ request_digest: string | null }>(PRIOR_DIGEST, [scope.merchantId, scope.livemode, paymentIntentId]))[0]?.request_digest;
+    (await db.rows<{ request_digest: string | null }>(PRIOR_DIGEST, [scope.merchantId, scope.livemode, paymentIntentId]))[0]
+      ?.request_digest;
   return prior === digest;
 }

@@ -4,7 +4,12 @@ import { BillingCountry, MAX_AMOUNT, PaymentMethod } from "../checkouts/schemas"
 import { Currency } from "../validation/common";
 
 /** A tool's sku: what a paywall payment is bound to (docs/sdk.md "Paywall (single-use), for MCP tools"). */
-export const Sku = z.string().trim().min(1).max(200).regex(/^[\x20-\x7E]+$/, "printable ASCII");
+export const Sku = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .regex(/^[\x20-\x7E]+$/, "printable ASCII");
 
 export const MerchantId = z.string().regex(/^mer_[0-9A-Za-z]{10,64}$/, "must be a merchant id");
 
@@ -41,12 +46,20 @@ export const RedeemPaymentBody = z
     const given = TERMS.filter((term) => body[term] !== undefined);
     if (given.length === 0) {
       if (body.merchantId !== undefined) {
-        ctx.addIssue({ code: "custom", path: ["merchantId"], message: "merchantId is a verification term: send it with amount, currency and sku, or leave it out" });
+        ctx.addIssue({
+          code: "custom",
+          path: ["merchantId"],
+          message: "merchantId is a verification term: send it with amount, currency and sku, or leave it out",
+        });
       }
       return;
     }
     for (const term of TERMS.filter((t) => body[t] === undefined)) {
-      ctx.addIssue({ code: "custom", path: [term], message: "amount, currency and sku go together: send all three to verify in the same call, or none" });
+      ctx.addIssue({
+        code: "custom",
+        path: [term],
+        message: "amount, currency and sku go together: send all three to verify in the same call, or none",
+      });
     }
   });
 export type RedeemPaymentInput = z.output<typeof RedeemPaymentBody>;
@@ -67,7 +80,10 @@ export const PayPaywallBody = z
     paymentMethod: PaymentMethod,
     billingCountry: BillingCountry.optional(),
     /** The gate's productRef (docs/sdk.md "Paywall (single-use), for MCP tools"): a product of the payee names the payment's line item. */
-    productRef: z.string().regex(/^prd_[0-9A-Za-z]{1,64}$/, "must be a prd_ reference").optional(),
+    productRef: z
+      .string()
+      .regex(/^prd_[0-9A-Za-z]{1,64}$/, "must be a prd_ reference")
+      .optional(),
   })
   .strict();
 export type PayPaywallInput = z.output<typeof PayPaywallBody>;

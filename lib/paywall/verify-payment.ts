@@ -32,11 +32,17 @@ export async function verifyPayment(db: Sql, scope: Scope, input: VerifyPaymentI
 
 /** A key verifies payments to its own merchant only; naming another is a mistake worth saying loudly. */
 export function assertOwnMerchant(scope: Scope, merchantId: string | undefined): void {
-  if (merchantId !== undefined && merchantId !== scope.merchantId) throw new ForbiddenError("merchantId must be the merchant of the API key used.");
+  if (merchantId !== undefined && merchantId !== scope.merchantId)
+    throw new ForbiddenError("merchantId must be the merchant of the API key used.");
 }
 
 /** The merchant's PaymentIntent in this mode, checked against the terms (another merchant's is not found). */
-export async function checkPaymentIntent(db: Sql, scope: Scope, id: string, terms: PaywallTermsToCheck): Promise<CheckedPaymentIntent | null> {
+export async function checkPaymentIntent(
+  db: Sql,
+  scope: Scope,
+  id: string,
+  terms: PaywallTermsToCheck,
+): Promise<CheckedPaymentIntent | null> {
   if (!id.startsWith("pi_")) return null;
   const values = [id, scope.merchantId, scope.livemode, terms.amount, terms.currency, terms.sku];
   return (await db.rows<CheckedPaymentIntent>(FIND_AND_CHECK, values))[0] ?? null;
@@ -46,9 +52,17 @@ export async function checkPaymentIntent(db: Sql, scope: Scope, id: string, term
  * The answer for a checked PaymentIntent. An unpaid one whose checkout is overdue is expired first and
  * checked again (`recheck`), so `details.paymentIntentStatus` names its real status.
  */
-export async function verdictOf(scope: Scope, checked: CheckedPaymentIntent | null, recheck: () => Promise<CheckedPaymentIntent | null>): Promise<VerifyResult> {
+export async function verdictOf(
+  scope: Scope,
+  checked: CheckedPaymentIntent | null,
+  recheck: () => Promise<CheckedPaymentIntent | null>,
+): Promise<VerifyResult> {
   let pi = checked;
-  if (pi?.status === "requires_payment" && pi.checkoutId && (await expireOverdueCheckouts(getDb(), { scope, checkoutIds: [pi.checkoutId] }))) {
+  if (
+    pi?.status === "requires_payment" &&
+    pi.checkoutId &&
+    (await expireOverdueCheckouts(getDb(), { scope, checkoutIds: [pi.checkoutId] }))
+  ) {
     pi = await recheck();
   }
   if (!pi) return { valid: false, reasonCode: "not_found" };

@@ -7,7 +7,10 @@ import { serializeProduct } from "./serialize";
 export async function listProducts(db: Db, scope: Scope, query: ListProductsInput) {
   const inScope = { merchantId: scope.merchantId, livemode: scope.livemode };
   const cursor = query.startingAfter
-    ? requireCursor(await db.product.findFirst({ where: { ...inScope, id: query.startingAfter }, select: { id: true, createdAt: true } }), query.startingAfter)
+    ? requireCursor(
+        await db.product.findFirst({ where: { ...inScope, id: query.startingAfter }, select: { id: true, createdAt: true } }),
+        query.startingAfter,
+      )
     : null;
   const rows = await db.product.findMany({
     where: { ...inScope, ...(query.active === undefined ? {} : { active: query.active }), ...afterCursor(cursor) },

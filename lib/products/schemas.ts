@@ -37,7 +37,10 @@ export type UpdateProductInput = z.output<typeof UpdateProductBody>;
 export const ArchiveProductBody = z.object({}).strict().optional();
 
 export const ListProductsQuery = ListQuery.extend({
-  active: z.enum(["true", "false"]).transform((value) => value === "true").optional(),
+  active: z
+    .enum(["true", "false"])
+    .transform((value) => value === "true")
+    .optional(),
 }).strict();
 export type ListProductsInput = z.output<typeof ListProductsQuery>;
 

@@ -40,7 +40,8 @@ export class CircuitBreaker {
     if (state === "open") throw new CircuitOpenError(`The ${this.name} rail's circuit breaker is open; retry after a short back-off.`);
     const trial = state === "half_open";
     if (trial) {
-      if (this.trialInFlight) throw new CircuitOpenError(`The ${this.name} rail's circuit breaker is half-open and testing; retry shortly.`);
+      if (this.trialInFlight)
+        throw new CircuitOpenError(`The ${this.name} rail's circuit breaker is half-open and testing; retry shortly.`);
       this.trialInFlight = true;
       this.state = "half_open";
     }

@@ -60,7 +60,10 @@ export function guarded(rail: Rail, scope: BreakerScope) {
   const run = async <T>(call: () => Promise<T>): Promise<T> => {
     let reached = false;
     try {
-      return await breaker.run(() => ((reached = true), withTimeLimit(call())), () => true);
+      return await breaker.run(
+        () => ((reached = true), withTimeLimit(call())),
+        () => true,
+      );
     } catch (err) {
       if (!reached) throw err; // the breaker's own fast fail (503): the rail was not called
       const reason = err instanceof RailUnavailableError ? err.message : "unexpected rail error";

@@ -9,9 +9,7 @@ export interface ChargeRequest {
   paymentMethod: string;
 }
 
-export type ChargeResult =
-  | { status: "succeeded"; chargeId: string }
-  | { status: "declined"; chargeId: string; reason: string };
+export type ChargeResult = { status: "succeeded"; chargeId: string } | { status: "declined"; chargeId: string; reason: string };
 
 export interface RefundRequest {
   /** Idempotency key of the refund. */

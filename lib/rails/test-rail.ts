@@ -54,7 +54,11 @@ export const testRail: Rail = {
       } else if (!known && !isX402TestPaymentMethod(request.paymentMethod)) {
         declineReason = "invalid_payment_method";
       }
-      const row: ChargeRow = { id: createId("railCharge"), status: declineReason ? "declined" : "succeeded", decline_reason: declineReason };
+      const row: ChargeRow = {
+        id: createId("railCharge"),
+        status: declineReason ? "declined" : "succeeded",
+        decline_reason: declineReason,
+      };
       await client.query(
         `INSERT INTO test_rail_charges (id, charge_key, amount, currency, payment_method, status, decline_reason)
          VALUES ($1, $2, $3, $4, $5, $6, $7)`,
@@ -74,7 +78,10 @@ export const testRail: Rail = {
   async refund(request: RefundRequest): Promise<RefundResult> {
     return sideTransaction("test-rail", async (client) => {
       await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`test-rail-refund:${request.key}`]);
-      const existing = await client.query<{ id: string; amount: string }>("SELECT id, amount FROM test_rail_refunds WHERE refund_key = $1", [request.key]);
+      const existing = await client.query<{ id: string; amount: string }>(
+        "SELECT id, amount FROM test_rail_refunds WHERE refund_key = $1",
+        [request.key],
+      );
       if (existing.rows[0]) return { refundId: existing.rows[0].id, amount: Number(existing.rows[0].amount) };
       const charge = await client.query<{ payment_method: string; currency: string }>(
         `UPDATE test_rail_charges SET amount_refunded = amount_refunded + $2
@@ -82,7 +89,8 @@ export const testRail: Rail = {
           RETURNING payment_method, currency`,
         [request.chargeId, request.amount],
       );
-      if (charge.rowCount !== 1) throw new RailUnavailableError(`The test rail refused to refund ${request.amount} of charge ${request.chargeId}.`);
+      if (charge.rowCount !== 1)
+        throw new RailUnavailableError(`The test rail refused to refund ${request.amount} of charge ${request.chargeId}.`);
       const { payment_method: method, currency } = charge.rows[0];
       if (isCustomerWalletMethod(method)) {
         await client.query(

@@ -22,7 +22,10 @@ export function takeTokenText(max: string, perMs: string, source: (full: string)
     RETURNING tokens, allowed`;
 }
 
-const TAKE = statement("rate_limit_take", takeTokenText("$2", "$3", (full) => `SELECT $1, ${full}`));
+const TAKE = statement(
+  "rate_limit_take",
+  takeTokenText("$2", "$3", (full) => `SELECT $1, ${full}`),
+);
 
 export function postgresLimiter(db: () => Sql, config: BucketConfig): RateLimiter {
   return {

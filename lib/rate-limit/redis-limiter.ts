@@ -25,7 +25,12 @@ type RedisWithTake = Redis & { takeToken(key: string, max: number, perMs: number
 
 export function redisLimiter(url: string, config: BucketConfig): RateLimiter {
   // Give up quickly when Redis is away (short time-outs, one retry): the caller falls back to Postgres.
-  const redis = new Redis(url, { maxRetriesPerRequest: 1, enableAutoPipelining: true, connectTimeout: 1000, commandTimeout: 500 }) as RedisWithTake;
+  const redis = new Redis(url, {
+    maxRetriesPerRequest: 1,
+    enableAutoPipelining: true,
+    connectTimeout: 1000,
+    commandTimeout: 500,
+  }) as RedisWithTake;
   redis.on("error", () => {}); // reported by the fallback, not once per reconnect attempt
   redis.defineCommand("takeToken", { numberOfKeys: 1, lua: TAKE_SCRIPT });
   const perMs = refillPerMs(config);

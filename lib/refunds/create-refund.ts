@@ -23,7 +23,9 @@ async function lockPaymentIntent(tx: Db, scope: Scope, input: CreateRefundInput)
     const order = await tx.order.findFirst({ where: { id: input.orderId, merchantId: scope.merchantId, livemode: scope.livemode } });
     if (!order) throw new NotFoundError("order", input.orderId);
     if (id && id !== order.paymentIntentId) {
-      throw new ValidationError("orderId and paymentIntentId name different payments.", [{ path: "orderId", message: "does not belong to paymentIntentId" }]);
+      throw new ValidationError("orderId and paymentIntentId name different payments.", [
+        { path: "orderId", message: "does not belong to paymentIntentId" },
+      ]);
     }
     id = order.paymentIntentId;
   }
@@ -36,7 +38,9 @@ async function lockPaymentIntent(tx: Db, scope: Scope, input: CreateRefundInput)
 export async function createRefund(tx: Db, scope: Scope, input: CreateRefundInput) {
   const pi = await lockPaymentIntent(tx, scope, input);
   if (pi.amountCaptured === 0 || !pi.railChargeId) {
-    throw new ConflictError(`The PaymentIntent ${pi.id} was never captured (status '${pi.status}'); there is nothing to refund.`, { status: pi.status });
+    throw new ConflictError(`The PaymentIntent ${pi.id} was never captured (status '${pi.status}'); there is nothing to refund.`, {
+      status: pi.status,
+    });
   }
   if (pi.meterFunding) await refuseWhileMeterFunds(tx, pi);
   const remainder = pi.amountCaptured - pi.amountRefunded;
@@ -54,7 +58,11 @@ export async function createRefund(tx: Db, scope: Scope, input: CreateRefundInpu
   // earlier request refunded at the rail and died before committing, any retry gets that refund back
   // and records it (with the amount the rail actually refunded) instead of refunding a second time.
   const rail = guarded(railFor(pi.livemode), scope); // the refunding merchant's circuit
-  const railRefund = await rail.refund({ key: `${pi.railChargeId}:refund:${pi.amountRefunded}`, chargeId: pi.railChargeId, amount: requested });
+  const railRefund = await rail.refund({
+    key: `${pi.railChargeId}:refund:${pi.amountRefunded}`,
+    chargeId: pi.railChargeId,
+    amount: requested,
+  });
   const amount = railRefund.amount;
 
   const full = amount === remainder;
@@ -62,7 +70,8 @@ export async function createRefund(tx: Db, scope: Scope, input: CreateRefundInpu
   const updatedPi = full
     ? await transitionPaymentIntent(tx, pi.id, "refunded", { amountRefunded: { increment: amount } })
     : await tx.paymentIntent.update({ where: { id: pi.id }, data: { amountRefunded: { increment: amount }, updatedAt: new Date() } });
-  if (updatedPi.amountRefunded !== refundedBefore + amount) throw new InvariantViolation("A concurrent refund changed the PaymentIntent under its lock.");
+  if (updatedPi.amountRefunded !== refundedBefore + amount)
+    throw new InvariantViolation("A concurrent refund changed the PaymentIntent under its lock.");
 
   const refund = await tx.refund.create({
     data: {
@@ -82,9 +91,14 @@ export async function createRefund(tx: Db, scope: Scope, input: CreateRefundInpu
   await postRefund(tx, pi, pi.id, refund.id, pi.currency, amount, pi.settledAt !== null);
   await emitPaymentIntentEvent(tx, "payment_intent.refunded", updatedPi);
   if (pi.orderId) {
-    const order = await transitionOrder(tx, pi.orderId, updatedPi.amountRefunded === updatedPi.amountCaptured ? "refunded" : "partially_refunded", {
-      amountRefunded: updatedPi.amountRefunded,
-    });
+    const order = await transitionOrder(
+      tx,
+      pi.orderId,
+      updatedPi.amountRefunded === updatedPi.amountCaptured ? "refunded" : "partially_refunded",
+      {
+        amountRefunded: updatedPi.amountRefunded,
+      },
+    );
     await emitOrderEvent(tx, "order.refunded", order);
   }
   return serializeRefund(refund);

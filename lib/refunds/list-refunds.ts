@@ -7,7 +7,10 @@ import { serializeRefund } from "./serialize";
 export async function listRefunds(db: Db, scope: Scope, query: ListRefundsInput) {
   const inScope = { merchantId: scope.merchantId, livemode: scope.livemode };
   const cursor = query.startingAfter
-    ? requireCursor(await db.refund.findFirst({ where: { ...inScope, id: query.startingAfter }, select: { id: true, createdAt: true } }), query.startingAfter)
+    ? requireCursor(
+        await db.refund.findFirst({ where: { ...inScope, id: query.startingAfter }, select: { id: true, createdAt: true } }),
+        query.startingAfter,
+      )
     : null;
   const rows = await db.refund.findMany({
     where: { ...inScope, ...(query.paymentIntentId ? { paymentIntentId: query.paymentIntentId } : {}), ...afterCursor(cursor) },

@@ -39,7 +39,9 @@ export interface AgentSignature {
 
 /** RFC 7638 thumbprint of an Ed25519 JWK: the keyid. */
 export function agentKeyId(jwk: { crv: string; kty: string; x: string }): string {
-  return createHash("sha256").update(JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x })).digest("base64url");
+  return createHash("sha256")
+    .update(JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x }))
+    .digest("base64url");
 }
 
 function keyOf(jwk: AgentPrivateJwk) {
@@ -59,7 +61,15 @@ export function signAgentRequest(options: AgentSignOptions): AgentSignature {
   const defaults = options.signatureAgent ? ["@authority", "@method", "@path"] : ["@authority", "@path"];
   for (const name of options.components ?? defaults) {
     const value =
-      name === "@authority" ? url.host : name === "@path" ? url.pathname : name === "@method" ? options.method.toUpperCase() : name === "@query" ? `?${url.search.slice(1)}` : null;
+      name === "@authority"
+        ? url.host
+        : name === "@path"
+          ? url.pathname
+          : name === "@method"
+            ? options.method.toUpperCase()
+            : name === "@query"
+              ? `?${url.search.slice(1)}`
+              : null;
     if (value === null) throw new Error(`signAgentRequest: unsupported component ${name}`);
     ids.push(JSON.stringify(name));
     lines.push(`${JSON.stringify(name)}: ${value}`);

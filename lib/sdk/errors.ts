@@ -87,8 +87,7 @@ export class ServiceError extends Error {
 /** Builds a ServiceError from a non-2xx response body in the contract's `{ error: { code, message, details } }` shape. */
 export function errorFromResponse(status: number, body: unknown, headers?: Headers): ServiceError {
   const error = (typeof body === "object" && body !== null ? (body as { error?: unknown }).error : undefined) as
-    | { code?: unknown; message?: unknown; details?: unknown }
-    | undefined;
+    { code?: unknown; message?: unknown; details?: unknown } | undefined;
   const code = typeof error?.code === "string" ? error.code : fallbackCode(status);
   const message = typeof error?.message === "string" ? error.message : `The service answered HTTP ${status}.`;
   const details = typeof error?.details === "object" && error.details !== null ? (error.details as Record<string, unknown>) : {};

@@ -26,7 +26,13 @@ export { SERVICE_PAYMENT_JSON_SCHEMA } from "./mcp-types";
 export type { CallToolResult, ContentBlock, ServicePaymentProof, StructuredErrorResult, TextContent } from "./mcp-types";
 export { PAYMENT_ARGUMENT, paywall } from "./paywall";
 export type { AlreadyRedeemedToolResult, GateToolResult, PaidToolResult, PaywalledResult } from "./paywall";
-export { PAYMENT_HEADER, PAYMENT_RESPONSE_HEADER, paywallHttp, X402_PAYMENT_REQUIRED_HEADER, X402_PAYMENT_RESPONSE_HEADER } from "./paywall-http";
+export {
+  PAYMENT_HEADER,
+  PAYMENT_RESPONSE_HEADER,
+  paywallHttp,
+  X402_PAYMENT_REQUIRED_HEADER,
+  X402_PAYMENT_RESPONSE_HEADER,
+} from "./paywall-http";
 export type { PaywallX402Options } from "./paywall-x402";
 export type { HttpHandler } from "./paywall-http";
 export type { PaywallOptions } from "./paywall-options";
@@ -60,7 +66,14 @@ export type {
 } from "./metered-paywall";
 export type { AlreadyUsedRefusal, InsufficientBudgetRefusal, MeterRefusal, PastDueRefusal } from "./meter-refusals";
 export { serviceMeteringBackend } from "./metering-backend";
-export type { MeteringBackend, ReservationParams, ReserveOutcome, ServiceMeteringBackendOptions, UsageBuffered, UsageParams } from "./metering-backend";
+export type {
+  MeteringBackend,
+  ReservationParams,
+  ReserveOutcome,
+  ServiceMeteringBackendOptions,
+  UsageBuffered,
+  UsageParams,
+} from "./metering-backend";
 export { usageBuffer, UsageBufferFullError } from "./usage-buffer";
 export type { RefusedUsage, SendBatch, UsageBuffer, UsageBufferOptions } from "./usage-buffer";
 // The MPP payment method needs mppx (an optional peer dependency): import it from "lib/sdk/mpp" (mpp.ts).

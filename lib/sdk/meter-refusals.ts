@@ -71,7 +71,12 @@ export function meterRefusalOf(err: unknown): MeterRefusal | null {
   }
   if (reason === "meter_past_due") {
     const retryPayment = objectOrEmpty(err.details.retryPayment);
-    return { ok: false, reason, details: err.details, ...(typeof retryPayment.url === "string" ? { retryPaymentUrl: retryPayment.url } : {}) };
+    return {
+      ok: false,
+      reason,
+      details: err.details,
+      ...(typeof retryPayment.url === "string" ? { retryPaymentUrl: retryPayment.url } : {}),
+    };
   }
   return null;
 }

@@ -108,7 +108,8 @@ export interface AlreadyUsedResult {
 export type AlreadyUsedToolResult = StructuredErrorResult<AlreadyUsedResult> & { metering?: undefined };
 
 /** The handler's own result (with a metering block when it was billed), the top-up gate, the past-due gate or already_used. */
-export type MeteredResult<R> = (R & { metering?: MeteringBlock; isError?: boolean }) | TopUpToolResult | PastDueToolResult | AlreadyUsedToolResult;
+export type MeteredResult<R> =
+  (R & { metering?: MeteringBlock; isError?: boolean }) | TopUpToolResult | PastDueToolResult | AlreadyUsedToolResult;
 
 export function meteredPaywall<A = any, E = any>(options: MeteredPaywallOptions<A, E>) {
   const config = validate(options);
@@ -124,7 +125,13 @@ export function meteredPaywall<A = any, E = any>(options: MeteredPaywallOptions<
       if (config.idempotencyKey && (typeof key !== "string" || key.length === 0)) {
         throw new TypeError("meteredPaywall: idempotencyKey(args) must return a non-empty string.");
       }
-      const block = (status: MeteringBlock["status"]): MeteringBlock => ({ meterId, quantity, unitPriceMinor: config.unitPriceMinor, amountBase, status });
+      const block = (status: MeteringBlock["status"]): MeteringBlock => ({
+        meterId,
+        quantity,
+        unitPriceMinor: config.unitPriceMinor,
+        amountBase,
+        status,
+      });
       const call = { meterId, quantity, unitPriceMinor: config.unitPriceMinor, amountBase };
 
       if (quantity === 0) return handler(args, extra);
@@ -134,7 +141,12 @@ export function meteredPaywall<A = any, E = any>(options: MeteredPaywallOptions<
         if (pastDue) return pastDueGate(call, pastDue, config.retryPaymentUrl);
         const result = await handler(args, extra);
         if (result.isError) return result;
-        const refused = await config.backend.recordUsage({ meterId, quantity, unitPriceMinor: config.unitPriceMinor, idempotencyKey: key! });
+        const refused = await config.backend.recordUsage({
+          meterId,
+          quantity,
+          unitPriceMinor: config.unitPriceMinor,
+          idempotencyKey: key!,
+        });
         // The meter fell past due after the check: the call ran but cannot be billed, so its result is withheld.
         if (refused && !refused.ok) return pastDueGate(call, refused, config.retryPaymentUrl);
         return { ...result, metering: block(refused?.ok && refused.buffered ? "buffered" : "recorded") };
@@ -142,7 +154,8 @@ export function meteredPaywall<A = any, E = any>(options: MeteredPaywallOptions<
 
       const reservation = await config.backend.reserve({ meterId, quantity, unitPriceMinor: config.unitPriceMinor, idempotencyKey: key });
       // Only a hold this call created pays for it (a custom backend that does not say so is not trusted to).
-      if (reservation.ok && reservation.created !== true) return alreadyUsed(meterId, { ok: false, reason: "already_used", reservationId: reservation.reservationId });
+      if (reservation.ok && reservation.created !== true)
+        return alreadyUsed(meterId, { ok: false, reason: "already_used", reservationId: reservation.reservationId });
       if (!reservation.ok) {
         if (reservation.reason === "already_used") return alreadyUsed(meterId, reservation);
         if (reservation.reason === "meter_past_due") return pastDueGate(call, reservation, config.retryPaymentUrl);
@@ -220,7 +233,8 @@ function pastDueGate(call: GatedCall, refusal: PastDueRefusal, ownUrl: string | 
 /** undefined, null, NaN (and non-numbers) -> 1; fractions round up; negatives are a programming error. */
 function unitsOf(value: unknown): number {
   if (value === undefined || value === null || typeof value !== "number" || Number.isNaN(value)) return 1;
-  if (!Number.isFinite(value) || value < 0) throw new TypeError(`meteredPaywall: quantity(args) returned ${value}; it must be a non-negative number.`);
+  if (!Number.isFinite(value) || value < 0)
+    throw new TypeError(`meteredPaywall: quantity(args) returned ${value}; it must be a non-negative number.`);
   return Math.ceil(value);
 }
 
@@ -231,11 +245,15 @@ function validate<A, E>(options: MeteredPaywallOptions<A, E>): MeteredPaywallOpt
   if (!backend || typeof backend.reserve !== "function" || typeof backend.recordUsage !== "function") {
     throw new TypeError(`${name}: "backend" is required: serviceMeteringBackend({ baseUrl, apiKey }) or a MeteringBackend.`);
   }
-  if (!(typeof meterId === "function" || (typeof meterId === "string" && meterId.length > 0))) throw new TypeError(`${name}: "meterId" is required.`);
+  if (!(typeof meterId === "function" || (typeof meterId === "string" && meterId.length > 0)))
+    throw new TypeError(`${name}: "meterId" is required.`);
   if (!Number.isSafeInteger(unitPriceMinor) || unitPriceMinor < 1) {
-    throw new TypeError(`${name}: "unitPriceMinor" must be a positive integer in base units (1,000,000 per minor unit by default); got ${String(unitPriceMinor)}.`);
+    throw new TypeError(
+      `${name}: "unitPriceMinor" must be a positive integer in base units (1,000,000 per minor unit by default); got ${String(unitPriceMinor)}.`,
+    );
   }
-  if (typeof quantity !== "function") throw new TypeError(`${name}: "quantity" is required: a function of the call's arguments returning the units used.`);
+  if (typeof quantity !== "function")
+    throw new TypeError(`${name}: "quantity" is required: a function of the call's arguments returning the units used.`);
   if (typeof prepaid !== "boolean") throw new TypeError(`${name}: "prepaid" is required (true or false); there is no default trust model.`);
   if (!prepaid && typeof idempotencyKey !== "function") {
     throw new TypeError(`${name}: "idempotencyKey" is required when prepaid is false, so that a retried call is never metered twice.`);
@@ -245,6 +263,7 @@ function validate<A, E>(options: MeteredPaywallOptions<A, E>): MeteredPaywallOpt
       `${name}: "idempotencyKey" is not taken when prepaid is true: each prepaid call is reserved under a new key the wrapper makes, so a caller repeating a key can never run the tool again on one reservation.`,
     );
   }
-  if (idempotencyKey !== undefined && typeof idempotencyKey !== "function") throw new TypeError(`${name}: "idempotencyKey" must be a function.`);
+  if (idempotencyKey !== undefined && typeof idempotencyKey !== "function")
+    throw new TypeError(`${name}: "idempotencyKey" must be a function.`);
   return options;
 }

@@ -87,7 +87,9 @@ export type ServiceMeteringBackendOptions = Pick<ServiceClientOptions, "baseUrl"
 export function serviceMeteringBackend(options: ServiceMeteringBackendOptions): MeteringBackend {
   const { meterStatusTtlMs = 10_000, buffer: bufferOption, ...clientOptions } = options;
   if (!Number.isFinite(meterStatusTtlMs) || meterStatusTtlMs < 0) {
-    throw new TypeError(`serviceMeteringBackend: "meterStatusTtlMs" must be a non-negative number of milliseconds; got ${String(meterStatusTtlMs)}.`);
+    throw new TypeError(
+      `serviceMeteringBackend: "meterStatusTtlMs" must be a non-negative number of milliseconds; got ${String(meterStatusTtlMs)}.`,
+    );
   }
   const client = new ServiceClient({ timeoutMs: 10_000, ...clientOptions });
   const standing = meterStanding({ ttlMs: meterStatusTtlMs, read: (meterId) => readPastDue(client, meterId) });
@@ -97,7 +99,8 @@ export function serviceMeteringBackend(options: ServiceMeteringBackendOptions): 
         ...bufferOptions,
         onRefused: (refused: RefusedUsage[]) => {
           // A meter that refused a buffered record as past due gates the next calls before they run.
-          for (const { record, error } of refused) if (error.code === "PAYMENT_DECLINED") standing.markPastDue(record.meterId, pastDueRefusal(client, record.meterId));
+          for (const { record, error } of refused)
+            if (error.code === "PAYMENT_DECLINED") standing.markPastDue(record.meterId, pastDueRefusal(client, record.meterId));
           (bufferOptions.onRefused ?? defaultOnRefused)(refused);
         },
       })
@@ -122,7 +125,11 @@ export function serviceMeteringBackend(options: ServiceMeteringBackendOptions): 
     },
     async reserve({ meterId, quantity, unitPriceMinor, idempotencyKey }) {
       try {
-        const reservation = await client.meters.reserve(meterId, { quantity, unitPriceMinor, ...(idempotencyKey ? { idempotencyKey } : {}) });
+        const reservation = await client.meters.reserve(meterId, {
+          quantity,
+          unitPriceMinor,
+          ...(idempotencyKey ? { idempotencyKey } : {}),
+        });
         // Only a hold this request created pays for this call (the client's own retries of the request are
         // answered `created: true` too); a 2xx alone is no proof: another call's hold answers 200.
         if (reservation.created !== true || reservation.status !== "held") {
@@ -147,12 +154,20 @@ export function serviceMeteringBackend(options: ServiceMeteringBackendOptions): 
 }
 
 function defaultOnRefused(refused: RefusedUsage[]) {
-  console.warn(`serviceMeteringBackend: the service refused ${refused.length} buffered usage record(s):`, refused.map((r) => `${r.record.meterId}/${r.record.idempotencyKey}: ${r.error.code}`).join(", "));
+  console.warn(
+    `serviceMeteringBackend: the service refused ${refused.length} buffered usage record(s):`,
+    refused.map((r) => `${r.record.meterId}/${r.record.idempotencyKey}: ${r.error.code}`).join(", "),
+  );
 }
 
 function pastDueRefusal(client: ServiceClient, meterId: string): PastDueRefusal {
   const url = `${client.baseUrl}/v1/meters/${encodeURIComponent(meterId)}/retry-payment`;
-  return { ok: false, reason: "meter_past_due", retryPaymentUrl: url, details: { reason: "meter_past_due", meterId, retryPayment: { url, method: "POST" } } };
+  return {
+    ok: false,
+    reason: "meter_past_due",
+    retryPaymentUrl: url,
+    details: { reason: "meter_past_due", meterId, retryPayment: { url, method: "POST" } },
+  };
 }
 
 /** GET the meter: past due -> the refusal the service would give its usage (with the outstanding amount). */

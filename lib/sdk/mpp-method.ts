@@ -134,13 +134,17 @@ export interface ServiceServerMethodOptions<D extends Partial<ServiceChargeReque
  * replayed credential), an expired challenge, and anything the token does not allow; each refusal becomes
  * the mppx error whose problem type says why, and mppx answers 402 with a fresh challenge.
  */
-export function serviceServerMethod<const D extends Partial<ServiceChargeRequest> = {}>(options: ServiceServerMethodOptions<D>): Method.Server<ServiceMethod, D> {
+export function serviceServerMethod<const D extends Partial<ServiceChargeRequest> = {}>(
+  options: ServiceServerMethodOptions<D>,
+): Method.Server<ServiceMethod, D> {
   return Method.toServer<ServiceMethod, D>(service, {
     defaults: options.defaults as D,
     async broadcast({ credential }) {
       let verification: MppVerification;
       try {
-        verification = await options.client.request<MppVerification>("POST", "/mpp/verify", { credential: Credential.serialize(credential) });
+        verification = await options.client.request<MppVerification>("POST", "/mpp/verify", {
+          credential: Credential.serialize(credential),
+        });
       } catch (err) {
         throw toPaymentError(err, credential.challenge.id, credential.challenge.expires);
       }
@@ -153,7 +157,8 @@ export function serviceServerMethod<const D extends Partial<ServiceChargeRequest
 function toPaymentError(err: unknown, challengeId: string, expires: string | undefined): unknown {
   if (!(err instanceof ServiceError) || err.status === 0 || err.status >= 500 || err.status === 401 || err.status === 429) return err;
   const reason = typeof err.details.reason === "string" ? err.details.reason : err.code;
-  if (reason === "challenge_used" || reason === "challenge_in_use") return new Errors.InvalidChallengeError({ id: challengeId, reason: err.message });
+  if (reason === "challenge_used" || reason === "challenge_in_use")
+    return new Errors.InvalidChallengeError({ id: challengeId, reason: err.message });
   if (reason === "challenge_expired") return new Errors.PaymentExpiredError({ expires });
   if (reason === "malformed_credential") return new Errors.MalformedCredentialError({ reason: err.message });
   if (reason === "method_unsupported") return new Errors.PaymentMethodUnsupportedError({});

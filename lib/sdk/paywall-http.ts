@@ -26,7 +26,9 @@ export type HttpHandler = (req: Request) => Response | Promise<Response>;
 
 export function paywallHttp(options: PaywallOptions) {
   const resolved = resolvePaywallOptions("paywallHttp", options);
-  const x402 = options.x402 ? new X402Gate(options.x402, { price: resolved.terms.price, currency: resolved.terms.currency, sku: resolved.terms.sku }) : null;
+  const x402 = options.x402
+    ? new X402Gate(options.x402, { price: resolved.terms.price, currency: resolved.terms.currency, sku: resolved.terms.sku })
+    : null;
   return function wrap(handler: HttpHandler) {
     if (typeof handler !== "function") throw new TypeError("paywallHttp(options)(handler): handler must be a function.");
     return async function paywalled(req: Request): Promise<Response> {
@@ -50,7 +52,10 @@ export function paywallHttp(options: PaywallOptions) {
 /** The x402 header of a 402, or none when the facilitator cannot be reached (the service gate still stands). */
 async function x402Required(x402: X402Gate, req: Request, error?: string): Promise<Record<string, string> | undefined> {
   try {
-    return { [X402_PAYMENT_REQUIRED_HEADER]: await x402.paymentRequired(req, error), "Access-Control-Expose-Headers": "PAYMENT-REQUIRED, PAYMENT-RESPONSE" };
+    return {
+      [X402_PAYMENT_REQUIRED_HEADER]: await x402.paymentRequired(req, error),
+      "Access-Control-Expose-Headers": "PAYMENT-REQUIRED, PAYMENT-RESPONSE",
+    };
   } catch {
     return undefined;
   }
@@ -62,11 +67,22 @@ async function payWithX402(x402: X402Gate, req: Request, handler: HttpHandler): 
   try {
     outcome = await x402.settle(req);
   } catch {
-    return json(502, { error: { code: "UPSTREAM_ERROR", message: "The x402 payment could not be checked; it was not used, retry.", details: {} } });
+    return json(502, {
+      error: { code: "UPSTREAM_ERROR", message: "The x402 payment could not be checked; it was not used, retry.", details: {} },
+    });
   }
   if (outcome.kind !== "paid") {
     const reason = outcome.kind === "refused" ? outcome.reason : "Payment required";
-    return json(402, { x402Version: 1, error: reason, ...(outcome.kind === "refused" && outcome.message ? { message: outcome.message } : {}), accepts: [] }, await x402Required(x402, req, reason));
+    return json(
+      402,
+      {
+        x402Version: 1,
+        error: reason,
+        ...(outcome.kind === "refused" && outcome.message ? { message: outcome.message } : {}),
+        accepts: [],
+      },
+      await x402Required(x402, req, reason),
+    );
   }
   const response = await withPayment(await handler(req), { status: "paid", paymentIntentId: outcome.paymentIntentId });
   response.headers.set(X402_PAYMENT_RESPONSE_HEADER, outcome.receipt);
@@ -81,7 +97,8 @@ async function payWithX402(x402: X402Gate, req: Request, handler: HttpHandler): 
 async function readProof(req: Request): Promise<{ proof: unknown; forward: Request }> {
   const header = req.headers.get(PAYMENT_HEADER);
   const headerProof = header !== null && header.trim() !== "" ? header : undefined;
-  if (req.method === "GET" || req.method === "HEAD" || !isJson(req.headers.get("content-type"))) return { proof: headerProof, forward: req };
+  if (req.method === "GET" || req.method === "HEAD" || !isJson(req.headers.get("content-type")))
+    return { proof: headerProof, forward: req };
 
   let body: unknown;
   try {
@@ -89,7 +106,8 @@ async function readProof(req: Request): Promise<{ proof: unknown; forward: Reque
   } catch {
     return { proof: headerProof, forward: req };
   }
-  if (typeof body !== "object" || body === null || Array.isArray(body) || !(PAYMENT_ARGUMENT in body)) return { proof: headerProof, forward: req };
+  if (typeof body !== "object" || body === null || Array.isArray(body) || !(PAYMENT_ARGUMENT in body))
+    return { proof: headerProof, forward: req };
   const { [PAYMENT_ARGUMENT]: bodyProof, ...rest } = body as Record<string, unknown>;
   const headers = new Headers(req.headers);
   headers.delete("content-length");

@@ -39,13 +39,21 @@ export interface PaymentBlock {
   paymentIntentId: string;
 }
 
-export const REASON_CODES: readonly PaywallReasonCode[] = ["not_captured", "insufficient_amount", "currency_mismatch", "reference_mismatch", "not_found"];
+export const REASON_CODES: readonly PaywallReasonCode[] = [
+  "not_captured",
+  "insufficient_amount",
+  "currency_mismatch",
+  "reference_mismatch",
+  "not_found",
+];
 
 /** Checks and normalises the terms; throws a TypeError naming the bad option. */
 export function validateTerms(name: string, terms: PaywallTerms): PaywallTerms {
   if (typeof terms.merchantId !== "string" || terms.merchantId.trim() === "") throw new TypeError(`${name}: merchantId is required.`);
-  if (!Number.isSafeInteger(terms.price) || terms.price < 1) throw new TypeError(`${name}: price must be a positive integer in minor units (got ${String(terms.price)}).`);
-  if (typeof terms.currency !== "string" || !/^[A-Za-z]{3}$/.test(terms.currency)) throw new TypeError(`${name}: currency must be a three-letter ISO 4217 code (got ${String(terms.currency)}).`);
+  if (!Number.isSafeInteger(terms.price) || terms.price < 1)
+    throw new TypeError(`${name}: price must be a positive integer in minor units (got ${String(terms.price)}).`);
+  if (typeof terms.currency !== "string" || !/^[A-Za-z]{3}$/.test(terms.currency))
+    throw new TypeError(`${name}: currency must be a three-letter ISO 4217 code (got ${String(terms.currency)}).`);
   if (typeof terms.sku !== "string" || terms.sku.trim() === "") throw new TypeError(`${name}: sku is required.`);
   if (terms.productRef !== undefined && (typeof terms.productRef !== "string" || !terms.productRef.startsWith("prd_"))) {
     throw new TypeError(`${name}: productRef must start with "prd_".`);

@@ -19,9 +19,7 @@ export interface PaywallX402Options {
 }
 
 export type X402Outcome =
-  | { kind: "none" }
-  | { kind: "paid"; paymentIntentId: string; receipt: string }
-  | { kind: "refused"; reason: string; message?: string };
+  { kind: "none" } | { kind: "paid"; paymentIntentId: string; receipt: string } | { kind: "refused"; reason: string; message?: string };
 
 interface Kind {
   x402Version: number;
@@ -56,7 +54,8 @@ export class X402Gate {
     private readonly options: PaywallX402Options,
     private readonly terms: { price: number; currency: string; sku: string },
   ) {
-    if (!options || typeof options.baseUrl !== "string" || typeof options.apiKey !== "string") throw new TypeError("paywallHttp: x402 needs { baseUrl, apiKey }.");
+    if (!options || typeof options.baseUrl !== "string" || typeof options.apiKey !== "string")
+      throw new TypeError("paywallHttp: x402 needs { baseUrl, apiKey }.");
     if (terms.currency.toUpperCase() !== "USD") throw new TypeError("paywallHttp: x402 pays in USDC, so x402 needs a USD price.");
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.base = options.baseUrl.replace(/\/+$/, "");
@@ -86,9 +85,28 @@ export class X402Gate {
     const amount = (BigInt(this.terms.price) * ATOMIC_PER_CENT).toString();
     const description = this.options.description ?? this.terms.sku;
     const extra = { name: v2.extra.name ?? "USDC", version: v2.extra.version ?? "2" };
-    const accepted = { scheme: "exact", network: v2.network, amount, asset: v2.extra.asset, payTo: v2.extra.payTo, maxTimeoutSeconds: 300, extra };
+    const accepted = {
+      scheme: "exact",
+      network: v2.network,
+      amount,
+      asset: v2.extra.asset,
+      payTo: v2.extra.payTo,
+      maxTimeoutSeconds: 300,
+      extra,
+    };
     const legacy = v1
-      ? { scheme: "exact", network: v1.network, maxAmountRequired: amount, resource: resourceUrl, description, mimeType: "application/json", payTo: v2.extra.payTo, maxTimeoutSeconds: 300, asset: v2.extra.asset, extra }
+      ? {
+          scheme: "exact",
+          network: v1.network,
+          maxAmountRequired: amount,
+          resource: resourceUrl,
+          description,
+          mimeType: "application/json",
+          payTo: v2.extra.payTo,
+          maxTimeoutSeconds: 300,
+          asset: v2.extra.asset,
+          extra,
+        }
       : null;
     return { resource: { url: resourceUrl, description, mimeType: "application/json" }, accepted, legacy };
   }
@@ -113,16 +131,27 @@ export class X402Gate {
     const header = req.headers.get("payment-signature") ?? req.headers.get("x-payment");
     if (header === null) return { kind: "none" };
     const payload = decodeBase64Json(header) as { x402Version?: unknown } | null;
-    if (!payload || typeof payload !== "object") return { kind: "refused", reason: "invalid_payload", message: "The payment header is not standard base64 of JSON." };
+    if (!payload || typeof payload !== "object")
+      return { kind: "refused", reason: "invalid_payload", message: "The payment header is not standard base64 of JSON." };
     const version = payload.x402Version;
     const r = await this.requirements(this.resourceUrl(req));
     const requirements = version === 1 ? r.legacy : version === 2 ? r.accepted : null;
     if (!requirements) return { kind: "refused", reason: "invalid_x402_version" };
     const body = JSON.stringify({ x402Version: version, paymentPayload: payload, paymentRequirements: requirements });
     const verify = await this.call("/x402/verify", body);
-    if (!verify.isValid) return { kind: "refused", reason: String(verify.invalidReason ?? "invalid_payload"), message: verify.invalidMessage as string | undefined };
+    if (!verify.isValid)
+      return {
+        kind: "refused",
+        reason: String(verify.invalidReason ?? "invalid_payload"),
+        message: verify.invalidMessage as string | undefined,
+      };
     const settled = await this.call("/x402/settle", body);
-    if (!settled.success) return { kind: "refused", reason: String(settled.errorReason ?? "unexpected_settle_error"), message: settled.errorMessage as string | undefined };
+    if (!settled.success)
+      return {
+        kind: "refused",
+        reason: String(settled.errorReason ?? "unexpected_settle_error"),
+        message: settled.errorMessage as string | undefined,
+      };
     const receipt = encodeBase64Json({ success: true, transaction: settled.transaction, network: settled.network, payer: settled.payer });
     return { kind: "paid", paymentIntentId: String(settled.transaction), receipt };
   }

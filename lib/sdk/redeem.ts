@@ -10,9 +10,7 @@ import type { ResolvedPaywall } from "./paywall-options";
 import { oneRequestRedemption } from "./service-link";
 
 export type RedeemDecision =
-  | { kind: "gate"; gate: PaywallGate }
-  | { kind: "already_redeemed"; body: AlreadyRedeemed }
-  | { kind: "run"; paymentIntentId: string };
+  { kind: "gate"; gate: PaywallGate } | { kind: "already_redeemed"; body: AlreadyRedeemed } | { kind: "run"; paymentIntentId: string };
 
 /** `proof` is undefined when the caller presented none. */
 export async function decideRedemption(paywall: ResolvedPaywall, proof: unknown): Promise<RedeemDecision> {

@@ -104,7 +104,10 @@ export class RequestSender {
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new ServiceError({ code: "aborted", status: 0, message: "The request was aborted by the caller.", cause: signal.reason }));
+    if (signal?.aborted)
+      return reject(
+        new ServiceError({ code: "aborted", status: 0, message: "The request was aborted by the caller.", cause: signal.reason }),
+      );
     const timer = setTimeout(() => {
       signal?.removeEventListener("abort", onAbort);
       resolve();

@@ -18,8 +18,10 @@ export function query(params: object = {}): string {
 export function customersResource(send: Send) {
   return {
     create: (params: T.CreateCustomerParams = {}, options?: RequestOptions) => send<T.Customer>("POST", "/v1/customers", params, options),
-    retrieve: (customerId: string, options?: RequestOptions) => send<T.Customer>("GET", `/v1/customers/${id(customerId)}`, undefined, options),
-    list: (params?: T.ListParams, options?: RequestOptions) => send<T.List<T.Customer>>("GET", `/v1/customers${query(params)}`, undefined, options),
+    retrieve: (customerId: string, options?: RequestOptions) =>
+      send<T.Customer>("GET", `/v1/customers/${id(customerId)}`, undefined, options),
+    list: (params?: T.ListParams, options?: RequestOptions) =>
+      send<T.List<T.Customer>>("GET", `/v1/customers${query(params)}`, undefined, options),
     /** Test mode only: tops up the customer's test wallet. */
     fund: (customerId: string, params: T.FundCustomerParams, options?: RequestOptions) =>
       send<T.Customer>("POST", `/v1/customers/${id(customerId)}/fund`, params, options),
@@ -29,12 +31,14 @@ export function customersResource(send: Send) {
 export function checkoutsResource(send: Send) {
   return {
     create: (params: T.CreateCheckoutParams, options?: RequestOptions) => send<T.Checkout>("POST", "/v1/checkouts", params, options),
-    retrieve: (checkoutId: string, options?: RequestOptions) => send<T.Checkout>("GET", `/v1/checkouts/${id(checkoutId)}`, undefined, options),
+    retrieve: (checkoutId: string, options?: RequestOptions) =>
+      send<T.Checkout>("GET", `/v1/checkouts/${id(checkoutId)}`, undefined, options),
     list: (params?: T.ListParams & { status?: T.CheckoutStatus }, options?: RequestOptions) =>
       send<T.List<T.Checkout>>("GET", `/v1/checkouts${query(params)}`, undefined, options),
     capture: (checkoutId: string, params: T.CaptureCheckoutParams, options?: RequestOptions) =>
       send<T.Order>("POST", `/v1/checkouts/${id(checkoutId)}/capture`, params, options),
-    cancel: (checkoutId: string, options?: RequestOptions) => send<T.Checkout>("POST", `/v1/checkouts/${id(checkoutId)}/cancel`, {}, options),
+    cancel: (checkoutId: string, options?: RequestOptions) =>
+      send<T.Checkout>("POST", `/v1/checkouts/${id(checkoutId)}/cancel`, {}, options),
   };
 }
 
@@ -42,8 +46,10 @@ export function paymentIntentsResource(send: Send) {
   return {
     retrieve: (paymentIntentId: string, options?: RequestOptions) =>
       send<T.PaymentIntent>("GET", `/v1/payment_intents/${id(paymentIntentId)}`, undefined, options),
-    list: (params?: T.ListParams & { status?: T.PaymentIntentStatus; source?: T.PaymentSource; paidResourceId?: string }, options?: RequestOptions) =>
-      send<T.List<T.PaymentIntent>>("GET", `/v1/payment_intents${query(params)}`, undefined, options),
+    list: (
+      params?: T.ListParams & { status?: T.PaymentIntentStatus; source?: T.PaymentSource; paidResourceId?: string },
+      options?: RequestOptions,
+    ) => send<T.List<T.PaymentIntent>>("GET", `/v1/payment_intents${query(params)}`, undefined, options),
   };
 }
 
@@ -59,7 +65,8 @@ export function refundsResource(send: Send) {
   return {
     create: (params: T.CreateRefundParams, options?: RequestOptions) => send<T.Refund>("POST", "/v1/refunds", params, options),
     retrieve: (refundId: string, options?: RequestOptions) => send<T.Refund>("GET", `/v1/refunds/${id(refundId)}`, undefined, options),
-    list: (params?: T.ListParams, options?: RequestOptions) => send<T.List<T.Refund>>("GET", `/v1/refunds${query(params)}`, undefined, options),
+    list: (params?: T.ListParams, options?: RequestOptions) =>
+      send<T.List<T.Refund>>("GET", `/v1/refunds${query(params)}`, undefined, options),
   };
 }
 
@@ -100,7 +107,8 @@ export function webhookEndpointsResource(send: Send) {
 export function paywallResource(send: Send) {
   return {
     /** Did this PaymentIntent pay exactly these terms? (merchant key) */
-    verify: (params: T.PaywallVerifyParams, options?: RequestOptions) => send<T.PaywallVerifyResult>("POST", "/v1/paywall/verify", params, options),
+    verify: (params: T.PaywallVerifyParams, options?: RequestOptions) =>
+      send<T.PaywallVerifyResult>("POST", "/v1/paywall/verify", params, options),
     /** Pays a gate's terms with the PAYER's own key; returns the paymentIntentId to present as proof. */
     pay: (params: T.PaywallPayParams, options?: RequestOptions) => send<T.PaywallPayResult>("POST", "/v1/paywall/pay", params, options),
     /** Atomic first-redemption-wins (merchant key): `{ redeemed: true }` once, then `already_redeemed`. */
@@ -121,7 +129,8 @@ export function metersResource(send: Send) {
   return {
     create: (params: T.CreateMeterParams, options?: RequestOptions) => send<T.Meter>("POST", "/v1/meters", params, options),
     retrieve: (meterId: string, options?: RequestOptions) => send<T.Meter>("GET", path(meterId), undefined, options),
-    list: (params?: T.ListMetersParams, options?: RequestOptions) => send<T.List<T.Meter>>("GET", `/v1/meters${query(params)}`, undefined, options),
+    list: (params?: T.ListMetersParams, options?: RequestOptions) =>
+      send<T.List<T.Meter>>("GET", `/v1/meters${query(params)}`, undefined, options),
     /** Post-paid usage; `idempotencyKey` in the body makes a retried record count once. */
     recordUsage: (meterId: string, params: T.MeterUsageParams, options?: RequestOptions) =>
       send<T.MeterUsageRecord>("POST", `${path(meterId)}/usage`, params, options),
@@ -151,14 +160,16 @@ export function metersResource(send: Send) {
      * ServiceError 402 PAYMENT_DECLINED (`details.meterId`, `details.paymentIntentId`), budget unchanged.
      * Pass an `idempotencyKey` to make your own retries safe: the same key never charges twice.
      */
-    topUp: (meterId: string, params: T.MeterTopUpParams, options?: RequestOptions) => send<T.Meter>("POST", `${path(meterId)}/top-up`, params, options),
+    topUp: (meterId: string, params: T.MeterTopUpParams, options?: RequestOptions) =>
+      send<T.Meter>("POST", `${path(meterId)}/top-up`, params, options),
     /**
      * With the PAYER's own key (the agent gated by insufficient_budget; the gate's `fundUrl`): charges
      * amountMinor now from your test card or one of your own customers' wallets and raises another
      * merchant's prepaid budget by it -> `{ object: "meter_funding", paymentIntentId, status, ... }`. A decline
      * is a ServiceError 402 PAYMENT_DECLINED; the same `idempotencyKey` never charges twice.
      */
-    fund: (meterId: string, params: T.MeterFundParams, options?: RequestOptions) => send<T.MeterFunding>("POST", `${path(meterId)}/fund`, params, options),
+    fund: (meterId: string, params: T.MeterFundParams, options?: RequestOptions) =>
+      send<T.MeterFunding>("POST", `${path(meterId)}/fund`, params, options),
     /** Past due: bills the outstanding amount in one new aggregate PaymentIntent (the tick charges it) -> the meter. */
     retryPayment: (meterId: string, params: T.MeterRetryPaymentParams = {}, options?: RequestOptions) =>
       send<T.Meter>("POST", `${path(meterId)}/retry-payment`, params, options),
@@ -171,10 +182,13 @@ export function productsResource(send: Send) {
   return {
     create: (params: T.CreateProductParams, options?: RequestOptions) => send<T.Product>("POST", "/v1/products", params, options),
     retrieve: (productId: string, options?: RequestOptions) => send<T.Product>("GET", `/v1/products/${id(productId)}`, undefined, options),
-    list: (params?: T.ListParams & { active?: boolean }, options?: RequestOptions) => send<T.List<T.Product>>("GET", `/v1/products${query(params)}`, undefined, options),
-    update: (productId: string, params: T.UpdateProductParams, options?: RequestOptions) => send<T.Product>("POST", `/v1/products/${id(productId)}`, params, options),
+    list: (params?: T.ListParams & { active?: boolean }, options?: RequestOptions) =>
+      send<T.List<T.Product>>("GET", `/v1/products${query(params)}`, undefined, options),
+    update: (productId: string, params: T.UpdateProductParams, options?: RequestOptions) =>
+      send<T.Product>("POST", `/v1/products/${id(productId)}`, params, options),
     /** Archives the product (`active: false`); it stays readable, checkouts refuse it. */
-    archive: (productId: string, options?: RequestOptions) => send<T.Product>("DELETE", `/v1/products/${id(productId)}`, undefined, options),
+    archive: (productId: string, options?: RequestOptions) =>
+      send<T.Product>("DELETE", `/v1/products/${id(productId)}`, undefined, options),
   };
 }
 
@@ -182,11 +196,13 @@ export function paidResourcesResource(send: Send) {
   const path = (resourceId: string) => `/v1/paid_resources/${id(resourceId)}`;
   return {
     /** A hosted paid resource (xr_): served publicly at its x402Url and mppUrl; `url` (forward) or `content` (JSON). */
-    create: (params: T.CreatePaidResourceParams, options?: RequestOptions) => send<T.PaidResource>("POST", "/v1/paid_resources", params, options),
+    create: (params: T.CreatePaidResourceParams, options?: RequestOptions) =>
+      send<T.PaidResource>("POST", "/v1/paid_resources", params, options),
     retrieve: (resourceId: string, options?: RequestOptions) => send<T.PaidResource>("GET", path(resourceId), undefined, options),
     list: (params?: T.ListParams & { active?: boolean }, options?: RequestOptions) =>
       send<T.List<T.PaidResource>>("GET", `/v1/paid_resources${query(params)}`, undefined, options),
-    update: (resourceId: string, params: T.UpdatePaidResourceParams, options?: RequestOptions) => send<T.PaidResource>("POST", path(resourceId), params, options),
+    update: (resourceId: string, params: T.UpdatePaidResourceParams, options?: RequestOptions) =>
+      send<T.PaidResource>("POST", path(resourceId), params, options),
     /** Archives the resource (`active: false`): no longer served; its sales stay. */
     archive: (resourceId: string, options?: RequestOptions) => send<T.PaidResource>("DELETE", path(resourceId), undefined, options),
   };

@@ -39,10 +39,20 @@ export async function attempt<T>(req: AttemptRequest): Promise<AttemptResponse<T
   } catch (err) {
     if (ServiceError.is(err)) throw err;
     if (timedOut) {
-      throw new ServiceError({ code: "timeout", status: 0, message: `No response from ${req.method} ${req.url} within ${req.timeoutMs} ms.`, cause: err });
+      throw new ServiceError({
+        code: "timeout",
+        status: 0,
+        message: `No response from ${req.method} ${req.url} within ${req.timeoutMs} ms.`,
+        cause: err,
+      });
     }
     if (req.signal?.aborted) throw abortedError(req.signal.reason ?? err);
-    throw new ServiceError({ code: "network_error", status: 0, message: `Could not reach ${req.method} ${req.url}: ${describe(err)}`, cause: err });
+    throw new ServiceError({
+      code: "network_error",
+      status: 0,
+      message: `Could not reach ${req.method} ${req.url}: ${describe(err)}`,
+      cause: err,
+    });
   } finally {
     clearTimeout(timer);
     req.signal?.removeEventListener("abort", onCallerAbort);

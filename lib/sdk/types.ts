@@ -217,7 +217,8 @@ export interface PaymentIntent extends ServiceObject {
   createdAt: string;
 }
 
-export type PaymentSource = "api" | "pay_page" | "paywall" | "meter" | "spt" | "x402" | "mpp" | "acp" | "a2a" | "ap2" | "mcp" | (string & {});
+export type PaymentSource =
+  "api" | "pay_page" | "paywall" | "meter" | "spt" | "x402" | "mpp" | "acp" | "a2a" | "ap2" | "mcp" | (string & {});
 
 export type MeterPaymentPurpose = "settlement" | "funding" | (string & {});
 

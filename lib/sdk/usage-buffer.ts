@@ -87,13 +87,22 @@ export function usageBuffer(send: SendBatch, options: UsageBufferOptions = {}): 
     whenFull = "wait",
     maxWaitMs = 30_000,
     flushOnExit = true,
-    onRefused = (refused: RefusedUsage[]) => console.warn(`usage buffer: the service refused ${refused.length} usage record(s):`, refused.map((r) => `${r.record.meterId}/${r.record.idempotencyKey}: ${r.error.code}`).join(", ")),
-    onFlushError = (err: unknown) => console.warn("usage buffer: a flush failed; its records stay buffered and are sent again:", err instanceof Error ? err.message : err),
+    onRefused = (refused: RefusedUsage[]) =>
+      console.warn(
+        `usage buffer: the service refused ${refused.length} usage record(s):`,
+        refused.map((r) => `${r.record.meterId}/${r.record.idempotencyKey}: ${r.error.code}`).join(", "),
+      ),
+    onFlushError = (err: unknown) =>
+      console.warn("usage buffer: a flush failed; its records stay buffered and are sent again:", err instanceof Error ? err.message : err),
   } = options;
-  if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1 || maxBatchSize > 1000) throw new TypeError(`usage buffer: "maxBatchSize" must be an integer 1..1000; got ${String(maxBatchSize)}.`);
-  if (!Number.isFinite(flushIntervalMs) || flushIntervalMs < 0) throw new TypeError(`usage buffer: "flushIntervalMs" must be a non-negative number; got ${String(flushIntervalMs)}.`);
+  if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1 || maxBatchSize > 1000)
+    throw new TypeError(`usage buffer: "maxBatchSize" must be an integer 1..1000; got ${String(maxBatchSize)}.`);
+  if (!Number.isFinite(flushIntervalMs) || flushIntervalMs < 0)
+    throw new TypeError(`usage buffer: "flushIntervalMs" must be a non-negative number; got ${String(flushIntervalMs)}.`);
   if (!Number.isInteger(maxBufferedRecords) || maxBufferedRecords < maxBatchSize) {
-    throw new TypeError(`usage buffer: "maxBufferedRecords" must be an integer of at least maxBatchSize (${maxBatchSize}); got ${String(maxBufferedRecords)}.`);
+    throw new TypeError(
+      `usage buffer: "maxBufferedRecords" must be an integer of at least maxBatchSize (${maxBatchSize}); got ${String(maxBufferedRecords)}.`,
+    );
   }
   if (whenFull !== "wait" && whenFull !== "throw") throw new TypeError(`usage buffer: "whenFull" must be "wait" or "throw".`);
 
@@ -136,7 +145,12 @@ export function usageBuffer(send: SendBatch, options: UsageBufferOptions = {}): 
         const named = refusedIndexes(err, batch.records.length);
         if (!named) throw err; // stays first in line, same key
         // The service refused the batch whole, naming records: those cannot succeed; the rest is sent again.
-        onRefused([...named].map((i) => ({ record: batch.records[i], error: { code: (err as ServiceError).code, message: (err as ServiceError).message } })));
+        onRefused(
+          [...named].map((i) => ({
+            record: batch.records[i],
+            error: { code: (err as ServiceError).code, message: (err as ServiceError).message },
+          })),
+        );
         const rest = batch.records.filter((_, i) => !named.has(i));
         held -= named.size;
         if (rest.length > 0) batches[0] = { records: rest, idempotencyKey: `ub_${randomUUID()}` };
@@ -146,7 +160,9 @@ export function usageBuffer(send: SendBatch, options: UsageBufferOptions = {}): 
       }
       batches.shift();
       held -= batch.records.length;
-      const refused = answer.results.flatMap((result, i) => (result.status === "refused" && result.error ? [{ record: batch.records[i], error: result.error }] : []));
+      const refused = answer.results.flatMap((result, i) =>
+        result.status === "refused" && result.error ? [{ record: batch.records[i], error: result.error }] : [],
+      );
       if (refused.length > 0) onRefused(refused);
       roomMade();
     }

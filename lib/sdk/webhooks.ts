@@ -43,7 +43,8 @@ export function computeSignature(secret: string, rawBody: RawBody, timestamp: nu
  */
 export function signWebhookPayload(secrets: string | readonly string[], rawBody: RawBody, timestamp: number): string {
   const list = secretList(secrets, "signWebhookPayload");
-  if (!Number.isSafeInteger(timestamp) || timestamp < 0) throw new TypeError("signWebhookPayload: timestamp must be a non-negative integer of unix seconds.");
+  if (!Number.isSafeInteger(timestamp) || timestamp < 0)
+    throw new TypeError("signWebhookPayload: timestamp must be a non-negative integer of unix seconds.");
   return [`t=${timestamp}`, ...list.map((secret) => `v1=${computeSignature(secret, rawBody, timestamp)}`)].join(",");
 }
 
@@ -72,7 +73,8 @@ export function verifyWebhook<D = WebhookEvent["data"]>(
 
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   const now = options.now === undefined ? Date.now() / 1000 : options.now instanceof Date ? options.now.getTime() / 1000 : options.now;
-  if (Math.abs(now - timestamp) > tolerance) throw failure("The signature's timestamp is outside the tolerance zone.", { timestamp, toleranceSeconds: tolerance });
+  if (Math.abs(now - timestamp) > tolerance)
+    throw failure("The signature's timestamp is outside the tolerance zone.", { timestamp, toleranceSeconds: tolerance });
 
   const candidates = signatures.map((hex) => Buffer.from(hex, "hex"));
   let matched = false;

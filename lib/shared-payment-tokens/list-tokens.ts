@@ -16,7 +16,10 @@ export async function getToken(db: Db, payer: Scope, id: string) {
 export async function listTokens(db: Db, payer: Scope, query: ListTokensInput) {
   const inScope = { payerMerchantId: payer.merchantId, livemode: payer.livemode };
   const cursor = query.startingAfter
-    ? requireCursor(await db.sharedPaymentToken.findFirst({ where: { ...inScope, id: query.startingAfter }, select: { id: true, createdAt: true } }), query.startingAfter)
+    ? requireCursor(
+        await db.sharedPaymentToken.findFirst({ where: { ...inScope, id: query.startingAfter }, select: { id: true, createdAt: true } }),
+        query.startingAfter,
+      )
     : null;
   const rows = await db.sharedPaymentToken.findMany({
     where: { ...inScope, ...statusWhere(query.status), ...afterCursor(cursor) },

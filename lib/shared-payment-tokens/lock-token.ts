@@ -9,13 +9,23 @@ import type { SharedPaymentToken } from "../generated/prisma/client";
  * (redemptions) does not queue behind a redemption in progress: it answers 409 `token_in_use` at once, so a
  * burst of redemptions of one token never holds a database connection each while the first one charges.
  */
-export async function lockToken(tx: Db, id: string, livemode: boolean, options: { payerMerchantId?: string; wait?: boolean } = {}): Promise<SharedPaymentToken> {
+export async function lockToken(
+  tx: Db,
+  id: string,
+  livemode: boolean,
+  options: { payerMerchantId?: string; wait?: boolean } = {},
+): Promise<SharedPaymentToken> {
   const rows =
     options.wait === false
-      ? await tx.$queryRaw<{ id: string }[]>`SELECT id FROM shared_payment_tokens WHERE id = ${id} AND livemode = ${livemode} FOR UPDATE SKIP LOCKED`
+      ? await tx.$queryRaw<
+          { id: string }[]
+        >`SELECT id FROM shared_payment_tokens WHERE id = ${id} AND livemode = ${livemode} FOR UPDATE SKIP LOCKED`
       : await tx.$queryRaw<{ id: string }[]>`SELECT id FROM shared_payment_tokens WHERE id = ${id} AND livemode = ${livemode} FOR UPDATE`;
-  const token = rows[0] ? await tx.sharedPaymentToken.findUniqueOrThrow({ where: { id } }) : await busyOrMissing(tx, id, livemode, options.wait === false);
-  if (!token || (options.payerMerchantId !== undefined && token.payerMerchantId !== options.payerMerchantId)) throw new NotFoundError("shared_payment_token", id);
+  const token = rows[0]
+    ? await tx.sharedPaymentToken.findUniqueOrThrow({ where: { id } })
+    : await busyOrMissing(tx, id, livemode, options.wait === false);
+  if (!token || (options.payerMerchantId !== undefined && token.payerMerchantId !== options.payerMerchantId))
+    throw new NotFoundError("shared_payment_token", id);
   return token;
 }
 

@@ -24,7 +24,9 @@ export async function mintToken(tx: Db, payer: Scope, input: MintTokenInput, opt
   const now = new Date();
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : new Date(now.getTime() + DEFAULT_TOKEN_LIFETIME_SECONDS * 1000);
   if (expiresAt.getTime() <= now.getTime() || expiresAt.getTime() > now.getTime() + MAX_TOKEN_LIFETIME_SECONDS * 1000) {
-    throw new ValidationError("expiresAt must be in the future and at most 30 days away.", [{ path: "expiresAt", message: "must be in the future and at most 30 days away" }]);
+    throw new ValidationError("expiresAt must be in the future and at most 30 days away.", [
+      { path: "expiresAt", message: "must be in the future and at most 30 days away" },
+    ]);
   }
   const token = await tx.sharedPaymentToken.create({
     data: {
@@ -50,6 +52,9 @@ export async function mintToken(tx: Db, payer: Scope, input: MintTokenInput, opt
 function methodOf(given: string): string {
   if (!CARD_NUMBER.test(given)) return given;
   const method = paymentMethodForTestCard(given);
-  if (!method) throw new ValidationError("Unknown test card number.", [{ path: "paymentMethod", message: "not a test card number this service knows" }]);
+  if (!method)
+    throw new ValidationError("Unknown test card number.", [
+      { path: "paymentMethod", message: "not a test card number this service knows" },
+    ]);
   return method;
 }

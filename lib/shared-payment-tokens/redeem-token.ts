@@ -35,7 +35,9 @@ export interface RedeemOptions {
 export async function redeemToken(tx: Db, merchant: Scope, id: string, input: RedeemTokenInput, options: RedeemOptions = {}) {
   const token = await lockToken(tx, id, merchant.livemode, { wait: false }); // the other mode's token: 404; in use: 409
   if (token.merchantId !== null && token.merchantId !== merchant.merchantId) {
-    throw refusal(new ForbiddenError(`Shared payment token ${id} is for another merchant; nothing was charged.`), { reason: "merchant_mismatch" });
+    throw refusal(new ForbiddenError(`Shared payment token ${id} is for another merchant; nothing was charged.`), {
+      reason: "merchant_mismatch",
+    });
   }
   const status = tokenStatus(token);
   if (status !== "active") {
@@ -46,13 +48,22 @@ export async function redeemToken(tx: Db, merchant: Scope, id: string, input: Re
     });
   }
   if (token.acpCheckoutSessionId !== null && token.acpCheckoutSessionId !== options.acpCheckoutSessionId) {
-    throw scopeRefusal("checkout_session_mismatch", "checkoutSessionId", `the token's allowance is for ACP checkout session ${token.acpCheckoutSessionId}`);
+    throw scopeRefusal(
+      "checkout_session_mismatch",
+      "checkoutSessionId",
+      `the token's allowance is for ACP checkout session ${token.acpCheckoutSessionId}`,
+    );
   }
   const currency = input.currency ?? token.currency;
   if (currency !== token.currency) {
     throw scopeRefusal("currency_mismatch", "currency", `the token is for ${token.currency}`);
   }
-  const checkout = await openCheckout(tx, merchant, { ...input, currency }, { source: options.source ?? "spt", ...(options.sale ? { sale: options.sale } : {}) });
+  const checkout = await openCheckout(
+    tx,
+    merchant,
+    { ...input, currency },
+    { source: options.source ?? "spt", ...(options.sale ? { sale: options.sale } : {}) },
+  );
   if (checkout.currency !== token.currency) throw scopeRefusal("currency_mismatch", "currency", `the token is for ${token.currency}`);
   if (checkout.amount > token.maxAmount) {
     throw scopeRefusal("amount_exceeds_max", "amount", `${checkout.amount} is more than the token's maxAmount ${token.maxAmount}`);
@@ -65,12 +76,23 @@ export async function redeemToken(tx: Db, merchant: Scope, id: string, input: Re
     merchant,
     checkout.id,
     { paymentMethod: token.paymentMethod },
-    { walletOwner: { merchantId: token.payerMerchantId, livemode: token.livemode }, chargeKey: `${id}:${n}:${checkout.amount}`, afterRailCharge: options.afterRailCharge },
+    {
+      walletOwner: { merchantId: token.payerMerchantId, livemode: token.livemode },
+      chargeKey: `${id}:${n}:${checkout.amount}`,
+      afterRailCharge: options.afterRailCharge,
+    },
   ); // a decline throws 402 and commits (the token stays active)
   const now = new Date();
   await tx.sharedPaymentToken.update({
     where: { id },
-    data: { status: "redeemed", redeemedAt: now, redeemedByMerchantId: merchant.merchantId, redeemedAmount: order.amount, paymentIntentId: order.paymentIntentId, updatedAt: now },
+    data: {
+      status: "redeemed",
+      redeemedAt: now,
+      redeemedByMerchantId: merchant.merchantId,
+      redeemedAmount: order.amount,
+      paymentIntentId: order.paymentIntentId,
+      updatedAt: now,
+    },
   });
   return getPaymentIntent(tx, merchant, order.paymentIntentId);
 }
@@ -82,5 +104,8 @@ function refusal(err: DomainError, details: Record<string, unknown>): DomainErro
 
 /** The charge does not fit the token's scope: 400 naming the field; nothing opened, nothing charged. */
 function scopeRefusal(reason: string, path: string, message: string): DomainError {
-  return new DomainError("VALIDATION_ERROR", `The charge does not fit the shared payment token: ${message}; nothing was charged.`, { reason, fields: [{ path, message }] });
+  return new DomainError("VALIDATION_ERROR", `The charge does not fit the shared payment token: ${message}; nothing was charged.`, {
+    reason,
+    fields: [{ path, message }],
+  });
 }

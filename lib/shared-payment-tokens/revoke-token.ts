@@ -10,7 +10,10 @@ import { serializeToken } from "./serialize";
 export async function revokeToken(tx: Db, payer: Scope, id: string) {
   const token = await lockToken(tx, id, payer.livemode, { payerMerchantId: payer.merchantId });
   if (token.status === "redeemed") {
-    throw new ConflictError(`Shared payment token ${id} was already redeemed; refund its payment instead.`, { reason: "token_redeemed", status: "redeemed" });
+    throw new ConflictError(`Shared payment token ${id} was already redeemed; refund its payment instead.`, {
+      reason: "token_redeemed",
+      status: "redeemed",
+    });
   }
   if (token.status === "revoked") return serializeToken(token);
   const now = new Date();

@@ -23,7 +23,8 @@ export function findNulPath(value: unknown, path: string[] = []): string | null 
 
 export function rejectNul(value: unknown, what: string): void {
   const path = findNulPath(value);
-  if (path !== null) throw new ValidationError(`The ${what} contains a NUL character.`, [{ path, message: "NUL characters are not allowed" }]);
+  if (path !== null)
+    throw new ValidationError(`The ${what} contains a NUL character.`, [{ path, message: "NUL characters are not allowed" }]);
 }
 
 /** Ids in paths are short, printable and NUL-free; anything else cannot name an object. */

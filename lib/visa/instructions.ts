@@ -62,7 +62,9 @@ export async function findInstruction(db: Db, payer: Scope, id: string): Promise
 
 export async function createInstruction(tx: Db, payer: Scope, input: CreateInstructionInput) {
   await checkCapturable(tx, payer.livemode, { paymentMethod: input.paymentMethod }, payer);
-  const key = await tx.agentKey.findFirst({ where: { id: input.agentKeyId, network: "visa", merchantId: payer.merchantId, livemode: payer.livemode } });
+  const key = await tx.agentKey.findFirst({
+    where: { id: input.agentKeyId, network: "visa", merchantId: payer.merchantId, livemode: payer.livemode },
+  });
   if (!key) throw new NotFoundError("agent_key", input.agentKeyId);
   const verified = input.assuranceData?.some((a) => a.verificationMethod === "passkey" && a.verificationResults === "verified") ?? false;
   const now = new Date();
@@ -90,15 +92,25 @@ export async function getInstruction(db: Db, payer: Scope, id: string) {
 export async function listInstructions(db: Db, payer: Scope, query: z.output<typeof ListInstructionsQuery>) {
   const where = { payerMerchantId: payer.merchantId, livemode: payer.livemode };
   const cursor = query.startingAfter
-    ? requireCursor(await db.visaInstruction.findFirst({ where: { ...where, id: query.startingAfter }, select: { id: true, createdAt: true } }), query.startingAfter)
+    ? requireCursor(
+        await db.visaInstruction.findFirst({ where: { ...where, id: query.startingAfter }, select: { id: true, createdAt: true } }),
+        query.startingAfter,
+      )
     : null;
-  const rows = await db.visaInstruction.findMany({ where: { ...where, ...afterCursor(cursor) }, orderBy: NEWEST_FIRST, take: query.limit + 1 });
+  const rows = await db.visaInstruction.findMany({
+    where: { ...where, ...afterCursor(cursor) },
+    orderBy: NEWEST_FIRST,
+    take: query.limit + 1,
+  });
   return toListPage(rows, query.limit, serializeInstruction);
 }
 
 async function moveInstruction(tx: Db, payer: Scope, id: string, from: string[], to: string, extra: Record<string, unknown> = {}) {
   await findInstruction(tx, payer, id);
-  const changed = await tx.visaInstruction.updateMany({ where: { id, status: { in: from } }, data: { status: to, updatedAt: new Date(), ...extra } });
+  const changed = await tx.visaInstruction.updateMany({
+    where: { id, status: { in: from } },
+    data: { status: to, updatedAt: new Date(), ...extra },
+  });
   if (changed.count === 0) {
     const current = await findInstruction(tx, payer, id);
     throw new ConflictError(`Instruction ${id} is ${current.status}.`, { reason: "instruction_state", status: current.status });
@@ -108,9 +120,20 @@ async function moveInstruction(tx: Db, payer: Scope, id: string, from: string[],
 
 /** Test mode's passkey step: the consumer approves (active) or declines (declined) a pending instruction. */
 export async function authenticateInstruction(tx: Db, payer: Scope, id: string, result: "approved" | "declined") {
-  if (payer.livemode) throw new ConflictError("The passkey step is the consumer's, with Visa, in live mode; this is a test-mode step.", { reason: "test_mode_only" });
-  const assurance = [{ verificationMethod: "passkey", verificationResults: result === "approved" ? "verified" : "failed", verificationTimestamp: new Date().toISOString() }];
-  return moveInstruction(tx, payer, id, ["pending_authentication"], result === "approved" ? "active" : "declined", { assuranceData: assurance });
+  if (payer.livemode)
+    throw new ConflictError("The passkey step is the consumer's, with Visa, in live mode; this is a test-mode step.", {
+      reason: "test_mode_only",
+    });
+  const assurance = [
+    {
+      verificationMethod: "passkey",
+      verificationResults: result === "approved" ? "verified" : "failed",
+      verificationTimestamp: new Date().toISOString(),
+    },
+  ];
+  return moveInstruction(tx, payer, id, ["pending_authentication"], result === "approved" ? "active" : "declined", {
+    assuranceData: assurance,
+  });
 }
 
 export function cancelInstruction(tx: Db, payer: Scope, id: string) {
@@ -123,7 +146,8 @@ export function mandateFor(instruction: VisaInstruction, merchantId: string, amo
   const forMerchant = mandates.filter((m) => !m.merchantId || m.merchantId === merchantId);
   if (forMerchant.length === 0) throw declined("merchant_not_allowed", `No mandate of instruction ${instruction.id} allows this merchant.`);
   const current = forMerchant.filter((m) => new Date(m.effectiveUntilTime).getTime() > now.getTime());
-  if (current.length === 0) throw declined("mandate_expired", `The mandates of instruction ${instruction.id} for this merchant have expired.`);
+  if (current.length === 0)
+    throw declined("mandate_expired", `The mandates of instruction ${instruction.id} for this merchant have expired.`);
   const fits = current.find((m) => m.declineThreshold.currency === currency && amount <= m.declineThreshold.amount);
   if (!fits) throw declined("mandate_exceeded", `${amount} ${currency} is over the mandate's spend cap.`);
   return fits;
@@ -132,7 +156,8 @@ export function mandateFor(instruction: VisaInstruction, merchantId: string, amo
 export async function requestCredential(tx: Db, req: Request, payer: Scope, instructionId: string, input: CredentialRequestInput) {
   const agent = await requireVerifiedAgent(tx, req, payer, "visa", "credential");
   const instruction = await findInstruction(tx, payer, instructionId);
-  if (instruction.agentKeyId !== agent.key.id) throw declined("agent_key_mismatch", `Instruction ${instructionId} is for another agent key.`);
+  if (instruction.agentKeyId !== agent.key.id)
+    throw declined("agent_key_mismatch", `Instruction ${instructionId} is for another agent key.`);
   if (instruction.status !== "active") throw declined("instruction_not_active", `Instruction ${instructionId} is ${instruction.status}.`);
   const merchant = await tx.merchant.findUnique({ where: { id: input.merchantId }, select: { id: true } });
   if (!merchant) throw new NotFoundError("merchant", input.merchantId);
@@ -156,10 +181,24 @@ export async function requestCredential(tx: Db, req: Request, payer: Scope, inst
 }
 
 /** Signals: the agent reports the outcome of a purchase made with one of the instruction's credentials. */
-export async function confirmCredential(tx: Db, payer: Scope, instructionId: string, input: { credentialId: string; status: "completed" | "failed" }) {
+export async function confirmCredential(
+  tx: Db,
+  payer: Scope,
+  instructionId: string,
+  input: { credentialId: string; status: "completed" | "failed" },
+) {
   await findInstruction(tx, payer, instructionId);
-  const changed = await tx.visaCredential.updateMany({ where: { id: input.credentialId, instructionId }, data: { confirmation: input.status } });
+  const changed = await tx.visaCredential.updateMany({
+    where: { id: input.credentialId, instructionId },
+    data: { confirmation: input.status },
+  });
   if (changed.count === 0) throw new NotFoundError("visa_credential", input.credentialId);
   const c = await tx.visaCredential.findUniqueOrThrow({ where: { id: input.credentialId } });
-  return { object: "visa_confirmation" as const, instructionId, credentialId: c.id, status: input.status, credential: serializeCredential(c) };
+  return {
+    object: "visa_confirmation" as const,
+    instructionId,
+    credentialId: c.id,
+    status: input.status,
+    credential: serializeCredential(c),
+  };
 }

@@ -40,21 +40,29 @@ export async function payCheckoutWithCredential(tx: Db, req: Request, payer: Sco
   const rows = await tx.$queryRaw<{ id: string }[]>`
     SELECT id FROM visa_credentials WHERE id = ${credentialId} AND livemode = ${payer.livemode} AND payer_merchant_id = ${payer.merchantId} FOR UPDATE SKIP LOCKED`;
   if (!rows[0]) {
-    const exists = await tx.visaCredential.count({ where: { id: credentialId, livemode: payer.livemode, payerMerchantId: payer.merchantId } });
-    if (exists) throw new BusyError(`Credential ${credentialId} is being used by another payment; retry shortly.`, { reason: "credential_in_use" });
+    const exists = await tx.visaCredential.count({
+      where: { id: credentialId, livemode: payer.livemode, payerMerchantId: payer.merchantId },
+    });
+    if (exists)
+      throw new BusyError(`Credential ${credentialId} is being used by another payment; retry shortly.`, { reason: "credential_in_use" });
     throw new NotFoundError("visa_credential", credentialId);
   }
   const credential = await tx.visaCredential.findUniqueOrThrow({ where: { id: credentialId } });
   const instruction = await tx.visaInstruction.findUniqueOrThrow({ where: { id: credential.instructionId } });
-  if (instruction.agentKeyId !== agent.key.id) throw declined("agent_key_mismatch", `Credential ${credentialId} was drawn for another agent key.`);
+  if (instruction.agentKeyId !== agent.key.id)
+    throw declined("agent_key_mismatch", `Credential ${credentialId} was drawn for another agent key.`);
   if (credential.status !== "active") throw declined("credential_used", `Credential ${credentialId} was already used.`);
   if (credential.expiresAt.getTime() <= Date.now()) throw declined("credential_expired", `Credential ${credentialId} has expired.`);
   if (instruction.status !== "active") throw declined("instruction_not_active", `Instruction ${instruction.id} is ${instruction.status}.`);
 
   const { checkout, seller } = await lockSellerCheckout(tx, payer.livemode, checkoutId);
-  if (credential.merchantId !== seller.merchantId) throw declined("credential_merchant_mismatch", `Credential ${credentialId} is for another merchant.`);
+  if (credential.merchantId !== seller.merchantId)
+    throw declined("credential_merchant_mismatch", `Credential ${credentialId} is for another merchant.`);
   if (checkout.currency !== credential.currency || checkout.amount > credential.amount) {
-    throw declined("credential_amount_exceeded", `The checkout (${checkout.amount} ${checkout.currency}) is over the credential's ${credential.amount} ${credential.currency}.`);
+    throw declined(
+      "credential_amount_exceeded",
+      `The checkout (${checkout.amount} ${checkout.currency}) is over the credential's ${credential.amount} ${credential.currency}.`,
+    );
   }
   mandateFor(instruction, seller.merchantId, checkout.amount, checkout.currency); // still within the mandate now
 

@@ -15,13 +15,22 @@ const ALGS = new Set(["ed25519", "eddsa"]);
 export function checkPaymentContainer(container: Record<string, unknown> | undefined, agent: VerifiedAgent): string {
   if (!container) throw new AgentSignatureRefused("object_missing");
   const { signature, ...rest } = container;
-  if (typeof signature !== "string" || typeof rest.nonce !== "string" || typeof rest.kid !== "string") throw new AgentSignatureRefused("object_missing");
-  if (typeof rest.alg === "string" && !ALGS.has(rest.alg.toLowerCase())) throw new ValidationError("agenticPaymentContainer.alg must be ed25519.", [{ path: "agenticPaymentContainer.alg", message: "ed25519 only" }]);
+  if (typeof signature !== "string" || typeof rest.nonce !== "string" || typeof rest.kid !== "string")
+    throw new AgentSignatureRefused("object_missing");
+  if (typeof rest.alg === "string" && !ALGS.has(rest.alg.toLowerCase()))
+    throw new ValidationError("agenticPaymentContainer.alg must be ed25519.", [
+      { path: "agenticPaymentContainer.alg", message: "ed25519 only" },
+    ]);
   if (rest.nonce !== agent.nonce) throw new AgentSignatureRefused("object_nonce_mismatch");
   if (rest.kid !== agent.keyid) throw new AgentSignatureRefused("object_kid_mismatch");
   let valid = false;
   try {
-    valid = cryptoVerify(null, Buffer.from(JSON.stringify(rest), "utf8"), publicKeyOf(agent.key.jwk as { kty: string; crv: string; x: string }), Buffer.from(signature, "base64"));
+    valid = cryptoVerify(
+      null,
+      Buffer.from(JSON.stringify(rest), "utf8"),
+      publicKeyOf(agent.key.jwk as { kty: string; crv: string; x: string }),
+      Buffer.from(signature, "base64"),
+    );
   } catch {
     valid = false;
   }
@@ -29,7 +38,9 @@ export function checkPaymentContainer(container: Record<string, unknown> | undef
   const payload = rest.payload as { paymentMethod?: unknown } | undefined;
   const method = payload && typeof payload === "object" ? payload.paymentMethod : undefined;
   if (typeof method !== "string" || !/^vtok_[0-9A-Za-z]{1,64}$/.test(method)) {
-    throw new ValidationError("agenticPaymentContainer.payload.paymentMethod must be a Visa credential (vtok_...).", [{ path: "agenticPaymentContainer.payload.paymentMethod", message: "a vtok_ id" }]);
+    throw new ValidationError("agenticPaymentContainer.payload.paymentMethod must be a Visa credential (vtok_...).", [
+      { path: "agenticPaymentContainer.payload.paymentMethod", message: "a vtok_ id" },
+    ]);
   }
   return method;
 }

@@ -7,10 +7,19 @@ import { queueEventFor } from "./fan-out";
 import { serializeAttempt } from "./serialize";
 
 export async function listDeliveryAttempts(db: Db, scope: Scope, endpointId: string, query: { limit: number; startingAfter?: string }) {
-  const endpoint = await db.webhookEndpoint.findFirst({ where: { id: endpointId, merchantId: scope.merchantId, livemode: scope.livemode }, select: { id: true } });
+  const endpoint = await db.webhookEndpoint.findFirst({
+    where: { id: endpointId, merchantId: scope.merchantId, livemode: scope.livemode },
+    select: { id: true },
+  });
   if (!endpoint) throw new NotFoundError("webhook endpoint", endpointId);
   const cursorRow = query.startingAfter
-    ? requireCursor(await db.webhookDeliveryAttempt.findFirst({ where: { endpointId, id: query.startingAfter }, select: { id: true, attemptedAt: true } }), query.startingAfter)
+    ? requireCursor(
+        await db.webhookDeliveryAttempt.findFirst({
+          where: { endpointId, id: query.startingAfter },
+          select: { id: true, attemptedAt: true },
+        }),
+        query.startingAfter,
+      )
     : null;
   const where = cursorRow
     ? { OR: [{ attemptedAt: { lt: cursorRow.attemptedAt } }, { attemptedAt: cursorRow.attemptedAt, id: { lt: cursorRow.id } }] }
@@ -26,7 +35,10 @@ export async function listDeliveryAttempts(db: Db, scope: Scope, endpointId: str
 
 /** Deliveries queued for the endpoint and not attempted yet (new events, resends, test events), newest first. */
 export async function listQueuedDeliveries(db: Db, scope: Scope, endpointId: string, limit = 20) {
-  const endpoint = await db.webhookEndpoint.findFirst({ where: { id: endpointId, merchantId: scope.merchantId, livemode: scope.livemode }, select: { id: true } });
+  const endpoint = await db.webhookEndpoint.findFirst({
+    where: { id: endpointId, merchantId: scope.merchantId, livemode: scope.livemode },
+    select: { id: true },
+  });
   if (!endpoint) throw new NotFoundError("webhook endpoint", endpointId);
   const rows = await db.webhookDelivery.findMany({
     where: { endpointId, attempts: 0, status: { in: ["pending", "sending"] } },
@@ -34,14 +46,22 @@ export async function listQueuedDeliveries(db: Db, scope: Scope, endpointId: str
     take: limit,
     include: { event: { select: { type: true } } },
   });
-  return rows.map((row) => ({ id: row.id, eventId: row.eventId, eventType: row.event.type, status: row.status === "sending" ? "sending" : "queued", queuedAt: row.createdAt.toISOString() }));
+  return rows.map((row) => ({
+    id: row.id,
+    eventId: row.eventId,
+    eventType: row.event.type,
+    status: row.status === "sending" ? "sending" : "queued",
+    queuedAt: row.createdAt.toISOString(),
+  }));
 }
 
 export async function resendEvent(tx: Db, scope: Scope, eventId: string, webhookEndpointId?: string) {
   const event = await tx.event.findFirst({ where: { id: eventId, merchantId: scope.merchantId, livemode: scope.livemode } });
   if (!event) throw new NotFoundError("event", eventId);
   if (webhookEndpointId) {
-    const endpoint = await tx.webhookEndpoint.findFirst({ where: { id: webhookEndpointId, merchantId: scope.merchantId, livemode: scope.livemode } });
+    const endpoint = await tx.webhookEndpoint.findFirst({
+      where: { id: webhookEndpointId, merchantId: scope.merchantId, livemode: scope.livemode },
+    });
     if (!endpoint) throw new NotFoundError("webhook endpoint", webhookEndpointId);
   }
   const queued = await queueEventFor(tx, event, webhookEndpointId);

@@ -24,7 +24,8 @@ const DNS_CODE = /^(ENOTFOUND|EAI_\w+|ENODATA|ESERVFAIL|EREFUSED|ENONAME|EBADNAM
 
 /** The class of an error a send failed with (http.request's `error` event). */
 export function classifySendError(err: unknown): DeliveryErrorClass {
-  const code = typeof err === "object" && err !== null && typeof (err as { code?: unknown }).code === "string" ? (err as { code: string }).code : "";
+  const code =
+    typeof err === "object" && err !== null && typeof (err as { code?: unknown }).code === "string" ? (err as { code: string }).code : "";
   const message = err instanceof Error ? err.message : String(err);
   if (BLOCKED.test(message)) return "blocked_address";
   if (code === "ECONNREFUSED") return "connection_refused";

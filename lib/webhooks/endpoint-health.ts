@@ -7,7 +7,10 @@ import { NotFoundError } from "../errors";
 import type { Scope } from "../scope";
 
 async function requireEndpoint(db: Db, scope: Scope, id: string) {
-  const endpoint = await db.webhookEndpoint.findFirst({ where: { id, merchantId: scope.merchantId, livemode: scope.livemode }, select: { id: true } });
+  const endpoint = await db.webhookEndpoint.findFirst({
+    where: { id, merchantId: scope.merchantId, livemode: scope.livemode },
+    select: { id: true },
+  });
   if (!endpoint) throw new NotFoundError("webhook endpoint", id);
 }
 

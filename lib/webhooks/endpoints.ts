@@ -28,9 +28,10 @@ async function requireRoomForEndpoint(tx: Db, scope: Scope) {
   const count = await tx.webhookEndpoint.count({ where: { merchantId: scope.merchantId, livemode: scope.livemode } });
   if (count >= env.WEBHOOK_MAX_ENDPOINTS) {
     const mode = scope.livemode ? "live" : "test";
-    throw new ValidationError(`This account already has the maximum of ${env.WEBHOOK_MAX_ENDPOINTS} ${mode}-mode webhook endpoints; delete one (or send several event types to one endpoint) before adding another.`, [
-      { path: "url", message: `at most ${env.WEBHOOK_MAX_ENDPOINTS} ${mode}-mode webhook endpoints per account` },
-    ]);
+    throw new ValidationError(
+      `This account already has the maximum of ${env.WEBHOOK_MAX_ENDPOINTS} ${mode}-mode webhook endpoints; delete one (or send several event types to one endpoint) before adding another.`,
+      [{ path: "url", message: `at most ${env.WEBHOOK_MAX_ENDPOINTS} ${mode}-mode webhook endpoints per account` }],
+    );
   }
 }
 
@@ -61,9 +62,16 @@ export async function getEndpoint(db: Db, scope: Scope, id: string) {
 export async function listEndpoints(db: Db, scope: Scope, query: { limit: number; startingAfter?: string }) {
   const inScope = { merchantId: scope.merchantId, livemode: scope.livemode };
   const cursor = query.startingAfter
-    ? requireCursor(await db.webhookEndpoint.findFirst({ where: { ...inScope, id: query.startingAfter }, select: { id: true, createdAt: true } }), query.startingAfter)
+    ? requireCursor(
+        await db.webhookEndpoint.findFirst({ where: { ...inScope, id: query.startingAfter }, select: { id: true, createdAt: true } }),
+        query.startingAfter,
+      )
     : null;
-  const rows = await db.webhookEndpoint.findMany({ where: { ...inScope, ...afterCursor(cursor) }, orderBy: NEWEST_FIRST, take: query.limit + 1 });
+  const rows = await db.webhookEndpoint.findMany({
+    where: { ...inScope, ...afterCursor(cursor) },
+    orderBy: NEWEST_FIRST,
+    take: query.limit + 1,
+  });
   return toListPage(rows, query.limit, (row) => serializeEndpoint(row));
 }
 

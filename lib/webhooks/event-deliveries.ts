@@ -17,7 +17,10 @@ function deliveryStatus(status: string, attempts: number): EventDeliveryStatus {
 }
 
 export async function listEventDeliveries(db: Db, scope: Scope, eventId: string) {
-  const event = await db.event.findFirst({ where: { id: eventId, merchantId: scope.merchantId, livemode: scope.livemode }, select: { id: true } });
+  const event = await db.event.findFirst({
+    where: { id: eventId, merchantId: scope.merchantId, livemode: scope.livemode },
+    select: { id: true },
+  });
   if (!event) throw new NotFoundError("event", eventId);
   const rows = await db.webhookDelivery.findMany({
     where: { eventId },

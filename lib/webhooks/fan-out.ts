@@ -45,13 +45,19 @@ function subscribes(ep: { enabledEvents: string[]; format: string }, type: strin
 }
 
 /** Queues an event again (POST /v1/events/:id/resend): to one endpoint, or to every current subscriber. */
-export async function queueEventFor(tx: Db, event: { id: string; merchantId: string; livemode: boolean; type: string }, endpointId?: string): Promise<number> {
+export async function queueEventFor(
+  tx: Db,
+  event: { id: string; merchantId: string; livemode: boolean; type: string },
+  endpointId?: string,
+): Promise<number> {
   const endpoints = await tx.webhookEndpoint.findMany({
     where: { merchantId: event.merchantId, livemode: event.livemode, status: "enabled", ...(endpointId ? { id: endpointId } : {}) },
     select: { id: true, enabledEvents: true, format: true },
   });
   const acpSession = endpoints.some((ep) => ep.format === "acp")
-    ? await tx.$queryRaw<{ id: string }[]>`SELECT s.id FROM acp_checkout_sessions s JOIN events e ON e.object_id = s.order_id WHERE e.id = ${event.id}`
+    ? await tx.$queryRaw<
+        { id: string }[]
+      >`SELECT s.id FROM acp_checkout_sessions s JOIN events e ON e.object_id = s.order_id WHERE e.id = ${event.id}`
     : [];
   const acpSessionId = acpSession[0]?.id ?? null;
   const targets = endpoints.filter((ep) => (endpointId && ep.format !== "acp" ? true : subscribes(ep, event.type, acpSessionId)));

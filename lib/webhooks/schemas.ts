@@ -34,11 +34,20 @@ export const ResendEventBody = z.object({ webhookEndpointId: z.string().min(1).m
 
 /** Stripe lets the old secret live on for a chosen time when rolling; ours defaults to 24 h. */
 export const RotateSecretBody = z
-  .object({ previousSecretExpiresInSeconds: z.number().int().min(0).max(7 * 24 * 3600).default(24 * 3600) })
+  .object({
+    previousSecretExpiresInSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(7 * 24 * 3600)
+      .default(24 * 3600),
+  })
   .strict();
 
 /** Dashboard "Send test event": the event type (default: the endpoint's first subscribed type). */
-export const SendTestEventBody = z.object({ type: z.enum(EVENT_TYPES, { message: `must be one of: ${EVENT_TYPES.join(", ")}` }).optional() }).strict();
+export const SendTestEventBody = z
+  .object({ type: z.enum(EVENT_TYPES, { message: `must be one of: ${EVENT_TYPES.join(", ")}` }).optional() })
+  .strict();
 
 /** "Replay all failed since ...": an ISO date-time, at most 30 days back (the default: 24 h ago). */
 export const ReplayFailedBody = z

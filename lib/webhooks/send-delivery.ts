@@ -43,7 +43,12 @@ export function sendSignedPost(url: string, body: string, headers: Record<string
       {
         method: "POST",
         agent,
-        headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body), "user-agent": "AgentPaymentsService-Webhooks/1.0" },
+        headers: {
+          ...headers,
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(body),
+          "user-agent": "AgentPaymentsService-Webhooks/1.0",
+        },
       },
       (res) => {
         let received = 0;

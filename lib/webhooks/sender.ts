@@ -100,7 +100,14 @@ const CLAIM = statement(
 );
 
 export async function claimDue(limit: number, idleMerchantsOnly = false, finishedIds: string[] = []): Promise<ClaimedRow[]> {
-  return sql().rows<ClaimedRow>(CLAIM, [limit, env.WEBHOOK_ENDPOINT_CONCURRENCY, env.WEBHOOK_MERCHANT_CONCURRENCY, leaseSeconds(), idleMerchantsOnly, finishedIds]);
+  return sql().rows<ClaimedRow>(CLAIM, [
+    limit,
+    env.WEBHOOK_ENDPOINT_CONCURRENCY,
+    env.WEBHOOK_MERCHANT_CONCURRENCY,
+    leaseSeconds(),
+    idleMerchantsOnly,
+    finishedIds,
+  ]);
 }
 
 /**
@@ -146,9 +153,11 @@ async function sendOne(row: ClaimedRow, bodies: Map<string, string>): Promise<Ou
       const acp = row.format === "acp";
       const bodyKey = `${row.format}:${row.event_id}`;
       let body = bodies.get(bodyKey);
-      if (body === undefined) bodies.set(bodyKey, (body = acp ? acpOrderEventBody(row.event_type, row.event_data, row.acp_session_id) : deliveryBody(row)));
+      if (body === undefined)
+        bodies.set(bodyKey, (body = acp ? acpOrderEventBody(row.event_type, row.event_data, row.acp_session_id) : deliveryBody(row)));
       const active = [opened(row.secret_ciphertext)];
-      if (row.previous_secret_ciphertext && row.previous_secret_expires_at && row.previous_secret_expires_at > attemptedAt) active.push(opened(row.previous_secret_ciphertext));
+      if (row.previous_secret_ciphertext && row.previous_secret_expires_at && row.previous_secret_expires_at > attemptedAt)
+        active.push(opened(row.previous_secret_ciphertext));
       // The SDK's signer, so that what merchants verify with is exactly what signs (ACP's Merchant-Signature is
       // the same t=,v1= scheme); an ACP receiver dedupes on Request-Id, the event's id.
       const signature = signWebhookPayload(active, body, Math.floor(attemptedAt.getTime() / 1000));
@@ -194,7 +203,9 @@ const ENDPOINTS_FAILED = statement(
 export async function recordOutcomes(outcomes: Outcome[]): Promise<void> {
   if (outcomes.length === 0) return;
   const succeededEndpoints = new Set(outcomes.filter((o) => o.result.ok).map((o) => o.row.endpoint_id));
-  const failingEndpoints = [...new Set(outcomes.filter((o) => !o.result.ok).map((o) => o.row.endpoint_id))].filter((id) => !succeededEndpoints.has(id)).sort();
+  const failingEndpoints = [...new Set(outcomes.filter((o) => !o.result.ok).map((o) => o.row.endpoint_id))]
+    .filter((id) => !succeededEndpoints.has(id))
+    .sort();
   // Plain pg (named statements) rather than Prisma: four statements per flush, no ORM cost.
   const tx = new DeferredTransaction();
   try {
@@ -257,7 +268,7 @@ class SenderEngine {
 
   /** Claims and starts sends while there is room; returns how many it claimed. */
   async pump(): Promise<number> {
-    if (this.pumping) return (this.pumpAgain = true), 0;
+    if (this.pumping) return ((this.pumpAgain = true), 0);
     this.pumping = true;
     let claimed = 0;
     try {
@@ -308,13 +319,18 @@ class SenderEngine {
 
   /** Records what has finished; one flush at a time (the next one takes what piled up meanwhile). */
   flush(): Promise<void> {
-    if (this.flushTimer) clearTimeout(this.flushTimer), (this.flushTimer = null);
+    if (this.flushTimer) (clearTimeout(this.flushTimer), (this.flushTimer = null));
     if (this.flushing) return this.flushing.then(() => (this.pending.length ? this.flush() : undefined));
     const batch = this.pending.splice(0);
     if (batch.length === 0) return Promise.resolve();
     this.recording = batch;
     this.flushing = recordOutcomes(batch)
-      .catch((err) => console.error("webhook sender: recording failed (the leases will run out and the attempts be retried):", err instanceof Error ? err.message : err))
+      .catch((err) =>
+        console.error(
+          "webhook sender: recording failed (the leases will run out and the attempts be retried):",
+          err instanceof Error ? err.message : err,
+        ),
+      )
       .finally(() => {
         this.flushing = null;
         this.recording = [];

@@ -14,7 +14,10 @@ export function serializeEndpoint(endpoint: WebhookEndpoint, secret?: string) {
     status: endpoint.status,
     livemode: endpoint.livemode,
     /** After a rotation: until when the previous secret still signs beside the current one (else null). */
-    previousSecretExpiresAt: endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > new Date() ? endpoint.previousSecretExpiresAt.toISOString() : null,
+    previousSecretExpiresAt:
+      endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > new Date()
+        ? endpoint.previousSecretExpiresAt.toISOString()
+        : null,
     createdAt: endpoint.createdAt.toISOString(),
     ...(secret ? { secret } : {}),
   };

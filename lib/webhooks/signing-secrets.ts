@@ -12,7 +12,10 @@ export function newSigningSecret(): { secret: string; sealed: string } {
 }
 
 /** The secrets a delivery is signed with right now: the current one, then the previous while it overlaps. */
-export function activeSigningSecrets(endpoint: Pick<WebhookEndpoint, "secretCiphertext" | "previousSecretCiphertext" | "previousSecretExpiresAt">, now = new Date()): string[] {
+export function activeSigningSecrets(
+  endpoint: Pick<WebhookEndpoint, "secretCiphertext" | "previousSecretCiphertext" | "previousSecretExpiresAt">,
+  now = new Date(),
+): string[] {
   const secrets = [openSecret(endpoint.secretCiphertext)];
   if (endpoint.previousSecretCiphertext && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now) {
     secrets.push(openSecret(endpoint.previousSecretCiphertext));

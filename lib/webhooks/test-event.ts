@@ -17,7 +17,14 @@ import { queueEventFor } from "./fan-out";
 const SAMPLE_ID = "0".repeat(24);
 const sampleId = (kind: "paymentIntent" | "order" | "checkout") => `${ID_PREFIXES[kind]}_${SAMPLE_ID}`;
 
-const PI_STATUS: Record<string, string> = { captured: "captured", settled: "settled", refunded: "refunded", failed: "failed", expired: "expired", canceled: "canceled" };
+const PI_STATUS: Record<string, string> = {
+  captured: "captured",
+  settled: "settled",
+  refunded: "refunded",
+  failed: "failed",
+  expired: "expired",
+  canceled: "canceled",
+};
 const ORDER_STATUS: Record<string, string> = { paid: "paid", refunded: "refunded", canceled: "canceled" };
 
 /** The object of a sample event of `type`, shaped by the same serializers as real events. */
@@ -26,7 +33,16 @@ export function sampleObject(type: EventType, scope: Scope, now = new Date()): R
   const amount = 5400;
   const captured = ["captured", "settled", "refunded", "paid"].includes(action);
   const refunded = action === "refunded";
-  const common = { merchantId: scope.merchantId, livemode: scope.livemode, currency: "USD", checkoutId: sampleId("checkout"), customerId: null, source: "api", createdAt: now, updatedAt: now };
+  const common = {
+    merchantId: scope.merchantId,
+    livemode: scope.livemode,
+    currency: "USD",
+    checkoutId: sampleId("checkout"),
+    customerId: null,
+    source: "api",
+    createdAt: now,
+    updatedAt: now,
+  };
   if (kind === "order") {
     const order: Order = {
       ...common,
@@ -71,14 +87,26 @@ export function sampleObject(type: EventType, scope: Scope, now = new Date()): R
 
 /** `type` defaults to the first type the endpoint subscribes to (order.paid when it takes every type). */
 export async function sendTestEvent(tx: Db, scope: Scope, endpointId: string, requestedType?: EventType) {
-  const endpoint = await tx.webhookEndpoint.findFirst({ where: { id: endpointId, merchantId: scope.merchantId, livemode: scope.livemode }, select: { id: true, status: true, enabledEvents: true } });
+  const endpoint = await tx.webhookEndpoint.findFirst({
+    where: { id: endpointId, merchantId: scope.merchantId, livemode: scope.livemode },
+    select: { id: true, status: true, enabledEvents: true },
+  });
   if (!endpoint) throw new NotFoundError("webhook endpoint", endpointId);
   if (scope.livemode) throw new ForbiddenError("Test events are sent in test mode only: a live endpoint receives live events.");
-  if (endpoint.status !== "enabled") throw new ConflictError("The endpoint is disabled: enable it to send it a test event.", { webhookEndpointId: endpointId });
-  const type = requestedType ?? ((endpoint.enabledEvents[0] as EventType | undefined) ?? EVENT_TYPES[0]);
+  if (endpoint.status !== "enabled")
+    throw new ConflictError("The endpoint is disabled: enable it to send it a test event.", { webhookEndpointId: endpointId });
+  const type = requestedType ?? (endpoint.enabledEvents[0] as EventType | undefined) ?? EVENT_TYPES[0];
   const now = new Date();
   const event = await tx.event.create({
-    data: { id: createId("event"), merchantId: scope.merchantId, livemode: scope.livemode, type, data: { object: sampleObject(type, scope, now) } as object, createdAt: now, fannedOutAt: now },
+    data: {
+      id: createId("event"),
+      merchantId: scope.merchantId,
+      livemode: scope.livemode,
+      type,
+      data: { object: sampleObject(type, scope, now) } as object,
+      createdAt: now,
+      fannedOutAt: now,
+    },
   });
   await queueEventFor(tx, event, endpoint.id);
   return { object: "webhook_test_event" as const, eventId: event.id, type, webhookEndpointId: endpoint.id };

@@ -79,7 +79,8 @@ export async function checkPayment(input: CheckInput): Promise<PaymentCheck> {
   const version = input.version;
   if (version !== 1 && version !== 2) return refuse("invalid_x402_version", `x402Version ${String(version)} is not supported (1 or 2).`);
   const payloadVersion = (input.paymentPayload as { x402Version?: unknown } | null)?.x402Version;
-  if (payloadVersion !== version) return refuse("invalid_x402_version", `paymentPayload.x402Version ${String(payloadVersion)} differs from x402Version ${version}.`);
+  if (payloadVersion !== version)
+    return refuse("invalid_x402_version", `paymentPayload.x402Version ${String(payloadVersion)} differs from x402Version ${version}.`);
 
   // The requirements: what the merchant asks for.
   const requirements = (version === 2 ? RequirementsV2 : RequirementsV1).safeParse(input.paymentRequirements);
@@ -98,33 +99,86 @@ export async function checkPayment(input: CheckInput): Promise<PaymentCheck> {
   const payer = exact.success ? getAddress(exact.data.authorization.from) : undefined;
 
   if (req.scheme !== SCHEME || signedScheme !== SCHEME) {
-    return refuse("invalid_scheme", `Scheme '${signedScheme !== SCHEME ? signedScheme : req.scheme}' is not supported; this facilitator settles 'exact'.`, networkName, payer);
+    return refuse(
+      "invalid_scheme",
+      `Scheme '${signedScheme !== SCHEME ? signedScheme : req.scheme}' is not supported; this facilitator settles 'exact'.`,
+      networkName,
+      payer,
+    );
   }
   const network = modeNetwork(input.livemode, req.network, version);
   if (!network) {
     const expected = networkFor(input.livemode);
-    return refuse("invalid_network", `Network '${req.network}' is not supported in ${input.livemode ? "live" : "test"} mode (${version === 2 ? expected.caip2 : expected.v1Name}).`, networkName, payer);
+    return refuse(
+      "invalid_network",
+      `Network '${req.network}' is not supported in ${input.livemode ? "live" : "test"} mode (${version === 2 ? expected.caip2 : expected.v1Name}).`,
+      networkName,
+      payer,
+    );
   }
-  if (signedNetwork !== req.network) return refuse("invalid_exact_evm_network_mismatch", `The payment is for network '${signedNetwork}', the requirements for '${req.network}'.`, networkName, payer);
+  if (signedNetwork !== req.network)
+    return refuse(
+      "invalid_exact_evm_network_mismatch",
+      `The payment is for network '${signedNetwork}', the requirements for '${req.network}'.`,
+      networkName,
+      payer,
+    );
   if (version === 2) {
     const accepted = (signed as PayloadV2).accepted;
-    const echoed = accepted.amount === (req as RequirementsV2).amount && sameAddress(accepted.asset, req.asset) && sameAddress(accepted.payTo, req.payTo);
-    if (!echoed) return refuse("invalid_payload", "paymentPayload.accepted differs from paymentRequirements (amount, asset or payTo).", networkName, payer);
+    const echoed =
+      accepted.amount === (req as RequirementsV2).amount &&
+      sameAddress(accepted.asset, req.asset) &&
+      sameAddress(accepted.payTo, req.payTo);
+    if (!echoed)
+      return refuse(
+        "invalid_payload",
+        "paymentPayload.accepted differs from paymentRequirements (amount, asset or payTo).",
+        networkName,
+        payer,
+      );
   }
-  if (!sameAddress(req.asset, network.asset)) return refuse("invalid_payment_requirements", `Asset ${req.asset} is not USDC on ${network.caip2} (${network.asset}).`, networkName, payer);
+  if (!sameAddress(req.asset, network.asset))
+    return refuse(
+      "invalid_payment_requirements",
+      `Asset ${req.asset} is not USDC on ${network.caip2} (${network.asset}).`,
+      networkName,
+      payer,
+    );
   const extra = (req.extra ?? {}) as { name?: unknown; version?: unknown };
   if (typeof extra.name !== "string" || typeof extra.version !== "string") {
-    return refuse("invalid_exact_evm_missing_eip712_domain", "paymentRequirements.extra must name the token's EIP-712 domain (name, version).", networkName, payer);
+    return refuse(
+      "invalid_exact_evm_missing_eip712_domain",
+      "paymentRequirements.extra must name the token's EIP-712 domain (name, version).",
+      networkName,
+      payer,
+    );
   }
-  if (extra.name !== network.extra.name) return refuse("invalid_exact_evm_token_name_mismatch", `The token's EIP-712 name is '${network.extra.name}'.`, networkName, payer);
-  if (extra.version !== network.extra.version) return refuse("invalid_exact_evm_token_version_mismatch", `The token's EIP-712 version is '${network.extra.version}'.`, networkName, payer);
+  if (extra.name !== network.extra.name)
+    return refuse("invalid_exact_evm_token_name_mismatch", `The token's EIP-712 name is '${network.extra.name}'.`, networkName, payer);
+  if (extra.version !== network.extra.version)
+    return refuse(
+      "invalid_exact_evm_token_version_mismatch",
+      `The token's EIP-712 version is '${network.extra.version}'.`,
+      networkName,
+      payer,
+    );
   const merchantPayTo = payToAddress(input.merchantId, input.livemode);
   if (!sameAddress(req.payTo, merchantPayTo)) {
-    return refuse("invalid_exact_evm_recipient_mismatch", `payTo must be this merchant's address ${merchantPayTo} (GET /x402/supported).`, networkName, payer);
+    return refuse(
+      "invalid_exact_evm_recipient_mismatch",
+      `payTo must be this merchant's address ${merchantPayTo} (GET /x402/supported).`,
+      networkName,
+      payer,
+    );
   }
   const requiredCents = atomicToCents(amount);
   if (requiredCents === null || requiredCents > MAX_AMOUNT) {
-    return refuse("invalid_payment_requirements", `The amount ${amount} is not a positive whole number of cents (multiples of 10000 atomic USDC units).`, networkName, payer);
+    return refuse(
+      "invalid_payment_requirements",
+      `The amount ${amount} is not a positive whole number of cents (multiples of 10000 atomic USDC units).`,
+      networkName,
+      payer,
+    );
   }
 
   if (!exact.success) return refuse("invalid_payload", `Invalid exact EVM payload: ${issues(exact.error)}.`, networkName, payer);
@@ -149,17 +203,47 @@ export async function checkPayment(input: CheckInput): Promise<PaymentCheck> {
   } catch {
     signatureValid = false; // not a signature at all (wrong length, bad recovery byte)
   }
-  if (!signatureValid) return refuse("invalid_exact_evm_signature", "The EIP-712 signature does not verify for authorization.from.", networkName, payer);
-  if (!sameAddress(authorization.to, req.payTo)) return refuse("invalid_exact_evm_recipient_mismatch", `The authorization pays ${authorization.to}, not payTo ${req.payTo}.`, networkName, payer);
+  if (!signatureValid)
+    return refuse("invalid_exact_evm_signature", "The EIP-712 signature does not verify for authorization.from.", networkName, payer);
+  if (!sameAddress(authorization.to, req.payTo))
+    return refuse(
+      "invalid_exact_evm_recipient_mismatch",
+      `The authorization pays ${authorization.to}, not payTo ${req.payTo}.`,
+      networkName,
+      payer,
+    );
   const now = BigInt(Math.floor((input.now ?? new Date()).getTime() / 1000));
   if (BigInt(authorization.validBefore) < now + VALID_BEFORE_MARGIN_SECONDS) {
-    return refuse("invalid_exact_evm_payload_authorization_valid_before", "The authorization has expired (validBefore).", networkName, payer);
+    return refuse(
+      "invalid_exact_evm_payload_authorization_valid_before",
+      "The authorization has expired (validBefore).",
+      networkName,
+      payer,
+    );
   }
-  if (BigInt(authorization.validAfter) > now) return refuse("invalid_exact_evm_payload_authorization_valid_after", "The authorization is not valid yet (validAfter).", networkName, payer);
+  if (BigInt(authorization.validAfter) > now)
+    return refuse(
+      "invalid_exact_evm_payload_authorization_valid_after",
+      "The authorization is not valid yet (validAfter).",
+      networkName,
+      payer,
+    );
   const value = BigInt(authorization.value);
-  if (value < amount) return refuse("invalid_exact_evm_authorization_value", `The authorization moves ${value}, less than the ${amount} required.`, networkName, payer);
+  if (value < amount)
+    return refuse(
+      "invalid_exact_evm_authorization_value",
+      `The authorization moves ${value}, less than the ${amount} required.`,
+      networkName,
+      payer,
+    );
   const cents = atomicToCents(value);
-  if (cents === null || cents > MAX_AMOUNT) return refuse("invalid_exact_evm_authorization_value", `The value ${value} is not a whole number of cents (multiples of 10000 atomic USDC units) up to ${MAX_AMOUNT}.`, networkName, payer);
+  if (cents === null || cents > MAX_AMOUNT)
+    return refuse(
+      "invalid_exact_evm_authorization_value",
+      `The value ${value} is not a whole number of cents (multiples of 10000 atomic USDC units) up to ${MAX_AMOUNT}.`,
+      networkName,
+      payer,
+    );
 
   const resourceUrl = version === 2 ? ((signed as PayloadV2).resource?.url ?? null) : ((req as RequirementsV1).resource ?? null);
   const description = version === 2 ? ((signed as PayloadV2).resource?.description ?? null) : ((req as RequirementsV1).description ?? null);

@@ -18,13 +18,25 @@ function malformed(message: string) {
 function parseBody(body: unknown) {
   const parsed = FacilitatorBody.safeParse(body);
   if (!parsed.success) {
-    return { error: malformed(parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`).join("; ")) };
+    return {
+      error: malformed(
+        parsed.error.issues
+          .slice(0, 3)
+          .map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`)
+          .join("; "),
+      ),
+    };
   }
   return { request: parsed.data };
 }
 
 function verifyRefusal(refused: RefusedPayment) {
-  return { isValid: false, invalidReason: refused.reason, invalidMessage: refused.message, ...(refused.payer ? { payer: refused.payer } : {}) };
+  return {
+    isValid: false,
+    invalidReason: refused.reason,
+    invalidMessage: refused.message,
+    ...(refused.payer ? { payer: refused.payer } : {}),
+  };
 }
 
 function settleRefusal(refused: RefusedPayment) {
@@ -41,7 +53,12 @@ function settleRefusal(refused: RefusedPayment) {
 export async function verifyX402(db: Db, principal: Principal, body: unknown) {
   const { request, error } = parseBody(body);
   if (!request) return new Reply(400, { isValid: false, invalidReason: error.reason, invalidMessage: error.message });
-  const payment = await checkPayment({ merchantId: principal.merchantId, livemode: principal.livemode, version: request.x402Version, ...request });
+  const payment = await checkPayment({
+    merchantId: principal.merchantId,
+    livemode: principal.livemode,
+    version: request.x402Version,
+    ...request,
+  });
   if (!payment.ok) return verifyRefusal(payment);
   if (await authorizationUsed(db, payment)) return verifyRefusal(nonceUsed(payment));
   return { isValid: true, payer: payment.payer };
@@ -49,18 +66,35 @@ export async function verifyX402(db: Db, principal: Principal, body: unknown) {
 
 export async function settleX402(tx: Db, principal: Principal, body: unknown) {
   const { request, error } = parseBody(body);
-  if (!request) return new Reply(400, { success: false, errorReason: error.reason, errorMessage: error.message, transaction: "", network: "" });
-  const payment = await checkPayment({ merchantId: principal.merchantId, livemode: principal.livemode, version: request.x402Version, ...request });
+  if (!request)
+    return new Reply(400, { success: false, errorReason: error.reason, errorMessage: error.message, transaction: "", network: "" });
+  const payment = await checkPayment({
+    merchantId: principal.merchantId,
+    livemode: principal.livemode,
+    version: request.x402Version,
+    ...request,
+  });
   if (!payment.ok) return settleRefusal(payment);
   const settled = await settlePayment(tx, principal, payment, { name: payment.description || payment.resourceUrl || "x402 payment" });
   if (!settled.ok) return settleRefusal(settled);
-  return { success: true, transaction: settled.paymentIntentId, network: payment.networkName, payer: payment.payer, amount: payment.authorization.value };
+  return {
+    success: true,
+    transaction: settled.paymentIntentId,
+    network: payment.networkName,
+    payer: payment.payer,
+    amount: payment.authorization.value,
+  };
 }
 
 /** What this facilitator settles for the key's mode, and where the merchant is paid (extra.payTo). */
 export function supportedX402(principal: Principal) {
   const network = networkFor(principal.livemode);
-  const extra = { payTo: payToAddress(principal.merchantId, principal.livemode), asset: network.asset, ...network.extra, settles: network === BASE_SEPOLIA };
+  const extra = {
+    payTo: payToAddress(principal.merchantId, principal.livemode),
+    asset: network.asset,
+    ...network.extra,
+    settles: network === BASE_SEPOLIA,
+  };
   return {
     kinds: [
       { x402Version: 2, scheme: "exact", network: network.caip2, extra },

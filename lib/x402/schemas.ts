@@ -15,7 +15,11 @@ export const RequirementsV2 = z
     amount: Uint,
     asset: Text,
     payTo: Text,
-    maxTimeoutSeconds: z.number().int().min(0).max(86_400 * 365),
+    maxTimeoutSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(86_400 * 365),
     extra: Extra,
   })
   .passthrough();
@@ -28,7 +32,11 @@ export const RequirementsV1 = z
     maxAmountRequired: Uint,
     asset: Text,
     payTo: Text,
-    maxTimeoutSeconds: z.number().int().min(0).max(86_400 * 365),
+    maxTimeoutSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(86_400 * 365),
     resource: Text.optional(),
     description: z.string().max(4096).optional(),
     mimeType: Text.optional(),
@@ -42,7 +50,10 @@ export const PayloadV2 = z
     x402Version: z.literal(2),
     accepted: RequirementsV2,
     payload: z.unknown(),
-    resource: z.object({ url: Text.optional(), description: z.string().max(4096).optional() }).passthrough().optional(),
+    resource: z
+      .object({ url: Text.optional(), description: z.string().max(4096).optional() })
+      .passthrough()
+      .optional(),
   })
   .passthrough();
 export type PayloadV2 = z.output<typeof PayloadV2>;

@@ -33,7 +33,15 @@ export function resourceRequirements(resource: PaidResource) {
   const mimeType = resource.url ? "" : "application/json";
   const payTo = payToAddress(resource.merchantId, resource.livemode);
   const amount = centsToAtomic(resource.amount).toString();
-  const v2 = { scheme: SCHEME, network: network.caip2, amount, asset: network.asset, payTo, maxTimeoutSeconds: MAX_TIMEOUT_SECONDS, extra: { ...network.extra } };
+  const v2 = {
+    scheme: SCHEME,
+    network: network.caip2,
+    amount,
+    asset: network.asset,
+    payTo,
+    maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
+    extra: { ...network.extra },
+  };
   const v1 = {
     scheme: SCHEME,
     network: network.v1Name,
@@ -53,7 +61,10 @@ function paymentRequired(resource: PaidResource, error: string, headers: Headers
   const terms = resourceRequirements(resource);
   headers.set(PAYMENT_REQUIRED_HEADER, encodeHeader({ x402Version: 2, error, resource: terms.resource, accepts: [terms.v2] }));
   headers.set("Content-Type", "application/json");
-  return new Response(JSON.stringify({ x402Version: 1, error, ...(message ? { message } : {}), accepts: [terms.v1] }), { status: 402, headers });
+  return new Response(JSON.stringify({ x402Version: 1, error, ...(message ? { message } : {}), accepts: [terms.v1] }), {
+    status: 402,
+    headers,
+  });
 }
 
 function errorResponse(err: unknown, requestId: string, headers: Headers): Response {
@@ -72,15 +83,22 @@ export async function serveX402Resource(req: Request, id: string): Promise<Respo
     const resource = await findPublicPaidResource(getDb(), id);
     if (!resource) throw new NotFoundError("paid_resource", id);
     if (resource.currency !== "USD") {
-      throw new ConflictError(`Paid resource ${id} is priced in ${resource.currency}; x402 pays in USDC, so only USD-priced resources are sold here (MPP: /mpp/r/${id}).`, { reason: "currency_not_supported" });
+      throw new ConflictError(
+        `Paid resource ${id} is priced in ${resource.currency}; x402 pays in USDC, so only USD-priced resources are sold here (MPP: /mpp/r/${id}).`,
+        { reason: "currency_not_supported" },
+      );
     }
     const header = req.headers.get("payment-signature") ?? req.headers.get("x-payment");
-    if (header === null) return paymentRequired(resource, "Payment required", headers, "Pay with PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (v1).");
-    if (header.length > MAX_PAYMENT_HEADER_CHARS) return paymentRequired(resource, "invalid_payload", headers, "The payment header is too large.");
+    if (header === null)
+      return paymentRequired(resource, "Payment required", headers, "Pay with PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (v1).");
+    if (header.length > MAX_PAYMENT_HEADER_CHARS)
+      return paymentRequired(resource, "invalid_payload", headers, "The payment header is too large.");
     const decoded = decodeHeader(header) as { x402Version?: unknown } | null;
-    if (!decoded || typeof decoded !== "object") return paymentRequired(resource, "invalid_payload", headers, "The payment header is not standard base64 of a JSON PaymentPayload.");
+    if (!decoded || typeof decoded !== "object")
+      return paymentRequired(resource, "invalid_payload", headers, "The payment header is not standard base64 of a JSON PaymentPayload.");
     const version = decoded.x402Version;
-    if (version !== 1 && version !== 2) return paymentRequired(resource, "invalid_x402_version", headers, `x402Version ${String(version)} is not supported (1 or 2).`);
+    if (version !== 1 && version !== 2)
+      return paymentRequired(resource, "invalid_x402_version", headers, `x402Version ${String(version)} is not supported (1 or 2).`);
 
     // A body to forward is read (and size-checked) before anything is charged.
     const hasBody = resource.url !== null && req.method !== "GET" && req.method !== "HEAD";
@@ -100,7 +118,12 @@ export async function serveX402Resource(req: Request, id: string): Promise<Respo
     if (!settled.ok) return paymentRequired(resource, settled.reason, headers, settled.message);
 
     // Committed: the payment is in the ledger. Now the paid content.
-    const receipt = encodeHeader({ success: true, transaction: settled.paymentIntentId, network: payment.networkName, payer: payment.payer });
+    const receipt = encodeHeader({
+      success: true,
+      transaction: settled.paymentIntentId,
+      network: payment.networkName,
+      payer: payment.payer,
+    });
     if (resource.url === null) {
       for (const name of PAYMENT_RESPONSE_HEADERS) headers.set(name, receipt);
       headers.set("Content-Type", "application/json");
@@ -120,9 +143,14 @@ export async function serveX402Resource(req: Request, id: string): Promise<Respo
     });
     if (!forwarded.ok) {
       const refund = await transaction((tx) =>
-        createRefund(tx, scope, { paymentIntentId: settled.paymentIntentId, reason: `x402 paid resource: the merchant's server failed (${forwarded.failure}${forwarded.status ? ` ${forwarded.status}` : ""})` }),
+        createRefund(tx, scope, {
+          paymentIntentId: settled.paymentIntentId,
+          reason: `x402 paid resource: the merchant's server failed (${forwarded.failure}${forwarded.status ? ` ${forwarded.status}` : ""})`,
+        }),
       );
-      const failed = new UpstreamError(`The merchant's server for paid resource ${resource.id} failed (${forwarded.failure}); the payment ${settled.paymentIntentId} was refunded (${refund.id}).`);
+      const failed = new UpstreamError(
+        `The merchant's server for paid resource ${resource.id} failed (${forwarded.failure}); the payment ${settled.paymentIntentId} was refunded (${refund.id}).`,
+      );
       Object.assign(failed.details, { reason: "forward_failed", paymentIntentId: settled.paymentIntentId, refundId: refund.id });
       throw failed;
     }

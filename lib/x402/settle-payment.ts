@@ -57,10 +57,15 @@ export function nonceUsed(payment: VerifiedPayment): RefusedPayment {
 }
 
 export async function settlePayment(tx: Db, merchant: Scope, payment: VerifiedPayment, sale: SaleOf): Promise<Settlement> {
-  if (merchant.livemode) throw new UpstreamError("x402 settlement in live mode needs an on-chain rail, which this service does not have yet; nothing was settled.");
+  if (merchant.livemode)
+    throw new UpstreamError(
+      "x402 settlement in live mode needs an on-chain rail, which this service does not have yet; nothing was settled.",
+    );
   const key = authorizationKey(payment);
   const keyText = `${key.network}:${key.asset}:${key.payer}:${key.nonce}`;
-  const [lock] = await tx.$queryRaw<{ locked: boolean }[]>`SELECT pg_try_advisory_xact_lock(hashtextextended(${`x402:${keyText}`}, 0)) AS locked`;
+  const [lock] = await tx.$queryRaw<
+    { locked: boolean }[]
+  >`SELECT pg_try_advisory_xact_lock(hashtextextended(${`x402:${keyText}`}, 0)) AS locked`;
   if (!lock?.locked) return nonceUsed(payment); // being settled right now by another request
   const inserted = await tx.$queryRaw<{ nonce: string }[]>`
     INSERT INTO x402_authorizations (network, asset, payer, nonce, merchant_id, livemode, value)

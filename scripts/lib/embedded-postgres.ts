@@ -96,7 +96,12 @@ async function initialise(binDir: string, dataDir: string, owner: Owner): Promis
   if (owner) chownSync(passwordFile, owner.uid, owner.gid);
   try {
     await asOwner(owner, path.join(binDir, "initdb"), [
-      `--pgdata=${dataDir}`, "--auth=password", `--username=${USER}`, `--pwfile=${passwordFile}`, "--encoding=UTF8", "--no-locale",
+      `--pgdata=${dataDir}`,
+      "--auth=password",
+      `--username=${USER}`,
+      `--pwfile=${passwordFile}`,
+      "--encoding=UTF8",
+      "--no-locale",
     ]);
   } finally {
     rmSync(passwordFile, { force: true });
@@ -105,8 +110,12 @@ async function initialise(binDir: string, dataDir: string, owner: Owner): Promis
 
 // The server's own log collector writes log/postgresql-<weekday>.log in the data directory, a week kept.
 const LOG_SETTINGS = [
-  "-c logging_collector=on", "-c log_directory=log", "-c log_filename=postgresql-%a.log",
-  "-c log_rotation_age=1d", "-c log_rotation_size=0", "-c log_truncate_on_rotation=on",
+  "-c logging_collector=on",
+  "-c log_directory=log",
+  "-c log_filename=postgresql-%a.log",
+  "-c log_rotation_age=1d",
+  "-c log_rotation_size=0",
+  "-c log_truncate_on_rotation=on",
 ];
 // A throwaway database trades durability on a machine crash for speed; a crash of the server alone loses nothing.
 const THROWAWAY_SETTINGS = ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"];
@@ -131,7 +140,8 @@ export async function startEmbeddedPostgres(name: string, port: number, options:
   return {
     adminUrl,
     stop: async () => {
-      if (existsSync(path.join(dataDir, "postmaster.pid"))) await asOwner(owner, pgCtl, ["stop", "-D", dataDir, "-m", "fast", "-w", "-t", "60"]);
+      if (existsSync(path.join(dataDir, "postmaster.pid")))
+        await asOwner(owner, pgCtl, ["stop", "-D", dataDir, "-m", "fast", "-w", "-t", "60"]);
     },
   };
 }

@@ -9,11 +9,23 @@ export interface ServerProcess {
   stop: () => Promise<void>;
 }
 
-export async function startServerProcess(port: number, env: Record<string, string>, inheritOutput = false, nodeArgs: string[] = []): Promise<ServerProcess> {
+export async function startServerProcess(
+  port: number,
+  env: Record<string, string>,
+  inheritOutput = false,
+  nodeArgs: string[] = [],
+): Promise<ServerProcess> {
   const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, "server.mjs")], {
     cwd: ROOT,
     // BASE_URL defaults to the very address callers use (`url` below); the caller's environment and `env` override it.
-    env: { BASE_URL: `http://127.0.0.1:${port}`, ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...env, PORT: String(port) },
+    env: {
+      BASE_URL: `http://127.0.0.1:${port}`,
+      ...process.env,
+      NODE_ENV: "production",
+      NEXT_TELEMETRY_DISABLED: "1",
+      ...env,
+      PORT: String(port),
+    },
     stdio: inheritOutput ? "inherit" : ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -31,7 +43,7 @@ export async function startServerProcess(port: number, env: Record<string, strin
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   if (Date.now() >= deadline) throw new Error(`server did not become healthy:\n${output}`);
-  if (process.env.SERVER_LOG) child.stdout?.pipe(process.stderr), child.stderr?.pipe(process.stderr);
+  if (process.env.SERVER_LOG) (child.stdout?.pipe(process.stderr), child.stderr?.pipe(process.stderr));
   const stop = () =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();

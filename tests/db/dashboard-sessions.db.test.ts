@@ -6,7 +6,11 @@ import { createMerchant } from "../../lib/merchants/create-merchant";
 
 describe("dashboard session purge", () => {
   it("deletes sessions expired or revoked over a day ago, keeps the rest", async () => {
-    const created = await createMerchant(getDb(), { name: "Session purge", email: `purge-${Date.now()}@example.com`, password: "a long password 123" });
+    const created = await createMerchant(getDb(), {
+      name: "Session purge",
+      email: `purge-${Date.now()}@example.com`,
+      password: "a long password 123",
+    });
     const userId = created.userId!;
     const day = 24 * 3600_000;
     const ids = {

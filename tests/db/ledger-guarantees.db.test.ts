@@ -24,12 +24,23 @@ describe("ledger guarantees in the database", () => {
     });
     // A single leg outside a transaction is its own transaction: refused.
     await expect(leg("lp_single", "payer", -5)).rejects.toThrow(/unbalanced/);
-    await expect(getDb().$executeRaw`UPDATE ledger_entries SET amount = 1 WHERE merchant_id = ${merchantId}`).rejects.toThrow(/append-only/);
+    await expect(getDb().$executeRaw`UPDATE ledger_entries SET amount = 1 WHERE merchant_id = ${merchantId}`).rejects.toThrow(
+      /append-only/,
+    );
     await expect(getDb().$executeRaw`DELETE FROM ledger_entries WHERE merchant_id = ${merchantId}`).rejects.toThrow(/append-only/);
     // The application check refuses before the database would.
     await expect(
       transaction((tx) =>
-        post(tx, { kind: "capture", scope: { merchantId, livemode: false }, currency: "USD", paymentIntentId: "pi_x", legs: [{ account: "payer", amount: -1 }, { account: "merchant_pending", amount: 2 }] }),
+        post(tx, {
+          kind: "capture",
+          scope: { merchantId, livemode: false },
+          currency: "USD",
+          paymentIntentId: "pi_x",
+          legs: [
+            { account: "payer", amount: -1 },
+            { account: "merchant_pending", amount: 2 },
+          ],
+        }),
       ),
     ).rejects.toThrow(/Unbalanced/);
   });

@@ -22,7 +22,9 @@ beforeAll(async () => {
   await createDatabaseIfMissing(adminUrl, name);
   client = new pg.Client({ connectionString: Object.assign(new URL(base.href), { pathname: `/${name}` }).href });
   await client.connect();
-  const before = readdirSync(MIGRATIONS).filter((entry) => /^\d{14}_/.test(entry) && entry < SOURCE_MIGRATION).sort();
+  const before = readdirSync(MIGRATIONS)
+    .filter((entry) => /^\d{14}_/.test(entry) && entry < SOURCE_MIGRATION)
+    .sort();
   for (const migration of before) await apply(migration);
 });
 afterAll(async () => {
@@ -34,12 +36,16 @@ describe("migration 20261125100000_payment_source", () => {
   it("backfills meter, paywall and api, orders from their PaymentIntent, and leaves no default", async () => {
     await client.query(`INSERT INTO merchants (id, name) VALUES ('mer_legacy0000000000000001', 'Legacy')`);
     const pi = (id: string, extra: string, values: string) =>
-      client.query(`INSERT INTO payment_intents (id, merchant_id, livemode, status, amount, currency, order_id${extra}) VALUES ('${id}', 'mer_legacy0000000000000001', false, 'captured', 100, 'USD', 'ord_${id}'${values})`);
+      client.query(
+        `INSERT INTO payment_intents (id, merchant_id, livemode, status, amount, currency, order_id${extra}) VALUES ('${id}', 'mer_legacy0000000000000001', false, 'captured', 100, 'USD', 'ord_${id}'${values})`,
+      );
     await pi("pi_meter", ", meter_id", ", 'mtr_x'");
     await pi("pi_paywall", ", sku", ", 'tool.weather'");
     await pi("pi_api", "", "");
     for (const id of ["pi_meter", "pi_paywall", "pi_api"]) {
-      await client.query(`INSERT INTO orders (id, merchant_id, livemode, status, payment_intent_id, amount, currency) VALUES ('ord_${id}', 'mer_legacy0000000000000001', false, 'paid', '${id}', 100, 'USD')`);
+      await client.query(
+        `INSERT INTO orders (id, merchant_id, livemode, status, payment_intent_id, amount, currency) VALUES ('ord_${id}', 'mer_legacy0000000000000001', false, 'paid', '${id}', 100, 'USD')`,
+      );
     }
 
     await apply(SOURCE_MIGRATION);
@@ -47,7 +53,11 @@ describe("migration 20261125100000_payment_source", () => {
     const pis = await client.query(`SELECT id, source FROM payment_intents ORDER BY id`);
     expect(Object.fromEntries(pis.rows.map((r) => [r.id, r.source]))).toEqual({ pi_api: "api", pi_meter: "meter", pi_paywall: "paywall" });
     const orders = await client.query(`SELECT payment_intent_id, source FROM orders ORDER BY id`);
-    expect(Object.fromEntries(orders.rows.map((r) => [r.payment_intent_id, r.source]))).toEqual({ pi_api: "api", pi_meter: "meter", pi_paywall: "paywall" });
+    expect(Object.fromEntries(orders.rows.map((r) => [r.payment_intent_id, r.source]))).toEqual({
+      pi_api: "api",
+      pi_meter: "meter",
+      pi_paywall: "paywall",
+    });
     const defaults = await client.query(
       `SELECT table_name, column_default, is_nullable FROM information_schema.columns WHERE column_name = 'source' AND table_name IN ('payment_intents', 'orders') ORDER BY table_name`,
     );
@@ -55,6 +65,10 @@ describe("migration 20261125100000_payment_source", () => {
       { table_name: "orders", column_default: null, is_nullable: "NO" },
       { table_name: "payment_intents", column_default: null, is_nullable: "NO" },
     ]);
-    await expect(client.query(`INSERT INTO payment_intents (id, merchant_id, livemode, status, amount, currency) VALUES ('pi_new', 'mer_legacy0000000000000001', false, 'captured', 1, 'USD')`)).rejects.toThrow(/source/);
+    await expect(
+      client.query(
+        `INSERT INTO payment_intents (id, merchant_id, livemode, status, amount, currency) VALUES ('pi_new', 'mer_legacy0000000000000001', false, 'captured', 1, 'USD')`,
+      ),
+    ).rejects.toThrow(/source/);
   });
 });

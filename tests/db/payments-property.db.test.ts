@@ -31,13 +31,24 @@ const METHODS = ["pm_card_visa", "pm_card_mastercard", "pm_card_chargeDeclined",
 const EXPECTED_CODES = new Set(["CONFLICT", "VALIDATION_ERROR", "PAYMENT_DECLINED"]);
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant("open" as const), merchant: fc.nat(1), amount: fc.integer({ min: 1, max: 5000 }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ kind: fc.constant("open" as const), merchant: fc.nat(1), amount: fc.integer({ min: 1, max: 5000 }) }),
+  },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant("capture" as const), target: fc.nat(5), method: fc.nat(METHODS.length - 1) }) },
   {
     weight: 4,
-    arbitrary: fc.record({ kind: fc.constant("refund" as const), target: fc.nat(5), amount: fc.option(fc.integer({ min: 1, max: 3000 })), byOrder: fc.boolean() }),
+    arbitrary: fc.record({
+      kind: fc.constant("refund" as const),
+      target: fc.nat(5),
+      amount: fc.option(fc.integer({ min: 1, max: 3000 })),
+      byOrder: fc.boolean(),
+    }),
   },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("refundRace" as const), target: fc.nat(5), amount: fc.integer({ min: 1, max: 2000 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant("refundRace" as const), target: fc.nat(5), amount: fc.integer({ min: 1, max: 2000 }) }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("cancel" as const), target: fc.nat(5) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("expire" as const), target: fc.nat(5) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("settle" as const), target: fc.nat(5) }) },
@@ -110,7 +121,9 @@ describe("payments property", () => {
             if (r.ok) noteRefund(target.paymentIntentId, r.value.amount);
           } else if (op.kind === "refundRace") {
             const results = await Promise.all(
-              [0, 1, 2].map(() => run((tx) => createRefund(tx, target.scope, { paymentIntentId: target.paymentIntentId, amount: op.amount }))),
+              [0, 1, 2].map(() =>
+                run((tx) => createRefund(tx, target.scope, { paymentIntentId: target.paymentIntentId, amount: op.amount })),
+              ),
             );
             for (const r of results) if (r.ok) noteRefund(target.paymentIntentId, r.value.amount);
           } else if (op.kind === "cancel") {
@@ -137,7 +150,9 @@ describe("payments property", () => {
         for (const scope of scopes) {
           const sums = await getDb().$queryRaw<{ held: bigint | null }[]>`
             SELECT sum(amount) AS held FROM ledger_entries WHERE merchant_id = ${scope.merchantId} AND account <> 'payer'`;
-          const expected = pis.filter((p) => p.merchantId === scope.merchantId).reduce((s, p) => s + p.amountCaptured - p.amountRefunded, 0);
+          const expected = pis
+            .filter((p) => p.merchantId === scope.merchantId)
+            .reduce((s, p) => s + p.amountCaptured - p.amountRefunded, 0);
           expect(Number(sums[0].held ?? 0)).toBe(expected);
         }
       }),

@@ -33,7 +33,10 @@ describe.each(backends)("%s token bucket", (_name, makeLimiter) => {
     const refused = results.filter((r) => !r.allowed);
     expect(refused).toHaveLength(120 - config.max);
     for (const r of refused) expect(r.retryAfterSeconds).toBeGreaterThanOrEqual(1);
-    const remaining = results.filter((r) => r.allowed).map((r) => r.remaining).sort((a, b) => a - b);
+    const remaining = results
+      .filter((r) => r.allowed)
+      .map((r) => r.remaining)
+      .sort((a, b) => a - b);
     expect(remaining[0]).toBe(0);
     expect(remaining.at(-1)).toBe(config.max - 1);
   });

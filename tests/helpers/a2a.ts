@@ -1,7 +1,15 @@
 // The real @a2a-js/sdk 1.3 client against a merchant agent (docs/a2a.md), authenticated with the buyer's API key.
 import { randomUUID } from "node:crypto";
 import { Role, type Message, type Part, type Task } from "@a2a-js/sdk";
-import { ClientFactory, ClientFactoryOptions, createAuthenticatingFetchWithRetry, JsonRpcTransportFactory, ServiceParameters, withA2AExtensions, type Client } from "@a2a-js/sdk/client";
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  createAuthenticatingFetchWithRetry,
+  JsonRpcTransportFactory,
+  ServiceParameters,
+  withA2AExtensions,
+  type Client,
+} from "@a2a-js/sdk/client";
 import { expect } from "vitest";
 import { baseUrl } from "./http";
 
@@ -13,12 +21,19 @@ export function agentBase(merchantId: string, base = baseUrl()) {
 }
 
 export function bearerFetch(key: string): typeof fetch {
-  return createAuthenticatingFetchWithRetry(fetch, { headers: async () => ({ Authorization: `Bearer ${key}` }), shouldRetryWithHeaders: async () => undefined });
+  return createAuthenticatingFetchWithRetry(fetch, {
+    headers: async () => ({ Authorization: `Bearer ${key}` }),
+    shouldRetryWithHeaders: async () => undefined,
+  });
 }
 
 /** The real SDK client (ClientFactory().createFromUrl), authenticated with the buyer's API key (the card's Bearer scheme). */
 export async function a2aClient(merchantId: string, key: string, base = baseUrl()): Promise<Client> {
-  const factory = new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl: bearerFetch(key) })] }));
+  const factory = new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [new JsonRpcTransportFactory({ fetchImpl: bearerFetch(key) })],
+    }),
+  );
   // The card is at <agent>/.well-known/agent-card.json: the resolver resolves that relative path, so a trailing slash.
   return factory.createFromUrl(`${agentBase(merchantId, base)}/`);
 }
@@ -32,7 +47,17 @@ export function data(value: unknown): Part {
 }
 
 export function userMessage(parts: Part[], extra: Partial<Message> = {}): Message {
-  return { messageId: randomUUID(), contextId: "", taskId: "", role: Role.ROLE_USER, parts, metadata: undefined, extensions: [], referenceTaskIds: [], ...extra };
+  return {
+    messageId: randomUUID(),
+    contextId: "",
+    taskId: "",
+    role: Role.ROLE_USER,
+    parts,
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+    ...extra,
+  };
 }
 
 export function asTask(result: unknown): Task {

@@ -43,7 +43,10 @@ export async function acpCall(method: string, path: string, options: AcpCallOpti
   const res = await call(method, path, { key: options.key, body: options.body, rawBody: options.rawBody, headers, base: options.base });
   const schema = schemaFor(method, path, res.status, res.body);
   const parsed = schema.safeParse(res.body);
-  expect(parsed.success, `${method} ${path} -> ${res.status} does not match ACP's schema: ${JSON.stringify(res.body)} ${parsed.error?.message ?? ""}`).toBe(true);
+  expect(
+    parsed.success,
+    `${method} ${path} -> ${res.status} does not match ACP's schema: ${JSON.stringify(res.body)} ${parsed.error?.message ?? ""}`,
+  ).toBe(true);
   expect(res.status, `${method} ${path}: never a 500 (${JSON.stringify(res.body)})`).toBeLessThan(500);
   return res;
 }

@@ -18,7 +18,12 @@ export function uniqueEmail(): string {
 }
 
 /** POSTs next-auth's callback for a provider; returns the response and the cookies it set. */
-export async function authCallback(provider: "signin" | "signup", fields: Record<string, string>, base = baseUrl(), extraHeaders: Record<string, string> = {}) {
+export async function authCallback(
+  provider: "signin" | "signup",
+  fields: Record<string, string>,
+  base = baseUrl(),
+  extraHeaders: Record<string, string> = {},
+) {
   const csrf = await fetch(`${base}/api/auth/csrf`);
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
   const csrfCookies = cookiesOf(csrf);
@@ -38,19 +43,35 @@ export async function authCallback(provider: "signin" | "signup", fields: Record
  * The link (its token) in the newest mail of a kind to an address, read from the dev mail viewer
  * (/dev/mail?to=, served by test servers with DEV_MAIL_VIEWER=1), or null.
  */
-export async function mailedToken(email: string, kind: "confirm_email" | "reset_password" | "signup_existing_account", base = baseUrl()): Promise<string | null> {
+export async function mailedToken(
+  email: string,
+  kind: "confirm_email" | "reset_password" | "signup_existing_account",
+  base = baseUrl(),
+): Promise<string | null> {
   const res = await fetch(`${base}/dev/mail?to=${encodeURIComponent(email)}`);
   if (res.status !== 200) throw new Error(`dev mail viewer: ${res.status}`);
   const html = await res.text();
-  const mail = html.split('data-testid="mail"').slice(1).find((part) => part.includes(`data-kind="${kind}"`));
+  const mail = html
+    .split('data-testid="mail"')
+    .slice(1)
+    .find((part) => part.includes(`data-kind="${kind}"`));
   if (!mail) return null;
   const token = /href="[^"]*\?token=([^"&]+)"/.exec(mail)?.[1];
   return token ? decodeURIComponent(token) : "";
 }
 
 /** POSTs one of the account endpoints (/api/account/*) as the pages do. */
-export async function accountCall(path: "confirm-email" | "forgot-password" | "reset-password", body: unknown, base = baseUrl(), headers: Record<string, string> = {}) {
-  const res = await fetch(`${base}/api/account/${path}`, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) });
+export async function accountCall(
+  path: "confirm-email" | "forgot-password" | "reset-password",
+  body: unknown,
+  base = baseUrl(),
+  headers: Record<string, string> = {},
+) {
+  const res = await fetch(`${base}/api/account/${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json().catch(() => null)) as any, headers: res.headers };
 }
 
@@ -63,7 +84,10 @@ export async function confirmSignUp(email: string, base = baseUrl()): Promise<vo
 }
 
 /** Signs up over HTTP ("check your email"), confirms with the mailed link, then signs in. */
-export async function signUpOverHttp(fields: { name?: string; email?: string; password?: string } = {}, base = baseUrl()): Promise<DashboardSession & { email: string; password: string }> {
+export async function signUpOverHttp(
+  fields: { name?: string; email?: string; password?: string } = {},
+  base = baseUrl(),
+): Promise<DashboardSession & { email: string; password: string }> {
   const email = fields.email ?? uniqueEmail();
   const password = fields.password ?? `pw-${randomBytes(8).toString("hex")}`;
   const result = await authCallback("signup", { name: fields.name ?? "HTTP test merchant", email, password }, base);
@@ -92,7 +116,14 @@ export async function dashboardCall(
   session: DashboardSession | null,
   method: string,
   path: string,
-  options: { body?: unknown; csrfToken?: string | null; origin?: string | null; mode?: "test" | "live"; base?: string; headers?: Record<string, string> } = {},
+  options: {
+    body?: unknown;
+    csrfToken?: string | null;
+    origin?: string | null;
+    mode?: "test" | "live";
+    base?: string;
+    headers?: Record<string, string>;
+  } = {},
 ) {
   const base = session?.base ?? options.base ?? baseUrl();
   const headers: Record<string, string> = { "Content-Type": "application/json", ...options.headers };
@@ -101,7 +132,12 @@ export async function dashboardCall(
   if (origin) headers.Origin = origin;
   if (options.csrfToken) headers["X-CSRF-Token"] = options.csrfToken;
   if (options.mode) headers["X-Dashboard-Mode"] = options.mode;
-  const res = await fetch(`${base}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), redirect: "manual" });
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    redirect: "manual",
+  });
   const text = await res.text();
   let body: any = text;
   try {

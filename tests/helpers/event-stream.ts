@@ -18,12 +18,20 @@ export interface SseConnection {
   closed: Promise<void>;
 }
 
-export async function openStream(base: string, key: string, options: { types?: string; lastEventId?: string } = {}): Promise<SseConnection> {
+export async function openStream(
+  base: string,
+  key: string,
+  options: { types?: string; lastEventId?: string } = {},
+): Promise<SseConnection> {
   const abort = new AbortController();
   const url = new URL("/v1/events/stream", base);
   if (options.types !== undefined) url.searchParams.set("types", options.types);
   const res = await fetch(url, {
-    headers: { authorization: `Bearer ${key}`, accept: "text/event-stream", ...(options.lastEventId ? { "last-event-id": options.lastEventId } : {}) },
+    headers: {
+      authorization: `Bearer ${key}`,
+      accept: "text/event-stream",
+      ...(options.lastEventId ? { "last-event-id": options.lastEventId } : {}),
+    },
     signal: abort.signal,
   });
   const connection: SseConnection = {
@@ -34,7 +42,10 @@ export async function openStream(base: string, key: string, options: { types?: s
     async waitFor(predicate, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       while (!predicate(connection.frames)) {
-        if (Date.now() > deadline) throw new Error(`stream: condition not met in ${timeoutMs} ms (${connection.frames.length} frames: ${connection.frames.map((f) => f.event).join(",")})`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `stream: condition not met in ${timeoutMs} ms (${connection.frames.length} frames: ${connection.frames.map((f) => f.event).join(",")})`,
+          );
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     },
@@ -61,7 +72,7 @@ export async function openStream(base: string, key: string, options: { types?: s
             if (line.startsWith(":")) connection.comments.push(line.slice(1).trim());
             else if (line.startsWith("id: ")) frame.id = line.slice(4);
             else if (line.startsWith("event: ")) frame.event = line.slice(7);
-            else if (line.startsWith("data: ")) (frame.data += (hasData ? "\n" : "") + line.slice(6)), (hasData = true);
+            else if (line.startsWith("data: ")) ((frame.data += (hasData ? "\n" : "") + line.slice(6)), (hasData = true));
           }
           if (hasData) connection.frames.push(frame);
         }

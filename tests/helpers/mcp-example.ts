@@ -14,7 +14,9 @@ export interface ExampleServer {
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
-export async function startMcpExample(env: { SERVICE_URL: string; SERVICE_API_KEY: string; MERCHANT_ID: string } & Record<string, string>): Promise<ExampleServer> {
+export async function startMcpExample(
+  env: { SERVICE_URL: string; SERVICE_API_KEY: string; MERCHANT_ID: string } & Record<string, string>,
+): Promise<ExampleServer> {
   const port = await freePort();
   const child = spawn(path.join(ROOT, "node_modules", ".bin", "tsx"), [path.join(ROOT, "examples", "mcp-server.ts")], {
     cwd: ROOT,
@@ -29,7 +31,13 @@ export async function startMcpExample(env: { SERVICE_URL: string; SERVICE_API_KE
   for (;;) {
     if (child.exitCode !== null) throw new Error(`example exited with ${child.exitCode}:\n${output}`);
     if (Date.now() > deadline) throw new Error(`example did not start:\n${output}`);
-    if (await fetch(`${url}/health`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${url}/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const stats = async () => (await (await fetch(`${url}/stats`)).json()) as { runs: Record<string, number>; calls: Record<string, number> };

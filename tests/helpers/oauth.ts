@@ -63,7 +63,13 @@ export class HeadlessProvider implements OAuthClientProvider {
     return "http://127.0.0.1:9/callback";
   }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: this.name, redirect_uris: [this.redirectUrl], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none" };
+    return {
+      client_name: this.name,
+      redirect_uris: [this.redirectUrl],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+    };
   }
   state() {
     this.store.state = `st_${randomUUID()}`;
@@ -118,7 +124,9 @@ export async function connectWithOAuth(base: string, provider: HeadlessProvider)
 /** An MCP client with a fixed bearer (an API key or a raw access token), no OAuth provider. */
 export async function connectWithBearer(base: string, token: string): Promise<Client> {
   const client = new Client({ name: "bearer", version: "0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+  );
   return client;
 }
 
@@ -133,7 +141,14 @@ export async function registerClient(base: string, metadata: Record<string, unkn
   const res = await fetch(`${base}/oauth/register`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ client_name: "raw client", redirect_uris: ["http://127.0.0.1:9/callback"], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none", ...metadata }),
+    body: JSON.stringify({
+      client_name: "raw client",
+      redirect_uris: ["http://127.0.0.1:9/callback"],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+      ...metadata,
+    }),
   });
   return { status: res.status, body: (await res.json()) as any, headers: res.headers };
 }
@@ -147,7 +162,11 @@ export function authorizeUrl(base: string, params: Record<string, string | undef
 export async function tokenRequest(base: string, form: Record<string, string | undefined>) {
   const body = new URLSearchParams();
   for (const [k, v] of Object.entries(form)) if (v !== undefined) body.set(k, v);
-  const res = await fetch(`${base}/oauth/token`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body });
+  const res = await fetch(`${base}/oauth/token`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body,
+  });
   return { status: res.status, body: (await res.json()) as any, headers: res.headers };
 }
 
@@ -160,7 +179,16 @@ export async function codeFor(session: DashboardSession, options: { scope?: stri
   const state = `st_${randomUUID()}`;
   const back = await consentOverHttp(
     session,
-    authorizeUrl(base, { response_type: "code", client_id: client.client_id, redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: "S256", state, scope: options.scope ?? "read write", resource: `${base}/mcp` }),
+    authorizeUrl(base, {
+      response_type: "code",
+      client_id: client.client_id,
+      redirect_uri: redirectUri,
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+      state,
+      scope: options.scope ?? "read write",
+      resource: `${base}/mcp`,
+    }),
     options.choice,
   );
   return { client, verifier, challenge, redirectUri, state, back, code: back.searchParams.get("code") };

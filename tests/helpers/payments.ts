@@ -10,7 +10,12 @@ export async function openCheckout(key: string, body: Record<string, unknown> = 
   return res.body;
 }
 
-export function capture(key: string, checkoutId: string, paymentMethod = "pm_card_visa", extra: { billingCountry?: string; base?: string; headers?: Record<string, string> } = {}) {
+export function capture(
+  key: string,
+  checkoutId: string,
+  paymentMethod = "pm_card_visa",
+  extra: { billingCountry?: string; base?: string; headers?: Record<string, string> } = {},
+) {
   const { base, headers, ...body } = extra;
   return call("POST", `/v1/checkouts/${checkoutId}/capture`, { key, base, headers, body: { paymentMethod, ...body } });
 }
@@ -45,7 +50,10 @@ export async function allEvents(key: string, base?: string): Promise<any[]> {
 
 /** The event types about one object (by data.object.id), sorted. */
 export async function eventTypesFor(key: string, objectId: string): Promise<string[]> {
-  return (await allEvents(key)).filter((event) => event.data.object.id === objectId).map((event) => event.type).sort();
+  return (await allEvents(key))
+    .filter((event) => event.data.object.id === objectId)
+    .map((event) => event.type)
+    .sort();
 }
 
 /**

@@ -17,7 +17,8 @@ export function rawRequest(
   const { hostname, port } = new URL(base);
   // A body is always framed by Content-Length: Node's client sends a DELETE or OPTIONS body unframed
   // otherwise, and the server then reads it as the start of a second (malformed) request.
-  const headers = options.body === undefined ? options.headers : { ...options.headers, "Content-Length": String(Buffer.byteLength(options.body)) };
+  const headers =
+    options.body === undefined ? options.headers : { ...options.headers, "Content-Length": String(Buffer.byteLength(options.body)) };
   return new Promise((resolve, reject) => {
     const req = http.request({ hostname, port, method, path, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
@@ -65,7 +66,14 @@ export function unfinishedChunkedUpload(
 ): Promise<RawResponse> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
-    const req = http.request({ hostname, port, method: "POST", path, headers: { ...headers, "Transfer-Encoding": "chunked" }, agent: false });
+    const req = http.request({
+      hostname,
+      port,
+      method: "POST",
+      path,
+      headers: { ...headers, "Transfer-Encoding": "chunked" },
+      agent: false,
+    });
     const timer = setTimeout(() => {
       req.destroy();
       reject(new Error(`no answer to POST ${path} while its ${bytes}-byte chunked body was still open`));

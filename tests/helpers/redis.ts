@@ -11,7 +11,10 @@ export function redisUrlForTests(): string | null {
   let reachable = false;
   try {
     // A synchronous probe, so that test tables can be built at collection time.
-    execSync(`node -e "const s=require('net').connect(${Number(port || 6379)},'${hostname}');s.on('connect',()=>process.exit(0));s.on('error',()=>process.exit(1))"`, { timeout: 3000 });
+    execSync(
+      `node -e "const s=require('net').connect(${Number(port || 6379)},'${hostname}');s.on('connect',()=>process.exit(0));s.on('error',()=>process.exit(1))"`,
+      { timeout: 3000 },
+    );
     reachable = true;
   } catch {
     reachable = false;

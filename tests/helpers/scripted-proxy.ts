@@ -6,11 +6,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 
 export type ProxyAction =
-  | "forward"
-  | "drop"
-  | "forward-then-drop"
-  | "hang"
-  | { status: number; headers?: Record<string, string>; body?: unknown };
+  "forward" | "drop" | "forward-then-drop" | "hang" | { status: number; headers?: Record<string, string>; body?: unknown };
 
 export interface SeenRequest {
   method: string;
@@ -31,13 +27,23 @@ export interface ScriptedProxy {
 const HOP_BY_HOP = new Set(["host", "connection", "content-length", "transfer-encoding", "keep-alive", "content-encoding"]);
 
 /** `script(n, req)` decides the action for the n-th request (0-based); `target` is where "forward" goes. */
-export async function startScriptedProxy(target: string | null, script: (n: number, req: SeenRequest) => ProxyAction): Promise<ScriptedProxy> {
+export async function startScriptedProxy(
+  target: string | null,
+  script: (n: number, req: SeenRequest) => ProxyAction,
+): Promise<ScriptedProxy> {
   const seen: SeenRequest[] = [];
   const sockets = new Set<import("node:net").Socket>();
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const entry: SeenRequest = { method: req.method ?? "GET", path: req.url ?? "/", headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), action: "forward", at: Date.now() };
+    const entry: SeenRequest = {
+      method: req.method ?? "GET",
+      path: req.url ?? "/",
+      headers: req.headers,
+      body: Buffer.concat(chunks).toString("utf8"),
+      action: "forward",
+      at: Date.now(),
+    };
     entry.action = script(seen.length, entry);
     seen.push(entry);
     const action = entry.action;

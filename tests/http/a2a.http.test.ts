@@ -29,21 +29,44 @@ let hat: { id: string; unitAmount: number };
 let scarf: { id: string };
 
 beforeAll(async () => {
-  [seller, buyer, other] = await Promise.all([createTestMerchant("A2A seller"), createTestMerchant("A2A buyer"), createTestMerchant("A2A other")]);
+  [seller, buyer, other] = await Promise.all([
+    createTestMerchant("A2A seller"),
+    createTestMerchant("A2A buyer"),
+    createTestMerchant("A2A other"),
+  ]);
   second = await startTestServer();
-  hat = (await call("POST", "/v1/products", { key: seller.testKey, body: { name: "Red hat", unitAmount: 25, currency: "usd", description: "A hat" } })).body;
+  hat = (
+    await call("POST", "/v1/products", {
+      key: seller.testKey,
+      body: { name: "Red hat", unitAmount: 25, currency: "usd", description: "A hat" },
+    })
+  ).body;
   scarf = (await call("POST", "/v1/products", { key: seller.testKey, body: { name: "Scarf", unitAmount: 40, currency: "usd" } })).body;
   expect(hat.id).toMatch(/^prd_/);
 });
 afterAll(() => second?.stop());
 
-async function rpc(body: unknown, options: { key?: string | null; version?: string | null; merchantId?: string; raw?: string; extensions?: string; xExtensions?: string } = {}) {
+async function rpc(
+  body: unknown,
+  options: {
+    key?: string | null;
+    version?: string | null;
+    merchantId?: string;
+    raw?: string;
+    extensions?: string;
+    xExtensions?: string;
+  } = {},
+) {
   const headers: Record<string, string> = { "Content-Type": "application/json" };
   if (options.key !== null) headers.Authorization = `Bearer ${options.key ?? buyer.testKey}`;
   if (options.version !== null) headers["A2A-Version"] = options.version ?? "1.0";
   if (options.extensions) headers["A2A-Extensions"] = options.extensions;
   if (options.xExtensions) headers["X-A2A-Extensions"] = options.xExtensions;
-  const res = await fetch(agentBase(options.merchantId ?? seller.merchantId), { method: "POST", headers, body: options.raw ?? JSON.stringify(body) });
+  const res = await fetch(agentBase(options.merchantId ?? seller.merchantId), {
+    method: "POST",
+    headers,
+    body: options.raw ?? JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: JSON.parse(text) };
 }
@@ -86,7 +109,10 @@ describe("the agent card", () => {
     ]);
     expect(card.securitySchemes.apiKey.httpAuthSecurityScheme).toMatchObject({ scheme: "Bearer" });
     expect(card.securityRequirements).toEqual([{ schemes: { apiKey: {} } }]); // ProtoJSON omits the empty scope list
-    expect(card.capabilities.extensions.map((e: any) => e.uri)).toEqual([X402_EXT, "https://github.com/google-agentic-commerce/ap2/tree/v0.1"]);
+    expect(card.capabilities.extensions.map((e: any) => e.uri)).toEqual([
+      X402_EXT,
+      "https://github.com/google-agentic-commerce/ap2/tree/v0.1",
+    ]);
     expect(card.skills[0]).toMatchObject({ id: "catalog" });
   });
 
@@ -97,7 +123,11 @@ describe("the agent card", () => {
     const card = await res.json();
     expect(card.supportedInterfaces[0].url).toBe(agentBase(demo));
     // The real client finds the demo merchant's agent from the service's root address.
-    const client = await new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl: bearerFetch(buyer.testKey) })] })).createFromUrl(baseUrl());
+    const client = await new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+        transports: [new JsonRpcTransportFactory({ fetchImpl: bearerFetch(buyer.testKey) })],
+      }),
+    ).createFromUrl(baseUrl());
     const task = await send(client, userMessage([text("browse")]));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect((await getDb().a2aTask.findUnique({ where: { id: task.id } }))?.merchantId).toBe(demo);
@@ -139,15 +169,28 @@ describe("browsing with the real @a2a-js/sdk client", () => {
   });
 
   it("the v0.3 compatibility path answers (message/send, tasks/get) with the SDK's legacy transport and raw JSON-RPC", async () => {
-    const raw = await rpc({ jsonrpc: "2.0", id: 7, method: "message/send", params: { message: { kind: "message", messageId: randomUUID(), role: "user", parts: [{ kind: "text", text: "browse" }] } } }, { version: null });
+    const raw = await rpc(
+      {
+        jsonrpc: "2.0",
+        id: 7,
+        method: "message/send",
+        params: { message: { kind: "message", messageId: randomUUID(), role: "user", parts: [{ kind: "text", text: "browse" }] } },
+      },
+      { version: null },
+    );
     expect(raw.status).toBe(200);
     expect(raw.body).toMatchObject({ jsonrpc: "2.0", id: 7, result: { kind: "task", status: { state: "completed" } } });
     const got = await rpc({ jsonrpc: "2.0", id: 8, method: "tasks/get", params: { id: raw.body.result.id } }, { version: "0.3" });
     expect(got.body.result).toMatchObject({ kind: "task", id: raw.body.result.id, status: { state: "completed" } });
 
-    const fetchImpl = createAuthenticatingFetchWithRetry(fetch, { headers: async () => ({ Authorization: `Bearer ${buyer.testKey}` }), shouldRetryWithHeaders: async () => undefined });
+    const fetchImpl = createAuthenticatingFetchWithRetry(fetch, {
+      headers: async () => ({ Authorization: `Bearer ${buyer.testKey}` }),
+      shouldRetryWithHeaders: async () => undefined,
+    });
     const legacy = new LegacyJsonRpcTransport({ endpoint: agentBase(seller.merchantId), fetchImpl });
-    const task = asTask(await legacy.sendMessage({ tenant: "", message: userMessage([text("browse")]), configuration: undefined, metadata: undefined }));
+    const task = asTask(
+      await legacy.sendMessage({ tenant: "", message: userMessage([text("browse")]), configuration: undefined, metadata: undefined }),
+    );
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 });
@@ -164,65 +207,143 @@ describe("buying with the a2a-x402 extension", () => {
     const supported = await call("GET", "/x402/supported", { key: seller.testKey });
     expect(required).toMatchObject({
       x402Version: 2,
-      accepts: [{ scheme: "exact", network: "eip155:84532", amount: "500000", asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e", payTo: supported.body.kinds[0].extra.payTo, extra: { name: "USDC", version: "2" } }],
+      accepts: [
+        {
+          scheme: "exact",
+          network: "eip155:84532",
+          amount: "500000",
+          asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
+          payTo: supported.body.kinds[0].extra.payTo,
+          extra: { name: "USDC", version: "2" },
+        },
+      ],
     });
 
     const { account, x402 } = payer();
     const payload = await x402.createPaymentPayload(required);
-    const t2 = await send(client, userMessage([text("paying")], { taskId: t1.id, contextId: t1.contextId, metadata: { "x402.payment.status": "payment-submitted", "x402.payment.payload": payload } }), [X402_EXT]);
+    const t2 = await send(
+      client,
+      userMessage([text("paying")], {
+        taskId: t1.id,
+        contextId: t1.contextId,
+        metadata: { "x402.payment.status": "payment-submitted", "x402.payment.payload": payload },
+      }),
+      [X402_EXT],
+    );
     expect(t2.status?.state, JSON.stringify(t2.status)).toBe(TaskState.TASK_STATE_COMPLETED);
     const done = t2.status!.message!.metadata!;
     expect(done["x402.payment.status"]).toBe("payment-completed");
-    expect(done["x402.payment.receipts"]).toEqual([{ success: true, transaction: expect.stringMatching(/^pi_/), network: "eip155:84532", payer: account.address }]);
+    expect(done["x402.payment.receipts"]).toEqual([
+      { success: true, transaction: expect.stringMatching(/^pi_/), network: "eip155:84532", payer: account.address },
+    ]);
     const piId = done["x402.payment.receipts"][0].transaction;
 
     const pi = await call("GET", `/v1/payment_intents/${piId}`, { key: seller.testKey });
-    expect(pi.body).toMatchObject({ status: "captured", amount: 50, amountCaptured: 50, currency: "USD", source: "a2a", payer: account.address });
+    expect(pi.body).toMatchObject({
+      status: "captured",
+      amount: 50,
+      amountCaptured: 50,
+      currency: "USD",
+      source: "a2a",
+      payer: account.address,
+    });
     const order = await call("GET", `/v1/orders/${pi.body.orderId}`, { key: seller.testKey });
-    expect(order.body).toMatchObject({ status: "paid", source: "a2a", amount: 50, items: [{ productId: hat.id, name: "Red hat", quantity: 2, unitAmount: 25 }] });
+    expect(order.body).toMatchObject({
+      status: "paid",
+      source: "a2a",
+      amount: 50,
+      items: [{ productId: hat.id, name: "Red hat", quantity: 2, unitAmount: 25 }],
+    });
     expect(await balanceUsd(seller.testKey)).toBe(before + 50);
     const events = await call("GET", "/v1/events?type=payment_intent.captured&limit=100", { key: seller.testKey });
     expect(events.body.data.some((e: any) => e.data.object.id === piId)).toBe(true);
     expect((await getDb().a2aTask.findUnique({ where: { id: t1.id } }))?.paymentIntentId).toBe(piId);
 
     // The task is final: GetTask from the other process shows the receipts.
-    const viaSecond = await (await a2aClient(seller.merchantId, buyer.testKey, second.url)).getTask({ tenant: "", id: t1.id, historyLength: undefined });
+    const viaSecond = await (
+      await a2aClient(seller.merchantId, buyer.testKey, second.url)
+    ).getTask({ tenant: "", id: t1.id, historyLength: undefined });
     expect(viaSecond.status?.message?.metadata?.["x402.payment.receipts"][0].transaction).toBe(piId);
 
     // The same signed payload in a new task: payment-failed DUPLICATE_NONCE, nothing charged.
     const count = await a2aPayments(seller.merchantId);
     const t3 = await send(client, userMessage([text(`buy ${hat.id} 2`)]), [X402_EXT]);
-    const replay = await send(client, userMessage([text("again")], { taskId: t3.id, contextId: t3.contextId, metadata: { "x402.payment.status": "payment-submitted", "x402.payment.payload": payload } }), [X402_EXT]);
+    const replay = await send(
+      client,
+      userMessage([text("again")], {
+        taskId: t3.id,
+        contextId: t3.contextId,
+        metadata: { "x402.payment.status": "payment-submitted", "x402.payment.payload": payload },
+      }),
+      [X402_EXT],
+    );
     expect(replay.status?.state).toBe(TaskState.TASK_STATE_FAILED);
-    expect(replay.status?.message?.metadata).toMatchObject({ "x402.payment.status": "payment-failed", "x402.payment.error": "DUPLICATE_NONCE", "x402.payment.receipts": [{ success: false, transaction: "" }] });
+    expect(replay.status?.message?.metadata).toMatchObject({
+      "x402.payment.status": "payment-failed",
+      "x402.payment.error": "DUPLICATE_NONCE",
+      "x402.payment.receipts": [{ success: false, transaction: "" }],
+    });
 
     // Tampered (value raised after signing): INVALID_SIGNATURE; a payment for another cart: INVALID_AMOUNT.
     const t4 = await send(client, userMessage([text(`buy ${hat.id} 2`)]), [X402_EXT]);
     const fresh = await payer().x402.createPaymentPayload(t4.status!.message!.metadata!["x402.payment.required"]);
     const tampered = structuredClone(fresh) as any;
     tampered.payload.authorization.to = account.address;
-    const bad = await send(client, userMessage([text("x")], { taskId: t4.id, contextId: t4.contextId, metadata: { "x402.payment.status": "payment-submitted", "x402.payment.payload": tampered } }), [X402_EXT]);
+    const bad = await send(
+      client,
+      userMessage([text("x")], {
+        taskId: t4.id,
+        contextId: t4.contextId,
+        metadata: { "x402.payment.status": "payment-submitted", "x402.payment.payload": tampered },
+      }),
+      [X402_EXT],
+    );
     expect(bad.status?.state).toBe(TaskState.TASK_STATE_FAILED);
     expect(bad.status?.message?.metadata?.["x402.payment.error"]).not.toBe(undefined);
     const t5 = await send(client, userMessage([text(`buy ${scarf.id} 1`)]), [X402_EXT]);
     const cheap = await payer().x402.createPaymentPayload(t1.status!.message!.metadata!["x402.payment.required"]);
-    const wrong = await send(client, userMessage([text("x")], { taskId: t5.id, contextId: t5.contextId, metadata: { "x402.payment.status": "payment-submitted", "x402.payment.payload": cheap } }), [X402_EXT]);
+    const wrong = await send(
+      client,
+      userMessage([text("x")], {
+        taskId: t5.id,
+        contextId: t5.contextId,
+        metadata: { "x402.payment.status": "payment-submitted", "x402.payment.payload": cheap },
+      }),
+      [X402_EXT],
+    );
     expect(wrong.status?.state).toBe(TaskState.TASK_STATE_FAILED);
     expect(await a2aPayments(seller.merchantId)).toBe(count);
     expect(await balanceUsd(seller.testKey)).toBe(before + 50);
 
     // The extension activated with X-A2A-Extensions (the a2a-x402 spec's header name) works as well.
-    const viaX = await rpc({ jsonrpc: "2.0", id: 3, method: "SendMessage", params: { message: Message.toJSON(userMessage([text(`buy ${hat.id}`)])) } }, { xExtensions: X402_EXT });
+    const viaX = await rpc(
+      { jsonrpc: "2.0", id: 3, method: "SendMessage", params: { message: Message.toJSON(userMessage([text(`buy ${hat.id}`)])) } },
+      { xExtensions: X402_EXT },
+    );
     expect(viaX.body.result.task.status.state).toBe("TASK_STATE_INPUT_REQUIRED");
     expect(viaX.body.result.task.status.message.metadata["x402.payment.status"]).toBe("payment-required");
     expect(viaX.headers.get("a2a-extensions")).toBe(X402_EXT);
 
     // A finished task takes no more messages (the SDK's UnsupportedOperation error).
-    await expect(send(client, userMessage([text("x")], { taskId: t1.id, contextId: t1.contextId, metadata: { "x402.payment.status": "payment-submitted", "x402.payment.payload": payload } }), [X402_EXT])).rejects.toThrow();
+    await expect(
+      send(
+        client,
+        userMessage([text("x")], {
+          taskId: t1.id,
+          contextId: t1.contextId,
+          metadata: { "x402.payment.status": "payment-submitted", "x402.payment.payload": payload },
+        }),
+        [X402_EXT],
+      ),
+    ).rejects.toThrow();
 
     // payment-rejected: the task is canceled, nothing charged.
     const t6 = await send(client, userMessage([text(`buy ${hat.id} 1`)]), [X402_EXT]);
-    const rejected = await send(client, userMessage([text("no")], { taskId: t6.id, contextId: t6.contextId, metadata: { "x402.payment.status": "payment-rejected" } }), [X402_EXT]);
+    const rejected = await send(
+      client,
+      userMessage([text("no")], { taskId: t6.id, contextId: t6.contextId, metadata: { "x402.payment.status": "payment-rejected" } }),
+      [X402_EXT],
+    );
     expect(rejected.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     expect(rejected.status?.message?.metadata?.["x402.payment.status"]).toBe("payment-rejected");
 
@@ -241,10 +362,21 @@ describe("buying with the a2a-x402 extension", () => {
     const payloads = await Promise.all(Array.from({ length: 8 }, () => payer().x402.createPaymentPayload(required)));
     const answers = await Promise.all(
       payloads.map(async (payload, i) => {
-        const message = Message.toJSON(userMessage([text("paying")], { taskId: t.id, contextId: t.contextId, metadata: { "x402.payment.status": "payment-submitted", "x402.payment.payload": payload } }));
+        const message = Message.toJSON(
+          userMessage([text("paying")], {
+            taskId: t.id,
+            contextId: t.contextId,
+            metadata: { "x402.payment.status": "payment-submitted", "x402.payment.payload": payload },
+          }),
+        );
         const res = await fetch(agentBase(seller.merchantId, i % 2 ? second.url : baseUrl()), {
           method: "POST",
-          headers: { "Content-Type": "application/json", "A2A-Version": "1.0", "A2A-Extensions": X402_EXT, Authorization: `Bearer ${buyer.testKey}` },
+          headers: {
+            "Content-Type": "application/json",
+            "A2A-Version": "1.0",
+            "A2A-Extensions": X402_EXT,
+            Authorization: `Bearer ${buyer.testKey}`,
+          },
           body: JSON.stringify({ jsonrpc: "2.0", id: i, method: "SendMessage", params: { message } }),
         });
         expect(res.status).toBe(200);
@@ -263,7 +395,9 @@ describe("buying with the a2a-x402 extension", () => {
     const client = await a2aClient(seller.merchantId, buyer.testKey);
     const none = await send(client, userMessage([text(`buy ${hat.id}`)]));
     expect(none.status?.state).toBe(TaskState.TASK_STATE_REJECTED);
-    const unknown = await send(client, userMessage([data({ action: "buy", items: [{ productId: "prd_doesnotexist", quantity: 1 }] })]), [X402_EXT]);
+    const unknown = await send(client, userMessage([data({ action: "buy", items: [{ productId: "prd_doesnotexist", quantity: 1 }] })]), [
+      X402_EXT,
+    ]);
     expect(unknown.status?.state).toBe(TaskState.TASK_STATE_REJECTED);
     const invalid = await send(client, userMessage([data({ action: "buy", items: [{ productId: hat.id, quantity: -1 }] })]), [X402_EXT]);
     expect(invalid.status?.state).toBe(TaskState.TASK_STATE_REJECTED);
@@ -278,7 +412,10 @@ describe("bad input: JSON-RPC errors, never a 500", () => {
     expect(noKey.body).toMatchObject({ jsonrpc: "2.0", error: { code: expect.any(Number) } });
     expect((await rpc({}, { key: "sk_test_nope" })).status).toBe(401);
 
-    const unknownAgent = await rpc({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: "x" } }, { merchantId: "mer_doesnotexist000000000000" });
+    const unknownAgent = await rpc(
+      { jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: "x" } },
+      { merchantId: "mer_doesnotexist000000000000" },
+    );
     expect(unknownAgent.status).toBe(404);
     expect(unknownAgent.body.error.code).toBeLessThan(0);
 
@@ -294,8 +431,21 @@ describe("bad input: JSON-RPC errors, never a 500", () => {
       ["unknown task", { body: { jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: randomUUID() } } }],
       ["empty task id", { body: { jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: "" } } }],
       ["cancel unknown", { body: { jsonrpc: "2.0", id: 1, method: "CancelTask", params: { id: randomUUID() } } }],
-      ["streaming", { body: { jsonrpc: "2.0", id: 1, method: "SendStreamingMessage", params: { message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "browse" }] } } } }],
-      ["push config", { body: { jsonrpc: "2.0", id: 1, method: "CreateTaskPushNotificationConfig", params: { taskId: "t", url: "https://x" } } }],
+      [
+        "streaming",
+        {
+          body: {
+            jsonrpc: "2.0",
+            id: 1,
+            method: "SendStreamingMessage",
+            params: { message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "browse" }] } },
+          },
+        },
+      ],
+      [
+        "push config",
+        { body: { jsonrpc: "2.0", id: 1, method: "CreateTaskPushNotificationConfig", params: { taskId: "t", url: "https://x" } } },
+      ],
       ["list tasks huge page", { body: { jsonrpc: "2.0", id: 1, method: "ListTasks", params: { pageSize: 100000 } } }],
       ["unsupported version", { body: { jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: "x" } }, version: "9.9" }],
       ["v0.3 unknown task", { body: { jsonrpc: "2.0", id: 1, method: "tasks/get", params: { id: "nope" } }, version: null }],
@@ -309,9 +459,23 @@ describe("bad input: JSON-RPC errors, never a 500", () => {
 
     // A payment-submitted with garbage payload: payment-failed, not a server error.
     const client = await a2aClient(seller.merchantId, buyer.testKey);
-    for (const payload of [null, "x", { x402Version: 2 }, { x402Version: 1, payload: {} }, { x402Version: 2, accepted: {}, payload: { authorization: {}, signature: "0x" } }]) {
+    for (const payload of [
+      null,
+      "x",
+      { x402Version: 2 },
+      { x402Version: 1, payload: {} },
+      { x402Version: 2, accepted: {}, payload: { authorization: {}, signature: "0x" } },
+    ]) {
       const t = await send(client, userMessage([text(`buy ${hat.id}`)]), [X402_EXT]);
-      const r = await send(client, userMessage([text("x")], { taskId: t.id, contextId: t.contextId, metadata: { "x402.payment.status": "payment-submitted", "x402.payment.payload": payload } }), [X402_EXT]);
+      const r = await send(
+        client,
+        userMessage([text("x")], {
+          taskId: t.id,
+          contextId: t.contextId,
+          metadata: { "x402.payment.status": "payment-submitted", "x402.payment.payload": payload },
+        }),
+        [X402_EXT],
+      );
       expect(r.status?.state, JSON.stringify(payload)).toBe(TaskState.TASK_STATE_FAILED);
       expect(r.status?.message?.metadata?.["x402.payment.status"]).toBe("payment-failed");
     }

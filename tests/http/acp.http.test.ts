@@ -42,7 +42,12 @@ async function createSession(items: { id: string; quantity: number }[], key = m.
   return res.body;
 }
 
-function delegateBody(sessionId: string, allowance: Record<string, unknown> = {}, card: Record<string, unknown> = {}, who: TestMerchant = m) {
+function delegateBody(
+  sessionId: string,
+  allowance: Record<string, unknown> = {},
+  card: Record<string, unknown> = {},
+  who: TestMerchant = m,
+) {
   return {
     payment_method: {
       type: "card",
@@ -70,14 +75,25 @@ function delegateBody(sessionId: string, allowance: Record<string, unknown> = {}
   };
 }
 
-async function delegate(sessionId: string, allowance: Record<string, unknown> = {}, card: Record<string, unknown> = {}, who: TestMerchant = m) {
-  const res = await acpCall("POST", "/acp/agentic_commerce/delegate_payment", { key: who.testKey, body: delegateBody(sessionId, allowance, card, who) });
+async function delegate(
+  sessionId: string,
+  allowance: Record<string, unknown> = {},
+  card: Record<string, unknown> = {},
+  who: TestMerchant = m,
+) {
+  const res = await acpCall("POST", "/acp/agentic_commerce/delegate_payment", {
+    key: who.testKey,
+    body: delegateBody(sessionId, allowance, card, who),
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.id as string;
 }
 
 const complete = (sessionId: string, token: string, extra: Record<string, unknown> = {}, who: TestMerchant = m) =>
-  acpCall("POST", `/acp/checkout_sessions/${sessionId}/complete`, { key: who.testKey, body: { payment_data: { token, provider: "service" }, ...extra } });
+  acpCall("POST", `/acp/checkout_sessions/${sessionId}/complete`, {
+    key: who.testKey,
+    body: { payment_data: { token, provider: "service" }, ...extra },
+  });
 
 const acpPayments = (merchantId: string) => getDb().paymentIntent.count({ where: { merchantId, source: "acp" } });
 
@@ -97,7 +113,16 @@ describe("ACP checkout flow", () => {
     expect(session.status).toBe("ready_for_payment");
     expect(session.currency).toBe("usd");
     expect(session.line_items).toEqual([
-      expect.objectContaining({ item: { id: products.pro, quantity: 1 }, base_amount: 1500, discount: 0, subtotal: 1500, tax: 0, total: 1500, name: "Pro plan", unit_amount: 1500 }),
+      expect.objectContaining({
+        item: { id: products.pro, quantity: 1 },
+        base_amount: 1500,
+        discount: 0,
+        subtotal: 1500,
+        tax: 0,
+        total: 1500,
+        name: "Pro plan",
+        unit_amount: 1500,
+      }),
     ]);
     expect(session.totals.find((t: any) => t.type === "total").amount).toBe(1500);
     expect(session.messages).toEqual([]);
@@ -122,7 +147,11 @@ describe("ACP checkout flow", () => {
     expect(got.status).toBe(200);
     expect(got.body).toEqual(updated.body);
 
-    const delegated = await acpCall("POST", "/acp/agentic_commerce/delegate_payment", { key: m.testKey, idem: "dp-" + requestId, body: delegateBody(session.id, { max_amount: 2500 }) });
+    const delegated = await acpCall("POST", "/acp/agentic_commerce/delegate_payment", {
+      key: m.testKey,
+      idem: "dp-" + requestId,
+      body: delegateBody(session.id, { max_amount: 2500 }),
+    });
     expect(delegated.status).toBe(201);
     expect(delegated.body.id).toMatch(/^spt_/);
     expect(delegated.body.metadata).toEqual({ source: "agent_checkout", merchant_id: m.merchantId, idempotency_key: "dp-" + requestId });
@@ -132,7 +161,11 @@ describe("ACP checkout flow", () => {
     expect(done.status, JSON.stringify(done.body)).toBe(200);
     expect(done.body.status).toBe("completed");
     const order = done.body.order;
-    expect(order).toMatchObject({ id: expect.stringMatching(/^ord_/), checkout_session_id: session.id, permalink_url: expect.stringContaining(`/acp/orders/${order.id}`) });
+    expect(order).toMatchObject({
+      id: expect.stringMatching(/^ord_/),
+      checkout_session_id: session.id,
+      permalink_url: expect.stringContaining(`/acp/orders/${order.id}`),
+    });
     expect(done.body.line_items.map((l: any) => [l.item.id, l.quantity ?? l.item.quantity, l.total])).toEqual([
       [products.pro, 1, 1500],
       [products.sticker, 2, 1000],
@@ -170,14 +203,20 @@ describe("ACP checkout flow", () => {
   it("cancel: an open session is canceled (200), then 405; a canceled session cannot be completed", async () => {
     const session = await createSession([{ id: products.sticker, quantity: 1 }]);
     const token = await delegate(session.id);
-    const canceled = await acpCall("POST", `/acp/checkout_sessions/${session.id}/cancel`, { key: m.testKey, body: { intent_trace: { reason_code: "price_sensitivity", trace_summary: "too dear" } } });
+    const canceled = await acpCall("POST", `/acp/checkout_sessions/${session.id}/cancel`, {
+      key: m.testKey,
+      body: { intent_trace: { reason_code: "price_sensitivity", trace_summary: "too dear" } },
+    });
     expect(canceled.status).toBe(200);
     expect(canceled.body.status).toBe("canceled");
     expect((await acpCall("POST", `/acp/checkout_sessions/${session.id}/cancel`, { key: m.testKey })).status).toBe(405);
     const paid = await complete(session.id, token);
     expect(paid.status).toBe(409);
     expect(paid.body.code).toBe("checkout_session_canceled");
-    const update = await acpCall("POST", `/acp/checkout_sessions/${session.id}`, { key: m.testKey, body: { items: [{ id: products.pro, quantity: 1 }] } });
+    const update = await acpCall("POST", `/acp/checkout_sessions/${session.id}`, {
+      key: m.testKey,
+      body: { items: [{ id: products.pro, quantity: 1 }] },
+    });
     expect(update.status).toBe(409);
   });
 
@@ -201,7 +240,10 @@ describe("ACP checkout flow", () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ type: "invalid_request", code: "out_of_stock", param: "$.line_items[1]" });
     // Fixed by an update: ready again.
-    const fixed = await acpCall("POST", `/acp/checkout_sessions/${session.id}`, { key: m.testKey, body: { items: [{ id: products.pro, quantity: 1 }] } });
+    const fixed = await acpCall("POST", `/acp/checkout_sessions/${session.id}`, {
+      key: m.testKey,
+      body: { items: [{ id: products.pro, quantity: 1 }] },
+    });
     expect(fixed.body.status).toBe("ready_for_payment");
     expect(fixed.body.messages).toEqual([]);
   });
@@ -212,7 +254,8 @@ describe("a token outside its allowance is refused with nothing charged", () => 
     const session = await createSession([{ id: products.pro, quantity: 2 }]); // 3000
     const otherSession = await createSession([{ id: products.sticker, quantity: 1 }]);
     const before = await acpPayments(m.merchantId);
-    const capturedAcp = () => getDb().paymentIntent.count({ where: { merchantId: m.merchantId, source: "acp", status: { not: "failed" } } });
+    const capturedAcp = () =>
+      getDb().paymentIntent.count({ where: { merchantId: m.merchantId, source: "acp", status: { not: "failed" } } });
     const capturedBefore = await capturedAcp();
     const balance = await balanceTotal(m.testKey);
 
@@ -254,7 +297,10 @@ describe("a token outside its allowance is refused with nothing charged", () => 
     expect(await balanceTotal(m.testKey)).toBe(balance + 3000);
     // A delegated token pays only its session: the /v1 redemption of another session's token is refused.
     const bound = await delegate(otherSession.id);
-    const redeem = await call("POST", `/v1/shared_payment_tokens/${bound}/redeem`, { key: m.testKey, body: { amount: 100, currency: "usd" } });
+    const redeem = await call("POST", `/v1/shared_payment_tokens/${bound}/redeem`, {
+      key: m.testKey,
+      body: { amount: 100, currency: "usd" },
+    });
     expect(redeem.status).toBe(400);
   });
 
@@ -269,7 +315,10 @@ describe("a token outside its allowance is refused with nothing charged", () => 
       [{ reason: "recurring" }, {}, "$.allowance.reason"],
     ];
     for (const [allowance, card, param] of cases) {
-      const res = await acpCall("POST", "/acp/agentic_commerce/delegate_payment", { key: m.testKey, body: delegateBody(session.id, allowance, card) });
+      const res = await acpCall("POST", "/acp/agentic_commerce/delegate_payment", {
+        key: m.testKey,
+        body: delegateBody(session.id, allowance, card),
+      });
       expect(res.status, param).toBe(400);
       expect(res.body, param).toMatchObject({ type: "invalid_request", code: "invalid_card", param });
     }
@@ -312,7 +361,13 @@ describe("concurrency is decided by the database", () => {
     const idem = randomUUID();
     const before = await balanceTotal(c.testKey);
     const results = await Promise.all(
-      Array.from({ length: 10 }, () => acpCall("POST", `/acp/checkout_sessions/${session.id}/complete`, { key: c.testKey, idem, body: { payment_data: { token, provider: "service" } } })),
+      Array.from({ length: 10 }, () =>
+        acpCall("POST", `/acp/checkout_sessions/${session.id}/complete`, {
+          key: c.testKey,
+          idem,
+          body: { payment_data: { token, provider: "service" } },
+        }),
+      ),
     );
     const fresh = results.filter((r) => r.status === 200 && r.headers.get("idempotent-replayed") !== "true");
     const replayed = results.filter((r) => r.status === 200 && r.headers.get("idempotent-replayed") === "true");
@@ -339,7 +394,13 @@ describe("ACP idempotency, rule by rule", () => {
 
   it("missing Idempotency-Key: 400 idempotency_key_required on every POST", async () => {
     const session = await createSession([{ id: products.pro, quantity: 1 }]);
-    for (const path of ["/acp/checkout_sessions", `/acp/checkout_sessions/${session.id}`, `/acp/checkout_sessions/${session.id}/complete`, `/acp/checkout_sessions/${session.id}/cancel`, "/acp/agentic_commerce/delegate_payment"]) {
+    for (const path of [
+      "/acp/checkout_sessions",
+      `/acp/checkout_sessions/${session.id}`,
+      `/acp/checkout_sessions/${session.id}/complete`,
+      `/acp/checkout_sessions/${session.id}/cancel`,
+      "/acp/agentic_commerce/delegate_payment",
+    ]) {
       const res = await acpCall("POST", path, { key: m.testKey, idem: null, body: {} });
       expect(res.status, path).toBe(400);
       expect(res.body, path).toMatchObject({ type: "invalid_request", code: "idempotency_key_required" });
@@ -350,7 +411,11 @@ describe("ACP idempotency, rule by rule", () => {
     const idem = randomUUID();
     const body = { items: [{ id: products.sticker, quantity: 3 }] };
     const first = await acpCall("POST", "/acp/checkout_sessions", { key: m.testKey, idem, body });
-    const second = await acpCall("POST", "/acp/checkout_sessions", { key: m.testKey, idem, body: { items: [{ quantity: 3, id: products.sticker }] } });
+    const second = await acpCall("POST", "/acp/checkout_sessions", {
+      key: m.testKey,
+      idem,
+      body: { items: [{ quantity: 3, id: products.sticker }] },
+    });
     expect(second.status).toBe(201);
     expect(second.headers.get("idempotent-replayed")).toBe("true");
     expect(second.body.id).toBe(first.body.id);
@@ -358,15 +423,31 @@ describe("ACP idempotency, rule by rule", () => {
 
     const session = first.body;
     const dpIdem = randomUUID();
-    const dp1 = await acpCall("POST", "/acp/agentic_commerce/delegate_payment", { key: m.testKey, idem: dpIdem, body: delegateBody(session.id) });
-    const dp2 = await acpCall("POST", "/acp/agentic_commerce/delegate_payment", { key: m.testKey, idem: dpIdem, body: delegateBody(session.id, { expires_at: delegateBody(session.id).allowance.expires_at }) });
+    const dp1 = await acpCall("POST", "/acp/agentic_commerce/delegate_payment", {
+      key: m.testKey,
+      idem: dpIdem,
+      body: delegateBody(session.id),
+    });
+    const dp2 = await acpCall("POST", "/acp/agentic_commerce/delegate_payment", {
+      key: m.testKey,
+      idem: dpIdem,
+      body: delegateBody(session.id, { expires_at: delegateBody(session.id).allowance.expires_at }),
+    });
     expect(dp1.status).toBe(201);
     expect(dp2.headers.get("idempotent-replayed") ?? "true").toBe("true");
 
     const cIdem = randomUUID();
     const before = await balanceTotal(m.testKey);
-    const c1 = await acpCall("POST", `/acp/checkout_sessions/${session.id}/complete`, { key: m.testKey, idem: cIdem, body: { payment_data: { token: dp1.body.id, provider: "stripe" } } });
-    const c2 = await acpCall("POST", `/acp/checkout_sessions/${session.id}/complete`, { key: m.testKey, idem: cIdem, body: { payment_data: { token: dp1.body.id, provider: "stripe" } } });
+    const c1 = await acpCall("POST", `/acp/checkout_sessions/${session.id}/complete`, {
+      key: m.testKey,
+      idem: cIdem,
+      body: { payment_data: { token: dp1.body.id, provider: "stripe" } },
+    });
+    const c2 = await acpCall("POST", `/acp/checkout_sessions/${session.id}/complete`, {
+      key: m.testKey,
+      idem: cIdem,
+      body: { payment_data: { token: dp1.body.id, provider: "stripe" } },
+    });
     expect(c1.status).toBe(200);
     expect(c2.status).toBe(200);
     expect(c2.headers.get("idempotent-replayed")).toBe("true");
@@ -377,24 +458,48 @@ describe("ACP idempotency, rule by rule", () => {
   it("same key + other body: 409 idempotency_conflict on checkout sessions, 422 on delegate_payment", async () => {
     const idem = randomUUID();
     await acpCall("POST", "/acp/checkout_sessions", { key: m.testKey, idem, body: { items: [{ id: products.sticker, quantity: 1 }] } });
-    const conflict = await acpCall("POST", "/acp/checkout_sessions", { key: m.testKey, idem, body: { items: [{ id: products.sticker, quantity: 2 }] } });
+    const conflict = await acpCall("POST", "/acp/checkout_sessions", {
+      key: m.testKey,
+      idem,
+      body: { items: [{ id: products.sticker, quantity: 2 }] },
+    });
     expect(conflict.status).toBe(409);
     expect(conflict.body).toMatchObject({ type: "invalid_request", code: "idempotency_conflict" });
 
     const session = await createSession([{ id: products.sticker, quantity: 1 }]);
     const dpIdem = randomUUID();
-    expect((await acpCall("POST", "/acp/agentic_commerce/delegate_payment", { key: m.testKey, idem: dpIdem, body: delegateBody(session.id, { max_amount: 100 }) })).status).toBe(201);
-    const mismatch = await acpCall("POST", "/acp/agentic_commerce/delegate_payment", { key: m.testKey, idem: dpIdem, body: delegateBody(session.id, { max_amount: 200 }) });
+    expect(
+      (
+        await acpCall("POST", "/acp/agentic_commerce/delegate_payment", {
+          key: m.testKey,
+          idem: dpIdem,
+          body: delegateBody(session.id, { max_amount: 100 }),
+        })
+      ).status,
+    ).toBe(201);
+    const mismatch = await acpCall("POST", "/acp/agentic_commerce/delegate_payment", {
+      key: m.testKey,
+      idem: dpIdem,
+      body: delegateBody(session.id, { max_amount: 200 }),
+    });
     expect(mismatch.status).toBe(422);
     expect(mismatch.body).toMatchObject({ type: "invalid_request", code: "idempotency_conflict" });
   });
 
   it("a key still in flight: 409 idempotency_in_flight with Retry-After, on both APIs", async () => {
     const session = await createSession([{ id: products.sticker, quantity: 1 }]);
-    for (const path of ["/acp/checkout_sessions", `/acp/checkout_sessions/${session.id}/complete`, "/acp/agentic_commerce/delegate_payment"]) {
+    for (const path of [
+      "/acp/checkout_sessions",
+      `/acp/checkout_sessions/${session.id}/complete`,
+      "/acp/agentic_commerce/delegate_payment",
+    ]) {
       const idem = randomUUID();
       await putInFlight(m.testKey, path, idem);
-      const body = path.endsWith("delegate_payment") ? delegateBody(session.id) : path.endsWith("complete") ? { payment_data: { token: "spt_x0000000000", provider: "service" } } : { items: [{ id: products.pro, quantity: 1 }] };
+      const body = path.endsWith("delegate_payment")
+        ? delegateBody(session.id)
+        : path.endsWith("complete")
+          ? { payment_data: { token: "spt_x0000000000", provider: "service" } }
+          : { items: [{ id: products.pro, quantity: 1 }] };
       const res = await acpCall("POST", path, { key: m.testKey, idem, body });
       expect(res.status, path).toBe(409);
       expect(res.body, path).toMatchObject({ type: "invalid_request", code: "idempotency_in_flight" });
@@ -404,8 +509,16 @@ describe("ACP idempotency, rule by rule", () => {
 
   it("keys are scoped to the endpoint path: one key on two paths is two requests", async () => {
     const idem = randomUUID();
-    const created = await acpCall("POST", "/acp/checkout_sessions", { key: m.testKey, idem, body: { items: [{ id: products.sticker, quantity: 1 }] } });
-    const updated = await acpCall("POST", `/acp/checkout_sessions/${created.body.id}`, { key: m.testKey, idem, body: { items: [{ id: products.sticker, quantity: 4 }] } });
+    const created = await acpCall("POST", "/acp/checkout_sessions", {
+      key: m.testKey,
+      idem,
+      body: { items: [{ id: products.sticker, quantity: 1 }] },
+    });
+    const updated = await acpCall("POST", `/acp/checkout_sessions/${created.body.id}`, {
+      key: m.testKey,
+      idem,
+      body: { items: [{ id: products.sticker, quantity: 4 }] },
+    });
     expect(updated.status).toBe(200);
     expect(updated.body.line_items[0].item.quantity).toBe(4);
   });
@@ -413,7 +526,11 @@ describe("ACP idempotency, rule by rule", () => {
 
 describe("headers and bad input: ACP's flat error on every path, never a 500", () => {
   it("API-Version is required and must be one this service answers", async () => {
-    const missing = await acpCall("POST", "/acp/checkout_sessions", { key: m.testKey, version: null, body: { items: [{ id: products.pro, quantity: 1 }] } });
+    const missing = await acpCall("POST", "/acp/checkout_sessions", {
+      key: m.testKey,
+      version: null,
+      body: { items: [{ id: products.pro, quantity: 1 }] },
+    });
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({ type: "invalid_request", code: "missing_api_version", supported_versions: [API_VERSION] });
     const unsupported = await acpCall("GET", "/acp/checkout_sessions/acs_x", { key: m.testKey, version: "2020-01-01" });
@@ -432,7 +549,11 @@ describe("headers and bad input: ACP's flat error on every path, never a 500", (
       ["POST", `/acp/checkout_sessions/${session.id}`, { items: [{ id: item, quantity: 1 }] }],
       ["POST", `/acp/checkout_sessions/${session.id}/complete`, { payment_data: { token: "spt_x0000000000", provider: "service" } }],
       ["POST", `/acp/checkout_sessions/${session.id}/cancel`, {}],
-      ["POST", "/acp/agentic_commerce/delegate_payment", { ...delegateBody(session.id), allowance: { ...delegateBody(session.id).allowance, merchant_id: b.merchantId } }],
+      [
+        "POST",
+        "/acp/agentic_commerce/delegate_payment",
+        { ...delegateBody(session.id), allowance: { ...delegateBody(session.id).allowance, merchant_id: b.merchantId } },
+      ],
     ];
     for (const [method, path, body] of paths) {
       const noKey = await acpCall(method, path, { body });
@@ -442,7 +563,15 @@ describe("headers and bad input: ACP's flat error on every path, never a 500", (
         expect(foreign.status, path).toBe(path.endsWith("delegate_payment") ? 400 : 404);
       }
       if (method === "POST") {
-        for (const rawBody of ["{not json", "[]", '"text"', '{"items": "many"}', '{"unknown_field": 1}', JSON.stringify({ items: [{ id: item, quantity: -1 }] }), JSON.stringify({ payment_data: { token: 5 } })]) {
+        for (const rawBody of [
+          "{not json",
+          "[]",
+          '"text"',
+          '{"items": "many"}',
+          '{"unknown_field": 1}',
+          JSON.stringify({ items: [{ id: item, quantity: -1 }] }),
+          JSON.stringify({ payment_data: { token: 5 } }),
+        ]) {
           const res = await acpCall(method, path, { key: b.testKey, rawBody });
           expect([200, 201, 400], `${path} ${rawBody}`).toContain(res.status);
           if (res.status === 400) expect(res.body.type, `${path} ${rawBody}`).toBe("invalid_request");
@@ -451,7 +580,12 @@ describe("headers and bad input: ACP's flat error on every path, never a 500", (
     }
     const live = await acpCall("GET", `/acp/checkout_sessions/${session.id}`, { key: b.liveKey });
     expect(live.status).toBe(404);
-    for (const [method, path] of [["GET", "/acp/checkout_sessions"], ["DELETE", `/acp/checkout_sessions/${session.id}`], ["GET", `/acp/checkout_sessions/${session.id}/complete`], ["PUT", "/acp/agentic_commerce/delegate_payment"]]) {
+    for (const [method, path] of [
+      ["GET", "/acp/checkout_sessions"],
+      ["DELETE", `/acp/checkout_sessions/${session.id}`],
+      ["GET", `/acp/checkout_sessions/${session.id}/complete`],
+      ["PUT", "/acp/agentic_commerce/delegate_payment"],
+    ]) {
       const res = await acpCall(method, path, { key: b.testKey });
       expect(res.status, `${method} ${path}`).toBe(405);
       expect(res.body.code).toBe("method_not_allowed");
@@ -459,7 +593,10 @@ describe("headers and bad input: ACP's flat error on every path, never a 500", (
     const unknownRoute = await acpCall("GET", "/acp/nothing/here", { key: b.testKey });
     expect(unknownRoute.status).toBe(404);
     expect(unknownRoute.body.type).toBe("invalid_request");
-    const bigBody = await acpCall("POST", "/acp/checkout_sessions", { key: b.testKey, rawBody: JSON.stringify({ items: [{ id: "x".repeat(70_000), quantity: 1 }] }) });
+    const bigBody = await acpCall("POST", "/acp/checkout_sessions", {
+      key: b.testKey,
+      rawBody: JSON.stringify({ items: [{ id: "x".repeat(70_000), quantity: 1 }] }),
+    });
     expect(bigBody.status).toBe(400);
     const badParam = await acpCall("POST", "/acp/checkout_sessions", { key: b.testKey, body: { items: [{ id: item, quantity: 0 }] } });
     expect(badParam.body.param).toBe("$.items[0].quantity");

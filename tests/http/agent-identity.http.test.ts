@@ -35,8 +35,15 @@ async function stockSigned(key: AgentPrivateJwk, signatureAgent: string, times: 
   const sa = `sig1="${signatureAgent}"`;
   const request = new Request(SHOP_URL, { headers: { "Signature-Agent": sa } });
   const created = times.created ?? new Date();
-  const headers = await signatureHeaders(request, await signerFromJWK(key), { created, expires: times.expires ?? new Date(created.getTime() + 300_000) });
-  return { method: "GET", url: SHOP_URL, headers: { "Signature-Agent": sa, "Signature-Input": headers["Signature-Input"], Signature: headers.Signature } };
+  const headers = await signatureHeaders(request, await signerFromJWK(key), {
+    created,
+    expires: times.expires ?? new Date(created.getTime() + 300_000),
+  });
+  return {
+    method: "GET",
+    url: SHOP_URL,
+    headers: { "Signature-Agent": sa, "Signature-Input": headers["Signature-Input"], Signature: headers.Signature },
+  };
 }
 
 const verify = (network: "visa" | "mastercard", body: unknown) => call("POST", `/${network}/verify`, { key: shop.testKey, body });
@@ -95,7 +102,12 @@ describe("POST /mastercard/verify (Web Bot Auth) with the stock web-bot-auth sig
     const { agent, key } = await register("mastercard");
     const res = await verify("mastercard", await stockSigned(key, agent.signatureAgent));
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ valid: true, network: "mastercard", tag: "web-bot-auth", agent: { agentKeyId: agent.id, keyid: agent.keyid } });
+    expect(res.body).toMatchObject({
+      valid: true,
+      network: "mastercard",
+      tag: "web-bot-auth",
+      agent: { agentKeyId: agent.id, keyid: agent.keyid },
+    });
   });
 
   it("replayed_nonce: the same signed request twice in parallel passes once", async () => {
@@ -109,11 +121,20 @@ describe("POST /mastercard/verify (Web Bot Auth) with the stock web-bot-auth sig
   it("window_too_long, not_yet_valid, expired", async () => {
     const { agent, key } = await register("mastercard");
     const now = Date.now();
-    const long = await verify("mastercard", await stockSigned(key, agent.signatureAgent, { created: new Date(now), expires: new Date(now + 9 * 60_000) }));
+    const long = await verify(
+      "mastercard",
+      await stockSigned(key, agent.signatureAgent, { created: new Date(now), expires: new Date(now + 9 * 60_000) }),
+    );
     expect(long.body).toEqual({ valid: false, reasonCode: "window_too_long" });
-    const future = await verify("mastercard", await stockSigned(key, agent.signatureAgent, { created: new Date(now + 60_000), expires: new Date(now + 120_000) }));
+    const future = await verify(
+      "mastercard",
+      await stockSigned(key, agent.signatureAgent, { created: new Date(now + 60_000), expires: new Date(now + 120_000) }),
+    );
     expect(future.body).toEqual({ valid: false, reasonCode: "not_yet_valid" });
-    const old = await verify("mastercard", await stockSigned(key, agent.signatureAgent, { created: new Date(now - 300_000), expires: new Date(now - 1_000) }));
+    const old = await verify(
+      "mastercard",
+      await stockSigned(key, agent.signatureAgent, { created: new Date(now - 300_000), expires: new Date(now - 1_000) }),
+    );
     expect(old.body).toEqual({ valid: false, reasonCode: "expired" });
   });
 
@@ -127,13 +148,19 @@ describe("POST /mastercard/verify (Web Bot Auth) with the stock web-bot-auth sig
     expect((await verify("mastercard", await stockSigned(stranger, directory))).body).toEqual({ valid: false, reasonCode: "unknown_key" });
     const { agent: a2, key: k2 } = await register("mastercard");
     const good = await stockSigned(k2, a2.signatureAgent);
-    expect((await verify("mastercard", { ...good, url: "https://shop.example.org/products/42" })).body).toEqual({ valid: false, reasonCode: "bad_signature" });
+    expect((await verify("mastercard", { ...good, url: "https://shop.example.org/products/42" })).body).toEqual({
+      valid: false,
+      reasonCode: "bad_signature",
+    });
   });
 
   it("pending agent: agent_not_verified until approved", async () => {
     const { agent, key } = await register("mastercard", "pending_kya");
     expect(agent.status).toBe("pending_verification");
-    expect((await verify("mastercard", await stockSigned(key, agent.signatureAgent))).body).toEqual({ valid: false, reasonCode: "agent_not_verified" });
+    expect((await verify("mastercard", await stockSigned(key, agent.signatureAgent))).body).toEqual({
+      valid: false,
+      reasonCode: "agent_not_verified",
+    });
     expect((await call("POST", `/mastercard/agents/${agent.id}/approve`, { key: payer.testKey })).body.status).toBe("active");
     expect((await verify("mastercard", await stockSigned(key, agent.signatureAgent))).body.valid).toBe(true);
   });
@@ -148,7 +175,10 @@ describe("POST /mastercard/verify (Web Bot Auth) with the stock web-bot-auth sig
     const port = (server.address() as { port: number }).port;
     try {
       const { key } = await register("mastercard");
-      const res = await verify("mastercard", await stockSigned(key, `http://127.0.0.1:${port}/.well-known/http-message-signatures-directory`));
+      const res = await verify(
+        "mastercard",
+        await stockSigned(key, `http://127.0.0.1:${port}/.well-known/http-message-signatures-directory`),
+      );
       expect(res.body).toEqual({ valid: false, reasonCode: "unknown_agent" });
       expect(hits).toBe(0);
     } finally {
@@ -157,14 +187,23 @@ describe("POST /mastercard/verify (Web Bot Auth) with the stock web-bot-auth sig
   });
 
   it("missing_signature, malformed_signature, unsupported_tag (a Visa tag on Mastercard)", async () => {
-    expect((await verify("mastercard", { method: "GET", url: SHOP_URL, headers: {} })).body).toEqual({ valid: false, reasonCode: "missing_signature" });
-    expect((await verify("mastercard", { method: "GET", url: SHOP_URL, headers: { "Signature-Input": "sig1=(((", Signature: "sig1=:AA==:" } })).body).toEqual({
+    expect((await verify("mastercard", { method: "GET", url: SHOP_URL, headers: {} })).body).toEqual({
+      valid: false,
+      reasonCode: "missing_signature",
+    });
+    expect(
+      (await verify("mastercard", { method: "GET", url: SHOP_URL, headers: { "Signature-Input": "sig1=(((", Signature: "sig1=:AA==:" } }))
+        .body,
+    ).toEqual({
       valid: false,
       reasonCode: "malformed_signature",
     });
     const key = newAgentKey();
     const s = signAgentRequest({ method: "GET", url: SHOP_URL, privateJwk: key, tag: "agent-browser-auth" });
-    expect((await verify("mastercard", { method: "GET", url: SHOP_URL, headers: s.headers })).body).toEqual({ valid: false, reasonCode: "unsupported_tag" });
+    expect((await verify("mastercard", { method: "GET", url: SHOP_URL, headers: s.headers })).body).toEqual({
+      valid: false,
+      reasonCode: "unsupported_tag",
+    });
   });
 });
 
@@ -180,7 +219,10 @@ describe("POST /visa/verify (TAP) with the stock http-message-sig signer", () =>
         label: "sig2",
         components: ["@authority", "@path"],
         parameters: { created, expires: created + 480, keyid: agent.keyid, alg: "ed25519", nonce, tag: "agent-browser-auth" },
-        signer: { algorithm: "ed25519", sign: async (data) => new Uint8Array(await crypto.subtle.sign("Ed25519", cryptoKey, data as Uint8Array<ArrayBuffer>)) },
+        signer: {
+          algorithm: "ed25519",
+          sign: async (data) => new Uint8Array(await crypto.subtle.sign("Ed25519", cryptoKey, data as Uint8Array<ArrayBuffer>)),
+        },
       },
     );
     const body = { method: "GET", url: SHOP_URL, headers: { "Signature-Input": fields.signatureInput, Signature: fields.signature } };
@@ -193,20 +235,39 @@ describe("POST /visa/verify (TAP) with the stock http-message-sig signer", () =>
     const { key } = await register("visa");
     const s = signAgentRequest({ method: "POST", url: SHOP_URL, privateJwk: key, tag: "agent-payer-auth" });
     const container = signAgentObject({ payload: { paymentMethod: "vtok_abc" } }, key, s.nonce);
-    const ok = await verify("visa", { method: "POST", url: SHOP_URL, headers: s.headers, body: JSON.stringify({ agenticPaymentContainer: container }) });
+    const ok = await verify("visa", {
+      method: "POST",
+      url: SHOP_URL,
+      headers: s.headers,
+      body: JSON.stringify({ agenticPaymentContainer: container }),
+    });
     expect(ok.body).toMatchObject({ valid: true, paymentContainer: { present: true, valid: true, credentialId: "vtok_abc" } });
     const s2 = signAgentRequest({ method: "POST", url: SHOP_URL, privateJwk: key, tag: "agent-payer-auth" });
-    const altered = { ...signAgentObject({ payload: { paymentMethod: "vtok_abc" } }, key, s2.nonce), payload: { paymentMethod: "vtok_other" } };
-    const bad = await verify("visa", { method: "POST", url: SHOP_URL, headers: s2.headers, body: JSON.stringify({ agenticPaymentContainer: altered }) });
+    const altered = {
+      ...signAgentObject({ payload: { paymentMethod: "vtok_abc" } }, key, s2.nonce),
+      payload: { paymentMethod: "vtok_other" },
+    };
+    const bad = await verify("visa", {
+      method: "POST",
+      url: SHOP_URL,
+      headers: s2.headers,
+      body: JSON.stringify({ agenticPaymentContainer: altered }),
+    });
     expect(bad.body).toMatchObject({ valid: true, paymentContainer: { present: true, valid: false, reasonCode: "object_bad_signature" } });
   });
 
   it("a Mastercard key is unknown to Visa; Web Bot Auth's tag is not TAP's", async () => {
     const { key } = await register("mastercard");
     const s = signAgentRequest({ method: "GET", url: SHOP_URL, privateJwk: key, tag: "agent-payer-auth" });
-    expect((await verify("visa", { method: "GET", url: SHOP_URL, headers: s.headers })).body).toEqual({ valid: false, reasonCode: "unknown_key" });
+    expect((await verify("visa", { method: "GET", url: SHOP_URL, headers: s.headers })).body).toEqual({
+      valid: false,
+      reasonCode: "unknown_key",
+    });
     const w = signAgentRequest({ method: "GET", url: SHOP_URL, privateJwk: key, tag: "web-bot-auth", signatureAgent: "https://x.example" });
-    expect((await verify("visa", { method: "GET", url: SHOP_URL, headers: w.headers })).body).toEqual({ valid: false, reasonCode: "unsupported_tag" });
+    expect((await verify("visa", { method: "GET", url: SHOP_URL, headers: w.headers })).body).toEqual({
+      valid: false,
+      reasonCode: "unsupported_tag",
+    });
   });
 });
 
@@ -225,7 +286,14 @@ describe("bad input on every new identity path: the error contract, never a 500"
   ];
   for (const [method, path, body, status] of cases) {
     it(`${method} ${path} ${JSON.stringify(body) ?? ""} -> ${status}`, async () => {
-      const res = await call(method, path, { key: payer.testKey, ...(typeof body === "string" ? { rawBody: body, headers: { "content-type": "application/json" } } : body === undefined ? {} : { body }) });
+      const res = await call(method, path, {
+        key: payer.testKey,
+        ...(typeof body === "string"
+          ? { rawBody: body, headers: { "content-type": "application/json" } }
+          : body === undefined
+            ? {}
+            : { body }),
+      });
       expect(res.status).toBe(status);
       expect(Object.keys(res.body.error).sort()).toEqual(["code", "details", "message"]);
     });

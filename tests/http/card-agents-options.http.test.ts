@@ -20,7 +20,10 @@ beforeAll(async () => {
   payer = await createTestMerchant("agent provider (options)");
   shop = await dashboardMerchant("Shop requiring verified agents");
   const key = newAgentKey();
-  const res = await call("POST", "/mastercard/agents", { key: payer.testKey, body: { name: "agent", jwk: { kty: key.kty, crv: key.crv, x: key.x } } });
+  const res = await call("POST", "/mastercard/agents", {
+    key: payer.testKey,
+    body: { name: "agent", jwk: { kty: key.kty, crv: key.crv, x: key.x } },
+  });
   agent = { ...res.body, key };
   shopId = await merchantIdOf((await openCheckout(shop.key, { amount: 1 })).id);
 });
@@ -31,13 +34,24 @@ async function merchantIdOf(checkoutId: string): Promise<string> {
 }
 
 function signed(path: string) {
-  return signAgentRequest({ method: "POST", url: `${baseUrl()}${path}`, privateJwk: agent.key, tag: "web-bot-auth", signatureAgent: agent.signatureAgent }).headers;
+  return signAgentRequest({
+    method: "POST",
+    url: `${baseUrl()}${path}`,
+    privateJwk: agent.key,
+    tag: "web-bot-auth",
+    signatureAgent: agent.signatureAgent,
+  }).headers;
 }
 
 async function tokenAndCode(maxUses = 3) {
   const token = await call("POST", "/mastercard/agentic_tokens", {
     key: payer.testKey,
-    body: { paymentMethod: "pm_card_mastercard", agentKeyId: agent.id, merchantId: shopId, limits: { maxAmount: 10_000, currency: "usd", maxUses } },
+    body: {
+      paymentMethod: "pm_card_mastercard",
+      agentKeyId: agent.id,
+      merchantId: shopId,
+      limits: { maxAmount: 10_000, currency: "usd", maxUses },
+    },
   });
   expect(token.status).toBe(201);
   const path = `/mastercard/agentic_tokens/${token.body.id}/dtvc`;
@@ -71,9 +85,16 @@ describe("a checkout that requires a verified agent", () => {
     const pi = await call("GET", `/v1/payment_intents/${checkout.paymentIntentId}`, { key: shop.key });
     expect(pi.body).toMatchObject({ status: "requires_payment", amountCaptured: 0 });
 
-    const fresh = await call("POST", `/mastercard/agentic_tokens/${token.id}/dtvc`, { key: payer.testKey, headers: signed(`/mastercard/agentic_tokens/${token.id}/dtvc`) });
+    const fresh = await call("POST", `/mastercard/agentic_tokens/${token.id}/dtvc`, {
+      key: payer.testKey,
+      headers: signed(`/mastercard/agentic_tokens/${token.id}/dtvc`),
+    });
     const path = `/mastercard/checkouts/${checkout.id}/pay`;
-    const paid = await call("POST", path, { key: payer.testKey, headers: signed(path), body: { agenticToken: token.id, dtvc: fresh.body.dtvc } });
+    const paid = await call("POST", path, {
+      key: payer.testKey,
+      headers: signed(path),
+      body: { agenticToken: token.id, dtvc: fresh.body.dtvc },
+    });
     expect(paid.status).toBe(200);
     expect(paid.body).toMatchObject({ status: "paid", source: "mastercard" });
   });
@@ -81,7 +102,9 @@ describe("a checkout that requires a verified agent", () => {
   it("without the option, unsigned payments keep working", async () => {
     const checkout = await openCheckout(shop.key, { amount: 300 });
     expect(checkout.requireVerifiedAgent).toBe(false);
-    expect((await call("POST", `/v1/checkouts/${checkout.id}/capture`, { key: shop.key, body: { paymentMethod: "pm_card_visa" } })).status).toBe(200);
+    expect(
+      (await call("POST", `/v1/checkouts/${checkout.id}/capture`, { key: shop.key, body: { paymentMethod: "pm_card_visa" } })).status,
+    ).toBe(200);
   });
 
   it("a bad option value is the error contract", async () => {
@@ -96,7 +119,9 @@ describe("the dashboard shows the verified agent", () => {
     const checkout = await openCheckout(shop.key, { amount: 450 });
     const { token, dtvc } = await tokenAndCode();
     const path = `/mastercard/checkouts/${checkout.id}/pay`;
-    expect((await call("POST", path, { key: payer.testKey, headers: signed(path), body: { agenticToken: token.id, dtvc } })).status).toBe(200);
+    expect((await call("POST", path, { key: payer.testKey, headers: signed(path), body: { agenticToken: token.id, dtvc } })).status).toBe(
+      200,
+    );
     const page = await dashboardPage(shop.session, `/dashboard/payments/${checkout.paymentIntentId}`);
     expect(page.status).toBe(200);
     expect(page.html).toContain('data-testid="payment-agent"');
@@ -111,19 +136,31 @@ describe("the webhook carries the agent", () => {
   it("payment_intent.captured as delivered to the merchant's endpoint has agent (verified, the atk_)", async () => {
     const receiver = await startReceiver();
     try {
-      const endpoint = await call("POST", "/v1/webhook-endpoints", { key: shop.key, body: { url: receiver.url, enabledEvents: ["payment_intent.captured"] } });
+      const endpoint = await call("POST", "/v1/webhook-endpoints", {
+        key: shop.key,
+        body: { url: receiver.url, enabledEvents: ["payment_intent.captured"] },
+      });
       expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
       const checkout = await openCheckout(shop.key, { amount: 321 });
       const { token, dtvc } = await tokenAndCode();
       const path = `/mastercard/checkouts/${checkout.id}/pay`;
-      expect((await call("POST", path, { key: payer.testKey, headers: signed(path), body: { agenticToken: token.id, dtvc } })).status).toBe(200);
+      expect((await call("POST", path, { key: payer.testKey, headers: signed(path), body: { agenticToken: token.id, dtvc } })).status).toBe(
+        200,
+      );
       const deadline = Date.now() + 20_000;
-      const mine = () => receiver.received.find((d) => d.event.type === "payment_intent.captured" && d.event.data.object.id === checkout.paymentIntentId);
+      const mine = () =>
+        receiver.received.find((d) => d.event.type === "payment_intent.captured" && d.event.data.object.id === checkout.paymentIntentId);
       while (!mine() && Date.now() < deadline) {
         await tick();
         await new Promise((resolve) => setTimeout(resolve, 150));
       }
-      expect(mine()?.event.data.object.agent).toMatchObject({ network: "mastercard", protocol: "web-bot-auth", agentKeyId: agent.id, credentialId: token.id, verified: true });
+      expect(mine()?.event.data.object.agent).toMatchObject({
+        network: "mastercard",
+        protocol: "web-bot-auth",
+        agentKeyId: agent.id,
+        credentialId: token.id,
+        verified: true,
+      });
       expect(mine()?.event.data.object.source).toBe("mastercard");
     } finally {
       await receiver.close();

@@ -13,18 +13,46 @@ beforeAll(async () => {
 describe("opening checkouts", () => {
   it("opens by amount with its PaymentIntent (requires_payment) and order (pending)", async () => {
     const checkout = await openCheckout(m.testKey, { amount: 1250, currency: "eur", metadata: { ref: "A1" } });
-    expect(checkout).toMatchObject({ object: "checkout", status: "open", amount: 1250, currency: "EUR", livemode: false, metadata: { ref: "A1" }, items: [] });
+    expect(checkout).toMatchObject({
+      object: "checkout",
+      status: "open",
+      amount: 1250,
+      currency: "EUR",
+      livemode: false,
+      metadata: { ref: "A1" },
+      items: [],
+    });
     expect(checkout.id).toMatch(/^cs_[0-9A-Za-z]{24}$/);
     expect(checkout.url).toMatch(new RegExp(`/pay/${checkout.id}$`));
     expect(Date.parse(checkout.expiresAt) - Date.parse(checkout.createdAt)).toBeCloseTo(1800_000, -3);
     const pi = await call("GET", `/v1/payment_intents/${checkout.paymentIntentId}`, { key: m.testKey });
-    expect(pi.body).toMatchObject({ object: "payment_intent", status: "requires_payment", amount: 1250, amountCaptured: 0, amountRefunded: 0, currency: "EUR", checkoutId: checkout.id, orderId: checkout.orderId, settledAt: null, failureReason: null });
+    expect(pi.body).toMatchObject({
+      object: "payment_intent",
+      status: "requires_payment",
+      amount: 1250,
+      amountCaptured: 0,
+      amountRefunded: 0,
+      currency: "EUR",
+      checkoutId: checkout.id,
+      orderId: checkout.orderId,
+      settledAt: null,
+      failureReason: null,
+    });
     const order = await call("GET", `/v1/orders/${checkout.orderId}`, { key: m.testKey });
-    expect(order.body).toMatchObject({ object: "order", status: "pending", amount: 1250, amountRefunded: 0, paymentIntentId: checkout.paymentIntentId });
+    expect(order.body).toMatchObject({
+      object: "order",
+      status: "pending",
+      amount: 1250,
+      amountRefunded: 0,
+      paymentIntentId: checkout.paymentIntentId,
+    });
   });
 
   it("opens by items (amount = sum of quantity x unitAmount)", async () => {
-    const items = [{ name: "Tea", quantity: 3, unitAmount: 250 }, { name: "Cake", quantity: 1, unitAmount: 400 }];
+    const items = [
+      { name: "Tea", quantity: 3, unitAmount: 250 },
+      { name: "Cake", quantity: 1, unitAmount: 400 },
+    ];
     const checkout = await openCheckout(m.testKey, { amount: undefined, items });
     expect(checkout.amount).toBe(1150);
     expect(checkout.items).toEqual(items);
@@ -53,7 +81,11 @@ describe("opening checkouts", () => {
       expect(res.body.error.code).toBe("VALIDATION_ERROR");
       expect(Array.isArray(res.body.error.details.fields)).toBe(true);
     }
-    const malformed = await call("POST", "/v1/checkouts", { key: m.testKey, rawBody: "{nope", headers: { "content-type": "application/json" } });
+    const malformed = await call("POST", "/v1/checkouts", {
+      key: m.testKey,
+      rawBody: "{nope",
+      headers: { "content-type": "application/json" },
+    });
     expect(malformed.status).toBe(400);
   });
 
@@ -96,7 +128,14 @@ describe("capture outcomes (docs/payments.md)", () => {
       const checkout = await openCheckout(m.testKey, { amount: 700 });
       const res = await capture(m.testKey, checkout.id, method);
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ object: "order", id: checkout.orderId, status: "paid", amount: 700, amountRefunded: 0, paymentIntentId: checkout.paymentIntentId });
+      expect(res.body).toMatchObject({
+        object: "order",
+        id: checkout.orderId,
+        status: "paid",
+        amount: 700,
+        amountRefunded: 0,
+        paymentIntentId: checkout.paymentIntentId,
+      });
       const pi = (await call("GET", `/v1/payment_intents/${checkout.paymentIntentId}`, { key: m.testKey })).body;
       expect(["captured", "settled"]).toContain(pi.status); // another test file's tick may settle it at once
       expect(pi.amountCaptured).toBe(700);
@@ -147,9 +186,15 @@ describe("capture outcomes (docs/payments.md)", () => {
 
   it("funding is test-mode only and validated", async () => {
     const payer = await createCustomer(m.testKey);
-    expect((await call("POST", `/v1/customers/${payer.id}/fund`, { key: m.testKey, body: { amount: -5, currency: "usd" } })).status).toBe(400);
-    expect((await call("POST", `/v1/customers/${payer.id}/fund`, { key: other.testKey, body: { amount: 5, currency: "usd" } })).status).toBe(404);
-    expect((await call("POST", `/v1/customers/${payer.id}/fund`, { key: m.liveKey, body: { amount: 5, currency: "usd" } })).status).toBe(403);
+    expect((await call("POST", `/v1/customers/${payer.id}/fund`, { key: m.testKey, body: { amount: -5, currency: "usd" } })).status).toBe(
+      400,
+    );
+    expect(
+      (await call("POST", `/v1/customers/${payer.id}/fund`, { key: other.testKey, body: { amount: 5, currency: "usd" } })).status,
+    ).toBe(404);
+    expect((await call("POST", `/v1/customers/${payer.id}/fund`, { key: m.liveKey, body: { amount: 5, currency: "usd" } })).status).toBe(
+      403,
+    );
   });
 
   it("an unknown payment method is 400; another merchant's customer is 404", async () => {
@@ -263,7 +308,9 @@ describe("expiry", () => {
     const events = (await call("GET", "/v1/events", { key: merchant.testKey })).body.data;
     expect(events.map((e: any) => e.type).sort()).toEqual(["order.canceled", "payment_intent.expired"]);
     const expiredEvent = events.find((e: any) => e.type === "payment_intent.expired");
-    expect(expiredEvent.data.object).toEqual((await call("GET", `/v1/payment_intents/${checkout.paymentIntentId}`, { key: merchant.testKey })).body);
+    expect(expiredEvent.data.object).toEqual(
+      (await call("GET", `/v1/payment_intents/${checkout.paymentIntentId}`, { key: merchant.testKey })).body,
+    );
   });
 
   it("list filters see expiry at once", async () => {

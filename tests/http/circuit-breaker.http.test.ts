@@ -9,7 +9,10 @@ import { startTestServer } from "../helpers/server";
 let server: ServerProcess;
 let m: TestMerchant;
 beforeAll(async () => {
-  [server, m] = await Promise.all([startTestServer({ CIRCUIT_FAILURE_THRESHOLD: "3", CIRCUIT_COOLDOWN_MS: "1000" }), createTestMerchant("Circuit")]);
+  [server, m] = await Promise.all([
+    startTestServer({ CIRCUIT_FAILURE_THRESHOLD: "3", CIRCUIT_COOLDOWN_MS: "1000" }),
+    createTestMerchant("Circuit"),
+  ]);
 });
 afterAll(() => server?.stop());
 
@@ -87,7 +90,11 @@ describe("one circuit per merchant and mode on the test rail (issue 14, item 3)"
     const base = isolated.url;
     const [seller, payer] = await Promise.all([createTestMerchant("Seller"), createTestMerchant("Failing payer")]);
     const pay = (paymentMethod: string) =>
-      call("POST", "/v1/paywall/pay", { key: payer.testKey, base, body: { merchantId: seller.merchantId, amount: 25, currency: "usd", sku: "tool.x", paymentMethod } });
+      call("POST", "/v1/paywall/pay", {
+        key: payer.testKey,
+        base,
+        body: { merchantId: seller.merchantId, amount: 25, currency: "usd", sku: "tool.x", paymentMethod },
+      });
     for (let i = 0; i < 3; i++) expect((await pay("pm_rail_unavailable")).status).toBe(502);
     const refused = await pay("pm_card_visa");
     expect(refused.status).toBe(503);

@@ -15,7 +15,9 @@ describe("concurrent captures", () => {
     const checkout = await openCheckout(m.testKey, { amount: 4200 });
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        capture(m.testKey, checkout.id, i % 2 ? "pm_card_visa" : "pm_card_mastercard", { headers: i % 3 ? { "Idempotency-Key": `cc-${checkout.id}-${i}` } : {} }),
+        capture(m.testKey, checkout.id, i % 2 ? "pm_card_visa" : "pm_card_mastercard", {
+          headers: i % 3 ? { "Idempotency-Key": `cc-${checkout.id}-${i}` } : {},
+        }),
       ),
     );
     const statuses = results.map((r) => r.status);
@@ -44,7 +46,10 @@ describe("concurrent captures", () => {
   it("a capture racing a cancel: exactly one wins", async () => {
     for (let round = 0; round < 3; round++) {
       const checkout = await openCheckout(m.testKey);
-      const [cap, can] = await Promise.all([capture(m.testKey, checkout.id), call("POST", `/v1/checkouts/${checkout.id}/cancel`, { key: m.testKey })]);
+      const [cap, can] = await Promise.all([
+        capture(m.testKey, checkout.id),
+        call("POST", `/v1/checkouts/${checkout.id}/cancel`, { key: m.testKey }),
+      ]);
       expect([cap.status, can.status].sort()).toEqual([200, 409]);
       expect(await railChargesFor(checkout.paymentIntentId)).toBe(cap.status === 200 ? 1 : 0);
     }

@@ -34,7 +34,9 @@ describe("Connected apps", () => {
     expect(page.html).not.toContain("Create and refund");
     expect(page.html).not.toContain(">Never<");
     // The live-mode page does not show a test-mode grant.
-    const live = await fetch(`${server.url}/dashboard/connected-apps`, { headers: { Cookie: `${session.cookie}; aps_dashboard_mode=live` } });
+    const live = await fetch(`${server.url}/dashboard/connected-apps`, {
+      headers: { Cookie: `${session.cookie}; aps_dashboard_mode=live` },
+    });
     expect(await live.text()).not.toContain("Claude-ish IDE");
 
     const { grantIdOf } = await import("../helpers/oauth-db");
@@ -42,18 +44,28 @@ describe("Connected apps", () => {
     // Another merchant cannot revoke it.
     const other = await signUpOverHttp({ name: "Someone else" }, server.url);
     const otherCsrf = (await dashboardPage(other)).csrfToken!;
-    expect((await dashboardCall(other, "POST", `/api/dashboard/connected-apps/${grant}/revoke`, { body: {}, csrfToken: otherCsrf })).status).toBe(404);
+    expect(
+      (await dashboardCall(other, "POST", `/api/dashboard/connected-apps/${grant}/revoke`, { body: {}, csrfToken: otherCsrf })).status,
+    ).toBe(404);
     // A forged request (no CSRF token) is refused.
     expect((await dashboardCall(session, "POST", `/api/dashboard/connected-apps/${grant}/revoke`, { body: {} })).status).toBe(403);
 
     const revoked = await dashboardCall(session, "POST", `/api/dashboard/connected-apps/${grant}/revoke`, { body: {}, csrfToken });
     expect(revoked.status).toBe(200);
-    const res = await fetch(`${server.url}/mcp`, { method: "POST", headers: { Authorization: `Bearer ${provider.store.tokens!.access_token}`, "Content-Type": "application/json" }, body: "{}" });
+    const res = await fetch(`${server.url}/mcp`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${provider.store.tokens!.access_token}`, "Content-Type": "application/json" },
+      body: "{}",
+    });
     expect(res.status).toBe(401);
     const refreshed = await fetch(`${server.url}/oauth/token`, {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: provider.store.tokens!.refresh_token!, client_id: provider.store.client!.client_id }),
+      body: new URLSearchParams({
+        grant_type: "refresh_token",
+        refresh_token: provider.store.tokens!.refresh_token!,
+        client_id: provider.store.client!.client_id,
+      }),
     });
     expect((await refreshed.json()).error).toBe("invalid_grant");
     expect((await dashboardPage(session, "/dashboard/connected-apps")).html).not.toContain("Claude-ish IDE");

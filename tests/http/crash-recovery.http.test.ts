@@ -52,7 +52,11 @@ describe("a capture that dies between the rail charge and the commit", () => {
     expect(retry.status).toBe(200);
     expect(retry.body).toMatchObject({ object: "order", id: checkout.orderId, status: "paid", amount: 600 });
     expect(await railChargesFor(checkout.paymentIntentId)).toBe(1);
-    const wallet = await call("POST", `/v1/customers/${payer.id}/fund`, { key: m.testKey, base: second.url, body: { amount: 1, currency: "usd" } });
+    const wallet = await call("POST", `/v1/customers/${payer.id}/fund`, {
+      key: m.testKey,
+      base: second.url,
+      body: { amount: 1, currency: "usd" },
+    });
     expect(wallet.body.balances).toEqual([{ currency: "USD", amount: 401 }]); // 1000 - 600 once, + 1
 
     const replay = await capture(m.testKey, checkout.id, payer.id, { base: second.url, headers: { "Idempotency-Key": key } });
@@ -65,7 +69,9 @@ describe("a capture that dies between the rail charge and the commit", () => {
   it("a failure after the charge (no exit) is a 500 that releases the key; the next capture or cancel applies the charge", async () => {
     for (const next of ["capture", "cancel"] as const) {
       const checkout = await openCheckout(m.testKey, { amount: 250 });
-      const failed = await capture(m.testKey, checkout.id, "pm_card_visa", { headers: { "Idempotency-Key": `fault-${checkout.id}`, "x-test-fault": "after-rail-charge" } });
+      const failed = await capture(m.testKey, checkout.id, "pm_card_visa", {
+        headers: { "Idempotency-Key": `fault-${checkout.id}`, "x-test-fault": "after-rail-charge" },
+      });
       expect(failed.status).toBe(500);
       expect(await railChargesFor(checkout.paymentIntentId)).toBe(1);
       if (next === "capture") {

@@ -9,7 +9,10 @@ beforeAll(async () => {
 
 describe("customers", () => {
   it("creates, reads back, and reports field errors", async () => {
-    const created = await call("POST", "/v1/customers", { key: m.testKey, body: { name: "Ada", email: "ada@example.com", metadata: { tier: "gold" } } });
+    const created = await call("POST", "/v1/customers", {
+      key: m.testKey,
+      body: { name: "Ada", email: "ada@example.com", metadata: { tier: "gold" } },
+    });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       id: expect.stringMatching(/^cus_[0-9A-Za-z]{24}$/),

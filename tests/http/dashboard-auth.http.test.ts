@@ -3,7 +3,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_EMAIL, DEMO_PASSWORD, seedDemoMerchant } from "../../scripts/lib/seed";
 import type { ServerProcess } from "../../scripts/lib/server-process";
-import { authCallback, confirmSignUp, dashboardCall, dashboardPage, signInOverHttp, signUpOverHttp, uniqueEmail, type DashboardSession } from "../helpers/dashboard";
+import {
+  authCallback,
+  confirmSignUp,
+  dashboardCall,
+  dashboardPage,
+  signInOverHttp,
+  signUpOverHttp,
+  uniqueEmail,
+  type DashboardSession,
+} from "../helpers/dashboard";
 import { call } from "../helpers/http";
 import { startTestServer } from "../helpers/server";
 
@@ -19,11 +28,14 @@ beforeAll(async () => {
 });
 
 describe("without a session", () => {
-  it.each(["/dashboard", "/dashboard/api-keys", "/dashboard/orders", "/dashboard/orders/ord_doesnotexist00000000000000"])("GET %s redirects to /login", async (path) => {
-    const res = await fetch(`${session.base}${path}`, { redirect: "manual" });
-    expect([303, 307, 308]).toContain(res.status);
-    expect(new URL(res.headers.get("location")!, session.base).pathname).toBe("/login");
-  });
+  it.each(["/dashboard", "/dashboard/api-keys", "/dashboard/orders", "/dashboard/orders/ord_doesnotexist00000000000000"])(
+    "GET %s redirects to /login",
+    async (path) => {
+      const res = await fetch(`${session.base}${path}`, { redirect: "manual" });
+      expect([303, 307, 308]).toContain(res.status);
+      expect(new URL(res.headers.get("location")!, session.base).pathname).toBe("/login");
+    },
+  );
 
   it("a dashboard mutation is 401 UNAUTHORIZED in the error contract", async () => {
     const res = await dashboardCall(null, "POST", "/api/dashboard/api-keys", { body: {}, csrfToken });
@@ -32,7 +44,10 @@ describe("without a session", () => {
   });
 
   it("a forged session cookie is no session", async () => {
-    const res = await dashboardCall({ base: session.base, cookie: "next-auth.session-token=forged" }, "POST", "/api/dashboard/api-keys", { body: {}, csrfToken });
+    const res = await dashboardCall({ base: session.base, cookie: "next-auth.session-token=forged" }, "POST", "/api/dashboard/api-keys", {
+      body: {},
+      csrfToken,
+    });
     expect(res.status).toBe(401);
   });
 });
@@ -97,7 +112,10 @@ describe("dashboard mutations: Origin and CSRF", () => {
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe("NOT_FOUND");
     // The test-mode page cannot revoke the live key either (the other mode is not found).
-    expect((await dashboardCall(session, "POST", `/api/dashboard/api-keys/${live.body.id}/revoke`, { body: {}, csrfToken, mode: "test" })).status).toBe(404);
+    expect(
+      (await dashboardCall(session, "POST", `/api/dashboard/api-keys/${live.body.id}/revoke`, { body: {}, csrfToken, mode: "test" }))
+        .status,
+    ).toBe(404);
   });
 
   it("a revoked key is refused by /v1 at once", async () => {
@@ -108,7 +126,9 @@ describe("dashboard mutations: Origin and CSRF", () => {
     expect(revoked.body.status).toBe("revoked");
     expect((await call("GET", "/v1/orders", { key: created.body.secret })).status).toBe(401);
     // Revoking again answers the same.
-    expect((await dashboardCall(session, "POST", `/api/dashboard/api-keys/${created.body.id}/revoke`, { body: {}, csrfToken })).body.status).toBe("revoked");
+    expect(
+      (await dashboardCall(session, "POST", `/api/dashboard/api-keys/${created.body.id}/revoke`, { body: {}, csrfToken })).body.status,
+    ).toBe("revoked");
   });
 });
 
@@ -122,8 +142,16 @@ describe("sign-in and sign-up", () => {
   });
 
   it("a wrong password or an unknown email is CredentialsSignin, with no session", async () => {
-    expect(await authCallback("signin", { email: session.email, password: "wrong-password" })).toMatchObject({ status: 401, error: "CredentialsSignin", cookie: null });
-    expect(await authCallback("signin", { email: uniqueEmail(), password: "whatever-password" })).toMatchObject({ status: 401, error: "CredentialsSignin", cookie: null });
+    expect(await authCallback("signin", { email: session.email, password: "wrong-password" })).toMatchObject({
+      status: 401,
+      error: "CredentialsSignin",
+      cookie: null,
+    });
+    expect(await authCallback("signin", { email: uniqueEmail(), password: "whatever-password" })).toMatchObject({
+      status: 401,
+      error: "CredentialsSignin",
+      cookie: null,
+    });
   });
 
   it("sign-up refuses a short password (a taken email is answered like a new one: tests/http/dashboard-email-links.http.test.ts)", async () => {
@@ -171,24 +199,35 @@ describe("sign-in and sign-up limits per IP", () => {
     // Sign-ups from addresses of their own: this server's sign-up limit is 2 per IP.
     const signUpFrom = async (from: string) => {
       const fields = { email: uniqueEmail(), password: "long-enough-password" };
-      expect((await authCallback("signup", { name: "Per IP", ...fields }, server.url, { "X-Forwarded-For": from })).error).toBe("CHECK_EMAIL");
+      expect((await authCallback("signup", { name: "Per IP", ...fields }, server.url, { "X-Forwarded-For": from })).error).toBe(
+        "CHECK_EMAIL",
+      );
       await confirmSignUp(fields.email, server.url);
       return fields;
     };
     const user = await signUpFrom(`192.0.2.${Math.floor(Math.random() * 250) + 1}`);
     const ip = { "X-Forwarded-For": `203.0.113.${Math.floor(Math.random() * 250) + 1}` };
-    for (let i = 0; i < 5; i++) expect((await authCallback("signin", { email: user.email, password: "wrong-password" }, server.url, ip)).error).toBe("CredentialsSignin");
+    for (let i = 0; i < 5; i++)
+      expect((await authCallback("signin", { email: user.email, password: "wrong-password" }, server.url, ip)).error).toBe(
+        "CredentialsSignin",
+      );
     const limited = await authCallback("signin", { email: user.email, password: user.password }, server.url, ip);
     expect(limited).toMatchObject({ status: 429, error: "RATE_LIMITED", cookie: null });
     // Another email from the same IP is not affected.
     const other = await signUpFrom(`192.0.2.${Math.floor(Math.random() * 250) + 1}`);
-    expect((await authCallback("signin", { email: other.email, password: other.password }, server.url, ip)).cookie).toContain("next-auth.session-token=");
+    expect((await authCallback("signin", { email: other.email, password: other.password }, server.url, ip)).cookie).toContain(
+      "next-auth.session-token=",
+    );
   });
 
   it("the third sign-up from one IP within the window is RATE_LIMITED; another IP is not affected", async () => {
     const ip = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
     const signUpFrom = async (from: string) =>
-      (await authCallback("signup", { name: "Many", email: uniqueEmail(), password: "long-enough-password" }, server.url, { "X-Forwarded-For": from })).error;
+      (
+        await authCallback("signup", { name: "Many", email: uniqueEmail(), password: "long-enough-password" }, server.url, {
+          "X-Forwarded-For": from,
+        })
+      ).error;
     expect([await signUpFrom(ip), await signUpFrom(ip), await signUpFrom(ip)]).toEqual(["CHECK_EMAIL", "CHECK_EMAIL", "RATE_LIMITED"]);
     expect(await signUpFrom(`203.0.113.${Math.floor(Math.random() * 250) + 1}`)).toBe("CHECK_EMAIL");
   });

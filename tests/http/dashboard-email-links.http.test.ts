@@ -7,7 +7,16 @@ import { createHash } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServerProcess } from "../../scripts/lib/server-process";
-import { accountCall, authCallback, confirmSignUp, dashboardPage, mailedToken, signInOverHttp, signUpOverHttp, uniqueEmail } from "../helpers/dashboard";
+import {
+  accountCall,
+  authCallback,
+  confirmSignUp,
+  dashboardPage,
+  mailedToken,
+  signInOverHttp,
+  signUpOverHttp,
+  uniqueEmail,
+} from "../helpers/dashboard";
 import { baseUrl } from "../helpers/http";
 import { startTestServer } from "../helpers/server";
 
@@ -29,18 +38,34 @@ async function rawSignUp(fields: Record<string, string>) {
   const res = await fetch(`${base}/api/auth/callback/signup`, {
     method: "POST",
     redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; "), Origin: base },
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      Cookie: csrf.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0])
+        .join("; "),
+      Origin: base,
+    },
     body: new URLSearchParams({ ...fields, csrfToken, json: "true" }),
   });
-  return { status: res.status, body: await res.text(), cookies: res.headers.getSetCookie().map((c) => c.split("=")[0]).sort() };
+  return {
+    status: res.status,
+    body: await res.text(),
+    cookies: res.headers
+      .getSetCookie()
+      .map((c) => c.split("=")[0])
+      .sort(),
+  };
 }
 
 async function mailKinds(email: string): Promise<string[]> {
-  return (await query<{ kind: string }>("SELECT kind FROM email_outbox WHERE \"to\" = $1 ORDER BY created_at", [email])).map((r) => r.kind);
+  return (await query<{ kind: string }>('SELECT kind FROM email_outbox WHERE "to" = $1 ORDER BY created_at', [email])).map((r) => r.kind);
 }
 
 const expireToken = (token: string) =>
-  query("UPDATE email_link_tokens SET expires_at = now() - interval '1 second' WHERE token_hash = $1", [createHash("sha256").update(token).digest("hex")]);
+  query("UPDATE email_link_tokens SET expires_at = now() - interval '1 second' WHERE token_hash = $1", [
+    createHash("sha256").update(token).digest("hex"),
+  ]);
 
 describe("sign-up does not tell which emails have accounts", () => {
   it("answers a taken email (any case) exactly as a new one: same status, same body, same cookies", async () => {
@@ -64,7 +89,11 @@ describe("sign-up does not tell which emails have accounts", () => {
     const password = "long-enough-password";
     expect((await authCallback("signup", { name: "Unconfirmed", email, password })).error).toBe("CHECK_EMAIL");
     expect(await query("SELECT email_confirmed_at FROM users WHERE email = $1", [email])).toEqual([{ email_confirmed_at: null }]);
-    expect(await authCallback("signin", { email, password: "wrong-password" })).toMatchObject({ status: 401, error: "CredentialsSignin", cookie: null });
+    expect(await authCallback("signin", { email, password: "wrong-password" })).toMatchObject({
+      status: 401,
+      error: "CredentialsSignin",
+      cookie: null,
+    });
     expect(await authCallback("signin", { email, password })).toMatchObject({ status: 401, error: "EMAIL_UNCONFIRMED", cookie: null });
     const first = await mailedToken(email, "confirm_email");
     expect((await authCallback("signup", { name: "Again", email, password: "another-long-password" })).error).toBe("CHECK_EMAIL");
@@ -83,7 +112,9 @@ describe("sign-up does not tell which emails have accounts", () => {
     const token = (await mailedToken(email, "confirm_email"))!;
     expect(token.length).toBeGreaterThanOrEqual(40);
     expect(await query("SELECT 1 FROM email_link_tokens WHERE token_hash = $1", [token])).toEqual([]);
-    expect(await query("SELECT purpose FROM email_link_tokens WHERE token_hash = $1", [createHash("sha256").update(token).digest("hex")])).toEqual([{ purpose: "confirm_email" }]);
+    expect(
+      await query("SELECT purpose FROM email_link_tokens WHERE token_hash = $1", [createHash("sha256").update(token).digest("hex")]),
+    ).toEqual([{ purpose: "confirm_email" }]);
     // Two uses at once: the database lets exactly one through.
     const both = await Promise.all([accountCall("confirm-email", { token }), accountCall("confirm-email", { token })]);
     expect(both.map((r) => r.status).sort()).toEqual([200, 400]);
@@ -99,7 +130,11 @@ describe("sign-up does not tell which emails have accounts", () => {
     expect((await accountCall("confirm-email", { token: "x".repeat(43) })).status).toBe(400);
     expect((await accountCall("confirm-email", {})).status).toBe(400);
     expect((await accountCall("confirm-email", { token: "a\u0000b" })).status).toBe(400);
-    const form = await fetch(`${baseUrl()}/api/account/confirm-email`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "token=x" });
+    const form = await fetch(`${baseUrl()}/api/account/confirm-email`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: "token=x",
+    });
     expect(form.status).toBe(415);
   });
 });
@@ -171,7 +206,12 @@ describe("password reset by emailed link", () => {
 describe("limits and the viewer switch (a server of its own)", () => {
   let server: ServerProcess;
   beforeAll(async () => {
-    server = await startTestServer({ PASSWORD_RESET_IP_RATE_LIMIT_MAX: "2", RATE_LIMIT_WINDOW_MS: "3600000", TRUSTED_PROXY_HOPS: "1", DEV_MAIL_VIEWER: "0" });
+    server = await startTestServer({
+      PASSWORD_RESET_IP_RATE_LIMIT_MAX: "2",
+      RATE_LIMIT_WINDOW_MS: "3600000",
+      TRUSTED_PROXY_HOPS: "1",
+      DEV_MAIL_VIEWER: "0",
+    });
   });
   afterAll(() => server?.stop());
 
@@ -182,7 +222,13 @@ describe("limits and the viewer switch (a server of its own)", () => {
     expect(statuses).toEqual([202, 202, 429]);
     const limited = await accountCall("forgot-password", { email: uniqueEmail() }, server.url, ip);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect((await accountCall("forgot-password", { email: uniqueEmail() }, server.url, { "X-Forwarded-For": `203.0.113.${Math.floor(Math.random() * 250) + 1}` })).status).toBe(202);
+    expect(
+      (
+        await accountCall("forgot-password", { email: uniqueEmail() }, server.url, {
+          "X-Forwarded-For": `203.0.113.${Math.floor(Math.random() * 250) + 1}`,
+        })
+      ).status,
+    ).toBe(202);
   });
 
   it("the dev mail viewer is the 404 page in production without DEV_MAIL_VIEWER=1", async () => {

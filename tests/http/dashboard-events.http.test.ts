@@ -5,7 +5,6 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { call } from "../helpers/http";
 import { dashboardCall, dashboardPage, dashboardMerchant as merchant, type DashboardMerchant as Merchant } from "../helpers/dashboard";
 
-
 const RECEIVER = "http://127.0.0.1:9/hooks"; // never ticked here: nothing is sent
 const TYPES = ["order.paid", "payment_intent.captured"] as const;
 const COUNT = 23;
@@ -14,7 +13,9 @@ const COUNT = 23;
 function rowsOf(html: string) {
   const ids = [...html.matchAll(/data-testid="row" data-id="(evt_[A-Za-z0-9]+)"/g)].map((match) => match[1]);
   const link = /<a [^>]*rel="next"[^>]*>/.exec(html)?.[0];
-  const next = link ? /href="\/dashboard\/events\?(?:type=[a-z_.]+&amp;)?startingAfter=(evt_[A-Za-z0-9]+)"/.exec(link)?.[1] ?? null : null;
+  const next = link
+    ? (/href="\/dashboard\/events\?(?:type=[a-z_.]+&amp;)?startingAfter=(evt_[A-Za-z0-9]+)"/.exec(link)?.[1] ?? null)
+    : null;
   return { ids, next };
 }
 
@@ -25,12 +26,18 @@ let apiIds: string[] = [];
 
 beforeAll(async () => {
   [a, b] = await Promise.all([merchant("Event Owner"), merchant("Event Stranger")]);
-  const created = await dashboardCall(a.session, "POST", "/api/dashboard/webhook-endpoints", { body: { url: RECEIVER }, csrfToken: a.csrfToken });
+  const created = await dashboardCall(a.session, "POST", "/api/dashboard/webhook-endpoints", {
+    body: { url: RECEIVER },
+    csrfToken: a.csrfToken,
+  });
   expect(created.status).toBe(201);
   endpointId = created.body.id;
   // Test events are real events of the account (listed by GET /v1/events), one per call.
   for (let i = 0; i < COUNT; i++) {
-    const sent = await dashboardCall(a.session, "POST", `/api/dashboard/webhook-endpoints/${endpointId}/test-event`, { body: { type: TYPES[i % 2] }, csrfToken: a.csrfToken });
+    const sent = await dashboardCall(a.session, "POST", `/api/dashboard/webhook-endpoints/${endpointId}/test-event`, {
+      body: { type: TYPES[i % 2] },
+      csrfToken: a.csrfToken,
+    });
     expect(sent.status).toBe(201);
   }
   const all = await call("GET", "/v1/events?limit=100", { key: a.key });

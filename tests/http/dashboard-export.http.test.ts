@@ -22,13 +22,22 @@ async function payOnPayPage(checkoutId: string, name: string) {
     method: "POST",
     redirect: "manual",
     headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: baseUrl() },
-    body: new URLSearchParams({ formToken: formToken!, cardNumber: "4242 4242 4242 4242", expiry: "12 / 34", cvc: "123", name, billingCountry: "GB" }),
+    body: new URLSearchParams({
+      formToken: formToken!,
+      cardNumber: "4242 4242 4242 4242",
+      expiry: "12 / 34",
+      cvc: "123",
+      name,
+      billingCountry: "GB",
+    }),
   });
   expect(res.status).toBe(303);
 }
 
 async function exportCsv(merchant: DashboardMerchant | null, query = "") {
-  const res = await fetch(`${baseUrl()}/api/dashboard/payments/export${query}`, { headers: merchant ? { Cookie: merchant.session.cookie } : {} });
+  const res = await fetch(`${baseUrl()}/api/dashboard/payments/export${query}`, {
+    headers: merchant ? { Cookie: merchant.session.cookie } : {},
+  });
   return { res, text: await res.text() };
 }
 
@@ -37,7 +46,8 @@ function parseCsv(text: string): string[][] {
   const rows: string[][] = [];
   for (const line of text.trimEnd().split("\r\n")) {
     const fields: string[] = [];
-    for (const match of line.matchAll(/(?:^|,)("(?:[^"]|"")*"|[^,]*)/g)) fields.push(match[1].startsWith('"') ? match[1].slice(1, -1).replace(/""/g, '"') : match[1]);
+    for (const match of line.matchAll(/(?:^|,)("(?:[^"]|"")*"|[^,]*)/g))
+      fields.push(match[1].startsWith('"') ? match[1].slice(1, -1).replace(/""/g, '"') : match[1]);
     rows.push(fields);
   }
   return rows;
@@ -61,7 +71,20 @@ describe("payments CSV export", () => {
     expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="payments-test-\d{4}-\d{2}-\d{2}\.csv"$/);
     const [header, ...rows] = parseCsv(text);
-    expect(header).toEqual(["id", "created_utc", "amount", "amount_refunded", "currency", "status", "source", "payment_method", "billing_name", "billing_country", "order_id", "customer_id"]);
+    expect(header).toEqual([
+      "id",
+      "created_utc",
+      "amount",
+      "amount_refunded",
+      "currency",
+      "status",
+      "source",
+      "payment_method",
+      "billing_name",
+      "billing_country",
+      "order_id",
+      "customer_id",
+    ]);
     expect(rows.map((row) => row[0])).toEqual([byPayPage, byApi]);
     const [paidOnPage, paidByApi] = rows;
     expect(paidByApi.slice(2, 8)).toEqual(["12.50", "0.00", "USD", "captured", "api", "Visa •••• 4242"]);
@@ -75,7 +98,10 @@ describe("payments CSV export", () => {
     const row = parseCsv(text).find((fields) => fields[0] === byPayPage)!;
     expect(row[8]).toBe(`'${FORMULA_NAME}`);
     // The API keeps the name as given.
-    expect((await call("GET", `/v1/payment_intents/${byPayPage}`, { key: m.key })).body.billingDetails).toEqual({ name: FORMULA_NAME, country: "GB" });
+    expect((await call("GET", `/v1/payment_intents/${byPayPage}`, { key: m.key })).body.billingDetails).toEqual({
+      name: FORMULA_NAME,
+      country: "GB",
+    });
   });
 
   it("applies the page's filters, ignores unknown values, and never shows another merchant's payments", async () => {

@@ -26,17 +26,32 @@ beforeAll(async () => {
 describe("refunds from the dashboard", () => {
   it("partial then full: the same refund objects and order states as /v1", async () => {
     const order = await paidOrder(apiKey);
-    const partial = await dashboardCall(session, "POST", "/api/dashboard/refunds", { body: { orderId: order.id, amount: 1200, reason: "requested_by_customer" }, csrfToken });
+    const partial = await dashboardCall(session, "POST", "/api/dashboard/refunds", {
+      body: { orderId: order.id, amount: 1200, reason: "requested_by_customer" },
+      csrfToken,
+    });
     expect(partial.status).toBe(201);
     expect(partial.body).toMatchObject({ object: "refund", status: "succeeded", amount: 1200, orderId: order.id, livemode: false });
     expect((await call("GET", `/v1/refunds/${partial.body.id}`, { key: apiKey })).body.amount).toBe(1200);
-    expect((await call("GET", `/v1/orders/${order.id}`, { key: apiKey })).body).toMatchObject({ status: "partially_refunded", amountRefunded: 1200 });
+    expect((await call("GET", `/v1/orders/${order.id}`, { key: apiKey })).body).toMatchObject({
+      status: "partially_refunded",
+      amountRefunded: 1200,
+    });
 
-    const tooMuch = await dashboardCall(session, "POST", "/api/dashboard/refunds", { body: { orderId: order.id, amount: 5000 }, csrfToken });
+    const tooMuch = await dashboardCall(session, "POST", "/api/dashboard/refunds", {
+      body: { orderId: order.id, amount: 5000 },
+      csrfToken,
+    });
     expect(tooMuch.status).toBe(400);
-    expect(tooMuch.body.error).toMatchObject({ code: "VALIDATION_ERROR", details: { fields: [{ path: "amount", message: "at most $38.00" }] } });
+    expect(tooMuch.body.error).toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: { fields: [{ path: "amount", message: "at most $38.00" }] },
+    });
 
-    const full = await dashboardCall(session, "POST", "/api/dashboard/refunds", { body: { paymentIntentId: order.paymentIntentId }, csrfToken });
+    const full = await dashboardCall(session, "POST", "/api/dashboard/refunds", {
+      body: { paymentIntentId: order.paymentIntentId },
+      csrfToken,
+    });
     expect(full.body.amount).toBe(3800);
     expect((await call("GET", `/v1/orders/${order.id}`, { key: apiKey })).body).toMatchObject({ status: "refunded", amountRefunded: 5000 });
     const again = await dashboardCall(session, "POST", "/api/dashboard/refunds", { body: { orderId: order.id }, csrfToken });
@@ -49,7 +64,13 @@ describe("refunds from the dashboard", () => {
     const send = () =>
       fetch(`${session.base}/api/dashboard/refunds`, {
         method: "POST",
-        headers: { Cookie: session.cookie, Origin: session.base, "X-CSRF-Token": csrfToken, "Content-Type": "application/json", "Idempotency-Key": `dash_${order.id}` },
+        headers: {
+          Cookie: session.cookie,
+          Origin: session.base,
+          "X-CSRF-Token": csrfToken,
+          "Content-Type": "application/json",
+          "Idempotency-Key": `dash_${order.id}`,
+        },
         body: JSON.stringify({ orderId: order.id, amount: 700 }),
       });
     const first = await send();
@@ -73,7 +94,9 @@ describe("refunds from the dashboard", () => {
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe("NOT_FOUND");
     const mine = await paidOrder(apiKey);
-    expect((await dashboardCall(session, "POST", "/api/dashboard/refunds", { body: { orderId: mine.id }, csrfToken, mode: "live" })).status).toBe(404);
+    expect(
+      (await dashboardCall(session, "POST", "/api/dashboard/refunds", { body: { orderId: mine.id }, csrfToken, mode: "live" })).status,
+    ).toBe(404);
     expect((await call("GET", `/v1/orders/${theirs.id}`, { key: otherKey })).body.status).toBe("paid");
     expect((await call("GET", `/v1/orders/${mine.id}`, { key: apiKey })).body.status).toBe("paid");
   });
@@ -101,7 +124,10 @@ describe("malformed ids in detail pages", () => {
 
 describe("checkouts from the dashboard", () => {
   it("opens a checkout /v1 sees, with its pay link; bad input is a 400 with field errors", async () => {
-    const created = await dashboardCall(session, "POST", "/api/dashboard/checkouts", { body: { amount: 2500, currency: "eur", description: "Workshop seat" }, csrfToken });
+    const created = await dashboardCall(session, "POST", "/api/dashboard/checkouts", {
+      body: { amount: 2500, currency: "eur", description: "Workshop seat" },
+      csrfToken,
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ object: "checkout", status: "open", amount: 2500, currency: "EUR", livemode: false });
     expect(created.body.url).toMatch(new RegExp(`/pay/${created.body.id}$`));

@@ -49,7 +49,9 @@ describe("events", () => {
     // data.object is the object at the time of the event; the latest event about an object equals its GET now.
     const latest = (id: string) => events.filter((e) => e.data.object.id === id).at(-1).data.object;
     expect(latest(order.id)).toEqual((await call("GET", `/v1/orders/${order.id}`, { key: m.testKey })).body);
-    expect(latest(order.paymentIntentId)).toEqual((await call("GET", `/v1/payment_intents/${order.paymentIntentId}`, { key: m.testKey })).body);
+    expect(latest(order.paymentIntentId)).toEqual(
+      (await call("GET", `/v1/payment_intents/${order.paymentIntentId}`, { key: m.testKey })).body,
+    );
     const paidEvent = events.find((e) => e.type === "order.paid");
     expect(paidEvent.data.object).toMatchObject({ status: "paid", amountRefunded: 0 });
 
@@ -87,7 +89,8 @@ describe("lists page newest-first", () => {
     for (let i = 0; i < 7; i++) checkouts.push(await openCheckout(merchant.testKey, { amount: 100 + i }));
     for (const c of checkouts.slice(0, 4)) expect((await capture(merchant.testKey, c.id)).status).toBe(200);
     const refunds: string[] = [];
-    for (const c of checkouts.slice(0, 3)) refunds.push((await call("POST", "/v1/refunds", { key: merchant.testKey, body: { orderId: c.orderId, amount: 10 } })).body.id);
+    for (const c of checkouts.slice(0, 3))
+      refunds.push((await call("POST", "/v1/refunds", { key: merchant.testKey, body: { orderId: c.orderId, amount: 10 } })).body.id);
     const newestFirst = [...checkouts].reverse();
 
     for (const limit of [1, 2, 3, 100]) {
@@ -99,7 +102,9 @@ describe("lists page newest-first", () => {
     expect(await walk(merchant.testKey, "/v1/checkouts?status=complete", 2)).toEqual(newestFirst.slice(3).map((c) => c.id));
     expect(await walk(merchant.testKey, "/v1/checkouts?status=open", 2)).toEqual(newestFirst.slice(0, 3).map((c) => c.id));
     expect(await walk(merchant.testKey, "/v1/orders?status=partially_refunded", 1)).toEqual(newestFirst.slice(4).map((c) => c.orderId));
-    expect(await walk(merchant.testKey, "/v1/payment_intents?status=requires_payment", 5)).toEqual(newestFirst.slice(0, 3).map((c) => c.paymentIntentId));
+    expect(await walk(merchant.testKey, "/v1/payment_intents?status=requires_payment", 5)).toEqual(
+      newestFirst.slice(0, 3).map((c) => c.paymentIntentId),
+    );
 
     const events = await walk(merchant.testKey, "/v1/events", 3);
     const full = (await call("GET", "/v1/events?limit=100", { key: merchant.testKey })).body.data;

@@ -18,7 +18,13 @@ const formHeaders = () => ({ Origin: baseUrl(), "Content-Type": "application/x-w
 
 describe("pay forms", () => {
   it("POST /pay/:checkoutId/submit answers a never-ending chunked body once past 16 KiB (JSON and plain form)", async () => {
-    const json = await unfinishedChunkedUpload(baseUrl(), "/pay/cs_doesnotexist/submit", { ...formHeaders(), Accept: "application/json" }, OVER_LIMIT, { fill: "a" });
+    const json = await unfinishedChunkedUpload(
+      baseUrl(),
+      "/pay/cs_doesnotexist/submit",
+      { ...formHeaders(), Accept: "application/json" },
+      OVER_LIMIT,
+      { fill: "a" },
+    );
     expect(json.status).toBe(400);
     expect(JSON.parse(json.text).error).toBe("invalid_card");
     const form = await unfinishedChunkedUpload(baseUrl(), "/pay/cs_doesnotexist/submit", formHeaders(), OVER_LIMIT, { fill: "a" });
@@ -28,15 +34,26 @@ describe("pay forms", () => {
 
   it("POST /pay/paywall/submit does the same", async () => {
     const terms = new URLSearchParams({ merchant: m.merchantId, amount: "100", currency: "usd", sku: "report" });
-    const res = await unfinishedChunkedUpload(baseUrl(), `/pay/paywall/submit?${terms}`, { ...formHeaders(), Accept: "application/json" }, OVER_LIMIT);
+    const res = await unfinishedChunkedUpload(
+      baseUrl(),
+      `/pay/paywall/submit?${terms}`,
+      { ...formHeaders(), Accept: "application/json" },
+      OVER_LIMIT,
+    );
     expect(res.status).toBe(400);
     expect(JSON.parse(res.text).error).toBe("invalid_card");
   });
 
   it("a declared Content-Length over the limit is refused without reading, and a small form still reaches the token check", async () => {
-    const big = await rawRequest(baseUrl(), "POST", "/pay/cs_doesnotexist/submit", { headers: { ...formHeaders(), Accept: "application/json" }, body: "a".repeat(17 * 1024) });
+    const big = await rawRequest(baseUrl(), "POST", "/pay/cs_doesnotexist/submit", {
+      headers: { ...formHeaders(), Accept: "application/json" },
+      body: "a".repeat(17 * 1024),
+    });
     expect(big.status).toBe(400);
-    const small = await rawRequest(baseUrl(), "POST", "/pay/cs_doesnotexist/submit", { headers: { ...formHeaders(), Accept: "application/json" }, body: "cardNumber=4242424242424242&formToken=1.AAAA" });
+    const small = await rawRequest(baseUrl(), "POST", "/pay/cs_doesnotexist/submit", {
+      headers: { ...formHeaders(), Accept: "application/json" },
+      body: "cardNumber=4242424242424242&formToken=1.AAAA",
+    });
     expect(small.status).toBe(403);
     expect(JSON.parse(small.text).error).toBe("form_expired");
   });
@@ -54,7 +71,10 @@ describe("next-auth", () => {
   );
 
   it("a normal sign-in post still reaches next-auth (its CSRF check answers)", async () => {
-    const res = await rawRequest(baseUrl(), "POST", "/api/auth/callback/signin", { headers: formHeaders(), body: "email=a%40b.example&password=x&csrfToken=nope&json=true" });
+    const res = await rawRequest(baseUrl(), "POST", "/api/auth/callback/signin", {
+      headers: formHeaders(),
+      body: "email=a%40b.example&password=x&csrfToken=nope&json=true",
+    });
     expect(res.status).toBe(200);
     expect(JSON.parse(res.text).url).toMatch(/csrf=true/);
     const csrf = await rawRequest(baseUrl(), "GET", "/api/auth/csrf");

@@ -42,8 +42,12 @@ beforeAll(async () => {
   const customer = (await call("POST", "/v1/customers", { key, base, body: { name: "Fuzz payer" } })).body;
   const meterBody = { customerId: customer.id, currency: "usd", thresholdMinor: 500 };
   const postPaid = (await call("POST", "/v1/meters", { key, base, body: { ...meterBody, prepaid: false } })).body;
-  const prepaid = (await call("POST", "/v1/meters", { key, base, body: { ...meterBody, prepaid: true, budgetMinor: 2000, paymentMethod: "pm_card_visa" } })).body;
-  const reservation = (await call("POST", `/v1/meters/${prepaid.id}/reservations`, { key, base, body: { quantity: 1, unitPriceMinor: 1000 } })).body;
+  const prepaid = (
+    await call("POST", "/v1/meters", { key, base, body: { ...meterBody, prepaid: true, budgetMinor: 2000, paymentMethod: "pm_card_visa" } })
+  ).body;
+  const reservation = (
+    await call("POST", `/v1/meters/${prepaid.id}/reservations`, { key, base, body: { quantity: 1, unitPriceMinor: 1000 } })
+  ).body;
   const foreign = await openCheckout(other.testKey, {}, base);
   for (const [name, value] of Object.entries({ open, paid, order, refund, customer, postPaid, prepaid, reservation, foreign })) {
     if (typeof value?.id !== "string") throw new Error(`fixture ${name}: ${JSON.stringify(value)}`);
@@ -72,28 +76,96 @@ afterAll(async () => {
  */
 type Route = { template: string; methods: string[]; bodies: (() => object)[] };
 const ROUTES: Route[] = [
-  { template: "/v1/checkouts", methods: ["GET", "POST"], bodies: [() => ({ amount: 700, currency: "usd" }), () => ({ currency: "usd", items: [{ name: "Tea", quantity: 2, unitAmount: 300 }], successUrl: "https://shop.example/ok" })] },
+  {
+    template: "/v1/checkouts",
+    methods: ["GET", "POST"],
+    bodies: [
+      () => ({ amount: 700, currency: "usd" }),
+      () => ({ currency: "usd", items: [{ name: "Tea", quantity: 2, unitAmount: 300 }], successUrl: "https://shop.example/ok" }),
+    ],
+  },
   { template: "/v1/checkouts/{cs}", methods: ["GET"], bodies: [] },
-  { template: "/v1/checkouts/{cs}/capture", methods: ["POST"], bodies: [() => ({ paymentMethod: "pm_card_visa" }), () => ({ paymentMethod: "pm_card_chargeDeclined" }), () => ({ paymentMethod: ids.cus[0] }), () => ({ paymentMethod: "pm_card_visa", billingCountry: "KP" })] },
+  {
+    template: "/v1/checkouts/{cs}/capture",
+    methods: ["POST"],
+    bodies: [
+      () => ({ paymentMethod: "pm_card_visa" }),
+      () => ({ paymentMethod: "pm_card_chargeDeclined" }),
+      () => ({ paymentMethod: ids.cus[0] }),
+      () => ({ paymentMethod: "pm_card_visa", billingCountry: "KP" }),
+    ],
+  },
   { template: "/v1/checkouts/{cs}/cancel", methods: ["POST"], bodies: [() => ({})] },
   { template: "/v1/checkouts/{cs}/refunds", methods: [], bodies: [] },
-  { template: "/v1/refunds", methods: ["GET", "POST"], bodies: [() => ({ orderId: ids.ord[0], amount: 1 }), () => ({ paymentIntentId: ids.pi[0], amount: 2, reason: "fuzz" }), () => ({ orderId: ids.ord[0] })] },
+  {
+    template: "/v1/refunds",
+    methods: ["GET", "POST"],
+    bodies: [
+      () => ({ orderId: ids.ord[0], amount: 1 }),
+      () => ({ paymentIntentId: ids.pi[0], amount: 2, reason: "fuzz" }),
+      () => ({ orderId: ids.ord[0] }),
+    ],
+  },
   { template: "/v1/refunds/{re}", methods: ["GET"], bodies: [] },
   { template: "/v1/payment_intents/{pi}", methods: ["GET"], bodies: [] },
   { template: "/v1/orders/{ord}", methods: ["GET"], bodies: [] },
-  { template: "/v1/paywall/verify", methods: ["POST"], bodies: [() => ({ paymentIntentId: ids.pi[0], merchantId: m.merchantId, amount: 5000, currency: "usd", sku: "report" })] },
-  { template: "/v1/paywall/pay", methods: ["POST"], bodies: [() => ({ merchantId: m.merchantId, amount: 100, currency: "usd", sku: "report", paymentMethod: "pm_card_visa" }), () => ({ merchantId: other.merchantId, amount: 100, currency: "usd", sku: "report", paymentMethod: "pm_card_chargeDeclined" })] },
-  { template: "/v1/paywall/redemptions", methods: ["POST"], bodies: [() => ({ paymentIntentId: ids.pi[0] }), () => ({ paymentIntentId: ids.pi[1], amount: 100, currency: "usd", sku: "report" })] },
+  {
+    template: "/v1/paywall/verify",
+    methods: ["POST"],
+    bodies: [() => ({ paymentIntentId: ids.pi[0], merchantId: m.merchantId, amount: 5000, currency: "usd", sku: "report" })],
+  },
+  {
+    template: "/v1/paywall/pay",
+    methods: ["POST"],
+    bodies: [
+      () => ({ merchantId: m.merchantId, amount: 100, currency: "usd", sku: "report", paymentMethod: "pm_card_visa" }),
+      () => ({ merchantId: other.merchantId, amount: 100, currency: "usd", sku: "report", paymentMethod: "pm_card_chargeDeclined" }),
+    ],
+  },
+  {
+    template: "/v1/paywall/redemptions",
+    methods: ["POST"],
+    bodies: [() => ({ paymentIntentId: ids.pi[0] }), () => ({ paymentIntentId: ids.pi[1], amount: 100, currency: "usd", sku: "report" })],
+  },
   { template: "/v1/paywall/redemptions/{pi}", methods: [], bodies: [] },
-  { template: "/v1/meters", methods: ["GET", "POST"], bodies: [() => ({ customerId: ids.cus[0], currency: "usd", thresholdMinor: 100, prepaid: false }), () => ({ customerId: ids.cus[0], currency: "usd", thresholdMinor: 100, prepaid: true, budgetMinor: 300, paymentMethod: "pm_card_visa" })] },
+  {
+    template: "/v1/meters",
+    methods: ["GET", "POST"],
+    bodies: [
+      () => ({ customerId: ids.cus[0], currency: "usd", thresholdMinor: 100, prepaid: false }),
+      () => ({
+        customerId: ids.cus[0],
+        currency: "usd",
+        thresholdMinor: 100,
+        prepaid: true,
+        budgetMinor: 300,
+        paymentMethod: "pm_card_visa",
+      }),
+    ],
+  },
   { template: "/v1/meters/{mtr}", methods: ["GET"], bodies: [] },
-  { template: "/v1/meters/{mtr}/usage", methods: ["POST"], bodies: [() => ({ quantity: 3, unitPriceMinor: 10, idempotencyKey: "fuzz-usage-1" }), () => ({ quantity: 1, unitPriceMinor: 7, idempotencyKey: "fuzz-usage-2" })] },
-  { template: "/v1/meters/{mtr}/reservations", methods: ["POST"], bodies: [() => ({ quantity: 1, unitPriceMinor: 100 }), () => ({ quantity: 1, unitPriceMinor: 50, idempotencyKey: "fuzz-hold-1" })] },
+  {
+    template: "/v1/meters/{mtr}/usage",
+    methods: ["POST"],
+    bodies: [
+      () => ({ quantity: 3, unitPriceMinor: 10, idempotencyKey: "fuzz-usage-1" }),
+      () => ({ quantity: 1, unitPriceMinor: 7, idempotencyKey: "fuzz-usage-2" }),
+    ],
+  },
+  {
+    template: "/v1/meters/{mtr}/reservations",
+    methods: ["POST"],
+    bodies: [() => ({ quantity: 1, unitPriceMinor: 100 }), () => ({ quantity: 1, unitPriceMinor: 50, idempotencyKey: "fuzz-hold-1" })],
+  },
   { template: "/v1/meters/{mtr}/reservations/{rsv}", methods: [], bodies: [] },
   { template: "/v1/meters/{mtr}/reservations/{rsv}/commit", methods: ["POST"], bodies: [() => ({}), () => ({ quantity: 1 })] },
   { template: "/v1/meters/{mtr}/reservations/{rsv}/release", methods: ["POST"], bodies: [() => ({})] },
   { template: "/v1/meters/{mtr}/top-up", methods: ["POST"], bodies: [() => ({ amountMinor: 100, paymentMethod: "pm_card_visa" })] },
-  { template: "/v1/meters/{mtr}/fund", methods: ["POST"], bodies: [() => ({ amountMinor: 100, currency: "usd", paymentMethod: "pm_card_visa" })] },
+  {
+    template: "/v1/meters/{mtr}/fund",
+    methods: ["POST"],
+    bodies: [() => ({ amountMinor: 100, currency: "usd", paymentMethod: "pm_card_visa" })],
+  },
   { template: "/v1/meters/{mtr}/close", methods: ["POST"], bodies: [() => ({})] },
   { template: "/v1/meters/{mtr}/retry-payment", methods: ["POST"], bodies: [() => ({})] },
 ];
@@ -109,10 +181,34 @@ const idSegment = (kind: string) =>
     { weight: 6, arbitrary: fc.constantFrom(...ids[kind]) },
     { weight: 1, arbitrary: fc.constantFrom(...Object.values(ids).flat()) },
     // a real id with one character percent-encoded: the same id once decoded
-    { weight: 1, arbitrary: fc.constantFrom(...ids[kind]).map((id) => `${id.slice(0, 3)}%${id.charCodeAt(3).toString(16).toUpperCase()}${id.slice(4)}`) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(...ids[kind])
+        .map((id) => `${id.slice(0, 3)}%${id.charCodeAt(3).toString(16).toUpperCase()}${id.slice(4)}`),
+    },
     {
       weight: 3,
-      arbitrary: fc.constantFrom("%", "%e2%82", "%zz", "%00", "%2F", "%2e%2e", "..", ".", "", "%25", "%c0%af", "%ff", "a%", "cs_%", `${kind}_doesnotexist`, "x".repeat(300), "\u00e9t\u00e9", "%E2%80%AE"),
+      arbitrary: fc.constantFrom(
+        "%",
+        "%e2%82",
+        "%zz",
+        "%00",
+        "%2F",
+        "%2e%2e",
+        "..",
+        ".",
+        "",
+        "%25",
+        "%c0%af",
+        "%ff",
+        "a%",
+        "cs_%",
+        `${kind}_doesnotexist`,
+        "x".repeat(300),
+        "\u00e9t\u00e9",
+        "%E2%80%AE",
+      ),
     },
     { weight: 2, arbitrary: fc.string({ maxLength: 30 }).map(encodeURIComponent) },
     { weight: 1, arbitrary: fc.stringMatching(/^[!-~]{1,24}$/).filter((s) => !/[/?#]/.test(s)) }, // raw printable: stray %, quotes, backslashes
@@ -120,8 +216,26 @@ const idSegment = (kind: string) =>
 
 const query = fc.oneof(
   { weight: 6, arbitrary: fc.constant("") },
-  { weight: 1, arbitrary: fc.constantFrom("?limit=2", "?limit=%", "?limit=-1&startingAfter=%zz", "?status=open&status=paid", "?%=%", "?a=\u00e9", "/", "//", "?limit=1e999") },
-  { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 12 }), { maxKeys: 3 }).map((q) => `?${new URLSearchParams(q)}`) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      "?limit=2",
+      "?limit=%",
+      "?limit=-1&startingAfter=%zz",
+      "?status=open&status=paid",
+      "?%=%",
+      "?a=\u00e9",
+      "/",
+      "//",
+      "?limit=1e999",
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 12 }), { maxKeys: 3 })
+      .map((q) => `?${new URLSearchParams(q)}`),
+  },
 );
 
 /** A route, a method (mostly one it answers), and the path with its ids and query. */
@@ -129,7 +243,9 @@ const target = fc
   .constantFrom(...ROUTES)
   .chain((route) => {
     const kinds = [...route.template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
-    const method = route.methods.length ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...route.methods) }, { weight: 1, arbitrary: anyMethod }) : anyMethod;
+    const method = route.methods.length
+      ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...route.methods) }, { weight: 1, arbitrary: anyMethod })
+      : anyMethod;
     return fc.tuple(fc.constant(route), method, fc.tuple(...kinds.map(idSegment)), query);
   })
   .map(([route, method, segments, q]) => {
@@ -149,15 +265,32 @@ const contentType = fc.constantFrom(
   "",
 );
 
-const amount = fc.oneof(fc.integer({ min: 1, max: 5000 }), fc.integer(), fc.double(), fc.constantFrom(0, -1, 2 ** 31, 2 ** 53, "100", null));
+const amount = fc.oneof(
+  fc.integer({ min: 1, max: 5000 }),
+  fc.integer(),
+  fc.double(),
+  fc.constantFrom(0, -1, 2 ** 31, 2 ** 53, "100", null),
+);
 const currency = fc.oneof(fc.constantFrom("usd", "usd", "eur", "jpy", "USD", ""), fc.string({ maxLength: 4 }));
 const paymentMethod = fc.oneof(
   // never pm_rail_unavailable: its 503 CIRCUIT_OPEN is the contract's answer, not a defect
-  fc.constantFrom("pm_card_visa", "pm_card_mastercard", "pm_card_chargeDeclined", "pm_card_chargeDeclinedInsufficientFunds", "pm_card_chargeDeclinedExpiredCard", "constructor", "__proto__", ""),
+  fc.constantFrom(
+    "pm_card_visa",
+    "pm_card_mastercard",
+    "pm_card_chargeDeclined",
+    "pm_card_chargeDeclinedInsufficientFunds",
+    "pm_card_chargeDeclinedExpiredCard",
+    "constructor",
+    "__proto__",
+    "",
+  ),
   fc.constant(null).map(() => ids.cus[0]),
   fc.string({ maxLength: 20 }),
 );
-const anyId = fc.oneof(fc.constant(null).chain(() => fc.constantFrom(...Object.values(ids).flat())), fc.string({ maxLength: 70 }));
+const anyId = fc.oneof(
+  fc.constant(null).chain(() => fc.constantFrom(...Object.values(ids).flat())),
+  fc.string({ maxLength: 70 }),
+);
 const sku = fc.oneof(fc.constantFrom("report", "tool:search", " ", "\u0000", "x".repeat(201)), fc.string({ maxLength: 20 }));
 
 /** Fields any money endpoint takes, each with plausible and implausible values; a body is a subset. */
@@ -170,7 +303,11 @@ const FIELDS = {
   paymentIntentId: anyId,
   orderId: anyId,
   customerId: anyId,
-  merchantId: fc.oneof(fc.constant(null).map(() => m.merchantId), fc.constant(null).map(() => other.merchantId), fc.string({ maxLength: 20 })),
+  merchantId: fc.oneof(
+    fc.constant(null).map(() => m.merchantId),
+    fc.constant(null).map(() => other.merchantId),
+    fc.string({ maxLength: 20 }),
+  ),
   sku,
   reason: fc.string({ maxLength: 40 }),
   quantity: amount,
@@ -209,7 +346,20 @@ const otherBody = fc.oneof(
   { weight: 3, arbitrary: structuredBody },
   { weight: 1, arbitrary: fc.jsonValue().map((v) => JSON.stringify(v)) },
   { weight: 1, arbitrary: fc.string({ maxLength: 100 }) },
-  { weight: 1, arbitrary: fc.constantFrom("", "{", "[1,", "null", "\u0000", '{"a":1}}', "{".repeat(5000), "amount=100&currency=usd", "--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--x--") },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      "",
+      "{",
+      "[1,",
+      "null",
+      "\u0000",
+      '{"a":1}}',
+      "{".repeat(5000),
+      "amount=100&currency=usd",
+      '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--',
+    ),
+  },
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes)) },
 );
 
@@ -291,8 +441,12 @@ describe("fuzzing the money endpoints on two instances", () => {
     console.info(`fuzz-money statuses: ${JSON.stringify(Object.fromEntries([...byStatus].sort(([a], [b]) => a - b)))}`);
     expect(outcomes).toHaveLength(REQUESTS);
     expect(new Set(outcomes.map((o) => o.server)).size).toBe(2);
-    const count = (predicate: (status: number) => boolean) => [...byStatus].filter(([status]) => predicate(status)).reduce((sum, [, n]) => sum + n, 0);
-    expect(count((s) => s >= 200 && s < 300), JSON.stringify([...byStatus])).toBeGreaterThan(REQUESTS * 0.03);
+    const count = (predicate: (status: number) => boolean) =>
+      [...byStatus].filter(([status]) => predicate(status)).reduce((sum, [, n]) => sum + n, 0);
+    expect(
+      count((s) => s >= 200 && s < 300),
+      JSON.stringify([...byStatus]),
+    ).toBeGreaterThan(REQUESTS * 0.03);
     expect(count((s) => s === 400)).toBeGreaterThan(REQUESTS * 0.1);
     expect(count((s) => s === 404)).toBeGreaterThan(REQUESTS * 0.1);
 

@@ -53,7 +53,8 @@ describe("Idempotency-Key", () => {
     expect(created).toHaveLength(1);
     expect(replayed.length + inFlight.length).toBe(19);
     for (const r of replayed) expect(r.body.id).toBe(created[0].body.id);
-    for (const r of inFlight) expect(r.body.error).toMatchObject({ code: "CONFLICT", message: expect.stringMatching(/still being processed/) });
+    for (const r of inFlight)
+      expect(r.body.error).toMatchObject({ code: "CONFLICT", message: expect.stringMatching(/still being processed/) });
     expect(await customerCount(merchant.testKey)).toBe(1);
   });
 
@@ -109,7 +110,9 @@ describe("an in-flight claim left by a killed process", () => {
     const key = randomUUID();
     const claimedAt = Date.now();
     // The process exits inside the transaction, after the claim was committed.
-    await expect(post(merchant.testKey, key, { name: "orphan" }, { base: doomed.url, headers: { "x-test-fault": "after-handler:exit" } })).rejects.toThrow();
+    await expect(
+      post(merchant.testKey, key, { name: "orphan" }, { base: doomed.url, headers: { "x-test-fault": "after-handler:exit" } }),
+    ).rejects.toThrow();
     await new Promise((resolve) => doomed.child.once("exit", resolve));
 
     const blocked = await post(merchant.testKey, key, { name: "orphan" }, { base: survivor.url });

@@ -141,7 +141,16 @@ describe("npm run listen", () => {
     let lastCut = Date.now();
     while (Date.now() - startedAt < 8_000) {
       const id = createId("event");
-      await db.event.create({ data: { id, merchantId: m.merchantId, livemode: false, type: "order.paid", data: { object: { id: `ord_${id.slice(4)}`, object: "order" } }, createdAt: new Date() } });
+      await db.event.create({
+        data: {
+          id,
+          merchantId: m.merchantId,
+          livemode: false,
+          type: "order.paid",
+          data: { object: { id: `ord_${id.slice(4)}`, object: "order" } },
+          createdAt: new Date(),
+        },
+      });
       ids.push(id);
       if (Date.now() - lastCut > 1_500) (proxy.cutAll(), cuts++, (lastCut = Date.now()));
       await sleep(40);
@@ -152,7 +161,8 @@ describe("npm run listen", () => {
     expect(new Set(printed)).toEqual(new Set(ids));
     expect(printed).toHaveLength(ids.length); // once each
     expect(receiver.received.map((d) => d.event.id).sort()).toEqual([...ids].sort());
-    for (const d of receiver.received) expect(verifyWebhook(d.rawBody, String(d.headers["x-service-signature"]), listen.secret).id).toBe(d.event.id);
+    for (const d of receiver.received)
+      expect(verifyWebhook(d.rawBody, String(d.headers["x-service-signature"]), listen.secret).id).toBe(d.event.id);
   });
 
   it("the service unreachable for 3 s while events are committed: listen retries, then prints and forwards each missed event once", async () => {
@@ -165,14 +175,23 @@ describe("npm run listen", () => {
     const db = getDb();
     const commit = async () => {
       const id = createId("event");
-      await db.event.create({ data: { id, merchantId: m.merchantId, livemode: false, type: "order.paid", data: { object: { id: `ord_${id.slice(4)}`, object: "order" } }, createdAt: new Date() } });
+      await db.event.create({
+        data: {
+          id,
+          merchantId: m.merchantId,
+          livemode: false,
+          type: "order.paid",
+          data: { object: { id: `ord_${id.slice(4)}`, object: "order" } },
+          createdAt: new Date(),
+        },
+      });
       return id;
     };
     const before = [await commit(), await commit()];
     await receiver.waitFor((r) => r.length >= 2, 10_000);
     proxy.down();
     const whileDown: string[] = [];
-    for (let i = 0; i < 10; i++) whileDown.push(await commit()), await sleep(300);
+    for (let i = 0; i < 10; i++) (whileDown.push(await commit()), await sleep(300));
     await until(() => listen.lines.some((l) => l.includes("connection lost")), "connection lost line");
     expect(receiver.received).toHaveLength(2); // nothing arrives while the service is unreachable
     proxy.up();
@@ -186,11 +205,16 @@ describe("npm run listen", () => {
     expect([...printed].sort()).toEqual([...ids].sort());
     expect(printed).toHaveLength(ids.length);
     expect(receiver.received.map((d) => d.event.id)).toEqual(ids);
-    for (const d of receiver.received) expect(verifyWebhook(d.rawBody, String(d.headers["x-service-signature"]), listen.secret).id).toBe(d.event.id);
+    for (const d of receiver.received)
+      expect(verifyWebhook(d.rawBody, String(d.headers["x-service-signature"]), listen.secret).id).toBe(d.event.id);
   });
 
   it("refuses to run with a bad key", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "../../scripts/listen.ts"), "--api-key", "sk_test_nope", "--base-url", server.url], { stdio: "pipe" });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", path.join(import.meta.dirname, "../../scripts/listen.ts"), "--api-key", "sk_test_nope", "--base-url", server.url],
+      { stdio: "pipe" },
+    );
     const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
     expect(code).toBe(1);
   });

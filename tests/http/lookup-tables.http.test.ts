@@ -28,7 +28,10 @@ describe("payment methods named like Object.prototype members", () => {
   it("a meter and a paywall payment refuse them too", async () => {
     const customer = await createCustomer(m.testKey);
     for (const method of INHERITED) {
-      const meter = await call("POST", "/v1/meters", { key: m.testKey, body: { customerId: customer.id, currency: "usd", thresholdMinor: 1, prepaid: false, paymentMethod: method } });
+      const meter = await call("POST", "/v1/meters", {
+        key: m.testKey,
+        body: { customerId: customer.id, currency: "usd", thresholdMinor: 1, prepaid: false, paymentMethod: method },
+      });
       expect(meter.status, method).toBe(400);
       expect(meter.body.error.details.fields[0].path).toBe("paymentMethod");
       const pay = await call("POST", "/v1/paywall/pay", {

@@ -43,7 +43,9 @@ const ENDPOINTS: [string, string][] = [
 const jsonish = fc.oneof(
   fc.string(), // arbitrary text, mostly not JSON
   fc.jsonValue().map((v) => JSON.stringify(v)), // valid JSON of any shape
-  fc.record({ name: fc.anything(), email: fc.anything(), metadata: fc.anything() }, { requiredKeys: [] }).map((v) => JSON.stringify(v) ?? "null"),
+  fc
+    .record({ name: fc.anything(), email: fc.anything(), metadata: fc.anything() }, { requiredKeys: [] })
+    .map((v) => JSON.stringify(v) ?? "null"),
   fc
     .record(
       {
@@ -68,7 +70,9 @@ const jsonish = fc.oneof(
 
 const queryish = fc.oneof(
   fc.constant(""),
-  fc.record({ limit: fc.oneof(fc.string(), fc.integer().map(String)), startingAfter: fc.string(), junk: fc.string() }, { requiredKeys: [] }).map((q) => `?${new URLSearchParams(q as Record<string, string>)}`),
+  fc
+    .record({ limit: fc.oneof(fc.string(), fc.integer().map(String)), startingAfter: fc.string(), junk: fc.string() }, { requiredKeys: [] })
+    .map((q) => `?${new URLSearchParams(q as Record<string, string>)}`),
 );
 
 describe("malformed input", () => {

@@ -33,13 +33,20 @@ interface Agent {
 
 async function registerAgent(name = "Shopping agent"): Promise<Agent> {
   const key = newAgentKey();
-  const res = await call("POST", "/mastercard/agents", { key: payer.testKey, body: { name, jwk: { kty: key.kty, crv: key.crv, x: key.x } } });
+  const res = await call("POST", "/mastercard/agents", {
+    key: payer.testKey,
+    body: { name, jwk: { kty: key.kty, crv: key.crv, x: key.x } },
+  });
   expect(res.status).toBe(201);
   return { ...res.body, key };
 }
 
 /** Web Bot Auth headers from the stock signer for a request to `base + path` (Signature-Agent on that origin). */
-async function signed(agent: Agent, path: string, options: { base?: string; method?: string; created?: Date; signatureAgent?: string } = {}) {
+async function signed(
+  agent: Agent,
+  path: string,
+  options: { base?: string; method?: string; created?: Date; signatureAgent?: string } = {},
+) {
   const base = options.base ?? baseUrl();
   const sa = `sig1="${options.signatureAgent ?? agent.signatureAgent.replace(/^https?:\/\/[^/]+/, base)}"`;
   const method = options.method ?? "POST";
@@ -56,7 +63,12 @@ async function signed(agent: Agent, path: string, options: { base?: string; meth
 async function issueToken(agent: Agent, limits: Record<string, unknown> = {}, merchantId = shop.merchantId) {
   const res = await call("POST", "/mastercard/agentic_tokens", {
     key: payer.testKey,
-    body: { paymentMethod: "pm_card_mastercard", agentKeyId: agent.id, merchantId, limits: { maxAmount: 5000, currency: "usd", ...limits } },
+    body: {
+      paymentMethod: "pm_card_mastercard",
+      agentKeyId: agent.id,
+      merchantId,
+      limits: { maxAmount: 5000, currency: "usd", ...limits },
+    },
   });
   expect(res.status).toBe(201);
   return res.body;
@@ -83,7 +95,15 @@ describe("a full purchase", () => {
   it("registration -> agentic token -> code -> signed payment: a paid order with `agent`, in the events too; refundable", async () => {
     const agent = await registerAgent();
     const token = await issueToken(agent);
-    expect(token).toMatchObject({ object: "agentic_token", network: "mastercard", status: "active", agentKeyId: agent.id, merchantId: shop.merchantId, remainingAmount: 5000, usesRemaining: 1 });
+    expect(token).toMatchObject({
+      object: "agentic_token",
+      network: "mastercard",
+      status: "active",
+      agentKeyId: agent.id,
+      merchantId: shop.merchantId,
+      remainingAmount: 5000,
+      usesRemaining: 1,
+    });
     expect(token.id).toMatch(/^atk_/);
     expect(token.tokenNumber).toMatch(/^5\d{15}$/);
     const checkout = await openCheckout(shop.testKey, { amount: 1234 });
@@ -94,12 +114,24 @@ describe("a full purchase", () => {
     expect(res.body).toMatchObject({ object: "order", status: "paid", amount: 1234, source: "mastercard" });
     const pi = await piOf(checkout.id);
     expect(pi).toMatchObject({ status: "captured", source: "mastercard", paymentMethod: "pm_card_mastercard" });
-    expect(pi.agent).toMatchObject({ network: "mastercard", protocol: "web-bot-auth", agentKeyId: agent.id, keyid: agent.keyid, tag: "web-bot-auth", credentialId: token.id, verified: true });
+    expect(pi.agent).toMatchObject({
+      network: "mastercard",
+      protocol: "web-bot-auth",
+      agentKeyId: agent.id,
+      keyid: agent.keyid,
+      tag: "web-bot-auth",
+      credentialId: token.id,
+      verified: true,
+    });
     expect(pi.agent.signatureAgent).toMatch(new RegExp(`/mastercard/agents/${agent.id}/directory$`));
     const events = (await allEvents(shop.testKey)).filter((e) => e.data.object.id === pi.id);
     const captured = events.find((e) => e.type === "payment_intent.captured");
     expect(captured.data.object.agent).toMatchObject({ network: "mastercard", credentialId: token.id, verified: true });
-    expect((await call("GET", `/mastercard/agentic_tokens/${token.id}`, { key: payer.testKey })).body).toMatchObject({ status: "exhausted", usesRemaining: 0, remainingAmount: 5000 - 1234 });
+    expect((await call("GET", `/mastercard/agentic_tokens/${token.id}`, { key: payer.testKey })).body).toMatchObject({
+      status: "exhausted",
+      usesRemaining: 0,
+      remainingAmount: 5000 - 1234,
+    });
     const refund = await call("POST", "/v1/refunds", { key: shop.testKey, body: { paymentIntentId: pi.id } });
     expect(refund.status).toBe(201);
     const listed = await call("GET", "/v1/payment_intents?source=mastercard", { key: shop.testKey });
@@ -227,19 +259,39 @@ describe("refusals: nothing charged", () => {
     const agent = await registerAgent();
     const token = await issueToken(agent);
     const checkout = await openCheckout(shop.testKey);
-    const res = await call("POST", `/mastercard/checkouts/${checkout.id}/pay`, { key: payer.testKey, body: { agenticToken: token.id, dtvc: "123" } });
+    const res = await call("POST", `/mastercard/checkouts/${checkout.id}/pay`, {
+      key: payer.testKey,
+      body: { agenticToken: token.id, dtvc: "123" },
+    });
     expect(res.status).toBe(401);
     expect(res.body.error.details.reason).toBe("missing_signature");
-    expect((await call("POST", `/mastercard/agentic_tokens/${token.id}/dtvc`, { key: payer.testKey })).body.error.details.reason).toBe("missing_signature");
+    expect((await call("POST", `/mastercard/agentic_tokens/${token.id}/dtvc`, { key: payer.testKey })).body.error.details.reason).toBe(
+      "missing_signature",
+    );
   });
 });
 
 describe("bad input on every /mastercard path: the error contract, never a 500", () => {
   const cases: [string, string, unknown, number][] = [
     ["POST", "/mastercard/agentic_tokens", {}, 400],
-    ["POST", "/mastercard/agentic_tokens", { paymentMethod: "pm_card_mastercard", agentKeyId: "agk_x", merchantId: "mer_x", limits: { maxAmount: -1, currency: "usd" } }, 400],
-    ["POST", "/mastercard/agentic_tokens", { paymentMethod: "pm_nope", agentKeyId: "agk_x", merchantId: "mer_x", limits: { maxAmount: 1, currency: "usd" } }, 400],
-    ["POST", "/mastercard/agentic_tokens", { paymentMethod: "pm_card_mastercard", agentKeyId: "agk_x", merchantId: "mer_x", limits: { maxAmount: 1, currency: "usd" } }, 404],
+    [
+      "POST",
+      "/mastercard/agentic_tokens",
+      { paymentMethod: "pm_card_mastercard", agentKeyId: "agk_x", merchantId: "mer_x", limits: { maxAmount: -1, currency: "usd" } },
+      400,
+    ],
+    [
+      "POST",
+      "/mastercard/agentic_tokens",
+      { paymentMethod: "pm_nope", agentKeyId: "agk_x", merchantId: "mer_x", limits: { maxAmount: 1, currency: "usd" } },
+      400,
+    ],
+    [
+      "POST",
+      "/mastercard/agentic_tokens",
+      { paymentMethod: "pm_card_mastercard", agentKeyId: "agk_x", merchantId: "mer_x", limits: { maxAmount: 1, currency: "usd" } },
+      404,
+    ],
     ["POST", "/mastercard/agentic_tokens", "{", 400],
     ["GET", "/mastercard/agentic_tokens?limit=500", undefined, 400],
     ["GET", "/mastercard/agentic_tokens/atk_missing", undefined, 404],
@@ -250,7 +302,14 @@ describe("bad input on every /mastercard path: the error contract, never a 500",
   ];
   for (const [method, path, body, status] of cases) {
     it(`${method} ${path} ${JSON.stringify(body) ?? ""} -> ${status}`, async () => {
-      const res = await call(method, path, { key: payer.testKey, ...(typeof body === "string" ? { rawBody: body, headers: { "content-type": "application/json" } } : body === undefined ? {} : { body }) });
+      const res = await call(method, path, {
+        key: payer.testKey,
+        ...(typeof body === "string"
+          ? { rawBody: body, headers: { "content-type": "application/json" } }
+          : body === undefined
+            ? {}
+            : { body }),
+      });
       expect(res.status).toBe(status);
       expect(Object.keys(res.body.error).sort()).toEqual(["code", "details", "message"]);
     });
@@ -276,11 +335,17 @@ describe("an agentic token pays exactly once: 50 concurrent attempts across two 
         return { base, path, headers: await signed(agent, path, { base }) };
       }),
     );
-    const results = await Promise.all(requests.map((r) => call("POST", r.path, { key: payer.testKey, base: r.base, headers: r.headers, body: { agenticToken: token.id, dtvc } })));
+    const results = await Promise.all(
+      requests.map((r) =>
+        call("POST", r.path, { key: payer.testKey, base: r.base, headers: r.headers, body: { agenticToken: token.id, dtvc } }),
+      ),
+    );
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.every((s) => s === 200 || s === 402 || s === 409)).toBe(true);
-    const rows = await getDb().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM payment_intents WHERE agent->>'credentialId' = ${token.id} AND status = 'captured'`;
+    const rows = await getDb().$queryRaw<
+      { n: bigint }[]
+    >`SELECT count(*) AS n FROM payment_intents WHERE agent->>'credentialId' = ${token.id} AND status = 'captured'`;
     expect(Number(rows[0].n)).toBe(1);
     const charged = await getDb().$queryRaw<{ n: bigint }[]>`
       SELECT count(*) AS n FROM test_rail_charges WHERE charge_key LIKE ${`${token.id}:%`} AND status = 'succeeded'`;
@@ -298,7 +363,14 @@ describe("the hosted /pay card form: token number as the card number, the code a
     return `${now}.${createHmac("sha256", key).update(`${checkoutId}.${now}`).digest("base64url")}`;
   }
   async function submit(checkoutId: string, cardNumber: string, cvc: string) {
-    const body = new URLSearchParams({ cardNumber, expiry: "12/40", cvc, name: "Agent Buyer", billingCountry: "US", formToken: await formToken(checkoutId) });
+    const body = new URLSearchParams({
+      cardNumber,
+      expiry: "12/40",
+      cvc,
+      name: "Agent Buyer",
+      billingCountry: "US",
+      formToken: await formToken(checkoutId),
+    });
     const res = await fetch(`${baseUrl()}/pay/${checkoutId}/submit`, {
       method: "POST",
       headers: { Origin: baseUrl(), Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded" },

@@ -32,7 +32,13 @@ const INITIALIZE = JSON.stringify({
 function send(method: "POST" | "GET", headers: Record<string, string>): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: "127.0.0.1", port, path: "/mcp", method, headers: { Accept: "application/json, text/event-stream", "Content-Type": "application/json", ...headers } },
+      {
+        host: "127.0.0.1",
+        port,
+        path: "/mcp",
+        method,
+        headers: { Accept: "application/json, text/event-stream", "Content-Type": "application/json", ...headers },
+      },
       (res) => {
         const status = res.statusCode ?? 0;
         if (status === 200) {

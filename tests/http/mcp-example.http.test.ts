@@ -20,7 +20,11 @@ const clients: Client[] = [];
 
 beforeAll(async () => {
   // Its own service, with a rate limit the 50-call burst below stays inside.
-  [service, seller, payer] = await Promise.all([startTestServer({ RATE_LIMIT_MAX: "10000" }), createTestMerchant("MCP seller"), createTestMerchant("MCP agent")]);
+  [service, seller, payer] = await Promise.all([
+    startTestServer({ RATE_LIMIT_MAX: "10000" }),
+    createTestMerchant("MCP seller"),
+    createTestMerchant("MCP agent"),
+  ]);
   const env = { SERVICE_URL: service.url, SERVICE_API_KEY: seller.testKey, MERCHANT_ID: seller.merchantId, PRICE: "25", CURRENCY: "usd" };
   examples = await Promise.all([startMcpExample(env), startMcpExample(env)]);
 });
@@ -42,7 +46,14 @@ async function payGate(gate: Record<string, any>, overrides: Record<string, unkn
   const res = await fetch(gate.payEndpoint, {
     method: "POST",
     headers: { Authorization: `Bearer ${payer.testKey}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ merchantId: gate.merchant, amount: gate.amount, currency: gate.currency, sku: gate.sku, paymentMethod: "pm_card_visa", ...overrides }),
+    body: JSON.stringify({
+      merchantId: gate.merchant,
+      amount: gate.amount,
+      currency: gate.currency,
+      sku: gate.sku,
+      paymentMethod: "pm_card_visa",
+      ...overrides,
+    }),
   });
   const body = (await res.json()) as { paymentIntentId: string; status: string };
   expect(res.status, JSON.stringify(body)).toBe(201);
@@ -65,7 +76,14 @@ describe("MCP example server + service, through the official MCP client", () => 
     const gated = await client.callTool({ name: "premium_quote", arguments: { symbol: "acme" } });
     expect(gated.isError).toBe(true);
     const gate = gated.structuredContent as Record<string, any>;
-    expect(gate).toEqual({ kind: "payment_required", merchant: seller.merchantId, amount: 25, currency: "USD", sku: "premium_quote", payEndpoint: `${service.url}/v1/paywall/pay` });
+    expect(gate).toEqual({
+      kind: "payment_required",
+      merchant: seller.merchantId,
+      amount: 25,
+      currency: "USD",
+      sku: "premium_quote",
+      payEndpoint: `${service.url}/v1/paywall/pay`,
+    });
     expect(JSON.parse((gated.content as { text: string }[])[0].text)).toEqual(gate);
     expect(await totalRuns("premium_quote")).toBe(before);
 
@@ -78,7 +96,9 @@ describe("MCP example server + service, through the official MCP client", () => 
 
     // The same proof again, even through the other process: already redeemed, the tool does not run.
     for (const example of examples) {
-      const again = await (await connect(example)).callTool({ name: "premium_quote", arguments: { symbol: "acme", _servicePayment: { paymentIntentId } } });
+      const again = await (
+        await connect(example)
+      ).callTool({ name: "premium_quote", arguments: { symbol: "acme", _servicePayment: { paymentIntentId } } });
       expect(again.isError).toBe(true);
       expect(again.structuredContent).toMatchObject({ kind: "already_redeemed", result: "already_redeemed", paymentIntentId });
       expect(again.payment).toBeUndefined();
@@ -94,11 +114,17 @@ describe("MCP example server + service, through the official MCP client", () => 
     const before = await totalRuns("premium_quote");
     const gate = (await client.callTool({ name: "premium_quote", arguments: { symbol: "acme" } })).structuredContent as Record<string, any>;
     const wrongSku = await payGate(gate, { sku: "another_tool" });
-    const res = await client.callTool({ name: "premium_quote", arguments: { symbol: "acme", _servicePayment: { paymentIntentId: wrongSku } } });
+    const res = await client.callTool({
+      name: "premium_quote",
+      arguments: { symbol: "acme", _servicePayment: { paymentIntentId: wrongSku } },
+    });
     expect(res.isError).toBe(true);
     expect(res.structuredContent).toMatchObject({ kind: "payment_required", sku: "premium_quote", reasonCode: "reference_mismatch" });
     // ... and the proof was not burnt by the failed attempt (verification comes before consumption).
-    const unknown = await client.callTool({ name: "premium_quote", arguments: { symbol: "acme", _servicePayment: { paymentIntentId: "pi_doesnotexist000000000000" } } });
+    const unknown = await client.callTool({
+      name: "premium_quote",
+      arguments: { symbol: "acme", _servicePayment: { paymentIntentId: "pi_doesnotexist000000000000" } },
+    });
     expect(unknown.structuredContent).toMatchObject({ reasonCode: "not_found" });
     expect(await totalRuns("premium_quote")).toBe(before);
   });
@@ -110,7 +136,9 @@ describe("MCP example server + service, through the official MCP client", () => 
     const before = await totalRuns("premium_quote");
     const callsBefore = await Promise.all(examples.map((e) => e.calls()));
     const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => (i % 2 ? b : a).callTool({ name: "premium_quote", arguments: { symbol: "race", _servicePayment: { paymentIntentId } } })),
+      Array.from({ length: 50 }, (_, i) =>
+        (i % 2 ? b : a).callTool({ name: "premium_quote", arguments: { symbol: "race", _servicePayment: { paymentIntentId } } }),
+      ),
     );
     const paid = results.filter((r) => (r.payment as { status?: string } | undefined)?.status === "paid");
     const redeemed = results.filter((r) => (r.structuredContent as { kind?: string } | undefined)?.kind === "already_redeemed");

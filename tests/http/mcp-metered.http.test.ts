@@ -32,7 +32,13 @@ beforeAll(async () => {
   seller = await createTestMerchant("Metered MCP seller");
   const post = { thresholdMinor: 1, prepaid: false };
   const pre = (budgetMinor: number) => ({ thresholdMinor: 1, prepaid: true, budgetMinor, paymentMethod: "pm_card_visa" });
-  const [postA, postB, preGate, preA, preB] = await Promise.all([openMeter(post), openMeter(post), openMeter(pre(1)), openMeter(pre(5)), openMeter(pre(5))]);
+  const [postA, postB, preGate, preA, preB] = await Promise.all([
+    openMeter(post),
+    openMeter(post),
+    openMeter(pre(1)),
+    openMeter(pre(5)),
+    openMeter(pre(5)),
+  ]);
   Object.assign(meters, { postA, postB, preGate, preA, preB });
   const env = { SERVICE_URL: baseUrl(), SERVICE_API_KEY: seller.testKey, MERCHANT_ID: seller.merchantId };
   [postPaid, prepaid] = await Promise.all([
@@ -78,14 +84,20 @@ describe("example MCP server: metered word_count", () => {
   it("post-paid: an anonymous caller gets no metered run; a meterId or units in the arguments change nothing", async () => {
     const before = (await postPaid.runs()).word_count;
     const anonymous = await connect(postPaid);
-    const refused = await anonymous.callTool({ name: "word_count", arguments: { text: "free?", requestId: "x", meterId: meters.postB.id } });
+    const refused = await anonymous.callTool({
+      name: "word_count",
+      arguments: { text: "free?", requestId: "x", meterId: meters.postB.id },
+    });
     expect(refused.isError).toBe(true);
     expect(text(refused)).toMatch(/Bearer/);
     expect((await postPaid.runs()).word_count).toBe(before);
 
     // Agent B names A's meter and 0 units: billed to its own meter, by the text's length.
     const agentB = await connect(postPaid, "tok-post-b");
-    const result = await agentB.callTool({ name: "word_count", arguments: { text: "x ".repeat(1_200), requestId: "b1", meterId: meters.postA.id, units: 0 } });
+    const result = await agentB.callTool({
+      name: "word_count",
+      arguments: { text: "x ".repeat(1_200), requestId: "b1", meterId: meters.postA.id, units: 0 },
+    });
     expect(result.metering).toMatchObject({ meterId: meters.postB.id, quantity: 3, amountBase: 1_200_000, status: "recorded" });
     expect((await meterOf(meters.postB.id)).usedBase).toBe(1_200_000);
     expect((await meterOf(meters.postA.id)).usedBase).toBe(1_200_000); // unchanged by B
@@ -95,7 +107,10 @@ describe("example MCP server: metered word_count", () => {
     const agent = await connect(prepaid, "tok-pre-a");
     const before = (await prepaid.runs()).word_count;
     const args = { text: "one two three", requestId: "same", units: 0, meterId: meters.preB.id };
-    const results = [await agent.callTool({ name: "word_count", arguments: args }), await agent.callTool({ name: "word_count", arguments: args })];
+    const results = [
+      await agent.callTool({ name: "word_count", arguments: args }),
+      await agent.callTool({ name: "word_count", arguments: args }),
+    ];
     results.push(...(await Promise.all(Array.from({ length: 4 }, () => agent.callTool({ name: "word_count", arguments: args })))));
     for (const result of results) {
       expect(result.isError).toBeFalsy();

@@ -28,16 +28,23 @@ async function server(): Promise<ServerProcess> {
   return s;
 }
 
-const fundingsOf = (meterId: string) => getDb().paymentIntent.findMany({ where: { meterId, meterFunding: true }, orderBy: { meterChargeKey: "asc" } });
+const fundingsOf = (meterId: string) =>
+  getDb().paymentIntent.findMany({ where: { meterId, meterFunding: true }, orderBy: { meterChargeKey: "asc" } });
 
 /** Charges the test rail really made for a charge key (its own books). */
 async function railCharges(chargeKey: string): Promise<number> {
-  const rows = await getDb().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM test_rail_charges WHERE charge_key = ${chargeKey} AND status = 'succeeded'`;
+  const rows = await getDb().$queryRaw<
+    { n: bigint }[]
+  >`SELECT count(*) AS n FROM test_rail_charges WHERE charge_key = ${chargeKey} AND status = 'succeeded'`;
   return Number(rows[0].n);
 }
 
 async function openMeter(base: string, body: Record<string, unknown> = {}) {
-  const res = await call("POST", "/v1/meters", { key: m.testKey, base, body: { customerId, currency: "usd", thresholdMinor: 1, prepaid: true, paymentMethod: "pm_card_visa", ...body } });
+  const res = await call("POST", "/v1/meters", {
+    key: m.testKey,
+    base,
+    body: { customerId, currency: "usd", thresholdMinor: 1, prepaid: true, paymentMethod: "pm_card_visa", ...body },
+  });
   expect(res.status).toBe(201);
   return res.body;
 }
@@ -63,10 +70,20 @@ describe("a funding that dies between the rail charge and the commit", () => {
     expect((await call("GET", `/v1/meters/${meter.id}`, { key: m.testKey, base: second.url })).body.budgetBase).toBe(5_000_000);
 
     await sleep(1200); // until the dead request's claim on the key expires (before that: 409, retry shortly)
-    const retry = await call("POST", `/v1/meters/${meter.id}/top-up`, { key: m.testKey, base: second.url, headers: { "Idempotency-Key": key }, body: { amountMinor: 7 } });
+    const retry = await call("POST", `/v1/meters/${meter.id}/top-up`, {
+      key: m.testKey,
+      base: second.url,
+      headers: { "Idempotency-Key": key },
+      body: { amountMinor: 7 },
+    });
     expect(retry.status).toBe(200);
     expect(retry.body).toMatchObject({ fundedMinor: 12, budgetBase: 12_000_000 });
-    const again = await call("POST", `/v1/meters/${meter.id}/top-up`, { key: m.testKey, base: second.url, headers: { "Idempotency-Key": key }, body: { amountMinor: 7 } });
+    const again = await call("POST", `/v1/meters/${meter.id}/top-up`, {
+      key: m.testKey,
+      base: second.url,
+      headers: { "Idempotency-Key": key },
+      body: { amountMinor: 7 },
+    });
     expect(again.body).toMatchObject({ fundedMinor: 12 });
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect((await fundingsOf(meter.id)).map((p) => [p.amount, p.status])).toEqual([
@@ -83,7 +100,15 @@ describe("a funding that dies between the rail charge and the commit", () => {
       key: m.testKey,
       base: first.url,
       headers: { "x-test-fault": "after-rail-charge:exit" },
-      body: { customerId, currency: "usd", thresholdMinor: 1, prepaid: true, budgetMinor: 9, paymentMethod: "pm_card_visa", metadata: { crash: "create" } },
+      body: {
+        customerId,
+        currency: "usd",
+        thresholdMinor: 1,
+        prepaid: true,
+        budgetMinor: 9,
+        paymentMethod: "pm_card_visa",
+        metadata: { crash: "create" },
+      },
     }).catch((err: Error) => err);
     expect(died).toBeInstanceOf(Error);
     expect(await waitForExit(first)).toBe(137);
@@ -102,7 +127,10 @@ describe("a funding that dies between the rail charge and the commit", () => {
     await getDb().$executeRaw`UPDATE payment_intents SET updated_at = now() - interval '1 minute' WHERE id = ${funding.id}`;
     await tick(second.url);
     expect((await getDb().paymentIntent.findUniqueOrThrow({ where: { id: funding.id } })).status).toMatch(/^(captured|settled)$/);
-    expect((await call("GET", `/v1/meters/${meter.id}`, { key: m.testKey, base: second.url })).body).toMatchObject({ fundedMinor: 9, budgetBase: 9_000_000 });
+    expect((await call("GET", `/v1/meters/${meter.id}`, { key: m.testKey, base: second.url })).body).toMatchObject({
+      fundedMinor: 9,
+      budgetBase: 9_000_000,
+    });
     expect(await railCharges(funding.meterChargeKey!)).toBe(1);
     expect(await verifyLedger(getDb(), [m.merchantId])).toEqual([]);
   });
@@ -126,7 +154,7 @@ describe("fundings the rail never took", () => {
         paymentMethod: "pm_card_visa",
         meterId: meter.id,
         meterFunding: true,
-      source: "meter",
+        source: "meter",
         meterChargeKey: `${meter.id}:fund:2`,
         createdAt: new Date(Date.now() - 60_000),
         updatedAt: new Date(Date.now() - 60_000),
@@ -134,21 +162,33 @@ describe("fundings the rail never took", () => {
     });
     await tick(s.url);
     expect((await fundingsOf(meter.id)).map((p) => p.status)).toEqual(["settled", "canceled"]);
-    expect((await call("GET", `/v1/meters/${meter.id}`, { key: m.testKey, base: s.url })).body).toMatchObject({ fundedMinor: 2, budgetBase: 2_000_000 });
+    expect((await call("GET", `/v1/meters/${meter.id}`, { key: m.testKey, base: s.url })).body).toMatchObject({
+      fundedMinor: 2,
+      budgetBase: 2_000_000,
+    });
     expect(await railCharges(`${meter.id}:fund:2`)).toBe(0);
   });
 
   it("a rail failure that certainly charged nothing is 502 and cancels the funding, key or not; the keyed request's retry starts afresh", async () => {
     const s = await server();
     const meter = await openMeter(s.url, { budgetMinor: 1 });
-    const failed = await call("POST", `/v1/meters/${meter.id}/top-up`, { key: m.testKey, base: s.url, body: { amountMinor: 4, paymentMethod: "pm_rail_unavailable" } });
+    const failed = await call("POST", `/v1/meters/${meter.id}/top-up`, {
+      key: m.testKey,
+      base: s.url,
+      body: { amountMinor: 4, paymentMethod: "pm_rail_unavailable" },
+    });
     expect(failed.status).toBe(502);
     expect((await fundingsOf(meter.id)).map((p) => p.status)).toEqual([expect.stringMatching(/^(captured|settled)$/), "canceled"]);
 
     // With a key too: nothing pending is left to hold budget room (anyone could pile those up otherwise),
     // and the key is free again, as the request never happened.
     const key = `unavailable-${meter.id}`;
-    const keyed = await call("POST", `/v1/meters/${meter.id}/top-up`, { key: m.testKey, base: s.url, headers: { "Idempotency-Key": key }, body: { amountMinor: 4, paymentMethod: "pm_rail_unavailable" } });
+    const keyed = await call("POST", `/v1/meters/${meter.id}/top-up`, {
+      key: m.testKey,
+      base: s.url,
+      headers: { "Idempotency-Key": key },
+      body: { amountMinor: 4, paymentMethod: "pm_rail_unavailable" },
+    });
     expect(keyed.status).toBe(502);
     const afterKeyed = await fundingsOf(meter.id);
     expect(afterKeyed.map((p) => [p.status, p.payerRequestKey])).toEqual([
@@ -156,7 +196,12 @@ describe("fundings the rail never took", () => {
       ["canceled", null],
       ["canceled", null],
     ]);
-    const retried = await call("POST", `/v1/meters/${meter.id}/top-up`, { key: m.testKey, base: s.url, headers: { "Idempotency-Key": key }, body: { amountMinor: 4, paymentMethod: "pm_card_visa" } });
+    const retried = await call("POST", `/v1/meters/${meter.id}/top-up`, {
+      key: m.testKey,
+      base: s.url,
+      headers: { "Idempotency-Key": key },
+      body: { amountMinor: 4, paymentMethod: "pm_card_visa" },
+    });
     expect(retried.status).toBe(200);
     expect(retried.body).toMatchObject({ fundedMinor: 5 });
   });

@@ -23,7 +23,8 @@ beforeEach(async () => {
 
 type Json = Record<string, any>;
 
-const post = (path: string, body: unknown, headers: Record<string, string> = {}, key = m.testKey) => call("POST", path, { key, body, headers });
+const post = (path: string, body: unknown, headers: Record<string, string> = {}, key = m.testKey) =>
+  call("POST", path, { key, body, headers });
 const get = async (path: string, key = m.testKey) => (await call("GET", path, { key })).body;
 
 const createMeter = (body: Json, headers: Record<string, string> = {}, key = m.testKey) =>
@@ -37,10 +38,13 @@ async function openPrepaid(budgetMinor: number, extra: Json = {}): Promise<Json>
 
 const meterOf = (id: string): Promise<Json> => get(`/v1/meters/${id}`);
 const paymentsOf = async (meterId: string): Promise<Json[]> => (await get(`/v1/payment_intents?meterId=${meterId}&limit=100`)).data;
-const refundsOf = async (paymentIntentId: string): Promise<Json[]> => (await get(`/v1/refunds?paymentIntentId=${paymentIntentId}&limit=100`)).data;
-const topUp = (meterId: string, body: Json, headers: Record<string, string> = {}, key = m.testKey) => post(`/v1/meters/${meterId}/top-up`, body, headers, key);
+const refundsOf = async (paymentIntentId: string): Promise<Json[]> =>
+  (await get(`/v1/refunds?paymentIntentId=${paymentIntentId}&limit=100`)).data;
+const topUp = (meterId: string, body: Json, headers: Record<string, string> = {}, key = m.testKey) =>
+  post(`/v1/meters/${meterId}/top-up`, body, headers, key);
 const reserve = (meterId: string, body: Json, key = m.testKey) => post(`/v1/meters/${meterId}/reservations`, body, {}, key);
-const finish = (meterId: string, rid: string, action: "commit" | "release", key = m.testKey) => post(`/v1/meters/${meterId}/reservations/${rid}/${action}`, {}, {}, key);
+const finish = (meterId: string, rid: string, action: "commit" | "release", key = m.testKey) =>
+  post(`/v1/meters/${meterId}/reservations/${rid}/${action}`, {}, {}, key);
 const close = (meterId: string) => post(`/v1/meters/${meterId}/close`, {});
 
 /** Reserves and commits one call of quantity x unitPriceMinor; fails the test unless both succeed. */
@@ -68,7 +72,8 @@ async function walletBalance(customer: string): Promise<number> {
   return row.balance;
 }
 
-const eventTypesOf = async (objectId: string) => (await allEvents(m.testKey)).filter((e) => e.data.object.id === objectId).map((e) => e.type);
+const eventTypesOf = async (objectId: string) =>
+  (await allEvents(m.testKey)).filter((e) => e.data.object.id === objectId).map((e) => e.type);
 
 /**
  * The merchant holds exactly `net` minor units: its balance (pending + payable), its PaymentIntents'
@@ -76,7 +81,9 @@ const eventTypesOf = async (objectId: string) => (await allEvents(m.testKey)).fi
  */
 async function expectMerchantHolds(net: number): Promise<void> {
   const balance = await get("/v1/balance");
-  const total = [...balance.pending, ...balance.payable].filter((b: Json) => b.currency === "USD").reduce((s: number, b: Json) => s + b.amount, 0);
+  const total = [...balance.pending, ...balance.payable]
+    .filter((b: Json) => b.currency === "USD")
+    .reduce((s: number, b: Json) => s + b.amount, 0);
   const pis: Json[] = (await get("/v1/payment_intents?limit=100")).data;
   const captured = pis.reduce((s, p) => s + p.amountCaptured, 0);
   const refunded = pis.reduce((s, p) => s + p.amountRefunded, 0);
@@ -136,7 +143,10 @@ describe("funding at creation", () => {
     const poor = (await createCustomer(m.testKey, { amount: 50, currency: "usd" })).id;
     const refused = await createMeter({ customerId: poor, prepaid: true, budgetMinor: 100 });
     expect(refused.status).toBe(402);
-    expect(refused.body.error).toMatchObject({ code: "PAYMENT_DECLINED", details: { meterId: expect.stringMatching(/^mtr_/), paymentIntentId: expect.stringMatching(/^pi_/) } });
+    expect(refused.body.error).toMatchObject({
+      code: "PAYMENT_DECLINED",
+      details: { meterId: expect.stringMatching(/^mtr_/), paymentIntentId: expect.stringMatching(/^pi_/) },
+    });
     expect(await walletBalance(poor)).toBe(50);
     expect(await meterOf(refused.body.error.details.meterId)).toMatchObject({ status: "open", fundedMinor: 0, budgetBase: 0 });
     await expectMerchantHolds(250);
@@ -152,8 +162,21 @@ describe("funding at creation", () => {
       details: { meterId: expect.stringMatching(/^mtr_/), paymentIntentId: expect.stringMatching(/^pi_/) },
     });
     const { meterId, paymentIntentId } = declined.body.error.details;
-    expect(await meterOf(meterId)).toMatchObject({ status: "open", prepaid: true, fundedMinor: 0, budgetBase: 0, availableBase: 0, refundedMinor: 0 });
-    expect(await get(`/v1/payment_intents/${paymentIntentId}`)).toMatchObject({ status: "failed", amount: 50, amountCaptured: 0, meterId, meterPurpose: "funding" });
+    expect(await meterOf(meterId)).toMatchObject({
+      status: "open",
+      prepaid: true,
+      fundedMinor: 0,
+      budgetBase: 0,
+      availableBase: 0,
+      refundedMinor: 0,
+    });
+    expect(await get(`/v1/payment_intents/${paymentIntentId}`)).toMatchObject({
+      status: "failed",
+      amount: 50,
+      amountCaptured: 0,
+      meterId,
+      meterPurpose: "funding",
+    });
 
     const replay = await createMeter(body, headers);
     expect(replay.status).toBe(402);
@@ -183,8 +206,13 @@ describe("funding at creation", () => {
     expect(again.body).toEqual(first.body);
     expect(again.body.fundedMinor).toBe(40);
 
-    const racing = await Promise.all(Array.from({ length: 8 }, () => createMeter({ ...body, budgetMinor: 30 }, { "Idempotency-Key": `race-${customerId}` })));
-    expect(racing.every((r) => r.status === 201 || r.status === 200 || r.status === 409), JSON.stringify(racing.map((r) => r.status))).toBe(true);
+    const racing = await Promise.all(
+      Array.from({ length: 8 }, () => createMeter({ ...body, budgetMinor: 30 }, { "Idempotency-Key": `race-${customerId}` })),
+    );
+    expect(
+      racing.every((r) => r.status === 201 || r.status === 200 || r.status === 409),
+      JSON.stringify(racing.map((r) => r.status)),
+    ).toBe(true);
     expect(racing.filter((r) => r.status === 201 && r.headers.get("idempotent-replayed") !== "true")).toHaveLength(1);
     const answered = racing.filter((r) => r.status !== 409);
     expect(new Set(answered.map((r) => r.body.id)).size).toBe(1);
@@ -202,7 +230,11 @@ describe("another request under a used Idempotency-Key", () => {
     const body = { prepaid: true, budgetMinor: 40, paymentMethod: "pm_card_visa" };
     const headers = { "Idempotency-Key": `other-${customerId}` };
     expect((await createMeter(body, headers)).status).toBe(201);
-    for (const other of [{ ...body, paymentMethod: "pm_card_mastercard" }, { ...body, thresholdMinor: 5 }, { ...body, prepaid: false, budgetMinor: undefined }]) {
+    for (const other of [
+      { ...body, paymentMethod: "pm_card_mastercard" },
+      { ...body, thresholdMinor: 5 },
+      { ...body, prepaid: false, budgetMinor: undefined },
+    ]) {
       const res = await createMeter(other, headers);
       expect(res.status, JSON.stringify(other)).toBe(400);
       expect(res.body.error.code).toBe("VALIDATION_ERROR");
@@ -218,13 +250,21 @@ describe("top-up charges now", () => {
     await spend(meter.id, 5); // 2 cents used
     const topped = await topUp(meter.id, { amountMinor: 20 });
     expect(topped.status).toBe(200);
-    expect(topped.body).toMatchObject({ id: meter.id, fundedMinor: 30, budgetBase: 30 * UNIT, usedBase: 5 * PRICE, availableBase: 30 * UNIT - 5 * PRICE });
+    expect(topped.body).toMatchObject({
+      id: meter.id,
+      fundedMinor: 30,
+      budgetBase: 30 * UNIT,
+      usedBase: 5 * PRICE,
+      availableBase: 30 * UNIT - 5 * PRICE,
+    });
     const other = await topUp(meter.id, { amountMinor: 4, paymentMethod: "pm_card_mastercard" });
     expect(other.status).toBe(200);
     expect(other.body).toMatchObject({ fundedMinor: 34, budgetBase: 34 * UNIT });
 
     const pis = await paymentsOf(meter.id);
-    expect(pis.map((p) => [p.amount, p.amountCaptured, p.meterPurpose, p.paymentMethod]).sort((a, b) => Number(a[0]) - Number(b[0]))).toEqual([
+    expect(
+      pis.map((p) => [p.amount, p.amountCaptured, p.meterPurpose, p.paymentMethod]).sort((a, b) => Number(a[0]) - Number(b[0])),
+    ).toEqual([
       [4, 4, "funding", "pm_card_mastercard"],
       [10, 10, "funding", "pm_card_visa"],
       [20, 20, "funding", "pm_card_visa"],
@@ -269,8 +309,13 @@ describe("top-up charges now", () => {
     expect(mismatch.status).toBe(400);
     expect((await meterOf(meter.id)).fundedMinor).toBe(15);
 
-    const copies = await Promise.all(Array.from({ length: 10 }, () => topUp(meter.id, { amountMinor: 7 }, { "Idempotency-Key": `topup-b-${meter.id}` })));
-    expect(copies.every((r) => r.status === 200 || r.status === 409), JSON.stringify(copies.map((r) => r.status))).toBe(true);
+    const copies = await Promise.all(
+      Array.from({ length: 10 }, () => topUp(meter.id, { amountMinor: 7 }, { "Idempotency-Key": `topup-b-${meter.id}` })),
+    );
+    expect(
+      copies.every((r) => r.status === 200 || r.status === 409),
+      JSON.stringify(copies.map((r) => r.status)),
+    ).toBe(true);
     const answered = copies.filter((r) => r.status === 200);
     expect(answered.length).toBeGreaterThan(0);
     for (const r of answered) expect(r.body).toMatchObject({ fundedMinor: 22, budgetBase: 22 * UNIT });
@@ -295,7 +340,14 @@ describe("top-up charges now", () => {
     const meter = await openPrepaid(10);
     const other = await createTestMerchant();
     for (const key of [other.testKey, m.liveKey]) expect((await topUp(meter.id, { amountMinor: 5 }, {}, key)).status).toBe(404);
-    for (const body of [{ amountMinor: 0 }, { amountMinor: -5 }, { amountMinor: 2.5 }, {}, { amountMinor: 100_000_000 }, { amountMinor: 1, paymentMethod: "pm_nope" }]) {
+    for (const body of [
+      { amountMinor: 0 },
+      { amountMinor: -5 },
+      { amountMinor: 2.5 },
+      {},
+      { amountMinor: 100_000_000 },
+      { amountMinor: 1, paymentMethod: "pm_nope" },
+    ]) {
       expect((await topUp(meter.id, body)).status, JSON.stringify(body)).toBe(400);
     }
     expect((await close(meter.id)).status).toBe(200);
@@ -328,7 +380,12 @@ describe("a failure after the funding charge loses no money", () => {
     expect(retried.status).toBe(200);
     expect(retried.body).toMatchObject({ fundedMinor: 42, budgetBase: 42 * UNIT });
     expect(await walletBalance(customerId)).toBe(10_000 - 42);
-    expect((await paymentsOf(meterId)).filter((p) => p.amountCaptured > 0).map((p) => p.amount).sort((a, b) => a - b)).toEqual([12, 30]);
+    expect(
+      (await paymentsOf(meterId))
+        .filter((p) => p.amountCaptured > 0)
+        .map((p) => p.amount)
+        .sort((a, b) => a - b),
+    ).toEqual([12, 30]);
     await expectMerchantHolds(42);
   });
 });
@@ -369,7 +426,15 @@ describe("close refunds what was not drawn", () => {
     expect([hold.status, hold.releaseReason]).toEqual(["released", "closed"]);
 
     const after = await tickMeter(meter.id, (x) => x.refundedMinor > 0);
-    expect(after).toMatchObject({ status: "closed", fundedMinor: 100, refundedMinor: 99, billedMinor: 1, usedBase: 3 * PRICE, accruedBase: 0, reservedBase: 0 });
+    expect(after).toMatchObject({
+      status: "closed",
+      fundedMinor: 100,
+      refundedMinor: 99,
+      billedMinor: 1,
+      usedBase: 3 * PRICE,
+      accruedBase: 0,
+      reservedBase: 0,
+    });
     const [funding, ...others] = await paymentsOf(meter.id);
     expect(others).toEqual([]); // the draw is not charged again
     expect(funding).toMatchObject({ meterPurpose: "funding", amountCaptured: 100, amountRefunded: 99 });
@@ -518,8 +583,17 @@ describe("money is conserved under concurrency", () => {
     expect(landed).toHaveLength(CALLS);
     expect(landed.every((o) => o.commit === 200)).toBe(true);
     expect(refused).toHaveLength(EXTRA);
-    expect(refused.every((o) => o.reserve === 402 && o.reason === "insufficient_budget"), JSON.stringify(refused.slice(0, 3))).toBe(true);
-    expect(await meterOf(meter.id)).toMatchObject({ usedBase: CALLS * PRICE, reservedBase: 0, availableBase: 0, accruedBase: 0, billedMinor: 0 });
+    expect(
+      refused.every((o) => o.reserve === 402 && o.reason === "insufficient_budget"),
+      JSON.stringify(refused.slice(0, 3)),
+    ).toBe(true);
+    expect(await meterOf(meter.id)).toMatchObject({
+      usedBase: CALLS * PRICE,
+      reservedBase: 0,
+      availableBase: 0,
+      accruedBase: 0,
+      billedMinor: 0,
+    });
 
     expect((await close(meter.id)).status).toBe(200);
     const after = await tickMeter(meter.id, (x) => x.billedMinor > 0 || x.refundedMinor > 0);
@@ -566,7 +640,10 @@ describe("money is conserved under concurrency", () => {
       ...Array.from({ length: 10 }, (_, i) => topUp(meter.id, { amountMinor: 2 }, { "Idempotency-Key": `race-close-${i}-${meter.id}` })),
     ]);
     expect(closed.status).toBe(200);
-    expect(topUps.every((t) => t.status === 200 || t.status === 409), JSON.stringify(topUps.map((t) => t.status))).toBe(true);
+    expect(
+      topUps.every((t) => t.status === 200 || t.status === 409),
+      JSON.stringify(topUps.map((t) => t.status)),
+    ).toBe(true);
     const landed = topUps.filter((t) => t.status === 200).length;
     const funded = 5 + 2 * landed;
     // A top-up opened just before the close may be captured after it: the close settlement returns it too.

@@ -29,7 +29,16 @@ beforeEach(async () => {
 async function openMeter(body: Json = {}): Promise<Json> {
   const res = await call("POST", "/v1/meters", {
     key: a.testKey,
-    body: { customerId: aCustomer, currency: "usd", thresholdMinor: 100, prepaid: true, budgetMinor: 100, paymentMethod: "pm_card_visa", metadata: { secret: "a-only" }, ...body },
+    body: {
+      customerId: aCustomer,
+      currency: "usd",
+      thresholdMinor: 100,
+      prepaid: true,
+      budgetMinor: 100,
+      paymentMethod: "pm_card_visa",
+      metadata: { secret: "a-only" },
+      ...body,
+    },
   });
   if (res.status !== 201) throw new Error(`open meter: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
@@ -39,7 +48,8 @@ async function openMeter(body: Json = {}): Promise<Json> {
 const fund = (meterId: string, body: Json, headers: Record<string, string> = {}, key = b.testKey) =>
   call("POST", `/v1/meters/${meterId}/fund`, { key, body: { currency: "usd", ...body }, headers });
 const meterOf = async (id: string): Promise<Json> => (await call("GET", `/v1/meters/${id}`, { key: a.testKey })).body;
-const paymentsOf = async (meterId: string): Promise<Json[]> => (await call("GET", `/v1/payment_intents?meterId=${meterId}&limit=100`, { key: a.testKey })).body.data;
+const paymentsOf = async (meterId: string): Promise<Json[]> =>
+  (await call("GET", `/v1/payment_intents?meterId=${meterId}&limit=100`, { key: a.testKey })).body.data;
 
 async function walletBalance(customer: string): Promise<number> {
   const row = await getDb().testWallet.findUniqueOrThrow({ where: { customerId_currency: { customerId: customer, currency: "USD" } } });
@@ -73,9 +83,21 @@ describe("POST /v1/meters/:id/fund with the payer's own key", () => {
       currency: "USD",
       livemode: false,
     });
-    expect(await meterOf(meter.id)).toMatchObject({ fundedMinor: 350, budgetBase: 350 * UNIT, availableBase: 350 * UNIT, customerId: aCustomer });
+    expect(await meterOf(meter.id)).toMatchObject({
+      fundedMinor: 350,
+      budgetBase: 350 * UNIT,
+      availableBase: 350 * UNIT,
+      customerId: aCustomer,
+    });
     const pi = (await paymentsOf(meter.id)).find((p) => p.id === res.body.paymentIntentId);
-    expect(pi).toMatchObject({ amount: 250, amountCaptured: 250, customerId: aCustomer, paymentMethod: "pm_card_visa", meterId: meter.id, meterPurpose: "funding" });
+    expect(pi).toMatchObject({
+      amount: 250,
+      amountCaptured: 250,
+      customerId: aCustomer,
+      paymentMethod: "pm_card_visa",
+      meterId: meter.id,
+      meterPurpose: "funding",
+    });
     // B does not see A's PaymentIntent (nor the meter) with its own key.
     expect((await call("GET", `/v1/payment_intents/${res.body.paymentIntentId}`, { key: b.testKey })).status).toBe(404);
     expect((await call("GET", `/v1/meters/${meter.id}`, { key: b.testKey })).status).toBe(404);
@@ -93,7 +115,11 @@ describe("POST /v1/meters/:id/fund with the payer's own key", () => {
     expect(await meterOf(meter.id)).toMatchObject({ fundedMinor: 400, budgetBase: 400 * UNIT });
 
     const pis = await paymentsOf(meter.id);
-    expect(pis.find((p) => p.id === res.body.paymentIntentId)).toMatchObject({ paymentMethod: "customer_wallet", customerId: aCustomer, amountCaptured: 300 });
+    expect(pis.find((p) => p.id === res.body.paymentIntentId)).toMatchObject({
+      paymentMethod: "customer_wallet",
+      customerId: aCustomer,
+      amountCaptured: 300,
+    });
     const seenByA = JSON.stringify({ pis, meter: await meterOf(meter.id), events: await allEvents(a.testKey) });
     expect(seenByA).not.toContain(bWallet);
     expect(seenByA).toContain("payment_intent.captured");
@@ -150,7 +176,10 @@ describe("POST /v1/meters/:id/fund with the payer's own key", () => {
     const headers = { "Idempotency-Key": `decline-${meter.id}` };
     const res = await fund(meter.id, { amountMinor: 50, paymentMethod: "pm_card_chargeDeclined" }, headers);
     expect(res.status).toBe(402);
-    expect(res.body.error).toMatchObject({ code: "PAYMENT_DECLINED", details: { reason: "generic_decline", meterId: meter.id, paymentIntentId: expect.stringMatching(/^pi_/) } });
+    expect(res.body.error).toMatchObject({
+      code: "PAYMENT_DECLINED",
+      details: { reason: "generic_decline", meterId: meter.id, paymentIntentId: expect.stringMatching(/^pi_/) },
+    });
     expect(Object.keys(res.body.error.details).sort()).toEqual(["meterId", "paymentIntentId", "reason"]);
     const again = await fund(meter.id, { amountMinor: 50, paymentMethod: "pm_card_chargeDeclined" }, headers);
     expect(again.status).toBe(402);
@@ -169,9 +198,14 @@ describe("POST /v1/meters/:id/fund with the payer's own key", () => {
     expect((await fund(meter.id, { amountMinor: 300, paymentMethod: bWallet })).status).toBe(201);
     expect(await walletBalance(bWallet)).toBe(700);
     // Usage of 0.8 cent: rounded half up, 1 minor unit drawn; 399 unused.
-    const held = await call("POST", `/v1/meters/${meter.id}/reservations`, { key: a.testKey, body: { quantity: 2, unitPriceMinor: PRICE } });
+    const held = await call("POST", `/v1/meters/${meter.id}/reservations`, {
+      key: a.testKey,
+      body: { quantity: 2, unitPriceMinor: PRICE },
+    });
     expect(held.status).toBe(201);
-    expect((await call("POST", `/v1/meters/${meter.id}/reservations/${held.body.id}/commit`, { key: a.testKey, body: {} })).status).toBe(200);
+    expect((await call("POST", `/v1/meters/${meter.id}/reservations/${held.body.id}/commit`, { key: a.testKey, body: {} })).status).toBe(
+      200,
+    );
     expect((await call("POST", `/v1/meters/${meter.id}/close`, { key: a.testKey, body: {} })).status).toBe(200);
     await tickUntil(async () => (await meterOf(meter.id)).refundedMinor === 399);
 
@@ -220,9 +254,12 @@ describe("crash safety: the payer's process dies between the rail charge and the
   async function crashingFund(meterId: string, body: Json, headers: Record<string, string> = {}) {
     const s = await startTestServer({ FAULT_INJECTION: "1" });
     servers.push(s);
-    const died = await call("POST", `/v1/meters/${meterId}/fund`, { key: b.testKey, base: s.url, body, headers: { ...headers, "x-test-fault": "after-rail-charge:exit" } }).catch(
-      (err: Error) => err,
-    );
+    const died = await call("POST", `/v1/meters/${meterId}/fund`, {
+      key: b.testKey,
+      base: s.url,
+      body,
+      headers: { ...headers, "x-test-fault": "after-rail-charge:exit" },
+    }).catch((err: Error) => err);
     expect(died).toBeInstanceOf(Error); // no response: the process exited
     const [funding] = await getDb().paymentIntent.findMany({ where: { meterId, meterFunding: true, payerMerchantId: b.merchantId } });
     expect(funding).toMatchObject({ status: "requires_payment", paymentMethod: "customer_wallet", railPaymentMethod: bWallet });

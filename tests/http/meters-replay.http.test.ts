@@ -79,7 +79,12 @@ describe("reservations: a reused key is never a new hold", () => {
     expect((await finish(meter.id, a.body.id, "release")).status).toBe(200);
     const again = await reserve(meter.id, { quantity: 1, unitPriceMinor: PRICE, idempotencyKey: "failed-call" });
     expect(again.status).toBe(409);
-    expect(again.body.error.details).toMatchObject({ reason: "reservation_already_used", reservationId: a.body.id, status: "released", releaseReason: "failed" });
+    expect(again.body.error.details).toMatchObject({
+      reason: "reservation_already_used",
+      reservationId: a.body.id,
+      status: "released",
+      releaseReason: "failed",
+    });
     // Another quantity under the same key is still the 400 it was.
     expect((await reserve(meter.id, { quantity: 2, unitPriceMinor: PRICE, idempotencyKey: "failed-call" })).status).toBe(400);
     expect(await meterOf(meter.id)).toMatchObject({ usedBase: 0, reservedBase: 0 });
@@ -88,7 +93,9 @@ describe("reservations: a reused key is never a new hold", () => {
   it("20 concurrent requests with one new key: exactly one created: true, one hold", async () => {
     const meter = await openPrepaid(5);
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => reserve(meter.id, { quantity: 1, unitPriceMinor: PRICE, idempotencyKey: "one-call" }, { "Idempotency-Key": `copy-${i}` })),
+      Array.from({ length: 20 }, (_, i) =>
+        reserve(meter.id, { quantity: 1, unitPriceMinor: PRICE, idempotencyKey: "one-call" }, { "Idempotency-Key": `copy-${i}` }),
+      ),
     );
     expect(results.filter((r) => r.status === 201 && r.body.created === true)).toHaveLength(1);
     expect(results.filter((r) => r.status === 200 && r.body.created === false)).toHaveLength(19);

@@ -23,7 +23,10 @@ beforeAll(async () => {
   own = await ownDatabase("retry");
   env = { DATABASE_URL: own.url, RATE_LIMIT_MAX: "10000" };
   // One server at a time (the second starts once the first has stopped): less load on a busy machine.
-  [holding, m] = await Promise.all([startTestServer({ ...env, CIRCUIT_FAILURE_THRESHOLD: "1", CIRCUIT_COOLDOWN_MS: "600000" }), own.createMerchant("Declined settlements")]);
+  [holding, m] = await Promise.all([
+    startTestServer({ ...env, CIRCUIT_FAILURE_THRESHOLD: "1", CIRCUIT_COOLDOWN_MS: "600000" }),
+    own.createMerchant("Declined settlements"),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([holding?.stop(), charging?.stop()]);
@@ -43,12 +46,23 @@ describe("retry-payment of more than one PaymentIntent can carry", () => {
     const created = await call("POST", "/v1/meters", {
       key: m.testKey,
       base: holding.url,
-      body: { customerId: customer.id, currency: "usd", thresholdMinor: 1, prepaid: false, baseUnitsPerMinor: 1, paymentMethod: "pm_card_chargeDeclined" },
+      body: {
+        customerId: customer.id,
+        currency: "usd",
+        thresholdMinor: 1,
+        prepaid: false,
+        baseUnitsPerMinor: 1,
+        paymentMethod: "pm_card_chargeDeclined",
+      },
     });
     expect(created.status).toBe(201);
     const meterId = created.body.id;
     for (let i = 0; i < SETTLEMENTS; i++) {
-      const usage = await call("POST", `/v1/meters/${meterId}/usage`, { key: m.testKey, base: holding.url, body: { quantity: 1, unitPriceMinor: MAX_AMOUNT, idempotencyKey: `u${i}` } });
+      const usage = await call("POST", `/v1/meters/${meterId}/usage`, {
+        key: m.testKey,
+        base: holding.url,
+        body: { quantity: 1, unitPriceMinor: MAX_AMOUNT, idempotencyKey: `u${i}` },
+      });
       expect(usage.status, JSON.stringify(usage.body)).toBe(201);
       for (let t = 0; t < 20 && (await meterRow(meterId)).accruedBase !== 0n; t++) await tick(holding.url);
       expect((await meterRow(meterId)).settlementCount).toBe(i + 1);
@@ -65,10 +79,17 @@ describe("retry-payment of more than one PaymentIntent can carry", () => {
     expect(pastDue).toMatchObject({ status: "past_due", outstandingMinor: outstanding });
     expect(outstanding).toBeGreaterThan(2 ** 31 - 1);
 
-    const retried = await call("POST", `/v1/meters/${meterId}/retry-payment`, { key: m.testKey, base: charging.url, body: { paymentMethod: "pm_card_visa" } });
+    const retried = await call("POST", `/v1/meters/${meterId}/retry-payment`, {
+      key: m.testKey,
+      base: charging.url,
+      body: { paymentMethod: "pm_card_visa" },
+    });
     expect(retried.status, JSON.stringify(retried.body)).toBe(200);
     expect(retried.body).toMatchObject({ outstandingMinor: 0, billedMinor: outstanding, paymentMethod: "pm_card_visa" });
-    const retries = await own.db.paymentIntent.findMany({ where: { meterId, status: "requires_payment" }, orderBy: { meterChargeKey: "asc" } });
+    const retries = await own.db.paymentIntent.findMany({
+      where: { meterId, status: "requires_payment" },
+      orderBy: { meterChargeKey: "asc" },
+    });
     expect(retries.length).toBe(Math.ceil(outstanding / MAX_AMOUNT));
     expect(retries.every((pi) => pi.amount >= 1 && pi.amount <= MAX_AMOUNT)).toBe(true);
     expect(retries.reduce((sum, pi) => sum + pi.amount, 0)).toBe(outstanding);

@@ -21,12 +21,16 @@ beforeEach(async () => {
 });
 
 async function openMeter(body: Record<string, unknown> = {}, merchant = m, customer = customerId) {
-  const res = await call("POST", "/v1/meters", { key: merchant.testKey, body: { customerId: customer, currency: "usd", thresholdMinor: 100, prepaid: false, ...body } });
+  const res = await call("POST", "/v1/meters", {
+    key: merchant.testKey,
+    body: { customerId: customer, currency: "usd", thresholdMinor: 100, prepaid: false, ...body },
+  });
   if (res.status !== 201) throw new Error(`open meter: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
-const usage = (meterId: string, body: Record<string, unknown>, key = m.testKey) => call("POST", `/v1/meters/${meterId}/usage`, { key, body });
+const usage = (meterId: string, body: Record<string, unknown>, key = m.testKey) =>
+  call("POST", `/v1/meters/${meterId}/usage`, { key, body });
 const reserve = (meterId: string, body: Record<string, unknown>, headers: Record<string, string> = {}, key = m.testKey) =>
   call("POST", `/v1/meters/${meterId}/reservations`, { key, body, headers });
 const meterOf = async (id: string) => (await call("GET", `/v1/meters/${id}`, { key: m.testKey })).body;
@@ -37,7 +41,10 @@ describe("meters: the unbilled amount stays within one PaymentIntent", () => {
     expect((await usage(meter.id, { quantity: 1, unitPriceMinor: MAX_PI_AMOUNT, idempotencyKey: "a" })).status).toBe(201);
     const over = await usage(meter.id, { quantity: 1, unitPriceMinor: 1, idempotencyKey: "b" });
     expect(over.status).toBe(409);
-    expect(over.body.error).toMatchObject({ code: "CONFLICT", details: { reason: "unbilled_limit", meterId: meter.id, limitBase: MAX_PI_AMOUNT, accruedBase: MAX_PI_AMOUNT } });
+    expect(over.body.error).toMatchObject({
+      code: "CONFLICT",
+      details: { reason: "unbilled_limit", meterId: meter.id, limitBase: MAX_PI_AMOUNT, accruedBase: MAX_PI_AMOUNT },
+    });
 
     const other = await openMeter({ baseUnitsPerMinor: 1 });
     const tooBig = await usage(other.id, { quantity: 2, unitPriceMinor: 50_000_000, idempotencyKey: "c" });
@@ -48,7 +55,8 @@ describe("meters: the unbilled amount stays within one PaymentIntent", () => {
 
   it("refuses a reservation whose hold plus the unbilled accrual would exceed one PaymentIntent", async () => {
     const meter = await openMeter({ prepaid: true, budgetMinor: MAX_PI_AMOUNT, baseUnitsPerMinor: 1, paymentMethod: "pm_card_visa" });
-    await getDb().$executeRaw`UPDATE meters SET budget_base = 3 * ${MAX_PI_AMOUNT}::bigint, funded_minor = 3 * ${MAX_PI_AMOUNT}::bigint WHERE id = ${meter.id}`; // as if topped up twice more
+    await getDb()
+      .$executeRaw`UPDATE meters SET budget_base = 3 * ${MAX_PI_AMOUNT}::bigint, funded_minor = 3 * ${MAX_PI_AMOUNT}::bigint WHERE id = ${meter.id}`; // as if topped up twice more
     const held = await reserve(meter.id, { quantity: 1, unitPriceMinor: MAX_PI_AMOUNT - 10 });
     expect(held.status).toBe(201);
     const over = await reserve(meter.id, { quantity: 1, unitPriceMinor: 11 });
@@ -71,7 +79,9 @@ describe("meters: the unbilled amount stays within one PaymentIntent", () => {
   it("concurrent top-ups near the largest exact budget: only those that fit together are charged", async () => {
     const meter = await openMeter({ prepaid: true, budgetMinor: 1, paymentMethod: "pm_card_visa" });
     await getDb().$executeRaw`UPDATE meters SET funded_minor = 9007199244, budget_base = 9007199244000000 WHERE id = ${meter.id}`; // room for 10
-    const topUps = await Promise.all(Array.from({ length: 5 }, () => call("POST", `/v1/meters/${meter.id}/top-up`, { key: m.testKey, body: { amountMinor: 4 } })));
+    const topUps = await Promise.all(
+      Array.from({ length: 5 }, () => call("POST", `/v1/meters/${meter.id}/top-up`, { key: m.testKey, body: { amountMinor: 4 } })),
+    );
     expect(topUps.map((t) => t.status).sort()).toEqual([200, 200, 409, 409, 409]);
     expect((await meterOf(meter.id)).fundedMinor).toBe(9007199252);
   });
@@ -205,7 +215,9 @@ describe("meters: a declined aggregate charge is collected by retry-payment", ()
 
     await tickUntil(async () => (await meterOf(meter.id)).status === "open");
     const pis = (await call("GET", `/v1/payment_intents?meterId=${meter.id}&limit=100`, { key: m.testKey })).body.data;
-    const states = pis.map((p: { amount: number; status: string }) => `${p.amount}:${p.status === "settled" ? "captured" : p.status}`).sort();
+    const states = pis
+      .map((p: { amount: number; status: string }) => `${p.amount}:${p.status === "settled" ? "captured" : p.status}`)
+      .sort();
     expect(states).toEqual(["2:captured", "2:failed"]);
     expect(await meterOf(meter.id)).toMatchObject({ status: "open", billedMinor: 2, outstandingMinor: 0 });
     expect((await usage(meter.id, { quantity: 1, unitPriceMinor: PRICE, idempotencyKey: "u3" })).status).toBe(201);

@@ -21,7 +21,10 @@ beforeEach(async () => {
 });
 
 async function openMeter(body: Record<string, unknown> = {}, key = m.testKey) {
-  const res = await call("POST", "/v1/meters", { key, body: { customerId, currency: "usd", thresholdMinor: 100, prepaid: false, paymentMethod: "pm_card_visa", ...body } });
+  const res = await call("POST", "/v1/meters", {
+    key,
+    body: { customerId, currency: "usd", thresholdMinor: 100, prepaid: false, paymentMethod: "pm_card_visa", ...body },
+  });
   if (res.status !== 201) throw new Error(`open meter: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
@@ -34,7 +37,12 @@ interface Rec {
   timestamp?: string;
 }
 
-const rec = (meterId: string, idempotencyKey: string, quantity = 1, unitPriceMinor = PRICE): Rec => ({ meterId, quantity, unitPriceMinor, idempotencyKey });
+const rec = (meterId: string, idempotencyKey: string, quantity = 1, unitPriceMinor = PRICE): Rec => ({
+  meterId,
+  quantity,
+  unitPriceMinor,
+  idempotencyKey,
+});
 const batch = (records: unknown, opts: { key?: string; base?: string; idempotencyKey?: string } = {}) =>
   call("POST", "/v1/meters/usage_batches", {
     key: opts.key ?? m.testKey,
@@ -43,7 +51,8 @@ const batch = (records: unknown, opts: { key?: string; base?: string; idempotenc
     headers: opts.idempotencyKey ? { "Idempotency-Key": opts.idempotencyKey } : undefined,
   });
 const meterOf = async (id: string, base?: string) => (await call("GET", `/v1/meters/${id}`, { key: m.testKey, base })).body;
-const paymentsOf = async (meterId: string) => (await call("GET", `/v1/payment_intents?meterId=${meterId}&limit=100`, { key: m.testKey })).body.data;
+const paymentsOf = async (meterId: string) =>
+  (await call("GET", `/v1/payment_intents?meterId=${meterId}&limit=100`, { key: m.testKey })).body.data;
 const amountOf = (records: Rec[]) => records.reduce((sum, r) => sum + r.quantity * r.unitPriceMinor, 0);
 const statuses = (body: { results: { status: string }[] }) => body.results.map((r) => r.status);
 
@@ -71,12 +80,19 @@ describe("usage batches: deduplication", () => {
       accepted: 3,
       duplicates: 0,
       refused: 0,
-      results: records.map((r) => ({ idempotencyKey: r.idempotencyKey, meterId: r.meterId, status: "accepted", usageRecordId: expect.stringMatching(/^mu_/) })),
+      results: records.map((r) => ({
+        idempotencyKey: r.idempotencyKey,
+        meterId: r.meterId,
+        status: "accepted",
+        usageRecordId: expect.stringMatching(/^mu_/),
+      })),
     });
     const again = await batch(records);
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ accepted: 0, duplicates: 3, refused: 0 });
-    expect(again.body.results.map((r: { usageRecordId: string }) => r.usageRecordId)).toEqual(first.body.results.map((r: { usageRecordId: string }) => r.usageRecordId));
+    expect(again.body.results.map((r: { usageRecordId: string }) => r.usageRecordId)).toEqual(
+      first.body.results.map((r: { usageRecordId: string }) => r.usageRecordId),
+    );
     expect(await meterOf(a.id)).toMatchObject({ accruedBase: 3 * PRICE + 7, usedBase: 3 * PRICE + 7 });
     expect(await meterOf(b.id)).toMatchObject({ accruedBase: 2 * PRICE });
 
@@ -99,14 +115,20 @@ describe("usage batches: deduplication", () => {
     const overlap = await batch(keys(5, 15));
     expect(statuses(overlap.body)).toEqual([...Array(5).fill("duplicate"), ...Array(5).fill("accepted")]);
     // A record counted by POST /v1/meters/:id/usage is a duplicate in a batch, and the reverse is a replay.
-    const single = await call("POST", `/v1/meters/${meter.id}/usage`, { key: m.testKey, body: { quantity: 1, unitPriceMinor: PRICE, idempotencyKey: "s1" } });
+    const single = await call("POST", `/v1/meters/${meter.id}/usage`, {
+      key: m.testKey,
+      body: { quantity: 1, unitPriceMinor: PRICE, idempotencyKey: "s1" },
+    });
     expect(single.status).toBe(201);
     const mixed = await batch([rec(meter.id, "s1"), rec(meter.id, "k15")]);
     expect(mixed.body.results).toEqual([
       { idempotencyKey: "s1", meterId: meter.id, status: "duplicate", usageRecordId: single.body.id },
       { idempotencyKey: "k15", meterId: meter.id, status: "accepted", usageRecordId: expect.any(String) },
     ]);
-    const replay = await call("POST", `/v1/meters/${meter.id}/usage`, { key: m.testKey, body: { quantity: 1, unitPriceMinor: PRICE, idempotencyKey: "k15" } });
+    const replay = await call("POST", `/v1/meters/${meter.id}/usage`, {
+      key: m.testKey,
+      body: { quantity: 1, unitPriceMinor: PRICE, idempotencyKey: "k15" },
+    });
     expect(replay.status).toBe(200);
     expect(replay.body.id).toBe(mixed.body.results[1].usageRecordId);
     // The same key twice in one batch counts once; other usage under a counted key is refused, as on the single path.
@@ -171,9 +193,17 @@ describe("usage batches: per-record results", () => {
       ["duplicate", undefined],
       ["accepted", undefined],
     ]);
-    expect(res.body.results[1]).toEqual({ idempotencyKey: "b", meterId: "mtr_doesnotexist000000000000", status: "refused", error: { code: "NOT_FOUND", message: expect.any(String) } });
+    expect(res.body.results[1]).toEqual({
+      idempotencyKey: "b",
+      meterId: "mtr_doesnotexist000000000000",
+      status: "refused",
+      error: { code: "NOT_FOUND", message: expect.any(String) },
+    });
     // The single-record path's refusals, word for word.
-    const single = await call("POST", `/v1/meters/${prepaid.id}/usage`, { key: m.testKey, body: { quantity: 1, unitPriceMinor: PRICE, idempotencyKey: "d" } });
+    const single = await call("POST", `/v1/meters/${prepaid.id}/usage`, {
+      key: m.testKey,
+      body: { quantity: 1, unitPriceMinor: PRICE, idempotencyKey: "d" },
+    });
     expect(single.status).toBe(409);
     expect(res.body.results[3].error).toEqual({ code: single.body.error.code, message: single.body.error.message });
     expect(res.body.results[2].error.message).not.toContain(otherCustomer);
@@ -188,7 +218,12 @@ describe("usage batches: per-record results", () => {
 
   it("a record that would pass the unbilled limit is refused; the records before it are counted", async () => {
     const meter = await openMeter({ baseUnitsPerMinor: 1 }); // limit: 99,999,999 base units
-    const res = await batch([rec(meter.id, "a", 1, 60_000_000), rec(meter.id, "b", 1, 60_000_000), rec(meter.id, "c", 1, 1), rec(meter.id, "d", 1, 100_000_000)]);
+    const res = await batch([
+      rec(meter.id, "a", 1, 60_000_000),
+      rec(meter.id, "b", 1, 60_000_000),
+      rec(meter.id, "c", 1, 1),
+      rec(meter.id, "d", 1, 100_000_000),
+    ]);
     expect(res.body.results.map((r: { status: string; error?: { code: string } }) => [r.status, r.error?.code])).toEqual([
       ["accepted", undefined],
       ["refused", "CONFLICT"],
@@ -204,7 +239,10 @@ describe("usage batches: prepaid meters", () => {
     const prepaid = await openMeter({ prepaid: true, budgetMinor: 5 }); // 5 cents: 12 calls of 0.4 cent fit, not 13
     const postpaid = await openMeter();
     const reserveAndCommit = async (i: number): Promise<number> => {
-      const held = await call("POST", `/v1/meters/${prepaid.id}/reservations`, { key: m.testKey, body: { quantity: 1, unitPriceMinor: PRICE, idempotencyKey: `r${i}` } });
+      const held = await call("POST", `/v1/meters/${prepaid.id}/reservations`, {
+        key: m.testKey,
+        body: { quantity: 1, unitPriceMinor: PRICE, idempotencyKey: `r${i}` },
+      });
       if (held.status === 402) return 0;
       expect(held.status).toBe(201);
       const done = await call("POST", `/v1/meters/${prepaid.id}/reservations/${held.body.id}/commit`, { key: m.testKey, body: {} });
@@ -212,7 +250,12 @@ describe("usage batches: prepaid meters", () => {
       return 1;
     };
     // 20 reservations (each committed) race 10 batches that each carry prepaid records between post-paid ones.
-    const batches = Array.from({ length: 10 }, (_, b) => [rec(postpaid.id, `q${b}a`), rec(prepaid.id, `p${b}`, 5), rec(prepaid.id, `r${b}`), rec(postpaid.id, `q${b}b`)]);
+    const batches = Array.from({ length: 10 }, (_, b) => [
+      rec(postpaid.id, `q${b}a`),
+      rec(prepaid.id, `p${b}`, 5),
+      rec(prepaid.id, `r${b}`),
+      rec(postpaid.id, `q${b}b`),
+    ]);
     const [committed, answers] = await Promise.all([
       Promise.all(Array.from({ length: 20 }, (_, i) => reserveAndCommit(i))),
       Promise.all(batches.map((records) => batch(records))),
@@ -229,7 +272,13 @@ describe("usage batches: prepaid meters", () => {
     const calls = committed.reduce((sum: number, n) => sum + n, 0);
     expect(calls).toBe(12);
     const meter = await meterOf(prepaid.id);
-    expect(meter).toMatchObject({ usedBase: 12 * PRICE, reservedBase: 0, budgetBase: 5 * PER_MINOR, accruedBase: 0, availableBase: 5 * PER_MINOR - 12 * PRICE });
+    expect(meter).toMatchObject({
+      usedBase: 12 * PRICE,
+      reservedBase: 0,
+      budgetBase: 5 * PER_MINOR,
+      accruedBase: 0,
+      availableBase: 5 * PER_MINOR - 12 * PRICE,
+    });
     expect(await getDb().meterUsageRecord.count({ where: { meterId: prepaid.id } })).toBe(0);
     expect((await meterOf(postpaid.id)).usedBase).toBe(20 * PRICE);
     // A batch on a prepaid meter with nothing left refuses the same way (never a 402, never a debit).
@@ -263,7 +312,10 @@ describe("usage batches: validation", () => {
       const res = await batch(records);
       expect(res.status, path).toBe(400);
       expect(res.body.error.code).toBe("VALIDATION_ERROR");
-      expect(res.body.error.details.fields.map((f: { path: string }) => f.path), path).toContain(path);
+      expect(
+        res.body.error.details.fields.map((f: { path: string }) => f.path),
+        path,
+      ).toContain(path);
     }
     expect((await meterOf(meter.id)).usedBase).toBe(0);
   });
@@ -271,7 +323,10 @@ describe("usage batches: validation", () => {
   it("takes 1,000 records with long keys and timestamps in one request", async () => {
     const meter = await openMeter();
     const at = new Date(Date.now() - 3600_000).toISOString();
-    const records = Array.from({ length: 1000 }, (_, i) => ({ ...rec(meter.id, `${"k".repeat(240)}-${i}`, 1 + (i % 5), 1 + i), timestamp: at }));
+    const records = Array.from({ length: 1000 }, (_, i) => ({
+      ...rec(meter.id, `${"k".repeat(240)}-${i}`, 1 + (i % 5), 1 + i),
+      timestamp: at,
+    }));
     expect(JSON.stringify({ records }).length).toBeGreaterThan(256 * 1024);
     const res = await batch(records);
     expect(res.status).toBe(200);

@@ -20,16 +20,23 @@ beforeEach(async () => {
 });
 
 async function openMeter(body: Record<string, unknown> = {}, key = m.testKey) {
-  const res = await call("POST", "/v1/meters", { key, body: { customerId, currency: "usd", thresholdMinor: 100, prepaid: false, ...body } });
+  const res = await call("POST", "/v1/meters", {
+    key,
+    body: { customerId, currency: "usd", thresholdMinor: 100, prepaid: false, ...body },
+  });
   if (res.status !== 201) throw new Error(`open meter: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
-const usage = (meterId: string, body: Record<string, unknown>, key = m.testKey) => call("POST", `/v1/meters/${meterId}/usage`, { key, body });
+const usage = (meterId: string, body: Record<string, unknown>, key = m.testKey) =>
+  call("POST", `/v1/meters/${meterId}/usage`, { key, body });
 
 describe("meters: create, read, list", () => {
   it("opens a post-paid meter with base units and reads it back", async () => {
-    const created = await call("POST", "/v1/meters", { key: m.testKey, body: { customerId, currency: "usd", thresholdMinor: 50, prepaid: false, metadata: { agent: "a1" } } });
+    const created = await call("POST", "/v1/meters", {
+      key: m.testKey,
+      body: { customerId, currency: "usd", thresholdMinor: 50, prepaid: false, metadata: { agent: "a1" } },
+    });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       id: expect.stringMatching(/^mtr_[0-9A-Za-z]{24}$/),
@@ -59,7 +66,14 @@ describe("meters: create, read, list", () => {
     expect((await call("GET", `/v1/meters/${created.body.id}`, { key: m.testKey })).body).toEqual(created.body);
 
     const prepaid = await openMeter({ prepaid: true, budgetMinor: 5, paymentMethod: "pm_card_visa" });
-    expect(prepaid).toMatchObject({ prepaid: true, paymentMethod: "pm_card_visa", budgetBase: 5_000_000, availableBase: 5_000_000, fundedMinor: 5, refundedMinor: 0 });
+    expect(prepaid).toMatchObject({
+      prepaid: true,
+      paymentMethod: "pm_card_visa",
+      budgetBase: 5_000_000,
+      availableBase: 5_000_000,
+      fundedMinor: 5,
+      refundedMinor: 0,
+    });
 
     const list = await call("GET", `/v1/meters?customerId=${customerId}&limit=2`, { key: m.testKey });
     expect(list.status).toBe(200);
@@ -86,7 +100,10 @@ describe("meters: create, read, list", () => {
       expect(res.body.error.code).toBe("VALIDATION_ERROR");
       expect(res.body.error.details.fields.map((f: { path: string }) => f.path)).toContain(path);
     }
-    const unknownCustomer = await call("POST", "/v1/meters", { key: m.testKey, body: { customerId: "cus_doesnotexist000000000000", currency: "usd", thresholdMinor: 1, prepaid: false } });
+    const unknownCustomer = await call("POST", "/v1/meters", {
+      key: m.testKey,
+      body: { customerId: "cus_doesnotexist000000000000", currency: "usd", thresholdMinor: 1, prepaid: false },
+    });
     expect(unknownCustomer.status).toBe(404);
   });
 
@@ -126,12 +143,17 @@ describe("meters: post-paid usage records", () => {
     const different = await usage(meter.id, { quantity: 4, unitPriceMinor: PRICE, idempotencyKey: "call-1" });
     expect(different.status).toBe(400);
     expect(different.body.error.details.fields[0].path).toBe("idempotencyKey");
-    expect((await call("GET", `/v1/meters/${meter.id}`, { key: m.testKey })).body).toMatchObject({ accruedBase: 1_200_000, usedBase: 1_200_000 });
+    expect((await call("GET", `/v1/meters/${meter.id}`, { key: m.testKey })).body).toMatchObject({
+      accruedBase: 1_200_000,
+      usedBase: 1_200_000,
+    });
   });
 
   it("concurrent records with one key count once; distinct keys all count", async () => {
     const meter = await openMeter();
-    const same = await Promise.all(Array.from({ length: 10 }, () => usage(meter.id, { quantity: 1, unitPriceMinor: PRICE, idempotencyKey: "dup" })));
+    const same = await Promise.all(
+      Array.from({ length: 10 }, () => usage(meter.id, { quantity: 1, unitPriceMinor: PRICE, idempotencyKey: "dup" })),
+    );
     expect(same.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
     expect(new Set(same.map((r) => r.body.id)).size).toBe(1);
     await Promise.all(Array.from({ length: 20 }, (_, i) => usage(meter.id, { quantity: 1, unitPriceMinor: 7, idempotencyKey: `k${i}` })));
@@ -164,18 +186,26 @@ describe("meters: post-paid usage records", () => {
   });
 });
 
-const reserve = (meterId: string, body: Record<string, unknown>, key = m.testKey) => call("POST", `/v1/meters/${meterId}/reservations`, { key, body });
+const reserve = (meterId: string, body: Record<string, unknown>, key = m.testKey) =>
+  call("POST", `/v1/meters/${meterId}/reservations`, { key, body });
 const finish = (meterId: string, rid: string, action: "commit" | "release", key = m.testKey) =>
   call("POST", `/v1/meters/${meterId}/reservations/${rid}/${action}`, { key, body: {} });
 const meterOf = async (id: string) => (await call("GET", `/v1/meters/${id}`, { key: m.testKey })).body;
-const paymentsOf = async (meterId: string, key = m.testKey) => (await call("GET", `/v1/payment_intents?meterId=${meterId}&limit=100`, { key })).body.data;
+const paymentsOf = async (meterId: string, key = m.testKey) =>
+  (await call("GET", `/v1/payment_intents?meterId=${meterId}&limit=100`, { key })).body.data;
 
 describe("meters: prepaid reservations", () => {
   it("reserve holds budget, commit bills it, release gives it back; repeats are idempotent, crossings are 409", async () => {
     const meter = await openMeter({ prepaid: true, budgetMinor: 1 }); // 1,000,000 base units
     const held = await reserve(meter.id, { quantity: 1, unitPriceMinor: PRICE });
     expect(held.status).toBe(201);
-    expect(held.body).toMatchObject({ id: expect.stringMatching(/^mres_[0-9A-Za-z]{24}$/), object: "meter_reservation", status: "held", amountBase: PRICE, meterId: meter.id });
+    expect(held.body).toMatchObject({
+      id: expect.stringMatching(/^mres_[0-9A-Za-z]{24}$/),
+      object: "meter_reservation",
+      status: "held",
+      amountBase: PRICE,
+      meterId: meter.id,
+    });
     expect(await meterOf(meter.id)).toMatchObject({ reservedBase: PRICE, availableBase: 1_000_000 - PRICE, accruedBase: 0 });
 
     const committed = await finish(meter.id, held.body.id, "commit");
@@ -207,7 +237,12 @@ describe("meters: prepaid reservations", () => {
         meterId: meter.id,
         requiredBase: PRICE,
         availableBase: 200_000,
-        topUp: { url: expect.stringMatching(new RegExp(`/v1/meters/${meter.id}/top-up$`)), method: "POST", minimumAmountMinor: 1, currency: "USD" },
+        topUp: {
+          url: expect.stringMatching(new RegExp(`/v1/meters/${meter.id}/top-up$`)),
+          method: "POST",
+          minimumAmountMinor: 1,
+          currency: "USD",
+        },
       },
     });
     expect(await meterOf(meter.id)).toMatchObject({ reservedBase: 2 * PRICE });
@@ -240,7 +275,12 @@ describe("meters: prepaid reservations", () => {
 
   it("without a body key, the request's Idempotency-Key names the hold: a retried reserve gets the same one", async () => {
     const meter = await openMeter({ prepaid: true, budgetMinor: 1 });
-    const send = () => call("POST", `/v1/meters/${meter.id}/reservations`, { key: m.testKey, headers: { "Idempotency-Key": "sdk_retry_1" }, body: { quantity: 1, unitPriceMinor: PRICE } });
+    const send = () =>
+      call("POST", `/v1/meters/${meter.id}/reservations`, {
+        key: m.testKey,
+        headers: { "Idempotency-Key": "sdk_retry_1" },
+        body: { quantity: 1, unitPriceMinor: PRICE },
+      });
     const [a, b] = [await send(), await send()];
     // The same request again (same key and header): answered as the first time, the hold it created.
     expect([a.status, b.status]).toEqual([201, 201]);
@@ -274,11 +314,21 @@ describe("meters: settlement", () => {
     await Promise.all([tickUntilSettled(meter.id), tickUntilSettled(meter.id)]); // ticks at once still open one PaymentIntent
     const [pi, ...more] = await paymentsOf(meter.id);
     expect(more).toEqual([]);
-    expect(pi).toMatchObject({ amount: 1, amountCaptured: 1, currency: "USD", customerId: payer.id, paymentMethod: payer.id, meterId: meter.id, status: "settled" });
+    expect(pi).toMatchObject({
+      amount: 1,
+      amountCaptured: 1,
+      currency: "USD",
+      customerId: payer.id,
+      paymentMethod: payer.id,
+      meterId: meter.id,
+      status: "settled",
+    });
     expect(await meterOf(meter.id)).toMatchObject({ accruedBase: 200_000, usedBase: 1_200_000, billedMinor: 1, settlementCount: 1 });
     const types = (await allEvents(m.testKey)).filter((e) => e.data.object.id === pi.id).map((e) => e.type);
     expect(types).toEqual(["payment_intent.captured", "payment_intent.settled"]);
-    const balance = await getDb().testWallet.findUniqueOrThrow({ where: { customerId_currency: { customerId: payer.id, currency: "USD" } } });
+    const balance = await getDb().testWallet.findUniqueOrThrow({
+      where: { customerId_currency: { customerId: payer.id, currency: "USD" } },
+    });
     expect(balance.balance).toBe(99);
     await tickUntilSettled(meter.id);
     expect(await paymentsOf(meter.id)).toHaveLength(1);
@@ -286,7 +336,8 @@ describe("meters: settlement", () => {
 
   it("closing a post-paid meter bills the rest (rounded half up) in one last PaymentIntent", async () => {
     const meter = await openMeter({ thresholdMinor: 100, paymentMethod: "pm_card_visa" });
-    for (let i = 0; i < 3; i++) expect((await usage(meter.id, { quantity: 2, unitPriceMinor: PRICE, idempotencyKey: `u${i}` })).status).toBe(201);
+    for (let i = 0; i < 3; i++)
+      expect((await usage(meter.id, { quantity: 2, unitPriceMinor: PRICE, idempotencyKey: `u${i}` })).status).toBe(201);
     await tickUntilSettled(meter.id);
     expect(await paymentsOf(meter.id)).toEqual([]); // 2.4 cents: below the 100-cent threshold
     const closed = await call("POST", `/v1/meters/${meter.id}/close`, { key: m.testKey, body: {} });
@@ -294,7 +345,9 @@ describe("meters: settlement", () => {
     expect((await usage(meter.id, { quantity: 1, unitPriceMinor: PRICE, idempotencyKey: "late" })).status).toBe(409);
     await tickUntilSettled(meter.id);
     const pis = await paymentsOf(meter.id);
-    expect(pis.map((p: { amount: number; status: string; meterPurpose: string }) => [p.amount, p.status, p.meterPurpose])).toEqual([[2, "settled", "settlement"]]);
+    expect(pis.map((p: { amount: number; status: string; meterPurpose: string }) => [p.amount, p.status, p.meterPurpose])).toEqual([
+      [2, "settled", "settlement"],
+    ]);
     expect(await meterOf(meter.id)).toMatchObject({ accruedBase: 0, billedMinor: 2, usedBase: 2_400_000 });
   });
 
@@ -309,10 +362,22 @@ describe("meters: settlement", () => {
     // Charged once, up front: 2.4 cents of usage past a 1-cent threshold open no settlement.
     const [funding, ...others] = await paymentsOf(meter.id);
     expect(others).toEqual([]);
-    expect(funding).toMatchObject({ amount: 10, amountCaptured: 10, amountRefunded: 0, meterPurpose: "funding", paymentMethod: "pm_card_visa" });
+    expect(funding).toMatchObject({
+      amount: 10,
+      amountCaptured: 10,
+      amountRefunded: 0,
+      meterPurpose: "funding",
+      paymentMethod: "pm_card_visa",
+    });
     const closed = await call("POST", `/v1/meters/${meter.id}/close`, { key: m.testKey, body: {} });
     expect(closed.status).toBe(200);
-    expect(closed.body).toMatchObject({ status: "closed", reservedBase: 0, usedBase: 2_400_000, accruedBase: 0, closedAt: expect.any(String) });
+    expect(closed.body).toMatchObject({
+      status: "closed",
+      reservedBase: 0,
+      usedBase: 2_400_000,
+      accruedBase: 0,
+      closedAt: expect.any(String),
+    });
     expect((await finish(meter.id, open.body.id, "commit")).status).toBe(409);
     expect((await reserve(meter.id, { quantity: 1, unitPriceMinor: PRICE })).status).toBe(409);
     expect((await call("POST", `/v1/meters/${meter.id}/top-up`, { key: m.testKey, body: { amountMinor: 1 } })).status).toBe(409);
@@ -372,9 +437,18 @@ describe("meters: races with close", () => {
     expect(rows.filter((r) => r.status === "released" && r.releaseReason === "closed")).toHaveLength(20 - committed);
     await tickUntilSettled(meter.id);
     const after = await meterOf(meter.id);
-    expect(after).toMatchObject({ status: "closed", reservedBase: 0, usedBase: committed * 1_000_000, billedMinor: committed, fundedMinor: 100, refundedMinor: 100 - committed });
+    expect(after).toMatchObject({
+      status: "closed",
+      reservedBase: 0,
+      usedBase: committed * 1_000_000,
+      billedMinor: committed,
+      fundedMinor: 100,
+      refundedMinor: 100 - committed,
+    });
     const payments = await paymentsOf(meter.id);
-    expect(payments.map((p: { amountCaptured: number; amountRefunded: number }) => p.amountCaptured - p.amountRefunded)).toEqual([committed]);
+    expect(payments.map((p: { amountCaptured: number; amountRefunded: number }) => p.amountCaptured - p.amountRefunded)).toEqual([
+      committed,
+    ]);
   });
 
   it("top-ups racing close: each is refused (409) or charged, and the close settlement returns every unused cent, late ones included", async () => {
@@ -405,8 +479,18 @@ describe("meters: METER_RESERVATION_TTL_SECONDS", () => {
     server = await startTestServer({ METER_RESERVATION_TTL_SECONDS: "1" });
     const base = server.url;
     const payer = await createCustomer(m.testKey, undefined, base);
-    const meter = (await call("POST", "/v1/meters", { key: m.testKey, base, body: { customerId: payer.id, currency: "usd", thresholdMinor: 1, prepaid: true, budgetMinor: 1, paymentMethod: "pm_card_visa" } })).body;
-    const held = await call("POST", `/v1/meters/${meter.id}/reservations`, { key: m.testKey, base, body: { quantity: 1, unitPriceMinor: PRICE } });
+    const meter = (
+      await call("POST", "/v1/meters", {
+        key: m.testKey,
+        base,
+        body: { customerId: payer.id, currency: "usd", thresholdMinor: 1, prepaid: true, budgetMinor: 1, paymentMethod: "pm_card_visa" },
+      })
+    ).body;
+    const held = await call("POST", `/v1/meters/${meter.id}/reservations`, {
+      key: m.testKey,
+      base,
+      body: { quantity: 1, unitPriceMinor: PRICE },
+    });
     expect(new Date(held.body.expiresAt).getTime() - new Date(held.body.createdAt).getTime()).toBe(1000);
     await new Promise((resolve) => setTimeout(resolve, 1100));
     await tickUntil(async () => (await call("GET", `/v1/meters/${meter.id}`, { key: m.testKey, base })).body.reservedBase === 0, base);

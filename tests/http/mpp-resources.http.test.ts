@@ -32,7 +32,11 @@ let second: any;
 
 beforeAll(async () => {
   [s1, s2] = await Promise.all([startTestServer({ RATE_LIMIT_MAX: "100000" }), startTestServer({ RATE_LIMIT_MAX: "100000" })]);
-  [payee, payer, other] = await Promise.all([createTestMerchant("MPP hosted payee"), createTestMerchant("MPP hosted payer"), createTestMerchant("MPP hosted other")]);
+  [payee, payer, other] = await Promise.all([
+    createTestMerchant("MPP hosted payee"),
+    createTestMerchant("MPP hosted payer"),
+    createTestMerchant("MPP hosted other"),
+  ]);
   resource = await createResource({ name: "Forecast", amount: PRICE, currency: "usd", content: { forecast: "sunny", days: [1, 2, 3] } });
   second = await createResource({ name: "Tides", amount: PRICE, currency: "usd", content: { tides: "high" } });
 });
@@ -47,7 +51,11 @@ async function createResource(body: Record<string, unknown>) {
 const url = (id: string, s = s1) => `${s.url}/mpp/r/${id}`;
 
 async function mint(body: Record<string, unknown> = {}) {
-  const res = await call("POST", "/v1/shared_payment_tokens", { key: payer.testKey, base: s1.url, body: { paymentMethod: "pm_card_visa", maxAmount: 1000, currency: "usd", merchantId: payee.merchantId, ...body } });
+  const res = await call("POST", "/v1/shared_payment_tokens", {
+    key: payer.testKey,
+    base: s1.url,
+    body: { paymentMethod: "pm_card_visa", maxAmount: 1000, currency: "usd", merchantId: payee.merchantId, ...body },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
 }
@@ -94,7 +102,12 @@ describe("GET /mpp/r/:id", () => {
     expect(res.headers.get("cache-control")).toBe("no-store");
     const problem = await expectProblem(res, 402, "payment-required");
     const challenge = Challenge.fromResponse(res, { methods: [service] });
-    expect(challenge).toMatchObject({ method: "service", intent: "charge", realm: "127.0.0.1", request: { amount: String(PRICE), currency: "usd", recipient: payee.merchantId, externalId: resource.id } });
+    expect(challenge).toMatchObject({
+      method: "service",
+      intent: "charge",
+      realm: "127.0.0.1",
+      request: { amount: String(PRICE), currency: "usd", recipient: payee.merchantId, externalId: resource.id },
+    });
     expect(challenge.id).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(Date.parse(challenge.expires!)).toBeGreaterThan(Date.now());
     expect(problem.challengeId).toBe(challenge.id);
@@ -108,23 +121,34 @@ describe("GET /mpp/r/:id", () => {
     const before = await balanceTotal();
     const minted: string[] = [];
     const payerClient = new ServiceClient({ baseUrl: s1.url, apiKey: payer.testKey, maxRetries: 0 });
-    const res = await client(mintTokenFor(payerClient, { paymentMethod: "pm_card_visa", onMint: (t) => minted.push(t.id) })).fetch(url(resource.id));
+    const res = await client(mintTokenFor(payerClient, { paymentMethod: "pm_card_visa", onMint: (t) => minted.push(t.id) })).fetch(
+      url(resource.id),
+    );
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ forecast: "sunny", days: [1, 2, 3] });
     const receipt = Receipt.fromResponse(res);
     expect(receipt).toMatchObject({ method: "service", status: "success", externalId: resource.id });
     const pi = (await call("GET", `/v1/payment_intents/${receipt.reference}`, { key: payee.testKey, base: s1.url })).body;
     expect(pi).toMatchObject({ status: CAPTURED_OR_SETTLED, amount: PRICE, currency: "USD", source: "mpp", paidResourceId: resource.id });
-    expect((await call("GET", `/v1/orders/${pi.orderId}`, { key: payee.testKey, base: s1.url })).body).toMatchObject({ status: "paid", source: "mpp" });
+    expect((await call("GET", `/v1/orders/${pi.orderId}`, { key: payee.testKey, base: s1.url })).body).toMatchObject({
+      status: "paid",
+      source: "mpp",
+    });
     expect(await balanceTotal()).toBe(before + PRICE);
     expect(await verifyLedger(getDb(), [payee.merchantId])).toEqual([]);
-    expect((await call("GET", `/v1/shared_payment_tokens/${minted[0]}`, { key: payer.testKey, base: s1.url })).body).toMatchObject({ status: "redeemed", paymentIntentId: pi.id });
+    expect((await call("GET", `/v1/shared_payment_tokens/${minted[0]}`, { key: payer.testKey, base: s1.url })).body).toMatchObject({
+      status: "redeemed",
+      paymentIntentId: pi.id,
+    });
     const sales = (await call("GET", `/v1/payment_intents?paidResourceId=${resource.id}`, { key: payee.testKey, base: s1.url })).body.data;
     expect(sales.map((p: any) => p.id)).toContain(pi.id);
     // The usual events, and it refunds like any payment.
     expect(await paymentEventTypesFor(payee.testKey, pi.id)).toEqual(["payment_intent.captured"]);
     expect((await call("POST", "/v1/refunds", { key: payee.testKey, base: s1.url, body: { paymentIntentId: pi.id } })).status).toBe(201);
-    expect((await call("GET", `/v1/orders/${pi.orderId}`, { key: payee.testKey, base: s1.url })).body).toMatchObject({ status: "refunded", amountRefunded: PRICE });
+    expect((await call("GET", `/v1/orders/${pi.orderId}`, { key: payee.testKey, base: s1.url })).body).toMatchObject({
+      status: "refunded",
+      amountRefunded: PRICE,
+    });
     expect(await balanceTotal()).toBe(before);
   });
 
@@ -151,7 +175,9 @@ describe("GET /mpp/r/:id", () => {
     const forOther = await mint({ merchantId: other.merchantId });
     const small = await mint({ maxAmount: PRICE - 1 });
     const revoked = await mint();
-    expect((await call("POST", `/v1/shared_payment_tokens/${revoked.id}/revoke`, { key: payer.testKey, base: s1.url, body: {} })).status).toBe(200);
+    expect(
+      (await call("POST", `/v1/shared_payment_tokens/${revoked.id}/revoke`, { key: payer.testKey, base: s1.url, body: {} })).status,
+    ).toBe(200);
     await sleep(1600);
     const before = await balanceTotal();
     const count = await mppPayments();
@@ -178,22 +204,61 @@ describe("GET /mpp/r/:id", () => {
     const before = await mppPayments();
     // Another resource's challenge (genuine, same price, same merchant).
     const otherResource = await credentialFor(second.id, token.id);
-    expect((await expectProblem(await fetch(url(resource.id), { headers: { Authorization: otherResource } }), 402, "invalid-challenge")).detail).toContain("another resource");
+    expect(
+      (await expectProblem(await fetch(url(resource.id), { headers: { Authorization: otherResource } }), 402, "invalid-challenge")).detail,
+    ).toContain("another resource");
     // The price changed after the challenge was issued.
     const priced = await createResource({ name: "Moving price", amount: 300, currency: "usd", content: { ok: true } });
     const oldPrice = await credentialFor(priced.id, token.id);
-    expect((await call("POST", `/v1/paid_resources/${priced.id}`, { key: payee.testKey, base: s1.url, body: { amount: 200 } })).status).toBe(200);
-    expect((await expectProblem(await fetch(url(priced.id), { headers: { Authorization: oldPrice } }), 402, "invalid-challenge")).detail).toContain("price");
+    expect(
+      (await call("POST", `/v1/paid_resources/${priced.id}`, { key: payee.testKey, base: s1.url, body: { amount: 200 } })).status,
+    ).toBe(200);
+    expect(
+      (await expectProblem(await fetch(url(priced.id), { headers: { Authorization: oldPrice } }), 402, "invalid-challenge")).detail,
+    ).toContain("price");
     // Expired (signed with the service's key, so only the expiry is wrong).
     const request = { amount: String(PRICE), currency: "usd", recipient: payee.merchantId, externalId: resource.id };
-    const expired = Challenge.from({ secretKey: serviceSecret(), realm: "127.0.0.1", method: "service", intent: "charge", request, expires: new Date(Date.now() - 1000).toISOString(), meta: { nonce: "n1" } });
-    await expectProblem(await fetch(url(resource.id), { headers: { Authorization: Credential.serialize({ challenge: expired, payload: { spt: token.id } }) } }), 402, "payment-expired");
+    const expired = Challenge.from({
+      secretKey: serviceSecret(),
+      realm: "127.0.0.1",
+      method: "service",
+      intent: "charge",
+      request,
+      expires: new Date(Date.now() - 1000).toISOString(),
+      meta: { nonce: "n1" },
+    });
+    await expectProblem(
+      await fetch(url(resource.id), {
+        headers: { Authorization: Credential.serialize({ challenge: expired, payload: { spt: token.id } }) },
+      }),
+      402,
+      "payment-expired",
+    );
     // Forged: another key, or a genuine challenge with its amount lowered.
-    const forged = Challenge.from({ secretKey: "not-the-service-key-0123456789abcdef0123", realm: "127.0.0.1", method: "service", intent: "charge", request, expires: new Date(Date.now() + 60_000).toISOString() });
-    await expectProblem(await fetch(url(resource.id), { headers: { Authorization: Credential.serialize({ challenge: forged, payload: { spt: token.id } }) } }), 402, "invalid-challenge");
+    const forged = Challenge.from({
+      secretKey: "not-the-service-key-0123456789abcdef0123",
+      realm: "127.0.0.1",
+      method: "service",
+      intent: "charge",
+      request,
+      expires: new Date(Date.now() + 60_000).toISOString(),
+    });
+    await expectProblem(
+      await fetch(url(resource.id), {
+        headers: { Authorization: Credential.serialize({ challenge: forged, payload: { spt: token.id } }) },
+      }),
+      402,
+      "invalid-challenge",
+    );
     const genuine = Challenge.fromResponse(await fetch(url(resource.id)), { methods: [service] });
     const lowered = { ...genuine, request: { ...genuine.request, amount: "1" } };
-    await expectProblem(await fetch(url(resource.id), { headers: { Authorization: Credential.serialize({ challenge: lowered, payload: { spt: token.id } }) } }), 402, "invalid-challenge");
+    await expectProblem(
+      await fetch(url(resource.id), {
+        headers: { Authorization: Credential.serialize({ challenge: lowered, payload: { spt: token.id } }) },
+      }),
+      402,
+      "invalid-challenge",
+    );
     // HEAD with a good credential never pays: it gets the challenge.
     const head = await fetch(url(resource.id), { method: "HEAD", headers: { Authorization: await credentialFor(resource.id, token.id) } });
     expect(head.status).toBe(402);
@@ -204,7 +269,9 @@ describe("GET /mpp/r/:id", () => {
 
   it("bad input on every /mpp path is a 402/4xx problem body, never a 500", async () => {
     const count = await mppPayments();
-    const good = JSON.parse(Buffer.from((await credentialFor(resource.id, "spt_000000000000000000000000")).replace(/^Payment /, ""), "base64url").toString());
+    const good = JSON.parse(
+      Buffer.from((await credentialFor(resource.id, "spt_000000000000000000000000")).replace(/^Payment /, ""), "base64url").toString(),
+    );
     const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
     const cases: [string, number, string][] = [
       ["Payment !!!", 402, "malformed-credential"],
@@ -243,7 +310,11 @@ describe("GET /mpp/r/:id", () => {
     await expectProblem(await fetch(`${s1.url}/mpp/nothing`), 404, "about:blank");
     await expectProblem(await fetch(`${s1.url}/mpp/r/${resource.id}/more`), 404, "about:blank");
     expect((await fetch(`${s1.url}/mpp/verify`)).status).toBe(405);
-    const verifyHuge = await fetch(`${s1.url}/mpp/verify`, { method: "POST", headers: { Authorization: `Bearer ${payee.testKey}`, "Content-Type": "application/json" }, body: JSON.stringify({ credential: "A".repeat(1_000_000) }) });
+    const verifyHuge = await fetch(`${s1.url}/mpp/verify`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${payee.testKey}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ credential: "A".repeat(1_000_000) }),
+    });
     expect(verifyHuge.status).toBe(400);
     expect(await mppPayments()).toBe(count);
   });
@@ -273,7 +344,13 @@ describe("forwarded resources (url)", () => {
     const shop = await serveFetch(async (request) => {
       const u = new URL(request.url);
       if (u.pathname === "/fail") return new Response("down", { status: 503 });
-      const entry = { method: request.method, query: u.search, body: await request.text(), paymentIntent: request.headers.get("x-payment-intent"), resource: request.headers.get("x-paid-resource") };
+      const entry = {
+        method: request.method,
+        query: u.search,
+        body: await request.text(),
+        paymentIntent: request.headers.get("x-payment-intent"),
+        resource: request.headers.get("x-paid-resource"),
+      };
       seen.push(entry);
       return Response.json(entry, { status: 201 });
     });
@@ -283,12 +360,27 @@ describe("forwarded resources (url)", () => {
       await expectProblem(unpaid, 402, "payment-required");
       expect(seen).toHaveLength(0);
       const token = await mint();
-      const res = await client(() => token.id).fetch(`${url(echo.id)}?q=2`, { method: "POST", body: JSON.stringify({ hello: 1 }), headers: { "content-type": "application/json" } });
+      const res = await client(() => token.id).fetch(`${url(echo.id)}?q=2`, {
+        method: "POST",
+        body: JSON.stringify({ hello: 1 }),
+        headers: { "content-type": "application/json" },
+      });
       expect(res.status).toBe(201);
       const receipt = Receipt.fromResponse(res);
-      expect(await res.json()).toEqual({ method: "POST", query: "?fixed=1&q=2", body: '{"hello":1}', paymentIntent: receipt.reference, resource: echo.id });
+      expect(await res.json()).toEqual({
+        method: "POST",
+        query: "?fixed=1&q=2",
+        body: '{"hello":1}',
+        paymentIntent: receipt.reference,
+        resource: echo.id,
+      });
       expect(seen).toHaveLength(1);
-      expect((await call("GET", `/v1/payment_intents/${receipt.reference}`, { key: payee.testKey, base: s1.url })).body).toMatchObject({ status: CAPTURED_OR_SETTLED, amount: 120, source: "mpp", paidResourceId: echo.id });
+      expect((await call("GET", `/v1/payment_intents/${receipt.reference}`, { key: payee.testKey, base: s1.url })).body).toMatchObject({
+        status: CAPTURED_OR_SETTLED,
+        amount: 120,
+        source: "mpp",
+        paidResourceId: echo.id,
+      });
 
       // The merchant's server fails: the payment is refunded and the payer gets 502, no receipt.
       const failing = await createResource({ name: "Failing", amount: 130, currency: "usd", url: `${shop.url}/fail` });
@@ -299,7 +391,9 @@ describe("forwarded resources (url)", () => {
       expect(failed.headers.get("payment-receipt")).toBeNull();
       const problem = await failed.json();
       expect(problem).toMatchObject({ status: 502, reason: "forward_failed", refundId: expect.stringMatching(/^re_/) });
-      expect((await call("GET", `/v1/payment_intents/${problem.paymentIntentId}`, { key: payee.testKey, base: s1.url })).body).toMatchObject({ amountRefunded: 130, source: "mpp" });
+      expect(
+        (await call("GET", `/v1/payment_intents/${problem.paymentIntentId}`, { key: payee.testKey, base: s1.url })).body,
+      ).toMatchObject({ amountRefunded: 130, source: "mpp" });
       expect(await balanceTotal()).toBe(before);
       expect(await verifyLedger(getDb(), [payee.merchantId])).toEqual([]);
     } finally {
@@ -313,11 +407,16 @@ describe("concurrency across two server processes", () => {
     const token = await mint();
     const before = await balanceTotal();
     const credentials = await Promise.all(Array.from({ length: 50 }, (_, i) => credentialFor(resource.id, token.id, i % 2 ? s2 : s1)));
-    const results = await Promise.all(credentials.map((c, i) => fetch(url(resource.id, i % 2 ? s1 : s2), { headers: { Authorization: c } })));
+    const results = await Promise.all(
+      credentials.map((c, i) => fetch(url(resource.id, i % 2 ? s1 : s2), { headers: { Authorization: c } })),
+    );
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s !== 200 && s !== 402)).toEqual([]);
-    const pis = await getDb().paymentIntent.findMany({ where: { merchantId: payee.merchantId, source: "mpp", status: { in: ["captured", "settled"] } }, select: { id: true } });
+    const pis = await getDb().paymentIntent.findMany({
+      where: { merchantId: payee.merchantId, source: "mpp", status: { in: ["captured", "settled"] } },
+      select: { id: true },
+    });
     const tokenRow = await getDb().sharedPaymentToken.findUniqueOrThrow({ where: { id: token.id } });
     expect(tokenRow.status).toBe("redeemed");
     expect(await getDb().mppChallenge.count({ where: { tokenId: token.id, paymentIntentId: { not: null } } })).toBe(1);
@@ -330,7 +429,9 @@ describe("concurrency across two server processes", () => {
     const token = await mint();
     const credential = await credentialFor(resource.id, token.id);
     const count = await mppPayments();
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => fetch(url(resource.id, i % 2 ? s1 : s2), { headers: { Authorization: credential } })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => fetch(url(resource.id, i % 2 ? s1 : s2), { headers: { Authorization: credential } })),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status !== 200 && r.status !== 402)).toEqual([]);
     expect(await mppPayments()).toBe(count + 1);
@@ -339,7 +440,13 @@ describe("concurrency across two server processes", () => {
   it("50 concurrent POST /v1/shared_payment_tokens/:id/redeem of one spt_: exactly one PaymentIntent", async () => {
     const token = await mint();
     const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => call("POST", `/v1/shared_payment_tokens/${token.id}/redeem`, { key: payee.testKey, base: (i % 2 ? s1 : s2).url, body: { amount: 300, currency: "usd" } })),
+      Array.from({ length: 50 }, (_, i) =>
+        call("POST", `/v1/shared_payment_tokens/${token.id}/redeem`, {
+          key: payee.testKey,
+          base: (i % 2 ? s1 : s2).url,
+          body: { amount: 300, currency: "usd" },
+        }),
+      ),
     );
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     expect(results.filter((r) => ![201, 409, 410].includes(r.status))).toEqual([]);

@@ -66,7 +66,10 @@ async function mppPayments(merchantId: string): Promise<number> {
 }
 
 async function mint(body: Record<string, unknown> = {}) {
-  const res = await call("POST", "/v1/shared_payment_tokens", { key: payer.testKey, body: { paymentMethod: "pm_card_visa", maxAmount: 1000, currency: "usd", merchantId: payee.merchantId, ...body } });
+  const res = await call("POST", "/v1/shared_payment_tokens", {
+    key: payer.testKey,
+    body: { paymentMethod: "pm_card_visa", maxAmount: 1000, currency: "usd", merchantId: payee.merchantId, ...body },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
 }
@@ -106,14 +109,31 @@ describe("a merchant's own mppx/server app with the SDK's service method", () =>
     expect(minted).toHaveLength(1);
 
     const pi = (await call("GET", `/v1/payment_intents/${receipt.reference}`, { key: payee.key })).body;
-    expect(pi).toMatchObject({ status: CAPTURED_OR_SETTLED, amount: PRICE, amountCaptured: PRICE, currency: "USD", source: "mpp", paymentMethod: "pm_card_visa" });
-    expect((await call("GET", `/v1/orders/${pi.orderId}`, { key: payee.key })).body).toMatchObject({ status: "paid", amount: PRICE, source: "mpp" });
+    expect(pi).toMatchObject({
+      status: CAPTURED_OR_SETTLED,
+      amount: PRICE,
+      amountCaptured: PRICE,
+      currency: "USD",
+      source: "mpp",
+      paymentMethod: "pm_card_visa",
+    });
+    expect((await call("GET", `/v1/orders/${pi.orderId}`, { key: payee.key })).body).toMatchObject({
+      status: "paid",
+      amount: PRICE,
+      source: "mpp",
+    });
     expect(await paymentEventTypesFor(payee.key, pi.id)).toEqual(["payment_intent.captured"]);
     expect(await balanceTotal(payee.key)).toBe(before + PRICE);
     expect(await verifyLedger(getDb(), [payee.merchantId])).toEqual([]);
     // The payer's token is used, naming the PaymentIntent; the token was scoped to the challenge.
     const token = (await call("GET", `/v1/shared_payment_tokens/${minted[0]}`, { key: payer.testKey })).body;
-    expect(token).toMatchObject({ status: "redeemed", paymentIntentId: pi.id, maxAmount: PRICE, merchantId: payee.merchantId, redeemedAmount: PRICE });
+    expect(token).toMatchObject({
+      status: "redeemed",
+      paymentIntentId: pi.id,
+      maxAmount: PRICE,
+      merchantId: payee.merchantId,
+      redeemedAmount: PRICE,
+    });
     // The challenge is recorded as used, linked to its PaymentIntent.
     const challenge = await getDb().mppChallenge.findUniqueOrThrow({ where: { paymentIntentId: pi.id } });
     expect(challenge).toMatchObject({ merchantId: payee.merchantId, resourceId: null, tokenId: minted[0], amount: PRICE, currency: "USD" });
@@ -184,7 +204,9 @@ describe("a merchant's own mppx/server app with the SDK's service method", () =>
     const challenge = Challenge.fromResponse(first, { methods: [service] });
     const retry = Credential.serialize({ challenge, payload: { spt: small.id } });
     expect((await fetch(`${shop.url}/report`, { headers: { Authorization: retry } })).status).toBe(402);
-    const paid = await fetch(`${shop.url}/report`, { headers: { Authorization: Credential.serialize({ challenge, payload: { spt: good.id } }) } });
+    const paid = await fetch(`${shop.url}/report`, {
+      headers: { Authorization: Credential.serialize({ challenge, payload: { spt: good.id } }) },
+    });
     expect(paid.status).toBe(200);
   });
 });
@@ -192,7 +214,12 @@ describe("a merchant's own mppx/server app with the SDK's service method", () =>
 describe("a merchant's Next.js route handler made with mppx/nextjs", () => {
   it("settles through the SDK's method into the merchant's ledger, once per challenge", async () => {
     const mppx = NextMppx.create({
-      methods: [serviceServerMethod({ client: new ServiceClient({ baseUrl: baseUrl(), apiKey: payee.key, maxRetries: 0 }), defaults: { currency: "usd", recipient: payee.merchantId } })],
+      methods: [
+        serviceServerMethod({
+          client: new ServiceClient({ baseUrl: baseUrl(), apiKey: payee.key, maxRetries: 0 }),
+          defaults: { currency: "usd", recipient: payee.merchantId },
+        }),
+      ],
       secretKey: "next-shop-secret-key-of-at-least-32-bytes-0123",
       realm: "next.shop.test",
     });
@@ -209,7 +236,11 @@ describe("a merchant's Next.js route handler made with mppx/nextjs", () => {
       expect(paid.status).toBe(200);
       expect(await paid.json()).toEqual({ report: "from next" });
       const receipt = Receipt.fromResponse(paid);
-      expect((await call("GET", `/v1/payment_intents/${receipt.reference}`, { key: payee.key })).body).toMatchObject({ status: CAPTURED_OR_SETTLED, amount: 275, source: "mpp" });
+      expect((await call("GET", `/v1/payment_intents/${receipt.reference}`, { key: payee.key })).body).toMatchObject({
+        status: CAPTURED_OR_SETTLED,
+        amount: 275,
+        source: "mpp",
+      });
       expect(await balanceTotal(payee.key)).toBe(before + 275);
       const replay = await fetch(`${app.url}/api/report`, { headers: { Authorization: credential } });
       await expectRefusedProblem(replay, "invalid-challenge");
@@ -230,7 +261,10 @@ describe("POST /mpp/verify directly", () => {
       request: { amount: "300", currency: "usd", recipient: payee.merchantId },
       expires: new Date(Date.now() + 60_000).toISOString(),
     });
-    return Credential.serialize({ challenge: { ...challenge, ...overrides.challenge } as any, payload: overrides.payload ?? { spt: "spt_000000000000000000000000" } });
+    return Credential.serialize({
+      challenge: { ...challenge, ...overrides.challenge } as any,
+      payload: overrides.payload ?? { spt: "spt_000000000000000000000000" },
+    });
   }
 
   it("settles a credential once and answers the receipt's fields", async () => {
@@ -238,7 +272,11 @@ describe("POST /mpp/verify directly", () => {
     const cred = credential({ payload: { spt: token.id } });
     const res = await call("POST", "/mpp/verify", { key: payee.key, body: { credential: cred } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toMatchObject({ object: "mpp_verification", receipt: { method: "service", status: "success", reference: res.body.paymentIntent.id }, paymentIntent: { status: "captured", amount: 300, source: "mpp" } });
+    expect(res.body).toMatchObject({
+      object: "mpp_verification",
+      receipt: { method: "service", status: "success", reference: res.body.paymentIntent.id },
+      paymentIntent: { status: "captured", amount: 300, source: "mpp" },
+    });
     // Without the "Payment " prefix too; the second time it is a replay.
     const again = await call("POST", "/mpp/verify", { key: payee.key, body: { credential: cred.replace(/^Payment /, "") } });
     expect(again.status).toBe(409);
@@ -266,8 +304,16 @@ describe("POST /mpp/verify directly", () => {
       [{ credential: b64({ ...good, payload: { token: "x" } }) }, 400, "invalid_payload"],
       [{ credential: b64({ ...good, payload: { spt: "spt_" + "a".repeat(100) } }) }, 400, "invalid_payload"],
       [{ credential: b64({ ...good, challenge: { ...good.challenge, expires: undefined } }) }, 400, "malformed_credential"],
-      [{ credential: b64({ ...good, challenge: { ...good.challenge, request: b64({ amount: "-5", currency: "usd" }) } }) }, 400, "invalid_challenge"],
-      [{ credential: b64({ ...good, challenge: { ...good.challenge, request: b64({ amount: "99999999999", currency: "usd" }) } }) }, 400, "invalid_challenge"],
+      [
+        { credential: b64({ ...good, challenge: { ...good.challenge, request: b64({ amount: "-5", currency: "usd" }) } }) },
+        400,
+        "invalid_challenge",
+      ],
+      [
+        { credential: b64({ ...good, challenge: { ...good.challenge, request: b64({ amount: "99999999999", currency: "usd" }) } }) },
+        400,
+        "invalid_challenge",
+      ],
       [{ credential: "x".repeat(9000) }, 400, null],
       [{ credential: 42 }, 400, null],
       [{}, 400, null],
@@ -279,8 +325,18 @@ describe("POST /mpp/verify directly", () => {
       expect(res.body.error.code, JSON.stringify(res.body)).toBe("VALIDATION_ERROR");
       if (reason) expect(res.body.error.details.reason, JSON.stringify(body).slice(0, 200)).toBe(reason);
     }
-    expect((await call("POST", "/mpp/verify", { key: payee.key, rawBody: "{not json", headers: { "Content-Type": "application/json" } })).status).toBe(400);
-    expect((await call("POST", "/mpp/verify", { key: payee.key, rawBody: JSON.stringify({ credential: "a".repeat(64 * 1024) }), headers: { "Content-Type": "application/json" } })).status).toBe(400);
+    expect(
+      (await call("POST", "/mpp/verify", { key: payee.key, rawBody: "{not json", headers: { "Content-Type": "application/json" } })).status,
+    ).toBe(400);
+    expect(
+      (
+        await call("POST", "/mpp/verify", {
+          key: payee.key,
+          rawBody: JSON.stringify({ credential: "a".repeat(64 * 1024) }),
+          headers: { "Content-Type": "application/json" },
+        })
+      ).status,
+    ).toBe(400);
     expect((await call("POST", "/mpp/verify", { body: { credential: credential() } })).status).toBe(401);
   });
 });

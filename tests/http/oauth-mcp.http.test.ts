@@ -22,7 +22,12 @@ function errorOf(result: any): { code: string; message: string; details: any } {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ RATE_LIMIT_MAX: "100000", SIGNUP_RATE_LIMIT_MAX: "1000", LOGIN_IP_RATE_LIMIT_MAX: "1000", OAUTH_ACCESS_TOKEN_TTL_SECONDS: String(ACCESS_TTL) });
+  server = await startTestServer({
+    RATE_LIMIT_MAX: "100000",
+    SIGNUP_RATE_LIMIT_MAX: "1000",
+    LOGIN_IP_RATE_LIMIT_MAX: "1000",
+    OAUTH_ACCESS_TOKEN_TTL_SECONDS: String(ACCESS_TTL),
+  });
   base = server.url;
   merchant = await dashboardMerchantOn(base, "OAuth MCP merchant");
 });
@@ -46,14 +51,29 @@ describe("the official MCP client with OAuth, from nothing", () => {
   let client: Client;
 
   it("401 names the protected-resource metadata; discovery documents are served", async () => {
-    const res = await fetch(`${base}/mcp`, { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" }, body: "{}" });
+    const res = await fetch(`${base}/mcp`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+      body: "{}",
+    });
     expect(res.status).toBe(401);
     expect(res.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`);
     const prm = await (await fetch(`${base}/.well-known/oauth-protected-resource/mcp`)).json();
     expect(prm).toMatchObject({ resource: `${base}/mcp`, authorization_servers: [base], scopes_supported: ["read", "write"] });
     const as = await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json();
-    expect(as).toMatchObject({ issuer: base, authorization_endpoint: `${base}/oauth/authorize`, token_endpoint: `${base}/oauth/token`, registration_endpoint: `${base}/oauth/register`, code_challenge_methods_supported: ["S256"], response_types_supported: ["code"] });
-    const bad = await fetch(`${base}/mcp`, { method: "POST", headers: { Authorization: "Bearer aps_at_nope", "Content-Type": "application/json" }, body: "{}" });
+    expect(as).toMatchObject({
+      issuer: base,
+      authorization_endpoint: `${base}/oauth/authorize`,
+      token_endpoint: `${base}/oauth/token`,
+      registration_endpoint: `${base}/oauth/register`,
+      code_challenge_methods_supported: ["S256"],
+      response_types_supported: ["code"],
+    });
+    const bad = await fetch(`${base}/mcp`, {
+      method: "POST",
+      headers: { Authorization: "Bearer aps_at_nope", "Content-Type": "application/json" },
+      body: "{}",
+    });
     expect(bad.status).toBe(401);
     expect(bad.headers.get("www-authenticate")).toContain('error="invalid_token"');
   });
@@ -67,7 +87,22 @@ describe("the official MCP client with OAuth, from nothing", () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name).sort();
     expect(names).toEqual(
-      ["create_checkout", "create_product", "create_refund", "get_balance", "get_checkout", "get_meter", "get_order", "get_payment", "list_events", "list_failed_deliveries", "list_meters", "list_orders", "list_payments", "list_products"].sort(),
+      [
+        "create_checkout",
+        "create_product",
+        "create_refund",
+        "get_balance",
+        "get_checkout",
+        "get_meter",
+        "get_order",
+        "get_payment",
+        "list_events",
+        "list_failed_deliveries",
+        "list_meters",
+        "list_orders",
+        "list_payments",
+        "list_products",
+      ].sort(),
     );
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe("object");
@@ -82,7 +117,10 @@ describe("the official MCP client with OAuth, from nothing", () => {
   });
 
   it("callTool creates a checkout (source mcp) that /v1 and the dashboard show", async () => {
-    const result: any = await client.callTool({ name: "create_checkout", arguments: { amount: 1999, currency: "usd", description: "via MCP", idempotencyKey: randomUUID() } });
+    const result: any = await client.callTool({
+      name: "create_checkout",
+      arguments: { amount: 1999, currency: "usd", description: "via MCP", idempotencyKey: randomUUID() },
+    });
     expect(result.isError).toBeFalsy();
     const checkout = result.structuredContent;
     expect(checkout).toMatchObject({ object: "checkout", amount: 1999, currency: "USD", livemode: false, status: "open" });
@@ -124,7 +162,11 @@ describe("the official MCP client with OAuth, from nothing", () => {
     const before = provider.store.tokens!;
     await new Promise((r) => setTimeout(r, (ACCESS_TTL + 1) * 1000));
     // The expired token is refused ...
-    const expired = await fetch(`${base}/mcp`, { method: "POST", headers: { Authorization: `Bearer ${before.access_token}`, "Content-Type": "application/json" }, body: "{}" });
+    const expired = await fetch(`${base}/mcp`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${before.access_token}`, "Content-Type": "application/json" },
+      body: "{}",
+    });
     expect(expired.status).toBe(401);
     // ... and the SDK refreshes by itself on the 401 and carries on.
     const again = await connectWithOAuth(base, provider);
@@ -135,12 +177,24 @@ describe("the official MCP client with OAuth, from nothing", () => {
     expect(after.refresh_token).not.toBe(before.refresh_token);
 
     // The old (rotated) refresh token presented again: invalid_grant, and the whole family is revoked.
-    const reuse = await tokenRequest(base, { grant_type: "refresh_token", refresh_token: before.refresh_token, client_id: provider.store.client!.client_id });
+    const reuse = await tokenRequest(base, {
+      grant_type: "refresh_token",
+      refresh_token: before.refresh_token,
+      client_id: provider.store.client!.client_id,
+    });
     expect(reuse.status).toBe(400);
     expect(reuse.body.error).toBe("invalid_grant");
-    const current = await fetch(`${base}/mcp`, { method: "POST", headers: { Authorization: `Bearer ${after.access_token}`, "Content-Type": "application/json" }, body: "{}" });
+    const current = await fetch(`${base}/mcp`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${after.access_token}`, "Content-Type": "application/json" },
+      body: "{}",
+    });
     expect(current.status).toBe(401);
-    const newest = await tokenRequest(base, { grant_type: "refresh_token", refresh_token: after.refresh_token, client_id: provider.store.client!.client_id });
+    const newest = await tokenRequest(base, {
+      grant_type: "refresh_token",
+      refresh_token: after.refresh_token,
+      client_id: provider.store.client!.client_id,
+    });
     expect(newest.body.error).toBe("invalid_grant");
   });
 });
@@ -165,7 +219,11 @@ describe("scopes, modes and merchants", () => {
   });
 
   it("a test-mode grant cannot see live objects; a live grant sees them", async () => {
-    const live = await dashboardCall(merchant.session, "POST", "/api/dashboard/api-keys", { body: { name: "live" }, csrfToken: merchant.csrfToken, mode: "live" });
+    const live = await dashboardCall(merchant.session, "POST", "/api/dashboard/api-keys", {
+      body: { name: "live" },
+      csrfToken: merchant.csrfToken,
+      mode: "live",
+    });
     expect(live.status).toBe(201);
     const opened = await call("POST", "/v1/checkouts", { key: live.body.secret, base, body: { amount: 700, currency: "usd" } });
     expect(opened.status).toBe(201);
@@ -182,7 +240,11 @@ describe("scopes, modes and merchants", () => {
   it("another merchant's objects are NOT_FOUND to every tool", async () => {
     const other = await dashboardMerchantOn(base, "Other merchant");
     const opened = await call("POST", "/v1/checkouts", { key: other.key, base, body: { amount: 900, currency: "usd" } });
-    const product = await call("POST", "/v1/products", { key: other.key, base, body: { name: "Theirs", unitAmount: 100, currency: "usd" } });
+    const product = await call("POST", "/v1/products", {
+      key: other.key,
+      base,
+      body: { name: "Theirs", unitAmount: 100, currency: "usd" },
+    });
     const client = await connectWithOAuth(base, new HeadlessProvider(merchant.session, { mode: "test" }, "nosy agent"));
     for (const [name, args] of [
       ["get_checkout", { id: opened.body.id }],
@@ -205,26 +267,57 @@ describe("scopes, modes and merchants", () => {
 
   it("POST /oauth/revoke of the refresh token ends the grant: the next call is 401", async () => {
     const { client: registered, verifier, redirectUri, code } = await codeFor(merchant.session);
-    const tokens = await tokenRequest(base, { grant_type: "authorization_code", code: code!, code_verifier: verifier, redirect_uri: redirectUri, client_id: registered.client_id, resource: `${base}/mcp` });
+    const tokens = await tokenRequest(base, {
+      grant_type: "authorization_code",
+      code: code!,
+      code_verifier: verifier,
+      redirect_uri: redirectUri,
+      client_id: registered.client_id,
+      resource: `${base}/mcp`,
+    });
     expect(tokens.status).toBe(200);
     const client = await connectWithBearer(base, tokens.body.access_token);
     expect((await client.listTools()).tools.length).toBeGreaterThan(0);
-    const revoked = await fetch(`${base}/oauth/revoke`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ token: tokens.body.refresh_token, client_id: registered.client_id }) });
+    const revoked = await fetch(`${base}/oauth/revoke`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token: tokens.body.refresh_token, client_id: registered.client_id }),
+    });
     expect(revoked.status).toBe(200);
-    const after = await fetch(`${base}/mcp`, { method: "POST", headers: { Authorization: `Bearer ${tokens.body.access_token}`, "Content-Type": "application/json" }, body: "{}" });
+    const after = await fetch(`${base}/mcp`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${tokens.body.access_token}`, "Content-Type": "application/json" },
+      body: "{}",
+    });
     expect(after.status).toBe(401);
   });
 });
 
 describe("DNS-rebinding protection", () => {
-  const INITIALIZE = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+  const INITIALIZE = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+  });
 
   async function send(headers: Record<string, string>) {
     const http = await import("node:http");
     const url = new URL(base);
     return new Promise<number>((resolve, reject) => {
       const req = http.request(
-        { host: url.hostname, port: url.port, path: "/mcp", method: "POST", headers: { Accept: "application/json, text/event-stream", "Content-Type": "application/json", Authorization: `Bearer ${merchant.key}`, ...headers } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: "/mcp",
+          method: "POST",
+          headers: {
+            Accept: "application/json, text/event-stream",
+            "Content-Type": "application/json",
+            Authorization: `Bearer ${merchant.key}`,
+            ...headers,
+          },
+        },
         (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);

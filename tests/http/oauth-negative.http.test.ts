@@ -35,7 +35,15 @@ async function grantsOf(clientId: string): Promise<number> {
 }
 
 async function exchange(c: Awaited<ReturnType<typeof codeFor>>, overrides: Record<string, string | undefined> = {}) {
-  return tokenRequest(base, { grant_type: "authorization_code", code: c.code!, code_verifier: c.verifier, redirect_uri: c.redirectUri, client_id: c.client.client_id, resource: `${base}/mcp`, ...overrides });
+  return tokenRequest(base, {
+    grant_type: "authorization_code",
+    code: c.code!,
+    code_verifier: c.verifier,
+    redirect_uri: c.redirectUri,
+    client_id: c.client.client_id,
+    resource: `${base}/mcp`,
+    ...overrides,
+  });
 }
 
 function expectOAuthError(res: { status: number; body: any; headers: Headers }, error: string, status = 400) {
@@ -81,9 +89,16 @@ describe("token endpoint refusals (RFC 6749 5.2, RFC 7636, RFC 8707)", () => {
     const first = await exchange(c);
     expect(first.status).toBe(200);
     expectOAuthError(await exchange(c), "invalid_grant");
-    const mcp = await fetch(`${base}/mcp`, { method: "POST", headers: { Authorization: `Bearer ${first.body.access_token}`, "Content-Type": "application/json" }, body: "{}" });
+    const mcp = await fetch(`${base}/mcp`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${first.body.access_token}`, "Content-Type": "application/json" },
+      body: "{}",
+    });
     expect(mcp.status).toBe(401);
-    expectOAuthError(await tokenRequest(base, { grant_type: "refresh_token", refresh_token: first.body.refresh_token, client_id: c.client.client_id }), "invalid_grant");
+    expectOAuthError(
+      await tokenRequest(base, { grant_type: "refresh_token", refresh_token: first.body.refresh_token, client_id: c.client.client_id }),
+      "invalid_grant",
+    );
   });
 
   it("two concurrent exchanges of one code: exactly one wins", async () => {
@@ -106,7 +121,9 @@ describe("token endpoint refusals (RFC 6749 5.2, RFC 7636, RFC 8707)", () => {
 
   it("an expired code -> invalid_grant", async () => {
     const c = await codeFor(session);
-    await db.query("UPDATE oauth_authorization_codes SET expires_at = now() - interval '1 second' WHERE code_hash = $1", [codeHash(c.code!)]);
+    await db.query("UPDATE oauth_authorization_codes SET expires_at = now() - interval '1 second' WHERE code_hash = $1", [
+      codeHash(c.code!),
+    ]);
     expectOAuthError(await exchange(c), "invalid_grant");
     expect(await grantsOf(c.client.client_id)).toBe(0);
   });
@@ -124,9 +141,16 @@ describe("token endpoint refusals (RFC 6749 5.2, RFC 7636, RFC 8707)", () => {
 
   it("unknown grant types, and the implicit grant, are refused", async () => {
     const client = (await registerClient(base)).body;
-    expectOAuthError(await tokenRequest(base, { grant_type: "password", client_id: client.client_id, username: "a", password: "b" }), "unsupported_grant_type");
+    expectOAuthError(
+      await tokenRequest(base, { grant_type: "password", client_id: client.client_id, username: "a", password: "b" }),
+      "unsupported_grant_type",
+    );
     expectOAuthError(await tokenRequest(base, { grant_type: "client_credentials", client_id: client.client_id }), "unsupported_grant_type");
-    const json = await fetch(`${base}/oauth/token`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ grant_type: "authorization_code" }) });
+    const json = await fetch(`${base}/oauth/token`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ grant_type: "authorization_code" }),
+    });
     expect(json.status).toBe(400);
     expect((await json.json()).error).toBe("invalid_request");
   });
@@ -142,18 +166,39 @@ describe("authorization request refusals", () => {
   it("a redirect URI not registered (or not exactly) is refused here, never redirected to", async () => {
     const client = (await registerClient(base)).body;
     const { challenge } = pkce();
-    for (const redirect_uri of ["https://evil.example/callback", "http://127.0.0.1:9/callback/", "http://127.0.0.1:9/callback?x=1", "http://127.0.0.1:9/CALLBACK"]) {
-      const res = await authorize({ response_type: "code", client_id: client.client_id, redirect_uri, code_challenge: challenge, code_challenge_method: "S256", state: "s" });
+    for (const redirect_uri of [
+      "https://evil.example/callback",
+      "http://127.0.0.1:9/callback/",
+      "http://127.0.0.1:9/callback?x=1",
+      "http://127.0.0.1:9/CALLBACK",
+    ]) {
+      const res = await authorize({
+        response_type: "code",
+        client_id: client.client_id,
+        redirect_uri,
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+        state: "s",
+      });
       expect(res.status, redirect_uri).toBe(400);
       expect(res.location).toBeNull();
       expect(res.body.error).toBe("invalid_request");
     }
-    const unknown = await authorize({ response_type: "code", client_id: "mcpc_nope", redirect_uri: "https://evil.example/cb", code_challenge: challenge, code_challenge_method: "S256" });
+    const unknown = await authorize({
+      response_type: "code",
+      client_id: "mcpc_nope",
+      redirect_uri: "https://evil.example/cb",
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error).toBe("invalid_client");
     expect(unknown.location).toBeNull();
     // The consent page refuses the same way (no form, no redirect).
-    const page = await consentPage(session, `/oauth/consent?response_type=code&client_id=${client.client_id}&redirect_uri=${encodeURIComponent("https://evil.example/cb")}&code_challenge=${challenge}&code_challenge_method=S256`);
+    const page = await consentPage(
+      session,
+      `/oauth/consent?response_type=code&client_id=${client.client_id}&redirect_uri=${encodeURIComponent("https://evil.example/cb")}&code_challenge=${challenge}&code_challenge_method=S256`,
+    );
     expect(page.status).toBe(200);
     expect(page.csrfToken).toBeNull();
     expect(page.html).toContain("not valid");
@@ -162,7 +207,14 @@ describe("authorization request refusals", () => {
   it("no PKCE, plain PKCE, implicit grant, unknown scope, foreign resource -> error redirected with state", async () => {
     const client = (await registerClient(base)).body;
     const { challenge } = pkce();
-    const good = { response_type: "code", client_id: client.client_id, redirect_uri: "http://127.0.0.1:9/callback", code_challenge: challenge, code_challenge_method: "S256", state: "st-1" };
+    const good = {
+      response_type: "code",
+      client_id: client.client_id,
+      redirect_uri: "http://127.0.0.1:9/callback",
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+      state: "st-1",
+    };
     const cases: [Record<string, string | undefined>, string][] = [
       [{ code_challenge: undefined }, "invalid_request"],
       [{ code_challenge_method: "plain" }, "invalid_request"],
@@ -194,11 +246,23 @@ describe("authorization request refusals", () => {
   it("the consent POST needs this site's Origin and the session's CSRF token; signed out it goes to /login", async () => {
     const client = (await registerClient(base)).body;
     const { challenge } = pkce();
-    const params = new URLSearchParams({ response_type: "code", client_id: client.client_id, redirect_uri: "http://127.0.0.1:9/callback", code_challenge: challenge, code_challenge_method: "S256", state: "s" });
+    const params = new URLSearchParams({
+      response_type: "code",
+      client_id: client.client_id,
+      redirect_uri: "http://127.0.0.1:9/callback",
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+      state: "s",
+    });
     const page = await consentPage(session, `/oauth/consent?${params}`);
     expect(page.csrfToken).toBeTruthy();
     const post = (headers: Record<string, string>, extra: Record<string, string>) =>
-      fetch(`${base}/oauth/authorize`, { method: "POST", redirect: "manual", headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers }, body: new URLSearchParams({ ...Object.fromEntries(params), decision: "approve", mode: "test", ...extra }) });
+      fetch(`${base}/oauth/authorize`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
+        body: new URLSearchParams({ ...Object.fromEntries(params), decision: "approve", mode: "test", ...extra }),
+      });
     expect((await post({ Cookie: session.cookie, Origin: "https://evil.example" }, { csrf_token: page.csrfToken! })).status).toBe(403);
     expect((await post({ Cookie: session.cookie, Origin: base }, { csrf_token: "forged" })).status).toBe(403);
     expect((await post({ Cookie: session.cookie, Origin: base }, {})).status).toBe(403);
@@ -235,9 +299,14 @@ describe("registration refusals (RFC 7591 3.2.2)", () => {
   });
 
   it("accepts https, loopback http and private-use schemes, answering 201 with the metadata", async () => {
-    const res = await registerClient(base, { redirect_uris: ["https://app.example/cb", "http://localhost:8765/cb", "http://[::1]:1/cb", "com.example.app:/oauth"] });
+    const res = await registerClient(base, {
+      redirect_uris: ["https://app.example/cb", "http://localhost:8765/cb", "http://[::1]:1/cb", "com.example.app:/oauth"],
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ token_endpoint_auth_method: "none", redirect_uris: ["https://app.example/cb", "http://localhost:8765/cb", "http://[::1]:1/cb", "com.example.app:/oauth"] });
+    expect(res.body).toMatchObject({
+      token_endpoint_auth_method: "none",
+      redirect_uris: ["https://app.example/cb", "http://localhost:8765/cb", "http://[::1]:1/cb", "com.example.app:/oauth"],
+    });
     expect(res.body.client_secret).toBeUndefined();
   });
 });
@@ -246,17 +315,30 @@ describe("clean-up", () => {
   it("the tick deletes codes and tokens a day past expiry, and keeps a rotated refresh token until then", async () => {
     const c = await codeFor(session);
     const tokens = (await exchange(c)).body;
-    const rotated = (await tokenRequest(base, { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: c.client.client_id })).body;
+    const rotated = (
+      await tokenRequest(base, { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: c.client.client_id })
+    ).body;
     expect(rotated.access_token).toBeTruthy();
     await db.query("UPDATE oauth_authorization_codes SET expires_at = now() - interval '2 days' WHERE code_hash = $1", [codeHash(c.code!)]);
-    await db.query("UPDATE oauth_access_tokens SET expires_at = now() - interval '2 days' WHERE token_hash = $1", [codeHash(tokens.access_token)]);
+    await db.query("UPDATE oauth_access_tokens SET expires_at = now() - interval '2 days' WHERE token_hash = $1", [
+      codeHash(tokens.access_token),
+    ]);
     const tick = await fetch(`${base}/api/cron/tick`, { headers: { Authorization: `Bearer ${TEST_CRON_SECRET}` } });
     expect(((await tick.json()) as any).oauthLeftoversPurged).toBeGreaterThanOrEqual(2);
     expect((await db.query("SELECT 1 FROM oauth_authorization_codes WHERE code_hash = $1", [codeHash(c.code!)])).rowCount).toBe(0);
     expect((await db.query("SELECT 1 FROM oauth_access_tokens WHERE token_hash = $1", [codeHash(tokens.access_token)])).rowCount).toBe(0);
     // The rotated refresh token is still there: presenting it again still revokes the family.
-    expect((await db.query("SELECT 1 FROM oauth_refresh_tokens WHERE token_hash = $1 AND used_at IS NOT NULL", [codeHash(tokens.refresh_token)])).rowCount).toBe(1);
-    expectOAuthError(await tokenRequest(base, { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: c.client.client_id }), "invalid_grant");
-    expectOAuthError(await tokenRequest(base, { grant_type: "refresh_token", refresh_token: rotated.refresh_token, client_id: c.client.client_id }), "invalid_grant");
+    expect(
+      (await db.query("SELECT 1 FROM oauth_refresh_tokens WHERE token_hash = $1 AND used_at IS NOT NULL", [codeHash(tokens.refresh_token)]))
+        .rowCount,
+    ).toBe(1);
+    expectOAuthError(
+      await tokenRequest(base, { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: c.client.client_id }),
+      "invalid_grant",
+    );
+    expectOAuthError(
+      await tokenRequest(base, { grant_type: "refresh_token", refresh_token: rotated.refresh_token, client_id: c.client.client_id }),
+      "invalid_grant",
+    );
   });
 });

@@ -61,7 +61,8 @@ describe("npm start without DATABASE_URL", () => {
       expect(await ready!.json()).toEqual({ status: "ready", checks: { database: "ok", migrations: "ok" } });
       expect(output).toMatch(/embedded PostgreSQL/);
       // The seed runs beside the server's boot, so /ready can answer a moment before npm start prints Ready.
-      for (const deadline = Date.now() + 60_000; !output.includes("Ready: ") && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 50));
+      for (const deadline = Date.now() + 60_000; !output.includes("Ready: ") && Date.now() < deadline;)
+        await new Promise((resolve) => setTimeout(resolve, 50));
       expect(output).toContain(`Ready: ${publicAddress}`);
 
       // A merchant on that same embedded database (the CLI reuses the running server): its checkout links use BASE_URL.

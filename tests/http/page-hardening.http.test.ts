@@ -60,23 +60,36 @@ describe("/ready with a failing database", () => {
     expect(log).toContain("aps_no_such_database_for_ready");
   });
 
-  it("sign-in and sign-up failing on the database answer the fixed SERVER_ERROR code, never the database's message", { timeout: 120_000 }, async () => {
-    const signIn = await authCallback("signin", { email: uniqueEmail(), password: "whatever-password" }, server.url);
-    const signUp = await authCallback("signup", { name: "No database", email: uniqueEmail(), password: "long-enough-password" }, server.url);
-    expect([signIn.error, signUp.error]).toEqual(["SERVER_ERROR", "SERVER_ERROR"]);
-    expect([signIn.cookie, signUp.cookie]).toEqual([null, null]);
-  });
+  it(
+    "sign-in and sign-up failing on the database answer the fixed SERVER_ERROR code, never the database's message",
+    { timeout: 120_000 },
+    async () => {
+      const signIn = await authCallback("signin", { email: uniqueEmail(), password: "whatever-password" }, server.url);
+      const signUp = await authCallback(
+        "signup",
+        { name: "No database", email: uniqueEmail(), password: "long-enough-password" },
+        server.url,
+      );
+      expect([signIn.error, signUp.error]).toEqual(["SERVER_ERROR", "SERVER_ERROR"]);
+      expect([signIn.cookie, signUp.cookie]).toEqual([null, null]);
+    },
+  );
 });
 
 describe("NUL bytes outside api()", () => {
   it("the paywall page with a NUL in paymentIntentId shows the form (unpaid), not a 500", async () => {
-    const res = await fetch(`${baseUrl()}/pay/paywall?merchant=${merchant.merchantId}&amount=100&currency=usd&sku=tool&paymentIntentId=pi_%00x`);
+    const res = await fetch(
+      `${baseUrl()}/pay/paywall?merchant=${merchant.merchantId}&amount=100&currency=usd&sku=tool&paymentIntentId=pi_%00x`,
+    );
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("Pay");
   });
 
   it("NUL in the other paywall terms is the incomplete-terms page, not a 500", async () => {
-    for (const query of [`merchant=${merchant.merchantId}%00&amount=100&currency=usd&sku=tool`, `merchant=${merchant.merchantId}&amount=100&currency=usd&sku=to%00ol`]) {
+    for (const query of [
+      `merchant=${merchant.merchantId}%00&amount=100&currency=usd&sku=tool`,
+      `merchant=${merchant.merchantId}&amount=100&currency=usd&sku=to%00ol`,
+    ]) {
       const res = await fetch(`${baseUrl()}/pay/paywall?${query}`);
       expect(res.status, query).toBe(200);
       expect(await res.text()).toContain("incomplete");
@@ -93,22 +106,35 @@ describe("NUL bytes outside api()", () => {
     expect(submit.status).toBeLessThan(500);
   });
 
-  it.each(["orders", "payments", "meters", "events", "webhooks"])("dashboard detail page /dashboard/%s/<id with NUL> is 404, not a 500", async (section) => {
-    const res = await fetch(`${baseUrl()}/dashboard/${section}/x%00y`, { headers: { Cookie: dash.session.cookie }, redirect: "manual" });
-    expect(res.status).toBe(404);
-  });
+  it.each(["orders", "payments", "meters", "events", "webhooks"])(
+    "dashboard detail page /dashboard/%s/<id with NUL> is 404, not a 500",
+    async (section) => {
+      const res = await fetch(`${baseUrl()}/dashboard/${section}/x%00y`, { headers: { Cookie: dash.session.cookie }, redirect: "manual" });
+      expect(res.status).toBe(404);
+    },
+  );
 
   it("dashboard list pages drop a cursor or filter with a NUL", async () => {
-    for (const path of ["/dashboard/orders?startingAfter=ord_%00", "/dashboard/events?type=order.created%00&startingAfter=%00", "/dashboard/webhooks?startingAfter=%00"]) {
+    for (const path of [
+      "/dashboard/orders?startingAfter=ord_%00",
+      "/dashboard/events?type=order.created%00&startingAfter=%00",
+      "/dashboard/webhooks?startingAfter=%00",
+    ]) {
       expect((await dashboardPage(dash.session, path)).status, path).toBe(200);
     }
   });
 
   it("dashboard API: NUL in a path id is 404 and in the body 400, in the error contract", async () => {
-    const revoke = await dashboardCall(dash.session, "POST", "/api/dashboard/api-keys/key_%00/revoke", { body: {}, csrfToken: dash.csrfToken });
+    const revoke = await dashboardCall(dash.session, "POST", "/api/dashboard/api-keys/key_%00/revoke", {
+      body: {},
+      csrfToken: dash.csrfToken,
+    });
     expect(revoke.status).toBe(404);
     expect(revoke.body.error.code).toBe("NOT_FOUND");
-    const create = await dashboardCall(dash.session, "POST", "/api/dashboard/api-keys", { body: { name: "a\u0000b" }, csrfToken: dash.csrfToken });
+    const create = await dashboardCall(dash.session, "POST", "/api/dashboard/api-keys", {
+      body: { name: "a\u0000b" },
+      csrfToken: dash.csrfToken,
+    });
     expect(create.status).toBe(400);
     expect(create.body.error.code).toBe("VALIDATION_ERROR");
   });

@@ -12,7 +12,10 @@ beforeAll(async () => {
 });
 
 async function resource(key: string, body: Record<string, unknown> = {}, path = "/v1/paid_resources") {
-  const res = await call("POST", path, { key, body: { name: "Weather", amount: 5, currency: "usd", content: { forecast: "sunny" }, ...body } });
+  const res = await call("POST", path, {
+    key,
+    body: { name: "Weather", amount: 5, currency: "usd", content: { forecast: "sunny" }, ...body },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
 }
@@ -51,7 +54,11 @@ describe("/v1/paid_resources CRUD", () => {
   it("another merchant's resource, and the other mode's, are 404 for read, update and archive", async () => {
     const mine = await resource(m.testKey);
     for (const path of [`/v1/paid_resources/${mine.id}`, `/v1/x402/resources/${mine.id}`]) {
-      for (const [method, body] of [["GET", undefined], ["POST", { name: "Stolen" }], ["DELETE", undefined]] as const) {
+      for (const [method, body] of [
+        ["GET", undefined],
+        ["POST", { name: "Stolen" }],
+        ["DELETE", undefined],
+      ] as const) {
         for (const key of [other.testKey, m.liveKey]) {
           const res = await call(method, path, { key, body });
           expect(res.status, `${method} ${path} ${key.slice(0, 8)}`).toBe(404);
@@ -92,10 +99,21 @@ describe("/v1/paid_resources CRUD", () => {
       expect(res.body.error.code).toBe("VALIDATION_ERROR");
       expect(res.body.error.details.fields.length).toBeGreaterThan(0);
     }
-    const malformed = await call("POST", "/v1/paid_resources", { key: m.testKey, rawBody: "{not json", headers: { "Content-Type": "application/json" } });
+    const malformed = await call("POST", "/v1/paid_resources", {
+      key: m.testKey,
+      rawBody: "{not json",
+      headers: { "Content-Type": "application/json" },
+    });
     expect(malformed.status).toBe(400);
     const r = await resource(m.testKey);
-    for (const body of [{ amount: 0 }, { name: "" }, { currency: "u" }, { surprise: 1 }, { active: null }, { url: "https://example.com/", content: 1 }]) {
+    for (const body of [
+      { amount: 0 },
+      { name: "" },
+      { currency: "u" },
+      { surprise: 1 },
+      { active: null },
+      { url: "https://example.com/", content: 1 },
+    ]) {
       const res = await call("POST", `/v1/paid_resources/${r.id}`, { key: m.testKey, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
@@ -107,8 +125,19 @@ describe("/v1/paid_resources CRUD", () => {
     const r = await resource(m.testKey, { description: "old" });
     const updated = await call("POST", `/v1/x402/resources/${r.id}`, { key: m.testKey, body: { name: "Weather Pro", amount: 25 } });
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ id: r.id, name: "Weather Pro", amount: 25, currency: "USD", description: "old", content: { forecast: "sunny" }, active: true });
-    const toUrl = await call("POST", `/v1/paid_resources/${r.id}`, { key: m.testKey, body: { url: "http://127.0.0.1:9/x", description: null } });
+    expect(updated.body).toMatchObject({
+      id: r.id,
+      name: "Weather Pro",
+      amount: 25,
+      currency: "USD",
+      description: "old",
+      content: { forecast: "sunny" },
+      active: true,
+    });
+    const toUrl = await call("POST", `/v1/paid_resources/${r.id}`, {
+      key: m.testKey,
+      body: { url: "http://127.0.0.1:9/x", description: null },
+    });
     expect(toUrl.body).toMatchObject({ url: "http://127.0.0.1:9/x", content: null, description: null });
     const toContent = await call("POST", `/v1/paid_resources/${r.id}`, { key: m.testKey, body: { content: [1, 2, 3] } });
     expect(toContent.body).toMatchObject({ url: null, content: [1, 2, 3] });

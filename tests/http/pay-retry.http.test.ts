@@ -29,7 +29,13 @@ function retry(checkoutId: string, token: string, origin = baseUrl()) {
 
 describe("retry of a declined checkout", () => {
   it("20 racing clicks make one retry with the same terms; the declined checkout stays failed", async () => {
-    const checkout = await openCheckout(m.testKey, { amount: 2300, currency: "eur", description: "Bike, 1 day", metadata: { booking: "B-17" }, successUrl: "https://example.com/ok" });
+    const checkout = await openCheckout(m.testKey, {
+      amount: 2300,
+      currency: "eur",
+      description: "Bike, 1 day",
+      metadata: { booking: "B-17" },
+      successUrl: "https://example.com/ok",
+    });
     expect((await capture(m.testKey, checkout.id, "pm_card_chargeDeclined")).status).toBe(402);
     const token = await formToken(checkout.id);
     const answers = await Promise.all(Array.from({ length: 20 }, () => retry(checkout.id, token)));
@@ -40,7 +46,14 @@ describe("retry of a declined checkout", () => {
     const retryId = only.split("/pay/")[1];
     expect(await getDb().checkout.count({ where: { retryOf: checkout.id } })).toBe(1);
     const retried = await call("GET", `/v1/checkouts/${retryId}`, { key: m.testKey });
-    expect(retried.body).toMatchObject({ status: "open", amount: 2300, currency: "EUR", description: "Bike, 1 day", successUrl: "https://example.com/ok", metadata: { booking: "B-17", retry_of: checkout.id } });
+    expect(retried.body).toMatchObject({
+      status: "open",
+      amount: 2300,
+      currency: "EUR",
+      description: "Bike, 1 day",
+      successUrl: "https://example.com/ok",
+      metadata: { booking: "B-17", retry_of: checkout.id },
+    });
     expect((await call("GET", `/v1/payment_intents/${retried.body.paymentIntentId}`, { key: m.testKey })).body.source).toBe("api");
     expect((await call("GET", `/v1/checkouts/${checkout.id}`, { key: m.testKey })).body.status).toBe("failed");
   });
@@ -57,7 +70,9 @@ describe("retry of a declined checkout", () => {
     const checkout = await openCheckout(m.testKey);
     await capture(m.testKey, checkout.id, "pm_card_chargeDeclined");
     const other = await openCheckout(m.testKey);
-    expect((await retry(checkout.id, await formToken(checkout.id), "https://evil.example")).headers.get("location")).toBe(`/pay/${checkout.id}?error=forbidden`);
+    expect((await retry(checkout.id, await formToken(checkout.id), "https://evil.example")).headers.get("location")).toBe(
+      `/pay/${checkout.id}?error=forbidden`,
+    );
     expect((await retry(checkout.id, await formToken(other.id))).headers.get("location")).toBe(`/pay/${checkout.id}?error=form_expired`);
     expect((await retry("cs_doesnotexist", "1.AAAA")).status).toBe(303);
     expect(await getDb().checkout.count({ where: { retryOf: checkout.id } })).toBe(0);

@@ -34,24 +34,43 @@ describe("source on every path that creates PaymentIntents and orders", () => {
     api = await openCheckout(m.key, { amount: 1500 });
     expect((await capture(m.key, api.id)).status).toBe(200);
 
-    const dash = await dashboardCall(m.session, "POST", "/api/dashboard/checkouts", { body: { amount: 2500, currency: "usd" }, csrfToken: m.csrfToken });
+    const dash = await dashboardCall(m.session, "POST", "/api/dashboard/checkouts", {
+      body: { amount: 2500, currency: "usd" },
+      csrfToken: m.csrfToken,
+    });
     expect(dash.status).toBe(201);
     payLink = dash.body;
 
     const merchantId = (await getDb().paymentIntent.findUniqueOrThrow({ where: { id: api.paymentIntentId } })).merchantId;
-    const paid = await call("POST", "/v1/paywall/pay", { key: payer.testKey, body: { merchantId, amount: 25, currency: "usd", sku: "tool.weather", paymentMethod: "pm_card_visa" } });
+    const paid = await call("POST", "/v1/paywall/pay", {
+      key: payer.testKey,
+      body: { merchantId, amount: 25, currency: "usd", sku: "tool.weather", paymentMethod: "pm_card_visa" },
+    });
     expect(paid.status, JSON.stringify(paid.body)).toBe(201);
     paywall = paid.body;
 
     const customer = await createCustomer(m.key);
-    const meter = await call("POST", "/v1/meters", { key: m.key, body: { customerId: customer.id, currency: "usd", thresholdMinor: 100, prepaid: true, budgetMinor: 300, paymentMethod: "pm_card_visa" } });
+    const meter = await call("POST", "/v1/meters", {
+      key: m.key,
+      body: {
+        customerId: customer.id,
+        currency: "usd",
+        thresholdMinor: 100,
+        prepaid: true,
+        budgetMinor: 300,
+        paymentMethod: "pm_card_visa",
+      },
+    });
     expect(meter.status, JSON.stringify(meter.body)).toBe(201);
     const fundings = await call("GET", `/v1/payment_intents?meterId=${meter.body.id}`, { key: m.key });
     meterFunding = fundings.body.data[0];
   });
 
   it("POST /v1/checkouts -> api (PaymentIntent and order), also once paid", async () => {
-    expect((await call("GET", `/v1/payment_intents/${api.paymentIntentId}`, { key: m.key })).body).toMatchObject({ status: CAPTURED_OR_SETTLED, source: "api" });
+    expect((await call("GET", `/v1/payment_intents/${api.paymentIntentId}`, { key: m.key })).body).toMatchObject({
+      status: CAPTURED_OR_SETTLED,
+      source: "api",
+    });
     expect((await call("GET", `/v1/orders/${api.orderId}`, { key: m.key })).body).toMatchObject({ status: "paid", source: "api" });
   });
 

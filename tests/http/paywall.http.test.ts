@@ -18,13 +18,23 @@ beforeAll(async () => {
   other = await createTestMerchant("Other seller");
 });
 
-const terms = (extra: Record<string, unknown> = {}) => ({ merchantId: m.merchantId, amount: 250, currency: "USD", sku: "tool:search", ...extra });
+const terms = (extra: Record<string, unknown> = {}) => ({
+  merchantId: m.merchantId,
+  amount: 250,
+  currency: "USD",
+  sku: "tool:search",
+  ...extra,
+});
 const verify = (key: string, body: Record<string, unknown>) => call("POST", "/v1/paywall/verify", { key, body });
 const redeem = (key: string, paymentIntentId: unknown, headers?: Record<string, string>) =>
   call("POST", "/v1/paywall/redemptions", { key, body: { paymentIntentId }, headers });
 
 /** A paywall checkout of the merchant for these terms, captured (or not) through the API. */
-async function paywallPayment(seller: TestMerchant, t: { amount: number; currency: string; sku: string }, paymentMethod: string | null = "pm_card_visa") {
+async function paywallPayment(
+  seller: TestMerchant,
+  t: { amount: number; currency: string; sku: string },
+  paymentMethod: string | null = "pm_card_visa",
+) {
   const checkout = await transaction((tx) => openPaywallCheckout(tx, { merchantId: seller.merchantId, livemode: false }, t));
   if (paymentMethod) await capture(seller.testKey, checkout.id, paymentMethod);
   return checkout.paymentIntentId as string;
@@ -38,7 +48,10 @@ describe("POST /v1/paywall/verify", () => {
     const pi = await paywallPayment(m, { amount: 250, currency: "USD", sku: "tool:search" });
     const res = await verify(m.testKey, { ...terms(), paymentIntentId: pi, currency: "usd" });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ valid: true, paymentIntent: { id: pi, object: "payment_intent", status: CAPTURED_OR_SETTLED, amount: 250, currency: "USD", sku: "tool:search" } });
+    expect(res.body).toMatchObject({
+      valid: true,
+      paymentIntent: { id: pi, object: "payment_intent", status: CAPTURED_OR_SETTLED, amount: 250, currency: "USD", sku: "tool:search" },
+    });
     const over = await paywallPayment(m, { amount: 300, currency: "USD", sku: "tool:search" });
     expect((await verify(m.testKey, { ...terms(), paymentIntentId: over })).body.valid).toBe(true);
   });
@@ -50,7 +63,11 @@ describe("POST /v1/paywall/verify", () => {
     const declined = await paywallPayment(m, { amount: 250, currency: "USD", sku: "tool:search" }, "pm_card_chargeDeclined");
     res = await verify(m.testKey, { ...terms(), paymentIntentId: declined });
     expect(res.body).toEqual({ valid: false, reasonCode: "not_captured", details: { paymentIntentStatus: "failed" } });
-    const cancel = await call("POST", `/v1/checkouts/${(await call("GET", `/v1/payment_intents/${unpaid}`, { key: m.testKey })).body.checkoutId}/cancel`, { key: m.testKey, body: {} });
+    const cancel = await call(
+      "POST",
+      `/v1/checkouts/${(await call("GET", `/v1/payment_intents/${unpaid}`, { key: m.testKey })).body.checkoutId}/cancel`,
+      { key: m.testKey, body: {} },
+    );
     expect(cancel.status).toBe(200);
     res = await verify(m.testKey, { ...terms(), paymentIntentId: unpaid });
     expect(res.body).toEqual({ valid: false, reasonCode: "not_captured", details: { paymentIntentStatus: "canceled" } });
@@ -58,10 +75,16 @@ describe("POST /v1/paywall/verify", () => {
 
   it("insufficient_amount: paid less, or refunded below the price", async () => {
     const less = await paywallPayment(m, { amount: 249, currency: "USD", sku: "tool:search" });
-    expect((await verify(m.testKey, { ...terms(), paymentIntentId: less })).body).toEqual({ valid: false, reasonCode: "insufficient_amount" });
+    expect((await verify(m.testKey, { ...terms(), paymentIntentId: less })).body).toEqual({
+      valid: false,
+      reasonCode: "insufficient_amount",
+    });
     const refunded = await paywallPayment(m, { amount: 250, currency: "USD", sku: "tool:search" });
     expect((await call("POST", "/v1/refunds", { key: m.testKey, body: { paymentIntentId: refunded, amount: 1 } })).status).toBe(201);
-    expect((await verify(m.testKey, { ...terms(), paymentIntentId: refunded })).body).toEqual({ valid: false, reasonCode: "insufficient_amount" });
+    expect((await verify(m.testKey, { ...terms(), paymentIntentId: refunded })).body).toEqual({
+      valid: false,
+      reasonCode: "insufficient_amount",
+    });
   });
 
   it("currency_mismatch", async () => {
@@ -71,9 +94,15 @@ describe("POST /v1/paywall/verify", () => {
 
   it("reference_mismatch: paid for another sku, or not a paywall payment at all", async () => {
     const otherSku = await paywallPayment(m, { amount: 250, currency: "USD", sku: "tool:translate" });
-    expect((await verify(m.testKey, { ...terms(), paymentIntentId: otherSku })).body).toEqual({ valid: false, reasonCode: "reference_mismatch" });
+    expect((await verify(m.testKey, { ...terms(), paymentIntentId: otherSku })).body).toEqual({
+      valid: false,
+      reasonCode: "reference_mismatch",
+    });
     const { order } = await paidOrder(m.testKey, 250);
-    expect((await verify(m.testKey, { ...terms(), paymentIntentId: order.paymentIntentId })).body).toEqual({ valid: false, reasonCode: "reference_mismatch" });
+    expect((await verify(m.testKey, { ...terms(), paymentIntentId: order.paymentIntentId })).body).toEqual({
+      valid: false,
+      reasonCode: "reference_mismatch",
+    });
   });
 
   it("not_found: unknown ids, another merchant's payment, the other mode's", async () => {
@@ -110,7 +139,10 @@ describe("POST /v1/paywall/verify", () => {
       expect(res.body.error.code).toBe("VALIDATION_ERROR");
       expect(res.body.error.details.fields.length).toBeGreaterThan(0);
     }
-    expect((await call("POST", "/v1/paywall/verify", { key: m.testKey, rawBody: "{nope", headers: { "Content-Type": "application/json" } })).status).toBe(400);
+    expect(
+      (await call("POST", "/v1/paywall/verify", { key: m.testKey, rawBody: "{nope", headers: { "Content-Type": "application/json" } }))
+        .status,
+    ).toBe(400);
     expect((await call("POST", "/v1/paywall/verify", { body: { ...terms(), paymentIntentId: pi } })).status).toBe(401);
   });
 });
@@ -124,7 +156,10 @@ describe("POST /v1/paywall/redemptions", () => {
     const again = await redeem(m.testKey, pi);
     expect(again.status).toBe(200);
     expect(again.body).toEqual({ redeemed: false, result: "already_redeemed" });
-    expect((await redeem(m.testKey, pi, { "Idempotency-Key": "someone-else" })).body).toEqual({ redeemed: false, result: "already_redeemed" });
+    expect((await redeem(m.testKey, pi, { "Idempotency-Key": "someone-else" })).body).toEqual({
+      redeemed: false,
+      result: "already_redeemed",
+    });
     // The first request retried (its response lost in transit): still the winner.
     const retried = await redeem(m.testKey, pi, { "Idempotency-Key": `redeem-${pi}` });
     expect(retried.status).toBe(201);
@@ -136,7 +171,9 @@ describe("POST /v1/paywall/redemptions", () => {
   it("50 concurrent redemptions of one payment, with distinct keys: exactly one wins", async () => {
     const seller = await createTestMerchant("Race"); // its own rate-limit budget
     const pi = await paywallPayment(seller, { amount: 250, currency: "USD", sku: "tool:search" });
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => redeem(seller.testKey, pi, { "Idempotency-Key": `race-${i}-${pi}` })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => redeem(seller.testKey, pi, { "Idempotency-Key": `race-${i}-${pi}` })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([...Array(49).fill(200), 201]);
     expect(results.filter((r) => r.body.redeemed === true)).toHaveLength(1);
   });
@@ -166,7 +203,8 @@ describe("POST /v1/paywall/redemptions", () => {
 });
 
 describe("POST /v1/paywall/redemptions with terms: verify and redeem in one call", () => {
-  const redeemWith = (key: string, body: Record<string, unknown>, headers?: Record<string, string>) => call("POST", "/v1/paywall/redemptions", { key, body, headers });
+  const redeemWith = (key: string, body: Record<string, unknown>, headers?: Record<string, string>) =>
+    call("POST", "/v1/paywall/redemptions", { key, body, headers });
   const redemptionsOf = (paymentIntentId: string) => getDb().paywallRedemption.count({ where: { paymentIntentId } });
   const search = { amount: 250, currency: "USD", sku: "tool:search" };
 
@@ -189,7 +227,10 @@ describe("POST /v1/paywall/redemptions with terms: verify and redeem in one call
     // A plain redemption first, then the combined call: already redeemed as well.
     const plain = await paywallPayment(m, search);
     expect((await redeem(m.testKey, plain)).status).toBe(201);
-    expect((await redeemWith(m.testKey, { ...terms(), paymentIntentId: plain })).body).toEqual({ redeemed: false, result: "already_redeemed" });
+    expect((await redeemWith(m.testKey, { ...terms(), paymentIntentId: plain })).body).toEqual({
+      redeemed: false,
+      result: "already_redeemed",
+    });
   });
 
   it("each reason code, as verify answers it, in verify's order; nothing is inserted and the proof is not burnt", async () => {
@@ -223,7 +264,11 @@ describe("POST /v1/paywall/redemptions with terms: verify and redeem in one call
     }
     // The other mode's key does not find it either.
     const mine = await paywallPayment(m, search);
-    expect((await redeemWith(m.liveKey, { ...terms(), paymentIntentId: mine })).body).toEqual({ redeemed: false, valid: false, reasonCode: "not_found" });
+    expect((await redeemWith(m.liveKey, { ...terms(), paymentIntentId: mine })).body).toEqual({
+      redeemed: false,
+      valid: false,
+      reasonCode: "not_found",
+    });
     // Not burnt: the unpaid one, paid now, redeems; the other sku's redeems under its own terms.
     await capture(m.testKey, (await call("GET", `/v1/payment_intents/${unpaid}`, { key: m.testKey })).body.checkoutId);
     expect((await redeemWith(m.testKey, { ...terms(), paymentIntentId: unpaid })).status).toBe(201);
@@ -232,7 +277,8 @@ describe("POST /v1/paywall/redemptions with terms: verify and redeem in one call
 
   it("an unpaid PaymentIntent whose checkout is overdue is expired first and named so", async () => {
     const pi = await paywallPayment(m, search, null);
-    await getDb().$executeRaw`UPDATE checkouts SET expires_at = now() - interval '1 second' WHERE id = (SELECT checkout_id FROM payment_intents WHERE id = ${pi})`;
+    await getDb()
+      .$executeRaw`UPDATE checkouts SET expires_at = now() - interval '1 second' WHERE id = (SELECT checkout_id FROM payment_intents WHERE id = ${pi})`;
     const res = await redeemWith(m.testKey, { ...terms(), paymentIntentId: pi });
     expect(res.body).toEqual({ redeemed: false, valid: false, reasonCode: "not_captured", details: { paymentIntentStatus: "expired" } });
     expect(await redemptionsOf(pi)).toBe(0);
@@ -242,14 +288,20 @@ describe("POST /v1/paywall/redemptions with terms: verify and redeem in one call
     const pi = await paywallPayment(m, search);
     expect((await redeemWith(m.testKey, { ...terms(), paymentIntentId: pi })).status).toBe(201);
     expect((await call("POST", "/v1/refunds", { key: m.testKey, body: { paymentIntentId: pi, amount: 1 } })).status).toBe(201);
-    expect((await redeemWith(m.testKey, { ...terms(), paymentIntentId: pi })).body).toEqual({ redeemed: false, valid: false, reasonCode: "insufficient_amount" });
+    expect((await redeemWith(m.testKey, { ...terms(), paymentIntentId: pi })).body).toEqual({
+      redeemed: false,
+      valid: false,
+      reasonCode: "insufficient_amount",
+    });
   });
 
   it("50 concurrent combined calls with distinct keys: exactly one redeems, one row", async () => {
     const seller = await createTestMerchant("Combined race"); // its own rate-limit budget
     const pi = await paywallPayment(seller, search);
     const body = { ...terms({ merchantId: seller.merchantId }), paymentIntentId: pi };
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => redeemWith(seller.testKey, body, { "Idempotency-Key": `crace-${i}-${pi}` })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => redeemWith(seller.testKey, body, { "Idempotency-Key": `crace-${i}-${pi}` })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([...Array(49).fill(200), 201]);
     expect(results.filter((r) => r.body.redeemed === true)).toHaveLength(1);
     expect(results.filter((r) => r.body.result === "already_redeemed")).toHaveLength(49);
@@ -258,14 +310,20 @@ describe("POST /v1/paywall/redemptions with terms: verify and redeem in one call
 
   it("another merchant's PaymentIntent never redeems: not_found with our merchantId, 403 naming theirs; the owner still can", async () => {
     const theirs = await paywallPayment(other, search);
-    expect((await redeemWith(m.testKey, { ...terms(), paymentIntentId: theirs })).body).toEqual({ redeemed: false, valid: false, reasonCode: "not_found" });
+    expect((await redeemWith(m.testKey, { ...terms(), paymentIntentId: theirs })).body).toEqual({
+      redeemed: false,
+      valid: false,
+      reasonCode: "not_found",
+    });
     const naming = await redeemWith(m.testKey, { ...terms({ merchantId: other.merchantId }), paymentIntentId: theirs });
     expect(naming.status).toBe(403);
     expect(naming.body.error.code).toBe("FORBIDDEN");
     expect(await redemptionsOf(theirs)).toBe(0);
     const owner = await redeemWith(other.testKey, { ...terms({ merchantId: other.merchantId }), paymentIntentId: theirs });
     expect(owner.status).toBe(201);
-    expect(await getDb().paywallRedemption.findMany({ where: { paymentIntentId: theirs }, select: { merchantId: true } })).toEqual([{ merchantId: other.merchantId }]);
+    expect(await getDb().paywallRedemption.findMany({ where: { paymentIntentId: theirs }, select: { merchantId: true } })).toEqual([
+      { merchantId: other.merchantId },
+    ]);
   });
 
   it("bad input is 400 with field errors: terms in part, merchantId without terms, malformed terms", async () => {
@@ -284,7 +342,11 @@ describe("POST /v1/paywall/redemptions with terms: verify and redeem in one call
       const res = await redeemWith(m.testKey, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.code).toBe("VALIDATION_ERROR");
-      if (field) expect(res.body.error.details.fields.map((f: { path: string }) => f.path), JSON.stringify(body)).toContain(field);
+      if (field)
+        expect(
+          res.body.error.details.fields.map((f: { path: string }) => f.path),
+          JSON.stringify(body),
+        ).toContain(field);
     }
     expect(await redemptionsOf(pi)).toBe(0);
   });
@@ -300,10 +362,21 @@ describe("POST /v1/paywall/pay (the payer's own key)", () => {
     const payer = await createTestMerchant("Payer agent");
     const res = await pay(payer.testKey, { ...terms(), currency: "usd", paymentMethod: "pm_card_visa" });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ object: "paywall_payment", status: "captured", merchantId: m.merchantId, amount: 250, currency: "USD", sku: "tool:search", livemode: false });
+    expect(res.body).toMatchObject({
+      object: "paywall_payment",
+      status: "captured",
+      merchantId: m.merchantId,
+      amount: 250,
+      currency: "USD",
+      sku: "tool:search",
+      livemode: false,
+    });
     const pi = res.body.paymentIntentId;
     expect(pi).toMatch(/^pi_/);
-    expect((await verify(m.testKey, { ...terms(), paymentIntentId: pi })).body).toMatchObject({ valid: true, paymentIntent: { id: pi, amountCaptured: 250, sku: "tool:search" } });
+    expect((await verify(m.testKey, { ...terms(), paymentIntentId: pi })).body).toMatchObject({
+      valid: true,
+      paymentIntent: { id: pi, amountCaptured: 250, sku: "tool:search" },
+    });
     expect((await call("GET", `/v1/payment_intents/${pi}`, { key: payer.testKey })).status).toBe(404);
     const row = await getDb().paymentIntent.findUniqueOrThrow({ where: { id: pi } });
     expect(row).toMatchObject({ merchantId: m.merchantId, payerMerchantId: payer.merchantId, sku: "tool:search", amount: 250 });
@@ -320,7 +393,9 @@ describe("POST /v1/paywall/pay (the payer's own key)", () => {
     const again = await pay(payer.testKey, { ...terms(), paymentMethod: wallet.id }, walletKey);
     expect(again.body.paymentIntentId).toBe(res.body.paymentIntentId);
     expect((await pay(payer.testKey, { ...terms(), paymentMethod: "pm_card_visa" }, walletKey)).status).toBe(400);
-    const balance = await getDb().testWallet.findUniqueOrThrow({ where: { customerId_currency: { customerId: wallet.id, currency: "USD" } } });
+    const balance = await getDb().testWallet.findUniqueOrThrow({
+      where: { customerId_currency: { customerId: wallet.id, currency: "USD" } },
+    });
     expect(balance.balance).toBe(750);
     expect((await verify(m.testKey, { ...terms(), paymentIntentId: res.body.paymentIntentId })).body.valid).toBe(true);
     // The payee never sees the payer's customer id: only that a customer wallet paid.
@@ -352,7 +427,11 @@ describe("POST /v1/paywall/pay (the payer's own key)", () => {
     const rows = await getDb().paymentIntent.findMany({ where: { payerMerchantId: payer.merchantId } });
     expect(rows).toHaveLength(1);
     expect(rows[0].status).toBe("failed");
-    expect((await verify(m.testKey, { ...terms(), paymentIntentId: rows[0].id })).body).toEqual({ valid: false, reasonCode: "not_captured", details: { paymentIntentStatus: "failed" } });
+    expect((await verify(m.testKey, { ...terms(), paymentIntentId: rows[0].id })).body).toEqual({
+      valid: false,
+      reasonCode: "not_captured",
+      details: { paymentIntentStatus: "failed" },
+    });
   });
 
   it("one Idempotency-Key, one payment: sequential and 10 concurrent copies get the same PaymentIntent and one charge; another body is 400", async () => {
@@ -383,7 +462,9 @@ describe("POST /v1/paywall/pay (the payer's own key)", () => {
     servers.push(first, second);
     const key = `crash-${randomBytes(6).toString("hex")}`;
     const body = { ...terms(), paymentMethod: "pm_card_visa" };
-    const died = await pay(payer.testKey, body, { "Idempotency-Key": key, "x-test-fault": "after-rail-charge:exit" }, first.url).catch((err: Error) => err);
+    const died = await pay(payer.testKey, body, { "Idempotency-Key": key, "x-test-fault": "after-rail-charge:exit" }, first.url).catch(
+      (err: Error) => err,
+    );
     expect(died).toBeInstanceOf(Error); // the process exited without answering
     const [row] = await getDb().paymentIntent.findMany({ where: { payerMerchantId: payer.merchantId } });
     expect(row.status).toBe("requires_payment");
@@ -421,7 +502,16 @@ describe("POST /v1/paywall/pay (the payer's own key)", () => {
   it("bad input: 400 with field errors, unknown payment method 400, unknown merchant 404, sanctioned country 403, no key 401", async () => {
     const payer = await createTestMerchant("Careless payer");
     const ok = { ...terms(), paymentMethod: "pm_card_visa" };
-    for (const body of [{}, { ...ok, amount: 0 }, { ...ok, amount: 1.5 }, { ...ok, currency: "usdx" }, { ...ok, sku: "" }, { ...ok, merchantId: "acme" }, { ...ok, paymentMethod: "" }, { ...ok, tip: 1 }]) {
+    for (const body of [
+      {},
+      { ...ok, amount: 0 },
+      { ...ok, amount: 1.5 },
+      { ...ok, currency: "usdx" },
+      { ...ok, sku: "" },
+      { ...ok, merchantId: "acme" },
+      { ...ok, paymentMethod: "" },
+      { ...ok, tip: 1 },
+    ]) {
       const res = await pay(payer.testKey, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.code).toBe("VALIDATION_ERROR");
@@ -461,11 +551,24 @@ describe("paywallHttp() over the real service (docs/paywall.md, plain HTTP)", ()
     const gated = await handler(new Request("http://api.local/forecast"));
     expect(gated.status).toBe(402);
     const gate = await gated.json();
-    expect(gate).toMatchObject({ kind: "payment_required", merchant: seller.merchantId, amount: 40, currency: "EUR", sku: "api:forecast", payEndpoint: `${baseUrl()}/v1/paywall/pay` });
+    expect(gate).toMatchObject({
+      kind: "payment_required",
+      merchant: seller.merchantId,
+      amount: 40,
+      currency: "EUR",
+      sku: "api:forecast",
+      payEndpoint: `${baseUrl()}/v1/paywall/pay`,
+    });
     const paid = await fetch(gate.payEndpoint, {
       method: "POST",
       headers: { Authorization: `Bearer ${payer.testKey}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ merchantId: gate.merchant, amount: gate.amount, currency: gate.currency, sku: gate.sku, paymentMethod: "pm_card_mastercard" }),
+      body: JSON.stringify({
+        merchantId: gate.merchant,
+        amount: gate.amount,
+        currency: gate.currency,
+        sku: gate.sku,
+        paymentMethod: "pm_card_mastercard",
+      }),
     });
     expect(paid.status).toBe(201);
     const { paymentIntentId } = await paid.json();

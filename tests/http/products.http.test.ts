@@ -23,8 +23,23 @@ async function product(key: string, body: Record<string, unknown> = {}) {
 
 describe("/v1/products CRUD", () => {
   it("creates a product (prd_, currency upper-case, active by default) and retrieves it", async () => {
-    const created = await product(m.testKey, { name: "Espresso", description: "A short coffee", unitAmount: 350, currency: "eur", metadata: { sku: "esp-1" } });
-    expect(created).toMatchObject({ object: "product", name: "Espresso", description: "A short coffee", unitAmount: 350, currency: "EUR", active: true, metadata: { sku: "esp-1" }, livemode: false });
+    const created = await product(m.testKey, {
+      name: "Espresso",
+      description: "A short coffee",
+      unitAmount: 350,
+      currency: "eur",
+      metadata: { sku: "esp-1" },
+    });
+    expect(created).toMatchObject({
+      object: "product",
+      name: "Espresso",
+      description: "A short coffee",
+      unitAmount: 350,
+      currency: "EUR",
+      active: true,
+      metadata: { sku: "esp-1" },
+      livemode: false,
+    });
     expect(created.id).toMatch(/^prd_[0-9A-Za-z]{24}$/);
     const read = await call("GET", `/v1/products/${created.id}`, { key: m.testKey });
     expect(read.status).toBe(200);
@@ -35,7 +50,11 @@ describe("/v1/products CRUD", () => {
 
   it("another merchant's product, and the other mode's, are 404 for read, update and archive", async () => {
     const mine = await product(m.testKey);
-    for (const [method, body] of [["GET", undefined], ["POST", { name: "Stolen" }], ["DELETE", undefined]] as const) {
+    for (const [method, body] of [
+      ["GET", undefined],
+      ["POST", { name: "Stolen" }],
+      ["DELETE", undefined],
+    ] as const) {
       for (const key of [other.testKey, m.liveKey]) {
         const res = await call(method, `/v1/products/${mine.id}`, { key, body });
         expect(res.status, `${method} ${key.slice(0, 8)}`).toBe(404);
@@ -106,13 +125,24 @@ describe("/v1/products CRUD", () => {
     const page2 = await call("GET", `/v1/products?limit=2&startingAfter=${page1.body.data[1].id}`, { key: seller.testKey });
     expect(page2.body.data.map((p: any) => p.name)).toEqual(["P0"]);
     expect((await call("GET", "/v1/products?active=false", { key: seller.testKey })).body.data.map((p: any) => p.name)).toEqual(["P1"]);
-    expect((await call("GET", "/v1/products?active=true", { key: seller.testKey })).body.data.map((p: any) => p.name)).toEqual(["P2", "P0"]);
+    expect((await call("GET", "/v1/products?active=true", { key: seller.testKey })).body.data.map((p: any) => p.name)).toEqual([
+      "P2",
+      "P0",
+    ]);
     expect((await call("GET", "/v1/products", { key: other.testKey })).body.data.map((p: any) => p.id)).not.toContain(made[0].id);
     expect((await call("GET", "/v1/products", { key: seller.liveKey })).body.data).toEqual([]);
 
     const headers = { "Idempotency-Key": "product-once" };
-    const first = await call("POST", "/v1/products", { key: seller.testKey, headers, body: { name: "Once", unitAmount: 5, currency: "usd" } });
-    const again = await call("POST", "/v1/products", { key: seller.testKey, headers, body: { name: "Once", unitAmount: 5, currency: "usd" } });
+    const first = await call("POST", "/v1/products", {
+      key: seller.testKey,
+      headers,
+      body: { name: "Once", unitAmount: 5, currency: "usd" },
+    });
+    const again = await call("POST", "/v1/products", {
+      key: seller.testKey,
+      headers,
+      body: { name: "Once", unitAmount: 5, currency: "usd" },
+    });
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect(again.body.id).toBe(first.body.id);
     expect(await getDb().product.count({ where: { merchantId: seller.merchantId, name: "Once" } })).toBe(1);
@@ -123,7 +153,15 @@ describe("checkouts from items: [{ productId, quantity }]", () => {
   it("prices from the catalog (currency from the products), copies name, price and productId into checkout and order", async () => {
     const tea = await product(m.testKey, { name: "Tea", unitAmount: 250 });
     const cake = await product(m.testKey, { name: "Cake", unitAmount: 400 });
-    const res = await call("POST", "/v1/checkouts", { key: m.testKey, body: { items: [{ productId: tea.id, quantity: 3 }, { productId: cake.id, quantity: 1 }] } });
+    const res = await call("POST", "/v1/checkouts", {
+      key: m.testKey,
+      body: {
+        items: [
+          { productId: tea.id, quantity: 3 },
+          { productId: cake.id, quantity: 1 },
+        ],
+      },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const expected = [
       { name: "Tea", quantity: 3, unitAmount: 250, productId: tea.id },
@@ -139,12 +177,18 @@ describe("checkouts from items: [{ productId, quantity }]", () => {
     expect((await capture(m.testKey, res.body.id)).status).toBe(200);
     const paid = await call("GET", `/v1/orders/${res.body.orderId}`, { key: m.testKey });
     expect(paid.body).toMatchObject({ status: "paid", amount: 1150, items: expected });
-    expect((await call("GET", `/v1/payment_intents/${res.body.paymentIntentId}`, { key: m.testKey })).body).toMatchObject({ status: "captured", amountCaptured: 1150 });
+    expect((await call("GET", `/v1/payment_intents/${res.body.paymentIntentId}`, { key: m.testKey })).body).toMatchObject({
+      status: "captured",
+      amountCaptured: 1150,
+    });
   });
 
   it("mixes catalog and ad-hoc items; a matching amount and currency are accepted, others are 400", async () => {
     const p = await product(m.testKey, { unitAmount: 500 });
-    const items = [{ productId: p.id, quantity: 2 }, { name: "Gift wrap", quantity: 1, unitAmount: 150 }];
+    const items = [
+      { productId: p.id, quantity: 2 },
+      { name: "Gift wrap", quantity: 1, unitAmount: 150 },
+    ];
     const ok = await call("POST", "/v1/checkouts", { key: m.testKey, body: { items, currency: "usd", amount: 1150 } });
     expect(ok.status, JSON.stringify(ok.body)).toBe(201);
     expect(ok.body.items[1]).toEqual({ name: "Gift wrap", quantity: 1, unitAmount: 150 });
@@ -152,15 +196,29 @@ describe("checkouts from items: [{ productId, quantity }]", () => {
     const wrongAmount = await call("POST", "/v1/checkouts", { key: m.testKey, body: { items, currency: "usd", amount: 1000 } });
     expect(wrongAmount.status).toBe(400);
     expect(wrongAmount.body.error.details.fields).toEqual([{ path: "amount", message: "amount 1000 differs from the items' total 1150" }]);
-    const wrongCurrency = await call("POST", "/v1/checkouts", { key: m.testKey, body: { items: [{ productId: p.id, quantity: 1 }], currency: "eur" } });
+    const wrongCurrency = await call("POST", "/v1/checkouts", {
+      key: m.testKey,
+      body: { items: [{ productId: p.id, quantity: 1 }], currency: "eur" },
+    });
     expect(wrongCurrency.status).toBe(400);
     expect(wrongCurrency.body.error.details.fields[0]).toMatchObject({ path: "items.0.productId" });
     expect(wrongCurrency.body.error.details.fields[0].message).toContain("priced in USD");
-    const noCurrency = await call("POST", "/v1/checkouts", { key: m.testKey, body: { items: [{ name: "x", quantity: 1, unitAmount: 100 }] } });
+    const noCurrency = await call("POST", "/v1/checkouts", {
+      key: m.testKey,
+      body: { items: [{ name: "x", quantity: 1, unitAmount: 100 }] },
+    });
     expect(noCurrency.status).toBe(400);
     expect(noCurrency.body.error.details.fields[0].path).toBe("currency");
     const eur = await product(m.testKey, { currency: "eur" });
-    const mixed = await call("POST", "/v1/checkouts", { key: m.testKey, body: { items: [{ productId: p.id, quantity: 1 }, { productId: eur.id, quantity: 1 }] } });
+    const mixed = await call("POST", "/v1/checkouts", {
+      key: m.testKey,
+      body: {
+        items: [
+          { productId: p.id, quantity: 1 },
+          { productId: eur.id, quantity: 1 },
+        ],
+      },
+    });
     expect(mixed.status).toBe(400);
     expect(mixed.body.error.details.fields[0].path).toBe("items.1.productId");
   });
@@ -171,7 +229,10 @@ describe("checkouts from items: [{ productId, quantity }]", () => {
     const before = await getDb().checkout.count({ where: { merchantId: m.merchantId } });
     const res = await call("POST", "/v1/checkouts", { key: m.testKey, body: { items: [{ productId: p.id, quantity: 1 }] } });
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ code: "VALIDATION_ERROR", details: { fields: [{ path: "items.0.productId", message: `product ${p.id} is archived and cannot be sold` }] } });
+    expect(res.body.error).toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: { fields: [{ path: "items.0.productId", message: `product ${p.id} is archived and cannot be sold` }] },
+    });
     expect(await getDb().checkout.count({ where: { merchantId: m.merchantId } })).toBe(before);
   });
 
@@ -220,12 +281,25 @@ describe("the paywall gate's productRef names a product", () => {
     // A productRef that names no product of the payee is kept for traceability; the sku names the item.
     const unknown = await call("POST", "/v1/paywall/pay", {
       key: payer.testKey,
-      body: { merchantId: m.merchantId, amount: 25, currency: "usd", sku: "tool.weather", paymentMethod: "pm_card_visa", productRef: "prd_notinthecatalog" },
+      body: {
+        merchantId: m.merchantId,
+        amount: 25,
+        currency: "usd",
+        sku: "tool.weather",
+        paymentMethod: "pm_card_visa",
+        productRef: "prd_notinthecatalog",
+      },
     });
     expect(unknown.status).toBe(201);
     const pi2 = (await call("GET", `/v1/payment_intents/${unknown.body.paymentIntentId}`, { key: m.testKey })).body;
-    expect((await call("GET", `/v1/checkouts/${pi2.checkoutId}`, { key: m.testKey })).body).toMatchObject({ productRef: "prd_notinthecatalog", items: [{ name: "tool.weather" }] });
-    const bad = await call("POST", "/v1/paywall/pay", { key: payer.testKey, body: { merchantId: m.merchantId, amount: 25, currency: "usd", sku: "s", paymentMethod: "pm_card_visa", productRef: "weather" } });
+    expect((await call("GET", `/v1/checkouts/${pi2.checkoutId}`, { key: m.testKey })).body).toMatchObject({
+      productRef: "prd_notinthecatalog",
+      items: [{ name: "tool.weather" }],
+    });
+    const bad = await call("POST", "/v1/paywall/pay", {
+      key: payer.testKey,
+      body: { merchantId: m.merchantId, amount: 25, currency: "usd", sku: "s", paymentMethod: "pm_card_visa", productRef: "weather" },
+    });
     expect(bad.status).toBe(400);
   });
 });
@@ -237,37 +311,65 @@ describe("the dashboard's products page", () => {
   });
 
   it("creates, edits, archives and restores through the same domain functions /v1 reads back", async () => {
-    const created = await dashboardCall(d.session, "POST", "/api/dashboard/products", { body: { name: "Dash widget", unitAmount: 4200, currency: "gbp" }, csrfToken: d.csrfToken });
+    const created = await dashboardCall(d.session, "POST", "/api/dashboard/products", {
+      body: { name: "Dash widget", unitAmount: 4200, currency: "gbp" },
+      csrfToken: d.csrfToken,
+    });
     expect(created.status).toBe(201);
-    expect((await call("GET", `/v1/products/${created.body.id}`, { key: d.key })).body).toMatchObject({ name: "Dash widget", unitAmount: 4200, currency: "GBP", active: true });
+    expect((await call("GET", `/v1/products/${created.body.id}`, { key: d.key })).body).toMatchObject({
+      name: "Dash widget",
+      unitAmount: 4200,
+      currency: "GBP",
+      active: true,
+    });
 
-    const edited = await dashboardCall(d.session, "PATCH", `/api/dashboard/products/${created.body.id}`, { body: { name: "Dash widget 2", unitAmount: 4300 }, csrfToken: d.csrfToken });
+    const edited = await dashboardCall(d.session, "PATCH", `/api/dashboard/products/${created.body.id}`, {
+      body: { name: "Dash widget 2", unitAmount: 4300 },
+      csrfToken: d.csrfToken,
+    });
     expect(edited.status).toBe(200);
     const page = await dashboardPage(d.session, "/dashboard/products");
     expect(page.status).toBe(200);
     expect(page.html).toContain("Dash widget 2");
     expect(page.html).toContain("£43.00");
 
-    const archived = await dashboardCall(d.session, "DELETE", `/api/dashboard/products/${created.body.id}`, { body: {}, csrfToken: d.csrfToken });
+    const archived = await dashboardCall(d.session, "DELETE", `/api/dashboard/products/${created.body.id}`, {
+      body: {},
+      csrfToken: d.csrfToken,
+    });
     expect(archived.body.active).toBe(false);
     expect((await dashboardPage(d.session, "/dashboard/products?status=active")).html).not.toContain("Dash widget 2");
     expect((await dashboardPage(d.session, "/dashboard/products?status=archived")).html).toContain("Dash widget 2");
-    const restored = await dashboardCall(d.session, "PATCH", `/api/dashboard/products/${created.body.id}`, { body: { active: true }, csrfToken: d.csrfToken });
+    const restored = await dashboardCall(d.session, "PATCH", `/api/dashboard/products/${created.body.id}`, {
+      body: { active: true },
+      csrfToken: d.csrfToken,
+    });
     expect(restored.body.active).toBe(true);
 
-    const invalid = await dashboardCall(d.session, "POST", "/api/dashboard/products", { body: { name: "", unitAmount: -1, currency: "usd" }, csrfToken: d.csrfToken });
+    const invalid = await dashboardCall(d.session, "POST", "/api/dashboard/products", {
+      body: { name: "", unitAmount: -1, currency: "usd" },
+      csrfToken: d.csrfToken,
+    });
     expect(invalid.status).toBe(400);
     expect(invalid.body.error.details.fields.map((f: any) => f.path).sort()).toEqual(["name", "unitAmount"]);
   });
 
   it("another merchant's product is 404 on the dashboard routes; no CSRF token is 403; nothing changes", async () => {
     const theirs = await product(other.testKey, { name: "Not yours" });
-    const res = await dashboardCall(d.session, "PATCH", `/api/dashboard/products/${theirs.id}`, { body: { name: "Mine now" }, csrfToken: d.csrfToken });
+    const res = await dashboardCall(d.session, "PATCH", `/api/dashboard/products/${theirs.id}`, {
+      body: { name: "Mine now" },
+      csrfToken: d.csrfToken,
+    });
     expect(res.status).toBe(404);
     const archive = await dashboardCall(d.session, "DELETE", `/api/dashboard/products/${theirs.id}`, { body: {}, csrfToken: d.csrfToken });
     expect(archive.status).toBe(404);
-    const noCsrf = await dashboardCall(d.session, "POST", "/api/dashboard/products", { body: { name: "x", unitAmount: 1, currency: "usd" } });
+    const noCsrf = await dashboardCall(d.session, "POST", "/api/dashboard/products", {
+      body: { name: "x", unitAmount: 1, currency: "usd" },
+    });
     expect(noCsrf.status).toBe(403);
-    expect((await call("GET", `/v1/products/${theirs.id}`, { key: other.testKey })).body).toMatchObject({ name: "Not yours", active: true });
+    expect((await call("GET", `/v1/products/${theirs.id}`, { key: other.testKey })).body).toMatchObject({
+      name: "Not yours",
+      active: true,
+    });
   });
 });

@@ -19,13 +19,20 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => s.stop()));
 });
 
-const form = (fields: Record<string, string>) => ({ headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() });
+const form = (fields: Record<string, string>) => ({
+  headers: { "Content-Type": "application/x-www-form-urlencoded" },
+  body: new URLSearchParams(fields).toString(),
+});
 
 const PATHS: [string, string, { headers?: Record<string, string>; body?: string }][] = [
   ["GET", "/.well-known/oauth-authorization-server", {}],
   ["GET", "/.well-known/oauth-protected-resource", {}],
   ["GET", "/.well-known/oauth-protected-resource/mcp", {}],
-  ["POST", "/oauth/register", { headers: { "Content-Type": "application/json" }, body: JSON.stringify({ redirect_uris: ["https://app.example/cb"] }) }],
+  [
+    "POST",
+    "/oauth/register",
+    { headers: { "Content-Type": "application/json" }, body: JSON.stringify({ redirect_uris: ["https://app.example/cb"] }) },
+  ],
   ["GET", "/oauth/authorize?client_id=mcpc_x", {}],
   ["POST", "/oauth/authorize", form({ client_id: "mcpc_x" })],
   ["POST", "/oauth/token", form({ grant_type: "refresh_token", refresh_token: "x", client_id: "mcpc_x" })],
@@ -49,7 +56,12 @@ describe("per-IP limits on public paths, across two server processes", () => {
     const statuses: number[] = [];
     for (let n = 0; n < MAX + 2; n++) {
       const server = servers[n % 2];
-      const res = await fetch(`${server.url}${path}`, { method, redirect: "manual", headers: { ...init.headers, "X-Forwarded-For": ip, Origin: server.url }, body: init.body });
+      const res = await fetch(`${server.url}${path}`, {
+        method,
+        redirect: "manual",
+        headers: { ...init.headers, "X-Forwarded-For": ip, Origin: server.url },
+        body: init.body,
+      });
       await res.arrayBuffer();
       // The pay form answers a browser: its refusal is a 303 back to the page with error=rate_limited.
       const refused = res.status === 429 || (res.headers.get("location") ?? "").includes("error=rate_limited");
@@ -58,10 +70,18 @@ describe("per-IP limits on public paths, across two server processes", () => {
       if (n < MAX) expect(res.headers.get("ratelimit-remaining")).toBe(String(MAX - 1 - n));
       if (refused) expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
     }
-    expect(statuses.slice(0, MAX).every((s) => s !== 429), statuses.join(",")).toBe(true);
+    expect(
+      statuses.slice(0, MAX).every((s) => s !== 429),
+      statuses.join(","),
+    ).toBe(true);
     expect(statuses.slice(MAX), statuses.join(",")).toEqual([429, 429]);
     // Another client address is not affected.
-    const other = await fetch(`${servers[0].url}${path}`, { method, redirect: "manual", headers: { ...init.headers, "X-Forwarded-For": `10.17.${i}.1`, Origin: servers[0].url }, body: init.body });
+    const other = await fetch(`${servers[0].url}${path}`, {
+      method,
+      redirect: "manual",
+      headers: { ...init.headers, "X-Forwarded-For": `10.17.${i}.1`, Origin: servers[0].url },
+      body: init.body,
+    });
     expect(other.status).not.toBe(429);
   });
 });
@@ -82,7 +102,10 @@ describe("GET /v1/integrations", () => {
     // that a route serves every address of every entry.
     for (const entry of body.data.filter((d: any) => d.id === "mcp" || d.id === "webhooks")) {
       for (const url of Object.values(entry.endpoints) as string[]) {
-        const r = await fetch(url, { redirect: "manual", headers: { "X-Forwarded-For": `10.18.1.${Math.floor(Math.random() * 250) + 1}` } });
+        const r = await fetch(url, {
+          redirect: "manual",
+          headers: { "X-Forwarded-For": `10.18.1.${Math.floor(Math.random() * 250) + 1}` },
+        });
         expect(r.status, url).not.toBe(404);
       }
     }

@@ -28,7 +28,9 @@ describe("rate limits with the default settings", () => {
       limited = next.filter((r) => r.status === 429);
     }
     expect(limited.length).toBeGreaterThan(0);
-    expect(limited[0].body).toEqual({ error: { code: "RATE_LIMITED", message: expect.any(String), details: { retryAfterSeconds: expect.any(Number) } } });
+    expect(limited[0].body).toEqual({
+      error: { code: "RATE_LIMITED", message: expect.any(String), details: { retryAfterSeconds: expect.any(Number) } },
+    });
     expect(Number(limited[0].headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(limited[0].headers.get("ratelimit-remaining")).toBe("0");
 
@@ -48,11 +50,18 @@ describe("rate limits with the default settings", () => {
   it("failed authentication is limited per client IP", async () => {
     const server = await startTestServer({ RATE_LIMIT_MAX: "5", RATE_LIMIT_WINDOW_MS: "3600000" });
     try {
-      const results = await burst(8, () => call("GET", "/v1/customers", { base: server.url, headers: { Authorization: "Bearer sk_test_bad" } }), 1);
+      const results = await burst(
+        8,
+        () => call("GET", "/v1/customers", { base: server.url, headers: { Authorization: "Bearer sk_test_bad" } }),
+        1,
+      );
       expect(results.slice(0, 5).map((r) => r.status)).toEqual([401, 401, 401, 401, 401]);
       expect(results.slice(5).map((r) => r.status)).toEqual([429, 429, 429]);
       // A client cannot pick another bucket by sending its own X-Forwarded-For.
-      const spoofed = await call("GET", "/v1/customers", { base: server.url, headers: { Authorization: "Bearer sk_test_bad", "X-Forwarded-For": "203.0.113.9" } });
+      const spoofed = await call("GET", "/v1/customers", {
+        base: server.url,
+        headers: { Authorization: "Bearer sk_test_bad", "X-Forwarded-For": "203.0.113.9" },
+      });
       expect(spoofed.status).toBe(429);
     } finally {
       await server.stop();

@@ -13,14 +13,24 @@ beforeAll(async () => {
   other = await createTestMerchant("Other");
 });
 
-const refund = (key: string, body: Record<string, unknown>, headers?: Record<string, string>) => call("POST", "/v1/refunds", { key, body, headers });
+const refund = (key: string, body: Record<string, unknown>, headers?: Record<string, string>) =>
+  call("POST", "/v1/refunds", { key, body, headers });
 
 describe("refunds", () => {
   it("partial then remainder by paymentIntentId and orderId; statuses, amounts and events follow", async () => {
     const { order } = await paidOrder(m.testKey, 1000);
     const first = await refund(m.testKey, { paymentIntentId: order.paymentIntentId, amount: 300, reason: "requested_by_customer" });
     expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ object: "refund", status: "succeeded", amount: 300, currency: "USD", paymentIntentId: order.paymentIntentId, orderId: order.id, reason: "requested_by_customer", livemode: false });
+    expect(first.body).toMatchObject({
+      object: "refund",
+      status: "succeeded",
+      amount: 300,
+      currency: "USD",
+      paymentIntentId: order.paymentIntentId,
+      orderId: order.id,
+      reason: "requested_by_customer",
+      livemode: false,
+    });
     expect(first.body.id).toMatch(/^re_/);
     let o = (await call("GET", `/v1/orders/${order.id}`, { key: m.testKey })).body;
     expect(o).toMatchObject({ status: "partially_refunded", amountRefunded: 300 });
@@ -55,7 +65,12 @@ describe("refunds", () => {
     const never = await refund(m.testKey, { paymentIntentId: unpaid.paymentIntentId });
     expect(never.status).toBe(409);
     expect(never.body.error.code).toBe("CONFLICT");
-    for (const body of [{}, { paymentIntentId: order.paymentIntentId, amount: 0 }, { paymentIntentId: order.paymentIntentId, amount: 1.5 }, { paymentIntentId: order.paymentIntentId, extra: 1 }]) {
+    for (const body of [
+      {},
+      { paymentIntentId: order.paymentIntentId, amount: 0 },
+      { paymentIntentId: order.paymentIntentId, amount: 1.5 },
+      { paymentIntentId: order.paymentIntentId, extra: 1 },
+    ]) {
       expect((await refund(m.testKey, body)).status, JSON.stringify(body)).toBe(400);
     }
     expect((await refund(m.testKey, { paymentIntentId: order.paymentIntentId, orderId: unpaid.orderId })).status).toBe(400);
@@ -67,7 +82,11 @@ describe("refunds", () => {
   it("a refund the rail made before its request failed is recorded by the next refund, never made twice", async () => {
     const { order } = await paidOrder(m.testKey, 1000);
     // The request refunds 400 at the rail, then fails inside its transaction (nothing of it commits).
-    const failed = await call("POST", "/v1/refunds", { key: m.testKey, body: { orderId: order.id, amount: 400 }, headers: { "x-test-fault": "after-handler" } });
+    const failed = await call("POST", "/v1/refunds", {
+      key: m.testKey,
+      body: { orderId: order.id, amount: 400 },
+      headers: { "x-test-fault": "after-handler" },
+    });
     expect(failed.status).toBe(500);
     // A later refund asking for 250 gets the rail's refund of 400 back and records it.
     const next = await call("POST", "/v1/refunds", { key: m.testKey, body: { orderId: order.id, amount: 250 } });
@@ -84,7 +103,9 @@ describe("refunds", () => {
   it("8 concurrent partial refunds of 300 on a 1000 capture: exactly 3 succeed", async () => {
     const { order } = await paidOrder(m.testKey, 1000);
     const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => refund(m.testKey, { paymentIntentId: order.paymentIntentId, amount: 300 }, { "Idempotency-Key": `par-${order.id}-${i}` })),
+      Array.from({ length: 8 }, (_, i) =>
+        refund(m.testKey, { paymentIntentId: order.paymentIntentId, amount: 300 }, { "Idempotency-Key": `par-${order.id}-${i}` }),
+      ),
     );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(3);

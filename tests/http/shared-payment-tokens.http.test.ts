@@ -17,18 +17,35 @@ let payer: TestMerchant;
 let other: TestMerchant;
 const servers: ServerProcess[] = [];
 beforeAll(async () => {
-  [payee, payer, other] = await Promise.all([createTestMerchant("SPT payee"), createTestMerchant("SPT payer"), createTestMerchant("SPT other")]);
+  [payee, payer, other] = await Promise.all([
+    createTestMerchant("SPT payee"),
+    createTestMerchant("SPT payer"),
+    createTestMerchant("SPT other"),
+  ]);
 });
 afterAll(() => Promise.all(servers.map((s) => s.stop())));
 
 async function mint(body: Record<string, unknown> = {}, key = payer.testKey, base?: string) {
-  const res = await call("POST", "/v1/shared_payment_tokens", { key, base, body: { paymentMethod: "pm_card_visa", maxAmount: 1000, currency: "usd", merchantId: payee.merchantId, ...body } });
+  const res = await call("POST", "/v1/shared_payment_tokens", {
+    key,
+    base,
+    body: { paymentMethod: "pm_card_visa", maxAmount: 1000, currency: "usd", merchantId: payee.merchantId, ...body },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
 }
 
-function redeem(tokenId: string, body: Record<string, unknown> = {}, options: { key?: string; base?: string; headers?: Record<string, string> } = {}) {
-  return call("POST", `/v1/shared_payment_tokens/${tokenId}/redeem`, { key: options.key ?? payee.testKey, base: options.base, headers: options.headers, body: { amount: 700, currency: "usd", ...body } });
+function redeem(
+  tokenId: string,
+  body: Record<string, unknown> = {},
+  options: { key?: string; base?: string; headers?: Record<string, string> } = {},
+) {
+  return call("POST", `/v1/shared_payment_tokens/${tokenId}/redeem`, {
+    key: options.key ?? payee.testKey,
+    base: options.base,
+    headers: options.headers,
+    body: { amount: 700, currency: "usd", ...body },
+  });
 }
 
 async function walletBalance(customerId: string): Promise<number> {
@@ -43,7 +60,19 @@ async function sptPayments(merchantId: string): Promise<number> {
 describe("minting (the payer's own key)", () => {
   it("mints an active, scoped token: spt_ id, currency upper-case, default expiry one hour", async () => {
     const token = await mint({ metadata: { agent: "a1" } });
-    expect(token).toMatchObject({ object: "shared_payment_token", status: "active", paymentMethod: "pm_card_visa", maxAmount: 1000, currency: "USD", merchantId: payee.merchantId, metadata: { agent: "a1" }, livemode: false, paymentIntentId: null, redeemedAt: null, revokedAt: null });
+    expect(token).toMatchObject({
+      object: "shared_payment_token",
+      status: "active",
+      paymentMethod: "pm_card_visa",
+      maxAmount: 1000,
+      currency: "USD",
+      merchantId: payee.merchantId,
+      metadata: { agent: "a1" },
+      livemode: false,
+      paymentIntentId: null,
+      redeemedAt: null,
+      revokedAt: null,
+    });
     expect(token.id).toMatch(/^spt_[0-9A-Za-z]{24}$/);
     expect(Date.parse(token.expiresAt) - Date.parse(token.createdAt)).toBeCloseTo(3600_000, -3);
     const anyMerchant = await mint({ merchantId: undefined });
@@ -76,11 +105,20 @@ describe("minting (the payer's own key)", () => {
       [{ surprise: true }, 400, ""],
     ];
     for (const [body, status, path] of cases) {
-      const res = await call("POST", "/v1/shared_payment_tokens", { key: payer.testKey, body: { paymentMethod: "pm_card_visa", maxAmount: 1000, currency: "usd", ...body } });
+      const res = await call("POST", "/v1/shared_payment_tokens", {
+        key: payer.testKey,
+        body: { paymentMethod: "pm_card_visa", maxAmount: 1000, currency: "usd", ...body },
+      });
       expect(res.status, JSON.stringify(body)).toBe(status);
-      if (path) expect(res.body.error.details.fields.map((f: any) => f.path), JSON.stringify(body)).toContain(path);
+      if (path)
+        expect(
+          res.body.error.details.fields.map((f: any) => f.path),
+          JSON.stringify(body),
+        ).toContain(path);
     }
-    expect((await call("POST", "/v1/shared_payment_tokens", { body: { paymentMethod: "pm_card_visa", maxAmount: 1, currency: "usd" } })).status).toBe(401);
+    expect(
+      (await call("POST", "/v1/shared_payment_tokens", { body: { paymentMethod: "pm_card_visa", maxAmount: 1, currency: "usd" } })).status,
+    ).toBe(401);
   });
 });
 
@@ -90,9 +128,26 @@ describe("redeeming (the merchant's key)", () => {
     const res = await redeem(token.id, { description: "Agent purchase", metadata: { cart: "c1" } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const pi = res.body;
-    expect(pi).toMatchObject({ object: "payment_intent", status: "captured", amount: 700, amountCaptured: 700, currency: "USD", paymentMethod: "pm_card_visa", source: "spt", livemode: false });
-    expect((await call("GET", `/v1/orders/${pi.orderId}`, { key: payee.testKey })).body).toMatchObject({ status: "paid", amount: 700, source: "spt" });
-    expect((await call("GET", `/v1/checkouts/${pi.checkoutId}`, { key: payee.testKey })).body).toMatchObject({ status: "complete", description: "Agent purchase", metadata: { cart: "c1" } });
+    expect(pi).toMatchObject({
+      object: "payment_intent",
+      status: "captured",
+      amount: 700,
+      amountCaptured: 700,
+      currency: "USD",
+      paymentMethod: "pm_card_visa",
+      source: "spt",
+      livemode: false,
+    });
+    expect((await call("GET", `/v1/orders/${pi.orderId}`, { key: payee.testKey })).body).toMatchObject({
+      status: "paid",
+      amount: 700,
+      source: "spt",
+    });
+    expect((await call("GET", `/v1/checkouts/${pi.checkoutId}`, { key: payee.testKey })).body).toMatchObject({
+      status: "complete",
+      description: "Agent purchase",
+      metadata: { cart: "c1" },
+    });
     expect(await paymentEventTypesFor(payee.testKey, pi.id)).toEqual(["payment_intent.captured"]);
     expect(await paymentEventTypesFor(payee.testKey, pi.orderId)).toEqual(["order.paid"]);
     expect(await railChargesFor(pi.id)).toBe(1);
@@ -113,7 +168,10 @@ describe("redeeming (the merchant's key)", () => {
     // The payment refunds like any other.
     const refund = await call("POST", "/v1/refunds", { key: payee.testKey, body: { paymentIntentId: pi.id, amount: 200 } });
     expect(refund.status).toBe(201);
-    expect((await call("GET", `/v1/orders/${pi.orderId}`, { key: payee.testKey })).body).toMatchObject({ status: "partially_refunded", amountRefunded: 200 });
+    expect((await call("GET", `/v1/orders/${pi.orderId}`, { key: payee.testKey })).body).toMatchObject({
+      status: "partially_refunded",
+      amountRefunded: 200,
+    });
   });
 
   it("a payer's own customer wallet pays; the payee sees customer_wallet, never the payer's cus_ id", async () => {
@@ -131,13 +189,21 @@ describe("redeeming (the merchant's key)", () => {
   it("catalog items price the charge; it must still fit the token", async () => {
     const product = await call("POST", "/v1/products", { key: payee.testKey, body: { name: "Report", unitAmount: 450, currency: "usd" } });
     const token = await mint();
-    const tooMuch = await call("POST", `/v1/shared_payment_tokens/${token.id}/redeem`, { key: payee.testKey, body: { items: [{ productId: product.body.id, quantity: 3 }] } });
+    const tooMuch = await call("POST", `/v1/shared_payment_tokens/${token.id}/redeem`, {
+      key: payee.testKey,
+      body: { items: [{ productId: product.body.id, quantity: 3 }] },
+    });
     expect(tooMuch.status).toBe(400);
     expect(tooMuch.body.error.details).toMatchObject({ reason: "amount_exceeds_max", fields: [{ path: "amount" }] });
-    const ok = await call("POST", `/v1/shared_payment_tokens/${token.id}/redeem`, { key: payee.testKey, body: { items: [{ productId: product.body.id, quantity: 2 }] } });
+    const ok = await call("POST", `/v1/shared_payment_tokens/${token.id}/redeem`, {
+      key: payee.testKey,
+      body: { items: [{ productId: product.body.id, quantity: 2 }] },
+    });
     expect(ok.status, JSON.stringify(ok.body)).toBe(201);
     expect(ok.body).toMatchObject({ amount: 900, source: "spt" });
-    expect((await call("GET", `/v1/orders/${ok.body.orderId}`, { key: payee.testKey })).body.items).toEqual([{ name: "Report", quantity: 2, unitAmount: 450, productId: product.body.id }]);
+    expect((await call("GET", `/v1/orders/${ok.body.orderId}`, { key: payee.testKey })).body.items).toEqual([
+      { name: "Report", quantity: 2, unitAmount: 450, productId: product.body.id },
+    ]);
   });
 
   it("refuses with nothing charged: above maxAmount, another currency, another merchant, expired, revoked, unknown, the other mode", async () => {
@@ -145,7 +211,10 @@ describe("redeeming (the merchant's key)", () => {
     const token = await mint();
     const above = await redeem(token.id, { amount: 1001 });
     expect(above.status).toBe(400);
-    expect(above.body.error).toMatchObject({ code: "VALIDATION_ERROR", details: { reason: "amount_exceeds_max", fields: [{ path: "amount" }] } });
+    expect(above.body.error).toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: { reason: "amount_exceeds_max", fields: [{ path: "amount" }] },
+    });
     const currency = await redeem(token.id, { currency: "eur" });
     expect(currency.status).toBe(400);
     expect(currency.body.error.details.reason).toBe("currency_mismatch");
@@ -218,7 +287,12 @@ describe("through the SDK", () => {
   it("the payer mints and lists with its client, the merchant redeems with its own; a second redeem is a ServiceError GONE", async () => {
     const payerClient = new ServiceClient({ baseUrl: baseUrl(), apiKey: payer.testKey });
     const merchantClient = new ServiceClient({ baseUrl: baseUrl(), apiKey: payee.testKey });
-    const token = await payerClient.sharedPaymentTokens.create({ paymentMethod: "pm_card_mastercard", maxAmount: 300, currency: "usd", merchantId: payee.merchantId });
+    const token = await payerClient.sharedPaymentTokens.create({
+      paymentMethod: "pm_card_mastercard",
+      maxAmount: 300,
+      currency: "usd",
+      merchantId: payee.merchantId,
+    });
     expect(token.status).toBe("active");
     const pi = await merchantClient.sharedPaymentTokens.redeem(token.id, { amount: 300 });
     expect(pi).toMatchObject({ status: CAPTURED_OR_SETTLED, amount: 300, source: "spt" });
@@ -259,7 +333,8 @@ describe("revoking and listing (the payer's key)", () => {
     expect((await redeem(c.id)).status).toBe(201);
     const all = await call("GET", "/v1/shared_payment_tokens", { key: lister.testKey });
     expect(all.body.data.map((t: any) => t.id)).toEqual([c.id, b.id, a.id]);
-    const ids = async (status: string) => (await call("GET", `/v1/shared_payment_tokens?status=${status}`, { key: lister.testKey })).body.data.map((t: any) => t.id);
+    const ids = async (status: string) =>
+      (await call("GET", `/v1/shared_payment_tokens?status=${status}`, { key: lister.testKey })).body.data.map((t: any) => t.id);
     expect(await ids("active")).toEqual([a.id]);
     expect(await ids("revoked")).toEqual([b.id]);
     expect(await ids("redeemed")).toEqual([c.id]);
@@ -287,14 +362,26 @@ describe("never twice", () => {
     const wallet = await createCustomer(payer.testKey, { amount: 10_000, currency: "usd" });
     const token = await mint({ paymentMethod: wallet.id, maxAmount: 900 });
     const before = await sptPayments(payee.merchantId);
-    const attempt = (i: number) => redeem(token.id, { amount: 900 }, { base: i % 2 ? s1.url : s2.url, headers: i % 3 ? { "Idempotency-Key": `race-${token.id}-${i}` } : {} });
+    const attempt = (i: number) =>
+      redeem(
+        token.id,
+        { amount: 900 },
+        { base: i % 2 ? s1.url : s2.url, headers: i % 3 ? { "Idempotency-Key": `race-${token.id}-${i}` } : {} },
+      );
     const results = await Promise.all(Array.from({ length: 24 }, (_, i) => attempt(i)));
     const outcomes = results.map((r) => `${r.status} ${r.body?.error?.details?.reason ?? ""}`.trim());
-    expect(outcomes.filter((o) => o === "201"), outcomes.join(", ")).toHaveLength(1);
+    expect(
+      outcomes.filter((o) => o === "201"),
+      outcomes.join(", "),
+    ).toHaveLength(1);
     // The others: in use right now (409, answered at once, never queued on a connection) or already redeemed (410).
-    expect(outcomes.filter((o) => o !== "201" && o !== "409 token_in_use" && o !== "410 token_redeemed"), outcomes.join(", ")).toEqual([]);
+    expect(
+      outcomes.filter((o) => o !== "201" && o !== "409 token_in_use" && o !== "410 token_redeemed"),
+      outcomes.join(", "),
+    ).toEqual([]);
     const winner = results.find((r) => r.status === 201)!.body;
-    for (const loser of results.filter((r) => r.status === 410)) expect(loser.body.error.details).toMatchObject({ reason: "token_redeemed", paymentIntentId: winner.id });
+    for (const loser of results.filter((r) => r.status === 410))
+      expect(loser.body.error.details).toMatchObject({ reason: "token_redeemed", paymentIntentId: winner.id });
     // Each busy one retried (same Idempotency-Key: the 409 was not stored) gets the real answer: redeemed, by this payment.
     for (const [i, r] of results.entries()) {
       if (r.status !== 409) continue;
@@ -330,12 +417,16 @@ describe("never twice", () => {
     const [dying, alive] = [s1, s2]; // the last test of the file: s1 is not needed after it
     const wallet = await createCustomer(payer.testKey, { amount: 2000, currency: "usd" });
     const token = await mint({ paymentMethod: wallet.id });
-    const died = await redeem(token.id, { amount: 600 }, { base: dying.url, headers: { "x-test-fault": "after-rail-charge:exit" } }).catch((err: Error) => err);
+    const died = await redeem(token.id, { amount: 600 }, { base: dying.url, headers: { "x-test-fault": "after-rail-charge:exit" } }).catch(
+      (err: Error) => err,
+    );
     expect(died).toBeInstanceOf(Error);
     expect(await waitForExit(dying)).toBe(137);
     // The rail took 600; the service's transaction rolled back: no payment, the token still active.
     expect(await walletBalance(wallet.id)).toBe(1400);
-    expect((await call("GET", `/v1/shared_payment_tokens/${token.id}`, { key: payer.testKey, base: alive.url })).body.status).toBe("active");
+    expect((await call("GET", `/v1/shared_payment_tokens/${token.id}`, { key: payer.testKey, base: alive.url })).body.status).toBe(
+      "active",
+    );
 
     const retry = await redeem(token.id, { amount: 600 }, { base: alive.url });
     expect(retry.status, JSON.stringify(retry.body)).toBe(201);

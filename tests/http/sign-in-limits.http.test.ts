@@ -16,7 +16,10 @@ const randomV4 = () => `198.51.${Math.floor(Math.random() * 250) + 1}.${Math.flo
 async function signInFrom(base: string, from: string, email: string, password: string) {
   const csrf = await fetch(`${base}/api/auth/csrf`);
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const cookie = csrf.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
+  const cookie = csrf.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
   const startedAt = performance.now();
   const res = await fetch(`${base}/api/auth/callback/signin`, {
     method: "POST",
@@ -44,24 +47,36 @@ describe("per IP across emails, and per account across IPs", () => {
   });
   afterAll(() => server?.stop());
 
-  it("one IPv6 /64 spraying passwords over many emails is refused after LOGIN_IP_RATE_LIMIT_MAX attempts (429); another /64 is not", { timeout: 240_000 }, async () => {
-    const user = await signUpOverHttp({}, server.url);
-    const net = `2001:db8:${randomHex()}:${randomHex()}`;
-    for (let i = 0; i < 3; i++) expect((await signInFrom(server.url, `${net}::${i + 1}`, uniqueEmail(), "wrong-password")).error).toBe("CredentialsSignin");
-    const refused = await signInFrom(server.url, `${net}:ffff::9`, user.email, user.password);
-    expect(refused).toMatchObject({ status: 429, error: "RATE_LIMITED", signedIn: false });
-    expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
-    expect(await signInFrom(server.url, `2001:db8:${randomHex()}:${randomHex()}::1`, user.email, user.password)).toMatchObject({ status: 200, signedIn: true });
-  });
+  it(
+    "one IPv6 /64 spraying passwords over many emails is refused after LOGIN_IP_RATE_LIMIT_MAX attempts (429); another /64 is not",
+    { timeout: 240_000 },
+    async () => {
+      const user = await signUpOverHttp({}, server.url);
+      const net = `2001:db8:${randomHex()}:${randomHex()}`;
+      for (let i = 0; i < 3; i++)
+        expect((await signInFrom(server.url, `${net}::${i + 1}`, uniqueEmail(), "wrong-password")).error).toBe("CredentialsSignin");
+      const refused = await signInFrom(server.url, `${net}:ffff::9`, user.email, user.password);
+      expect(refused).toMatchObject({ status: 429, error: "RATE_LIMITED", signedIn: false });
+      expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
+      expect(await signInFrom(server.url, `2001:db8:${randomHex()}:${randomHex()}::1`, user.email, user.password)).toMatchObject({
+        status: 200,
+        signedIn: true,
+      });
+    },
+  );
 
   it("a spraying IP, once its bucket refuses it, no longer counts against the victim's account", { timeout: 240_000 }, async () => {
     const victim = await signUpOverHttp({}, server.url);
     const net = `2001:db8:${randomHex()}:${randomHex()}`;
     // Two wrong passwords count (the threshold is 3); every further attempt from this /64 is refused by its bucket.
-    for (let i = 0; i < 2; i++) expect((await signInFrom(server.url, `${net}::${i + 1}`, victim.email, "wrong-password")).error).toBe("CredentialsSignin");
+    for (let i = 0; i < 2; i++)
+      expect((await signInFrom(server.url, `${net}::${i + 1}`, victim.email, "wrong-password")).error).toBe("CredentialsSignin");
     expect((await signInFrom(server.url, `${net}::3`, uniqueEmail(), "wrong-password")).error).toBe("CredentialsSignin");
     for (let i = 0; i < 8; i++) {
-      expect(await signInFrom(server.url, `${net}::${i + 10}`, victim.email, "wrong-password")).toMatchObject({ status: 429, error: "RATE_LIMITED" });
+      expect(await signInFrom(server.url, `${net}::${i + 10}`, victim.email, "wrong-password")).toMatchObject({
+        status: 429,
+        error: "RATE_LIMITED",
+      });
     }
     // Refused attempts moved nothing: the victim, elsewhere, signs in at once (no back-off).
     expect(await signInFrom(server.url, randomV4(), victim.email, victim.password)).toMatchObject({ status: 200, signedIn: true });
@@ -73,7 +88,7 @@ describe("per IP across emails, and per account across IPs", () => {
    */
   async function guess(email: string, failures: number): Promise<number[]> {
     const waits: number[] = [];
-    for (let checked = 0; checked < failures; ) {
+    for (let checked = 0; checked < failures;) {
       const result = await signInFrom(server.url, randomV4(), email, "wrong-password");
       if (result.error === "CredentialsSignin") checked++;
       else {
@@ -85,41 +100,38 @@ describe("per IP across emails, and per account across IPs", () => {
     return waits;
   }
 
-  it(
-    "one account guessed from many IPs backs off (1 s, 2 s, 4 s, 8 s...), even for the right password; waiting it out and succeeding clears it",
-    async () => {
-      const user = await signUpOverHttp({}, server.url);
-      // Threshold 3: the 3rd wrong password blocks the email 1 s, the 4th 2 s, the 5th 4 s, the 6th 8 s.
-      const waits = await guess(user.email, 6);
-      const blocked = await signInFrom(server.url, randomV4(), user.email, user.password);
-      expect(blocked).toMatchObject({ status: 429, error: "RATE_LIMITED", signedIn: false });
-      expect(Number(blocked.retryAfter)).toBeGreaterThanOrEqual(3);
-      expect(Number(blocked.retryAfter)).toBeLessThanOrEqual(8);
-      for (const wait of waits) expect(wait).toBeLessThanOrEqual(4);
-      await new Promise((resolve) => setTimeout(resolve, Number(blocked.retryAfter) * 1000 + 100));
-      expect(await signInFrom(server.url, randomV4(), user.email, user.password)).toMatchObject({ status: 200, signedIn: true });
-      // The success cleared the count: two more mistakes cost no wait.
-      expect(await guess(user.email, 2)).toEqual([]);
-      expect(await signInFrom(server.url, randomV4(), user.email, user.password)).toMatchObject({ signedIn: true });
-    },
-    240_000,
-  );
+  it("one account guessed from many IPs backs off (1 s, 2 s, 4 s, 8 s...), even for the right password; waiting it out and succeeding clears it", async () => {
+    const user = await signUpOverHttp({}, server.url);
+    // Threshold 3: the 3rd wrong password blocks the email 1 s, the 4th 2 s, the 5th 4 s, the 6th 8 s.
+    const waits = await guess(user.email, 6);
+    const blocked = await signInFrom(server.url, randomV4(), user.email, user.password);
+    expect(blocked).toMatchObject({ status: 429, error: "RATE_LIMITED", signedIn: false });
+    expect(Number(blocked.retryAfter)).toBeGreaterThanOrEqual(3);
+    expect(Number(blocked.retryAfter)).toBeLessThanOrEqual(8);
+    for (const wait of waits) expect(wait).toBeLessThanOrEqual(4);
+    await new Promise((resolve) => setTimeout(resolve, Number(blocked.retryAfter) * 1000 + 100));
+    expect(await signInFrom(server.url, randomV4(), user.email, user.password)).toMatchObject({ status: 200, signedIn: true });
+    // The success cleared the count: two more mistakes cost no wait.
+    expect(await guess(user.email, 2)).toEqual([]);
+    expect(await signInFrom(server.url, randomV4(), user.email, user.password)).toMatchObject({ signedIn: true });
+  }, 240_000);
 
-  it(
-    "an unknown email backs off the same way (the answers do not tell which emails have accounts)",
-    async () => {
-      const email = uniqueEmail();
-      await guess(email, 6);
-      expect(await signInFrom(server.url, randomV4(), email, "wrong-password")).toMatchObject({ status: 429, error: "RATE_LIMITED" });
-    },
-    240_000,
-  );
+  it("an unknown email backs off the same way (the answers do not tell which emails have accounts)", async () => {
+    const email = uniqueEmail();
+    await guess(email, 6);
+    expect(await signInFrom(server.url, randomV4(), email, "wrong-password")).toMatchObject({ status: 429, error: "RATE_LIMITED" });
+  }, 240_000);
 });
 
 describe("password hashing capacity", () => {
   let server: ServerProcess;
   beforeAll(async () => {
-    server = await startTestServer({ TRUSTED_PROXY_HOPS: "1", PASSWORD_HASH_CONCURRENCY: "1", PASSWORD_HASH_QUEUE: "1", LOGIN_IP_RATE_LIMIT_MAX: "1000" });
+    server = await startTestServer({
+      TRUSTED_PROXY_HOPS: "1",
+      PASSWORD_HASH_CONCURRENCY: "1",
+      PASSWORD_HASH_QUEUE: "1",
+      LOGIN_IP_RATE_LIMIT_MAX: "1000",
+    });
     // The dummy hash for unknown emails is made once per process: make it before the burst.
     await signInFrom(server.url, randomV4(), uniqueEmail(), "warm-up-password");
   });
@@ -137,20 +149,24 @@ describe("password hashing capacity", () => {
 });
 
 describe("scrypt parameters", () => {
-  it("sign-up stores N=2^17, r=8, p=1; a hash with older parameters still verifies and is rehashed on sign-in", { timeout: 240_000 }, async () => {
-    const user = await signUpOverHttp();
-    const stored = await getDb().user.findUniqueOrThrow({ where: { email: user.email } });
-    expect(stored.passwordHash).toMatch(/^scrypt\$131072\$8\$1\$/);
+  it(
+    "sign-up stores N=2^17, r=8, p=1; a hash with older parameters still verifies and is rehashed on sign-in",
+    { timeout: 240_000 },
+    async () => {
+      const user = await signUpOverHttp();
+      const stored = await getDb().user.findUniqueOrThrow({ where: { email: user.email } });
+      expect(stored.passwordHash).toMatch(/^scrypt\$131072\$8\$1\$/);
 
-    const salt = randomBytes(16);
-    const legacy = `scrypt$16384$8$1$${salt.toString("base64")}$${scryptSync(user.password, salt, 64, { N: 16384, r: 8, p: 1 }).toString("base64")}`;
-    await getDb().user.update({ where: { id: stored.id }, data: { passwordHash: legacy } });
-    const first = await signInFrom(user.base, "ignored", user.email, user.password);
-    expect(first.signedIn).toBe(true);
-    const after = await getDb().user.findUniqueOrThrow({ where: { id: stored.id } });
-    expect(after.passwordHash).toMatch(/^scrypt\$131072\$8\$1\$/);
-    expect(after.passwordHash).not.toBe(legacy);
-    expect((await signInFrom(user.base, "ignored", user.email, user.password)).signedIn).toBe(true);
-    expect((await signInFrom(user.base, "ignored", user.email, "wrong-password")).signedIn).toBe(false);
-  });
+      const salt = randomBytes(16);
+      const legacy = `scrypt$16384$8$1$${salt.toString("base64")}$${scryptSync(user.password, salt, 64, { N: 16384, r: 8, p: 1 }).toString("base64")}`;
+      await getDb().user.update({ where: { id: stored.id }, data: { passwordHash: legacy } });
+      const first = await signInFrom(user.base, "ignored", user.email, user.password);
+      expect(first.signedIn).toBe(true);
+      const after = await getDb().user.findUniqueOrThrow({ where: { id: stored.id } });
+      expect(after.passwordHash).toMatch(/^scrypt\$131072\$8\$1\$/);
+      expect(after.passwordHash).not.toBe(legacy);
+      expect((await signInFrom(user.base, "ignored", user.email, user.password)).signedIn).toBe(true);
+      expect((await signInFrom(user.base, "ignored", user.email, "wrong-password")).signedIn).toBe(false);
+    },
+  );
 });

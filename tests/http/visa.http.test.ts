@@ -31,13 +31,22 @@ interface Agent {
 
 async function registerAgent(): Promise<Agent> {
   const key = newAgentKey();
-  const res = await call("POST", "/visa/agents", { key: payer.testKey, body: { name: "TAP agent", jwk: { kty: key.kty, crv: key.crv, x: key.x } } });
+  const res = await call("POST", "/visa/agents", {
+    key: payer.testKey,
+    body: { name: "TAP agent", jwk: { kty: key.kty, crv: key.crv, x: key.x } },
+  });
   expect(res.status).toBe(201);
   return { ...res.body, key };
 }
 
 /** TAP headers from the stock http-message-sig: label sig2, ("@authority" "@path"), window 8 minutes. */
-async function tapSigned(agent: Agent, method: string, url: string, tag: string, nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(48))).toString("base64")) {
+async function tapSigned(
+  agent: Agent,
+  method: string,
+  url: string,
+  tag: string,
+  nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(48))).toString("base64"),
+) {
   const cryptoKey = await crypto.subtle.importKey("jwk", { ...agent.key, ext: true } as JsonWebKey, { name: "Ed25519" }, false, ["sign"]);
   const created = Math.floor(Date.now() / 1000);
   const fields = await createSignature(
@@ -46,7 +55,10 @@ async function tapSigned(agent: Agent, method: string, url: string, tag: string,
       label: "sig2",
       components: ["@authority", "@path"],
       parameters: { created, expires: created + 480, keyid: agent.keyid, alg: "ed25519", nonce, tag },
-      signer: { algorithm: "ed25519", sign: async (data) => new Uint8Array(await crypto.subtle.sign("Ed25519", cryptoKey, data as Uint8Array<ArrayBuffer>)) },
+      signer: {
+        algorithm: "ed25519",
+        sign: async (data) => new Uint8Array(await crypto.subtle.sign("Ed25519", cryptoKey, data as Uint8Array<ArrayBuffer>)),
+      },
     },
   );
   return { headers: { "Signature-Input": fields.signatureInput, Signature: fields.signature }, nonce };
@@ -58,8 +70,22 @@ async function instruction(agent: Agent, mandate: Record<string, unknown> = {}, 
     body: {
       paymentMethod: "pm_card_visa",
       agentKeyId: agent.id,
-      mandates: [{ description: "Groceries", declineThreshold: { amount: 5000, currency: "usd" }, effectiveUntilTime: new Date(Date.now() + 3600_000).toISOString(), merchantId: shop.merchantId, ...mandate }],
-      ...(passkey ? { assuranceData: [{ verificationMethod: "passkey", verificationResults: "verified", verificationTimestamp: new Date().toISOString() }] } : {}),
+      mandates: [
+        {
+          description: "Groceries",
+          declineThreshold: { amount: 5000, currency: "usd" },
+          effectiveUntilTime: new Date(Date.now() + 3600_000).toISOString(),
+          merchantId: shop.merchantId,
+          ...mandate,
+        },
+      ],
+      ...(passkey
+        ? {
+            assuranceData: [
+              { verificationMethod: "passkey", verificationResults: "verified", verificationTimestamp: new Date().toISOString() },
+            ],
+          }
+        : {}),
     },
   });
   expect(res.status).toBe(201);
@@ -69,10 +95,20 @@ async function instruction(agent: Agent, mandate: Record<string, unknown> = {}, 
 async function credential(agent: Agent, instructionId: string, body: Record<string, unknown> = {}, base = baseUrl()) {
   const path = `/visa/instructions/${instructionId}/credentials`;
   const { headers } = signAgentRequest({ method: "POST", url: `${base}${path}`, privateJwk: agent.key, tag: "credential-request" });
-  return call("POST", path, { key: payer.testKey, base, headers, body: { merchantId: shop.merchantId, amount: 2000, currency: "usd", ...body } });
+  return call("POST", path, {
+    key: payer.testKey,
+    base,
+    headers,
+    body: { merchantId: shop.merchantId, amount: 2000, currency: "usd", ...body },
+  });
 }
 
-async function pay(agent: Agent, checkoutId: string, vtok: string, options: { base?: string; tag?: string; tamper?: (c: any) => any; containerNonce?: string } = {}) {
+async function pay(
+  agent: Agent,
+  checkoutId: string,
+  vtok: string,
+  options: { base?: string; tag?: string; tamper?: (c: any) => any; containerNonce?: string } = {},
+) {
   const base = options.base ?? baseUrl();
   const path = `/visa/checkouts/${checkoutId}/pay`;
   const { headers, nonce } = await tapSigned(agent, "POST", `${base}${path}`, options.tag ?? "agent-payer-auth");
@@ -106,7 +142,14 @@ describe("a full Visa purchase", () => {
 
     const cred = await credential(agent, vi.id);
     expect(cred.status).toBe(201);
-    expect(cred.body).toMatchObject({ object: "visa_credential", status: "active", merchantId: shop.merchantId, amount: 2000, currency: "USD", instructionId: vi.id });
+    expect(cred.body).toMatchObject({
+      object: "visa_credential",
+      status: "active",
+      merchantId: shop.merchantId,
+      amount: 2000,
+      currency: "USD",
+      instructionId: vi.id,
+    });
     expect(cred.body.id).toMatch(/^vtok_/);
     expect(typeof cred.body.cryptogram).toBe("string");
 
@@ -115,12 +158,27 @@ describe("a full Visa purchase", () => {
     expect(res.body).toMatchObject({ object: "order", status: "paid", amount: 1500, source: "visa" });
     const pi = await piOf(checkout.id);
     expect(pi).toMatchObject({ status: "captured", source: "visa", paymentMethod: "pm_card_visa" });
-    expect(pi.agent).toMatchObject({ network: "visa", protocol: "tap", agentKeyId: agent.id, keyid: agent.keyid, tag: "agent-payer-auth", credentialId: cred.body.id, verified: true });
+    expect(pi.agent).toMatchObject({
+      network: "visa",
+      protocol: "tap",
+      agentKeyId: agent.id,
+      keyid: agent.keyid,
+      tag: "agent-payer-auth",
+      credentialId: cred.body.id,
+      verified: true,
+    });
     const captured = (await allEvents(shop.testKey)).find((e) => e.type === "payment_intent.captured" && e.data.object.id === pi.id);
     expect(captured.data.object.agent).toMatchObject({ network: "visa", credentialId: cred.body.id, verified: true });
 
-    const confirmation = await call("POST", `/visa/instructions/${vi.id}/confirmations`, { key: payer.testKey, body: { credentialId: cred.body.id, status: "completed" } });
-    expect(confirmation.body).toMatchObject({ object: "visa_confirmation", status: "completed", credential: { status: "used", paymentIntentId: pi.id, confirmation: "completed" } });
+    const confirmation = await call("POST", `/visa/instructions/${vi.id}/confirmations`, {
+      key: payer.testKey,
+      body: { credentialId: cred.body.id, status: "completed" },
+    });
+    expect(confirmation.body).toMatchObject({
+      object: "visa_confirmation",
+      status: "completed",
+      credential: { status: "used", paymentIntentId: pi.id, confirmation: "completed" },
+    });
     expect((await call("POST", "/v1/refunds", { key: shop.testKey, body: { paymentIntentId: pi.id } })).status).toBe(201);
   });
 
@@ -131,9 +189,13 @@ describe("a full Visa purchase", () => {
     const early = await credential(agent, vi.id);
     expect(early.status).toBe(402);
     expect(early.body.error.details.reason).toBe("instruction_not_active");
-    expect((await call("POST", `/visa/instructions/${vi.id}/authenticate`, { key: payer.testKey, body: { result: "approved" } })).body.status).toBe("active");
+    expect(
+      (await call("POST", `/visa/instructions/${vi.id}/authenticate`, { key: payer.testKey, body: { result: "approved" } })).body.status,
+    ).toBe("active");
     expect((await credential(agent, vi.id)).status).toBe(201);
-    expect((await call("POST", `/visa/instructions/${vi.id}/authenticate`, { key: payer.testKey, body: { result: "approved" } })).status).toBe(409);
+    expect(
+      (await call("POST", `/visa/instructions/${vi.id}/authenticate`, { key: payer.testKey, body: { result: "approved" } })).status,
+    ).toBe(409);
   });
 });
 
@@ -153,7 +215,8 @@ describe("refusals: nothing charged", () => {
     const agent = await registerAgent();
     const vi = await instruction(agent);
     const cred = await credential(agent, vi.id);
-    await getDb().$executeRaw`UPDATE visa_instructions SET mandates = jsonb_set(mandates, '{0,effectiveUntilTime}', to_jsonb(${new Date(Date.now() - 1000).toISOString()}::text)) WHERE id = ${vi.id}`;
+    await getDb()
+      .$executeRaw`UPDATE visa_instructions SET mandates = jsonb_set(mandates, '{0,effectiveUntilTime}', to_jsonb(${new Date(Date.now() - 1000).toISOString()}::text)) WHERE id = ${vi.id}`;
     const checkout = await openCheckout(shop.testKey, { amount: 100 });
     const res = await pay(agent, checkout.id, cred.body.id);
     expect(res.body.error.details.reason).toBe("mandate_expired");
@@ -222,8 +285,26 @@ describe("bad input on every /visa path: the error contract, never a 500", () =>
   const cases: [string, string, unknown, number][] = [
     ["POST", "/visa/instructions", {}, 400],
     ["POST", "/visa/instructions", { paymentMethod: "pm_card_visa", agentKeyId: "agk_x", mandates: [] }, 400],
-    ["POST", "/visa/instructions", { paymentMethod: "pm_card_visa", agentKeyId: "agk_x", mandates: [{ description: "x", declineThreshold: { amount: 1, currency: "usd" }, effectiveUntilTime: "soon" }] }, 400],
-    ["POST", "/visa/instructions", { paymentMethod: "pm_card_visa", agentKeyId: "agk_x", mandates: [{ description: "x", declineThreshold: { amount: 1, currency: "usd" }, effectiveUntilTime: "2030-01-01T00:00:00Z" }] }, 404],
+    [
+      "POST",
+      "/visa/instructions",
+      {
+        paymentMethod: "pm_card_visa",
+        agentKeyId: "agk_x",
+        mandates: [{ description: "x", declineThreshold: { amount: 1, currency: "usd" }, effectiveUntilTime: "soon" }],
+      },
+      400,
+    ],
+    [
+      "POST",
+      "/visa/instructions",
+      {
+        paymentMethod: "pm_card_visa",
+        agentKeyId: "agk_x",
+        mandates: [{ description: "x", declineThreshold: { amount: 1, currency: "usd" }, effectiveUntilTime: "2030-01-01T00:00:00Z" }],
+      },
+      404,
+    ],
     ["POST", "/visa/instructions", "{", 400],
     ["GET", "/visa/instructions?limit=x", undefined, 400],
     ["GET", "/visa/instructions/vi_missing", undefined, 404],
@@ -237,7 +318,14 @@ describe("bad input on every /visa path: the error contract, never a 500", () =>
   ];
   for (const [method, path, body, status] of cases) {
     it(`${method} ${path} ${JSON.stringify(body) ?? ""} -> ${status}`, async () => {
-      const res = await call(method, path, { key: payer.testKey, ...(typeof body === "string" ? { rawBody: body, headers: { "content-type": "application/json" } } : body === undefined ? {} : { body }) });
+      const res = await call(method, path, {
+        key: payer.testKey,
+        ...(typeof body === "string"
+          ? { rawBody: body, headers: { "content-type": "application/json" } }
+          : body === undefined
+            ? {}
+            : { body }),
+      });
       expect(res.status).toBe(status);
       expect(Object.keys(res.body.error).sort()).toEqual(["code", "details", "message"]);
     });
@@ -260,9 +348,13 @@ describe("a vtok_ pays exactly once: 50 concurrent attempts across two server pr
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.every((s) => s === 200 || s === 402 || s === 409)).toBe(true);
-    const rows = await getDb().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM payment_intents WHERE agent->>'credentialId' = ${cred.body.id} AND status = 'captured'`;
+    const rows = await getDb().$queryRaw<
+      { n: bigint }[]
+    >`SELECT count(*) AS n FROM payment_intents WHERE agent->>'credentialId' = ${cred.body.id} AND status = 'captured'`;
     expect(Number(rows[0].n)).toBe(1);
-    const charged = await getDb().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM test_rail_charges WHERE charge_key LIKE ${`${cred.body.id}:%`} AND status = 'succeeded'`;
+    const charged = await getDb().$queryRaw<
+      { n: bigint }[]
+    >`SELECT count(*) AS n FROM test_rail_charges WHERE charge_key LIKE ${`${cred.body.id}:%`} AND status = 'succeeded'`;
     expect(Number(charged[0].n)).toBe(1);
   });
 });

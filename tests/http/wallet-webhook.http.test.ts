@@ -74,14 +74,20 @@ describe("inbound wallet webhook", () => {
     const forged = await send({ id: `wevt_${randomUUID()}`, type: "refund.succeeded", data: { paymentIntentId: pi } }, "whsec_forged");
     expect(forged.status).toBe(401);
     expect(forged.body.error.code).toBe("UNAUTHORIZED");
-    const unsigned = await call("POST", "/v1/integrations/wallet/webhook", { base: server.url, body: { id: "x", type: "refund.succeeded" } });
+    const unsigned = await call("POST", "/v1/integrations/wallet/webhook", {
+      base: server.url,
+      body: { id: "x", type: "refund.succeeded" },
+    });
     expect(unsigned.status).toBe(401);
     const unknown = await send({ id: `wevt_${randomUUID()}`, type: "refund.succeeded", data: { paymentIntentId: "pi_nope" } });
     expect(unknown.status).toBe(200);
     expect(unknown.body.rejected.code).toBe("NOT_FOUND");
     expect((await send({ id: `wevt_${randomUUID()}`, type: "refund.succeeded", data: {} })).status).toBe(400);
     expect((await send({ type: "refund.succeeded" })).status).toBe(400);
-    expect((await send({ id: `wevt_${randomUUID()}`, type: "wallet.topped_up", data: {} })).body).toEqual({ received: true, ignored: true });
+    expect((await send({ id: `wevt_${randomUUID()}`, type: "wallet.topped_up", data: {} })).body).toEqual({
+      received: true,
+      ignored: true,
+    });
     expect(await getPi(pi)).toMatchObject({ amountRefunded: 0 });
   });
 

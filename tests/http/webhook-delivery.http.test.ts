@@ -98,7 +98,13 @@ describe("delivery", () => {
     expect(attempts.map((a: { responseStatus: number }) => a.responseStatus)).toEqual([500, 500, 200]);
     expect(attempts.map((a: { attempt: number }) => a.attempt)).toEqual([1, 2, 3]);
     expect(attempts.every((a: { eventType: string }) => a.eventType === receiver.received[0].event.type)).toBe(true);
-    expect(attempts[0]).toMatchObject({ id: expect.stringMatching(/^wda_/), eventId: receiver.received[0].event.id, durationMs: expect.any(Number), error: "http_error", nextAttemptAt: expect.any(String) });
+    expect(attempts[0]).toMatchObject({
+      id: expect.stringMatching(/^wda_/),
+      eventId: receiver.received[0].event.id,
+      durationMs: expect.any(Number),
+      error: "http_error",
+      nextAttemptAt: expect.any(String),
+    });
     expect(attempts[2].nextAttemptAt).toBeNull();
   });
 
@@ -119,7 +125,11 @@ describe("delivery", () => {
   it("rotation: during the overlap both secrets verify; after it only the new one", async () => {
     const m = await createIsolatedMerchant();
     const { receiver, endpoint } = await receiverFor(m.testKey, { enabledEvents: ["order.paid"] });
-    const rotated = await call("POST", `/v1/webhook-endpoints/${endpoint.id}/rotate-secret`, { key: m.testKey, base: server.url, body: { previousSecretExpiresInSeconds: 3 } });
+    const rotated = await call("POST", `/v1/webhook-endpoints/${endpoint.id}/rotate-secret`, {
+      key: m.testKey,
+      base: server.url,
+      body: { previousSecretExpiresInSeconds: 3 },
+    });
     expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
     const [oldSecret, newSecret] = [endpoint.secret, rotated.body.secret];
     await paid(m.testKey);
@@ -145,7 +155,11 @@ describe("delivery", () => {
     await paid(m.testKey);
     await tickUntil(() => receiver.received.length >= 1);
     const eventId = receiver.received[0].event.id;
-    const resent = await call("POST", `/v1/events/${eventId}/resend`, { key: m.testKey, base: server.url, body: { webhookEndpointId: endpoint.id } });
+    const resent = await call("POST", `/v1/events/${eventId}/resend`, {
+      key: m.testKey,
+      base: server.url,
+      body: { webhookEndpointId: endpoint.id },
+    });
     expect(resent.status).toBe(200);
     expect(resent.body).toEqual({ object: "event_resend", eventId, queuedDeliveries: 1 });
     await tickUntil(() => receiver.received.length >= 2);
@@ -158,7 +172,12 @@ describe("delivery", () => {
 describe("endpoint health", () => {
   it("an endpoint failing without a single success for WEBHOOK_DISABLE_AFTER_HOURS is disabled", async () => {
     // 0.0005 h = 1.8 s of continuous failure, with retries every second.
-    const strict = await startTestServer({ DATABASE_URL: isolatedDatabaseUrl(), ...SENDER_ENV, WEBHOOK_RETRY_SCHEDULE: "1,1,1,1", WEBHOOK_DISABLE_AFTER_HOURS: "0.0005" });
+    const strict = await startTestServer({
+      DATABASE_URL: isolatedDatabaseUrl(),
+      ...SENDER_ENV,
+      WEBHOOK_RETRY_SCHEDULE: "1,1,1,1",
+      WEBHOOK_DISABLE_AFTER_HOURS: "0.0005",
+    });
     cleanups.push(() => strict.stop());
     const m = await createIsolatedMerchant();
     const { receiver, endpoint } = await receiverFor(m.testKey, { enabledEvents: ["order.paid"] }, () => 500, strict.url);
@@ -181,7 +200,10 @@ describe("send-time SSRF guard", () => {
     const deployment = { DATABASE_URL: isolatedDatabaseUrl(), ...SENDER_ENV, BASE_URL: "https://pay.example.com", LIVE_RAIL: "test" };
     const allowing = await startTestServer({ ...deployment, WEBHOOK_ALLOW_PRIVATE_URLS: "1" });
     const strict = await startTestServer(deployment);
-    cleanups.push(() => allowing.stop(), () => strict.stop());
+    cleanups.push(
+      () => allowing.stop(),
+      () => strict.stop(),
+    );
     const m = await createIsolatedMerchant();
     const receiver = await startReceiver();
     cleanups.push(() => receiver.close());
@@ -190,7 +212,11 @@ describe("send-time SSRF guard", () => {
     const endpoints: { id: string; key: string; url: string }[] = [];
     for (const key of [m.testKey, m.liveKey]) {
       for (const url of urls) {
-        const created = await call("POST", "/v1/webhook-endpoints", { key, base: allowing.url, body: { url, enabledEvents: ["order.paid"] } });
+        const created = await call("POST", "/v1/webhook-endpoints", {
+          key,
+          base: allowing.url,
+          body: { url, enabledEvents: ["order.paid"] },
+        });
         expect(created.status).toBe(201);
         endpoints.push({ id: created.body.id, key, url });
         // Deleted before the servers stop (cleanups run last-in first): nothing is ever sent there.
@@ -203,7 +229,8 @@ describe("send-time SSRF guard", () => {
     for (const endpoint of endpoints) {
       const log = await call("GET", `/v1/webhook-endpoints/${endpoint.id}/deliveries`, { key: endpoint.key, base: strict.url });
       expect(log.body.data.length, endpoint.url).toBeGreaterThan(0);
-      for (const attempt of log.body.data) expect(attempt, endpoint.url).toMatchObject({ status: "failed", responseStatus: null, error: "blocked_address" });
+      for (const attempt of log.body.data)
+        expect(attempt, endpoint.url).toMatchObject({ status: "failed", responseStatus: null, error: "blocked_address" });
       expect(JSON.stringify(log.body)).not.toMatch(/10\.0\.0\.5|169\.254|127\.0\.0\.1|localhost|not allowed|private|ECONN/);
     }
     expect(receiver.received).toHaveLength(0);
@@ -227,7 +254,12 @@ describe("several senders", () => {
   });
 
   it("nothing is lost when the sender is killed (SIGKILL) during a send batch and restarted", async () => {
-    const doomed = await startTestServer({ DATABASE_URL: isolatedDatabaseUrl(), ...SENDER_ENV, WEBHOOK_TIMEOUT_MS: "2000", WEBHOOK_BATCH_SIZE: "20" });
+    const doomed = await startTestServer({
+      DATABASE_URL: isolatedDatabaseUrl(),
+      ...SENDER_ENV,
+      WEBHOOK_TIMEOUT_MS: "2000",
+      WEBHOOK_BATCH_SIZE: "20",
+    });
     const m = await createIsolatedMerchant();
     // Slow answers keep the batch in flight long enough to kill the sender in the middle of it.
     const slow = await receiverFor(m.testKey, { enabledEvents: ["order.paid"] }, () => 200, doomed.url);
@@ -240,11 +272,20 @@ describe("several senders", () => {
     await new Promise((resolve) => doomed.child.once("exit", resolve));
 
     answering = true;
-    const restarted = await startTestServer({ DATABASE_URL: isolatedDatabaseUrl(), ...SENDER_ENV, WEBHOOK_TIMEOUT_MS: "2000", WEBHOOK_BATCH_SIZE: "20" });
+    const restarted = await startTestServer({
+      DATABASE_URL: isolatedDatabaseUrl(),
+      ...SENDER_ENV,
+      WEBHOOK_TIMEOUT_MS: "2000",
+      WEBHOOK_BATCH_SIZE: "20",
+    });
     cleanups.push(() => restarted.stop());
     const firstBatch = new Set(slow.receiver.received.map((d) => d.event.id));
     // The killed sender's leases run out, then every event arrives again (same ids).
-    await tickUntil(() => new Set(slow.receiver.received.filter((d, i) => i >= 10).map((d) => d.event.id)).size >= 10, restarted.url, 30_000);
+    await tickUntil(
+      () => new Set(slow.receiver.received.filter((d, i) => i >= 10).map((d) => d.event.id)).size >= 10,
+      restarted.url,
+      30_000,
+    );
     const redelivered = new Set(slow.receiver.received.slice(10).map((d) => d.event.id));
     expect(redelivered).toEqual(firstBatch);
   }, 90_000);

@@ -11,7 +11,10 @@ beforeAll(async () => {
 
 describe("webhook endpoints", () => {
   it("create returns the secret once; get, list, update and delete never show it", async () => {
-    const created = await call("POST", "/v1/webhook-endpoints", { key: m.testKey, body: { url: "http://127.0.0.1:9/hook", enabledEvents: ["order.paid"], description: "orders" } });
+    const created = await call("POST", "/v1/webhook-endpoints", {
+      key: m.testKey,
+      body: { url: "http://127.0.0.1:9/hook", enabledEvents: ["order.paid"], description: "orders" },
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
       id: expect.stringMatching(/^we_[0-9A-Za-z]{24}$/),
@@ -57,7 +60,10 @@ describe("webhook endpoints", () => {
   });
 
   it("refuses unknown event types, non-http URLs and unknown fields with 400", async () => {
-    const unknownType = await call("POST", "/v1/webhook-endpoints", { key: m.testKey, body: { url: "http://127.0.0.1:9/h", enabledEvents: ["order.paid", "order.exploded"] } });
+    const unknownType = await call("POST", "/v1/webhook-endpoints", {
+      key: m.testKey,
+      body: { url: "http://127.0.0.1:9/h", enabledEvents: ["order.paid", "order.exploded"] },
+    });
     expect(unknownType.status).toBe(400);
     expect(unknownType.body.error.details.fields[0].path).toBe("enabledEvents.1");
     for (const url of ["ftp://example.com/h", "not a url", "http://user:pw@127.0.0.1/h"]) {

@@ -23,7 +23,12 @@ const cleanups: (() => unknown)[] = [];
 
 beforeAll(async () => {
   database = await ownDatabase("webhook_fairness");
-  server = await startTestServer({ DATABASE_URL: database.url, WEBHOOK_WAKE_ON_COMMIT: "1", WEBHOOK_CONCURRENCY: "48", WEBHOOK_TIMEOUT_MS: "10000" });
+  server = await startTestServer({
+    DATABASE_URL: database.url,
+    WEBHOOK_WAKE_ON_COMMIT: "1",
+    WEBHOOK_CONCURRENCY: "48",
+    WEBHOOK_TIMEOUT_MS: "10000",
+  });
 });
 afterAll(async () => {
   while (cleanups.length) await cleanups.pop()!();
@@ -63,7 +68,10 @@ describe("fairness between merchants", () => {
     await client.query("BEGIN");
     for (let i = 0; i < 10; i++) {
       const id = createId("event");
-      await client.query("INSERT INTO events (id, merchant_id, livemode, type, data, created_at) VALUES ($1, $2, false, 'order.paid', $3, now())", [id, a.merchantId, JSON.stringify({ object: { id: `ord_${id.slice(4)}`, object: "order" } })]);
+      await client.query(
+        "INSERT INTO events (id, merchant_id, livemode, type, data, created_at) VALUES ($1, $2, false, 'order.paid', $3, now())",
+        [id, a.merchantId, JSON.stringify({ object: { id: `ord_${id.slice(4)}`, object: "order" } })],
+      );
     }
     await client.query("COMMIT");
     await client.end();
@@ -74,7 +82,9 @@ describe("fairness between merchants", () => {
     const b = await database.createMerchant("Merchant B");
     const receiver = await startReceiver();
     cleanups.push(() => receiver.close());
-    expect((await call("POST", "/v1/webhook-endpoints", { key: b.testKey, base: server.url, body: { url: receiver.url } })).status).toBe(201);
+    expect((await call("POST", "/v1/webhook-endpoints", { key: b.testKey, base: server.url, body: { url: receiver.url } })).status).toBe(
+      201,
+    );
     const expiring = await openCheckout(b.testKey, { amount: 700, expiresInSeconds: 1 }, server.url);
     const checkout = await openCheckout(b.testKey, { amount: 900 }, server.url);
     const res = await capture(b.testKey, checkout.id, "pm_card_visa", { base: server.url });
@@ -86,7 +96,12 @@ describe("fairness between merchants", () => {
     expect(paidAt - capturedAt).toBeLessThan(2_000);
 
     // The ticker's money tasks run on time: B's checkout expires, B's payment settles (test mode: next tick).
-    await receiver.waitFor((r) => r.some((d) => d.event.type === "payment_intent.expired" && d.event.data.object.id === expiring.paymentIntentId) && r.some((d) => d.event.type === "payment_intent.settled"), 4_000);
+    await receiver.waitFor(
+      (r) =>
+        r.some((d) => d.event.type === "payment_intent.expired" && d.event.data.object.id === expiring.paymentIntentId) &&
+        r.some((d) => d.event.type === "payment_intent.settled"),
+      4_000,
+    );
     // And a tick never waits on A's sends.
     const summary = (await tick(server.url)).body;
     expect(summary.durationsMs.webhooksDelivered).toBeLessThan(500);

@@ -21,7 +21,13 @@ const EVENTS = 2000;
 const PER_COMMIT = 20;
 // One merchant owns all 5 endpoints here: its in-flight cap is raised so that the never-answering endpoint
 // (1,000 deliveries x 4 attempts x the 500 ms time-out) drains within the test's time.
-const SENDER = { WEBHOOK_WAKE_ON_COMMIT: "1", WEBHOOK_RETRY_SCHEDULE: "1,1,1", WEBHOOK_TIMEOUT_MS: "500", WEBHOOK_ENDPOINT_CONCURRENCY: "128", WEBHOOK_MERCHANT_CONCURRENCY: "512" };
+const SENDER = {
+  WEBHOOK_WAKE_ON_COMMIT: "1",
+  WEBHOOK_RETRY_SCHEDULE: "1,1,1",
+  WEBHOOK_TIMEOUT_MS: "500",
+  WEBHOOK_ENDPOINT_CONCURRENCY: "128",
+  WEBHOOK_MERCHANT_CONCURRENCY: "512",
+};
 let database: OwnDatabase;
 const cleanups: (() => unknown)[] = [];
 
@@ -78,7 +84,10 @@ describe("two senders under faults", () => {
   it("every event reaches every subscribed endpoint, no attempt twice at once, SIGKILL of one process loses nothing", async () => {
     const first = await startTestServer({ DATABASE_URL: database.url, ...SENDER });
     const second = await startTestServer({ DATABASE_URL: database.url, ...SENDER });
-    cleanups.push(() => first.stop(), () => second.stop());
+    cleanups.push(
+      () => first.stop(),
+      () => second.stop(),
+    );
     const stops = [startTicker(first.url, TEST_CRON_SECRET, 250), startTicker(second.url, TEST_CRON_SECRET, 250)];
     cleanups.push(() => stops.forEach((stop) => stop()));
 
@@ -99,7 +108,11 @@ describe("two senders under faults", () => {
     };
     const endpointIds: Record<string, string> = {};
     for (const [name, r] of Object.entries(receivers)) {
-      const res = await call("POST", "/v1/webhook-endpoints", { key: m.testKey, base: first.url, body: { url: r.url, enabledEvents: subscriptions[name as keyof typeof receivers] } });
+      const res = await call("POST", "/v1/webhook-endpoints", {
+        key: m.testKey,
+        base: first.url,
+        body: { url: r.url, enabledEvents: subscriptions[name as keyof typeof receivers] },
+      });
       expect(res.status).toBe(201);
       endpointIds[name] = res.body.id;
     }
@@ -110,7 +123,10 @@ describe("two senders under faults", () => {
     const events: { id: string; type: string }[] = [];
     let killedInFlight = -1;
     for (let batch = 0; batch < EVENTS / PER_COMMIT; batch++) {
-      const commit = Array.from({ length: PER_COMMIT }, (_, i) => ({ id: createId("event"), type: (batch * PER_COMMIT + i) % 2 ? "payment_intent.captured" : "order.paid" }));
+      const commit = Array.from({ length: PER_COMMIT }, (_, i) => ({
+        id: createId("event"),
+        type: (batch * PER_COMMIT + i) % 2 ? "payment_intent.captured" : "order.paid",
+      }));
       await client.query(
         `INSERT INTO events (id, merchant_id, livemode, type, data, created_at)
          SELECT id, $2, false, type, jsonb_build_object('object', jsonb_build_object('id', 'obj_' || substr(id, 5))), now() FROM unnest($1::text[], $3::text[]) AS e(id, type)`,
@@ -128,11 +144,16 @@ describe("two senders under faults", () => {
     expect(second.child.signalCode === "SIGKILL" || second.child.exitCode !== null).toBe(true);
     console.log(`SIGKILL with ${killedInFlight} attempts in flight (both processes)`);
 
-    const subscribed = (name: keyof typeof receivers) => events.filter((e) => subscriptions[name].length === 0 || subscriptions[name].includes(e.type));
+    const subscribed = (name: keyof typeof receivers) =>
+      events.filter((e) => subscriptions[name].length === 0 || subscriptions[name].includes(e.type));
     const startedDrain = Date.now();
     const deadline = Date.now() + 150_000;
     const finished = async () => {
-      const { n } = (await database.db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status IN ('pending', 'sending')`)[0];
+      const { n } = (
+        await database.db.$queryRaw<
+          { n: number }[]
+        >`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status IN ('pending', 'sending')`
+      )[0];
       return n === 0;
     };
     while (!(await finished())) {
@@ -140,13 +161,18 @@ describe("two senders under faults", () => {
       await sleep(500);
     }
 
-    console.log(`all ${await database.db.webhookDelivery.count()} deliveries finished ${((Date.now() - startedDrain) / 1000).toFixed(1)} s after the last commit`);
+    console.log(
+      `all ${await database.db.webhookDelivery.count()} deliveries finished ${((Date.now() - startedDrain) / 1000).toFixed(1)} s after the last commit`,
+    );
     for (const name of ["all", "paidOnly", "intents"] as const) {
       const missing = subscribed(name).filter((e) => !receivers[name].succeeded.has(e.id));
       expect(missing, name).toEqual([]);
       // Nothing it did not subscribe to.
       const ids = new Set(subscribed(name).map((e) => e.id));
-      expect([...receivers[name].received.keys()].every((id) => ids.has(id)), name).toBe(true);
+      expect(
+        [...receivers[name].received.keys()].every((id) => ids.has(id)),
+        name,
+      ).toBe(true);
     }
     // The flaky one: every event answered 2xx at least once, unless all of its 4 attempts met a 500.
     const flakyDeliveries = await database.db.webhookDelivery.findMany({ where: { endpointId: endpointIds.flaky } });
@@ -157,7 +183,9 @@ describe("two senders under faults", () => {
       expect(delivery).toMatchObject({ status: "failed", attempts: 4 });
     }
     const flakyFailed = flakyDeliveries.filter((d) => d.status === "failed").length;
-    console.log(`flaky endpoint: ${flakyFailed} of ${flakyDeliveries.length} deliveries used up the schedule (0.3^4 expected ~${(flakyDeliveries.length * 0.0081).toFixed(1)})`);
+    console.log(
+      `flaky endpoint: ${flakyFailed} of ${flakyDeliveries.length} deliveries used up the schedule (0.3^4 expected ~${(flakyDeliveries.length * 0.0081).toFixed(1)})`,
+    );
     // The silent one: every delivery ends failed after the whole schedule (4 attempts).
     const silent = await database.db.webhookDelivery.findMany({ where: { endpointId: endpointIds.silent } });
     expect(silent).toHaveLength(subscribed("silent").length);
@@ -177,7 +205,9 @@ describe("two senders under faults", () => {
     // At least once, not more than needed: the always-answering endpoint saw each event once, except those
     // the killed process had in flight (sent, then its lease ran out before the outcome was recorded).
     const repeats = [...receivers.all.received.values()].filter((n) => n > 1).length;
-    console.log(`always-answering endpoint: ${repeats} events received twice (the killed process had ${killedInFlight} attempts in flight)`);
+    console.log(
+      `always-answering endpoint: ${repeats} events received twice (the killed process had ${killedInFlight} attempts in flight)`,
+    );
     expect(repeats).toBeLessThanOrEqual(Math.max(killedInFlight, 0));
   }, 240_000);
 });

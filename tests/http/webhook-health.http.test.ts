@@ -17,7 +17,9 @@ describe("endpoint health and replay of failed deliveries", () => {
     const m = await dashboardMerchant("Health merchant");
     const receiver = await startReceiver(() => 500);
     cleanups.push(() => receiver.close());
-    const endpoint = (await call("POST", "/v1/webhook-endpoints", { key: m.key, body: { url: receiver.url, enabledEvents: ["order.paid"] } })).body;
+    const endpoint = (
+      await call("POST", "/v1/webhook-endpoints", { key: m.key, body: { url: receiver.url, enabledEvents: ["order.paid"] } })
+    ).body;
     const since = new Date(Date.now() - 1000).toISOString();
     for (let i = 0; i < 2; i++) {
       const checkout = await openCheckout(m.key, { amount: 800 + i });
@@ -26,25 +28,36 @@ describe("endpoint health and replay of failed deliveries", () => {
     // The default schedule's first retry is a minute away: after one failed attempt each, mark them failed as
     // a used-up schedule would (the sender's own path to `failed` is covered by webhook-delivery.http).
     const deadline = Date.now() + 15_000;
-    while (receiver.received.length < 2 && Date.now() < deadline) await tick(), await sleep(100);
+    while (receiver.received.length < 2 && Date.now() < deadline) (await tick(), await sleep(100));
     expect(receiver.received).toHaveLength(2);
     const { getDb } = await import("../../lib/db");
     await getDb().webhookDelivery.updateMany({ where: { endpointId: endpoint.id }, data: { status: "failed" } });
 
     const health = await call("GET", `/v1/webhook-endpoints/${endpoint.id}/health`, { key: m.key });
     expect(health.status).toBe(200);
-    expect(health.body).toMatchObject({ object: "webhook_endpoint_health", attempts: 2, succeeded: 0, successRate: 0, p50LatencyMs: expect.any(Number) });
+    expect(health.body).toMatchObject({
+      object: "webhook_endpoint_health",
+      attempts: 2,
+      succeeded: 0,
+      successRate: 0,
+      p50LatencyMs: expect.any(Number),
+    });
 
     receiver.respond = () => 200;
-    const replay = await dashboardCall(m.session, "POST", `/api/dashboard/webhook-endpoints/${endpoint.id}/replay-failed`, { body: { since }, csrfToken: m.csrfToken });
+    const replay = await dashboardCall(m.session, "POST", `/api/dashboard/webhook-endpoints/${endpoint.id}/replay-failed`, {
+      body: { since },
+      csrfToken: m.csrfToken,
+    });
     expect(replay.status, JSON.stringify(replay.body)).toBe(200);
     expect(replay.body).toMatchObject({ object: "webhook_replay", requeuedDeliveries: 2 });
-    while (receiver.received.length < 4 && Date.now() < deadline + 15_000) await tick(), await sleep(100);
+    while (receiver.received.length < 4 && Date.now() < deadline + 15_000) (await tick(), await sleep(100));
     expect(receiver.received).toHaveLength(4);
     const after = (await call("GET", `/v1/webhook-endpoints/${endpoint.id}/health`, { key: m.key })).body;
     expect(after).toMatchObject({ attempts: 4, succeeded: 2, successRate: 0.5 });
     // Nothing failed since now: nothing to replay; another merchant's key cannot.
-    expect((await call("POST", `/v1/webhook-endpoints/${endpoint.id}/replay-failed`, { key: m.key, body: {} })).body.requeuedDeliveries).toBe(0);
+    expect(
+      (await call("POST", `/v1/webhook-endpoints/${endpoint.id}/replay-failed`, { key: m.key, body: {} })).body.requeuedDeliveries,
+    ).toBe(0);
     const other = await dashboardMerchant("Other");
     expect((await call("POST", `/v1/webhook-endpoints/${endpoint.id}/replay-failed`, { key: other.key, body: {} })).status).toBe(404);
 

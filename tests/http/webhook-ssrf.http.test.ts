@@ -12,11 +12,33 @@ import { startTestServer } from "../helpers/server";
 
 // IP literals in every form the URL parser accepts, and names resolving to them.
 const INTERNAL = [
-  "http://10.0.0.5:6379/", "http://127.0.0.1:5432/h", "http://169.254.169.254/latest/meta-data", "http://localhost:3000/h",
-  "http://192.168.0.10:8080/h", "http://100.64.0.1/h", "http://[::1]/h", "http://[::ffff:127.0.0.1]/h", "http://2130706433/h",
-  "http://0x7f000001/h", "http://0177.0.0.1/h", "https://[fd00::1]/h", "http://[fe80::1]/h", "http://0.0.0.0/h",
+  "http://10.0.0.5:6379/",
+  "http://127.0.0.1:5432/h",
+  "http://169.254.169.254/latest/meta-data",
+  "http://localhost:3000/h",
+  "http://192.168.0.10:8080/h",
+  "http://100.64.0.1/h",
+  "http://[::1]/h",
+  "http://[::ffff:127.0.0.1]/h",
+  "http://2130706433/h",
+  "http://0x7f000001/h",
+  "http://0177.0.0.1/h",
+  "https://[fd00::1]/h",
+  "http://[fe80::1]/h",
+  "http://0.0.0.0/h",
 ];
-const DELIVERY_ERROR_CLASSES = ["timeout", "connection_refused", "connection_reset", "tls_error", "dns_error", "blocked_address", "http_error", "connection_error", "endpoint_disabled", "internal_error"];
+const DELIVERY_ERROR_CLASSES = [
+  "timeout",
+  "connection_refused",
+  "connection_reset",
+  "tls_error",
+  "dns_error",
+  "blocked_address",
+  "http_error",
+  "connection_error",
+  "endpoint_disabled",
+  "internal_error",
+];
 
 let deployed: ServerProcess;
 let m: TestMerchant;
@@ -31,12 +53,19 @@ describe("a deployment (public BASE_URL)", () => {
       const res = await call("POST", "/v1/webhook-endpoints", { key, body: { url }, base: deployed.url });
       expect(res.status, `${url} ${key.slice(0, 7)}`).toBe(400);
       expect(res.body.error.code).toBe("VALIDATION_ERROR");
-      expect(res.body.error.details.fields[0]).toMatchObject({ path: "url", message: expect.stringMatching(/private|loopback|link-local/) });
+      expect(res.body.error.details.fields[0]).toMatchObject({
+        path: "url",
+        message: expect.stringMatching(/private|loopback|link-local/),
+      });
     }
   });
 
   it("refuses an update of a test-mode endpoint to an internal address", async () => {
-    const created = await call("POST", "/v1/webhook-endpoints", { key: m.testKey, body: { url: "https://hooks.example.com/h" }, base: deployed.url });
+    const created = await call("POST", "/v1/webhook-endpoints", {
+      key: m.testKey,
+      body: { url: "https://hooks.example.com/h" },
+      base: deployed.url,
+    });
     expect(created.status).toBe(201);
     for (const url of ["http://10.0.0.5:6379/", "http://169.254.169.254/latest/meta-data", "http://127.0.0.1:9/h"]) {
       const res = await call("PATCH", `/v1/webhook-endpoints/${created.body.id}`, { key: m.testKey, body: { url }, base: deployed.url });
@@ -71,7 +100,11 @@ describe("a local installation (loopback BASE_URL, the default of the test serve
     }
     const strictLocal = await startTestServer({ WEBHOOK_ALLOW_PRIVATE_URLS: "0" });
     try {
-      const res = await call("POST", "/v1/webhook-endpoints", { key: m.testKey, body: { url: "http://127.0.0.1:9/h" }, base: strictLocal.url });
+      const res = await call("POST", "/v1/webhook-endpoints", {
+        key: m.testKey,
+        body: { url: "http://127.0.0.1:9/h" },
+        base: strictLocal.url,
+      });
       expect(res.status).toBe(400);
     } finally {
       await strictLocal.stop();
@@ -86,10 +119,16 @@ describe("the delivery log", () => {
   beforeAll(async () => {
     a = await dashboardMerchant("Delivery log classes");
     // Nothing listens on the discard port: every attempt is refused.
-    const created = await dashboardCall(a.session, "POST", "/api/dashboard/webhook-endpoints", { body: { url: "http://127.0.0.1:9/closed" }, csrfToken: a.csrfToken });
+    const created = await dashboardCall(a.session, "POST", "/api/dashboard/webhook-endpoints", {
+      body: { url: "http://127.0.0.1:9/closed" },
+      csrfToken: a.csrfToken,
+    });
     expect(created.status).toBe(201);
     endpointId = created.body.id;
-    const sent = await dashboardCall(a.session, "POST", `/api/dashboard/webhook-endpoints/${endpointId}/test-event`, { body: { type: "order.paid" }, csrfToken: a.csrfToken });
+    const sent = await dashboardCall(a.session, "POST", `/api/dashboard/webhook-endpoints/${endpointId}/test-event`, {
+      body: { type: "order.paid" },
+      csrfToken: a.csrfToken,
+    });
     expect(sent.status).toBe(201);
     eventId = sent.body.eventId;
     for (let i = 0; i < 50; i++) {

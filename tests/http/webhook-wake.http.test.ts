@@ -118,14 +118,24 @@ describe("wake on commit", () => {
   it("a merchant has at most 16 endpoints per mode: the 17th is a 400 that says so", async () => {
     const m = await database.createMerchant();
     for (let i = 0; i < 16; i++) {
-      const res = await call("POST", "/v1/webhook-endpoints", { key: m.testKey, base: server.url, body: { url: `http://127.0.0.1:9/h${i}` } });
+      const res = await call("POST", "/v1/webhook-endpoints", {
+        key: m.testKey,
+        base: server.url,
+        body: { url: `http://127.0.0.1:9/h${i}` },
+      });
       expect(res.status).toBe(201);
     }
-    const refused = await call("POST", "/v1/webhook-endpoints", { key: m.testKey, base: server.url, body: { url: "http://127.0.0.1:9/h17" } });
+    const refused = await call("POST", "/v1/webhook-endpoints", {
+      key: m.testKey,
+      base: server.url,
+      body: { url: "http://127.0.0.1:9/h17" },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.error.code).toBe("VALIDATION_ERROR");
     expect(refused.body.error.message).toMatch(/maximum of 16 test-mode webhook endpoints/);
     // The other mode has its own 16.
-    expect((await call("POST", "/v1/webhook-endpoints", { key: m.liveKey, base: server.url, body: { url: "http://127.0.0.1:9/live" } })).status).toBe(201);
+    expect(
+      (await call("POST", "/v1/webhook-endpoints", { key: m.liveKey, base: server.url, body: { url: "http://127.0.0.1:9/live" } })).status,
+    ).toBe(201);
   });
 });

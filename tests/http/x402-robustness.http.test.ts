@@ -28,7 +28,10 @@ beforeAll(async () => {
 });
 
 async function resource(amount = 5) {
-  const res = await call("POST", "/v1/paid_resources", { key: m.testKey, body: { name: "Robust", amount, currency: "usd", content: { ok: true } } });
+  const res = await call("POST", "/v1/paid_resources", {
+    key: m.testKey,
+    body: { name: "Robust", amount, currency: "usd", content: { ok: true } },
+  });
   expect(res.status).toBe(201);
   return res.body;
 }
@@ -55,19 +58,48 @@ const TYPES = {
 } as const;
 
 /** A v2 payload signed by hand (what the client would never make: an expired window, another chain). */
-async function handSigned(options: { to: string; value: string; validBefore: bigint; chainId?: number; asset?: string; network?: string; name?: string }) {
+async function handSigned(options: {
+  to: string;
+  value: string;
+  validBefore: bigint;
+  chainId?: number;
+  asset?: string;
+  network?: string;
+  name?: string;
+}) {
   const account = privateKeyToAccount(generatePrivateKey());
   const nonce = `0x${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex")}` as `0x${string}`;
-  const authorization = { from: account.address, to: options.to, value: options.value, validAfter: "0", validBefore: options.validBefore.toString(), nonce };
+  const authorization = {
+    from: account.address,
+    to: options.to,
+    value: options.value,
+    validAfter: "0",
+    validBefore: options.validBefore.toString(),
+    nonce,
+  };
   const asset = options.asset ?? USDC;
   const name = options.name ?? "USDC";
   const signature = await account.signTypedData({
     domain: { name, version: "2", chainId: options.chainId ?? 84532, verifyingContract: asset as `0x${string}` },
     types: TYPES,
     primaryType: "TransferWithAuthorization",
-    message: { ...authorization, to: options.to as `0x${string}`, value: BigInt(options.value), validAfter: 0n, validBefore: options.validBefore },
+    message: {
+      ...authorization,
+      to: options.to as `0x${string}`,
+      value: BigInt(options.value),
+      validAfter: 0n,
+      validBefore: options.validBefore,
+    },
   });
-  const accepted = { scheme: "exact", network: options.network ?? "eip155:84532", amount: options.value, asset, payTo: options.to, maxTimeoutSeconds: 300, extra: { name, version: "2" } };
+  const accepted = {
+    scheme: "exact",
+    network: options.network ?? "eip155:84532",
+    amount: options.value,
+    asset,
+    payTo: options.to,
+    maxTimeoutSeconds: 300,
+    extra: { name, version: "2" },
+  };
   return { x402Version: 2, accepted, payload: { signature, authorization } };
 }
 
@@ -85,12 +117,21 @@ describe("50 concurrent settlements of one authorization across two server proce
     const { payload } = await signedFor(r.id, undefined, servers[0].url);
     const header = b64(payload);
     const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => fetch(`${servers[i % 2].url}/x402/r/${r.id}`, { headers: { "PAYMENT-SIGNATURE": header } }).then(async (res) => ({ res, body: await res.text() }))),
+      Array.from({ length: 50 }, (_, i) =>
+        fetch(`${servers[i % 2].url}/x402/r/${r.id}`, { headers: { "PAYMENT-SIGNATURE": header } }).then(async (res) => ({
+          res,
+          body: await res.text(),
+        })),
+      ),
     );
     const statuses = results.map((x) => x.res.status);
-    expect(statuses.filter((s) => s === 200), statuses.join(",")).toHaveLength(1);
+    expect(
+      statuses.filter((s) => s === 200),
+      statuses.join(","),
+    ).toHaveLength(1);
     expect(statuses.filter((s) => s === 402)).toHaveLength(49);
-    for (const { res } of results.filter((x) => x.res.status === 402)) expect(unb64(res.headers.get("payment-required")!).error).toBe("invalid_exact_evm_nonce_already_used");
+    for (const { res } of results.filter((x) => x.res.status === 402))
+      expect(unb64(res.headers.get("payment-required")!).error).toBe("invalid_exact_evm_nonce_already_used");
     expect(await getDb().paymentIntent.count({ where: { paidResourceId: r.id } })).toBe(1);
     // Captured, or already settled by another test file's tick (the tick settles every due PaymentIntent).
     expect(await getDb().paymentIntent.count({ where: { paidResourceId: r.id, status: { in: ["captured", "settled"] } } })).toBe(1);
@@ -101,9 +142,14 @@ describe("50 concurrent settlements of one authorization across two server proce
     const { payload } = await signedFor(r.id, undefined, servers[1].url);
     const body = { x402Version: 2, paymentPayload: payload, paymentRequirements: payload.accepted };
     const before = await getDb().paymentIntent.count({ where: { merchantId: m.merchantId, source: "x402" } });
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => call("POST", "/x402/settle", { key: m.testKey, base: servers[i % 2].url, body })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => call("POST", "/x402/settle", { key: m.testKey, base: servers[i % 2].url, body })),
+    );
     const outcomes = results.map((x) => `${x.status} ${x.body.success} ${x.body.errorReason ?? ""}`);
-    expect(outcomes.filter((o) => o === "200 true "), outcomes.join(",")).toHaveLength(1);
+    expect(
+      outcomes.filter((o) => o === "200 true "),
+      outcomes.join(","),
+    ).toHaveLength(1);
     expect(outcomes.filter((o) => o === "200 false invalid_exact_evm_nonce_already_used")).toHaveLength(49);
     expect(await getDb().paymentIntent.count({ where: { merchantId: m.merchantId, source: "x402" } })).toBe(before + 1);
   });
@@ -132,7 +178,11 @@ describe("bad input at /x402/r/:id: 402 with the reason in PAYMENT-REQUIRED, nev
       ["no version", { "PAYMENT-SIGNATURE": b64({ hello: 1 }) }, "invalid_x402_version"],
       ["unknown scheme", { "PAYMENT-SIGNATURE": b64(wrongScheme) }, "invalid_scheme"],
       ["wrong network", { "PAYMENT-SIGNATURE": b64(wrongNetwork) }, "invalid_exact_evm_network_mismatch"],
-      ["v1 on a v2 payload shape", { "X-PAYMENT": b64({ x402Version: 1, scheme: "exact", network: "base", payload: payload.payload }) }, "invalid_exact_evm_network_mismatch"],
+      [
+        "v1 on a v2 payload shape",
+        { "X-PAYMENT": b64({ x402Version: 1, scheme: "exact", network: "base", payload: payload.payload }) },
+        "invalid_exact_evm_network_mismatch",
+      ],
       ["altered signature", { "PAYMENT-SIGNATURE": b64(altered) }, "invalid_exact_evm_signature"],
       ["altered value", { "PAYMENT-SIGNATURE": b64(otherValue) }, "invalid_exact_evm_signature"],
       ["expired authorization", { "PAYMENT-SIGNATURE": b64(expired) }, "invalid_exact_evm_payload_authorization_valid_before"],
@@ -168,7 +218,11 @@ describe("bad input at the facilitator: its own answers, never a 500", () => {
     const good = { x402Version: 2, paymentPayload: payload, paymentRequirements: payload.accepted };
     expect((await call("POST", "/x402/verify", { body: good })).status).toBe(401);
     expect((await call("GET", "/x402/supported", {})).status).toBe(401);
-    const notJson = await call("POST", "/x402/verify", { key: m.testKey, rawBody: "{nope", headers: { "Content-Type": "application/json" } });
+    const notJson = await call("POST", "/x402/verify", {
+      key: m.testKey,
+      rawBody: "{nope",
+      headers: { "Content-Type": "application/json" },
+    });
     expect(notJson.status).toBe(400);
     for (const path of ["/x402/verify", "/x402/settle"]) {
       for (const body of [{}, { x402Version: "2" }, { x402Version: 2, paymentPayload: "x", paymentRequirements: {} }, [1, 2]]) {
@@ -189,11 +243,31 @@ describe("bad input at the facilitator: its own answers, never a 500", () => {
       ["version mismatch", { ...good, x402Version: 1 }, "invalid_x402_version"],
       ["unknown scheme", { ...good, paymentRequirements: { ...good.paymentRequirements, scheme: "upto" } }, "invalid_scheme"],
       ["wrong network", { ...good, paymentRequirements: { ...good.paymentRequirements, network: "eip155:1" } }, "invalid_network"],
-      ["other asset", { ...good, paymentRequirements: { ...good.paymentRequirements, asset: "0x1111111111111111111111111111111111111111" } }, "invalid_payload"],
-      ["requirements missing amount", { ...good, paymentRequirements: { ...good.paymentRequirements, amount: undefined } }, "invalid_payment_requirements"],
+      [
+        "other asset",
+        { ...good, paymentRequirements: { ...good.paymentRequirements, asset: "0x1111111111111111111111111111111111111111" } },
+        "invalid_payload",
+      ],
+      [
+        "requirements missing amount",
+        { ...good, paymentRequirements: { ...good.paymentRequirements, amount: undefined } },
+        "invalid_payment_requirements",
+      ],
       ["altered authorization", { ...good, paymentPayload: altered }, "invalid_exact_evm_signature"],
-      ["expired", { x402Version: 2, paymentPayload: expired, paymentRequirements: expired.accepted }, "invalid_exact_evm_payload_authorization_valid_before"],
-      ["fractional cents", { ...good, paymentRequirements: { ...good.paymentRequirements, amount: "60001" }, paymentPayload: { ...payload, accepted: { ...payload.accepted, amount: "60001" } } }, "invalid_payment_requirements"],
+      [
+        "expired",
+        { x402Version: 2, paymentPayload: expired, paymentRequirements: expired.accepted },
+        "invalid_exact_evm_payload_authorization_valid_before",
+      ],
+      [
+        "fractional cents",
+        {
+          ...good,
+          paymentRequirements: { ...good.paymentRequirements, amount: "60001" },
+          paymentPayload: { ...payload, accepted: { ...payload.accepted, amount: "60001" } },
+        },
+        "invalid_payment_requirements",
+      ],
     ];
     for (const [label, body, reason] of cases) {
       const verify = await call("POST", "/x402/verify", { key: m.testKey, body });
@@ -204,19 +278,53 @@ describe("bad input at the facilitator: its own answers, never a 500", () => {
       expect(settle.body, label).toMatchObject({ success: false, errorReason: reason, transaction: "" });
     }
     // v1 bodies too.
-    const v1 = { x402Version: 1, paymentPayload: { x402Version: 1, scheme: "exact", network: "base-sepolia", payload: payload.payload }, paymentRequirements: { scheme: "exact", network: "base-sepolia", maxAmountRequired: "60000", resource: "https://x/y", description: "d", mimeType: "application/json", payTo, maxTimeoutSeconds: 300, asset: USDC, extra: { name: "USDC", version: "2" } } };
-    expect((await call("POST", "/x402/verify", { key: m.testKey, body: v1 })).body).toEqual({ isValid: true, payer: payload.payload.authorization.from });
-    expect((await call("POST", "/x402/verify", { key: m.testKey, body: good })).body).toEqual({ isValid: true, payer: payload.payload.authorization.from });
+    const v1 = {
+      x402Version: 1,
+      paymentPayload: { x402Version: 1, scheme: "exact", network: "base-sepolia", payload: payload.payload },
+      paymentRequirements: {
+        scheme: "exact",
+        network: "base-sepolia",
+        maxAmountRequired: "60000",
+        resource: "https://x/y",
+        description: "d",
+        mimeType: "application/json",
+        payTo,
+        maxTimeoutSeconds: 300,
+        asset: USDC,
+        extra: { name: "USDC", version: "2" },
+      },
+    };
+    expect((await call("POST", "/x402/verify", { key: m.testKey, body: v1 })).body).toEqual({
+      isValid: true,
+      payer: payload.payload.authorization.from,
+    });
+    expect((await call("POST", "/x402/verify", { key: m.testKey, body: good })).body).toEqual({
+      isValid: true,
+      payer: payload.payload.authorization.from,
+    });
   });
 
   it("GET /x402/supported names exact on the mode's network (v2 and v1) and the merchant's payTo; live settle is 502 UPSTREAM_ERROR", async () => {
     const test = await call("GET", "/x402/supported", { key: m.testKey });
     expect(test.body.kinds).toEqual([
-      { x402Version: 2, scheme: "exact", network: "eip155:84532", extra: expect.objectContaining({ payTo, asset: USDC, name: "USDC", version: "2" }) },
+      {
+        x402Version: 2,
+        scheme: "exact",
+        network: "eip155:84532",
+        extra: expect.objectContaining({ payTo, asset: USDC, name: "USDC", version: "2" }),
+      },
       { x402Version: 1, scheme: "exact", network: "base-sepolia", extra: expect.objectContaining({ payTo }) },
     ]);
     expect(livePayTo).not.toBe(payTo);
-    const live = await handSigned({ to: livePayTo, value: "10000", validBefore: now() + 300n, chainId: 8453, asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", network: "eip155:8453", name: "USD Coin" });
+    const live = await handSigned({
+      to: livePayTo,
+      value: "10000",
+      validBefore: now() + 300n,
+      chainId: 8453,
+      asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+      network: "eip155:8453",
+      name: "USD Coin",
+    });
     const body = { x402Version: 2, paymentPayload: live, paymentRequirements: live.accepted };
     expect((await call("POST", "/x402/verify", { key: m.liveKey, body })).body).toMatchObject({ isValid: true });
     const settle = await call("POST", "/x402/settle", { key: m.liveKey, body });

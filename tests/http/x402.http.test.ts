@@ -28,7 +28,10 @@ beforeAll(async () => {
 });
 
 async function resource(body: Record<string, unknown> = {}, key = m.testKey) {
-  const res = await call("POST", "/v1/paid_resources", { key, body: { name: "Forecast", amount: 5, currency: "usd", content: { forecast: "sunny", id: Math.random() }, ...body } });
+  const res = await call("POST", "/v1/paid_resources", {
+    key,
+    body: { name: "Forecast", amount: 5, currency: "usd", content: { forecast: "sunny", id: Math.random() }, ...body },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
 }
@@ -79,13 +82,33 @@ describe("hosted paid resources with the real @x402/fetch (v2)", () => {
     expect(required).toMatchObject({
       x402Version: 2,
       resource: { url: `${baseUrl()}/x402/r/${r.id}`, description: "Today's forecast" },
-      accepts: [{ scheme: "exact", network: "eip155:84532", amount: "250000", asset: USDC, payTo, maxTimeoutSeconds: 300, extra: { name: "USDC", version: "2" } }],
+      accepts: [
+        {
+          scheme: "exact",
+          network: "eip155:84532",
+          amount: "250000",
+          asset: USDC,
+          payTo,
+          maxTimeoutSeconds: 300,
+          extra: { name: "USDC", version: "2" },
+        },
+      ],
     });
     const body = await res.json();
     expect(body).toMatchObject({
       x402Version: 1,
       error: expect.any(String),
-      accepts: [{ scheme: "exact", network: "base-sepolia", maxAmountRequired: "250000", resource: `${baseUrl()}/x402/r/${r.id}`, payTo, asset: USDC, extra: { name: "USDC", version: "2" } }],
+      accepts: [
+        {
+          scheme: "exact",
+          network: "base-sepolia",
+          maxAmountRequired: "250000",
+          resource: `${baseUrl()}/x402/r/${r.id}`,
+          payTo,
+          asset: USDC,
+          extra: { name: "USDC", version: "2" },
+        },
+      ],
     });
     expect(body.accepts).toHaveLength(1);
     expect(res.headers.get("ratelimit-limit")).not.toBeNull();
@@ -102,7 +125,16 @@ describe("hosted paid resources with the real @x402/fetch (v2)", () => {
     expect(receipt).toMatchObject({ success: true, network: "eip155:84532", payer: account.address });
     expect(receipt.transaction).toMatch(/^pi_/);
     const pi = await call("GET", `/v1/payment_intents/${receipt.transaction}`, { key: m.testKey });
-    expect(pi.body).toMatchObject({ status: "captured", amount: 7, amountCaptured: 7, currency: "USD", source: "x402", payer: account.address, paidResourceId: r.id, livemode: false });
+    expect(pi.body).toMatchObject({
+      status: "captured",
+      amount: 7,
+      amountCaptured: 7,
+      currency: "USD",
+      source: "x402",
+      payer: account.address,
+      paidResourceId: r.id,
+      livemode: false,
+    });
     expect(pi.body.paymentMethod).toBe(`x402:eip155:84532:${account.address}`);
     const order = await call("GET", `/v1/orders/${pi.body.orderId}`, { key: m.testKey });
     expect(order.body).toMatchObject({ status: "paid", source: "x402", amount: 7 });
@@ -162,7 +194,11 @@ describe("hosted paid resources with the real @x402/fetch (v2)", () => {
       const r = await resource({ content: undefined, url: `http://127.0.0.1:${port}/api/jobs`, amount: 3 });
       const before = await balanceUsd(m.testKey);
       const { pay, account } = v2Payer();
-      const res = await pay(`${baseUrl()}/x402/r/${r.id}?q=1`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ job: "x" }) });
+      const res = await pay(`${baseUrl()}/x402/r/${r.id}?q=1`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ job: "x" }),
+      });
       expect(res.status).toBe(201);
       expect(await res.json()).toEqual({ created: true });
       expect(seen).toHaveLength(1);
@@ -261,7 +297,12 @@ describe("the real @x402/express middleware settling through this service's faci
     const verify = await call("POST", "/x402/verify", { key: m.testKey, body });
     expect(verify.body).toMatchObject({ isValid: false, invalidReason: "invalid_exact_evm_nonce_already_used" });
     const settle = await call("POST", "/x402/settle", { key: m.testKey, body });
-    expect(settle.body).toMatchObject({ success: false, errorReason: "invalid_exact_evm_nonce_already_used", transaction: "", network: "eip155:84532" });
+    expect(settle.body).toMatchObject({
+      success: false,
+      errorReason: "invalid_exact_evm_nonce_already_used",
+      transaction: "",
+      network: "eip155:84532",
+    });
     const elsewhere = await call("POST", "/x402/verify", { key: other.testKey, body });
     expect(elsewhere.body).toMatchObject({ isValid: false, invalidReason: "invalid_exact_evm_recipient_mismatch" });
   });

@@ -32,7 +32,8 @@ describe("lib/sdk boundaries", () => {
         const specifier = match[3];
         checked++;
         if (specifier.startsWith("node:")) continue;
-        if (OPTIONAL_PEER_IMPORTS[path.relative(SDK_DIR, file)]?.some((peer) => specifier === peer || specifier.startsWith(`${peer}/`))) continue;
+        if (OPTIONAL_PEER_IMPORTS[path.relative(SDK_DIR, file)]?.some((peer) => specifier === peer || specifier.startsWith(`${peer}/`)))
+          continue;
         expect(specifier.startsWith("."), `${path.relative(SDK_DIR, file)} imports ${specifier}`).toBe(true);
         const resolved = path.resolve(path.dirname(file), specifier);
         expect(resolved.startsWith(SDK_DIR), `${path.relative(SDK_DIR, file)} reaches outside lib/sdk: ${specifier}`).toBe(true);

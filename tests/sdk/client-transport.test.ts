@@ -61,7 +61,10 @@ describe("ServiceClient transport errors", () => {
   });
 
   it("an abort during the back-off wait is aborted too", async () => {
-    const proxy = await startScriptedProxy(null, () => ({ status: 503, body: { error: { code: "CIRCUIT_OPEN", message: "open", details: {} } } }));
+    const proxy = await startScriptedProxy(null, () => ({
+      status: 503,
+      body: { error: { code: "CIRCUIT_OPEN", message: "open", details: {} } },
+    }));
     opened.push(proxy);
     const client = new ServiceClient({ baseUrl: proxy.url, apiKey: "sk_test_x", maxRetries: 5, initialRetryDelayMs: 5_000 });
     const controller = new AbortController();

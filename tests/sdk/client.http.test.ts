@@ -20,7 +20,13 @@ async function proxied(script: (n: number) => ProxyAction) {
 /** A fresh merchant per test, so "exactly one customer" is about this test alone. */
 async function freshClient(url: string, options: { maxRetries?: number } = {}) {
   const merchant = await createTestMerchant("SDK client test");
-  const client = new ServiceClient({ baseUrl: url, apiKey: merchant.testKey, maxRetries: options.maxRetries ?? 3, initialRetryDelayMs: 20, timeoutMs: 10_000 });
+  const client = new ServiceClient({
+    baseUrl: url,
+    apiKey: merchant.testKey,
+    maxRetries: options.maxRetries ?? 3,
+    initialRetryDelayMs: 20,
+    timeoutMs: 10_000,
+  });
   const direct = new ServiceClient({ baseUrl: baseUrl(), apiKey: merchant.testKey, maxRetries: 0 });
   return { merchant, client, direct };
 }
@@ -101,7 +107,11 @@ describe("ServiceClient retries reuse one Idempotency-Key", () => {
   });
 
   it("429 waits for Retry-After before retrying", async () => {
-    const limited = { status: 429, headers: { "Retry-After": "1" }, body: { error: { code: "RATE_LIMITED", message: "slow down", details: {} } } };
+    const limited = {
+      status: 429,
+      headers: { "Retry-After": "1" },
+      body: { error: { code: "RATE_LIMITED", message: "slow down", details: {} } },
+    };
     const proxy = await proxied((n) => (n === 0 ? limited : "forward"));
     const { client, direct } = await freshClient(proxy.url);
     await client.customers.create({ name: "Patient" });

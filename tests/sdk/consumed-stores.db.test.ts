@@ -9,13 +9,7 @@ import type { AddressInfo } from "node:net";
 import { Redis } from "ioredis";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  inMemoryConsumedStore,
-  postgresConsumedStore,
-  redisConsumedStore,
-  serviceConsumedStore,
-  type ConsumedStore,
-} from "../../lib/sdk";
+import { inMemoryConsumedStore, postgresConsumedStore, redisConsumedStore, serviceConsumedStore, type ConsumedStore } from "../../lib/sdk";
 import { baseUrl, call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 
@@ -78,7 +72,11 @@ const stores: [string, () => ConsumedStore, () => Promise<string>][] = [
   ["in-memory", () => inMemoryConsumedStore(), randomId],
   ["redis (SET NX)", () => redisConsumedStore(redis, { prefix: redisPrefix, ttlSeconds: 600 }), randomId],
   ["postgres (unique insert)", () => pgStore, randomId],
-  ["service-backed (HTTP stand-in)", () => serviceConsumedStore({ baseUrl: stubUrl, apiKey: "sk_test_store", merchantId: "mer_test" }), randomId],
+  [
+    "service-backed (HTTP stand-in)",
+    () => serviceConsumedStore({ baseUrl: stubUrl, apiKey: "sk_test_store", merchantId: "mer_test" }),
+    randomId,
+  ],
   [
     "service-backed (the real service)",
     () => serviceConsumedStore({ baseUrl: baseUrl(), apiKey: seller.testKey, merchantId: seller.merchantId }),
@@ -115,7 +113,10 @@ describe("consumed store construction", () => {
       const id = `pi_${randomBytes(8).toString("hex")}`;
       const a = redisConsumedStore(redis, { prefix: redisPrefix });
       const b = redisConsumedStore(other, { prefix: redisPrefix });
-      const results = await Promise.all([...Array.from({ length: 25 }, () => a.consume(id)), ...Array.from({ length: 25 }, () => b.consume(id))]);
+      const results = await Promise.all([
+        ...Array.from({ length: 25 }, () => a.consume(id)),
+        ...Array.from({ length: 25 }, () => b.consume(id)),
+      ]);
       expect(results.filter(Boolean)).toHaveLength(1);
       expect(await redis.ttl(`${redisPrefix}${id}`)).toBeGreaterThan(0);
     } finally {

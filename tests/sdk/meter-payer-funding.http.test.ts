@@ -24,7 +24,14 @@ describe("meteredPaywall's top-up gate: the agent funds the budget with its own 
     const merchant = await createTestMerchant("Metered seller");
     const seller = new ServiceClient({ baseUrl: baseUrl(), apiKey: merchant.testKey, timeoutMs: 20_000 });
     const customer = await seller.customers.create({ name: "agent as the seller's customer" });
-    const meter = await seller.meters.create({ customerId: customer.id, currency: "usd", thresholdMinor: 100, prepaid: true, budgetMinor: 1, paymentMethod: "pm_card_visa" });
+    const meter = await seller.meters.create({
+      customerId: customer.id,
+      currency: "usd",
+      thresholdMinor: 100,
+      prepaid: true,
+      budgetMinor: 1,
+      paymentMethod: "pm_card_visa",
+    });
     const runs: unknown[] = [];
     const server = new McpServer({ name: "metered", version: "1.0.0" });
     server.registerTool(
@@ -77,8 +84,20 @@ describe("meteredPaywall's top-up gate: the agent funds the budget with its own 
       const refused = await agentService.meters.topUp(meter.id, { amountMinor: 1 }).catch((err: unknown) => err);
       expect(ServiceError.is(refused) && refused.status).toBe(404);
 
-      const funding = await agentService.meters.fund(meter.id, { amountMinor: gate.minimumAmountMinor!, currency: "usd", paymentMethod: wallet.id });
-      expect(funding).toEqual({ object: "meter_funding", meterId: meter.id, paymentIntentId: expect.stringMatching(/^pi_/), status: "captured", amount: 1, currency: "USD", livemode: false });
+      const funding = await agentService.meters.fund(meter.id, {
+        amountMinor: gate.minimumAmountMinor!,
+        currency: "usd",
+        paymentMethod: wallet.id,
+      });
+      expect(funding).toEqual({
+        object: "meter_funding",
+        meterId: meter.id,
+        paymentIntentId: expect.stringMatching(/^pi_/),
+        status: "captured",
+        amount: 1,
+        currency: "USD",
+        livemode: false,
+      });
       expect(await walletBalance(wallet.id)).toBe(499);
 
       const retried = await agent.callTool({ name: "search", arguments: { units: 3 } });

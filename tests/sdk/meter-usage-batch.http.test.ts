@@ -18,7 +18,13 @@ async function setup(url = baseUrl()) {
   const client = new ServiceClient({ baseUrl: url, apiKey: merchant.testKey, maxRetries: 3, initialRetryDelayMs: 20, timeoutMs: 10_000 });
   const direct = new ServiceClient({ baseUrl: baseUrl(), apiKey: merchant.testKey, maxRetries: 0 });
   const customer = await createCustomer(merchant.testKey);
-  const meter = await direct.meters.create({ customerId: customer.id, currency: "usd", thresholdMinor: 100, prepaid: false, paymentMethod: "pm_card_visa" });
+  const meter = await direct.meters.create({
+    customerId: customer.id,
+    currency: "usd",
+    thresholdMinor: 100,
+    prepaid: false,
+    paymentMethod: "pm_card_visa",
+  });
   return { client, direct, meter };
 }
 
@@ -31,11 +37,24 @@ describe("meters.recordUsageBatch", () => {
     ];
     const batch = await client.meters.recordUsageBatch(records);
     expect(batch).toMatchObject({ object: "usage_batch", accepted: 1, duplicates: 0, refused: 1 });
-    expect(batch.results[0]).toEqual({ idempotencyKey: "a", meterId: meter.id, status: "accepted", usageRecordId: expect.stringMatching(/^mu_/) });
+    expect(batch.results[0]).toEqual({
+      idempotencyKey: "a",
+      meterId: meter.id,
+      status: "accepted",
+      usageRecordId: expect.stringMatching(/^mu_/),
+    });
     expect(batch.results[1]).toMatchObject({ status: "refused", error: { code: "NOT_FOUND" } });
-    expect((await client.meters.recordUsageBatch(records.slice(0, 1))).results[0]).toMatchObject({ status: "duplicate", usageRecordId: batch.results[0].usageRecordId });
+    expect((await client.meters.recordUsageBatch(records.slice(0, 1))).results[0]).toMatchObject({
+      status: "duplicate",
+      usageRecordId: batch.results[0].usageRecordId,
+    });
 
-    const bad = await client.meters.recordUsageBatch([{ ...records[0], idempotencyKey: "c" }, { ...records[0], quantity: 0 }]).catch((e) => e);
+    const bad = await client.meters
+      .recordUsageBatch([
+        { ...records[0], idempotencyKey: "c" },
+        { ...records[0], quantity: 0 },
+      ])
+      .catch((e) => e);
     expect(ServiceError.is(bad)).toBe(true);
     expect([bad.status, bad.code]).toEqual([400, "VALIDATION_ERROR"]);
     expect(bad.details.fields.map((f: { path: string }) => f.path)).toContain("records.1.quantity");
@@ -46,7 +65,12 @@ describe("meters.recordUsageBatch", () => {
     const proxy = await startScriptedProxy(baseUrl(), (n) => (n === 0 ? "forward-then-drop" : "forward"));
     opened.push(proxy);
     const { client, direct, meter } = await setup(proxy.url);
-    const records = Array.from({ length: 10 }, (_, i) => ({ meterId: meter.id, quantity: 1, unitPriceMinor: PRICE, idempotencyKey: `r${i}` }));
+    const records = Array.from({ length: 10 }, (_, i) => ({
+      meterId: meter.id,
+      quantity: 1,
+      unitPriceMinor: PRICE,
+      idempotencyKey: `r${i}`,
+    }));
     const batch = await client.meters.recordUsageBatch(records);
     expect(proxy.seen.length).toBe(2);
     expect(new Set(proxy.seen.map((r) => r.headers["idempotency-key"])).size).toBe(1);

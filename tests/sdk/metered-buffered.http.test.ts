@@ -24,7 +24,13 @@ async function setup() {
   const client = new ServiceClient({ baseUrl: baseUrl(), apiKey: merchant.testKey, timeoutMs: 20_000 });
   const payer = await client.customers.create({ name: "agent" });
   await client.customers.fund(payer.id, { amount: 10_000, currency: "usd" });
-  const postpaid = await client.meters.create({ customerId: payer.id, currency: "usd", thresholdMinor: 1, prepaid: false, paymentMethod: "pm_card_visa" });
+  const postpaid = await client.meters.create({
+    customerId: payer.id,
+    currency: "usd",
+    thresholdMinor: 1,
+    prepaid: false,
+    paymentMethod: "pm_card_visa",
+  });
   return { merchant, client, payer, postpaid };
 }
 
@@ -37,8 +43,20 @@ describe("meteredPaywall with a buffering backend", () => {
     const proxy = await startScriptedProxy(baseUrl(), () => "forward");
     opened.push(proxy);
     const refused: RefusedUsage[] = [];
-    const backend = serviceMeteringBackend({ baseUrl: proxy.url, apiKey: merchant.testKey, timeoutMs: 20_000, buffer: { maxBatchSize: 100, flushIntervalMs: 0, onRefused: (r) => refused.push(...r) } });
-    const tool = meteredPaywall<Args>({ backend, meterId: postpaid.id, unitPriceMinor: PRICE, quantity: () => 1, prepaid: false, idempotencyKey: (a) => a.requestId })(handler);
+    const backend = serviceMeteringBackend({
+      baseUrl: proxy.url,
+      apiKey: merchant.testKey,
+      timeoutMs: 20_000,
+      buffer: { maxBatchSize: 100, flushIntervalMs: 0, onRefused: (r) => refused.push(...r) },
+    });
+    const tool = meteredPaywall<Args>({
+      backend,
+      meterId: postpaid.id,
+      unitPriceMinor: PRICE,
+      quantity: () => 1,
+      prepaid: false,
+      idempotencyKey: (a) => a.requestId,
+    })(handler);
 
     const calls = [...Array.from({ length: 250 }, (_, i) => `call-${i}`), ...Array.from({ length: 50 }, (_, i) => `call-${i * 5}`)];
     const results = await Promise.all(calls.map((requestId) => tool({ requestId }, {})));
@@ -64,16 +82,29 @@ describe("meteredPaywall with a buffering backend", () => {
   it("a batch whose answer was lost is re-sent by the next flush with the same Idempotency-Key and counts once", async () => {
     const { merchant, client, postpaid } = await setup();
     let batches = 0;
-    const proxy = await startScriptedProxy(baseUrl(), (_n, req) => (req.path === "/v1/meters/usage_batches" && batches++ === 0 ? "forward-then-drop" : "forward"));
+    const proxy = await startScriptedProxy(baseUrl(), (_n, req) =>
+      req.path === "/v1/meters/usage_batches" && batches++ === 0 ? "forward-then-drop" : "forward",
+    );
     opened.push(proxy);
     // No retries in the client: the buffer's own next flush is the retry.
     const errors: unknown[] = [];
-    const backend = serviceMeteringBackend({ baseUrl: proxy.url, apiKey: merchant.testKey, timeoutMs: 5_000, maxRetries: 0, buffer: { flushIntervalMs: 0, onFlushError: (e) => errors.push(e) } });
-    for (let i = 0; i < 20; i++) expect(await backend.recordUsage({ meterId: postpaid.id, quantity: 2, unitPriceMinor: PRICE, idempotencyKey: `lost-${i}` })).toEqual({ ok: true, buffered: true });
+    const backend = serviceMeteringBackend({
+      baseUrl: proxy.url,
+      apiKey: merchant.testKey,
+      timeoutMs: 5_000,
+      maxRetries: 0,
+      buffer: { flushIntervalMs: 0, onFlushError: (e) => errors.push(e) },
+    });
+    for (let i = 0; i < 20; i++)
+      expect(await backend.recordUsage({ meterId: postpaid.id, quantity: 2, unitPriceMinor: PRICE, idempotencyKey: `lost-${i}` })).toEqual({
+        ok: true,
+        buffered: true,
+      });
     await expect(backend.flush!()).rejects.toThrow();
     expect((await client.meters.retrieve(postpaid.id)).usedBase).toBe(40 * PRICE); // the service did count it
     // More records arrive; the next flush re-sends the lost batch first, under its key, then the new one.
-    for (let i = 20; i < 25; i++) await backend.recordUsage({ meterId: postpaid.id, quantity: 2, unitPriceMinor: PRICE, idempotencyKey: `lost-${i}` });
+    for (let i = 20; i < 25; i++)
+      await backend.recordUsage({ meterId: postpaid.id, quantity: 2, unitPriceMinor: PRICE, idempotencyKey: `lost-${i}` });
     await backend.close!();
     const sent = batchRequests(proxy);
     expect(sent).toHaveLength(3);
@@ -85,13 +116,33 @@ describe("meteredPaywall with a buffering backend", () => {
 
   it("close() sends what is left; refused records reach onRefused; prepaid calls are never buffered", async () => {
     const { merchant, client, payer, postpaid } = await setup();
-    const closedMeter = await client.meters.create({ customerId: payer.id, currency: "usd", thresholdMinor: 100, prepaid: false, paymentMethod: "pm_card_visa" });
+    const closedMeter = await client.meters.create({
+      customerId: payer.id,
+      currency: "usd",
+      thresholdMinor: 100,
+      prepaid: false,
+      paymentMethod: "pm_card_visa",
+    });
     await client.meters.close(closedMeter.id);
-    const prepaid = await client.meters.create({ customerId: payer.id, currency: "usd", thresholdMinor: 100, prepaid: true, budgetMinor: 10, paymentMethod: "pm_card_visa" });
+    const prepaid = await client.meters.create({
+      customerId: payer.id,
+      currency: "usd",
+      thresholdMinor: 100,
+      prepaid: true,
+      budgetMinor: 10,
+      paymentMethod: "pm_card_visa",
+    });
     const refused: RefusedUsage[] = [];
-    const backend = serviceMeteringBackend({ baseUrl: baseUrl(), apiKey: merchant.testKey, timeoutMs: 20_000, buffer: { flushIntervalMs: 60_000, onRefused: (r) => refused.push(...r) } });
+    const backend = serviceMeteringBackend({
+      baseUrl: baseUrl(),
+      apiKey: merchant.testKey,
+      timeoutMs: 20_000,
+      buffer: { flushIntervalMs: 60_000, onRefused: (r) => refused.push(...r) },
+    });
 
-    const prepaidTool = meteredPaywall<Args>({ backend, meterId: prepaid.id, unitPriceMinor: PRICE, quantity: () => 1, prepaid: true })(handler);
+    const prepaidTool = meteredPaywall<Args>({ backend, meterId: prepaid.id, unitPriceMinor: PRICE, quantity: () => 1, prepaid: true })(
+      handler,
+    );
     const result = await prepaidTool({ requestId: "p1" }, {});
     expect(result.metering?.status).toBe("committed");
     expect((await client.meters.retrieve(prepaid.id)).usedBase).toBe(PRICE); // at once, before any flush
@@ -102,6 +153,8 @@ describe("meteredPaywall with a buffering backend", () => {
     await backend.close!();
     expect((await client.meters.retrieve(postpaid.id)).usedBase).toBe(3 * PRICE);
     expect(refused.map((r) => [r.record.idempotencyKey, r.error.code])).toEqual([["b", "CONFLICT"]]);
-    await expect(backend.recordUsage({ meterId: postpaid.id, quantity: 1, unitPriceMinor: PRICE, idempotencyKey: "c" })).rejects.toThrow(/closed/);
+    await expect(backend.recordUsage({ meterId: postpaid.id, quantity: 1, unitPriceMinor: PRICE, idempotencyKey: "c" })).rejects.toThrow(
+      /closed/,
+    );
   });
 });

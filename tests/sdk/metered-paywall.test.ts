@@ -38,7 +38,9 @@ describe("meteredPaywall: options", () => {
 
   it("unitPriceMinor must be a positive integer (base units); backend, meterId and quantity are required", () => {
     for (const unitPriceMinor of [0, -1, 0.4, Number.NaN, "400000"]) {
-      expect(() => meteredPaywall({ ...base, prepaid: true, unitPriceMinor } as unknown as MeteredPaywallOptions)).toThrow(/unitPriceMinor/);
+      expect(() => meteredPaywall({ ...base, prepaid: true, unitPriceMinor } as unknown as MeteredPaywallOptions)).toThrow(
+        /unitPriceMinor/,
+      );
     }
     expect(() => meteredPaywall({ ...base, prepaid: true, backend: undefined } as unknown as MeteredPaywallOptions)).toThrow(/backend/);
     expect(() => meteredPaywall({ ...base, prepaid: true, meterId: "" })).toThrow(/meterId/);
@@ -162,9 +164,16 @@ describe("meteredPaywall: prepaid", () => {
 describe("meteredPaywall: prepaid runs only on a hold this call created (issue 14)", () => {
   it("refuses an idempotencyKey option when prepaid: the caller could repeat it", () => {
     const backend = new FakeMeteringBackend(10 * PRICE);
-    expect(() => meteredPaywall<Args>({ backend, meterId: "mtr_p", unitPriceMinor: PRICE, quantity: () => 1, prepaid: true, idempotencyKey: (a) => a.requestId! })).toThrow(
-      /idempotencyKey.*prepaid/,
-    );
+    expect(() =>
+      meteredPaywall<Args>({
+        backend,
+        meterId: "mtr_p",
+        unitPriceMinor: PRICE,
+        quantity: () => 1,
+        prepaid: true,
+        idempotencyKey: (a) => a.requestId!,
+      }),
+    ).toThrow(/idempotencyKey.*prepaid/);
   });
 
   it("reserves every call under a new key of its own, the same arguments included", async () => {
@@ -186,7 +195,9 @@ describe("meteredPaywall: prepaid runs only on a hold this call created (issue 1
       const backend = new FakeMeteringBackend(10 * PRICE);
       backend.forcedOutcome = forced;
       const calls: Args[] = [];
-      const wrapped = meteredPaywall<Args>({ backend, meterId: "mtr_p", unitPriceMinor: PRICE, quantity: () => 1, prepaid: true })(tool(calls));
+      const wrapped = meteredPaywall<Args>({ backend, meterId: "mtr_p", unitPriceMinor: PRICE, quantity: () => 1, prepaid: true })(
+        tool(calls),
+      );
       const result = await wrapped({}, {});
       expect(calls).toEqual([]);
       expect(result.isError).toBe(true);
@@ -199,7 +210,9 @@ describe("meteredPaywall: prepaid runs only on a hold this call created (issue 1
   it("a quantity of 0 (or less than one unit) reserves one unit: no free prepaid run", async () => {
     const backend = new FakeMeteringBackend(10 * PRICE);
     const calls: Args[] = [];
-    const wrapped = meteredPaywall<Args>({ backend, meterId: "mtr_p", unitPriceMinor: PRICE, quantity: (a) => a.pages, prepaid: true })(tool(calls));
+    const wrapped = meteredPaywall<Args>({ backend, meterId: "mtr_p", unitPriceMinor: PRICE, quantity: (a) => a.pages, prepaid: true })(
+      tool(calls),
+    );
     const result = await wrapped({ pages: 0 }, {});
     expect(result.metering).toMatchObject({ quantity: 1, amountBase: PRICE, status: "committed" });
     expect(backend.committedBase).toBe(PRICE);
@@ -210,7 +223,9 @@ describe("meteredPaywall: prepaid runs only on a hold this call created (issue 1
 describe("meteredPaywall: the insufficient_budget gate carries the minimum top-up", () => {
   it("includes minimumAmountMinor when the backend's refusal names it, and leaves it out otherwise", async () => {
     const backend = new FakeMeteringBackend(PRICE);
-    const wrapped = meteredPaywall<Args>({ backend, meterId: "mtr_p", unitPriceMinor: PRICE, quantity: (a) => a.pages, prepaid: true })(tool([]));
+    const wrapped = meteredPaywall<Args>({ backend, meterId: "mtr_p", unitPriceMinor: PRICE, quantity: (a) => a.pages, prepaid: true })(
+      tool([]),
+    );
     expect(sc(await wrapped({ pages: 2 }, {}))).not.toHaveProperty("minimumAmountMinor");
     backend.minimumAmountMinor = 1;
     const gate = sc(await wrapped({ pages: 2 }, {}));
@@ -256,7 +271,7 @@ describe("meteredPaywall: a past-due meter", () => {
     expect(String(gate.message)).toMatch(/outstanding/);
     expect(String(gate.message)).not.toMatch(/top up/);
     expect(String(gate.message)).toContain(retryPaymentUrl);
-    expect(JSON.parse(((result as { content: { text: string }[] }).content[0]).text)).toEqual(gate);
+    expect(JSON.parse((result as { content: { text: string }[] }).content[0].text)).toEqual(gate);
   };
 
   it("prepaid: the refused reservation is the meter_past_due gate, not the top-up gate; the handler does not run", async () => {

@@ -14,7 +14,14 @@ async function setup(budgetMinor = 5) {
   const client = new ServiceClient({ baseUrl: baseUrl(), apiKey: merchant.testKey, timeoutMs: 20_000 });
   const backend = serviceMeteringBackend({ baseUrl: baseUrl(), apiKey: merchant.testKey, timeoutMs: 20_000 });
   const payer = await client.customers.create({ name: "agent" });
-  const meter = await client.meters.create({ customerId: payer.id, currency: "usd", thresholdMinor: 100, prepaid: true, budgetMinor, paymentMethod: "pm_card_visa" });
+  const meter = await client.meters.create({
+    customerId: payer.id,
+    currency: "usd",
+    thresholdMinor: 100,
+    prepaid: true,
+    budgetMinor,
+    paymentMethod: "pm_card_visa",
+  });
   return { client, backend, meter };
 }
 
@@ -27,7 +34,12 @@ describe("serviceMeteringBackend.reserve: only a hold this call created is ok", 
     if (!first.ok) throw new Error("unreachable");
     await backend.commit({ meterId: meter.id, reservationId: first.reservationId });
     // The budget (1,000,000) has 200,000 left: the replay is told it is used, not "ok" and not a top-up gate.
-    expect(await backend.reserve(params)).toMatchObject({ ok: false, reason: "already_used", reservationId: first.reservationId, status: "committed" });
+    expect(await backend.reserve(params)).toMatchObject({
+      ok: false,
+      reason: "already_used",
+      reservationId: first.reservationId,
+      status: "committed",
+    });
 
     const second = await backend.reserve({ ...params, quantity: 1, unitPriceMinor: 100_000, idempotencyKey: "released-one" });
     if (!second.ok) throw new Error(`not reserved: ${JSON.stringify(second)}`);
@@ -42,7 +54,11 @@ describe("serviceMeteringBackend.reserve: only a hold this call created is ok", 
 
   it("10 concurrent reserves with one new key: exactly one ok, the others already_used (held)", async () => {
     const { client, backend, meter } = await setup();
-    const outcomes = await Promise.all(Array.from({ length: 10 }, () => backend.reserve({ meterId: meter.id, quantity: 1, unitPriceMinor: PRICE, idempotencyKey: "one-key" })));
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        backend.reserve({ meterId: meter.id, quantity: 1, unitPriceMinor: PRICE, idempotencyKey: "one-key" }),
+      ),
+    );
     expect(outcomes.filter((o) => o.ok)).toHaveLength(1);
     expect(outcomes.filter((o) => !o.ok && o.reason === "already_used" && o.status === "held")).toHaveLength(9);
     expect((await client.meters.retrieve(meter.id)).reservedBase).toBe(PRICE);
@@ -53,7 +69,13 @@ describe("meteredPaywall prepaid over the service", () => {
   it("a call whose quantity is 0 (units the caller sent) still reserves and commits one unit", async () => {
     const { client, backend, meter } = await setup();
     let runs = 0;
-    const tool = meteredPaywall<{ units?: number }>({ backend, meterId: meter.id, unitPriceMinor: PRICE, quantity: (args) => args.units, prepaid: true })(async () => {
+    const tool = meteredPaywall<{ units?: number }>({
+      backend,
+      meterId: meter.id,
+      unitPriceMinor: PRICE,
+      quantity: (args) => args.units,
+      prepaid: true,
+    })(async () => {
       runs++;
       return { content: [{ type: "text" as const, text: "ok" }] };
     });
@@ -66,10 +88,12 @@ describe("meteredPaywall prepaid over the service", () => {
   it("the same call three times, and five at once: every run is billed (each call its own key)", async () => {
     const { client, backend, meter } = await setup();
     let runs = 0;
-    const tool = meteredPaywall<{ q: string }>({ backend, meterId: meter.id, unitPriceMinor: PRICE, quantity: () => 1, prepaid: true })(async () => {
-      runs++;
-      return { content: [{ type: "text" as const, text: "ok" }] };
-    });
+    const tool = meteredPaywall<{ q: string }>({ backend, meterId: meter.id, unitPriceMinor: PRICE, quantity: () => 1, prepaid: true })(
+      async () => {
+        runs++;
+        return { content: [{ type: "text" as const, text: "ok" }] };
+      },
+    );
     for (let i = 0; i < 3; i++) expect((await tool({ q: "same" }, {})).metering?.status).toBe("committed");
     const burst = await Promise.all(Array.from({ length: 5 }, () => tool({ q: "same" }, {})));
     expect(burst.every((r) => r.metering?.status === "committed")).toBe(true);

@@ -43,7 +43,8 @@ interface MeterPayment {
 }
 const meterPayments = async (client: ServiceClient, meterId: string) =>
   (await client.request<{ data: MeterPayment[] }>("GET", `/v1/payment_intents?meterId=${meterId}&limit=100`)).data;
-const aggregatePayments = async (client: ServiceClient, meterId: string) => (await meterPayments(client, meterId)).filter((p) => p.meterPurpose === "settlement");
+const aggregatePayments = async (client: ServiceClient, meterId: string) =>
+  (await meterPayments(client, meterId)).filter((p) => p.meterPurpose === "settlement");
 
 describe("meteredPaywall over the service: post-paid", () => {
   it("0.4-cent calls x3 with a 1-cent threshold: exactly one PaymentIntent of 1, 0.2 cent carried; a retried key counts once", async () => {
@@ -72,7 +73,9 @@ describe("meteredPaywall over the service: post-paid", () => {
     expect(payments.map((p) => [p.amount, p.status])).toEqual([[1, "settled"]]);
     expect(await client.meters.retrieve(meter.id)).toMatchObject({ accruedBase: 200_000, billedMinor: 1, settlementCount: 1 });
     expect((await client.customers.retrieve(payer.id)) as unknown).toBeTruthy();
-    const wallet = await getDb().testWallet.findUniqueOrThrow({ where: { customerId_currency: { customerId: payer.id, currency: "USD" } } });
+    const wallet = await getDb().testWallet.findUniqueOrThrow({
+      where: { customerId_currency: { customerId: payer.id, currency: "USD" } },
+    });
     expect(wallet.balance).toBe(9_999);
 
     await tickUntilSettled(meter.id); // nothing new: still one
@@ -82,9 +85,14 @@ describe("meteredPaywall over the service: post-paid", () => {
   it("a failed call (isError) is not metered", async () => {
     const { client, backend, payer } = await setup();
     const meter = await client.meters.create({ customerId: payer.id, currency: "usd", thresholdMinor: 1, prepaid: false });
-    const tool = meteredPaywall<Args>({ backend, meterId: meter.id, unitPriceMinor: PRICE, quantity: () => 1, prepaid: false, idempotencyKey: (a) => a.requestId! })(
-      async () => ({ content: [{ type: "text" as const, text: "bad input" }], isError: true }),
-    );
+    const tool = meteredPaywall<Args>({
+      backend,
+      meterId: meter.id,
+      unitPriceMinor: PRICE,
+      quantity: () => 1,
+      prepaid: false,
+      idempotencyKey: (a) => a.requestId!,
+    })(async () => ({ content: [{ type: "text" as const, text: "bad input" }], isError: true }));
     expect((await tool({ requestId: "x" }, {})).isError).toBe(true);
     expect((await client.meters.retrieve(meter.id)).usedBase).toBe(0);
   });
@@ -118,7 +126,12 @@ describe("meteredPaywall over the service: prepaid", () => {
         meterId: meter.id,
         amountBase: PRICE,
         topUpUrl: `${baseUrl()}/v1/meters/${meter.id}/top-up`,
-        details: { reason: "insufficient_budget", availableBase: 200_000, requiredBase: PRICE, topUp: { method: "POST", minimumAmountMinor: 1, currency: "USD" } },
+        details: {
+          reason: "insufficient_budget",
+          availableBase: 200_000,
+          requiredBase: PRICE,
+          topUp: { method: "POST", minimumAmountMinor: 1, currency: "USD" },
+        },
       });
       expect(gate.message).toMatch(/top up/);
       expect(JSON.parse((gated.content as { text: string }[])[0].text)).toEqual(gate);
@@ -127,7 +140,11 @@ describe("meteredPaywall over the service: prepaid", () => {
       const after = await agent.callTool({ name: "search", arguments: {} });
       expect(after.metering).toMatchObject({ status: "committed" });
       expect(runs).toHaveLength(2);
-      expect(await client.meters.retrieve(meter.id)).toMatchObject({ usedBase: 3 * PRICE, reservedBase: 0, availableBase: 2_000_000 - 3 * PRICE });
+      expect(await client.meters.retrieve(meter.id)).toMatchObject({
+        usedBase: 3 * PRICE,
+        reservedBase: 0,
+        availableBase: 2_000_000 - 3 * PRICE,
+      });
     } finally {
       await agent.close();
       await server.close();
@@ -140,7 +157,12 @@ describe("meteredPaywall over the service: prepaid", () => {
     const tool = meteredPaywall<Args>({ backend, meterId: meter.id, unitPriceMinor: PRICE, quantity: () => 1, prepaid: true })(handler);
     await expect(tool({ fail: true }, {})).rejects.toThrow("tool crashed");
     expect(runs).toHaveLength(1);
-    expect(await client.meters.retrieve(meter.id)).toMatchObject({ usedBase: 0, reservedBase: 0, accruedBase: 0, availableBase: 1_000_000 });
+    expect(await client.meters.retrieve(meter.id)).toMatchObject({
+      usedBase: 0,
+      reservedBase: 0,
+      accruedBase: 0,
+      availableBase: 1_000_000,
+    });
     const rows = await getDb().meterReservation.findMany({ where: { meterId: meter.id } });
     expect(rows.map((r) => [r.status, r.releaseReason])).toEqual([["released", "failed"]]);
     await tickUntilSettled(meter.id);
@@ -181,7 +203,14 @@ describe("meteredPaywall over the service: concurrency", () => {
   it("200 concurrent post-paid calls bill exactly 200 x price", async () => {
     const { client, backend, payer, handler } = await setup(server.url);
     const meter = await client.meters.create({ customerId: payer.id, currency: "usd", thresholdMinor: 5, prepaid: false });
-    const tool = meteredPaywall<Args>({ backend, meterId: meter.id, unitPriceMinor: PRICE, quantity: () => 1, prepaid: false, idempotencyKey: (a) => a.requestId! })(handler);
+    const tool = meteredPaywall<Args>({
+      backend,
+      meterId: meter.id,
+      unitPriceMinor: PRICE,
+      quantity: () => 1,
+      prepaid: false,
+      idempotencyKey: (a) => a.requestId!,
+    })(handler);
     await hammer(meter, tool, client);
     const open = await client.meters.retrieve(meter.id);
     const payments = await aggregatePayments(client, meter.id);
@@ -200,7 +229,14 @@ describe("meteredPaywall over the service: concurrency", () => {
 
   it("200 concurrent prepaid calls bill exactly 200 x price and never exceed the budget", async () => {
     const { client, backend, payer, handler } = await setup(server.url);
-    const meter = await client.meters.create({ customerId: payer.id, currency: "usd", thresholdMinor: 5, prepaid: true, budgetMinor: 80, paymentMethod: "pm_card_visa" });
+    const meter = await client.meters.create({
+      customerId: payer.id,
+      currency: "usd",
+      thresholdMinor: 5,
+      prepaid: true,
+      budgetMinor: 80,
+      paymentMethod: "pm_card_visa",
+    });
     const tool = meteredPaywall<Args>({ backend, meterId: meter.id, unitPriceMinor: PRICE, quantity: () => 1, prepaid: true })(handler);
     await hammer(meter, tool, client);
     const gated = (await tool({}, {})) as { structuredContent?: unknown }; // the 80-cent budget is exactly spent
@@ -209,6 +245,12 @@ describe("meteredPaywall over the service: concurrency", () => {
     await client.meters.close(meter.id);
     await tickUntilSettled(meter.id, server.url);
     expect((await meterPayments(client, meter.id)).map((p) => [p.meterPurpose, p.amount, p.amountRefunded])).toEqual([["funding", 80, 0]]);
-    expect(await client.meters.retrieve(meter.id)).toMatchObject({ status: "closed", usedBase: 200 * PRICE, billedMinor: 80, fundedMinor: 80, refundedMinor: 0 });
+    expect(await client.meters.retrieve(meter.id)).toMatchObject({
+      status: "closed",
+      usedBase: 200 * PRICE,
+      billedMinor: 80,
+      fundedMinor: 80,
+      refundedMinor: 0,
+    });
   });
 });

@@ -14,9 +14,18 @@ const declined = (details: Record<string, unknown>): ProxyAction => ({
   body: { error: { code: "PAYMENT_DECLINED", message: "refused", details } },
 });
 const budgetRefusal = (url: string) =>
-  declined({ reason: "insufficient_budget", meterId: "mtr_1", requiredBase: 400_000, availableBase: 0, topUp: { url, method: "POST", minimumAmountMinor: 3, currency: "USD" } });
+  declined({
+    reason: "insufficient_budget",
+    meterId: "mtr_1",
+    requiredBase: 400_000,
+    availableBase: 0,
+    topUp: { url, method: "POST", minimumAmountMinor: 3, currency: "USD" },
+  });
 const pastDueRefusal = (url: string) => declined({ reason: "meter_past_due", meterId: "mtr_1", retryPayment: { url, method: "POST" } });
-const meterBody = (status: string) => ({ status: 200, body: { id: "mtr_1", object: "meter", status, currency: "USD", outstandingMinor: status === "past_due" ? 2 : 0 } });
+const meterBody = (status: string) => ({
+  status: 200,
+  body: { id: "mtr_1", object: "meter", status, currency: "USD", outstandingMinor: status === "past_due" ? 2 : 0 },
+});
 const params = { meterId: "mtr_1", quantity: 1, unitPriceMinor: 400_000 };
 
 describe("serviceMeteringBackend: refusals", () => {
@@ -25,7 +34,12 @@ describe("serviceMeteringBackend: refusals", () => {
     let i = 0;
     const server = await stub(() => answers[i++]);
     const backend = serviceMeteringBackend({ baseUrl: server.url, apiKey: "sk_test_m", maxRetries: 0 });
-    expect(await backend.reserve(params)).toMatchObject({ ok: false, reason: "insufficient_budget", topUpUrl: "http://svc/top-up", minimumAmountMinor: 3 });
+    expect(await backend.reserve(params)).toMatchObject({
+      ok: false,
+      reason: "insufficient_budget",
+      topUpUrl: "http://svc/top-up",
+      minimumAmountMinor: 3,
+    });
     expect(await backend.reserve(params)).toEqual({
       ok: false,
       reason: "meter_past_due",
@@ -66,9 +80,17 @@ describe("serviceMeteringBackend: refusals", () => {
     const server = await stub((req) => (req.method === "GET" ? meterBody("open") : pastDueRefusal("http://svc/retry")));
     const backend = serviceMeteringBackend({ baseUrl: server.url, apiKey: "sk_test_m", maxRetries: 0, meterStatusTtlMs: 60_000 });
     expect(await backend.pastDue!("mtr_1")).toBeNull(); // read: open, trusted for a minute
-    expect(await backend.recordUsage({ ...params, idempotencyKey: "k" })).toMatchObject({ ok: false, reason: "meter_past_due", retryPaymentUrl: "http://svc/retry" });
+    expect(await backend.recordUsage({ ...params, idempotencyKey: "k" })).toMatchObject({
+      ok: false,
+      reason: "meter_past_due",
+      retryPaymentUrl: "http://svc/retry",
+    });
     expect(await backend.pastDue!("mtr_1")).toBeNull(); // the refusal made it read again (the stand-in says open now)
-    expect(server.seen.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /v1/meters/mtr_1", "POST /v1/meters/mtr_1/usage", "GET /v1/meters/mtr_1"]);
+    expect(server.seen.map((r) => `${r.method} ${r.path}`)).toEqual([
+      "GET /v1/meters/mtr_1",
+      "POST /v1/meters/mtr_1/usage",
+      "GET /v1/meters/mtr_1",
+    ]);
   });
 
   it("pastDue(): a past-due meter read from GET /v1/meters/:id names the outstanding amount and the retry-payment endpoint", async () => {
@@ -88,9 +110,14 @@ describe("serviceMeteringBackend: refusals", () => {
   it("post-paid through meteredPaywall: 50 concurrent calls read the meter once, then not again within the TTL", async () => {
     const server = await stub((req) => (req.method === "GET" ? meterBody("open") : { status: 201, body: { id: "mu_1" } }));
     const backend = serviceMeteringBackend({ baseUrl: server.url, apiKey: "sk_test_m", maxRetries: 0 });
-    const tool = meteredPaywall<{ k: string }>({ backend, meterId: "mtr_1", unitPriceMinor: 400_000, quantity: () => 1, prepaid: false, idempotencyKey: (a) => a.k })(
-      async () => ({ content: [] }),
-    );
+    const tool = meteredPaywall<{ k: string }>({
+      backend,
+      meterId: "mtr_1",
+      unitPriceMinor: 400_000,
+      quantity: () => 1,
+      prepaid: false,
+      idempotencyKey: (a) => a.k,
+    })(async () => ({ content: [] }));
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => tool({ k: `c${i}` }, {})));
     expect(results.every((r) => r.metering?.status === "recorded")).toBe(true);
     await tool({ k: "later" }, {});

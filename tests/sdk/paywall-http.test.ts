@@ -4,7 +4,14 @@ import { inMemoryConsumedStore, paywallHttp, REASON_CODES, ServiceError, type Pa
 import { FakePaywallBackend, PAY_ENDPOINT } from "./support";
 
 const terms = { merchantId: "mer_test", price: 99, currency: "EUR", sku: "api.translate" };
-const gate = { kind: "payment_required", merchant: "mer_test", amount: 99, currency: "EUR", sku: "api.translate", payEndpoint: PAY_ENDPOINT };
+const gate = {
+  kind: "payment_required",
+  merchant: "mer_test",
+  amount: 99,
+  currency: "EUR",
+  sku: "api.translate",
+  payEndpoint: PAY_ENDPOINT,
+};
 
 function setup(overrides: Partial<PaywallOptions> = {}) {
   const backend = new FakePaywallBackend();
@@ -14,12 +21,17 @@ function setup(overrides: Partial<PaywallOptions> = {}) {
     seen.push(body);
     return Response.json({ translated: "bonjour" }, { status: 200, headers: { "x-tool": "translate" } });
   });
-  const paid = (id = `pi_${Math.random().toString(36).slice(2)}`) => backend.pay(id, { merchantId: "mer_test", amount: 99, currency: "EUR", sku: "api.translate" });
+  const paid = (id = `pi_${Math.random().toString(36).slice(2)}`) =>
+    backend.pay(id, { merchantId: "mer_test", amount: 99, currency: "EUR", sku: "api.translate" });
   return { backend, seen, handler, paid };
 }
 
 const post = (body: unknown, headers: Record<string, string> = {}) =>
-  new Request("http://merchant.test/translate", { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  new Request("http://merchant.test/translate", {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
 
 describe("paywallHttp", () => {
   it("an unpaid request gets 402 with the gate as JSON; the handler does not run", async () => {
@@ -95,7 +107,9 @@ describe("paywallHttp", () => {
   it("a non-JSON response passes through untouched apart from the payment header", async () => {
     const backend = new FakePaywallBackend();
     const pi = backend.pay("pi_text", { merchantId: "mer_test", amount: 99, currency: "EUR", sku: "api.translate" });
-    const handler = paywallHttp({ backend, consumed: inMemoryConsumedStore(), ...terms })(() => new Response("plain text", { status: 201 }));
+    const handler = paywallHttp({ backend, consumed: inMemoryConsumedStore(), ...terms })(
+      () => new Response("plain text", { status: 201 }),
+    );
     const res = await handler(new Request("http://merchant.test/", { headers: { "x-service-payment": pi } }));
     expect(res.status).toBe(201);
     expect(await res.text()).toBe("plain text");

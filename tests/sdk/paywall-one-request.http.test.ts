@@ -21,7 +21,9 @@ afterAll(() => proxy?.close());
 
 const TERMS = { price: 30, currency: "usd", sku: "api:report" };
 
-async function paidFor(t: { amount: number; currency: string; sku: string } = { amount: 30, currency: "USD", sku: "api:report" }): Promise<string> {
+async function paidFor(
+  t: { amount: number; currency: string; sku: string } = { amount: 30, currency: "USD", sku: "api:report" },
+): Promise<string> {
   const checkout = await transaction((tx) => openPaywallCheckout(tx, { merchantId: seller.merchantId, livemode: false }, t));
   expect((await capture(seller.testKey, checkout.id)).status).toBe(200);
   return checkout.paymentIntentId as string;
@@ -42,12 +44,16 @@ function httpPaywall(consumed: ConsumedStore, counter: { runs: number }) {
   });
 }
 
-const withProof = (paymentIntentId: string) => new Request("http://api.local/report", { headers: { "x-service-payment": paymentIntentId } });
+const withProof = (paymentIntentId: string) =>
+  new Request("http://api.local/report", { headers: { "x-service-payment": paymentIntentId } });
 
 describe("paywall with the service store of the same service: one request per paid call", () => {
   it("paywallHttp: paid -> 200 in one request; reused -> 409 in one; wrong sku -> 402 reference_mismatch in one, not burnt", async () => {
     const counter = { runs: 0 };
-    const handler = httpPaywall(serviceConsumedStore({ baseUrl: proxy.url, apiKey: seller.testKey, merchantId: seller.merchantId }), counter);
+    const handler = httpPaywall(
+      serviceConsumedStore({ baseUrl: proxy.url, apiKey: seller.testKey, merchantId: seller.merchantId }),
+      counter,
+    );
     const pi = await paidFor();
     let res!: Response;
     expect(await requestsDuring(async () => (res = await handler(withProof(pi))))).toEqual(["POST /v1/paywall/redemptions"]);
@@ -67,18 +73,23 @@ describe("paywall with the service store of the same service: one request per pa
     expect(await res.json()).toMatchObject({ kind: "payment_required", sku: "api:report", reasonCode: "reference_mismatch" });
     expect(counter.runs).toBe(1);
     // Not burnt: the seller's plain store can still consume it once.
-    expect(await serviceConsumedStore({ baseUrl: baseUrl(), apiKey: seller.testKey, merchantId: seller.merchantId }).consume(otherSku)).toBe(true);
+    expect(
+      await serviceConsumedStore({ baseUrl: baseUrl(), apiKey: seller.testKey, merchantId: seller.merchantId }).consume(otherSku),
+    ).toBe(true);
   });
 
   it("paywall() (MCP): each reason code reaches the gate as before, one request each", async () => {
     const service = { baseUrl: proxy.url, apiKey: seller.testKey };
     let runs = 0;
-    const tool = paywall({ backend: serviceBackend(service), consumed: serviceConsumedStore({ ...service, merchantId: seller.merchantId }), merchantId: seller.merchantId, ...TERMS })(
-      async () => {
-        runs++;
-        return { content: [{ type: "text" as const, text: "done" }] };
-      },
-    );
+    const tool = paywall({
+      backend: serviceBackend(service),
+      consumed: serviceConsumedStore({ ...service, merchantId: seller.merchantId }),
+      merchantId: seller.merchantId,
+      ...TERMS,
+    })(async () => {
+      runs++;
+      return { content: [{ type: "text" as const, text: "done" }] };
+    });
     const cases: [string, string][] = [
       [await paidFor({ amount: 29, currency: "USD", sku: "api:report" }), "insufficient_amount"],
       [await paidFor({ amount: 30, currency: "EUR", sku: "api:report" }), "currency_mismatch"],
@@ -87,7 +98,10 @@ describe("paywall with the service store of the same service: one request per pa
     for (const [paymentIntentId, reasonCode] of cases) {
       let result: Awaited<ReturnType<typeof tool>> | undefined;
       expect(await requestsDuring(async () => (result = await tool({ _servicePayment: { paymentIntentId } }, {})))).toHaveLength(1);
-      expect((result as { structuredContent?: unknown }).structuredContent, paymentIntentId).toMatchObject({ kind: "payment_required", reasonCode });
+      expect((result as { structuredContent?: unknown }).structuredContent, paymentIntentId).toMatchObject({
+        kind: "payment_required",
+        reasonCode,
+      });
     }
     const pi = await paidFor();
     const paid = await tool({ _servicePayment: { paymentIntentId: pi } }, {});
@@ -97,7 +111,10 @@ describe("paywall with the service store of the same service: one request per pa
 
   it("50 concurrent paid calls with one proof through the one-request path: the handler runs once", async () => {
     const counter = { runs: 0 };
-    const handler = httpPaywall(serviceConsumedStore({ baseUrl: proxy.url, apiKey: seller.testKey, merchantId: seller.merchantId }), counter);
+    const handler = httpPaywall(
+      serviceConsumedStore({ baseUrl: proxy.url, apiKey: seller.testKey, merchantId: seller.merchantId }),
+      counter,
+    );
     const pi = await paidFor();
     const statuses = await Promise.all(Array.from({ length: 50 }, () => handler(withProof(pi)).then((r) => r.status)));
     expect(statuses.sort()).toEqual([200, ...Array(49).fill(409)]);
@@ -111,10 +128,16 @@ describe("paywall with the service store of the same service: one request per pa
     const handler = httpPaywall(wrapped, counter);
     const pi = await paidFor();
     let res!: Response;
-    expect(await requestsDuring(async () => (res = await handler(withProof(pi))))).toEqual(["POST /v1/paywall/verify", "POST /v1/paywall/redemptions"]);
+    expect(await requestsDuring(async () => (res = await handler(withProof(pi))))).toEqual([
+      "POST /v1/paywall/verify",
+      "POST /v1/paywall/redemptions",
+    ]);
     expect(res.status).toBe(200);
     // The same service's store under another address: not the same service as far as the SDK knows.
-    const direct = httpPaywall(serviceConsumedStore({ baseUrl: baseUrl(), apiKey: seller.testKey, merchantId: seller.merchantId }), counter);
+    const direct = httpPaywall(
+      serviceConsumedStore({ baseUrl: baseUrl(), apiKey: seller.testKey, merchantId: seller.merchantId }),
+      counter,
+    );
     const second = await paidFor();
     expect(await requestsDuring(async () => (res = await direct(withProof(second))))).toEqual(["POST /v1/paywall/verify"]);
     expect(res.status).toBe(200);

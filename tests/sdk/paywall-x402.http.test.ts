@@ -62,7 +62,10 @@ describe("paywallHttp with x402", () => {
     expect(gate).toMatchObject({ amount: 6, currency: "USD", sku: "api:weather" });
     const required = JSON.parse(Buffer.from(res.headers.get("payment-required")!, "base64").toString("utf8"));
     const payTo = (await call("GET", "/x402/supported", { key: seller.testKey })).body.kinds[0].extra.payTo;
-    expect(required).toMatchObject({ x402Version: 2, accepts: [{ scheme: "exact", network: "eip155:84532", amount: "60000", payTo, extra: { name: "USDC", version: "2" } }] });
+    expect(required).toMatchObject({
+      x402Version: 2,
+      accepts: [{ scheme: "exact", network: "eip155:84532", amount: "60000", payTo, extra: { name: "USDC", version: "2" } }],
+    });
   });
 
   it("the stock @x402/fetch pays it: 200, the handler ran once, a captured x402 PaymentIntent for the merchant; the replay is refused", async () => {
@@ -89,7 +92,9 @@ describe("paywallHttp with x402", () => {
 
     const replay = await fetch(url, { headers: { "PAYMENT-SIGNATURE": sent[0] } });
     expect(replay.status).toBe(402);
-    expect(JSON.parse(Buffer.from(replay.headers.get("payment-required")!, "base64").toString("utf8")).error).toBe("invalid_exact_evm_nonce_already_used");
+    expect(JSON.parse(Buffer.from(replay.headers.get("payment-required")!, "base64").toString("utf8")).error).toBe(
+      "invalid_exact_evm_nonce_already_used",
+    );
     expect(runs).toBe(before + 1);
     const garbage = await fetch(url, { headers: { "PAYMENT-SIGNATURE": "%%%" } });
     expect(garbage.status).toBe(402);
@@ -97,7 +102,9 @@ describe("paywallHttp with x402", () => {
   });
 
   it("the service's own proof still works on the same endpoint", async () => {
-    const checkout = await transaction((tx) => openPaywallCheckout(tx, { merchantId: seller.merchantId, livemode: false }, { amount: 6, currency: "USD", sku: "api:weather" }));
+    const checkout = await transaction((tx) =>
+      openPaywallCheckout(tx, { merchantId: seller.merchantId, livemode: false }, { amount: 6, currency: "USD", sku: "api:weather" }),
+    );
     expect((await capture(seller.testKey, checkout.id)).status).toBe(200);
     const before = runs;
     const res = await fetch(url, { headers: { "x-service-payment": checkout.paymentIntentId as string } });
@@ -108,7 +115,15 @@ describe("paywallHttp with x402", () => {
   it("x402 needs a USD price", () => {
     const service = { baseUrl: baseUrl(), apiKey: seller.testKey };
     expect(() =>
-      paywallHttp({ backend: serviceBackend(service), consumed: serviceConsumedStore({ ...service, merchantId: seller.merchantId }), merchantId: seller.merchantId, price: 6, currency: "eur", sku: "x", x402: service }),
+      paywallHttp({
+        backend: serviceBackend(service),
+        consumed: serviceConsumedStore({ ...service, merchantId: seller.merchantId }),
+        merchantId: seller.merchantId,
+        price: 6,
+        currency: "eur",
+        sku: "x",
+        x402: service,
+      }),
     ).toThrow(/USD/);
   });
 });

@@ -17,7 +17,8 @@ function setup(overrides: Partial<PaywallOptions> = {}) {
     seen.push({ args, extra });
     return { content: [{ type: "text" as const, text: `Sunny in ${args.city}` }], structuredContent: { forecast: "sunny" } };
   });
-  const paid = () => backend.pay(`pi_${Math.random().toString(36).slice(2)}`, { merchantId: "mer_test", amount: 250, currency: "USD", sku: "tool.weather" });
+  const paid = () =>
+    backend.pay(`pi_${Math.random().toString(36).slice(2)}`, { merchantId: "mer_test", amount: 250, currency: "USD", sku: "tool.weather" });
   return { backend, consumed, seen, tool, paid };
 }
 
@@ -68,7 +69,10 @@ describe("paywall (MCP)", () => {
     await tool(args, { requestId: 1 });
     const again = await tool(args, { requestId: 2 });
     expect(again.isError).toBe(true);
-    expect(again.structuredContent).toMatchObject({ kind: "already_redeemed", paymentIntentId: (args as any)._servicePayment.paymentIntentId });
+    expect(again.structuredContent).toMatchObject({
+      kind: "already_redeemed",
+      paymentIntentId: (args as any)._servicePayment.paymentIntentId,
+    });
     expect(JSON.parse((again.content[0] as { text: string }).text).kind).toBe("already_redeemed");
     expect(again).not.toHaveProperty("payment");
     expect(seen).toHaveLength(1);
@@ -83,15 +87,18 @@ describe("paywall (MCP)", () => {
     expect(seen).toHaveLength(1);
   });
 
-  it.each(REASON_CODES)("a proof failing verification with %s returns the gate with that reasonCode; the proof is not consumed", async (reasonCode) => {
-    const { tool, seen, backend, consumed } = setup();
-    const pi = backend.refuse(`pi_${reasonCode}`, reasonCode);
-    const result = await tool({ city: "Oslo", _servicePayment: { paymentIntentId: pi } } as { city: string }, { requestId: 1 });
-    expect(result.isError).toBe(true);
-    expect(result.structuredContent).toEqual({ ...expectedGate, reasonCode });
-    expect(seen).toHaveLength(0);
-    expect(consumed.size).toBe(0);
-  });
+  it.each(REASON_CODES)(
+    "a proof failing verification with %s returns the gate with that reasonCode; the proof is not consumed",
+    async (reasonCode) => {
+      const { tool, seen, backend, consumed } = setup();
+      const pi = backend.refuse(`pi_${reasonCode}`, reasonCode);
+      const result = await tool({ city: "Oslo", _servicePayment: { paymentIntentId: pi } } as { city: string }, { requestId: 1 });
+      expect(result.isError).toBe(true);
+      expect(result.structuredContent).toEqual({ ...expectedGate, reasonCode });
+      expect(seen).toHaveLength(0);
+      expect(consumed.size).toBe(0);
+    },
+  );
 
   it("real mismatches come back as reason codes (wrong sku, too little, other currency)", async () => {
     const { tool, backend } = setup();
@@ -129,7 +136,17 @@ describe("paywall (MCP)", () => {
     } finally {
       vi.unstubAllEnvs();
     }
-    for (const bad of [{ price: 0 }, { price: 2.5 }, { price: -1 }, { price: "250" }, { currency: "dollars" }, { currency: "" }, { sku: "" }, { merchantId: "" }, { productRef: "weather" }]) {
+    for (const bad of [
+      { price: 0 },
+      { price: 2.5 },
+      { price: -1 },
+      { price: "250" },
+      { currency: "dollars" },
+      { currency: "" },
+      { sku: "" },
+      { merchantId: "" },
+      { productRef: "weather" },
+    ]) {
       expect(() => paywall({ backend, consumed, ...terms, ...(bad as object) })).toThrow(TypeError);
     }
     expect(() => paywall({ consumed, ...terms } as unknown as PaywallOptions)).toThrow(/backend/);

@@ -33,14 +33,23 @@ const gateOf = (result: object) => (result as { structuredContent?: Record<strin
 describe("prepaid meter: the top-up gate and a charged top-up", () => {
   it("a funded budget of 1 cent runs out; the gate names the minimum top-up; topUp with a test card funds it and the retry runs", async () => {
     const { merchant, client, payer, runs, handler } = await setup();
-    const meter = await client.meters.create({ customerId: payer.id, currency: "usd", thresholdMinor: 100, prepaid: true, budgetMinor: 1, paymentMethod: "pm_card_visa" });
+    const meter = await client.meters.create({
+      customerId: payer.id,
+      currency: "usd",
+      thresholdMinor: 100,
+      prepaid: true,
+      budgetMinor: 1,
+      paymentMethod: "pm_card_visa",
+    });
     expect(meter).toMatchObject({ prepaid: true, fundedMinor: 1, budgetBase: 1_000_000, availableBase: 1_000_000, refundedMinor: 0 });
     const [funding] = await meterPayments(client, meter.id);
     expect(funding).toMatchObject({ meterId: meter.id, meterPurpose: "funding", amount: 1 });
     expect(["captured", "settled"]).toContain(funding.status);
 
     const backend = serviceMeteringBackend({ baseUrl: baseUrl(), apiKey: merchant.testKey, timeoutMs: 20_000 });
-    const tool = meteredPaywall<Args>({ backend, meterId: meter.id, unitPriceMinor: PRICE, quantity: (args) => args.units, prepaid: true })(handler);
+    const tool = meteredPaywall<Args>({ backend, meterId: meter.id, unitPriceMinor: PRICE, quantity: (args) => args.units, prepaid: true })(
+      handler,
+    );
 
     expect((await tool({ units: 2 }, {})).metering).toMatchObject({ status: "committed", amountBase: 2 * PRICE });
     const gated = await tool({ units: 1 }, {}); // 0.4 cent does not fit in the 0.2 left
@@ -53,7 +62,12 @@ describe("prepaid meter: the top-up gate and a charged top-up", () => {
       meterId: meter.id,
       amountBase: PRICE,
       minimumAmountMinor: 1,
-      details: { reason: "insufficient_budget", availableBase: 200_000, requiredBase: PRICE, topUp: { method: "POST", minimumAmountMinor: 1 } },
+      details: {
+        reason: "insufficient_budget",
+        availableBase: 200_000,
+        requiredBase: PRICE,
+        topUp: { method: "POST", minimumAmountMinor: 1 },
+      },
     });
     expect(gate.topUpUrl).toMatch(new RegExp(`/v1/meters/${meter.id}/top-up$`));
     expect(gate).not.toHaveProperty("retryPaymentUrl");
@@ -65,16 +79,29 @@ describe("prepaid meter: the top-up gate and a charged top-up", () => {
     expect(retried.isError).toBeFalsy();
     expect(retried.metering).toMatchObject({ status: "committed", amountBase: PRICE });
     expect(runs).toHaveLength(2);
-    expect(await client.meters.retrieve(meter.id)).toMatchObject({ usedBase: 3 * PRICE, reservedBase: 0, availableBase: 2_000_000 - 3 * PRICE });
+    expect(await client.meters.retrieve(meter.id)).toMatchObject({
+      usedBase: 3 * PRICE,
+      reservedBase: 0,
+      availableBase: 2_000_000 - 3 * PRICE,
+    });
     const fundings = (await meterPayments(client, meter.id)).filter((p) => p.meterPurpose === "funding");
     expect(fundings.map((p) => p.amount).sort()).toEqual([1, 1]);
   });
 
   it("a declined top-up card is a ServiceError 402 naming its PaymentIntent; the budget is unchanged and the gate stays", async () => {
     const { merchant, client, payer, runs, handler } = await setup();
-    const meter = await client.meters.create({ customerId: payer.id, currency: "usd", thresholdMinor: 100, prepaid: true, budgetMinor: 1, paymentMethod: "pm_card_visa" });
+    const meter = await client.meters.create({
+      customerId: payer.id,
+      currency: "usd",
+      thresholdMinor: 100,
+      prepaid: true,
+      budgetMinor: 1,
+      paymentMethod: "pm_card_visa",
+    });
     const backend = serviceMeteringBackend({ baseUrl: baseUrl(), apiKey: merchant.testKey, timeoutMs: 20_000 });
-    const tool = meteredPaywall<Args>({ backend, meterId: meter.id, unitPriceMinor: PRICE, quantity: (args) => args.units, prepaid: true })(handler);
+    const tool = meteredPaywall<Args>({ backend, meterId: meter.id, unitPriceMinor: PRICE, quantity: (args) => args.units, prepaid: true })(
+      handler,
+    );
     expect(gateOf(await tool({ units: 3 }, {}))).toMatchObject({ reasonCode: "insufficient_budget", minimumAmountMinor: 1 });
 
     const err = await client.meters.topUp(meter.id, { amountMinor: 5, paymentMethod: "pm_card_chargeDeclined" }).catch((e: unknown) => e);
@@ -94,11 +121,23 @@ describe("prepaid meter: the top-up gate and a charged top-up", () => {
   it("a meter whose funding at creation was declined is open with no budget: the agent is gated until a top-up succeeds", async () => {
     const { merchant, client, payer, runs, handler } = await setup();
     const err = await client.meters
-      .create({ customerId: payer.id, currency: "usd", thresholdMinor: 100, prepaid: true, budgetMinor: 3, paymentMethod: "pm_card_chargeDeclined" })
+      .create({
+        customerId: payer.id,
+        currency: "usd",
+        thresholdMinor: 100,
+        prepaid: true,
+        budgetMinor: 3,
+        paymentMethod: "pm_card_chargeDeclined",
+      })
       .catch((e: unknown) => e);
     expect(ServiceError.is(err) && err.status === 402 && err.code === "PAYMENT_DECLINED").toBe(true);
     const { meterId, paymentIntentId } = (err as ServiceError).details as { meterId: string; paymentIntentId: string };
-    expect(await client.paymentIntents.retrieve(paymentIntentId)).toMatchObject({ status: "failed", meterId, meterPurpose: "funding", amount: 3 });
+    expect(await client.paymentIntents.retrieve(paymentIntentId)).toMatchObject({
+      status: "failed",
+      meterId,
+      meterPurpose: "funding",
+      amount: 3,
+    });
     expect(await client.meters.retrieve(meterId)).toMatchObject({ status: "open", fundedMinor: 0, budgetBase: 0 });
 
     const backend = serviceMeteringBackend({ baseUrl: baseUrl(), apiKey: merchant.testKey, timeoutMs: 20_000 });
@@ -112,9 +151,24 @@ describe("prepaid meter: the top-up gate and a charged top-up", () => {
 
   it("a retried top-up with the same Idempotency-Key charges once", async () => {
     const { client, payer } = await setup();
-    const meter = await client.meters.create({ customerId: payer.id, currency: "usd", thresholdMinor: 100, prepaid: true, budgetMinor: 1, paymentMethod: "pm_card_visa" });
-    const first = await client.meters.topUp(meter.id, { amountMinor: 4, paymentMethod: "pm_card_visa" }, { idempotencyKey: `topup-${meter.id}` });
-    const again = await client.meters.topUp(meter.id, { amountMinor: 4, paymentMethod: "pm_card_visa" }, { idempotencyKey: `topup-${meter.id}` });
+    const meter = await client.meters.create({
+      customerId: payer.id,
+      currency: "usd",
+      thresholdMinor: 100,
+      prepaid: true,
+      budgetMinor: 1,
+      paymentMethod: "pm_card_visa",
+    });
+    const first = await client.meters.topUp(
+      meter.id,
+      { amountMinor: 4, paymentMethod: "pm_card_visa" },
+      { idempotencyKey: `topup-${meter.id}` },
+    );
+    const again = await client.meters.topUp(
+      meter.id,
+      { amountMinor: 4, paymentMethod: "pm_card_visa" },
+      { idempotencyKey: `topup-${meter.id}` },
+    );
     expect(first).toMatchObject({ fundedMinor: 5, budgetBase: 5_000_000 });
     expect(again).toMatchObject({ fundedMinor: 5, budgetBase: 5_000_000 });
     expect(await client.meters.retrieve(meter.id)).toMatchObject({ fundedMinor: 5 });
@@ -126,7 +180,13 @@ describe("prepaid meter: the top-up gate and a charged top-up", () => {
 describe("post-paid meter made past due: the meter_past_due gate", () => {
   it("after a declined aggregate charge the tool is gated before it runs, until retry-payment collects the outstanding amount", async () => {
     const { merchant, client, payer, runs, handler } = await setup();
-    const meter = await client.meters.create({ customerId: payer.id, currency: "usd", thresholdMinor: 1, prepaid: false, paymentMethod: "pm_card_chargeDeclined" });
+    const meter = await client.meters.create({
+      customerId: payer.id,
+      currency: "usd",
+      thresholdMinor: 1,
+      prepaid: false,
+      paymentMethod: "pm_card_chargeDeclined",
+    });
     // meterStatusTtlMs 0: the backend reads the meter before every post-paid call (the default trusts a read for 10 s).
     const backend = serviceMeteringBackend({ baseUrl: baseUrl(), apiKey: merchant.testKey, timeoutMs: 20_000, meterStatusTtlMs: 0 });
     const tool = meteredPaywall<Args>({
@@ -172,9 +232,22 @@ describe("post-paid meter made past due: the meter_past_due gate", () => {
 
   it("with the default status TTL, a call that raced the decline is gated after it ran (its result withheld), the next before it runs", async () => {
     const { merchant, client, payer, runs, handler } = await setup();
-    const meter = await client.meters.create({ customerId: payer.id, currency: "usd", thresholdMinor: 1, prepaid: false, paymentMethod: "pm_card_chargeDeclined" });
+    const meter = await client.meters.create({
+      customerId: payer.id,
+      currency: "usd",
+      thresholdMinor: 1,
+      prepaid: false,
+      paymentMethod: "pm_card_chargeDeclined",
+    });
     const backend = serviceMeteringBackend({ baseUrl: baseUrl(), apiKey: merchant.testKey, timeoutMs: 20_000 });
-    const tool = meteredPaywall<Args>({ backend, meterId: meter.id, unitPriceMinor: PRICE, quantity: () => 3, prepaid: false, idempotencyKey: (a) => a.requestId! })(handler);
+    const tool = meteredPaywall<Args>({
+      backend,
+      meterId: meter.id,
+      unitPriceMinor: PRICE,
+      quantity: () => 3,
+      prepaid: false,
+      idempotencyKey: (a) => a.requestId!,
+    })(handler);
 
     expect((await tool({ requestId: "c1" }, {})).metering?.status).toBe("recorded"); // the meter was read: open
     await tickUntil(async () => (await client.meters.retrieve(meter.id)).status === "past_due");

@@ -37,12 +37,24 @@ describe("serviceMeteringBackend", () => {
   });
 
   it("reserve -> reservationId; commit and release hit the reservation's paths", async () => {
-    const server = await stub((req) => (req.path.endsWith("/reservations") ? { status: 201, body: { id: "mr_9", status: "held", created: true } } : { status: 200, body: { id: "mr_9" } }));
+    const server = await stub((req) =>
+      req.path.endsWith("/reservations")
+        ? { status: 201, body: { id: "mr_9", status: "held", created: true } }
+        : { status: 200, body: { id: "mr_9" } },
+    );
     const backend = serviceMeteringBackend({ baseUrl: server.url, apiKey: "sk_test_m" });
-    expect(await backend.reserve({ meterId: "mtr_1", quantity: 2, unitPriceMinor: 5 })).toEqual({ ok: true, reservationId: "mr_9", created: true });
+    expect(await backend.reserve({ meterId: "mtr_1", quantity: 2, unitPriceMinor: 5 })).toEqual({
+      ok: true,
+      reservationId: "mr_9",
+      created: true,
+    });
     await backend.commit({ meterId: "mtr_1", reservationId: "mr_9" });
     await backend.release({ meterId: "mtr_1", reservationId: "mr_9" });
-    expect(server.seen.map((r) => r.path)).toEqual(["/v1/meters/mtr_1/reservations", "/v1/meters/mtr_1/reservations/mr_9/commit", "/v1/meters/mtr_1/reservations/mr_9/release"]);
+    expect(server.seen.map((r) => r.path)).toEqual([
+      "/v1/meters/mtr_1/reservations",
+      "/v1/meters/mtr_1/reservations/mr_9/commit",
+      "/v1/meters/mtr_1/reservations/mr_9/release",
+    ]);
     expect(body(server.seen[0])).toEqual({ quantity: 2, unitPriceMinor: 5 });
   });
 
@@ -51,7 +63,16 @@ describe("serviceMeteringBackend", () => {
       { status: 200, body: { id: "mr_1", status: "held", created: false } },
       { status: 201, body: { id: "mr_2", status: "held" } },
       { status: 200, body: { id: "mr_3", status: "committed" } },
-      { status: 409, body: { error: { code: "CONFLICT", message: "used", details: { reason: "reservation_already_used", reservationId: "mr_4", status: "released" } } } },
+      {
+        status: 409,
+        body: {
+          error: {
+            code: "CONFLICT",
+            message: "used",
+            details: { reason: "reservation_already_used", reservationId: "mr_4", status: "released" },
+          },
+        },
+      },
     ];
     let i = 0;
     const server = await stub(() => answers[i++]);
@@ -65,7 +86,10 @@ describe("serviceMeteringBackend", () => {
 
   it("a refusal for lack of budget (402, or details.reason insufficient_budget) is { ok: false }; other errors throw", async () => {
     const answers: ProxyAction[] = [
-      { status: 402, body: { error: { code: "PAYMENT_DECLINED", message: "budget", details: { reason: "insufficient_budget", budgetBase: 10 } } } },
+      {
+        status: 402,
+        body: { error: { code: "PAYMENT_DECLINED", message: "budget", details: { reason: "insufficient_budget", budgetBase: 10 } } },
+      },
       { status: 409, body: { error: { code: "CONFLICT", message: "budget", details: { reason: "insufficient_budget" } } } },
       { status: 404, body: { error: { code: "NOT_FOUND", message: "no meter", details: {} } } },
     ];
@@ -73,7 +97,11 @@ describe("serviceMeteringBackend", () => {
     const server = await stub(() => answers[i++]);
     const backend = serviceMeteringBackend({ baseUrl: server.url, apiKey: "sk_test_m", maxRetries: 0 });
     const params = { meterId: "mtr_1", quantity: 1, unitPriceMinor: 5 };
-    expect(await backend.reserve(params)).toEqual({ ok: false, reason: "insufficient_budget", details: { reason: "insufficient_budget", budgetBase: 10 } });
+    expect(await backend.reserve(params)).toEqual({
+      ok: false,
+      reason: "insufficient_budget",
+      details: { reason: "insufficient_budget", budgetBase: 10 },
+    });
     expect((await backend.reserve(params)).ok).toBe(false);
     await expect(backend.reserve(params)).rejects.toMatchObject({ code: "NOT_FOUND", status: 404 });
   });
@@ -85,7 +113,8 @@ describe("paywall with serviceBackend + serviceConsumedStore: one request only f
     if (req.path === "/v1/paywall/verify") return { status: 200, body: { valid: true } };
     return { status: 201, body: { redeemed: true } };
   };
-  const paidCall = (handler: (req: Request) => Promise<Response>) => handler(new Request("http://api.local/", { headers: { "x-service-payment": "pi_x" } }));
+  const paidCall = (handler: (req: Request) => Promise<Response>) =>
+    handler(new Request("http://api.local/", { headers: { "x-service-payment": "pi_x" } }));
 
   it("same baseUrl (trailing slash or not) and key: one POST /v1/paywall/redemptions carrying the terms", async () => {
     const server = await stub(answer);
@@ -96,7 +125,13 @@ describe("paywall with serviceBackend + serviceConsumedStore: one request only f
     })(() => new Response("ok"));
     expect((await paidCall(handler)).status).toBe(200);
     expect(server.seen.map((r) => r.path)).toEqual(["/v1/paywall/redemptions"]);
-    expect(body(server.seen[0])).toEqual({ paymentIntentId: "pi_x", merchantId: terms.merchantId, amount: 25, currency: "USD", sku: "tool.a" });
+    expect(body(server.seen[0])).toEqual({
+      paymentIntentId: "pi_x",
+      merchantId: terms.merchantId,
+      amount: 25,
+      currency: "USD",
+      sku: "tool.a",
+    });
   });
 
   it("another key, or another address: verify, then consume", async () => {
@@ -106,7 +141,9 @@ describe("paywall with serviceBackend + serviceConsumedStore: one request only f
       serviceConsumedStore({ baseUrl: server.url, apiKey: "sk_test_b", merchantId: terms.merchantId }),
       serviceConsumedStore({ baseUrl: other.url, apiKey: "sk_test_a", merchantId: terms.merchantId }),
     ]) {
-      const handler = paywallHttp({ ...terms, backend: serviceBackend({ baseUrl: server.url, apiKey: "sk_test_a" }), consumed: store })(() => new Response("ok"));
+      const handler = paywallHttp({ ...terms, backend: serviceBackend({ baseUrl: server.url, apiKey: "sk_test_a" }), consumed: store })(
+        () => new Response("ok"),
+      );
       expect((await paidCall(handler)).status).toBe(200);
     }
     expect(server.seen.map((r) => `${r.path} ${r.headers.authorization}`)).toEqual([

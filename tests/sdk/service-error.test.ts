@@ -36,7 +36,19 @@ describe("ServiceError", () => {
     const nodeError = Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
     const otherLibrary = Object.assign(new Error("x"), { name: "AxiosError", code: "ERR_BAD_REQUEST", status: 400 });
     const badStatus = Object.assign(new Error("x"), { name: "ServiceError", code: "X", status: "404" });
-    for (const value of [plain, withCodeOnly, withStatusOnly, nodeError, otherLibrary, badStatus, null, undefined, "ServiceError", 42, {}]) {
+    for (const value of [
+      plain,
+      withCodeOnly,
+      withStatusOnly,
+      nodeError,
+      otherLibrary,
+      badStatus,
+      null,
+      undefined,
+      "ServiceError",
+      42,
+      {},
+    ]) {
       expect(ServiceError.is(value)).toBe(false);
     }
   });
@@ -45,14 +57,26 @@ describe("ServiceError", () => {
     const err = new ServiceError({ code: "PAYMENT_DECLINED", status: 402, message: "declined", details: { reason: "insufficient_funds" } });
     expect(err).toBeInstanceOf(Error);
     expect([err.code, err.status, err.message, err.details.reason]).toEqual(["PAYMENT_DECLINED", 402, "declined", "insufficient_funds"]);
-    expect(JSON.parse(JSON.stringify(err))).toEqual({ name: "ServiceError", code: "PAYMENT_DECLINED", status: 402, message: "declined", details: { reason: "insufficient_funds" } });
+    expect(JSON.parse(JSON.stringify(err))).toEqual({
+      name: "ServiceError",
+      code: "PAYMENT_DECLINED",
+      status: 402,
+      message: "declined",
+      details: { reason: "insufficient_funds" },
+    });
     expect(new ServiceError({ code: "timeout", status: 0, message: "t" }).isTransportError).toBe(true);
   });
 
   it("maps a contract error body and headers; falls back to a code by status for foreign bodies", () => {
     const headers = new Headers({ "Retry-After": "3", "Request-Id": "req_1", "Idempotent-Replayed": "true" });
     const err = errorFromResponse(429, { error: { code: "RATE_LIMITED", message: "slow down", details: {} } }, headers);
-    expect([err.code, err.status, err.retryAfterSeconds, err.requestId, err.idempotentReplayed]).toEqual(["RATE_LIMITED", 429, 3, "req_1", true]);
+    expect([err.code, err.status, err.retryAfterSeconds, err.requestId, err.idempotentReplayed]).toEqual([
+      "RATE_LIMITED",
+      429,
+      3,
+      "req_1",
+      true,
+    ]);
     const foreign = errorFromResponse(502, "<html>Bad gateway</html>");
     expect([foreign.code, foreign.status, foreign.details]).toEqual(["UPSTREAM_ERROR", 502, {}]);
   });

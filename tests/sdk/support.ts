@@ -1,6 +1,15 @@
 // Small in-test doubles implementing the SDK's backend interfaces (the real service endpoints are tested
 // end to end elsewhere). They keep a log of calls so tests can assert what was asked.
-import type { MeteringBackend, PastDueRefusal, PaywallBackend, PaywallVerifyParams, ReservationParams, ReserveOutcome, UsageParams, VerifyOutcome } from "../../lib/sdk";
+import type {
+  MeteringBackend,
+  PastDueRefusal,
+  PaywallBackend,
+  PaywallVerifyParams,
+  ReservationParams,
+  ReserveOutcome,
+  UsageParams,
+  VerifyOutcome,
+} from "../../lib/sdk";
 import type { PaywallReasonCode } from "../../lib/sdk/types";
 
 export const PAY_ENDPOINT = "http://service.test/v1/paywall/pay";
@@ -96,7 +105,12 @@ export class FakeMeteringBackend implements MeteringBackend {
     if (this.committedBase + this.reservedBase + amount > this.budgetBase) {
       this.log.push("reserve:refused");
       const minimum = this.minimumAmountMinor;
-      return { ok: false, reason: "insufficient_budget", details: { budgetBase: this.budgetBase }, ...(minimum !== undefined ? { minimumAmountMinor: minimum } : {}) };
+      return {
+        ok: false,
+        reason: "insufficient_budget",
+        details: { budgetBase: this.budgetBase },
+        ...(minimum !== undefined ? { minimumAmountMinor: minimum } : {}),
+      };
     }
     const id = `rsv_${this.nextId++}`;
     this.holds.set(id, amount);

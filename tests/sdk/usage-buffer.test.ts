@@ -3,9 +3,21 @@
 // size and by interval, flush(), close(), bounded memory ("wait" and "throw"), a failed batch re-sent
 // first with the same Idempotency-Key, refused records handed to onRefused and never re-sent.
 import { describe, expect, it } from "vitest";
-import { ServiceError, usageBuffer, UsageBufferFullError, type MeterUsageBatch, type MeterUsageBatchRecord, type RefusedUsage } from "../../lib/sdk";
+import {
+  ServiceError,
+  usageBuffer,
+  UsageBufferFullError,
+  type MeterUsageBatch,
+  type MeterUsageBatchRecord,
+  type RefusedUsage,
+} from "../../lib/sdk";
 
-const rec = (i: number, meterId = "mtr_a"): MeterUsageBatchRecord => ({ meterId, quantity: 1, unitPriceMinor: 400_000, idempotencyKey: `k${i}` });
+const rec = (i: number, meterId = "mtr_a"): MeterUsageBatchRecord => ({
+  meterId,
+  quantity: 1,
+  unitPriceMinor: 400_000,
+  idempotencyKey: `k${i}`,
+});
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A stand-in service: counts each (meter, key) once, answers per record; `fail` scripts failures per call. */
@@ -18,7 +30,13 @@ function fakeService(fail: (n: number, records: MeterUsageBatchRecord[]) => Erro
     const err = fail(calls.length - 1, records);
     if (err) throw err;
     const results = records.map((r) => {
-      if (r.meterId === "mtr_closed") return { idempotencyKey: r.idempotencyKey, meterId: r.meterId, status: "refused" as const, error: { code: "CONFLICT", message: "closed" } };
+      if (r.meterId === "mtr_closed")
+        return {
+          idempotencyKey: r.idempotencyKey,
+          meterId: r.meterId,
+          status: "refused" as const,
+          error: { code: "CONFLICT", message: "closed" },
+        };
       const pair = `${r.meterId}/${r.idempotencyKey}`;
       const status = counted.has(pair) ? ("duplicate" as const) : ("accepted" as const);
       counted.add(pair);
@@ -69,9 +87,16 @@ describe("usage buffer", () => {
 
   it("a failed batch stays first in line and is re-sent with the same Idempotency-Key; nothing is lost or counted twice", async () => {
     let failures = 2;
-    const service = fakeService(() => (failures-- > 0 ? new ServiceError({ code: "network_error", status: 0, message: "connection reset" }) : null));
+    const service = fakeService(() =>
+      failures-- > 0 ? new ServiceError({ code: "network_error", status: 0, message: "connection reset" }) : null,
+    );
     const errors: unknown[] = [];
-    const buffer = usageBuffer(service.send, { maxBatchSize: 10, flushIntervalMs: 0, flushOnExit: false, onFlushError: (e) => errors.push(e) });
+    const buffer = usageBuffer(service.send, {
+      maxBatchSize: 10,
+      flushIntervalMs: 0,
+      flushOnExit: false,
+      onFlushError: (e) => errors.push(e),
+    });
     for (let i = 0; i < 10; i++) await buffer.add(rec(i)); // a full batch: sent in the background, fails
     for (let i = 0; i < 200 && errors.length === 0; i++) await sleep(25);
     expect(errors).toHaveLength(1);
@@ -94,7 +119,12 @@ describe("usage buffer", () => {
   it("refused records go to onRefused once; a 400 naming records drops those and sends the rest", async () => {
     const service = fakeService((n, records) =>
       n === 0 && records.some((r) => r.quantity === 0)
-        ? new ServiceError({ code: "VALIDATION_ERROR", status: 400, message: "bad", details: { fields: [{ path: "records.1.quantity", message: "too small" }] } })
+        ? new ServiceError({
+            code: "VALIDATION_ERROR",
+            status: 400,
+            message: "bad",
+            details: { fields: [{ path: "records.1.quantity", message: "too small" }] },
+          })
         : null,
     );
     const refused: RefusedUsage[] = [];
@@ -119,7 +149,13 @@ describe("usage buffer", () => {
     let down = true;
     const service = fakeService(() => (down ? new ServiceError({ code: "service_unavailable", status: 503, message: "down" }) : null));
     const quiet = { flushOnExit: false, onFlushError: () => undefined };
-    const throwing = usageBuffer(service.send, { maxBatchSize: 5, maxBufferedRecords: 10, flushIntervalMs: 0, whenFull: "throw", ...quiet });
+    const throwing = usageBuffer(service.send, {
+      maxBatchSize: 5,
+      maxBufferedRecords: 10,
+      flushIntervalMs: 0,
+      whenFull: "throw",
+      ...quiet,
+    });
     for (let i = 0; i < 10; i++) await throwing.add(rec(i));
     const full = await throwing.add(rec(10)).catch((e) => e);
     expect(full).toBeInstanceOf(UsageBufferFullError);
@@ -138,13 +174,16 @@ describe("usage buffer", () => {
     await waiting.flush();
     expect([...service.counted].filter((p) => p.startsWith("mtr_b/"))).toHaveLength(11);
 
-    const timedOut = usageBuffer(async () => Promise.reject(new ServiceError({ code: "service_unavailable", status: 503, message: "down" })), {
-      maxBatchSize: 1,
-      maxBufferedRecords: 1,
-      flushIntervalMs: 10,
-      maxWaitMs: 100,
-      ...quiet,
-    });
+    const timedOut = usageBuffer(
+      async () => Promise.reject(new ServiceError({ code: "service_unavailable", status: 503, message: "down" })),
+      {
+        maxBatchSize: 1,
+        maxBufferedRecords: 1,
+        flushIntervalMs: 10,
+        maxWaitMs: 100,
+        ...quiet,
+      },
+    );
     await timedOut.add(rec(0));
     await expect(timedOut.add(rec(1))).rejects.toBeInstanceOf(UsageBufferFullError);
     await Promise.all([throwing, waiting, timedOut].map((b) => b.close().catch(() => undefined)));

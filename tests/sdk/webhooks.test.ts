@@ -6,7 +6,13 @@ import { ServiceError, generateTestHeader, signWebhookPayload, verifyWebhook } f
 
 const secret = "whsec_test_current";
 const oldSecret = "whsec_test_previous";
-const event = { id: "evt_123", type: "order.paid", data: { object: { id: "ord_1", status: "paid" } }, created: 1_700_000_000, livemode: false };
+const event = {
+  id: "evt_123",
+  type: "order.paid",
+  data: { object: { id: "ord_1", status: "paid" } },
+  created: 1_700_000_000,
+  livemode: false,
+};
 const body = JSON.stringify(event);
 const now = 1_700_000_100;
 
@@ -65,7 +71,16 @@ describe("webhook signatures", () => {
   });
 
   it("missing or malformed headers fail", () => {
-    for (const header of [undefined, null, "", "garbage", `t=${now}`, "v1=abc", `t=abc,v1=${"0".repeat(64)}`, `t=${now},v0=${"0".repeat(64)}`]) {
+    for (const header of [
+      undefined,
+      null,
+      "",
+      "garbage",
+      `t=${now}`,
+      "v1=abc",
+      `t=abc,v1=${"0".repeat(64)}`,
+      `t=${now},v0=${"0".repeat(64)}`,
+    ]) {
       expectVerificationFailure(() => verifyWebhook(body, header, secret, { now }));
     }
   });

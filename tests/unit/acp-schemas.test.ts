@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import * as acp from "../../lib/acp/schemas";
 
-const fixture = (name: string) => JSON.parse(readFileSync(path.join(import.meta.dirname, "../fixtures/acp", name), "utf8")) as Record<string, unknown>;
+const fixture = (name: string) =>
+  JSON.parse(readFileSync(path.join(import.meta.dirname, "../fixtures/acp", name), "utf8")) as Record<string, unknown>;
 const checkout = fixture("examples.agentic_checkout.2026-01-16.json");
 const delegate = fixture("examples.delegate_payment.2026-01-16.json");
 
@@ -41,7 +42,8 @@ const DELEGATE: Record<string, z.ZodType> = {
 
 /** An example may be the object itself or wrapped as { value } / { body }. */
 function bodyOf(example: unknown): unknown {
-  if (example && typeof example === "object" && "value" in example && Object.keys(example).length <= 3) return (example as { value: unknown }).value;
+  if (example && typeof example === "object" && "value" in example && Object.keys(example).length <= 3)
+    return (example as { value: unknown }).value;
   return example;
 }
 
@@ -63,7 +65,14 @@ describe("ACP 2026-01-16 examples", () => {
 describe("closed enums refuse what ACP does not list", () => {
   const session = bodyOf(checkout.get_checkout_session_response) as Record<string, unknown>;
   it("statuses", () => {
-    expect(acp.CHECKOUT_SESSION_STATUSES).toEqual(["not_ready_for_payment", "ready_for_payment", "completed", "canceled", "in_progress", "authentication_required"]);
+    expect(acp.CHECKOUT_SESSION_STATUSES).toEqual([
+      "not_ready_for_payment",
+      "ready_for_payment",
+      "completed",
+      "canceled",
+      "in_progress",
+      "authentication_required",
+    ]);
     expect(acp.CheckoutSession.safeParse({ ...session, status: "expired" }).success).toBe(false);
     expect(acp.CheckoutSession.safeParse({ ...session, status: "open" }).success).toBe(false);
   });

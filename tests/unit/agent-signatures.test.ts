@@ -15,7 +15,14 @@ const B14 = { kty: "OKP", crv: "Ed25519", x: "JrQLj5P_89iXES9-vFgrIy29clF9CC_oPP
 function request(url: string, headers: Record<string, string>, method = "GET"): SignedRequest {
   const u = new URL(url);
   const h = new Map(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
-  return { method, scheme: u.protocol.slice(0, -1), authority: u.host, path: u.pathname, query: u.search.slice(1), header: (n) => h.get(n.toLowerCase()) ?? null };
+  return {
+    method,
+    scheme: u.protocol.slice(0, -1),
+    authority: u.host,
+    path: u.pathname,
+    query: u.search.slice(1),
+    header: (n) => h.get(n.toLowerCase()) ?? null,
+  };
 }
 
 describe("Web Bot Auth draft test vectors (RFC 9421 B.1.4 key)", () => {
@@ -35,7 +42,10 @@ describe("Web Bot Auth draft test vectors (RFC 9421 B.1.4 key)", () => {
     expect(base.split("\n")[1]).toBe('"signature-agent";key="agent2": "https://signature-agent.test"');
     expect(signatureValid(base, sig.signature, publicKeyOf(B14))).toBe(true);
     // ... and our policy refuses it all the same: its window is far over 8 minutes.
-    expect(checkSignaturePolicy(req, { network: "mastercard", operation: "verify", expectedAuthority: null, now: 1735689700 })).toEqual({ ok: false, reason: "window_too_long" });
+    expect(checkSignaturePolicy(req, { network: "mastercard", operation: "verify", expectedAuthority: null, now: 1735689700 })).toEqual({
+      ok: false,
+      reason: "window_too_long",
+    });
   });
 
   it("the legacy sf-string Signature-Agent vector verifies", () => {
@@ -85,26 +95,45 @@ describe("policy refusals (fixed clock, no database)", () => {
   const jwk = newAgentKey();
   const url = "http://127.0.0.1:3000/visa/checkouts/cs_1/pay";
   const now = 1_800_000_000;
-  const check = (headers: Record<string, string>, operation: "pay" | "browse" = "pay", authority: string | null = "127.0.0.1:3000", network: "visa" | "mastercard" = "visa") =>
-    checkSignaturePolicy(request(url, headers, "POST"), { network, operation, expectedAuthority: authority, now });
+  const check = (
+    headers: Record<string, string>,
+    operation: "pay" | "browse" = "pay",
+    authority: string | null = "127.0.0.1:3000",
+    network: "visa" | "mastercard" = "visa",
+  ) => checkSignaturePolicy(request(url, headers, "POST"), { network, operation, expectedAuthority: authority, now });
   const signed = (o: Partial<Parameters<typeof signAgentRequest>[0]> = {}) =>
     signAgentRequest({ method: "POST", url, privateJwk: jwk, tag: "agent-payer-auth", created: now, expires: now + 300, ...o }).headers;
 
   it("a good one passes", () => expect(check(signed()).ok).toBe(true));
   it("missing_signature", () => expect(check({})).toEqual({ ok: false, reason: "missing_signature" }));
-  it("malformed_signature", () => expect(check({ "Signature-Input": "sig2=(((", Signature: "sig2=:x:" })).toEqual({ ok: false, reason: "malformed_signature" }));
+  it("malformed_signature", () =>
+    expect(check({ "Signature-Input": "sig2=(((", Signature: "sig2=:x:" })).toEqual({ ok: false, reason: "malformed_signature" }));
   it("unsupported_tag", () => expect(check(signed({ tag: "web-bot-auth" }))).toEqual({ ok: false, reason: "unsupported_tag" }));
-  it("tag_operation_mismatch: the browse tag on a payment", () => expect(check(signed({ tag: "agent-browser-auth" }))).toEqual({ ok: false, reason: "tag_operation_mismatch" }));
-  it("missing_field: @path not covered", () => expect(check(signed({ components: ["@authority"] }))).toEqual({ ok: false, reason: "missing_field" }));
+  it("tag_operation_mismatch: the browse tag on a payment", () =>
+    expect(check(signed({ tag: "agent-browser-auth" }))).toEqual({ ok: false, reason: "tag_operation_mismatch" }));
+  it("missing_field: @path not covered", () =>
+    expect(check(signed({ components: ["@authority"] }))).toEqual({ ok: false, reason: "missing_field" }));
   it("window_too_long: 9 minutes", () => expect(check(signed({ expires: now + 540 }))).toEqual({ ok: false, reason: "window_too_long" }));
   it("a window of exactly 8 minutes passes", () => expect(check(signed({ expires: now + 480 })).ok).toBe(true));
-  it("not_yet_valid: created 10 s ahead", () => expect(check(signed({ created: now + 10, expires: now + 300 }))).toEqual({ ok: false, reason: "not_yet_valid" }));
+  it("not_yet_valid: created 10 s ahead", () =>
+    expect(check(signed({ created: now + 10, expires: now + 300 }))).toEqual({ ok: false, reason: "not_yet_valid" }));
   it("expired", () => expect(check(signed({ created: now - 400, expires: now - 1 }))).toEqual({ ok: false, reason: "expired" }));
   it("authority_mismatch", () => expect(check(signed(), "pay", "api.example.com")).toEqual({ ok: false, reason: "authority_mismatch" }));
   it("Mastercard: a Signature-Agent that is not covered is missing_field", () => {
-    const h = signAgentRequest({ method: "POST", url, privateJwk: jwk, tag: "web-bot-auth", created: now, signatureAgent: "https://a.example", components: ["@authority", "@method", "@path"] }).headers;
+    const h = signAgentRequest({
+      method: "POST",
+      url,
+      privateJwk: jwk,
+      tag: "web-bot-auth",
+      created: now,
+      signatureAgent: "https://a.example",
+      components: ["@authority", "@method", "@path"],
+    }).headers;
     // the SDK always covers it; strip it from the covered list by hand
     const input = h["Signature-Input"].replace(' "signature-agent"', "");
-    expect(check({ ...h, "Signature-Input": input }, "pay", "127.0.0.1:3000", "mastercard")).toEqual({ ok: false, reason: "missing_field" });
+    expect(check({ ...h, "Signature-Input": input }, "pay", "127.0.0.1:3000", "mastercard")).toEqual({
+      ok: false,
+      reason: "missing_field",
+    });
   });
 });

@@ -13,7 +13,12 @@ describe("CircuitBreaker", () => {
     for (let i = 0; i < 3; i++) await expect(breaker.run(fail, () => true)).rejects.toThrow("down");
     expect(breaker.currentState).toBe("open");
     let called = false;
-    await expect(breaker.run(async () => ((called = true), "x"), () => true)).rejects.toBeInstanceOf(CircuitOpenError);
+    await expect(
+      breaker.run(
+        async () => ((called = true), "x"),
+        () => true,
+      ),
+    ).rejects.toBeInstanceOf(CircuitOpenError);
     expect(called).toBe(false);
     now = 1000;
     expect(breaker.currentState).toBe("half_open");
@@ -32,7 +37,10 @@ describe("CircuitBreaker", () => {
     expect(breaker.currentState).toBe("open");
     now = 600;
     let release!: () => void;
-    const trial = breaker.run(() => new Promise<string>((resolve) => (release = () => resolve("late"))), () => true);
+    const trial = breaker.run(
+      () => new Promise<string>((resolve) => (release = () => resolve("late"))),
+      () => true,
+    );
     await expect(breaker.run(ok, () => true)).rejects.toBeInstanceOf(CircuitOpenError);
     release();
     await expect(trial).resolves.toBe("late");
@@ -46,7 +54,12 @@ describe("CircuitBreaker", () => {
 
   it("errors that are not failures (declines) neither count nor open it", async () => {
     const breaker = new CircuitBreaker("x", 1, 1000, () => 0);
-    await expect(breaker.run(() => Promise.reject(new Error("declined")), () => false)).rejects.toThrow("declined");
+    await expect(
+      breaker.run(
+        () => Promise.reject(new Error("declined")),
+        () => false,
+      ),
+    ).rejects.toThrow("declined");
     expect(breaker.currentState).toBe("closed");
   });
 });

@@ -12,7 +12,10 @@ describe("describePaymentMethod", () => {
   it("names wallets and x402 payers", () => {
     expect(describePaymentMethod("customer_wallet")).toEqual({ label: "Customer wallet", kind: "wallet" });
     expect(describePaymentMethod("cus_0123456789abcdef").label).toBe("Customer wallet · cus_0123456789abcdef");
-    expect(describePaymentMethod("x402:eip155:84532:0x857b06519E91e3A54538791bDbb0E22373e36b66")).toEqual({ label: "x402 · 0x857b…6b66", kind: "x402" });
+    expect(describePaymentMethod("x402:eip155:84532:0x857b06519E91e3A54538791bDbb0E22373e36b66")).toEqual({
+      label: "x402 · 0x857b…6b66",
+      kind: "x402",
+    });
   });
 
   it("shows anything else as recorded (never an inherited property)", () => {

@@ -4,7 +4,12 @@ import { decimalMinor } from "../../lib/meters/serialize";
 import { settlementOf } from "../../lib/meters/settle-meters";
 
 const M = 1_000_000n;
-const meter = (accrued: bigint, threshold = 1, status = "open") => ({ status, threshold_minor: threshold, base_units_per_minor: M, accrued_base: accrued });
+const meter = (accrued: bigint, threshold = 1, status = "open") => ({
+  status,
+  threshold_minor: threshold,
+  base_units_per_minor: M,
+  accrued_base: accrued,
+});
 
 describe("settlementOf", () => {
   it("bills the whole minor units accrued once they reach the threshold; the fraction carries", () => {

@@ -27,7 +27,10 @@ describe("card rules", () => {
 
   it("accepts a good card and normalises it", () => {
     const result = validateCard(good, NOW);
-    expect(result).toEqual({ ok: true, card: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123", name: "Jane Payer", billingCountry: "US" } });
+    expect(result).toEqual({
+      ok: true,
+      card: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123", name: "Jane Payer", billingCountry: "US" },
+    });
   });
 
   it("refuses a bad Luhn number, a past expiry, a short CVC and a missing name", () => {

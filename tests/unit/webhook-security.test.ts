@@ -12,8 +12,24 @@ beforeAll(async () => {
 
 describe("webhook address policy", () => {
   it.each([
-    "127.0.0.1", "127.8.9.10", "10.0.0.1", "172.16.5.4", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0",
-    "255.255.255.255", "224.0.0.1", "::1", "::", "fe80::1", "fc00::1", "fd12:3456::1", "::ffff:127.0.0.1", "::ffff:10.1.2.3", "not-an-ip",
+    "127.0.0.1",
+    "127.8.9.10",
+    "10.0.0.1",
+    "172.16.5.4",
+    "192.168.1.1",
+    "169.254.169.254",
+    "100.64.0.1",
+    "0.0.0.0",
+    "255.255.255.255",
+    "224.0.0.1",
+    "::1",
+    "::",
+    "fe80::1",
+    "fc00::1",
+    "fd12:3456::1",
+    "::ffff:127.0.0.1",
+    "::ffff:10.1.2.3",
+    "not-an-ip",
   ])("refuses %s", (address) => {
     expect(isForbiddenAddress(address)).toBe(true);
   });
@@ -38,11 +54,23 @@ describe("sealed secrets", () => {
 describe("WEBHOOK_ALLOW_PRIVATE_URLS", () => {
   it("defaults to on only when BASE_URL is a loopback address (a local installation)", async () => {
     const { allowPrivateWebhookUrls } = await import("../../lib/env");
-    for (const base of ["http://localhost:3000", "http://127.0.0.1:4000", "http://[::1]:3000", "http://app.localhost", "http://127.1.2.3"]) {
+    for (const base of [
+      "http://localhost:3000",
+      "http://127.0.0.1:4000",
+      "http://[::1]:3000",
+      "http://app.localhost",
+      "http://127.1.2.3",
+    ]) {
       expect(allowPrivateWebhookUrls(undefined, base), base).toBe(true);
       expect(allowPrivateWebhookUrls("", base), base).toBe(true);
     }
-    for (const base of ["https://pay.example.com", "http://10.0.0.5:3000", "http://0.0.0.0:3000", "http://192.168.1.20", "https://localhost.example.com"]) {
+    for (const base of [
+      "https://pay.example.com",
+      "http://10.0.0.5:3000",
+      "http://0.0.0.0:3000",
+      "http://192.168.1.20",
+      "https://localhost.example.com",
+    ]) {
       expect(allowPrivateWebhookUrls(undefined, base), base).toBe(false);
     }
   });
@@ -77,7 +105,9 @@ describe("delivery error classes", () => {
     expect(classifySendError(nodeError("ERR_TLS_CERT_ALTNAME_INVALID"))).toBe("tls_error");
     expect(classifySendError(nodeError("EPROTO"))).toBe("tls_error");
     expect(classifySendError(nodeError("ECONNRESET", "socket hang up"))).toBe("connection_reset");
-    expect(classifySendError(new Error("DNS lookup 10.0.0.5(family:4, host:internal) is not allowed. Because, It is private IP address."))).toBe("blocked_address");
+    expect(
+      classifySendError(new Error("DNS lookup 10.0.0.5(family:4, host:internal) is not allowed. Because, It is private IP address.")),
+    ).toBe("blocked_address");
     expect(classifySendError(nodeError("EHOSTUNREACH", "connect EHOSTUNREACH 10.9.9.9:22"))).toBe("connection_error");
   });
 

@@ -7,7 +7,13 @@ export async function POST(req: Request, context: Context) {
   return serveAgentRpc(req, (await context.params).merchantId);
 }
 
-const notAllowed = () => rpcError(405, -32600, "The merchant agent answers JSON-RPC on POST; its card is at ./.well-known/agent-card.json.", new Headers({ Allow: "POST" }));
+const notAllowed = () =>
+  rpcError(
+    405,
+    -32600,
+    "The merchant agent answers JSON-RPC on POST; its card is at ./.well-known/agent-card.json.",
+    new Headers({ Allow: "POST" }),
+  );
 export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };
 
 export const dynamic = "force-dynamic";

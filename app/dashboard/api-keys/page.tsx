@@ -31,14 +31,24 @@ export default async function ApiKeysPage() {
           empty={<EmptyState title="No keys yet" description="Create a secret key to call the API." />}
           columns={[
             { header: "Name", cell: (key) => <span className="font-medium text-slate-900">{key.name ?? "Secret key"}</span> },
-            { header: "Key", cell: (key) => <code className="font-mono text-xs text-slate-700" data-testid="key-prefix">{`${key.prefix}…${key.last4}`}</code> },
+            {
+              header: "Key",
+              cell: (key) => (
+                <code className="font-mono text-xs text-slate-700" data-testid="key-prefix">{`${key.prefix}…${key.last4}`}</code>
+              ),
+            },
             { header: "Status", cell: (key) => <StatusBadge status={key.status} /> },
             { header: "Created", cell: (key) => formatDateTime(key.createdAt), hideOnMobile: true },
             {
               header: "Actions",
               align: "right",
               pinned: true,
-              cell: (key) => (key.status === "active" ? <RevokeKeyButton id={key.id} label={`${key.prefix}…${key.last4}`} /> : <span className="text-xs text-slate-500">Revoked {formatDateTime(key.revokedAt!)}</span>),
+              cell: (key) =>
+                key.status === "active" ? (
+                  <RevokeKeyButton id={key.id} label={`${key.prefix}…${key.last4}`} />
+                ) : (
+                  <span className="text-xs text-slate-500">Revoked {formatDateTime(key.revokedAt!)}</span>
+                ),
             },
           ]}
         />

@@ -27,16 +27,28 @@ export default async function CheckoutsPage({ searchParams }: { searchParams: Se
   const page = await orNotFound(listCheckouts(getDb(), scope, query));
   return (
     <>
-      <PageHeader title="Checkouts" description="Hosted pay pages. Each checkout has a link a payer opens to pay." actions={<CreateCheckoutButton mode={mode} />} />
+      <PageHeader
+        title="Checkouts"
+        description="Hosted pay pages. Each checkout has a link a payer opens to pay."
+        actions={<CreateCheckoutButton mode={mode} />}
+      />
       <StatusFilter basePath="/dashboard/checkouts" statuses={CHECKOUT_STATUSES} current={query.status} />
       <Section title={query.status ? `Checkouts: ${query.status}` : "All checkouts"} flush>
         <DataTable
           caption="Checkouts"
           rows={page.data}
           rowHref={(checkout) => `/dashboard/checkouts/${checkout.id}`}
-          empty={<EmptyState title={query.status ? "No checkouts with this status" : "No checkouts yet"} description="Create one here, or with POST /v1/checkouts." />}
+          empty={
+            <EmptyState
+              title={query.status ? "No checkouts with this status" : "No checkouts yet"}
+              description="Create one here, or with POST /v1/checkouts."
+            />
+          }
           columns={[
-            { header: "Amount", cell: (checkout) => <Money amount={checkout.amount} currency={checkout.currency} className="font-medium text-slate-900" /> },
+            {
+              header: "Amount",
+              cell: (checkout) => <Money amount={checkout.amount} currency={checkout.currency} className="font-medium text-slate-900" />,
+            },
             {
               header: "Status",
               cell: (checkout) => (
@@ -50,14 +62,25 @@ export default async function CheckoutsPage({ searchParams }: { searchParams: Se
                 </>
               ),
             },
-            { header: "Description", cell: (checkout) => <span className="block max-w-[16rem] truncate">{whatWasSold(checkout.description, checkout.items) ?? "—"}</span>, hideOnMobile: true },
+            {
+              header: "Description",
+              cell: (checkout) => (
+                <span className="block max-w-[16rem] truncate">{whatWasSold(checkout.description, checkout.items) ?? "—"}</span>
+              ),
+              hideOnMobile: true,
+            },
             { header: "Expires", cell: (checkout) => formatDateTime(checkout.expiresAt), hideOnMobile: true },
             {
               header: "Pay link",
               align: "right",
               cell: (checkout) =>
                 checkout.status === "open" ? (
-                  <a href={checkout.url} target="_blank" rel="noopener noreferrer" className="relative z-10 text-sm font-medium text-indigo-700 hover:underline">
+                  <a
+                    href={checkout.url}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    className="relative z-10 text-sm font-medium text-indigo-700 hover:underline"
+                  >
                     Open<span className="sr-only"> the pay page of {checkout.id}</span>
                   </a>
                 ) : (
@@ -66,7 +89,12 @@ export default async function CheckoutsPage({ searchParams }: { searchParams: Se
             },
           ]}
         />
-        <NextPageLink basePath="/dashboard/checkouts" query={{ status: query.status, startingAfter: query.startingAfter }} lastId={page.data.at(-1)?.id} hasMore={page.hasMore} />
+        <NextPageLink
+          basePath="/dashboard/checkouts"
+          query={{ status: query.status, startingAfter: query.startingAfter }}
+          lastId={page.data.at(-1)?.id}
+          hasMore={page.hasMore}
+        />
       </Section>
     </>
   );

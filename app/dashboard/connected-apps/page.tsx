@@ -34,7 +34,9 @@ export default async function ConnectedAppsPage() {
               header: "App",
               cell: (app) => (
                 <span className="flex flex-col">
-                  <span className="font-medium text-slate-900" data-testid="app-name">{app.clientName}</span>
+                  <span className="font-medium text-slate-900" data-testid="app-name">
+                    {app.clientName}
+                  </span>
                   <span className="text-xs text-slate-600">{app.redirectHosts.join(", ")}</span>
                 </span>
               ),

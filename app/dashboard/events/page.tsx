@@ -26,14 +26,29 @@ export default async function EventsPage({ searchParams }: { searchParams: Searc
   const page = await orNotFound(listEvents(getDb(), scope, query));
   return (
     <>
-      <PageHeader title="Events" description="Everything that happened in this mode, as GET /v1/events and your webhooks see it. Open an event for its payload and deliveries." />
-      <StatusFilter basePath="/dashboard/events" statuses={EVENT_TYPES} current={query.type} param="type" label="Filter by type" optionLabel={(type) => type} />
+      <PageHeader
+        title="Events"
+        description="Everything that happened in this mode, as GET /v1/events and your webhooks see it. Open an event for its payload and deliveries."
+      />
+      <StatusFilter
+        basePath="/dashboard/events"
+        statuses={EVENT_TYPES}
+        current={query.type}
+        param="type"
+        label="Filter by type"
+        optionLabel={(type) => type}
+      />
       <Section title={query.type ? `Events: ${query.type}` : "All events"} flush>
         <DataTable
           caption="Events"
           rows={page.data}
           rowHref={(event) => `/dashboard/events/${event.id}`}
-          empty={<EmptyState title={query.type ? "No events of this type" : "No events yet"} description="Events are recorded as payments, orders and refunds change." />}
+          empty={
+            <EmptyState
+              title={query.type ? "No events of this type" : "No events yet"}
+              description="Events are recorded as payments, orders and refunds change."
+            />
+          }
           columns={[
             {
               header: "Type",
@@ -64,7 +79,12 @@ export default async function EventsPage({ searchParams }: { searchParams: Searc
             { header: "Created", cell: (event) => formatDateTime(event.createdAt), align: "right" },
           ]}
         />
-        <NextPageLink basePath="/dashboard/events" query={{ type: query.type, startingAfter: query.startingAfter }} lastId={page.data.at(-1)?.id} hasMore={page.hasMore} />
+        <NextPageLink
+          basePath="/dashboard/events"
+          query={{ type: query.type, startingAfter: query.startingAfter }}
+          lastId={page.data.at(-1)?.id}
+          hasMore={page.hasMore}
+        />
       </Section>
     </>
   );

@@ -24,25 +24,58 @@ export default async function MetersPage({ searchParams }: { searchParams: Searc
   const page = await orNotFound(listMeters(getDb(), scope, query));
   return (
     <>
-      <PageHeader title="Meters" description="Usage-based billing: each meter accrues a customer's usage and charges it in one payment whenever it crosses its threshold." />
+      <PageHeader
+        title="Meters"
+        description="Usage-based billing: each meter accrues a customer's usage and charges it in one payment whenever it crosses its threshold."
+      />
       <StatusFilter basePath="/dashboard/meters" statuses={METER_STATUSES} current={query.status} />
       <Section title={query.status ? `Meters: ${query.status.replace(/_/g, " ")}` : "All meters"} flush>
         <DataTable
           caption="Meters"
           rows={page.data}
           rowHref={(meter) => `/dashboard/meters/${meter.id}`}
-          empty={<EmptyState title={query.status ? "No meters with this status" : "No meters yet"} description="Meters are opened through the API (POST /v1/meters)." />}
+          empty={
+            <EmptyState
+              title={query.status ? "No meters with this status" : "No meters yet"}
+              description="Meters are opened through the API (POST /v1/meters)."
+            />
+          }
           columns={[
             { header: "Meter", cell: (meter) => <span className="font-mono text-xs text-slate-900">{meter.id}</span> },
             { header: "Status", cell: (meter) => <StatusBadge status={meter.status} /> },
             { header: "Type", cell: (meter) => (meter.prepaid ? "Prepaid" : "Post-paid"), hideOnMobile: true },
-            { header: "Accrued", cell: (meter) => <span className="tabular-nums" data-testid="meter-accrued">{formatBaseUnits(meter.accruedBase, meter.baseUnitsPerMinor, meter.currency)}</span>, align: "right" },
-            { header: "Billed", cell: (meter) => <span className="tabular-nums" data-testid="meter-billed">{formatMoney(meter.billedMinor, meter.currency)}</span>, align: "right" },
-            { header: "Customer", cell: (meter) => <span className="font-mono text-xs text-slate-600">{meter.customerId}</span>, hideOnMobile: true },
+            {
+              header: "Accrued",
+              cell: (meter) => (
+                <span className="tabular-nums" data-testid="meter-accrued">
+                  {formatBaseUnits(meter.accruedBase, meter.baseUnitsPerMinor, meter.currency)}
+                </span>
+              ),
+              align: "right",
+            },
+            {
+              header: "Billed",
+              cell: (meter) => (
+                <span className="tabular-nums" data-testid="meter-billed">
+                  {formatMoney(meter.billedMinor, meter.currency)}
+                </span>
+              ),
+              align: "right",
+            },
+            {
+              header: "Customer",
+              cell: (meter) => <span className="font-mono text-xs text-slate-600">{meter.customerId}</span>,
+              hideOnMobile: true,
+            },
             { header: "Created", cell: (meter) => formatDateTime(meter.createdAt), align: "right", hideOnMobile: true },
           ]}
         />
-        <NextPageLink basePath="/dashboard/meters" query={{ status: query.status, startingAfter: query.startingAfter }} lastId={page.data.at(-1)?.id} hasMore={page.hasMore} />
+        <NextPageLink
+          basePath="/dashboard/meters"
+          query={{ status: query.status, startingAfter: query.startingAfter }}
+          lastId={page.data.at(-1)?.id}
+          hasMore={page.hasMore}
+        />
       </Section>
     </>
   );

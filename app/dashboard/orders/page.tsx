@@ -27,33 +27,66 @@ export default async function OrdersPage({ searchParams }: { searchParams: Searc
   const source = await sourceQuery(searchParams, PAYMENT_SOURCES);
   const db = getDb();
   const page = await orNotFound(listOrders(db, scope, { ...query, source }));
-  const descriptions = await checkoutDescriptions(db, scope, page.data.map((order) => order.checkoutId));
+  const descriptions = await checkoutDescriptions(
+    db,
+    scope,
+    page.data.map((order) => order.checkoutId),
+  );
   return (
     <>
       <PageHeader title="Orders" description="What payers bought. Open an order for its timeline and to refund it." />
       <StatusFilter basePath="/dashboard/orders" statuses={ORDER_STATUSES} current={query.status} keep={{ source }} />
-      <StatusFilter basePath="/dashboard/orders" statuses={PAYMENT_SOURCES} current={source} param="source" label="Filter by source" optionLabel={sourceLabel} keep={{ status: query.status }} />
+      <StatusFilter
+        basePath="/dashboard/orders"
+        statuses={PAYMENT_SOURCES}
+        current={source}
+        param="source"
+        label="Filter by source"
+        optionLabel={sourceLabel}
+        keep={{ status: query.status }}
+      />
       <Section title={query.status ? `Orders: ${query.status.replace(/_/g, " ")}` : "All orders"} flush>
         <DataTable
           caption="Orders"
           rows={page.data}
           rowHref={(order) => `/dashboard/orders/${order.id}`}
-          empty={<EmptyState title={query.status || source ? "No orders match this filter" : "No orders yet"} description="Orders are created when a checkout is opened, and paid when it is paid." />}
+          empty={
+            <EmptyState
+              title={query.status || source ? "No orders match this filter" : "No orders yet"}
+              description="Orders are created when a checkout is opened, and paid when it is paid."
+            />
+          }
           columns={[
-            { header: "Amount", cell: (order) => <Money amount={order.amount} currency={order.currency} className="font-medium text-slate-900" /> },
+            {
+              header: "Amount",
+              cell: (order) => <Money amount={order.amount} currency={order.currency} className="font-medium text-slate-900" />,
+            },
             { header: "Status", cell: (order) => <StatusBadge status={order.status} /> },
             { header: "Source", cell: (order) => <SourceBadge source={order.source} /> },
             {
               header: "Description",
-              cell: (order) => <span className="block max-w-[16rem] truncate" data-testid="sold">{whatWasSold(descriptions.get(order.checkoutId ?? ""), order.items) ?? "—"}</span>,
+              cell: (order) => (
+                <span className="block max-w-[16rem] truncate" data-testid="sold">
+                  {whatWasSold(descriptions.get(order.checkoutId ?? ""), order.items) ?? "—"}
+                </span>
+              ),
               hideOnMobile: true,
             },
-            { header: "Refunded", cell: (order) => (order.amountRefunded ? <Money amount={order.amountRefunded} currency={order.currency} /> : "—"), hideOnMobile: true },
+            {
+              header: "Refunded",
+              cell: (order) => (order.amountRefunded ? <Money amount={order.amountRefunded} currency={order.currency} /> : "—"),
+              hideOnMobile: true,
+            },
             { header: "Order", cell: (order) => <span className="font-mono text-xs text-slate-600">{order.id}</span>, hideOnMobile: true },
             { header: "Created", cell: (order) => formatDateTime(order.createdAt), align: "right" },
           ]}
         />
-        <NextPageLink basePath="/dashboard/orders" query={{ status: query.status, source, startingAfter: query.startingAfter }} lastId={page.data.at(-1)?.id} hasMore={page.hasMore} />
+        <NextPageLink
+          basePath="/dashboard/orders"
+          query={{ status: query.status, source, startingAfter: query.startingAfter }}
+          lastId={page.data.at(-1)?.id}
+          hasMore={page.hasMore}
+        />
       </Section>
     </>
   );

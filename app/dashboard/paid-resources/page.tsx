@@ -31,7 +31,12 @@ export default async function PaidResourcesPage({ searchParams }: { searchParams
   const sales = page.data.length
     ? await getDb().paymentIntent.groupBy({
         by: ["paidResourceId"],
-        where: { merchantId: scope.merchantId, livemode: scope.livemode, paidResourceId: { in: page.data.map((r) => r.id) }, amountCaptured: { gt: 0 } },
+        where: {
+          merchantId: scope.merchantId,
+          livemode: scope.livemode,
+          paidResourceId: { in: page.data.map((r) => r.id) },
+          amountCaptured: { gt: 0 },
+        },
         _count: { _all: true },
         _sum: { amountCaptured: true, amountRefunded: true },
       })
@@ -49,11 +54,20 @@ export default async function PaidResourcesPage({ searchParams }: { searchParams
         <DataTable
           caption="Paid resources"
           rows={page.data}
-          empty={<EmptyState title={query.status ? `No ${query.status} paid resources` : "No paid resources yet"} description="Create one here, or with POST /v1/paid_resources." />}
+          empty={
+            <EmptyState
+              title={query.status ? `No ${query.status} paid resources` : "No paid resources yet"}
+              description="Create one here, or with POST /v1/paid_resources."
+            />
+          }
           columns={[
             { header: "Name", cell: (r) => <span className="font-medium text-slate-900">{r.name}</span> },
             { header: "Price", cell: (r) => <Money amount={r.amount} currency={r.currency} /> },
-            { header: "Sells", cell: (r) => <span className="text-sm text-slate-700">{r.url ? "forwarded request" : "JSON content"}</span>, hideOnMobile: true },
+            {
+              header: "Sells",
+              cell: (r) => <span className="text-sm text-slate-700">{r.url ? "forwarded request" : "JSON content"}</span>,
+              hideOnMobile: true,
+            },
             {
               header: "Sales",
               cell: (r) => {
@@ -67,12 +81,26 @@ export default async function PaidResourcesPage({ searchParams }: { searchParams
               },
             },
             { header: "Status", cell: (r) => <StatusBadge status={r.active ? "active" : "archived"} /> },
-            { header: "x402 URL", cell: (r) => <span className="font-mono text-xs text-slate-600">{`/x402/r/${r.id}`}</span>, hideOnMobile: true },
+            {
+              header: "x402 URL",
+              cell: (r) => <span className="font-mono text-xs text-slate-600">{`/x402/r/${r.id}`}</span>,
+              hideOnMobile: true,
+            },
             { header: "Created", cell: (r) => formatDateTime(r.createdAt), hideOnMobile: true },
-            { header: "Actions", align: "right", pinned: true, cell: (r) => <ArchivePaidResourceButton id={r.id} name={r.name} active={r.active} /> },
+            {
+              header: "Actions",
+              align: "right",
+              pinned: true,
+              cell: (r) => <ArchivePaidResourceButton id={r.id} name={r.name} active={r.active} />,
+            },
           ]}
         />
-        <NextPageLink basePath="/dashboard/paid-resources" query={{ status: query.status, startingAfter: query.startingAfter }} lastId={page.data.at(-1)?.id} hasMore={page.hasMore} />
+        <NextPageLink
+          basePath="/dashboard/paid-resources"
+          query={{ status: query.status, startingAfter: query.startingAfter }}
+          lastId={page.data.at(-1)?.id}
+          hasMore={page.hasMore}
+        />
       </Section>
     </>
   );

@@ -42,7 +42,15 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Sea
         }
       />
       <StatusFilter basePath="/dashboard/payments" statuses={PAYMENT_INTENT_STATUSES} current={query.status} keep={{ source }} />
-      <StatusFilter basePath="/dashboard/payments" statuses={PAYMENT_SOURCES} current={source} param="source" label="Filter by source" optionLabel={sourceLabel} keep={{ status: query.status }} />
+      <StatusFilter
+        basePath="/dashboard/payments"
+        statuses={PAYMENT_SOURCES}
+        current={source}
+        param="source"
+        label="Filter by source"
+        optionLabel={sourceLabel}
+        keep={{ status: query.status }}
+      />
       <Section title={query.status ? `Payments: ${query.status.replace(/_/g, " ")}` : "All payments"} flush>
         <DataTable
           caption="PaymentIntents"
@@ -54,11 +62,20 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Sea
             { header: "Status", cell: (pi) => <StatusBadge status={pi.status} /> },
             { header: "Source", cell: (pi) => <SourceBadge source={pi.source} /> },
             { header: "Payment method", cell: (pi) => <PaymentMethod value={pi.paymentMethod} />, hideOnMobile: true },
-            { header: "PaymentIntent", cell: (pi) => <span className="font-mono text-xs text-slate-600">{pi.id}</span>, hideOnMobile: true },
+            {
+              header: "PaymentIntent",
+              cell: (pi) => <span className="font-mono text-xs text-slate-600">{pi.id}</span>,
+              hideOnMobile: true,
+            },
             { header: "Created", cell: (pi) => formatDateTime(pi.createdAt), align: "right" },
           ]}
         />
-        <NextPageLink basePath="/dashboard/payments" query={{ status: query.status, source, startingAfter: query.startingAfter }} lastId={page.data.at(-1)?.id} hasMore={page.hasMore} />
+        <NextPageLink
+          basePath="/dashboard/payments"
+          query={{ status: query.status, source, startingAfter: query.startingAfter }}
+          lastId={page.data.at(-1)?.id}
+          hasMore={page.hasMore}
+        />
       </Section>
     </>
   );

@@ -28,18 +28,31 @@ export default async function ProductsPage({ searchParams }: { searchParams: Sea
   const page = await orNotFound(listProducts(getDb(), scope, { limit: query.limit, startingAfter: query.startingAfter, active }));
   return (
     <>
-      <PageHeader title="Products" description="Your catalog. Checkouts opened with items: [{ productId, quantity }] are priced from here." actions={<ProductFormButton mode={mode} />} />
+      <PageHeader
+        title="Products"
+        description="Your catalog. Checkouts opened with items: [{ productId, quantity }] are priced from here."
+        actions={<ProductFormButton mode={mode} />}
+      />
       <StatusFilter basePath="/dashboard/products" statuses={FILTERS} current={query.status} />
       <Section title={query.status ? `Products: ${query.status}` : "All products"} flush>
         <DataTable
           caption="Products"
           rows={page.data}
-          empty={<EmptyState title={query.status ? `No ${query.status} products` : "No products yet"} description="Create one here, or with POST /v1/products." />}
+          empty={
+            <EmptyState
+              title={query.status ? `No ${query.status} products` : "No products yet"}
+              description="Create one here, or with POST /v1/products."
+            />
+          }
           columns={[
             { header: "Name", cell: (product) => <span className="font-medium text-slate-900">{product.name}</span> },
             { header: "Price", cell: (product) => <Money amount={product.unitAmount} currency={product.currency} /> },
             { header: "Status", cell: (product) => <StatusBadge status={product.active ? "active" : "archived"} /> },
-            { header: "Product", cell: (product) => <span className="font-mono text-xs text-slate-600">{product.id}</span>, hideOnMobile: true },
+            {
+              header: "Product",
+              cell: (product) => <span className="font-mono text-xs text-slate-600">{product.id}</span>,
+              hideOnMobile: true,
+            },
             { header: "Created", cell: (product) => formatDateTime(product.createdAt), hideOnMobile: true },
             {
               header: "Actions",
@@ -54,7 +67,12 @@ export default async function ProductsPage({ searchParams }: { searchParams: Sea
             },
           ]}
         />
-        <NextPageLink basePath="/dashboard/products" query={{ status: query.status, startingAfter: query.startingAfter }} lastId={page.data.at(-1)?.id} hasMore={page.hasMore} />
+        <NextPageLink
+          basePath="/dashboard/products"
+          query={{ status: query.status, startingAfter: query.startingAfter }}
+          lastId={page.data.at(-1)?.id}
+          hasMore={page.hasMore}
+        />
       </Section>
     </>
   );

@@ -16,17 +16,27 @@ export const metadata: Metadata = { title: "Search" };
 export default async function SearchPage({ searchParams }: { searchParams: SearchParams }) {
   const { scope } = await requireDashboard();
   const raw = (await searchParams).q;
-  const q = (Array.isArray(raw) ? raw[0] : raw ?? "").replace(/\0/g, "").trim().slice(0, 200);
+  const q = (Array.isArray(raw) ? raw[0] : (raw ?? "")).replace(/\0/g, "").trim().slice(0, 200);
   const db = getDb();
   const page = q ? await pageOfId(db, scope, q) : null;
   if (page) redirect(page);
   const hits = q ? await searchText(db, scope, q) : [];
   return (
     <>
-      <PageHeader title="Search" description={q ? `Results for “${q}”` : "Search by id (ord_, pi_, cs_, cus_, evt_, we_, mtr_), customer email or name, or an order's description."} />
+      <PageHeader
+        title="Search"
+        description={
+          q
+            ? `Results for “${q}”`
+            : "Search by id (ord_, pi_, cs_, cus_, evt_, we_, mtr_), customer email or name, or an order's description."
+        }
+      />
       <Section title="Results" flush>
         {hits.length === 0 ? (
-          <EmptyState title={q ? "Nothing found" : "Type something to search"} description={q ? "No object of this mode has that id, and no customer or order matches." : undefined} />
+          <EmptyState
+            title={q ? "Nothing found" : "Type something to search"}
+            description={q ? "No object of this mode has that id, and no customer or order matches." : undefined}
+          />
         ) : (
           <ul className="divide-y divide-slate-100" data-testid="search-results">
             {hits.map((hit) => (

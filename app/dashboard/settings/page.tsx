@@ -15,7 +15,10 @@ export default async function SettingsPage() {
   const timeZones = ["UTC", ...Intl.supportedValuesOf("timeZone").filter((zone) => zone !== "UTC")];
   return (
     <>
-      <PageHeader title="Settings" description="Your business as payers see it, and how the dashboard shows times. The same in test and live mode." />
+      <PageHeader
+        title="Settings"
+        description="Your business as payers see it, and how the dashboard shows times. The same in test and live mode."
+      />
       <Section title="Business and branding">
         <SettingsForm settings={settings} timeZones={timeZones} />
       </Section>

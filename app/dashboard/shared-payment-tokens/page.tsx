@@ -35,18 +35,44 @@ export default async function SharedPaymentTokensPage({ searchParams }: { search
         <DataTable
           caption="Shared payment tokens"
           rows={page.data}
-          empty={<EmptyState title={query.status ? `No ${query.status} tokens` : "No tokens yet"} description="Mint one with POST /v1/shared_payment_tokens and your own API key." />}
+          empty={
+            <EmptyState
+              title={query.status ? `No ${query.status} tokens` : "No tokens yet"}
+              description="Mint one with POST /v1/shared_payment_tokens and your own API key."
+            />
+          }
           columns={[
-            { header: "Up to", cell: (token) => <Money amount={token.maxAmount} currency={token.currency} className="font-medium text-slate-900" /> },
+            {
+              header: "Up to",
+              cell: (token) => <Money amount={token.maxAmount} currency={token.currency} className="font-medium text-slate-900" />,
+            },
             { header: "Status", cell: (token) => <StatusBadge status={token.status} /> },
-            { header: "Merchant", cell: (token) => <span className="font-mono text-xs">{token.merchantId ?? "any"}</span>, hideOnMobile: true },
-            { header: "Paid", cell: (token) => (token.redeemedAmount !== null ? <Money amount={token.redeemedAmount} currency={token.currency} /> : "—"), hideOnMobile: true },
+            {
+              header: "Merchant",
+              cell: (token) => <span className="font-mono text-xs">{token.merchantId ?? "any"}</span>,
+              hideOnMobile: true,
+            },
+            {
+              header: "Paid",
+              cell: (token) => (token.redeemedAmount !== null ? <Money amount={token.redeemedAmount} currency={token.currency} /> : "—"),
+              hideOnMobile: true,
+            },
             { header: "Token", cell: (token) => <span className="font-mono text-xs text-slate-600">{token.id}</span>, hideOnMobile: true },
             { header: "Expires", cell: (token) => formatDateTime(token.expiresAt), hideOnMobile: true },
-            { header: "Actions", align: "right", pinned: true, cell: (token) => (token.status === "active" ? <RevokeTokenButton id={token.id} /> : "—") },
+            {
+              header: "Actions",
+              align: "right",
+              pinned: true,
+              cell: (token) => (token.status === "active" ? <RevokeTokenButton id={token.id} /> : "—"),
+            },
           ]}
         />
-        <NextPageLink basePath="/dashboard/shared-payment-tokens" query={{ status: query.status, startingAfter: query.startingAfter }} lastId={page.data.at(-1)?.id} hasMore={page.hasMore} />
+        <NextPageLink
+          basePath="/dashboard/shared-payment-tokens"
+          query={{ status: query.status, startingAfter: query.startingAfter }}
+          lastId={page.data.at(-1)?.id}
+          hasMore={page.hasMore}
+        />
       </Section>
     </>
   );

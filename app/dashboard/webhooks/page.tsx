@@ -34,13 +34,32 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Sea
           rowHref={(endpoint) => `/dashboard/webhooks/${endpoint.id}`}
           empty={<EmptyState title="No endpoints yet" description="Add an endpoint to be told about payments as they happen." />}
           columns={[
-            { header: "URL", cell: (endpoint) => <span className="block max-w-[22rem] truncate font-mono text-xs text-slate-900" data-testid="endpoint-url">{endpoint.url}</span> },
-            { header: "Events", cell: (endpoint) => (endpoint.enabledEvents.length ? `${endpoint.enabledEvents.length} event type${endpoint.enabledEvents.length === 1 ? "" : "s"}` : "All events"), hideOnMobile: true },
+            {
+              header: "URL",
+              cell: (endpoint) => (
+                <span className="block max-w-[22rem] truncate font-mono text-xs text-slate-900" data-testid="endpoint-url">
+                  {endpoint.url}
+                </span>
+              ),
+            },
+            {
+              header: "Events",
+              cell: (endpoint) =>
+                endpoint.enabledEvents.length
+                  ? `${endpoint.enabledEvents.length} event type${endpoint.enabledEvents.length === 1 ? "" : "s"}`
+                  : "All events",
+              hideOnMobile: true,
+            },
             { header: "Status", cell: (endpoint) => <StatusBadge status={endpoint.status} /> },
             { header: "Created", cell: (endpoint) => formatDateTime(endpoint.createdAt), align: "right", hideOnMobile: true },
           ]}
         />
-        <NextPageLink basePath="/dashboard/webhooks" query={{ startingAfter: query.startingAfter }} lastId={page.data.at(-1)?.id} hasMore={page.hasMore} />
+        <NextPageLink
+          basePath="/dashboard/webhooks"
+          query={{ startingAfter: query.startingAfter }}
+          lastId={page.data.at(-1)?.id}
+          hasMore={page.hasMore}
+        />
       </Section>
     </>
   );

@@ -36,7 +36,8 @@ export default async function DevMailPage({ searchParams }: { searchParams: Prom
     <main className="mx-auto max-w-3xl px-4 py-10">
       <h1 className="text-xl font-semibold text-slate-900">Dev mail viewer</h1>
       <p className="mt-1 text-sm text-slate-600">
-        Mails the service would send (no mail leaves this machine). {recipient ? `To ${recipient}.` : "The newest 50."} Never enabled in production without DEV_MAIL_VIEWER=1.
+        Mails the service would send (no mail leaves this machine). {recipient ? `To ${recipient}.` : "The newest 50."} Never enabled in
+        production without DEV_MAIL_VIEWER=1.
       </p>
       {mails.length === 0 ? <p className="mt-6 text-sm text-slate-700">No mail yet.</p> : null}
       <ol className="mt-6 flex flex-col gap-4">
@@ -44,7 +45,8 @@ export default async function DevMailPage({ searchParams }: { searchParams: Prom
           <li key={mail.id} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-testid="mail" data-kind={mail.kind}>
             <h2 className="text-base font-semibold text-slate-900">{mail.subject}</h2>
             <p className="mb-3 text-xs text-slate-600">
-              To <span data-testid="mail-to">{mail.to}</span> · {mail.kind} · <time dateTime={mail.createdAt.toISOString()}>{mail.createdAt.toISOString()}</time>
+              To <span data-testid="mail-to">{mail.to}</span> · {mail.kind} ·{" "}
+              <time dateTime={mail.createdAt.toISOString()}>{mail.createdAt.toISOString()}</time>
             </p>
             <Body text={mail.textBody} />
           </li>

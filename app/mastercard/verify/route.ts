@@ -4,6 +4,9 @@ import { VerifyRequestBody } from "@/lib/agent-identity/signed-request";
 import { verifyForMerchant } from "@/lib/agent-identity/verify-for-merchant";
 import { api } from "@/lib/http/api";
 
-export const POST = api({ auth: "secret", body: VerifyRequestBody, idempotent: false, bodyLimitBytes: 512 * 1024 }, ({ tx, principal, body }) => verifyForMerchant(tx, principal, "mastercard", body));
+export const POST = api(
+  { auth: "secret", body: VerifyRequestBody, idempotent: false, bodyLimitBytes: 512 * 1024 },
+  ({ tx, principal, body }) => verifyForMerchant(tx, principal, "mastercard", body),
+);
 
 export const dynamic = "force-dynamic";

@@ -34,7 +34,14 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
     if (err instanceof RedirectedError) redirect(err.location);
     const message = err instanceof OAuthError ? err.description : "This authorization request cannot be handled.";
     return (
-      <AuthCard title="This authorization request is not valid" footer={<a href="/dashboard" className="font-medium text-indigo-700 underline-offset-2 hover:underline">Back to the dashboard</a>}>
+      <AuthCard
+        title="This authorization request is not valid"
+        footer={
+          <a href="/dashboard" className="font-medium text-indigo-700 underline-offset-2 hover:underline">
+            Back to the dashboard
+          </a>
+        }
+      >
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
           {message}
         </p>
@@ -58,13 +65,15 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
         <input type="hidden" name={CSRF_FIELD} value={dashboard.csrfToken} />
         <p className="text-sm text-slate-700">
           <strong className="font-semibold text-slate-900">{request.client.name}</strong> wants to act for{" "}
-          <strong className="font-semibold text-slate-900">{dashboard.merchantName}</strong> through the MCP server. You will be sent back to{" "}
-          <strong className="break-all font-semibold text-slate-900">{redirectHost}</strong>.
+          <strong className="font-semibold text-slate-900">{dashboard.merchantName}</strong> through the MCP server. You will be sent back
+          to <strong className="break-all font-semibold text-slate-900">{redirectHost}</strong>.
         </p>
         <fieldset className="flex flex-col gap-2">
           <legend className="mb-1 text-sm font-medium text-slate-700">It will be able to</legend>
           <p className="flex gap-2 text-sm text-slate-800">
-            <span aria-hidden className="mt-0.5 text-indigo-600">✓</span>
+            <span aria-hidden className="mt-0.5 text-indigo-600">
+              ✓
+            </span>
             <span>{SCOPE_DESCRIPTIONS.read}</span>
           </p>
           {request.scopes.includes("write") ? (

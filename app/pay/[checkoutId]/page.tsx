@@ -47,7 +47,12 @@ export default async function PayPage({ params, searchParams }: Params) {
       amountLabel={money(checkout.amount)}
       description={checkout.description}
       livemode={checkout.livemode}
-      items={view.items.map((item) => ({ name: item.name, quantity: item.quantity, unitLabel: money(item.unitAmount), totalLabel: money(item.quantity * item.unitAmount) }))}
+      items={view.items.map((item) => ({
+        name: item.name,
+        quantity: item.quantity,
+        unitLabel: money(item.unitAmount),
+        totalLabel: money(item.quantity * item.unitAmount),
+      }))}
       countdown={open ? <ExpiryCountdown expiresAt={Date.parse(checkout.expiresAt)} serverNow={Date.now()} /> : undefined}
     />
   );
@@ -74,7 +79,11 @@ function panelFor(view: PayPageView, query: Record<string, string | string[] | u
       const error = one(query.error);
       const country = one(query.country)?.toUpperCase();
       const fields = (one(query.fields) ?? "").split(",").filter(Boolean) as CardField[];
-      const fieldErrors: CardFieldErrors = Object.fromEntries(fields.filter((field) => ["cardNumber", "expiry", "cvc", "name", "billingCountry"].includes(field)).map((field) => [field, "Check this field."]));
+      const fieldErrors: CardFieldErrors = Object.fromEntries(
+        fields
+          .filter((field) => ["cardNumber", "expiry", "cvc", "name", "billingCountry"].includes(field))
+          .map((field) => [field, "Check this field."]),
+      );
       return (
         <CardForm
           action={`/pay/${encodeURIComponent(checkout.id)}/submit`}
@@ -97,7 +106,9 @@ function panelFor(view: PayPageView, query: Record<string, string | string[] | u
               {money(checkout.amount)} paid to {merchantName}. Thank you!
             </p>
             <p className="text-sm text-slate-500">Reference: {checkout.orderId}</p>
-            {checkout.successUrl && <DestinationLink href={checkout.successUrl} label={`Continue to ${hostOf(checkout.successUrl)}`} primary />}
+            {checkout.successUrl && (
+              <DestinationLink href={checkout.successUrl} label={`Continue to ${hostOf(checkout.successUrl)}`} primary />
+            )}
           </OutcomePanel>
         );
       }

@@ -23,12 +23,19 @@ const one = (value: string | string[] | undefined) => (Array.isArray(value) ? va
 
 export default async function PaywallPage({ searchParams }: { searchParams: Promise<Query> }) {
   const query = await searchParams;
-  const parsed = PaywallTermsQuery.safeParse({ merchant: one(query.merchant), amount: one(query.amount), currency: one(query.currency), sku: one(query.sku) });
+  const parsed = PaywallTermsQuery.safeParse({
+    merchant: one(query.merchant),
+    amount: one(query.amount),
+    currency: one(query.currency),
+    sku: one(query.sku),
+  });
   if (!parsed.success) {
     return (
       <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-4 px-6 py-16">
         <h1 className="text-2xl font-semibold tracking-tight text-slate-900">These payment terms are incomplete</h1>
-        <p className="text-slate-700">The link needs a merchant, an amount in minor units, a currency and a sku. Ask for the payment link again.</p>
+        <p className="text-slate-700">
+          The link needs a merchant, an amount in minor units, a currency and a sku. Ask for the payment link again.
+        </p>
       </main>
     );
   }
@@ -65,7 +72,9 @@ export default async function PaywallPage({ searchParams }: { searchParams: Prom
 
   const error = one(query.error);
   const param = one(query.country) ?? one(query.reason);
-  const fields = (one(query.fields) ?? "").split(",").filter((field) => ["cardNumber", "expiry", "cvc", "name", "billingCountry"].includes(field)) as CardField[];
+  const fields = (one(query.fields) ?? "")
+    .split(",")
+    .filter((field) => ["cardNumber", "expiry", "cvc", "name", "billingCountry"].includes(field)) as CardField[];
   const fieldErrors: CardFieldErrors = Object.fromEntries(fields.map((field) => [field, "Check this field."]));
   const country = one(query.country)?.toUpperCase();
   return (

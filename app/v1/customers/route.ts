@@ -7,8 +7,6 @@ export const POST = api({ auth: "secret", body: CreateCustomerBody, status: 201,
   createCustomer(principal, body),
 );
 
-export const GET = api({ auth: "secret", query: ListCustomersQuery }, ({ tx, principal, query }) =>
-  listCustomers(tx, principal, query),
-);
+export const GET = api({ auth: "secret", query: ListCustomersQuery }, ({ tx, principal, query }) => listCustomers(tx, principal, query));
 
 export const dynamic = "force-dynamic";

@@ -12,7 +12,9 @@ import { CreateMeterBody, ListMetersQuery } from "@/lib/meters/schemas";
 export const POST = api(
   { auth: "secret", body: CreateMeterBody, status: 201, transaction: false },
   async ({ tx, principal, body, req }) => {
-    const { created, meter } = await createMeter(tx, principal, body, idempotencyKeyOf(req), { afterRailCharge: () => faultAt(req, "after-rail-charge") });
+    const { created, meter } = await createMeter(tx, principal, body, idempotencyKeyOf(req), {
+      afterRailCharge: () => faultAt(req, "after-rail-charge"),
+    });
     return created ? meter : new Reply(200, meter);
   },
 );

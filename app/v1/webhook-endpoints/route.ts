@@ -2,7 +2,9 @@ import { api } from "@/lib/http/api";
 import { createEndpoint, listEndpoints } from "@/lib/webhooks/endpoints";
 import { CreateEndpointBody, ListEndpointsQuery } from "@/lib/webhooks/schemas";
 
-export const POST = api({ auth: "secret", body: CreateEndpointBody, status: 201, secretInResponse: true }, ({ tx, principal, body }) => createEndpoint(tx, principal, body));
+export const POST = api({ auth: "secret", body: CreateEndpointBody, status: 201, secretInResponse: true }, ({ tx, principal, body }) =>
+  createEndpoint(tx, principal, body),
+);
 
 export const GET = api({ auth: "secret", query: ListEndpointsQuery }, ({ tx, principal, query }) => listEndpoints(tx, principal, query));
 

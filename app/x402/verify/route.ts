@@ -3,6 +3,9 @@ import { z } from "zod";
 import { api } from "@/lib/http/api";
 import { verifyX402 } from "@/lib/x402/facilitator";
 
-export const POST = api({ auth: "secret", body: z.unknown(), idempotent: false, transaction: false, bodyLimitBytes: 64 * 1024 }, ({ tx, principal, body }) => verifyX402(tx, principal, body));
+export const POST = api(
+  { auth: "secret", body: z.unknown(), idempotent: false, transaction: false, bodyLimitBytes: 64 * 1024 },
+  ({ tx, principal, body }) => verifyX402(tx, principal, body),
+);
 
 export const dynamic = "force-dynamic";

@@ -37,7 +37,11 @@ export function CreateKeyButton({ mode }: { mode: "test" | "live" }) {
         open={open}
         onClose={close}
         title={created ? "Save your secret key" : `Create a ${mode} secret key`}
-        description={created ? "This is the only time the key is shown. Store it somewhere safe; if you lose it, create a new one." : "The key can do everything the API allows in " + mode + " mode."}
+        description={
+          created
+            ? "This is the only time the key is shown. Store it somewhere safe; if you lose it, create a new one."
+            : "The key can do everything the API allows in " + mode + " mode."
+        }
         footer={
           created ? (
             <Button variant="primary" onClick={close}>
@@ -56,7 +60,14 @@ export function CreateKeyButton({ mode }: { mode: "test" | "live" }) {
         {created ? (
           <CopyableValue value={created.secret} />
         ) : (
-          <TextField label="Name (optional)" value={name} onChange={setName} placeholder="e.g. Production server" maxLength={100} error={create.error?.fieldErrors.name} />
+          <TextField
+            label="Name (optional)"
+            value={name}
+            onChange={setName}
+            placeholder="e.g. Production server"
+            maxLength={100}
+            error={create.error?.fieldErrors.name}
+          />
         )}
       </Dialog>
     </>

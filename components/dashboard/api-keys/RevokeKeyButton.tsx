@@ -23,7 +23,8 @@ export function RevokeKeyButton({ id, label }: { id: string; label: string }) {
         title="Revoke this key?"
         description={
           <>
-            <span className="font-mono">{label}</span> stops working immediately: every request made with it gets 401 UNAUTHORIZED. This cannot be undone.
+            <span className="font-mono">{label}</span> stops working immediately: every request made with it gets 401 UNAUTHORIZED. This
+            cannot be undone.
           </>
         }
         footer={

@@ -59,7 +59,13 @@ export function CreateCheckoutButton({ mode }: { mode: "test" | "live" }) {
         open={open}
         onClose={close}
         title={created ? "Checkout created" : `Create a ${mode} checkout`}
-        description={created ? `Send the payer this link to pay ${formatMoney(created.amount, created.currency)}.` : mode === "test" ? "A test checkout: pay it with the card 4242 4242 4242 4242." : "A live checkout charges real money."}
+        description={
+          created
+            ? `Send the payer this link to pay ${formatMoney(created.amount, created.currency)}.`
+            : mode === "test"
+              ? "A test checkout: pay it with the card 4242 4242 4242 4242."
+              : "A live checkout charges real money."
+        }
         footer={
           created ? (
             <>
@@ -91,19 +97,41 @@ export function CreateCheckoutButton({ mode }: { mode: "test" | "live" }) {
             }}
           >
             <div className="flex gap-3">
-              <TextField label="Amount" value={amountText} onChange={setAmountText} inputMode="decimal" autoComplete="off" placeholder="25.00" error={amountError ?? create.error?.fieldErrors.amount} className="flex-1" autoFocus />
+              <TextField
+                label="Amount"
+                value={amountText}
+                onChange={setAmountText}
+                inputMode="decimal"
+                autoComplete="off"
+                placeholder="25.00"
+                error={amountError ?? create.error?.fieldErrors.amount}
+                className="flex-1"
+                autoFocus
+              />
               <div className="flex flex-col gap-1.5">
                 <label htmlFor="checkout-currency" className="text-sm font-medium text-slate-700">
                   Currency
                 </label>
-                <select id="checkout-currency" value={currency} onChange={(event) => setCurrency(event.target.value)} className="h-[38px] rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-sm focus:outline-2 focus:outline-indigo-600">
+                <select
+                  id="checkout-currency"
+                  value={currency}
+                  onChange={(event) => setCurrency(event.target.value)}
+                  className="h-[38px] rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-sm focus:outline-2 focus:outline-indigo-600"
+                >
                   {CURRENCIES.map((code) => (
                     <option key={code}>{code}</option>
                   ))}
                 </select>
               </div>
             </div>
-            <TextField label="Description (optional)" value={description} onChange={setDescription} maxLength={1000} placeholder="What the payer is paying for" error={create.error?.fieldErrors.description} />
+            <TextField
+              label="Description (optional)"
+              value={description}
+              onChange={setDescription}
+              maxLength={1000}
+              placeholder="What the payer is paying for"
+              error={create.error?.fieldErrors.description}
+            />
             {create.error && !Object.keys(create.error.fieldErrors).length ? (
               <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
                 {create.error.message}

@@ -8,7 +8,9 @@ function Json({ label, value, testId }: { label: string; value: unknown; testId:
   return (
     <details className="mt-3" data-testid={testId}>
       <summary className="cursor-pointer text-sm font-medium text-indigo-700">{label}</summary>
-      <pre tabIndex={0} aria-label={label} className="mt-2 max-h-96 overflow-auto rounded bg-slate-50 p-3 text-xs text-slate-800">{JSON.stringify(value, null, 2)}</pre>
+      <pre tabIndex={0} aria-label={label} className="mt-2 max-h-96 overflow-auto rounded bg-slate-50 p-3 text-xs text-slate-800">
+        {JSON.stringify(value, null, 2)}
+      </pre>
     </details>
   );
 }
@@ -22,8 +24,22 @@ export function Ap2Mandates({ mandates }: { mandates: OrderMandates }) {
         <DetailList
           items={[
             { label: "Cart", value: <span className="font-mono">{mandates.cartId}</span> },
-            { label: "JWT id (jti)", value: <span className="font-mono" data-testid="mandate-jti">{mandates.jti}</span> },
-            { label: "Cart hash", value: <span className="font-mono" data-testid="mandate-cart-hash">{mandates.cartHash}</span> },
+            {
+              label: "JWT id (jti)",
+              value: (
+                <span className="font-mono" data-testid="mandate-jti">
+                  {mandates.jti}
+                </span>
+              ),
+            },
+            {
+              label: "Cart hash",
+              value: (
+                <span className="font-mono" data-testid="mandate-cart-hash">
+                  {mandates.cartHash}
+                </span>
+              ),
+            },
             { label: "Signing key", value: <span className="font-mono">{mandates.kid ?? "—"}</span> },
             { label: "Expires", value: formatDateTime(mandates.expiresAt) },
             { label: "Paid", value: mandates.usedAt ? formatDateTime(mandates.usedAt) : "—" },
@@ -35,9 +51,26 @@ export function Ap2Mandates({ mandates }: { mandates: OrderMandates }) {
         <h3 className="mb-2 text-sm font-semibold text-slate-900">PaymentMandate</h3>
         <DetailList
           items={[
-            { label: "Mandate id", value: <span className="font-mono" data-testid="payment-mandate-id">{mandates.paymentMandateId ?? "—"}</span> },
-            { label: "Shared payment token", value: <span className="font-mono" data-testid="payment-mandate-token">{mandates.tokenId ?? "—"}</span> },
-            { label: "Merchant agent", value: <span className="break-all font-mono">{payment.payment_mandate_contents?.merchant_agent ?? "—"}</span> },
+            {
+              label: "Mandate id",
+              value: (
+                <span className="font-mono" data-testid="payment-mandate-id">
+                  {mandates.paymentMandateId ?? "—"}
+                </span>
+              ),
+            },
+            {
+              label: "Shared payment token",
+              value: (
+                <span className="font-mono" data-testid="payment-mandate-token">
+                  {mandates.tokenId ?? "—"}
+                </span>
+              ),
+            },
+            {
+              label: "Merchant agent",
+              value: <span className="break-all font-mono">{payment.payment_mandate_contents?.merchant_agent ?? "—"}</span>,
+            },
             { label: "Timestamp", value: payment.payment_mandate_contents?.timestamp ?? "—" },
           ]}
         />

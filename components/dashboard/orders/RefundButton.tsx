@@ -85,22 +85,48 @@ export function RefundButton({ target, currency, remaining }: Props) {
         <fieldset className="flex flex-col gap-2">
           <legend className="mb-1 text-sm font-medium text-slate-700">Amount</legend>
           <label className="flex items-center gap-2 text-sm text-slate-800">
-            <input type="radio" name="refund-kind" checked={kind === "full"} onChange={() => edit(setKind)("full")} className="accent-indigo-600" />
+            <input
+              type="radio"
+              name="refund-kind"
+              checked={kind === "full"}
+              onChange={() => edit(setKind)("full")}
+              className="accent-indigo-600"
+            />
             Full refund ({formatMoney(remaining, currency)})
           </label>
           <label className="flex items-center gap-2 text-sm text-slate-800">
-            <input type="radio" name="refund-kind" checked={kind === "partial"} onChange={() => edit(setKind)("partial")} className="accent-indigo-600" />
+            <input
+              type="radio"
+              name="refund-kind"
+              checked={kind === "partial"}
+              onChange={() => edit(setKind)("partial")}
+              className="accent-indigo-600"
+            />
             Partial refund
           </label>
         </fieldset>
         {kind === "partial" ? (
-          <TextField label={`Refund amount (${currency})`} value={amountText} onChange={edit(setAmountText)} inputMode="decimal" autoComplete="off" placeholder={(remaining / 10 ** digits / 2).toFixed(digits)} error={inputError ?? serverError?.fieldErrors.amount} autoFocus />
+          <TextField
+            label={`Refund amount (${currency})`}
+            value={amountText}
+            onChange={edit(setAmountText)}
+            inputMode="decimal"
+            autoComplete="off"
+            placeholder={(remaining / 10 ** digits / 2).toFixed(digits)}
+            error={inputError ?? serverError?.fieldErrors.amount}
+            autoFocus
+          />
         ) : null}
         <div className="flex flex-col gap-1.5">
           <label htmlFor="refund-reason" className="text-sm font-medium text-slate-700">
             Reason
           </label>
-          <select id="refund-reason" value={reason} onChange={(event) => setReason(event.target.value)} className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:outline-2 focus:outline-indigo-600">
+          <select
+            id="refund-reason"
+            value={reason}
+            onChange={(event) => setReason(event.target.value)}
+            className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:outline-2 focus:outline-indigo-600"
+          >
             {REASONS.map((option) => (
               <option key={option.value} value={option.value}>
                 {option.label}

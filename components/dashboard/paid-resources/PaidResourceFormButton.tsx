@@ -13,7 +13,15 @@ import { TextField } from "../TextField";
 const CURRENCIES = ["USD", "EUR", "GBP", "JPY", "CAD", "AUD", "CHF"];
 
 export function PaidResourceFormButton({ mode }: { mode: "test" | "live" }) {
-  const initial = () => ({ name: "", price: "", currency: "USD", description: "", target: "content" as "content" | "url", content: '{ "message": "Thanks for paying" }', url: "" });
+  const initial = () => ({
+    name: "",
+    price: "",
+    currency: "USD",
+    description: "",
+    target: "content" as "content" | "url",
+    content: '{ "message": "Thanks for paying" }',
+    url: "",
+  });
   const [open, setOpen] = useState(false);
   const [form, setForm] = useState(initial);
   const [localError, setLocalError] = useState<{ price?: string; content?: string }>({});
@@ -57,7 +65,8 @@ export function PaidResourceFormButton({ mode }: { mode: "test" | "live" }) {
   };
   const fieldErrors = save.error?.fieldErrors ?? {};
   const otherError = save.error && !Object.keys(fieldErrors).length ? save.error.message : null;
-  const set = (field: "name" | "price" | "currency" | "description" | "content" | "url") => (value: string) => setForm((f) => ({ ...f, [field]: value }));
+  const set = (field: "name" | "price" | "currency" | "description" | "content" | "url") => (value: string) =>
+    setForm((f) => ({ ...f, [field]: value }));
   return (
     <>
       <Button variant="primary" onClick={start}>
@@ -86,27 +95,57 @@ export function PaidResourceFormButton({ mode }: { mode: "test" | "live" }) {
         >
           <TextField label="Name" value={form.name} onChange={set("name")} maxLength={256} required autoFocus error={fieldErrors.name} />
           <div className="flex gap-3">
-            <TextField label="Price" value={form.price} onChange={set("price")} inputMode="decimal" autoComplete="off" placeholder="0.05" error={localError.price ?? fieldErrors.amount} className="flex-1" />
+            <TextField
+              label="Price"
+              value={form.price}
+              onChange={set("price")}
+              inputMode="decimal"
+              autoComplete="off"
+              placeholder="0.05"
+              error={localError.price ?? fieldErrors.amount}
+              className="flex-1"
+            />
             <div className="flex flex-col gap-1.5">
               <label htmlFor="paid-resource-currency" className="text-sm font-medium text-slate-700">
                 Currency
               </label>
-              <select id="paid-resource-currency" value={form.currency} onChange={(event) => set("currency")(event.target.value)} className="h-[38px] rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-sm focus:outline-2 focus:outline-indigo-600">
+              <select
+                id="paid-resource-currency"
+                value={form.currency}
+                onChange={(event) => set("currency")(event.target.value)}
+                className="h-[38px] rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-sm focus:outline-2 focus:outline-indigo-600"
+              >
                 {CURRENCIES.map((code) => (
                   <option key={code}>{code}</option>
                 ))}
               </select>
             </div>
           </div>
-          <TextField label="Description (optional)" value={form.description} onChange={set("description")} maxLength={1000} error={fieldErrors.description} />
+          <TextField
+            label="Description (optional)"
+            value={form.description}
+            onChange={set("description")}
+            maxLength={1000}
+            error={fieldErrors.description}
+          />
           <fieldset className="flex flex-col gap-2">
             <legend className="text-sm font-medium text-slate-700">Once paid</legend>
             <label className="flex items-center gap-2 text-sm text-slate-700">
-              <input type="radio" name="paid-resource-target" checked={form.target === "content"} onChange={() => setForm((f) => ({ ...f, target: "content" }))} />
+              <input
+                type="radio"
+                name="paid-resource-target"
+                checked={form.target === "content"}
+                onChange={() => setForm((f) => ({ ...f, target: "content" }))}
+              />
               Return this JSON content
             </label>
             <label className="flex items-center gap-2 text-sm text-slate-700">
-              <input type="radio" name="paid-resource-target" checked={form.target === "url"} onChange={() => setForm((f) => ({ ...f, target: "url" }))} />
+              <input
+                type="radio"
+                name="paid-resource-target"
+                checked={form.target === "url"}
+                onChange={() => setForm((f) => ({ ...f, target: "url" }))}
+              />
               Forward the request to my URL
             </label>
           </fieldset>
@@ -121,17 +160,24 @@ export function PaidResourceFormButton({ mode }: { mode: "test" | "live" }) {
                 onChange={(event) => set("content")(event.target.value)}
                 rows={4}
                 aria-invalid={Boolean(localError.content ?? fieldErrors.content)}
-                aria-describedby={localError.content ?? fieldErrors.content ? "paid-resource-content-error" : undefined}
+                aria-describedby={(localError.content ?? fieldErrors.content) ? "paid-resource-content-error" : undefined}
                 className="rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm text-slate-900 shadow-sm focus:outline-2 focus:outline-indigo-600"
               />
-              {localError.content ?? fieldErrors.content ? (
+              {(localError.content ?? fieldErrors.content) ? (
                 <p id="paid-resource-content-error" className="text-sm text-red-700">
                   {localError.content ?? fieldErrors.content}
                 </p>
               ) : null}
             </div>
           ) : (
-            <TextField label="Forward URL" value={form.url} onChange={set("url")} maxLength={2048} placeholder="https://api.example.com/report" error={fieldErrors.url} />
+            <TextField
+              label="Forward URL"
+              value={form.url}
+              onChange={set("url")}
+              maxLength={2048}
+              placeholder="https://api.example.com/report"
+              error={fieldErrors.url}
+            />
           )}
           {otherError ? (
             <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">

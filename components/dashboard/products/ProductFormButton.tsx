@@ -77,7 +77,11 @@ export function ProductFormButton({ product, mode }: { product?: EditableProduct
         open={open}
         onClose={() => setOpen(false)}
         title={editing ? "Edit product" : `Create a ${mode} product`}
-        description={editing ? "Checkouts opened from now on use the new name and price; orders already made keep theirs." : "Sell it in checkouts with items: [{ productId, quantity }]."}
+        description={
+          editing
+            ? "Checkouts opened from now on use the new name and price; orders already made keep theirs."
+            : "Sell it in checkouts with items: [{ productId, quantity }]."
+        }
         footer={
           <>
             <Button onClick={() => setOpen(false)}>Cancel</Button>
@@ -96,19 +100,39 @@ export function ProductFormButton({ product, mode }: { product?: EditableProduct
         >
           <TextField label="Name" value={form.name} onChange={set("name")} maxLength={256} required autoFocus error={fieldErrors.name} />
           <div className="flex gap-3">
-            <TextField label="Price" value={form.price} onChange={set("price")} inputMode="decimal" autoComplete="off" placeholder="25.00" error={priceError ?? fieldErrors.unitAmount} className="flex-1" />
+            <TextField
+              label="Price"
+              value={form.price}
+              onChange={set("price")}
+              inputMode="decimal"
+              autoComplete="off"
+              placeholder="25.00"
+              error={priceError ?? fieldErrors.unitAmount}
+              className="flex-1"
+            />
             <div className="flex flex-col gap-1.5">
               <label htmlFor={`product-currency-${product?.id ?? "new"}`} className="text-sm font-medium text-slate-700">
                 Currency
               </label>
-              <select id={`product-currency-${product?.id ?? "new"}`} value={form.currency} onChange={(event) => set("currency")(event.target.value)} className="h-[38px] rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-sm focus:outline-2 focus:outline-indigo-600">
+              <select
+                id={`product-currency-${product?.id ?? "new"}`}
+                value={form.currency}
+                onChange={(event) => set("currency")(event.target.value)}
+                className="h-[38px] rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-sm focus:outline-2 focus:outline-indigo-600"
+              >
                 {(CURRENCIES.includes(form.currency) ? CURRENCIES : [form.currency, ...CURRENCIES]).map((code) => (
                   <option key={code}>{code}</option>
                 ))}
               </select>
             </div>
           </div>
-          <TextField label="Description (optional)" value={form.description} onChange={set("description")} maxLength={1000} error={fieldErrors.description} />
+          <TextField
+            label="Description (optional)"
+            value={form.description}
+            onChange={set("description")}
+            maxLength={1000}
+            error={fieldErrors.description}
+          />
           {otherError ? (
             <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
               {otherError}

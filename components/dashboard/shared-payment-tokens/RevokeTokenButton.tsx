@@ -23,7 +23,8 @@ export function RevokeTokenButton({ id }: { id: string }) {
         title="Revoke this token?"
         description={
           <>
-            <span className="font-mono">{id}</span> stops working at once: a merchant redeeming it is refused and nothing is charged. This cannot be undone.
+            <span className="font-mono">{id}</span> stops working at once: a merchant redeeming it is refused and nothing is charged. This
+            cannot be undone.
           </>
         }
         footer={

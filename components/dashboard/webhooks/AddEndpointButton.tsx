@@ -42,8 +42,11 @@ export function AddEndpointButton({ mode }: { mode: "test" | "live" }) {
   };
   const fieldErrors = create.error?.fieldErrors ?? {};
   // A URL the service refuses (not http(s), with credentials, a private address on a deployment) comes back as a message, not a field.
-  const urlError = fieldErrors.url ?? (create.error?.code === "VALIDATION_ERROR" && !Object.keys(fieldErrors).length ? create.error.message : undefined);
-  const typesError = noTypes ? "Tick at least one event type, or choose all event types." : Object.entries(fieldErrors).find(([path]) => path.startsWith("enabledEvents"))?.[1];
+  const urlError =
+    fieldErrors.url ?? (create.error?.code === "VALIDATION_ERROR" && !Object.keys(fieldErrors).length ? create.error.message : undefined);
+  const typesError = noTypes
+    ? "Tick at least one event type, or choose all event types."
+    : Object.entries(fieldErrors).find(([path]) => path.startsWith("enabledEvents"))?.[1];
   return (
     <>
       <Button variant="primary" onClick={() => setOpen(true)}>
@@ -61,9 +64,7 @@ export function AddEndpointButton({ mode }: { mode: "test" | "live" }) {
         footer={
           created ? (
             <>
-              <Button href={`/dashboard/webhooks/${created.id}`}>
-                Open endpoint
-              </Button>
+              <Button href={`/dashboard/webhooks/${created.id}`}>Open endpoint</Button>
               <Button variant="primary" onClick={close}>
                 Done
               </Button>
@@ -88,8 +89,23 @@ export function AddEndpointButton({ mode }: { mode: "test" | "live" }) {
               submit();
             }}
           >
-            <TextField label="Endpoint URL" type="url" value={url} onChange={setUrl} placeholder="https://example.com/webhooks" maxLength={2048} required error={urlError} />
-            <TextField label="Description (optional)" value={description} onChange={setDescription} maxLength={500} error={fieldErrors.description} />
+            <TextField
+              label="Endpoint URL"
+              type="url"
+              value={url}
+              onChange={setUrl}
+              placeholder="https://example.com/webhooks"
+              maxLength={2048}
+              required
+              error={urlError}
+            />
+            <TextField
+              label="Description (optional)"
+              value={description}
+              onChange={setDescription}
+              maxLength={500}
+              error={fieldErrors.description}
+            />
             <EventTypePicker value={types} onChange={setTypes} error={typesError} />
           </form>
         )}

@@ -33,7 +33,8 @@ export function DeleteEndpointButton({ endpointId, url }: { endpointId: string; 
         title="Delete this endpoint?"
         description={
           <>
-            <span className="break-all font-mono">{url}</span> stops receiving events at once, and deliveries still queued for it are dropped. This cannot be undone.
+            <span className="break-all font-mono">{url}</span> stops receiving events at once, and deliveries still queued for it are
+            dropped. This cannot be undone.
           </>
         }
         footer={

@@ -42,7 +42,9 @@ export function EditEndpointButton({ endpoint }: { endpoint: Endpoint }) {
     update.mutate({ url: url.trim(), description: description.trim() || null, enabledEvents: types ?? [] });
   };
   const fieldErrors = update.error?.fieldErrors ?? {};
-  const typesError = noTypes ? "Tick at least one event type, or choose all event types." : Object.entries(fieldErrors).find(([path]) => path.startsWith("enabledEvents"))?.[1];
+  const typesError = noTypes
+    ? "Tick at least one event type, or choose all event types."
+    : Object.entries(fieldErrors).find(([path]) => path.startsWith("enabledEvents"))?.[1];
   const otherError = update.error && !Object.keys(fieldErrors).length ? update.error.message : null;
   return (
     <>
@@ -69,7 +71,13 @@ export function EditEndpointButton({ endpoint }: { endpoint: Endpoint }) {
           }}
         >
           <TextField label="Endpoint URL" type="url" value={url} onChange={setUrl} maxLength={2048} required error={fieldErrors.url} />
-          <TextField label="Description (optional)" value={description} onChange={setDescription} maxLength={500} error={fieldErrors.description} />
+          <TextField
+            label="Description (optional)"
+            value={description}
+            onChange={setDescription}
+            maxLength={500}
+            error={fieldErrors.description}
+          />
           <EventTypePicker value={types} onChange={setTypes} error={typesError} />
           {otherError ? (
             <p role="alert" className="text-sm text-red-700">

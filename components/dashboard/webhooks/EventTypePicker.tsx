@@ -4,7 +4,11 @@
 import { useId } from "react";
 import { EVENT_TYPES } from "@/lib/events/types";
 
-export function EventTypePicker({ value, onChange, error }: {
+export function EventTypePicker({
+  value,
+  onChange,
+  error,
+}: {
   /** null = every event type. */
   value: string[] | null;
   onChange: (types: string[] | null) => void;

@@ -22,7 +22,8 @@ export function ReplayFailedButton({ endpointId, disabled = false }: { endpointI
   const replay = useDashboardMutation<void, { requeuedDeliveries: number }>({
     path: `/api/dashboard/webhook-endpoints/${endpointId}/replay-failed`,
     body: () => ({ since: sinceDate!.toISOString() }),
-    success: (result) => (result.requeuedDeliveries ? `${result.requeuedDeliveries} failed deliveries queued again.` : "No failed deliveries since then."),
+    success: (result) =>
+      result.requeuedDeliveries ? `${result.requeuedDeliveries} failed deliveries queued again.` : "No failed deliveries since then.",
     onSuccess: () => setOpen(false),
   });
   return (
@@ -52,7 +53,14 @@ export function ReplayFailedButton({ endpointId, disabled = false }: { endpointI
           </>
         }
       >
-        <TextField label="Failed since" type="datetime-local" value={since} onChange={setSince} error={since && invalid ? "Choose a date and time." : undefined} hint="In your browser's time zone." />
+        <TextField
+          label="Failed since"
+          type="datetime-local"
+          value={since}
+          onChange={setSince}
+          error={since && invalid ? "Choose a date and time." : undefined}
+          hint="In your browser's time zone."
+        />
       </Dialog>
     </>
   );

@@ -4,7 +4,12 @@
 import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
 import { Button } from "../Button";
 
-export function ResendEventButton({ eventId, endpointId, disabled = false, label = `Resend ${eventId}` }: {
+export function ResendEventButton({
+  eventId,
+  endpointId,
+  disabled = false,
+  label = `Resend ${eventId}`,
+}: {
   eventId: string;
   endpointId: string;
   disabled?: boolean;
@@ -17,7 +22,14 @@ export function ResendEventButton({ eventId, endpointId, disabled = false, label
     success: (result) => (result.queuedDeliveries ? "Event queued to be sent again." : "Nothing queued: the endpoint is disabled."),
   });
   return (
-    <Button size="sm" pending={resend.isPending} disabled={disabled} onClick={() => resend.mutate()} aria-label={label} className="relative z-10">
+    <Button
+      size="sm"
+      pending={resend.isPending}
+      disabled={disabled}
+      onClick={() => resend.mutate()}
+      aria-label={label}
+      className="relative z-10"
+    >
       Resend
     </Button>
   );

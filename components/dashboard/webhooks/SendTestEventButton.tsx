@@ -6,7 +6,17 @@ import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
 import { Button } from "../Button";
 import { Dialog } from "../Dialog";
 
-export function SendTestEventButton({ endpointId, eventTypes, disabled, liveMode }: { endpointId: string; eventTypes: readonly string[]; disabled: boolean; liveMode: boolean }) {
+export function SendTestEventButton({
+  endpointId,
+  eventTypes,
+  disabled,
+  liveMode,
+}: {
+  endpointId: string;
+  eventTypes: readonly string[];
+  disabled: boolean;
+  liveMode: boolean;
+}) {
   const id = useId();
   const [open, setOpen] = useState(false);
   const [type, setType] = useState(eventTypes[0]);
@@ -44,7 +54,12 @@ export function SendTestEventButton({ endpointId, eventTypes, disabled, liveMode
           <label htmlFor={id} className="text-sm font-medium text-slate-700">
             Event type
           </label>
-          <select id={id} value={type} onChange={(event) => setType(event.target.value)} className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm text-slate-900 shadow-sm focus:border-indigo-600 focus:outline-2 focus:outline-indigo-600">
+          <select
+            id={id}
+            value={type}
+            onChange={(event) => setType(event.target.value)}
+            className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm text-slate-900 shadow-sm focus:border-indigo-600 focus:outline-2 focus:outline-indigo-600"
+          >
             {eventTypes.map((eventType) => (
               <option key={eventType} value={eventType}>
                 {eventType}

@@ -32,7 +32,9 @@ export function postgresConsumedStore(pool: PgQueryable, options: PostgresConsum
     },
     async consume(paymentIntentId) {
       assertPaymentIntentId(paymentIntentId);
-      const result = await pool.query(`INSERT INTO ${table} (payment_intent_id) VALUES ($1) ON CONFLICT (payment_intent_id) DO NOTHING`, [paymentIntentId]);
+      const result = await pool.query(`INSERT INTO ${table} (payment_intent_id) VALUES ($1) ON CONFLICT (payment_intent_id) DO NOTHING`, [
+        paymentIntentId,
+      ]);
       return result.rowCount === 1;
     },
   };

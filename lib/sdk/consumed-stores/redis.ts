@@ -18,7 +18,8 @@ export function redisConsumedStore(redis: RedisLike, options: RedisConsumedStore
   if (!redis || typeof redis.set !== "function") throw new TypeError("redisConsumedStore: an ioredis-compatible client is required.");
   const prefix = options.prefix ?? "service:paywall:consumed:";
   const ttlSeconds = options.ttlSeconds ?? 90 * 24 * 3600;
-  if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds < 1) throw new TypeError("redisConsumedStore: ttlSeconds must be a positive integer.");
+  if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds < 1)
+    throw new TypeError("redisConsumedStore: ttlSeconds must be a positive integer.");
   return {
     async consume(paymentIntentId) {
       assertPaymentIntentId(paymentIntentId);

@@ -8,7 +8,10 @@ import { ServiceClient, type ServiceClientOptions } from "../client";
 import { linkToService } from "../service-link";
 import { assertPaymentIntentId, type ConsumedStore } from "./types";
 
-export interface ServiceConsumedStoreOptions extends Pick<ServiceClientOptions, "baseUrl" | "apiKey" | "timeoutMs" | "maxRetries" | "fetch"> {
+export interface ServiceConsumedStoreOptions extends Pick<
+  ServiceClientOptions,
+  "baseUrl" | "apiKey" | "timeoutMs" | "maxRetries" | "fetch"
+> {
   /**
    * The merchant whose redemptions these are. The service scopes redemptions by the API key, which must
    * be this merchant's key; the id is kept on the store (`store.merchantId`) for checks and logs.
@@ -21,7 +24,8 @@ export interface ServiceConsumedStore extends ConsumedStore {
 }
 
 export function serviceConsumedStore(options: ServiceConsumedStoreOptions): ServiceConsumedStore {
-  if (!options || typeof options.merchantId !== "string" || !options.merchantId) throw new TypeError("serviceConsumedStore: merchantId is required.");
+  if (!options || typeof options.merchantId !== "string" || !options.merchantId)
+    throw new TypeError("serviceConsumedStore: merchantId is required.");
   const { merchantId, ...clientOptions } = options;
   const client = new ServiceClient({ timeoutMs: 10_000, ...clientOptions });
   const store: ServiceConsumedStore = {

@@ -40,7 +40,12 @@ export default async function AcpOrderPage({ params }: Params) {
       amountLabel={money(view.amount)}
       description={`Order ${view.orderId}`}
       livemode={view.livemode}
-      items={view.items.map((item) => ({ name: item.name, quantity: item.quantity, unitLabel: money(item.unitAmount), totalLabel: money(item.quantity * item.unitAmount) }))}
+      items={view.items.map((item) => ({
+        name: item.name,
+        quantity: item.quantity,
+        unitLabel: money(item.unitAmount),
+        totalLabel: money(item.quantity * item.unitAmount),
+      }))}
     />
   );
   return (
@@ -51,9 +56,13 @@ export default async function AcpOrderPage({ params }: Params) {
         </h2>
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm text-slate-700">
           <dt className="font-medium">Order</dt>
-          <dd className="break-all" data-testid="order-id">{view.orderId}</dd>
+          <dd className="break-all" data-testid="order-id">
+            {view.orderId}
+          </dd>
           <dt className="font-medium">Checkout session</dt>
-          <dd className="break-all" data-testid="checkout-session-id">{view.checkoutSessionId}</dd>
+          <dd className="break-all" data-testid="checkout-session-id">
+            {view.checkoutSessionId}
+          </dd>
           <dt className="font-medium">Placed</dt>
           <dd>{view.createdAt.toISOString().replace("T", " ").slice(0, 16)} UTC</dd>
           <dt className="font-medium">Paid by</dt>

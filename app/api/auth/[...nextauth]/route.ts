@@ -8,6 +8,8 @@ import { withFormBodyLimit } from "@/lib/http/form-body-limit";
 
 export const dynamic = "force-dynamic";
 
-const handler = withAuthStatuses(NextAuth(authOptions) as (req: Request, context: { params: Promise<{ nextauth: string[] }> }) => Promise<Response>);
+const handler = withAuthStatuses(
+  NextAuth(authOptions) as (req: Request, context: { params: Promise<{ nextauth: string[] }> }) => Promise<Response>,
+);
 export const GET = handler;
 export const POST = withFormBodyLimit(handler);

@@ -4,4 +4,6 @@ import { dashboardApi } from "@/lib/dashboard/route";
 
 export const dynamic = "force-dynamic";
 
-export const POST = dashboardApi({ body: CreateApiKeyBody, status: 201, secretInResponse: true }, ({ tx, scope, body }) => createScopedApiKey(tx, scope, body));
+export const POST = dashboardApi({ body: CreateApiKeyBody, status: 201, secretInResponse: true }, ({ tx, scope, body }) =>
+  createScopedApiKey(tx, scope, body),
+);

@@ -6,4 +6,6 @@ import { dashboardApi } from "@/lib/dashboard/route";
 
 export const dynamic = "force-dynamic";
 
-export const POST = dashboardApi({ body: OpenCheckoutBody, status: 201 }, ({ tx, scope, body }) => openCheckout(tx, scope, body, { source: "pay_page" }));
+export const POST = dashboardApi({ body: OpenCheckoutBody, status: 201 }, ({ tx, scope, body }) =>
+  openCheckout(tx, scope, body, { source: "pay_page" }),
+);

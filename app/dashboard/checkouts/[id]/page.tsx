@@ -56,7 +56,12 @@ export default async function CheckoutPage({ params }: { params: Promise<{ id: s
         description={<span className="font-mono">{checkout.id}</span>}
         actions={
           open ? (
-            <a href={checkout.url} target="_blank" rel="noopener noreferrer" className="rounded-md bg-indigo-600 px-3 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600">
+            <a
+              href={checkout.url}
+              target="_blank"
+              rel="noopener noreferrer"
+              className="rounded-md bg-indigo-600 px-3 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+            >
               Open pay page
             </a>
           ) : null
@@ -74,7 +79,9 @@ export default async function CheckoutPage({ params }: { params: Promise<{ id: s
                   value: (
                     <span className="flex flex-wrap items-center gap-2">
                       <StatusBadge status={checkout.status} />
-                      {open && !paymentsAvailable(checkout.livemode) ? <span className="text-xs text-slate-600">Cannot be paid yet: live payments are not set up</span> : null}
+                      {open && !paymentsAvailable(checkout.livemode) ? (
+                        <span className="text-xs text-slate-600">Cannot be paid yet: live payments are not set up</span>
+                      ) : null}
                     </span>
                   ),
                 },
@@ -93,12 +100,23 @@ export default async function CheckoutPage({ params }: { params: Promise<{ id: s
             <DataTable
               caption="Items"
               rows={items.map((item, index) => ({ ...item, id: String(index) }))}
-              empty={<EmptyState title="No line items" description={checkout.description ? `Opened with an amount only, for "${checkout.description}".` : "Opened with an amount only."} />}
+              empty={
+                <EmptyState
+                  title="No line items"
+                  description={
+                    checkout.description ? `Opened with an amount only, for "${checkout.description}".` : "Opened with an amount only."
+                  }
+                />
+              }
               columns={[
                 { header: "Item", cell: (item) => item.name },
                 { header: "Qty", cell: (item) => item.quantity, align: "right" },
                 { header: "Unit price", cell: (item) => <Money amount={item.unitAmount} currency={checkout.currency} />, align: "right" },
-                { header: "Total", cell: (item) => <Money amount={item.unitAmount * item.quantity} currency={checkout.currency} />, align: "right" },
+                {
+                  header: "Total",
+                  cell: (item) => <Money amount={item.unitAmount * item.quantity} currency={checkout.currency} />,
+                  align: "right",
+                },
               ]}
             />
           </Section>

@@ -26,7 +26,10 @@ export default async function CustomerPage({ params }: { params: Promise<{ id: s
   const { scope } = await requireDashboard();
   const db = getDb();
   const customer = await orNotFound(getCustomer(sql(), scope, await pageId(params)));
-  const [wallets, payments] = await Promise.all([walletBalances(db, [customer.id]), listPaymentIntents(db, scope, { limit: 20, customerId: customer.id })]);
+  const [wallets, payments] = await Promise.all([
+    walletBalances(db, [customer.id]),
+    listPaymentIntents(db, scope, { limit: 20, customerId: customer.id }),
+  ]);
   return (
     <>
       <PageHeader
@@ -56,7 +59,10 @@ export default async function CustomerPage({ params }: { params: Promise<{ id: s
             rowHref={(pi) => `/dashboard/payments/${pi.id}`}
             empty={<EmptyState title="No payments yet" />}
             columns={[
-              { header: "Amount", cell: (pi) => <Money amount={pi.amount} currency={pi.currency} className="font-medium text-slate-900" /> },
+              {
+                header: "Amount",
+                cell: (pi) => <Money amount={pi.amount} currency={pi.currency} className="font-medium text-slate-900" />,
+              },
               { header: "Status", cell: (pi) => <StatusBadge status={pi.status} /> },
               { header: "Source", cell: (pi) => <SourceBadge source={pi.source} />, hideOnMobile: true },
               { header: "Payment method", cell: (pi) => <PaymentMethod value={pi.paymentMethod} />, hideOnMobile: true },

@@ -55,7 +55,9 @@ export default async function EventPage({ params }: { params: Promise<{ id: stri
                   {object.id}
                 </Link>
               ) : (
-                <span className="font-mono text-xs" data-testid="event-object">{object?.id ?? "—"}</span>
+                <span className="font-mono text-xs" data-testid="event-object">
+                  {object?.id ?? "—"}
+                </span>
               ),
             },
             { label: "Mode", value: event.livemode ? "Live" : "Test" },
@@ -65,7 +67,12 @@ export default async function EventPage({ params }: { params: Promise<{ id: stri
       </Section>
       <Section title="Payload" description="As GET /v1/events/:id returns it." className="mt-6">
         {/* Focusable so a keyboard can scroll a long payload. */}
-        <pre tabIndex={0} aria-label="Event JSON" data-testid="event-payload" className="max-h-[28rem] overflow-auto rounded-md bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600">
+        <pre
+          tabIndex={0}
+          aria-label="Event JSON"
+          data-testid="event-payload"
+          className="max-h-[28rem] overflow-auto rounded-md bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+        >
           {JSON.stringify(event, null, 2)}
         </pre>
       </Section>
@@ -78,35 +85,69 @@ export default async function EventPage({ params }: { params: Promise<{ id: stri
         <DataTable
           caption="Webhook deliveries"
           rows={deliveries}
-          empty={<EmptyState title="No deliveries" description="No endpoint of this mode takes this event type, or the sender has not reached it yet (it runs on every tick)." />}
+          empty={
+            <EmptyState
+              title="No deliveries"
+              description="No endpoint of this mode takes this event type, or the sender has not reached it yet (it runs on every tick)."
+            />
+          }
           columns={[
             {
               header: "Endpoint",
               cell: (delivery) => (
-                <Link href={`/dashboard/webhooks/${delivery.webhookEndpointId}`} className="break-all font-mono text-xs text-indigo-700 hover:underline" data-testid="delivery-endpoint">
+                <Link
+                  href={`/dashboard/webhooks/${delivery.webhookEndpointId}`}
+                  className="break-all font-mono text-xs text-indigo-700 hover:underline"
+                  data-testid="delivery-endpoint"
+                >
                   {delivery.endpointUrl}
                 </Link>
               ),
             },
             { header: "Status", cell: (delivery) => <StatusBadge status={delivery.status} /> },
-            { header: "Attempts", cell: (delivery) => <span className="tabular-nums" data-testid="attempts">{delivery.attempts}</span>, align: "right" },
+            {
+              header: "Attempts",
+              cell: (delivery) => (
+                <span className="tabular-nums" data-testid="attempts">
+                  {delivery.attempts}
+                </span>
+              ),
+              align: "right",
+            },
             {
               header: "Response",
               cell: (delivery) => (
                 <span data-testid="response">
                   {delivery.lastResponseStatus !== null ? `HTTP ${delivery.lastResponseStatus}` : delivery.attempts ? "No response" : "—"}
-                  {delivery.lastError && delivery.lastResponseStatus === null ? <span className="block max-w-[16rem] truncate text-xs text-red-700" title={delivery.lastError}>{delivery.lastError}</span> : null}
+                  {delivery.lastError && delivery.lastResponseStatus === null ? (
+                    <span className="block max-w-[16rem] truncate text-xs text-red-700" title={delivery.lastError}>
+                      {delivery.lastError}
+                    </span>
+                  ) : null}
                 </span>
               ),
             },
-            { header: "Last attempt", cell: (delivery) => (delivery.lastAttemptedAt ? formatDateTime(delivery.lastAttemptedAt) : "—"), hideOnMobile: true },
-            { header: "Next attempt", cell: (delivery) => (delivery.nextAttemptAt ? formatDateTime(delivery.nextAttemptAt) : "—"), hideOnMobile: true },
+            {
+              header: "Last attempt",
+              cell: (delivery) => (delivery.lastAttemptedAt ? formatDateTime(delivery.lastAttemptedAt) : "—"),
+              hideOnMobile: true,
+            },
+            {
+              header: "Next attempt",
+              cell: (delivery) => (delivery.nextAttemptAt ? formatDateTime(delivery.nextAttemptAt) : "—"),
+              hideOnMobile: true,
+            },
             {
               header: "Actions",
               align: "right",
               pinned: true,
               cell: (delivery) => (
-                <ResendEventButton eventId={event.id} endpointId={delivery.webhookEndpointId} disabled={delivery.endpointStatus !== "enabled"} label={`Resend to ${delivery.endpointUrl}`} />
+                <ResendEventButton
+                  eventId={event.id}
+                  endpointId={delivery.webhookEndpointId}
+                  disabled={delivery.endpointStatus !== "enabled"}
+                  label={`Resend to ${delivery.endpointUrl}`}
+                />
               ),
             },
           ]}

@@ -66,22 +66,50 @@ export default async function MeterPage({ params, searchParams }: { params: Prom
         description={`${meter.prepaid ? "Prepaid" : "Post-paid"} meter in ${meter.currency} for customer ${meter.customerId}, charged to ${describePaymentMethod(meter.paymentMethod).label}.`}
         actions={<StatusBadge status={meter.status} />}
       />
-      <Section title="Amounts" description={`Counted in base units: ${meter.baseUnitsPerMinor.toLocaleString("en-US")} make one minor unit, so usage can cost a fraction of a cent.`}>
+      <Section
+        title="Amounts"
+        description={`Counted in base units: ${meter.baseUnitsPerMinor.toLocaleString("en-US")} make one minor unit, so usage can cost a fraction of a cent.`}
+      >
         <dl className="grid grid-cols-2 gap-6 md:grid-cols-4">
           {meter.prepaid ? (
             <>
-              <Figure label="Funded" value={formatMoney(meter.fundedMinor ?? 0, meter.currency)} hint="Charged up front (creation and top-ups)" testId="meter-funded" />
+              <Figure
+                label="Funded"
+                value={formatMoney(meter.fundedMinor ?? 0, meter.currency)}
+                hint="Charged up front (creation and top-ups)"
+                testId="meter-funded"
+              />
               <Figure label="Budget" value={base(meter.budgetBase ?? 0)} hint="The funds, in base units" testId="meter-budget" />
               <Figure label="Reserved" value={base(meter.reservedBase)} hint="Held by open reservations" testId="meter-reserved" />
               <Figure label="Available" value={base(meter.availableBase ?? 0)} hint="Budget − used − reserved" testId="meter-available" />
-              <Figure label="Used in all" value={base(meter.usedBase)} hint="Drawn from the funds, never charged again" testId="meter-used" />
-              <Figure label="Refunded" value={formatMoney(meter.refundedMinor ?? 0, meter.currency)} hint="Unused funds returned after close" testId="meter-refunded" />
+              <Figure
+                label="Used in all"
+                value={base(meter.usedBase)}
+                hint="Drawn from the funds, never charged again"
+                testId="meter-used"
+              />
+              <Figure
+                label="Refunded"
+                value={formatMoney(meter.refundedMinor ?? 0, meter.currency)}
+                hint="Unused funds returned after close"
+                testId="meter-refunded"
+              />
             </>
           ) : (
             <>
               <Figure label="Accrued" value={base(meter.accruedBase)} hint="Metered, not yet billed" testId="meter-accrued" />
-              <Figure label="Billed" value={formatMoney(meter.billedMinor, meter.currency)} hint={`${meter.settlementCount} settlement${meter.settlementCount === 1 ? "" : "s"}`} testId="meter-billed" />
-              <Figure label="Threshold" value={formatMoney(meter.thresholdMinor, meter.currency)} hint="A settlement opens when accrued usage reaches it" testId="meter-threshold" />
+              <Figure
+                label="Billed"
+                value={formatMoney(meter.billedMinor, meter.currency)}
+                hint={`${meter.settlementCount} settlement${meter.settlementCount === 1 ? "" : "s"}`}
+                testId="meter-billed"
+              />
+              <Figure
+                label="Threshold"
+                value={formatMoney(meter.thresholdMinor, meter.currency)}
+                hint="A settlement opens when accrued usage reaches it"
+                testId="meter-threshold"
+              />
               <Figure label="Used in all" value={base(meter.usedBase)} testId="meter-used" />
             </>
           )}
@@ -98,7 +126,11 @@ export default async function MeterPage({ params, searchParams }: { params: Prom
               key={option}
               href={option === "hour" ? `/dashboard/meters/${meter.id}` : `/dashboard/meters/${meter.id}?usage=day`}
               aria-current={option === interval ? "page" : undefined}
-              className={option === interval ? "rounded bg-indigo-50 px-2 py-1 font-medium text-indigo-800" : "rounded px-2 py-1 font-medium text-indigo-700 hover:underline"}
+              className={
+                option === interval
+                  ? "rounded bg-indigo-50 px-2 py-1 font-medium text-indigo-800"
+                  : "rounded px-2 py-1 font-medium text-indigo-700 hover:underline"
+              }
             >
               {option === "hour" ? "Last 24 hours" : "Last 30 days"}
             </Link>
@@ -108,7 +140,11 @@ export default async function MeterPage({ params, searchParams }: { params: Prom
       </Section>
       <Section
         title="Payments"
-        description={meter.prepaid ? "The fundings of the budget, charged up front; unused funds are refunded from them after close." : "The settlements that billed this meter's usage."}
+        description={
+          meter.prepaid
+            ? "The fundings of the budget, charged up front; unused funds are refunded from them after close."
+            : "The settlements that billed this meter's usage."
+        }
         flush
         className="mt-6"
       >
@@ -120,7 +156,10 @@ export default async function MeterPage({ params, searchParams }: { params: Prom
             meter.prepaid ? (
               <EmptyState title="No fundings yet" description="Top up the budget to fund the meter." />
             ) : (
-              <EmptyState title="No settlements yet" description={`One opens when accrued usage reaches ${formatMoney(meter.thresholdMinor, meter.currency)}, or when the meter is closed.`} />
+              <EmptyState
+                title="No settlements yet"
+                description={`One opens when accrued usage reaches ${formatMoney(meter.thresholdMinor, meter.currency)}, or when the meter is closed.`}
+              />
             )
           }
           columns={[
@@ -133,11 +172,19 @@ export default async function MeterPage({ params, searchParams }: { params: Prom
         />
         {settlements.hasMore ? (
           <p className="border-t border-slate-200 px-5 py-3 text-sm text-slate-600">
-            Showing the latest {SETTLEMENTS_SHOWN}. <Link href={`/dashboard/payments`} className="font-medium text-indigo-700 hover:underline">All payments</Link>
+            Showing the latest {SETTLEMENTS_SHOWN}.{" "}
+            <Link href={`/dashboard/payments`} className="font-medium text-indigo-700 hover:underline">
+              All payments
+            </Link>
           </p>
         ) : null}
       </Section>
-      <Section title="Recent usage" description={usage.prepaid ? "The latest reservations against the budget." : "The latest usage records."} flush className="mt-6">
+      <Section
+        title="Recent usage"
+        description={usage.prepaid ? "The latest reservations against the budget." : "The latest usage records."}
+        flush
+        className="mt-6"
+      >
         {usage.prepaid ? (
           <DataTable
             caption="Recent reservations"
@@ -145,7 +192,15 @@ export default async function MeterPage({ params, searchParams }: { params: Prom
             empty={<EmptyState title="No usage yet" />}
             columns={[
               { header: "Amount", cell: (r) => <span className="tabular-nums">{base(r.amountBase)}</span> },
-              { header: "Quantity", cell: (r) => <span className="tabular-nums">{r.quantity.toLocaleString("en-US")} × {base(r.unitPriceBase)}</span>, hideOnMobile: true },
+              {
+                header: "Quantity",
+                cell: (r) => (
+                  <span className="tabular-nums">
+                    {r.quantity.toLocaleString("en-US")} × {base(r.unitPriceBase)}
+                  </span>
+                ),
+                hideOnMobile: true,
+              },
               { header: "Status", cell: (r) => <StatusBadge status={r.status} /> },
               { header: "Created", cell: (r) => formatDateTime(r.createdAt), align: "right" },
             ]}
@@ -157,8 +212,20 @@ export default async function MeterPage({ params, searchParams }: { params: Prom
             empty={<EmptyState title="No usage yet" />}
             columns={[
               { header: "Amount", cell: (r) => <span className="tabular-nums">{base(r.amountBase)}</span> },
-              { header: "Quantity", cell: (r) => <span className="tabular-nums">{r.quantity.toLocaleString("en-US")} × {base(r.unitPriceBase)}</span>, hideOnMobile: true },
-              { header: "Idempotency key", cell: (r) => <span className="font-mono text-xs text-slate-600">{r.idempotencyKey}</span>, hideOnMobile: true },
+              {
+                header: "Quantity",
+                cell: (r) => (
+                  <span className="tabular-nums">
+                    {r.quantity.toLocaleString("en-US")} × {base(r.unitPriceBase)}
+                  </span>
+                ),
+                hideOnMobile: true,
+              },
+              {
+                header: "Idempotency key",
+                cell: (r) => <span className="font-mono text-xs text-slate-600">{r.idempotencyKey}</span>,
+                hideOnMobile: true,
+              },
               { header: "Created", cell: (r) => formatDateTime(r.createdAt), align: "right" },
             ]}
           />

@@ -74,7 +74,14 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
               items={[
                 { label: "Description", value: <span data-testid="order-description">{description ?? "—"}</span> },
                 { label: "Amount", value: <Money amount={order.amount} currency={order.currency} /> },
-                { label: "Refunded", value: <span data-testid="amount-refunded"><Money amount={order.amountRefunded} currency={order.currency} /></span> },
+                {
+                  label: "Refunded",
+                  value: (
+                    <span data-testid="amount-refunded">
+                      <Money amount={order.amountRefunded} currency={order.currency} />
+                    </span>
+                  ),
+                },
                 { label: "Status", value: <StatusBadge status={order.status} /> },
                 { label: "Source", value: <SourceBadge source={order.source} /> },
                 {
@@ -87,7 +94,14 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
                 },
                 { label: "Payment status", value: <StatusBadge status={pi.status} /> },
                 { label: "Payment method", value: <PaymentMethod value={pi.paymentMethod} /> },
-                { label: "Billing details", value: <span data-testid="billing-details">{[pi.billingDetails.name, pi.billingDetails.country].filter(Boolean).join(" · ") || "—"}</span> },
+                {
+                  label: "Billing details",
+                  value: (
+                    <span data-testid="billing-details">
+                      {[pi.billingDetails.name, pi.billingDetails.country].filter(Boolean).join(" · ") || "—"}
+                    </span>
+                  ),
+                },
                 {
                   label: "Checkout",
                   value: order.checkoutId ? (
@@ -124,7 +138,11 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
                 { header: "Item", cell: (item) => item.name },
                 { header: "Qty", cell: (item) => item.quantity, align: "right" },
                 { header: "Unit price", cell: (item) => <Money amount={item.unitAmount} currency={order.currency} />, align: "right" },
-                { header: "Total", cell: (item) => <Money amount={item.unitAmount * item.quantity} currency={order.currency} />, align: "right" },
+                {
+                  header: "Total",
+                  cell: (item) => <Money amount={item.unitAmount * item.quantity} currency={order.currency} />,
+                  align: "right",
+                },
               ]}
             />
           </Section>

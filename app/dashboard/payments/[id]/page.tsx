@@ -64,7 +64,14 @@ export default async function PaymentPage({ params }: { params: Promise<{ id: st
                 ),
               },
               { label: "Payment method", value: <PaymentMethod value={pi.paymentMethod} /> },
-              { label: "Billing details", value: <span data-testid="billing-details">{[pi.billingDetails.name, pi.billingDetails.country].filter(Boolean).join(" · ") || "—"}</span> },
+              {
+                label: "Billing details",
+                value: (
+                  <span data-testid="billing-details">
+                    {[pi.billingDetails.name, pi.billingDetails.country].filter(Boolean).join(" · ") || "—"}
+                  </span>
+                ),
+              },
               ...(pi.agent ? [{ label: "Agent", value: <AgentSummary agent={pi.agent} /> }] : []),
               { label: "Failure reason", value: pi.failureReason ? pi.failureReason.replace(/_/g, " ") : "—" },
               { label: "Captured at", value: pi.capturedAt ? formatDateTime(pi.capturedAt) : "—" },

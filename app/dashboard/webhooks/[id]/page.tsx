@@ -29,12 +29,23 @@ export const metadata: Metadata = { title: "Webhook endpoint" };
 
 const PAGE_SIZE = 25;
 
-export default async function WebhookEndpointPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: SearchParams }) {
+export default async function WebhookEndpointPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: SearchParams;
+}) {
   const { scope } = await requireDashboard();
   const [id, { startingAfter }] = await Promise.all([pageId(params), listPageQuery(searchParams, [])]);
   const db = getDb();
   const [endpoint, attempts, queued, health] = await orNotFound(
-    Promise.all([getEndpoint(db, scope, id), listDeliveryAttempts(db, scope, id, { limit: PAGE_SIZE, startingAfter }), listQueuedDeliveries(db, scope, id), endpointHealth(db, scope, id)]),
+    Promise.all([
+      getEndpoint(db, scope, id),
+      listDeliveryAttempts(db, scope, id, { limit: PAGE_SIZE, startingAfter }),
+      listQueuedDeliveries(db, scope, id),
+      endpointHealth(db, scope, id),
+    ]),
   );
   const enabled = endpoint.status === "enabled";
   return (
@@ -45,11 +56,20 @@ export default async function WebhookEndpointPage({ params, searchParams }: { pa
             Webhooks
           </Link>
         }
-        title={<span className="break-all font-mono text-xl" data-testid="endpoint-url">{endpoint.url}</span>}
+        title={
+          <span className="break-all font-mono text-xl" data-testid="endpoint-url">
+            {endpoint.url}
+          </span>
+        }
         description={endpoint.description ?? undefined}
         actions={
           <>
-            <SendTestEventButton endpointId={endpoint.id} eventTypes={endpoint.enabledEvents.length ? endpoint.enabledEvents : EVENT_TYPES} disabled={!enabled} liveMode={scope.livemode} />
+            <SendTestEventButton
+              endpointId={endpoint.id}
+              eventTypes={endpoint.enabledEvents.length ? endpoint.enabledEvents : EVENT_TYPES}
+              disabled={!enabled}
+              liveMode={scope.livemode}
+            />
             <EditEndpointButton endpoint={endpoint} />
             <RotateSecretButton endpointId={endpoint.id} />
             <EndpointStatusButton endpointId={endpoint.id} status={endpoint.status} />
@@ -84,7 +104,9 @@ export default async function WebhookEndpointPage({ params, searchParams }: { pa
           <dt className="font-medium text-slate-600">Signing secret</dt>
           <dd className="text-slate-700" data-testid="secret-status">
             Shown only when the endpoint is added or the secret is rotated.
-            {endpoint.previousSecretExpiresAt ? ` The previous secret also signs until ${formatDateTime(endpoint.previousSecretExpiresAt)}.` : ""}
+            {endpoint.previousSecretExpiresAt
+              ? ` The previous secret also signs until ${formatDateTime(endpoint.previousSecretExpiresAt)}.`
+              : ""}
           </dd>
           <dt className="font-medium text-slate-600">Created</dt>
           <dd className="text-slate-800">{formatDateTime(endpoint.createdAt)}</dd>
@@ -92,8 +114,8 @@ export default async function WebhookEndpointPage({ params, searchParams }: { pa
           <dd className="text-slate-800" data-testid="endpoint-health">
             {health.attempts ? (
               <>
-                <span data-testid="success-rate">{(100 * (health.successRate ?? 0)).toFixed(1)}%</span> of {health.attempts} attempts succeeded; p50 latency{" "}
-                <span data-testid="p50-latency">{health.p50LatencyMs} ms</span>
+                <span data-testid="success-rate">{(100 * (health.successRate ?? 0)).toFixed(1)}%</span> of {health.attempts} attempts
+                succeeded; p50 latency <span data-testid="p50-latency">{health.p50LatencyMs} ms</span>
               </>
             ) : (
               "No attempts."
@@ -102,13 +124,25 @@ export default async function WebhookEndpointPage({ params, searchParams }: { pa
         </dl>
       </Section>
       {queued.length ? (
-        <Section title="Queued" description="Waiting for the sender, which runs on every tick of the service's cron." flush className="mt-6">
+        <Section
+          title="Queued"
+          description="Waiting for the sender, which runs on every tick of the service's cron."
+          flush
+          className="mt-6"
+        >
           <DataTable
             caption="Queued deliveries"
             rows={queued}
             empty={null}
             columns={[
-              { header: "Event", cell: (delivery) => <span className="font-mono text-xs text-slate-900" data-testid="event-type">{delivery.eventType}</span> },
+              {
+                header: "Event",
+                cell: (delivery) => (
+                  <span className="font-mono text-xs text-slate-900" data-testid="event-type">
+                    {delivery.eventType}
+                  </span>
+                ),
+              },
               {
                 header: "Event ID",
                 cell: (delivery) => (
@@ -124,7 +158,12 @@ export default async function WebhookEndpointPage({ params, searchParams }: { pa
           />
         </Section>
       ) : null}
-      <Section title="Deliveries" description="Every attempt, newest first. Failed deliveries are retried on a back-off schedule for about 3 days." flush className="mt-6">
+      <Section
+        title="Deliveries"
+        description="Every attempt, newest first. Failed deliveries are retried on a back-off schedule for about 3 days."
+        flush
+        className="mt-6"
+      >
         <DataTable
           caption="Delivery attempts"
           rows={attempts.data}
@@ -134,7 +173,9 @@ export default async function WebhookEndpointPage({ params, searchParams }: { pa
               header: "Event",
               cell: (attempt) => (
                 <span className="flex flex-col">
-                  <span className="font-mono text-xs text-slate-900" data-testid="event-type">{attempt.eventType}</span>
+                  <span className="font-mono text-xs text-slate-900" data-testid="event-type">
+                    {attempt.eventType}
+                  </span>
                   <Link href={`/dashboard/events/${attempt.eventId}`} className="font-mono text-[11px] text-indigo-700 hover:underline">
                     {attempt.eventId}
                   </Link>
@@ -147,18 +188,56 @@ export default async function WebhookEndpointPage({ params, searchParams }: { pa
               cell: (attempt) => (
                 <span data-testid="response">
                   {attempt.responseStatus !== null ? `HTTP ${attempt.responseStatus}` : "No response"}
-                  {attempt.error && attempt.responseStatus === null ? <span className="block max-w-[16rem] truncate text-xs text-red-700" title={attempt.error}>{attempt.error}</span> : null}
+                  {attempt.error && attempt.responseStatus === null ? (
+                    <span className="block max-w-[16rem] truncate text-xs text-red-700" title={attempt.error}>
+                      {attempt.error}
+                    </span>
+                  ) : null}
                 </span>
               ),
             },
-            { header: "Attempt", cell: (attempt) => <span className="tabular-nums" data-testid="attempt">#{attempt.attempt}</span>, align: "right", hideOnMobile: true },
-            { header: "Duration", cell: (attempt) => <span className="tabular-nums" data-testid="duration">{attempt.durationMs} ms</span>, align: "right", hideOnMobile: true },
+            {
+              header: "Attempt",
+              cell: (attempt) => (
+                <span className="tabular-nums" data-testid="attempt">
+                  #{attempt.attempt}
+                </span>
+              ),
+              align: "right",
+              hideOnMobile: true,
+            },
+            {
+              header: "Duration",
+              cell: (attempt) => (
+                <span className="tabular-nums" data-testid="duration">
+                  {attempt.durationMs} ms
+                </span>
+              ),
+              align: "right",
+              hideOnMobile: true,
+            },
             { header: "Attempted", cell: (attempt) => formatDateTime(attempt.attemptedAt), hideOnMobile: true },
-            { header: "Next attempt", cell: (attempt) => <span data-testid="next-attempt">{attempt.nextAttemptAt ? formatDateTime(attempt.nextAttemptAt) : "—"}</span>, hideOnMobile: true },
-            { header: "Actions", align: "right", pinned: true, cell: (attempt) => <ResendEventButton eventId={attempt.eventId} endpointId={endpoint.id} disabled={!enabled} /> },
+            {
+              header: "Next attempt",
+              cell: (attempt) => (
+                <span data-testid="next-attempt">{attempt.nextAttemptAt ? formatDateTime(attempt.nextAttemptAt) : "—"}</span>
+              ),
+              hideOnMobile: true,
+            },
+            {
+              header: "Actions",
+              align: "right",
+              pinned: true,
+              cell: (attempt) => <ResendEventButton eventId={attempt.eventId} endpointId={endpoint.id} disabled={!enabled} />,
+            },
           ]}
         />
-        <NextPageLink basePath={`/dashboard/webhooks/${endpoint.id}`} query={{ startingAfter }} lastId={attempts.data.at(-1)?.id} hasMore={attempts.hasMore} />
+        <NextPageLink
+          basePath={`/dashboard/webhooks/${endpoint.id}`}
+          query={{ startingAfter }}
+          lastId={attempts.data.at(-1)?.id}
+          hasMore={attempts.hasMore}
+        />
       </Section>
     </>
   );

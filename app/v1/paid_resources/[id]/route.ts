@@ -6,7 +6,9 @@ import { archivePaidResource, updatePaidResource } from "@/lib/paid-resources/up
 
 export const GET = api({ auth: "secret" }, ({ tx, principal, params }) => getPaidResource(tx, principal, params.id));
 
-export const POST = api({ auth: "secret", body: UpdatePaidResourceBody }, ({ tx, principal, params, body }) => updatePaidResource(tx, principal, params.id, body));
+export const POST = api({ auth: "secret", body: UpdatePaidResourceBody }, ({ tx, principal, params, body }) =>
+  updatePaidResource(tx, principal, params.id, body),
+);
 
 export const DELETE = api({ auth: "secret" }, ({ tx, principal, params }) => archivePaidResource(tx, principal, params.id));
 

@@ -6,7 +6,9 @@ import { archiveProduct, updateProduct } from "@/lib/products/update-product";
 
 export const GET = api({ auth: "secret" }, ({ tx, principal, params }) => getProduct(tx, principal, params.id));
 
-export const POST = api({ auth: "secret", body: UpdateProductBody }, ({ tx, principal, params, body }) => updateProduct(tx, principal, params.id, body));
+export const POST = api({ auth: "secret", body: UpdateProductBody }, ({ tx, principal, params, body }) =>
+  updateProduct(tx, principal, params.id, body),
+);
 
 export const DELETE = api({ auth: "secret" }, ({ tx, principal, params }) => archiveProduct(tx, principal, params.id));
 

@@ -4,7 +4,9 @@ import { UpdateEndpointBody } from "@/lib/webhooks/schemas";
 
 export const GET = api({ auth: "secret" }, ({ tx, principal, params }) => getEndpoint(tx, principal, params.id));
 
-export const PATCH = api({ auth: "secret", body: UpdateEndpointBody }, ({ tx, principal, params, body }) => updateEndpoint(tx, principal, params.id, body));
+export const PATCH = api({ auth: "secret", body: UpdateEndpointBody }, ({ tx, principal, params, body }) =>
+  updateEndpoint(tx, principal, params.id, body),
+);
 
 export const DELETE = api({ auth: "secret" }, ({ tx, principal, params }) => deleteEndpoint(tx, principal, params.id));
 

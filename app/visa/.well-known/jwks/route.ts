@@ -3,6 +3,9 @@ import { asDirectory } from "@/lib/agent-identity/directory-response";
 import { keyDirectory } from "@/lib/agent-identity/agent-keys";
 import { api } from "@/lib/http/api";
 
-export const GET = asDirectory(api({ auth: "public" }, ({ tx }) => keyDirectory(tx, "visa")), "application/jwk-set+json");
+export const GET = asDirectory(
+  api({ auth: "public" }, ({ tx }) => keyDirectory(tx, "visa")),
+  "application/jwk-set+json",
+);
 
 export const dynamic = "force-dynamic";

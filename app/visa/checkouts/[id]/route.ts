@@ -2,6 +2,8 @@
 import { api } from "@/lib/http/api";
 import { browseCheckout } from "@/lib/visa/pay-checkout";
 
-export const GET = api({ auth: "secret", transaction: false }, ({ tx, req, principal, params }) => browseCheckout(tx, req, principal, params.id));
+export const GET = api({ auth: "secret", transaction: false }, ({ tx, req, principal, params }) =>
+  browseCheckout(tx, req, principal, params.id),
+);
 
 export const dynamic = "force-dynamic";

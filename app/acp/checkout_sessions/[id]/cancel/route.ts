@@ -3,7 +3,9 @@ import { cancelSession } from "@/lib/acp/cancel-session";
 import { acpMethodNotAllowed, acpRoute } from "@/lib/acp/http";
 import { CancelSessionRequest } from "@/lib/acp/schemas";
 
-export const POST = acpRoute({ kind: "checkout", body: CancelSessionRequest }, ({ tx, principal, params }) => cancelSession(tx, principal, params.id));
+export const POST = acpRoute({ kind: "checkout", body: CancelSessionRequest }, ({ tx, principal, params }) =>
+  cancelSession(tx, principal, params.id),
+);
 
 const notAllowed = acpMethodNotAllowed(["POST"]);
 export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -6,6 +6,8 @@ import { UpdateEndpointBody } from "@/lib/webhooks/schemas";
 
 export const dynamic = "force-dynamic";
 
-export const PATCH = dashboardApi({ body: UpdateEndpointBody }, ({ tx, scope, params, body }) => updateEndpoint(tx, scope, params.id, body));
+export const PATCH = dashboardApi({ body: UpdateEndpointBody }, ({ tx, scope, params, body }) =>
+  updateEndpoint(tx, scope, params.id, body),
+);
 
 export const DELETE = dashboardApi({ body: z.object({}).strict() }, ({ tx, scope, params }) => deleteEndpoint(tx, scope, params.id));

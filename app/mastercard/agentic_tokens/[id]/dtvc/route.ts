@@ -3,6 +3,8 @@
 import { api } from "@/lib/http/api";
 import { requestCode } from "@/lib/mastercard/request-code";
 
-export const POST = api({ auth: "secret", idempotent: false }, ({ tx, req, principal, params }) => requestCode(tx, req, principal, params.id));
+export const POST = api({ auth: "secret", idempotent: false }, ({ tx, req, principal, params }) =>
+  requestCode(tx, req, principal, params.id),
+);
 
 export const dynamic = "force-dynamic";

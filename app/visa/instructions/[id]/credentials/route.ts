@@ -4,6 +4,9 @@ import { api } from "@/lib/http/api";
 import { requestCredential } from "@/lib/visa/instructions";
 import { CredentialRequestBody } from "@/lib/visa/schemas";
 
-export const POST = api({ auth: "secret", body: CredentialRequestBody, status: 201, idempotent: false }, ({ tx, req, principal, params, body }) => requestCredential(tx, req, principal, params.id, body));
+export const POST = api(
+  { auth: "secret", body: CredentialRequestBody, status: 201, idempotent: false },
+  ({ tx, req, principal, params, body }) => requestCredential(tx, req, principal, params.id, body),
+);
 
 export const dynamic = "force-dynamic";

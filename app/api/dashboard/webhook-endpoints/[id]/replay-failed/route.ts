@@ -6,4 +6,6 @@ import { ReplayFailedBody } from "@/lib/webhooks/schemas";
 
 export const dynamic = "force-dynamic";
 
-export const POST = dashboardApi({ body: ReplayFailedBody }, ({ tx, scope, params, body }) => replayFailedDeliveries(tx, scope, params.id, body.since));
+export const POST = dashboardApi({ body: ReplayFailedBody }, ({ tx, scope, params, body }) =>
+  replayFailedDeliveries(tx, scope, params.id, body.since),
+);

@@ -3,8 +3,9 @@ import { finishReservation } from "@/lib/meters/finish-reservation";
 import { EmptyBody } from "@/lib/meters/schemas";
 
 // One atomic statement; finishing twice the same way answers the same reservation (idempotent by itself).
-export const POST = api({ auth: "secret", body: EmptyBody, idempotent: false, transaction: false, db: "sql" }, ({ tx, principal, params }) =>
-  finishReservation(tx, principal, params.id, params.rid, "release"),
+export const POST = api(
+  { auth: "secret", body: EmptyBody, idempotent: false, transaction: false, db: "sql" },
+  ({ tx, principal, params }) => finishReservation(tx, principal, params.id, params.rid, "release"),
 );
 
 export const dynamic = "force-dynamic";
