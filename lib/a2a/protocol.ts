@@ -27,13 +27,6 @@ export const AP2_KEYS = {
 /** Where the agent keeps what it asked for, in the task's own metadata (only the agent writes it). */
 export const TERMS_KEY = "agentpay.terms";
 
-export const TERMINAL_STATES = [
-  TaskState.TASK_STATE_COMPLETED,
-  TaskState.TASK_STATE_FAILED,
-  TaskState.TASK_STATE_CANCELED,
-  TaskState.TASK_STATE_REJECTED,
-];
-
 export function textPart(text: string): Part {
   return { content: { $case: "text", value: text }, metadata: undefined, filename: "", mediaType: "text/plain" };
 }

@@ -269,18 +269,6 @@ export const CheckoutSessionCompleteRequest = z
   .strict();
 export type CompleteSessionInput = z.output<typeof CheckoutSessionCompleteRequest>;
 
-export const INTENT_TRACE_REASONS = [
-  "price_sensitivity",
-  "shipping_cost",
-  "shipping_speed",
-  "product_fit",
-  "trust_security",
-  "returns_policy",
-  "payment_options",
-  "comparison",
-  "timing_deferred",
-  "other",
-] as const;
 /** reason_code is an extensible enum (servers SHOULD accept unknown values as "other"): any short string. */
 export const CancelSessionRequest = z
   .object({

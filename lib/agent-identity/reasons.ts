@@ -58,7 +58,3 @@ export class AgentSignatureRefused extends DomainError {
     super(codeOf(reason), `${MESSAGES[reason]} Nothing was charged.`, { reason });
   }
 }
-
-export function refusalMessage(reason: RefusalReason): string {
-  return MESSAGES[reason];
-}

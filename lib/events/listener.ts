@@ -18,17 +18,15 @@ type Subscriber = (signal: EventSignal) => void;
 
 interface ListenerState {
   subscribers: Set<Subscriber>;
-  client?: pg.Client;
   started: boolean;
   connected: boolean;
-  stopped: boolean;
 }
 
 const KEY = Symbol.for("aps.events.listener");
 const g = globalThis as unknown as Record<symbol, ListenerState | undefined>;
 
 function state(): ListenerState {
-  return (g[KEY] ??= { subscribers: new Set(), started: false, connected: false, stopped: false });
+  return (g[KEY] ??= { subscribers: new Set(), started: false, connected: false });
 }
 
 /** Whether this process listens (then open streams wait for notifications instead of polling fast). */
@@ -59,16 +57,13 @@ export function startEventListener(): void {
   s.started = true;
   let delay = 100;
   const connect = async () => {
-    if (s.stopped) return;
     const client = new pg.Client({ connectionString: requireDatabaseUrl(), application_name: "aps-event-listener", keepAlive: true });
     let reconnecting = false;
     const reconnect = (why: string) => {
       if (reconnecting) return;
       reconnecting = true;
       s.connected = false;
-      s.client = undefined;
       client.end().catch(() => {});
-      if (s.stopped) return;
       console.error(`event listener: ${why}; reconnecting in ${delay} ms`);
       setTimeout(connect, delay).unref();
       delay = Math.min(delay * 2, 5_000);
@@ -83,7 +78,6 @@ export function startEventListener(): void {
     try {
       await client.connect();
       await client.query(`LISTEN ${EVENTS_CHANNEL}`);
-      s.client = client;
       s.connected = true;
       delay = 100;
       publish(null); // anything committed while nobody listened is caught up now
@@ -92,11 +86,4 @@ export function startEventListener(): void {
     }
   };
   void connect();
-}
-
-export async function stopEventListener(): Promise<void> {
-  const s = state();
-  s.stopped = true;
-  s.connected = false;
-  await s.client?.end().catch(() => {});
 }

@@ -3,8 +3,6 @@
 import { z } from "zod";
 import type { Db } from "../db";
 
-export const DEFAULT_TIME_ZONE = "UTC";
-
 function isTimeZone(value: string): boolean {
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: value });

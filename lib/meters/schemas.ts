@@ -80,7 +80,6 @@ export type UsageBatchRecordInput = z.output<typeof UsageBatchRecord>;
 export const UsageBatchBody = z
   .object({ records: z.array(UsageBatchRecord).min(1).max(MAX_USAGE_BATCH, `at most ${MAX_USAGE_BATCH} records per batch`) })
   .strict();
-export type UsageBatchInput = z.output<typeof UsageBatchBody>;
 
 export const ReserveBody = z
   .object({ ...Usage, idempotencyKey: Key.optional() })

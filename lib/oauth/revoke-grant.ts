@@ -8,16 +8,7 @@ const REVOKE = statement(
   "oauth_revoke_grant",
   "UPDATE oauth_grants SET revoked_at = now(), revoked_reason = $2 WHERE id = $1 AND revoked_at IS NULL",
 );
-const REVOKE_FOR_MERCHANT = statement(
-  "oauth_revoke_grant_for_merchant",
-  "UPDATE oauth_grants SET revoked_at = now(), revoked_reason = 'dashboard' WHERE id = $1 AND merchant_id = $2 AND revoked_at IS NULL",
-);
 
 export async function revokeGrant(grantId: string, reason: RevokeReason): Promise<void> {
   await sql().count(REVOKE, [grantId, reason]);
-}
-
-/** The dashboard's revoke: only the signed-in merchant's own grant; false when there is no such live grant. */
-export async function revokeMerchantGrant(grantId: string, merchantId: string): Promise<boolean> {
-  return (await sql().count(REVOKE_FOR_MERCHANT, [grantId, merchantId])) === 1;
 }

@@ -21,4 +21,3 @@ export function serializePaidResource(resource: PaidResource) {
     updatedAt: resource.updatedAt.toISOString(),
   };
 }
-export type PaidResourceObject = ReturnType<typeof serializePaidResource>;

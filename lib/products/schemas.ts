@@ -33,9 +33,6 @@ export const UpdateProductBody = z
   .strict();
 export type UpdateProductInput = z.output<typeof UpdateProductBody>;
 
-/** DELETE takes no body (or `{}`). */
-export const ArchiveProductBody = z.object({}).strict().optional();
-
 export const ListProductsQuery = ListQuery.extend({
   active: z
     .enum(["true", "false"])
@@ -43,5 +40,3 @@ export const ListProductsQuery = ListQuery.extend({
     .optional(),
 }).strict();
 export type ListProductsInput = z.output<typeof ListProductsQuery>;
-
-export const ProductId = z.string().regex(/^prd_[0-9A-Za-z]{1,64}$/, "must be a product id (prd_...)");

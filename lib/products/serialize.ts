@@ -15,4 +15,3 @@ export function serializeProduct(product: Product) {
     updatedAt: product.updatedAt.toISOString(),
   };
 }
-export type ProductObject = ReturnType<typeof serializeProduct>;

@@ -28,4 +28,3 @@ export function serializeToken(token: SharedPaymentToken) {
     createdAt: token.createdAt.toISOString(),
   };
 }
-export type SharedPaymentTokenObject = ReturnType<typeof serializeToken>;
