@@ -185,7 +185,7 @@ test('delivery log polish: the endpoint\'s 24 h success rate and p50 latency, an
 }) => {
   await newSignedInMerchant(page, "Replay Ramen");
   receiver.respond = () => 500; // down: every attempt fails until the schedule (1 s, 1 s, 1 s) is used up
-  const { id, secret } = await addEndpointInDashboard(page, receiver.url, ["order.refunded"]);
+  const { secret } = await addEndpointInDashboard(page, receiver.url, ["order.refunded"]);
   await expect(page.getByTestId("endpoint-health")).toHaveText("No attempts.");
 
   // Two test events, each failing all 4 attempts (the first and 3 retries a second apart).

@@ -91,7 +91,10 @@ async function measure(name: "wake" | "tick", port: number): Promise<PathResult>
   arrivals.clear();
   const proxy = TRIPS ? await countRoundTrips(database.url) : null;
   const profileDir = path.join(profileRoot, name);
-  if (PROFILE) (rmSync(profileDir, { recursive: true, force: true }), mkdirSync(profileDir, { recursive: true }));
+  if (PROFILE) {
+    rmSync(profileDir, { recursive: true, force: true });
+    mkdirSync(profileDir, { recursive: true });
+  }
   const server = await startServerProcess(
     port,
     {

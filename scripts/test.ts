@@ -1,4 +1,4 @@
-// npm test: the whole suite (unit, database, HTTP, e2e) on a throwaway database that is created here and
+// npm test: the whole suite (types, lint, format, unit, database, HTTP, e2e) on a throwaway database that is created here and
 // dropped at the end, on DATABASE_URL's server when set, else on an embedded PostgreSQL under .data/.
 import { randomBytes } from "node:crypto";
 import path from "node:path";
@@ -50,9 +50,12 @@ try {
   };
   const extraArgs = process.argv.slice(2);
   const typesOk = await run("tsc: type check", "tsc", ["--noEmit"], env);
+  // Lint and format checks cover the whole tree, so like Playwright they are skipped when files are named.
+  const lintOk = extraArgs.length ? true : await run("eslint: lint", "eslint", [".", "--max-warnings=0"], env);
+  const formatOk = extraArgs.length ? true : await run("prettier: format check", "prettier", ["--check", "."], env);
   const unitAndServer = await run("vitest: unit, database and HTTP tests", "vitest", ["run", ...extraArgs], env);
   const e2e = extraArgs.length ? true : await run("playwright: browser and end-to-end tests", "playwright", ["test"], env);
-  passed = typesOk && unitAndServer && e2e;
+  passed = typesOk && lintOk && formatOk && unitAndServer && e2e;
 } catch (err) {
   console.error(err instanceof Error ? err.message : err);
 } finally {

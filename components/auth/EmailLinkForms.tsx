@@ -4,9 +4,10 @@
 // link spends nothing). Each POSTs JSON to /api/account/* (lib/auth/account-routes.ts) and says the
 // answer in words, announced to assistive technology.
 import Link from "next/link";
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { useRef, useState, type FormEvent, type ReactNode } from "react";
 import { PASSWORD_MIN_LENGTH } from "@/lib/auth/messages";
 import { Button } from "../dashboard/Button";
+import { useHydrated } from "../use-hydrated";
 import { inputClass } from "./AuthCard";
 
 type Outcome = { ok: boolean; message: string } | null;
@@ -26,8 +27,7 @@ async function post(path: string, body: unknown): Promise<{ ok: boolean; message
  * natively would put its fields (an email, a new password) into the page's URL.
  */
 function useOutcome() {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [pending, setPending] = useState(false);
   const ref = useRef<HTMLParagraphElement>(null);

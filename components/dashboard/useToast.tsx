@@ -35,10 +35,15 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     },
     [dismiss],
   );
-  // On navigation, forget the toasts of other pages (coming back must not show them again).
+  // On navigation, forget the toasts of other pages (coming back must not show them again): state adjusted
+  // during the render that sees the new pathname, as React recommends over an effect.
+  const [prunedFor, setPrunedFor] = useState(pathname);
+  if (prunedFor !== pathname) {
+    setPrunedFor(pathname);
+    setToasts((all) => all.filter((toast) => toast.page === pathname));
+  }
   useEffect(() => {
     pathnameRef.current = pathname;
-    setToasts((all) => (all.every((toast) => toast.page === pathname) ? all : all.filter((toast) => toast.page === pathname)));
   }, [pathname]);
   // Rendered for this page only, so a toast never shows on the next page even for the render before the effect.
   const shown = toasts.filter((toast) => toast.page === pathname);

@@ -2,7 +2,7 @@
 // The card form. With JavaScript: formats as you type, validates (Luhn, expiry) before sending, submits
 // once (pending state), and shows the server's answer in a live region. Without JavaScript it is a plain
 // HTML form posting to the same endpoint, which redirects back with the outcome.
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useRef, useState, type FormEvent } from "react";
 import {
   cardBrand,
   digitsOnly,
@@ -13,6 +13,7 @@ import {
   type CardFieldErrors,
   type CardForm as CardValues,
 } from "../../lib/pay/card";
+import { useHydrated } from "../use-hydrated";
 
 export interface CountryOption {
   code: string;
@@ -48,11 +49,9 @@ export function CardForm(props: Props) {
   const [errors, setErrors] = useState<CardFieldErrors>(props.initialFieldErrors ?? {});
   const [message, setMessage] = useState(props.initialMessage ?? "");
   const [pending, setPending] = useState(false);
-  const [hydrated, setHydrated] = useState(false);
+  const hydrated = useHydrated();
   const submitting = useRef(false);
   const formRef = useRef<HTMLFormElement>(null);
-
-  useEffect(() => setHydrated(true), []);
 
   const set = (field: CardField, value: string) => {
     setValues((current) => ({ ...current, [field]: value }));

@@ -21,6 +21,7 @@ import type { MeteringBackend } from "./metering-backend";
 
 type ArgsFn<A, E, T> = (args: A, extra: E) => T;
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a handler's args and extra stay whatever the caller's tool declares
 export interface MeteredPaywallOptions<A = any, E = any> {
   backend: MeteringBackend;
   /** The meter opened beforehand for this agent/customer, or a function of the call picking it. */
@@ -111,6 +112,7 @@ export type AlreadyUsedToolResult = StructuredErrorResult<AlreadyUsedResult> & {
 export type MeteredResult<R> =
   (R & { metering?: MeteringBlock; isError?: boolean }) | TopUpToolResult | PastDueToolResult | AlreadyUsedToolResult;
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
 export function meteredPaywall<A = any, E = any>(options: MeteredPaywallOptions<A, E>) {
   const config = validate(options);
   return function wrap<HA extends A, HE extends E, R extends CallToolResult>(handler: (args: HA, extra: HE) => R | Promise<R>) {

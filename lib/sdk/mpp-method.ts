@@ -121,7 +121,7 @@ export interface MppVerification {
   paymentIntent: PaymentIntent;
 }
 
-export interface ServiceServerMethodOptions<D extends Partial<ServiceChargeRequest> = {}> {
+export interface ServiceServerMethodOptions<D extends Partial<ServiceChargeRequest> = Record<never, never>> {
   /** A ServiceClient with the MERCHANT's secret key (the merchant that issues the challenges). */
   client: ServiceClient;
   /** Request defaults for every route (e.g. `{ currency: "usd", recipient: "mer_..." }`); routes may then omit them. */
@@ -134,7 +134,7 @@ export interface ServiceServerMethodOptions<D extends Partial<ServiceChargeReque
  * replayed credential), an expired challenge, and anything the token does not allow; each refusal becomes
  * the mppx error whose problem type says why, and mppx answers 402 with a fresh challenge.
  */
-export function serviceServerMethod<const D extends Partial<ServiceChargeRequest> = {}>(
+export function serviceServerMethod<const D extends Partial<ServiceChargeRequest> = Record<never, never>>(
   options: ServiceServerMethodOptions<D>,
 ): Method.Server<ServiceMethod, D> {
   return Method.toServer<ServiceMethod, D>(service, {

@@ -106,7 +106,7 @@ export function usageBuffer(send: SendBatch, options: UsageBufferOptions = {}): 
   }
   if (whenFull !== "wait" && whenFull !== "throw") throw new TypeError(`usage buffer: "whenFull" must be "wait" or "throw".`);
 
-  let queue: MeterUsageBatchRecord[] = []; // not yet in a batch
+  const queue: MeterUsageBatchRecord[] = []; // not yet in a batch
   const batches: Batch[] = []; // formed, not yet acknowledged, oldest first
   let held = 0; // queue + batches
   let flushing: Promise<void> | null = null;

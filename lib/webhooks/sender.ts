@@ -319,7 +319,10 @@ class SenderEngine {
 
   /** Records what has finished; one flush at a time (the next one takes what piled up meanwhile). */
   flush(): Promise<void> {
-    if (this.flushTimer) (clearTimeout(this.flushTimer), (this.flushTimer = null));
+    if (this.flushTimer) {
+      clearTimeout(this.flushTimer);
+      this.flushTimer = null;
+    }
     if (this.flushing) return this.flushing.then(() => (this.pending.length ? this.flush() : undefined));
     const batch = this.pending.splice(0);
     if (batch.length === 0) return Promise.resolve();

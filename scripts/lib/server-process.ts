@@ -43,7 +43,10 @@ export async function startServerProcess(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   if (Date.now() >= deadline) throw new Error(`server did not become healthy:\n${output}`);
-  if (process.env.SERVER_LOG) (child.stdout?.pipe(process.stderr), child.stderr?.pipe(process.stderr));
+  if (process.env.SERVER_LOG) {
+    child.stdout?.pipe(process.stderr);
+    child.stderr?.pipe(process.stderr);
+  }
   const stop = () =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();

@@ -72,7 +72,10 @@ export async function openStream(
             if (line.startsWith(":")) connection.comments.push(line.slice(1).trim());
             else if (line.startsWith("id: ")) frame.id = line.slice(4);
             else if (line.startsWith("event: ")) frame.event = line.slice(7);
-            else if (line.startsWith("data: ")) ((frame.data += (hasData ? "\n" : "") + line.slice(6)), (hasData = true));
+            else if (line.startsWith("data: ")) {
+              frame.data += (hasData ? "\n" : "") + line.slice(6);
+              hasData = true;
+            }
           }
           if (hasData) connection.frames.push(frame);
         }

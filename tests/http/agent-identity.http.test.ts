@@ -7,7 +7,7 @@ import { createServer } from "node:http";
 import { createSignature } from "http-message-sig";
 import { signatureHeaders } from "web-bot-auth";
 import { signerFromJWK } from "web-bot-auth/crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { signAgentObject, signAgentRequest, type AgentPrivateJwk } from "../../lib/sdk";
 import { call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";

@@ -7,16 +7,7 @@ import { createHash } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServerProcess } from "../../scripts/lib/server-process";
-import {
-  accountCall,
-  authCallback,
-  confirmSignUp,
-  dashboardPage,
-  mailedToken,
-  signInOverHttp,
-  signUpOverHttp,
-  uniqueEmail,
-} from "../helpers/dashboard";
+import { accountCall, authCallback, dashboardPage, mailedToken, signInOverHttp, signUpOverHttp, uniqueEmail } from "../helpers/dashboard";
 import { baseUrl } from "../helpers/http";
 import { startTestServer } from "../helpers/server";
 

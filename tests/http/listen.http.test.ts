@@ -152,7 +152,11 @@ describe("npm run listen", () => {
         },
       });
       ids.push(id);
-      if (Date.now() - lastCut > 1_500) (proxy.cutAll(), cuts++, (lastCut = Date.now()));
+      if (Date.now() - lastCut > 1_500) {
+        proxy.cutAll();
+        cuts++;
+        lastCut = Date.now();
+      }
       await sleep(40);
     }
     expect(cuts).toBeGreaterThanOrEqual(4);
@@ -191,7 +195,10 @@ describe("npm run listen", () => {
     await receiver.waitFor((r) => r.length >= 2, 10_000);
     proxy.down();
     const whileDown: string[] = [];
-    for (let i = 0; i < 10; i++) (whileDown.push(await commit()), await sleep(300));
+    for (let i = 0; i < 10; i++) {
+      whileDown.push(await commit());
+      await sleep(300);
+    }
     await until(() => listen.lines.some((l) => l.includes("connection lost")), "connection lost line");
     expect(receiver.received).toHaveLength(2); // nothing arrives while the service is unreachable
     proxy.up();

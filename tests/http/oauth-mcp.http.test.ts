@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dashboardCall, dashboardMerchant, dashboardPage, type DashboardMerchant } from "../helpers/dashboard";
+import { dashboardCall, dashboardPage, type DashboardMerchant } from "../helpers/dashboard";
 import { call } from "../helpers/http";
 import { codeFor, connectWithBearer, connectWithOAuth, HeadlessProvider, tokenRequest } from "../helpers/oauth";
 import { startTestServer } from "../helpers/server";

@@ -10,7 +10,6 @@ import type { AddressInfo } from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createId } from "../../lib/ids";
-import type { ServerProcess } from "../../scripts/lib/server-process";
 import { startTicker } from "../../scripts/lib/ticker";
 import { call } from "../helpers/http";
 import { ownDatabase, type OwnDatabase } from "../helpers/own-database";

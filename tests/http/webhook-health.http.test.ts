@@ -28,7 +28,10 @@ describe("endpoint health and replay of failed deliveries", () => {
     // The default schedule's first retry is a minute away: after one failed attempt each, mark them failed as
     // a used-up schedule would (the sender's own path to `failed` is covered by webhook-delivery.http).
     const deadline = Date.now() + 15_000;
-    while (receiver.received.length < 2 && Date.now() < deadline) (await tick(), await sleep(100));
+    while (receiver.received.length < 2 && Date.now() < deadline) {
+      await tick();
+      await sleep(100);
+    }
     expect(receiver.received).toHaveLength(2);
     const { getDb } = await import("../../lib/db");
     await getDb().webhookDelivery.updateMany({ where: { endpointId: endpoint.id }, data: { status: "failed" } });
@@ -50,7 +53,10 @@ describe("endpoint health and replay of failed deliveries", () => {
     });
     expect(replay.status, JSON.stringify(replay.body)).toBe(200);
     expect(replay.body).toMatchObject({ object: "webhook_replay", requeuedDeliveries: 2 });
-    while (receiver.received.length < 4 && Date.now() < deadline + 15_000) (await tick(), await sleep(100));
+    while (receiver.received.length < 4 && Date.now() < deadline + 15_000) {
+      await tick();
+      await sleep(100);
+    }
     expect(receiver.received).toHaveLength(4);
     const after = (await call("GET", `/v1/webhook-endpoints/${endpoint.id}/health`, { key: m.key })).body;
     expect(after).toMatchObject({ attempts: 4, succeeded: 2, successRate: 0.5 });

@@ -14,10 +14,8 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSigner, decodeXPaymentResponse, wrapFetchWithPayment as wrapFetchV1 } from "x402-fetch";
 import { getDb } from "../../lib/db";
-import type { ServerProcess } from "../../scripts/lib/server-process";
 import { baseUrl, call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
-import { startTestServer } from "../helpers/server";
 
 const USDC = "0x036CbD53842c5426634e7929541eC2318f3dCF7e";
 

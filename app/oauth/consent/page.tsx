@@ -2,6 +2,7 @@
 // mode. Signed out: through /login and back here (the sign-in's callback allow-list names this page).
 // The form posts to /oauth/authorize with the session's CSRF token (lib/oauth/consent.ts).
 import type { Metadata } from "next";
+import Link from "next/link";
 import { redirect } from "next/navigation";
 import { AuthCard } from "@/components/auth/AuthCard";
 import { buttonClass } from "@/components/dashboard/Button";
@@ -37,9 +38,9 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
       <AuthCard
         title="This authorization request is not valid"
         footer={
-          <a href="/dashboard" className="font-medium text-indigo-700 underline-offset-2 hover:underline">
+          <Link href="/dashboard" className="font-medium text-indigo-700 underline-offset-2 hover:underline">
             Back to the dashboard
-          </a>
+          </Link>
         }
       >
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">

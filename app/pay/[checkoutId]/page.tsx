@@ -39,6 +39,8 @@ export default async function PayPage({ params, searchParams }: Params) {
   const { checkout } = view;
   const money = (minor: number) => formatMoney(minor, checkout.currency);
   const open = checkout.status === "open";
+  // eslint-disable-next-line react-hooks/purity -- a server component renders once per request: this is the countdown's start
+  const serverNow = Date.now();
 
   const summary = (
     <OrderSummary
@@ -53,7 +55,7 @@ export default async function PayPage({ params, searchParams }: Params) {
         unitLabel: money(item.unitAmount),
         totalLabel: money(item.quantity * item.unitAmount),
       }))}
-      countdown={open ? <ExpiryCountdown expiresAt={Date.parse(checkout.expiresAt)} serverNow={Date.now()} /> : undefined}
+      countdown={open ? <ExpiryCountdown expiresAt={Date.parse(checkout.expiresAt)} serverNow={serverNow} /> : undefined}
     />
   );
   return (
