@@ -2,7 +2,14 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
-  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  resolve: {
+    // The SDK by its package name, from source (as tsconfig.json's paths): tests need no build of packages/sdk.
+    alias: [
+      { find: /^agent-payments-sdk$/, replacement: path.resolve(import.meta.dirname, "packages/sdk/src/index.ts") },
+      { find: /^agent-payments-sdk\/mpp$/, replacement: path.resolve(import.meta.dirname, "packages/sdk/src/mpp.ts") },
+      { find: "@", replacement: path.resolve(import.meta.dirname) },
+    ],
+  },
   test: {
     include: ["tests/**/*.test.ts"],
     globalSetup: ["tests/global-setup.ts"],

@@ -3,7 +3,7 @@
 // the deliveries log shows them with their response codes, rotate shows the new secret once, resend,
 // disable/enable, delete, another merchant's endpoint is the 404 page, and axe finds nothing serious.
 import { expect, test } from "@playwright/test";
-import { verifyWebhook } from "../lib/sdk";
+import { verifyWebhook } from "agent-payments-sdk";
 import { createApiKeyInDashboard, newSignedInMerchant } from "./support/dashboard";
 import { expectAccessible, payNewCheckoutOnPayPage, screenshot } from "./support/pay";
 import { addEndpointInDashboard, startReceiver, tickUntilReceived, type Receiver } from "./support/webhooks";

@@ -3,7 +3,7 @@
 //                  anyone may call it: an unpaid call gets the gate
 //   word_count     meteredPaywall(): 0.4 cent per started 1,000 characters of text, on the meter of the
 //                  AUTHENTICATED caller (docs/sdk.md "Metered paywall"); anonymous callers get no metered run
-// It uses only the SDK (lib/sdk), the way a merchant's own server would.
+// It uses only the SDK (the agent-payments-sdk package, packages/sdk), the way a merchant's own server would.
 //
 //   SERVICE_URL=http://localhost:3000 SERVICE_API_KEY=sk_test_... MERCHANT_ID=mer_... \
 //   AGENT_TOKENS=<token>=mtr_...,<token2>=mtr_... npm run example:mcp
@@ -30,7 +30,7 @@ import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { z } from "zod";
-import { meteredPaywall, paywall, serviceBackend, serviceConsumedStore, serviceMeteringBackend } from "../lib/sdk";
+import { meteredPaywall, paywall, serviceBackend, serviceConsumedStore, serviceMeteringBackend } from "agent-payments-sdk";
 
 const settings = {
   serviceUrl: process.env.SERVICE_URL ?? "http://localhost:3000",

@@ -234,7 +234,7 @@ try {
   const payer = await post("/v1/customers", key, { name: "agent" });
   await post(`/v1/customers/${payer.id}/fund`, key, { amount: 10_000_000, currency: "usd" });
 
-  const { serviceMeteringBackend } = await import("../lib/sdk");
+  const { serviceMeteringBackend } = await import("agent-payments-sdk");
   const sdk = serviceMeteringBackend({ baseUrl: server.url, apiKey: key, maxRetries: 0 });
   const openMeter = (prepaid: boolean) =>
     post("/v1/meters", key, {

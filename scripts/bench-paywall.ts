@@ -34,7 +34,7 @@ const server = await startServerProcess(Number(process.env.BENCH_PORT ?? 3997), 
 process.env.DATABASE_URL = database.url;
 const { getDb, transaction, closeDb } = await import("../lib/db");
 const { createMerchant } = await import("../lib/merchants/create-merchant");
-const { ServiceClient, paywallHttp, serviceBackend, serviceConsumedStore } = await import("../lib/sdk");
+const { ServiceClient, paywallHttp, serviceBackend, serviceConsumedStore } = await import("agent-payments-sdk");
 
 try {
   const seller = await transaction((tx) => createMerchant(tx, { name: "Bench seller" }));

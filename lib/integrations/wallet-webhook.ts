@@ -7,7 +7,7 @@ import { env } from "../env";
 import { DomainError, NotFoundError, UnauthorizedError } from "../errors";
 import { STATUS_BY_CODE } from "../http/errors";
 import { createRefund } from "../refunds/create-refund";
-import { ServiceError, verifyWebhook } from "../sdk";
+import { ServiceError, verifyWebhook } from "agent-payments-sdk";
 import { parseOrThrow } from "../validation/parse";
 import { rejectNul } from "../validation/text-safety";
 

@@ -5,7 +5,7 @@
 // `expires`. A challenge is single-use through the mpp_challenges table (settle-credential.ts).
 import { Challenge } from "mppx";
 import { randomBase62 } from "../ids";
-import { MPP_INTENT, MPP_METHOD_NAME } from "../sdk/mpp-method";
+import { MPP_INTENT, MPP_METHOD_NAME } from "agent-payments-sdk/mpp";
 import { challengeSecret, mppRealm } from "./secret";
 import type { ServiceCredential } from "./parse-credential";
 

@@ -1,7 +1,7 @@
 // Reads a `Payment` credential (the Authorization header of /mpp/r/:id, the `credential` of POST /mpp/verify)
 // into the service method's credential, or says exactly what is wrong with it. Never throws anything else.
 import { Credential } from "mppx";
-import { MPP_INTENT, MPP_METHOD_NAME, service } from "../sdk/mpp-method";
+import { MPP_INTENT, MPP_METHOD_NAME, service } from "agent-payments-sdk/mpp";
 
 /** Longest credential read (a real one is well under 2 KB); longer is malformed before any decoding. */
 export const MAX_CREDENTIAL_LENGTH = 8 * 1024;

@@ -19,7 +19,7 @@ import { readBodyText } from "../http/read-body";
 import { forwardRequest } from "../paid-resources/forward-request";
 import { findPublicPaidResource } from "../paid-resources/get-paid-resource";
 import { createRefund } from "../refunds/create-refund";
-import { MPP_METHOD_NAME } from "../sdk/mpp-method";
+import { MPP_METHOD_NAME } from "agent-payments-sdk/mpp";
 import { checkChallenge, issueChallenge } from "./challenge";
 import { parseServiceCredential } from "./parse-credential";
 import { EXPOSED_HEADERS, methodNotAllowed, problemResponse, type ProblemKind } from "./problem";

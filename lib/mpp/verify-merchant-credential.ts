@@ -9,7 +9,7 @@ import { DomainError, GoneError } from "../errors";
 import type { Scope } from "../scope";
 import { parseServiceCredential } from "./parse-credential";
 import { settleCredential } from "./settle-credential";
-import { MPP_METHOD_NAME } from "../sdk/mpp-method";
+import { MPP_METHOD_NAME } from "agent-payments-sdk/mpp";
 
 export async function verifyMerchantCredential(tx: Db, merchant: Scope, input: { credential: string }) {
   const parsed = parseServiceCredential(input.credential);

@@ -18,7 +18,7 @@ import { acpOrderEventBody, MERCHANT_SIGNATURE_HEADER } from "../acp/order-webho
 import { DeferredTransaction, sql, statement } from "../db";
 import { env } from "../env";
 import { createId } from "../ids";
-import { signWebhookPayload } from "../sdk/webhooks";
+import { signWebhookPayload } from "agent-payments-sdk";
 import { openSecret } from "../crypto/secret-box";
 import { mayUsePrivateAddresses } from "./address-policy";
 import type { DeliveryErrorClass } from "./delivery-errors";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { runChild } from "./child";
 import { generatePrismaClientIfMissing, ROOT } from "./prisma-cli";
 
-const SOURCES = ["app", "lib", "components", "proxy.ts", "next.config.ts", "package-lock.json", "postcss.config.mjs"];
+const SOURCES = ["app", "lib", "packages/sdk/src", "components", "proxy.ts", "next.config.ts", "package-lock.json", "postcss.config.mjs"];
 
 function newestMtime(target: string): number {
   if (!existsSync(target)) return 0;

@@ -8,7 +8,7 @@ import { createSignature } from "http-message-sig";
 import { signatureHeaders } from "web-bot-auth";
 import { signerFromJWK } from "web-bot-auth/crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { signAgentObject, signAgentRequest, type AgentPrivateJwk } from "../../lib/sdk";
+import { signAgentObject, signAgentRequest, type AgentPrivateJwk } from "agent-payments-sdk";
 import { call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 import { newAgentKey } from "../helpers/agent-keys";

@@ -3,7 +3,7 @@
 // shows the verified agent; /v1/integrations lists visa and mastercard.
 import { createHmac } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { signAgentRequest, type AgentPrivateJwk } from "../../lib/sdk";
+import { signAgentRequest, type AgentPrivateJwk } from "agent-payments-sdk";
 import { dashboardMerchant, dashboardPage, type DashboardMerchant } from "../helpers/dashboard";
 import { baseUrl, call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";

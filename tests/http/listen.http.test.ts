@@ -7,7 +7,7 @@ import net from "node:net";
 import path from "node:path";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verifyWebhook } from "../../lib/sdk";
+import { verifyWebhook } from "agent-payments-sdk";
 import type { ServerProcess } from "../../scripts/lib/server-process";
 import { createTestMerchant } from "../helpers/merchants";
 import { capture, openCheckout, sleep } from "../helpers/payments";
@@ -34,10 +34,14 @@ interface Listener {
 }
 
 async function startListen(args: string[]): Promise<Listener> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "../../scripts/listen.ts"), ...args], {
-    cwd: path.join(import.meta.dirname, "../.."),
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(import.meta.dirname, "../../packages/sdk/src/cli/listen.ts"), ...args],
+    {
+      cwd: path.join(import.meta.dirname, "../.."),
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   cleanups.push(() => child.kill("SIGKILL"));
   const lines: string[] = [];
   let partial = "";
@@ -219,7 +223,15 @@ describe("npm run listen", () => {
   it("refuses to run with a bad key", async () => {
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", path.join(import.meta.dirname, "../../scripts/listen.ts"), "--api-key", "sk_test_nope", "--base-url", server.url],
+      [
+        "--import",
+        "tsx",
+        path.join(import.meta.dirname, "../../packages/sdk/src/cli/listen.ts"),
+        "--api-key",
+        "sk_test_nope",
+        "--base-url",
+        server.url,
+      ],
       { stdio: "pipe" },
     );
     const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));

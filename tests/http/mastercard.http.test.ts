@@ -6,7 +6,7 @@ import { signatureHeaders } from "web-bot-auth";
 import { signerFromJWK } from "web-bot-auth/crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../lib/db";
-import type { AgentPrivateJwk } from "../../lib/sdk";
+import type { AgentPrivateJwk } from "agent-payments-sdk";
 import type { ServerProcess } from "../../scripts/lib/server-process";
 import { baseUrl, call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";

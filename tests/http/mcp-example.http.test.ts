@@ -7,9 +7,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServerProcess } from "../../scripts/lib/server-process";
-import { call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
-import { startMcpExample, type ExampleServer } from "../helpers/mcp-example";
+import { expectPaidCallEndToEnd, payGate, startMcpExample, type ExampleServer } from "../helpers/mcp-example";
 import { startTestServer } from "../helpers/server";
 
 let service: ServerProcess;
@@ -41,26 +40,6 @@ async function connect(example: ExampleServer): Promise<Client> {
   return client;
 }
 
-/** Pays a gate's terms at its payEndpoint with the payer's own key; returns the paymentIntentId. */
-async function payGate(gate: Record<string, any>, overrides: Record<string, unknown> = {}): Promise<string> {
-  const res = await fetch(gate.payEndpoint, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${payer.testKey}`, "Content-Type": "application/json" },
-    body: JSON.stringify({
-      merchantId: gate.merchant,
-      amount: gate.amount,
-      currency: gate.currency,
-      sku: gate.sku,
-      paymentMethod: "pm_card_visa",
-      ...overrides,
-    }),
-  });
-  const body = (await res.json()) as { paymentIntentId: string; status: string };
-  expect(res.status, JSON.stringify(body)).toBe(201);
-  expect(body.status).toBe("captured");
-  return body.paymentIntentId;
-}
-
 const totalRuns = async (tool: string) => (await Promise.all(examples.map((e) => e.runs()))).reduce((sum, runs) => sum + runs[tool], 0);
 
 describe("MCP example server + service, through the official MCP client", () => {
@@ -71,49 +50,14 @@ describe("MCP example server + service, through the official MCP client", () => 
   });
 
   it("call -> gate; pay at payEndpoint; retry -> paid; same proof -> already_redeemed, the tool ran once", async () => {
-    const client = await connect(examples[0]);
-    const before = await totalRuns("premium_quote");
-    const gated = await client.callTool({ name: "premium_quote", arguments: { symbol: "acme" } });
-    expect(gated.isError).toBe(true);
-    const gate = gated.structuredContent as Record<string, any>;
-    expect(gate).toEqual({
-      kind: "payment_required",
-      merchant: seller.merchantId,
-      amount: 25,
-      currency: "USD",
-      sku: "premium_quote",
-      payEndpoint: `${service.url}/v1/paywall/pay`,
-    });
-    expect(JSON.parse((gated.content as { text: string }[])[0].text)).toEqual(gate);
-    expect(await totalRuns("premium_quote")).toBe(before);
-
-    const paymentIntentId = await payGate(gate);
-    const paid = await client.callTool({ name: "premium_quote", arguments: { symbol: "acme", _servicePayment: { paymentIntentId } } });
-    expect(paid.isError).toBeFalsy();
-    expect(paid.payment).toEqual({ status: "paid", paymentIntentId });
-    expect(JSON.parse((paid.content as { text: string }[])[0].text)).toMatchObject({ symbol: "ACME" });
-    expect(await totalRuns("premium_quote")).toBe(before + 1);
-
-    // The same proof again, even through the other process: already redeemed, the tool does not run.
-    for (const example of examples) {
-      const again = await (
-        await connect(example)
-      ).callTool({ name: "premium_quote", arguments: { symbol: "acme", _servicePayment: { paymentIntentId } } });
-      expect(again.isError).toBe(true);
-      expect(again.structuredContent).toMatchObject({ kind: "already_redeemed", result: "already_redeemed", paymentIntentId });
-      expect(again.payment).toBeUndefined();
-    }
-    expect(await totalRuns("premium_quote")).toBe(before + 1);
-    // The seller was paid once, through the service's ledger.
-    const pi = await call("GET", `/v1/payment_intents/${paymentIntentId}`, { key: seller.testKey, base: service.url });
-    expect(pi.body).toMatchObject({ status: expect.stringMatching(/^(captured|settled)$/), amountCaptured: 25, sku: "premium_quote" });
+    await expectPaidCallEndToEnd({ examples, connect, seller, payer, serviceUrl: service.url });
   });
 
   it("a payment for another sku -> the gate with reasonCode reference_mismatch; the tool does not run", async () => {
     const client = await connect(examples[1]);
     const before = await totalRuns("premium_quote");
     const gate = (await client.callTool({ name: "premium_quote", arguments: { symbol: "acme" } })).structuredContent as Record<string, any>;
-    const wrongSku = await payGate(gate, { sku: "another_tool" });
+    const wrongSku = await payGate(gate, payer, { sku: "another_tool" });
     const res = await client.callTool({
       name: "premium_quote",
       arguments: { symbol: "acme", _servicePayment: { paymentIntentId: wrongSku } },
@@ -132,7 +76,7 @@ describe("MCP example server + service, through the official MCP client", () => 
   it("50 concurrent retries with one proof, through two example processes: the handler runs once", async () => {
     const [a, b] = await Promise.all(examples.map((e) => connect(e)));
     const gate = (await a.callTool({ name: "premium_quote", arguments: { symbol: "race" } })).structuredContent as Record<string, any>;
-    const paymentIntentId = await payGate(gate);
+    const paymentIntentId = await payGate(gate, payer);
     const before = await totalRuns("premium_quote");
     const callsBefore = await Promise.all(examples.map((e) => e.calls()));
     const results = await Promise.all(

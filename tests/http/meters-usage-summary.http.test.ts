@@ -5,7 +5,7 @@
 // answered, and bad windows are 400.
 import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "../../lib/db";
-import { ServiceClient } from "../../lib/sdk";
+import { ServiceClient } from "agent-payments-sdk";
 import { baseUrl, call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 import { createCustomer } from "../helpers/payments";

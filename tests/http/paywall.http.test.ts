@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb, transaction } from "../../lib/db";
 import { openPaywallCheckout } from "../../lib/paywall/open-paywall-checkout";
-import { paywallHttp, serviceBackend, serviceConsumedStore } from "../../lib/sdk";
+import { paywallHttp, serviceBackend, serviceConsumedStore } from "agent-payments-sdk";
 import { baseUrl, call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 import { capture, createCustomer, paidOrder, railChargesFor } from "../helpers/payments";

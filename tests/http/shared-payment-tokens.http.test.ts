@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../lib/db";
 import { verifyLedger } from "../../lib/ledger/verify-ledger";
-import { ServiceClient, ServiceError } from "../../lib/sdk";
+import { ServiceClient, ServiceError } from "agent-payments-sdk";
 import type { ServerProcess } from "../../scripts/lib/server-process";
 import { baseUrl, call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";

@@ -6,7 +6,7 @@
 import { createSignature } from "http-message-sig";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../lib/db";
-import { signAgentObject, signAgentRequest, type AgentPrivateJwk } from "../../lib/sdk";
+import { signAgentObject, signAgentRequest, type AgentPrivateJwk } from "agent-payments-sdk";
 import type { ServerProcess } from "../../scripts/lib/server-process";
 import { baseUrl, call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";

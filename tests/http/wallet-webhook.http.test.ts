@@ -2,7 +2,7 @@
 // applied once per provider event id; a refund event refunds the PaymentIntent it names.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateTestHeader } from "../../lib/sdk";
+import { generateTestHeader } from "agent-payments-sdk";
 import type { ServerProcess } from "../../scripts/lib/server-process";
 import { call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";

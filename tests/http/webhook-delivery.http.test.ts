@@ -3,7 +3,7 @@
 // two senders, and never lost when a sender is killed mid-batch.
 import Stripe from "stripe";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { verifyWebhook } from "../../lib/sdk";
+import { verifyWebhook } from "agent-payments-sdk";
 import type { ServerProcess } from "../../scripts/lib/server-process";
 import { startTicker } from "../../scripts/lib/ticker";
 import { call } from "../helpers/http";

@@ -1,12 +1,12 @@
-// lib/sdk is what third parties install: it imports nothing from the rest of lib/, no Prisma, no Next,
+// The SDK (packages/sdk/src) is what third parties install: it imports nothing from the service (lib/), no Prisma, no Next,
 // no runtime dependency (only node: built-ins), and exports named exports only. One exception, kept out of
 // the main entry: the MPP entry (mpp.ts -> mpp-method.ts) builds on mppx, an optional peer dependency.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import * as sdk from "../../lib/sdk";
+import * as sdk from "agent-payments-sdk";
 
-const SDK_DIR = path.resolve(import.meta.dirname, "../../lib/sdk");
+const SDK_DIR = path.resolve(import.meta.dirname, "../../packages/sdk/src");
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -18,8 +18,8 @@ function sourceFiles(dir: string): string[] {
 /** Files that may import an optional peer dependency, and which. */
 const OPTIONAL_PEER_IMPORTS: Record<string, string[]> = { "mpp-method.ts": ["mppx"] };
 
-describe("lib/sdk boundaries", () => {
-  it("the main entry never loads an optional peer (mppx is only behind lib/sdk/mpp)", () => {
+describe("SDK boundaries", () => {
+  it("the main entry never loads an optional peer (mppx is only behind agent-payments-sdk/mpp)", () => {
     const index = readFileSync(path.join(SDK_DIR, "index.ts"), "utf8");
     expect(index).not.toMatch(/from\s+"\.\/mpp(-method)?"/);
   });
@@ -36,7 +36,7 @@ describe("lib/sdk boundaries", () => {
           continue;
         expect(specifier.startsWith("."), `${path.relative(SDK_DIR, file)} imports ${specifier}`).toBe(true);
         const resolved = path.resolve(path.dirname(file), specifier);
-        expect(resolved.startsWith(SDK_DIR), `${path.relative(SDK_DIR, file)} reaches outside lib/sdk: ${specifier}`).toBe(true);
+        expect(resolved.startsWith(SDK_DIR), `${path.relative(SDK_DIR, file)} reaches outside packages/sdk/src: ${specifier}`).toBe(true);
       }
       expect(text, `${file} has a default export`).not.toMatch(/export\s+default/);
     }

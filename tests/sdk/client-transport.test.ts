@@ -1,7 +1,7 @@
 // Transport failures are ServiceError with status 0 and code network_error | timeout | aborted; which
 // failures are retried, and the back-off. Local sockets only (no app server).
 import { describe, expect, it, afterAll } from "vitest";
-import { ServiceClient, ServiceError, backoffDelayMs, isRetryable } from "../../lib/sdk";
+import { ServiceClient, ServiceError, backoffDelayMs, isRetryable } from "agent-payments-sdk";
 import { startScriptedProxy, type ScriptedProxy } from "../helpers/scripted-proxy";
 import { freePort } from "../helpers/server";
 

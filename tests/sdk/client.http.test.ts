@@ -1,7 +1,7 @@
 // ServiceClient against the real service (the shared test server), with a scripted proxy in front of it
 // to inject 503s, dropped connections, lost responses, 409s and 429s.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ServiceClient, ServiceError, type Customer } from "../../lib/sdk";
+import { ServiceClient, ServiceError, type Customer } from "agent-payments-sdk";
 import { baseUrl } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 import { startScriptedProxy, type ProxyAction, type ScriptedProxy } from "../helpers/scripted-proxy";

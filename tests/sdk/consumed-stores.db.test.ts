@@ -9,7 +9,13 @@ import type { AddressInfo } from "node:net";
 import { Redis } from "ioredis";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inMemoryConsumedStore, postgresConsumedStore, redisConsumedStore, serviceConsumedStore, type ConsumedStore } from "../../lib/sdk";
+import {
+  inMemoryConsumedStore,
+  postgresConsumedStore,
+  redisConsumedStore,
+  serviceConsumedStore,
+  type ConsumedStore,
+} from "agent-payments-sdk";
 import { baseUrl, call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 

@@ -8,7 +8,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { getDb } from "../../lib/db";
-import { meteredPaywall, ServiceClient, ServiceError, serviceMeteringBackend, type TopUpGate } from "../../lib/sdk";
+import { meteredPaywall, ServiceClient, ServiceError, serviceMeteringBackend, type TopUpGate } from "agent-payments-sdk";
 import { baseUrl } from "../helpers/http";
 import { createTestMerchant } from "../helpers/merchants";
 

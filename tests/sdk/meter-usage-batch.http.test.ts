@@ -1,7 +1,7 @@
 // client.meters.recordUsageBatch against the real service: typed per-record results, a malformed batch as a
 // ServiceError 400, and the SDK's own retry after a lost answer counting every record once.
 import { afterAll, describe, expect, it } from "vitest";
-import { ServiceClient, ServiceError, type MeterUsageBatchRecord } from "../../lib/sdk";
+import { ServiceClient, ServiceError, type MeterUsageBatchRecord } from "agent-payments-sdk";
 import { baseUrl } from "../helpers/http";
 import { createTestMerchant } from "../helpers/merchants";
 import { createCustomer } from "../helpers/payments";

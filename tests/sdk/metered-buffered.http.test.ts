@@ -4,7 +4,7 @@
 // the next flush under the same Idempotency-Key and counts once; the books (billed + accrued) equal the
 // calls; refused records reach onRefused; prepaid calls stay unbuffered (reserved and committed at once).
 import { afterAll, describe, expect, it } from "vitest";
-import { meteredPaywall, ServiceClient, serviceMeteringBackend, type RefusedUsage } from "../../lib/sdk";
+import { meteredPaywall, ServiceClient, serviceMeteringBackend, type RefusedUsage } from "agent-payments-sdk";
 import { baseUrl } from "../helpers/http";
 import { createTestMerchant } from "../helpers/merchants";
 import { tickUntilSettled } from "../helpers/meters";

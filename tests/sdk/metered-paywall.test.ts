@@ -4,7 +4,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { meteredPaywall, type MeteredPaywallOptions } from "../../lib/sdk";
+import { meteredPaywall, type MeteredPaywallOptions } from "agent-payments-sdk";
 import { FakeMeteringBackend, RETRY_PAYMENT_URL } from "./support";
 
 type Args = { pages?: number | null; requestId?: string; fail?: "throw" | "isError" };

@@ -3,7 +3,7 @@
 // call finished, or while another call holds it), concurrent copies with one key get one hold between
 // them, and meteredPaywall reserves every call under a key of its own with at least one unit.
 import { describe, expect, it } from "vitest";
-import { meteredPaywall, ServiceClient, serviceMeteringBackend } from "../../lib/sdk";
+import { meteredPaywall, ServiceClient, serviceMeteringBackend } from "agent-payments-sdk";
 import { baseUrl } from "../helpers/http";
 import { createTestMerchant } from "../helpers/merchants";
 

@@ -8,7 +8,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { getDb } from "../../lib/db";
-import { meteredPaywall, ServiceClient, serviceMeteringBackend, type Meter } from "../../lib/sdk";
+import { meteredPaywall, ServiceClient, serviceMeteringBackend, type Meter } from "agent-payments-sdk";
 import { baseUrl } from "../helpers/http";
 import { createTestMerchant } from "../helpers/merchants";
 import { tickUntilSettled } from "../helpers/meters";

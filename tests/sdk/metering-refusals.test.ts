@@ -3,8 +3,8 @@
 // and throws; the post-paid past-due check reads a meter at most once per TTL (and once for concurrent
 // calls), and on every call while it is past due. The real service: tests/sdk/prepaid-topup.http.test.ts.
 import { describe, expect, it } from "vitest";
-import { meteredPaywall, serviceMeteringBackend, ServiceError } from "../../lib/sdk";
-import { meterStanding } from "../../lib/sdk/meter-standing";
+import { meteredPaywall, serviceMeteringBackend, ServiceError } from "agent-payments-sdk";
+import { meterStanding } from "../../packages/sdk/src/meter-standing";
 import { stubServices, type ProxyAction } from "../helpers/scripted-proxy";
 
 const stub = stubServices();

@@ -1,6 +1,6 @@
 // paywallHttp(options)(handler): the single-use paywall over plain HTTP (402 gate, proof in body or header).
 import { describe, expect, it } from "vitest";
-import { inMemoryConsumedStore, paywallHttp, REASON_CODES, ServiceError, type PaywallOptions } from "../../lib/sdk";
+import { inMemoryConsumedStore, paywallHttp, REASON_CODES, ServiceError, type PaywallOptions } from "agent-payments-sdk";
 import { FakePaywallBackend, PAY_ENDPOINT } from "./support";
 
 const terms = { merchantId: "mer_test", price: 99, currency: "EUR", sku: "api.translate" };

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { transaction } from "../../lib/db";
 import { openPaywallCheckout } from "../../lib/paywall/open-paywall-checkout";
-import { paywall, paywallHttp, serviceBackend, serviceConsumedStore, type ConsumedStore } from "../../lib/sdk";
+import { paywall, paywallHttp, serviceBackend, serviceConsumedStore, type ConsumedStore } from "agent-payments-sdk";
 import { baseUrl } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 import { capture } from "../helpers/payments";

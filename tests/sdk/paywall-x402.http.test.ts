@@ -9,7 +9,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { transaction } from "../../lib/db";
 import { openPaywallCheckout } from "../../lib/paywall/open-paywall-checkout";
-import { paywallHttp, serviceBackend, serviceConsumedStore, type HttpHandler } from "../../lib/sdk";
+import { paywallHttp, serviceBackend, serviceConsumedStore, type HttpHandler } from "agent-payments-sdk";
 import { baseUrl, call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 import { capture } from "../helpers/payments";

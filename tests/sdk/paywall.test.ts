@@ -4,7 +4,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { inMemoryConsumedStore, paywall, REASON_CODES, type PaywallOptions } from "../../lib/sdk";
+import { inMemoryConsumedStore, paywall, REASON_CODES, type PaywallOptions } from "agent-payments-sdk";
 import { FakePaywallBackend, PAY_ENDPOINT } from "./support";
 
 const terms = { merchantId: "mer_test", price: 250, currency: "usd", sku: "tool.weather", productRef: "prd_weather" };

@@ -5,7 +5,7 @@
 // due by a declined aggregate charge gates with meter_past_due (the handler does not run) until the
 // outstanding amount is collected through retry-payment.
 import { describe, expect, it } from "vitest";
-import { meteredPaywall, ServiceClient, ServiceError, serviceMeteringBackend, type PaymentIntent } from "../../lib/sdk";
+import { meteredPaywall, ServiceClient, ServiceError, serviceMeteringBackend, type PaymentIntent } from "agent-payments-sdk";
 import { baseUrl } from "../helpers/http";
 import { createTestMerchant } from "../helpers/merchants";
 import { tickUntil } from "../helpers/meters";

@@ -2,7 +2,7 @@
 // local stand-in answering as docs/paywall.md describes. (End to end against the real service: to do once the
 // paywall and meter endpoints exist.)
 import { describe, expect, it } from "vitest";
-import { paywallHttp, serviceBackend, serviceConsumedStore, serviceMeteringBackend } from "../../lib/sdk";
+import { paywallHttp, serviceBackend, serviceConsumedStore, serviceMeteringBackend } from "agent-payments-sdk";
 import { stubServices, type ProxyAction, type SeenRequest } from "../helpers/scripted-proxy";
 
 const stub = stubServices();

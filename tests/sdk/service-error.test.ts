@@ -3,8 +3,8 @@ import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ServiceError, parseRetryAfter } from "../../lib/sdk";
-import { errorFromResponse } from "../../lib/sdk/errors";
+import { ServiceError, parseRetryAfter } from "agent-payments-sdk";
+import { errorFromResponse } from "../../packages/sdk/src/errors";
 
 const copyDir = mkdtempSync(path.join(tmpdir(), "sdk-copy-"));
 afterAll(() => rmSync(copyDir, { recursive: true, force: true }));
@@ -13,11 +13,11 @@ describe("ServiceError", () => {
   it("is() is true for an error from another copy of the module, where instanceof fails", async () => {
     // A second copy at another path, as when two packages each bundle the SDK core.
     const copyPath = path.join(copyDir, "errors.ts");
-    copyFileSync(path.resolve(import.meta.dirname, "../../lib/sdk/errors.ts"), copyPath);
-    const copy = (await import(/* @vite-ignore */ copyPath)) as typeof import("../../lib/sdk/errors");
+    copyFileSync(path.resolve(import.meta.dirname, "../../packages/sdk/src/errors.ts"), copyPath);
+    const copy = (await import(/* @vite-ignore */ copyPath)) as typeof import("../../packages/sdk/src/errors");
     // And a third, the same file loaded under another module id.
-    const sameFileOtherId = "../../lib/sdk/errors.ts?copy=3";
-    const third = (await import(/* @vite-ignore */ sameFileOtherId)) as typeof import("../../lib/sdk/errors");
+    const sameFileOtherId = "../../packages/sdk/src/errors.ts?copy=3";
+    const third = (await import(/* @vite-ignore */ sameFileOtherId)) as typeof import("../../packages/sdk/src/errors");
 
     expect(copy.ServiceError).not.toBe(ServiceError);
     expect(third.ServiceError).not.toBe(ServiceError);

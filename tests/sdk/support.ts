@@ -8,9 +8,9 @@ import type {
   ReservationParams,
   ReserveOutcome,
   UsageParams,
+  PaywallReasonCode,
   VerifyOutcome,
-} from "../../lib/sdk";
-import type { PaywallReasonCode } from "../../lib/sdk/types";
+} from "agent-payments-sdk";
 
 export const PAY_ENDPOINT = "http://service.test/v1/paywall/pay";
 

@@ -1,4 +1,4 @@
-// The SDK's usage buffer (lib/sdk/usage-buffer.ts) against a send function standing in for
+// The SDK's usage buffer (packages/sdk/src/usage-buffer.ts) against a send function standing in for
 // POST /v1/meters/usage_batches (the real endpoint: tests/sdk/metered-buffered.http.test.ts): batches by
 // size and by interval, flush(), close(), bounded memory ("wait" and "throw"), a failed batch re-sent
 // first with the same Idempotency-Key, refused records handed to onRefused and never re-sent.
@@ -10,7 +10,7 @@ import {
   type MeterUsageBatch,
   type MeterUsageBatchRecord,
   type RefusedUsage,
-} from "../../lib/sdk";
+} from "agent-payments-sdk";
 
 const rec = (i: number, meterId = "mtr_a"): MeterUsageBatchRecord => ({
   meterId,

@@ -2,7 +2,7 @@
 import { createHmac } from "node:crypto";
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
-import { ServiceError, generateTestHeader, signWebhookPayload, verifyWebhook } from "../../lib/sdk";
+import { ServiceError, generateTestHeader, signWebhookPayload, verifyWebhook } from "agent-payments-sdk";
 
 const secret = "whsec_test_current";
 const oldSecret = "whsec_test_previous";

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { jwkThumbprint, publicKeyOf, RFC9421_TEST_KEY_THUMBPRINT } from "../../lib/agent-identity/jwk";
 import { parseSignatures, signatureBase, signatureValid, type SignedRequest } from "../../lib/agent-identity/message-signature";
 import { checkSignaturePolicy } from "../../lib/agent-identity/verify-agent-request";
-import { signAgentRequest } from "../../lib/sdk";
+import { signAgentRequest } from "agent-payments-sdk";
 import { newAgentKey } from "../helpers/agent-keys";
 
 const B14 = { kty: "OKP", crv: "Ed25519", x: "JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs" } as const;

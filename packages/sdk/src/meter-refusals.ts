@@ -1,4 +1,4 @@
-// The two refusals of a meter that the metered paywall turns into gates (docs/meters.md, lib/sdk README):
+// The two refusals of a meter that the metered paywall turns into gates (docs/meters.md, docs/sdk.md):
 //   insufficient_budget: a prepaid budget cannot cover the call; the payer tops it up.
 //   meter_past_due: an aggregate charge was declined; the meter takes no usage until the payer settles it.
 // The service names them in `details.reason` of a 402 PAYMENT_DECLINED. Any other error (another 402

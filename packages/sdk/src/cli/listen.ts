@@ -1,4 +1,6 @@
-// npm run listen -- --api-key <key> [--forward-to <url>] [--events <types>] [--base-url <url>]
+#!/usr/bin/env node
+// agent-payments-listen --api-key <key> [--forward-to <url>] [--events <types>] [--base-url <url>]
+// (the SDK package's bin; in this repository `npm run listen -- ...`)
 //
 // Like `stripe listen`: receives the account's events as they happen over GET /v1/events/stream
 // (server-sent events), prints one line per event, and with --forward-to POSTs each one to a local URL
@@ -9,7 +11,7 @@
 // a resume (at least once) is printed and forwarded once.
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
-import { EVENT_ID_HEADER, SIGNATURE_HEADER, signWebhookPayload } from "../lib/sdk/webhooks";
+import { EVENT_ID_HEADER, SIGNATURE_HEADER, signWebhookPayload } from "../webhooks";
 
 const { values } = parseArgs({
   options: {
@@ -22,7 +24,7 @@ const { values } = parseArgs({
 });
 
 const USAGE =
-  "usage: npm run listen -- --api-key <sk_test_...> [--forward-to http://localhost:PORT/path] [--events order.paid,payment_intent.*] [--base-url http://localhost:3000]";
+  "usage: agent-payments-listen --api-key <sk_test_...> [--forward-to http://localhost:PORT/path] [--events order.paid,payment_intent.*] [--base-url http://localhost:3000]";
 if (values.help) {
   console.log(USAGE);
   process.exit(0);

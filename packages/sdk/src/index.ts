@@ -76,6 +76,6 @@ export type {
 } from "./metering-backend";
 export { usageBuffer, UsageBufferFullError } from "./usage-buffer";
 export type { RefusedUsage, SendBatch, UsageBuffer, UsageBufferOptions } from "./usage-buffer";
-// The MPP payment method needs mppx (an optional peer dependency): import it from "lib/sdk/mpp" (mpp.ts).
+// The MPP payment method needs mppx (an optional peer dependency): import it from "agent-payments-sdk/mpp" (mpp.ts).
 export { agentKeyId, signAgentObject, signAgentRequest } from "./agent-signature";
 export type { AgentPrivateJwk, AgentSignature, AgentSignOptions } from "./agent-signature";
