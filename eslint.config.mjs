@@ -3,7 +3,17 @@ import nextCoreWebVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
 
 const config = [
-  { ignores: ["lib/generated/**", ".data/**", "test-results/**", "playwright-report/**", "e2e/screenshots/**", "dist/**"] },
+  {
+    ignores: [
+      "lib/generated/**",
+      ".data/**",
+      "test-results/**",
+      "playwright-report/**",
+      "e2e/screenshots/**",
+      "dist/**",
+      "packages/*/dist/**",
+    ],
+  },
   ...nextCoreWebVitals,
   ...nextTypescript,
   {
