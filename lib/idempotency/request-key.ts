@@ -4,16 +4,43 @@
 // Idempotency-Key (nothing about the key itself is stored), so two API keys never share one.
 import { createHash } from "node:crypto";
 import type { Db } from "../db";
+import { ValidationError } from "../errors";
 
-export function requestDigest(apiKeyId: string, idempotencyKey: string | null): string | null {
-  return idempotencyKey === null ? null : createHash("sha256").update(`${apiKeyId}\n${idempotencyKey}`).digest("hex");
+/** null without an Idempotency-Key; `purpose` keeps one key used on two endpoints apart (`meters.fund`). */
+export function requestDigest(apiKeyId: string, idempotencyKey: string | null, purpose?: string): string | null {
+  if (idempotencyKey === null) return null;
+  const material = purpose === undefined ? `${apiKeyId}\n${idempotencyKey}` : `${apiKeyId}\n${purpose}\n${idempotencyKey}`;
+  return createHash("sha256").update(material).digest("hex");
+}
+
+export interface RequestKeySteps<Row, Answer> {
+  /** The row this request key wrote, if any. */
+  find: (requestKey: string) => Promise<Row | null>;
+  /** A retry's answer from the row the first attempt wrote (checking it is the same request). */
+  again: (row: Row, requestKey: string) => Answer | Promise<Answer>;
+  /** The first attempt (or one without a key): write the row, under the key when there is one. */
+  open: () => Promise<Answer>;
 }
 
 /**
- * Inside a transaction, before looking the key's row up: concurrent copies of one request queue here
- * until the first commits, so the second finds its row instead of writing another (the row's unique
- * column is the backstop).
+ * Inside a transaction: the row of this request found again by its key, or opened now. Concurrent copies of
+ * one request queue on the key until the first commits, so the second finds its row instead of writing
+ * another (the row's unique column is the backstop).
  */
-export async function queueCopiesOfRequest(tx: Db, requestKey: string): Promise<void> {
-  await tx.$queryRaw`SELECT 1 FROM pg_advisory_xact_lock(hashtextextended(${requestKey}, 0))`;
+export async function findOrOpenByRequestKey<Row, Answer>(
+  tx: Db,
+  requestKey: string | null,
+  { find, again, open }: RequestKeySteps<Row, Answer>,
+): Promise<Answer> {
+  if (requestKey) {
+    await tx.$queryRaw`SELECT 1 FROM pg_advisory_xact_lock(hashtextextended(${requestKey}, 0))`;
+    const existing = await find(requestKey);
+    if (existing) return again(existing, requestKey);
+  }
+  return open();
+}
+
+/** docs/api-reference.md "Idempotency": one Idempotency-Key, one request. */
+export function assertSameRequest(same: boolean): void {
+  if (!same) throw new ValidationError("This Idempotency-Key was already used with different request parameters.");
 }

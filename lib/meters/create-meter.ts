@@ -12,7 +12,7 @@ import { transaction, type Db } from "../db";
 import { NotFoundError, ValidationError } from "../errors";
 import type { Meter } from "../generated/prisma/client";
 import { createId } from "../ids";
-import { queueCopiesOfRequest, requestDigest } from "../idempotency/request-key";
+import { assertSameRequest, findOrOpenByRequestKey, requestDigest } from "../idempotency/request-key";
 import { railFor } from "../rails";
 import { isCustomerWalletMethod } from "../rails/test-cards";
 import type { Scope } from "../scope";
@@ -33,15 +33,14 @@ export async function createMeter(
   hooks: FundingHooks = {},
 ) {
   const scope: Scope = { merchantId: caller.merchantId, livemode: caller.livemode };
-  const requestKey = requestDigest(caller.apiKeyId, idempotencyKey === null ? null : `meters.create\n${idempotencyKey}`);
-  const { meter, fundingId, created } = await transaction(async (tx) => {
-    if (requestKey) {
-      await queueCopiesOfRequest(tx, requestKey);
-      const existing = await tx.meter.findUnique({ where: { requestKey } });
-      if (existing) {
-        const fundingKey = creationFundingKey(requestKey);
+  const requestKey = requestDigest(caller.apiKeyId, idempotencyKey, "meters.create");
+  const { meter, fundingId, created } = await transaction((tx) =>
+    findOrOpenByRequestKey(tx, requestKey, {
+      find: (key) => tx.meter.findUnique({ where: { requestKey: key } }),
+      again: async (existing, key) => {
+        const fundingKey = creationFundingKey(key);
         const found = await tx.paymentIntent.findUnique({ where: { payerRequestKey: fundingKey }, select: { id: true, amount: true } });
-        sameRequestOrThrow(existing, found?.amount, input);
+        assertSameRequest(sameMeterRequest(existing, found?.amount, input));
         // No funding under the key although the request asked for one: the earlier attempt's charge certainly
         // never happened (called off, key freed), so this retry funds the meter afresh.
         const funding =
@@ -50,15 +49,17 @@ export async function createMeter(
             ? await openFunding(tx, existing, input.budgetMinor, existing.paymentMethod, fundingKey)
             : null);
         return { meter: existing, fundingId: funding?.id ?? null, created: false };
-      }
-    }
-    const meter = await insertMeter(tx, scope, input, requestKey);
-    const funding =
-      input.prepaid && input.budgetMinor
-        ? await openFunding(tx, meter, input.budgetMinor, meter.paymentMethod, requestKey && creationFundingKey(requestKey))
-        : null;
-    return { meter, fundingId: funding?.id ?? null, created: true };
-  });
+      },
+      open: async () => {
+        const meter = await insertMeter(tx, scope, input, requestKey);
+        const funding =
+          input.prepaid && input.budgetMinor
+            ? await openFunding(tx, meter, input.budgetMinor, meter.paymentMethod, requestKey && creationFundingKey(requestKey))
+            : null;
+        return { meter, fundingId: funding?.id ?? null, created: true };
+      },
+    }),
+  );
   if (fundingId) await chargeFunding(db, fundingId, hooks);
   return { created, meter: serializeMeter(await readMeter(db, scope, meter.id)) };
 }
@@ -89,11 +90,11 @@ async function insertMeter(tx: Db, scope: Scope, input: CreateMeterInput, reques
 }
 
 /**
- * docs/api-reference.md "Idempotency": one Idempotency-Key, one request. (The generic record checks this too, but a
- * retry that takes over the claim of a request that died is compared here, with what that request wrote.)
+ * Whether a retry asks what the first attempt did. (The generic record checks this too, but a retry that
+ * takes over the claim of a request that died is compared here, with what that request wrote.)
  */
-function sameRequestOrThrow(meter: Meter, fundedAtCreate: number | undefined, input: CreateMeterInput): void {
-  const same =
+function sameMeterRequest(meter: Meter, fundedAtCreate: number | undefined, input: CreateMeterInput): boolean {
+  return (
     meter.customerId === input.customerId &&
     meter.currency === input.currency &&
     meter.prepaid === input.prepaid &&
@@ -101,8 +102,8 @@ function sameRequestOrThrow(meter: Meter, fundedAtCreate: number | undefined, in
     meter.baseUnitsPerMinor === BigInt(input.baseUnitsPerMinor ?? DEFAULT_BASE_UNITS_PER_MINOR) &&
     meter.paymentMethod === (input.paymentMethod ?? input.customerId) &&
     (fundedAtCreate === undefined || fundedAtCreate === (input.budgetMinor ?? 0)) &&
-    isDeepStrictEqual(meter.metadata, input.metadata ?? {});
-  if (!same) throw new ValidationError("This Idempotency-Key was already used with different request parameters.");
+    isDeepStrictEqual(meter.metadata, input.metadata ?? {})
+  );
 }
 
 /** The request key of the funding a create opened (never a later top-up's): a retry charges or answers it. */

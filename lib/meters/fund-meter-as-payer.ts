@@ -9,7 +9,7 @@ import { transaction, type Db } from "../db";
 import { NotFoundError, ValidationError } from "../errors";
 import type { Meter, PaymentIntent } from "../generated/prisma/client";
 import type { Payer } from "../paywall/pay-paywall";
-import { queueCopiesOfRequest, requestDigest } from "../idempotency/request-key";
+import { assertSameRequest, findOrOpenByRequestKey, requestDigest } from "../idempotency/request-key";
 import { chargedMethodOf, chargeFunding, fundingAnswer, openFunding, type FundingHooks } from "./fund-meter";
 import type { FundMeterInput } from "./schemas";
 
@@ -21,7 +21,7 @@ export async function fundMeterAsPayer(
   idempotencyKey: string | null,
   hooks: FundingHooks = {},
 ) {
-  const requestKey = requestDigest(payer.apiKeyId, idempotencyKey === null ? null : `meters.fund\n${idempotencyKey}`);
+  const requestKey = requestDigest(payer.apiKeyId, idempotencyKey, "meters.fund");
   const { funding, created } = await transaction(async (tx) => {
     const meter = await prepaidMeterInMode(tx, meterId, payer.livemode); // first: an unknown meter is 404 whatever else
     if (input.currency !== meter.currency) {
@@ -32,15 +32,14 @@ export async function fundMeterAsPayer(
     // Sanctions screening, a method the rail knows, and wallets of the payer's OWN customers only: before
     // anything is opened, and again on a retry (it may charge what the first attempt left pending).
     await checkCapturable(tx, payer.livemode, input, { merchantId: payer.merchantId, livemode: payer.livemode });
-    if (requestKey) {
-      await queueCopiesOfRequest(tx, requestKey);
-      const existing = await tx.paymentIntent.findUnique({ where: { payerRequestKey: requestKey } });
-      if (existing) return { funding: sameRequestOrThrow(existing, payer, meterId, input), created: false };
-    }
-    return {
-      funding: await openFunding(tx, meter, input.amountMinor, input.paymentMethod, requestKey, { merchantId: payer.merchantId }),
-      created: true,
-    };
+    return findOrOpenByRequestKey(tx, requestKey, {
+      find: (key) => tx.paymentIntent.findUnique({ where: { payerRequestKey: key } }),
+      again: (existing) => ({ funding: sameRequest(existing, payer, meterId, input), created: false }),
+      open: async () => ({
+        funding: await openFunding(tx, meter, input.amountMinor, input.paymentMethod, requestKey, { merchantId: payer.merchantId }),
+        created: true,
+      }),
+    });
   });
   const settled = funding.status === "requires_payment" ? await chargeFunding(db, funding.id, hooks) : fundingAnswer(funding);
   return { created, funding: meterFunding(settled) };
@@ -56,15 +55,14 @@ async function prepaidMeterInMode(tx: Db, meterId: string, livemode: boolean): P
   return meter;
 }
 
-/** docs/api-reference.md "Idempotency": one Idempotency-Key, one request. */
-function sameRequestOrThrow(pi: PaymentIntent, payer: Payer, meterId: string, input: FundMeterInput): PaymentIntent {
-  const same =
+function sameRequest(pi: PaymentIntent, payer: Payer, meterId: string, input: FundMeterInput): PaymentIntent {
+  assertSameRequest(
     pi.meterFunding &&
-    pi.payerMerchantId === payer.merchantId &&
-    pi.meterId === meterId &&
-    pi.amount === input.amountMinor &&
-    chargedMethodOf(pi) === input.paymentMethod;
-  if (!same) throw new ValidationError("This Idempotency-Key was already used with different request parameters.");
+      pi.payerMerchantId === payer.merchantId &&
+      pi.meterId === meterId &&
+      pi.amount === input.amountMinor &&
+      chargedMethodOf(pi) === input.paymentMethod,
+  );
   return pi;
 }
 

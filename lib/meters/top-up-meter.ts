@@ -4,9 +4,8 @@
 // its request key: charged once, whatever the retries and however they race (the generic Idempotency-Key
 // record replays a finished request's answer; this covers a retry after a crash).
 import { transaction, type Db } from "../db";
-import { ValidationError } from "../errors";
 import type { Meter, PaymentIntent } from "../generated/prisma/client";
-import { queueCopiesOfRequest, requestDigest } from "../idempotency/request-key";
+import { assertSameRequest, findOrOpenByRequestKey, requestDigest } from "../idempotency/request-key";
 import type { Scope } from "../scope";
 import { checkPaymentMethod, type MeterCaller } from "./create-meter";
 import { chargeFunding, fundingAnswer, openFunding, type FundingHooks } from "./fund-meter";
@@ -23,29 +22,29 @@ export async function topUpMeter(
   hooks: FundingHooks = {},
 ) {
   const scope: Scope = { merchantId: caller.merchantId, livemode: caller.livemode };
-  const requestKey = requestDigest(caller.apiKeyId, idempotencyKey === null ? null : `meters.top_up\n${idempotencyKey}`);
-  const funding = await transaction(async (tx) => {
-    if (requestKey) {
-      await queueCopiesOfRequest(tx, requestKey);
-      const existing = await tx.paymentIntent.findUnique({ where: { payerRequestKey: requestKey } });
-      if (existing) return sameRequestOrThrow(existing, await readMeter(tx, scope, meterId), input);
-    }
-    const meter = await readMeter(tx, scope, meterId); // 404 for another merchant's meter
-    if (input.paymentMethod) await checkPaymentMethod(tx, scope, input.paymentMethod, meter.customerId);
-    return openFunding(tx, meter, input.amountMinor, input.paymentMethod ?? meter.paymentMethod, requestKey);
-  });
+  const requestKey = requestDigest(caller.apiKeyId, idempotencyKey, "meters.top_up");
+  const funding = await transaction((tx) =>
+    findOrOpenByRequestKey(tx, requestKey, {
+      find: (key) => tx.paymentIntent.findUnique({ where: { payerRequestKey: key } }),
+      again: async (existing) => sameRequest(existing, await readMeter(tx, scope, meterId), input),
+      open: async () => {
+        const meter = await readMeter(tx, scope, meterId); // 404 for another merchant's meter
+        if (input.paymentMethod) await checkPaymentMethod(tx, scope, input.paymentMethod, meter.customerId);
+        return openFunding(tx, meter, input.amountMinor, input.paymentMethod ?? meter.paymentMethod, requestKey);
+      },
+    }),
+  );
   if (funding.status === "requires_payment") await chargeFunding(db, funding.id, hooks);
   else fundingAnswer(funding); // a retry of a request that finished: its answer again
   return serializeMeter(await readMeter(db, scope, meterId));
 }
 
-/** docs/api-reference.md "Idempotency": one Idempotency-Key, one request (see create-meter.ts). */
-function sameRequestOrThrow(pi: PaymentIntent, meter: Meter, input: TopUpInput): PaymentIntent {
-  const same =
+function sameRequest(pi: PaymentIntent, meter: Meter, input: TopUpInput): PaymentIntent {
+  assertSameRequest(
     pi.meterFunding &&
-    pi.meterId === meter.id &&
-    pi.amount === input.amountMinor &&
-    pi.paymentMethod === (input.paymentMethod ?? meter.paymentMethod);
-  if (!same) throw new ValidationError("This Idempotency-Key was already used with different request parameters.");
+      pi.meterId === meter.id &&
+      pi.amount === input.amountMinor &&
+      pi.paymentMethod === (input.paymentMethod ?? meter.paymentMethod),
+  );
   return pi;
 }

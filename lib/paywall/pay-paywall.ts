@@ -12,11 +12,11 @@ import { captureCheckout, type CaptureHooks } from "../checkouts/capture-checkou
 import { checkCapturable } from "../checkouts/check-capturable";
 import { ClosedCheckoutError } from "../checkouts/closed-checkout-error";
 import { transaction, type Db } from "../db";
-import { DomainError, PaymentDeclinedError, ValidationError } from "../errors";
+import { DomainError, PaymentDeclinedError } from "../errors";
 import type { PaymentIntent } from "../generated/prisma/client";
 import type { Scope } from "../scope";
 import { openPaywallCheckout } from "./open-paywall-checkout";
-import { queueCopiesOfRequest, requestDigest } from "../idempotency/request-key";
+import { assertSameRequest, findOrOpenByRequestKey, requestDigest } from "../idempotency/request-key";
 import type { PayPaywallInput } from "./schemas";
 
 const CHARGED = new Set(["captured", "settled", "refunded"]);
@@ -71,26 +71,26 @@ async function paymentIntentOfRequest(
   input: PayPaywallInput,
   requestKey: string | null,
 ): Promise<PaymentIntent> {
-  return transaction(async (tx) => {
-    if (requestKey) {
-      await queueCopiesOfRequest(tx, requestKey);
-      const existing = await tx.paymentIntent.findUnique({ where: { payerRequestKey: requestKey } });
-      if (existing) return sameRequestOrThrow(tx, existing, input);
-    }
-    const checkout = await openPaywallCheckout(tx, payee, input, { payerMerchantId: payer.merchantId, payerRequestKey: requestKey });
-    return tx.paymentIntent.findUniqueOrThrow({ where: { id: checkout.paymentIntentId } });
-  });
+  return transaction((tx) =>
+    findOrOpenByRequestKey(tx, requestKey, {
+      find: (key) => tx.paymentIntent.findUnique({ where: { payerRequestKey: key } }),
+      again: (existing) => sameRequest(tx, existing, input),
+      open: async () => {
+        const checkout = await openPaywallCheckout(tx, payee, input, { payerMerchantId: payer.merchantId, payerRequestKey: requestKey });
+        return tx.paymentIntent.findUniqueOrThrow({ where: { id: checkout.paymentIntentId } });
+      },
+    }),
+  );
 }
 
-/** docs/api-reference.md "Idempotency": one Idempotency-Key, one request. */
-async function sameRequestOrThrow(tx: Db, pi: PaymentIntent, input: PayPaywallInput): Promise<PaymentIntent> {
-  const same =
+async function sameRequest(tx: Db, pi: PaymentIntent, input: PayPaywallInput): Promise<PaymentIntent> {
+  assertSameRequest(
     pi.merchantId === input.merchantId &&
-    pi.amount === input.amount &&
-    pi.currency === input.currency &&
-    pi.sku === input.sku &&
-    (pi.paymentMethod === null || pi.paymentMethod === input.paymentMethod || (await paidWith(tx, pi, input.paymentMethod)));
-  if (!same) throw new ValidationError("This Idempotency-Key was already used with different request parameters.");
+      pi.amount === input.amount &&
+      pi.currency === input.currency &&
+      pi.sku === input.sku &&
+      (pi.paymentMethod === null || pi.paymentMethod === input.paymentMethod || (await paidWith(tx, pi, input.paymentMethod))),
+  );
   return pi;
 }
 
