@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Currency, ListQuery, Metadata } from "../validation/common";
+import { listOf, StoredMetadata, Timestamp } from "../validation/objects";
 import { CHECKOUT_STATUSES } from "./transitions";
 
 /** Largest amount of one checkout, in minor units (Stripe's limit: 99,999,999). */
@@ -109,3 +110,37 @@ export const CancelCheckoutBody = z.object({}).strict();
 
 export const ListCheckoutsQuery = ListQuery.extend({ status: z.enum(CHECKOUT_STATUSES).optional() }).strict();
 export type ListCheckoutsInput = z.output<typeof ListCheckoutsQuery>;
+
+// Responses.
+
+/** A line as sold (checkouts and orders): catalog lines carry their productId and the price copied in. */
+export const SoldLineItem = z
+  .object({ name: z.string(), quantity: z.number().int(), unitAmount: z.number().int(), productId: z.string().optional() })
+  .meta({ id: "LineItem" });
+
+export const CheckoutObject = z
+  .object({
+    id: z.string(),
+    object: z.literal("checkout"),
+    status: z.enum(CHECKOUT_STATUSES),
+    amount: z.number().int(),
+    currency: z.string(),
+    items: z.array(SoldLineItem),
+    description: z.string().nullable(),
+    customerId: z.string().nullable(),
+    /** The hosted pay page. */
+    url: z.string(),
+    successUrl: z.string().nullable(),
+    cancelUrl: z.string().nullable(),
+    expiresAt: Timestamp,
+    paymentIntentId: z.string(),
+    orderId: z.string(),
+    productRef: z.string().nullable(),
+    requireVerifiedAgent: z.boolean(),
+    livemode: z.boolean(),
+    metadata: StoredMetadata,
+    createdAt: Timestamp,
+  })
+  .meta({ id: "Checkout" });
+
+export const CheckoutList = listOf(CheckoutObject, "CheckoutList");

@@ -1,5 +1,9 @@
+import type { z } from "zod";
 import { env } from "../env";
 import type { Checkout } from "../generated/prisma/client";
+import type { StoredMetadata } from "../validation/objects";
+import type { CheckoutObject, SoldLineItem } from "./schemas";
+import type { CheckoutStatus } from "./transitions";
 
 export function checkoutUrl(id: string): string {
   return `${env.BASE_URL}/pay/${id}`;
@@ -9,10 +13,10 @@ export function serializeCheckout(checkout: Checkout) {
   return {
     id: checkout.id,
     object: "checkout" as const,
-    status: checkout.status,
+    status: checkout.status as CheckoutStatus,
     amount: checkout.amount,
     currency: checkout.currency,
-    items: checkout.items,
+    items: checkout.items as z.output<typeof SoldLineItem>[],
     description: checkout.description,
     customerId: checkout.customerId,
     url: checkoutUrl(checkout.id),
@@ -25,7 +29,7 @@ export function serializeCheckout(checkout: Checkout) {
     /** Only a verified card-network agent may pay it (docs/cards.md). */
     requireVerifiedAgent: checkout.requireVerifiedAgent,
     livemode: checkout.livemode,
-    metadata: checkout.metadata,
+    metadata: checkout.metadata as StoredMetadata,
     createdAt: checkout.createdAt.toISOString(),
-  };
+  } satisfies z.input<typeof CheckoutObject>;
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Currency, Email, ListQuery, Metadata } from "../validation/common";
+import { CurrencyAmount, listOf, StoredMetadata, Timestamp } from "../validation/objects";
 
 export const CreateCustomerBody = z
   .object({
@@ -20,3 +21,24 @@ export const FundTestWalletBody = z
   })
   .strict();
 export type FundTestWalletInput = z.output<typeof FundTestWalletBody>;
+
+// Responses (docs/api-reference.md "Customers").
+
+export const CustomerObject = z
+  .object({
+    id: z.string(),
+    object: z.literal("customer"),
+    name: z.string().nullable(),
+    email: z.string().nullable(),
+    metadata: StoredMetadata,
+    livemode: z.boolean(),
+    createdAt: Timestamp,
+  })
+  .meta({ id: "Customer" });
+
+export const CustomerList = listOf(CustomerObject, "CustomerList");
+
+/** A customer's test wallet after POST /v1/customers/:id/fund. */
+export const TestWalletObject = z
+  .object({ object: z.literal("test_wallet"), customerId: z.string(), livemode: z.literal(false), balances: z.array(CurrencyAmount) })
+  .meta({ id: "TestWallet" });

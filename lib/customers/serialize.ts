@@ -1,4 +1,7 @@
+import type { z } from "zod";
 import type { Customer } from "../generated/prisma/client";
+import type { StoredMetadata } from "../validation/objects";
+import type { CustomerObject } from "./schemas";
 
 export function serializeCustomer(customer: Customer) {
   return {
@@ -6,8 +9,8 @@ export function serializeCustomer(customer: Customer) {
     object: "customer" as const,
     name: customer.name,
     email: customer.email,
-    metadata: customer.metadata,
+    metadata: customer.metadata as StoredMetadata,
     livemode: customer.livemode,
     createdAt: customer.createdAt.toISOString(),
-  };
+  } satisfies z.input<typeof CustomerObject>;
 }

@@ -1,4 +1,5 @@
 // The one table from error code to HTTP status (docs/api-reference.md "Errors"), and error responses in the contract's shape.
+import { z } from "zod";
 import { DomainError, type ErrorCode } from "../errors";
 
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -16,9 +17,18 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   CIRCUIT_OPEN: 503,
 };
 
-export interface ErrorBody {
-  error: { code: ErrorCode; message: string; details: Record<string, unknown> };
-}
+/** Every error answer's body (the OpenAPI document's `ErrorBody`); its codes are the table's. */
+export const ErrorBodySchema = z
+  .object({
+    error: z.object({
+      code: z.enum(Object.keys(STATUS_BY_CODE) as [ErrorCode, ...ErrorCode[]]).meta({ id: "ErrorCode" }),
+      message: z.string(),
+      details: z.record(z.string(), z.unknown()),
+    }),
+  })
+  .meta({ id: "ErrorBody" });
+
+export type ErrorBody = z.output<typeof ErrorBodySchema>;
 
 export interface HttpResult {
   status: number;

@@ -10,19 +10,7 @@ import { createRefund } from "../refunds/create-refund";
 import { ServiceError, verifyWebhook } from "agent-payments-sdk";
 import { parseOrThrow } from "../validation/parse";
 import { rejectNul } from "../validation/text-safety";
-
-const WalletEvent = z.object({
-  id: z.string().min(1).max(255),
-  type: z.string().min(1).max(100),
-  data: z
-    .object({
-      paymentIntentId: z.string().min(1).max(64).optional(),
-      amount: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
-      reason: z.string().min(1).max(500).optional(),
-    })
-    .passthrough()
-    .default({}),
-});
+import { WalletEvent } from "./schemas";
 
 const RefundData = z.object({ paymentIntentId: z.string().min(1).max(64) }).passthrough();
 

@@ -2,7 +2,9 @@
 // `baseUnitsPerMinor` (default 1,000,000) of them make one minor unit, so 0.4 cent is 400,000.
 import { z } from "zod";
 import { BillingCountry, MAX_AMOUNT, PaymentMethod } from "../checkouts/schemas";
+import { PAYMENT_INTENT_STATUSES } from "../payments/transitions";
 import { Currency, ListQuery, Metadata } from "../validation/common";
+import { listOf, StoredMetadata, Timestamp } from "../validation/objects";
 
 export const DEFAULT_BASE_UNITS_PER_MINOR = 1_000_000;
 /** Largest amount of one usage record or reservation, in base units (keeps every sum a safe integer). */
@@ -131,3 +133,131 @@ export const UsageSummaryQuery = z
   .object({ interval: z.enum(USAGE_SUMMARY_INTERVALS).default("hour"), from: SummaryTime.optional(), to: SummaryTime.optional() })
   .strict();
 export type UsageSummaryInput = z.output<typeof UsageSummaryQuery>;
+
+// Responses. Base-unit amounts are BIGINT columns returned as JSON numbers (every value the bodies admit stays below 2^53).
+
+export const MeterObject = z
+  .object({
+    id: z.string(),
+    object: z.literal("meter"),
+    status: z.enum(METER_STATUSES),
+    customerId: z.string(),
+    currency: z.string(),
+    prepaid: z.boolean(),
+    /** What the aggregate (post-paid) or funding (prepaid) PaymentIntents charge. */
+    paymentMethod: z.string(),
+    thresholdMinor: z.number().int(),
+    /** Base units per minor unit (default 1,000,000). */
+    baseUnitsPerMinor: z.number().int(),
+    /** Metered, not yet billed: the fraction of a minor unit carries over here. */
+    accruedBase: z.number().int(),
+    /** Prepaid: base units held by open reservations. */
+    reservedBase: z.number().int(),
+    /** Prepaid: the funded budget in base units (null for post-paid meters). */
+    budgetBase: z.number().int().nullable(),
+    /** Prepaid: budgetBase - usedBase - reservedBase (null for post-paid meters). */
+    availableBase: z.number().int().nullable(),
+    /** Everything ever metered, in base units. */
+    usedBase: z.number().int(),
+    /** Post-paid: billed in aggregate PaymentIntents. Prepaid: drawn from the funds (set at close). */
+    billedMinor: z.number().int(),
+    /** Prepaid: charged up front by captured fundings (null for post-paid meters). */
+    fundedMinor: z.number().int().nullable(),
+    /** Prepaid: unused funds refunded after close (null for post-paid meters). */
+    refundedMinor: z.number().int().nullable(),
+    /** Declined and not yet collected: POST /v1/meters/:id/retry-payment bills it again. */
+    outstandingMinor: z.number().int(),
+    settlementCount: z.number().int(),
+    metadata: StoredMetadata,
+    livemode: z.boolean(),
+    closedAt: Timestamp.nullable(),
+    createdAt: Timestamp,
+  })
+  .meta({ id: "Meter" });
+
+export const MeterList = listOf(MeterObject, "MeterList");
+
+const PricedUsage = {
+  meterId: z.string(),
+  quantity: z.number().int(),
+  /** As sent: the price per unit in base units. */
+  unitPriceMinor: z.number().int(),
+  unitPriceBase: z.number().int(),
+  /** The unit price in minor units as a decimal string ("0.4"). */
+  unitPriceDecimal: z.string(),
+  amountBase: z.number().int(),
+};
+
+export const MeterUsageRecordObject = z
+  .object({
+    id: z.string(),
+    object: z.literal("meter_usage_record"),
+    ...PricedUsage,
+    idempotencyKey: z.string(),
+    livemode: z.boolean(),
+    createdAt: Timestamp,
+  })
+  .meta({ id: "MeterUsageRecord" });
+
+export const MeterReservationObject = z
+  .object({
+    id: z.string(),
+    object: z.literal("meter_reservation"),
+    status: z.enum(["held", "committed", "released"]),
+    ...PricedUsage,
+    /** The body's idempotencyKey (null when the Idempotency-Key header named the hold). */
+    idempotencyKey: z.string().nullable(),
+    /** failed (released by the caller) | expired (by the service) | closed (the meter closed). */
+    releaseReason: z.string().nullable(),
+    expiresAt: Timestamp,
+    livemode: z.boolean(),
+    createdAt: Timestamp,
+    /** POST /v1/meters/:id/reservations only: true when this request (or its own retry) created the hold. */
+    created: z.boolean().optional(),
+  })
+  .meta({ id: "MeterReservation" });
+
+/** The payer's answer to POST /v1/meters/:id/fund: its funding only, nothing of the merchant's meter. */
+export const MeterFundingObject = z
+  .object({
+    object: z.literal("meter_funding"),
+    meterId: z.string(),
+    paymentIntentId: z.string(),
+    status: z.enum(PAYMENT_INTENT_STATUSES),
+    amount: z.number().int(),
+    currency: z.string(),
+    livemode: z.boolean(),
+  })
+  .meta({ id: "MeterFunding" });
+
+const BatchResultBase = { idempotencyKey: z.string(), meterId: z.string() };
+
+export const MeterUsageBatchResult = z
+  .union([
+    z.object({ ...BatchResultBase, status: z.enum(["accepted", "duplicate"]), usageRecordId: z.string() }),
+    z.object({ ...BatchResultBase, status: z.literal("refused"), error: z.object({ code: z.string(), message: z.string() }) }),
+  ])
+  .meta({ id: "MeterUsageBatchResult" });
+
+export const MeterUsageBatchObject = z
+  .object({
+    object: z.literal("usage_batch"),
+    accepted: z.number().int(),
+    duplicates: z.number().int(),
+    refused: z.number().int(),
+    /** One per record, in request order. */
+    results: z.array(MeterUsageBatchResult),
+  })
+  .meta({ id: "MeterUsageBatch" });
+
+export const MeterUsageSummaryObject = z
+  .object({
+    object: z.literal("usage_summary"),
+    meterId: z.string(),
+    interval: z.enum(USAGE_SUMMARY_INTERVALS),
+    from: Timestamp,
+    to: Timestamp,
+    baseUnitsPerMinor: z.number().int(),
+    data: z.array(z.object({ start: Timestamp, quantity: z.number().int(), amountBase: z.number().int() })),
+  })
+  .meta({ id: "MeterUsageSummary" });

@@ -1,6 +1,9 @@
 // The API shapes of meters, usage records and reservations. Base-unit amounts are BIGINT columns; every
 // value the schemas admit stays below 2^53, so they are returned as JSON numbers.
+import type { z } from "zod";
 import type { Meter } from "../generated/prisma/client";
+import type { StoredMetadata } from "../validation/objects";
+import type { METER_STATUSES, MeterObject, MeterReservationObject, MeterUsageRecordObject } from "./schemas";
 
 /** A meter row as Prisma returns it, or as a raw `RETURNING *` of the meters table returns it. */
 export function serializeMeter(meter: Meter) {
@@ -8,7 +11,7 @@ export function serializeMeter(meter: Meter) {
   return {
     id: meter.id,
     object: "meter" as const,
-    status: meter.status,
+    status: meter.status as (typeof METER_STATUSES)[number],
     customerId: meter.customerId,
     currency: meter.currency,
     prepaid,
@@ -30,11 +33,11 @@ export function serializeMeter(meter: Meter) {
     /** Declined and not yet collected: POST /v1/meters/:id/retry-payment bills it again. */
     outstandingMinor: Number(meter.outstandingMinor),
     settlementCount: meter.settlementCount,
-    metadata: meter.metadata,
+    metadata: meter.metadata as StoredMetadata,
     livemode: meter.livemode,
     closedAt: meter.closedAt?.toISOString() ?? null,
     createdAt: meter.createdAt.toISOString(),
-  };
+  } satisfies z.input<typeof MeterObject>;
 }
 
 /** A raw row: BIGINT columns arrive as strings from pg. */
@@ -80,7 +83,7 @@ export function serializeUsageRecord(row: UsageRecordRow, baseUnitsPerMinor: big
     idempotencyKey: row.idempotency_key,
     livemode,
     createdAt: row.created_at.toISOString(),
-  };
+  } satisfies z.input<typeof MeterUsageRecordObject>;
 }
 
 export interface ReservationRow extends PricedRow {
@@ -99,12 +102,12 @@ export function serializeReservation(row: ReservationRow, baseUnitsPerMinor: big
   return {
     id: row.id,
     object: "meter_reservation" as const,
-    status: row.status,
+    status: row.status as z.output<typeof MeterReservationObject>["status"],
     ...priced(row, baseUnitsPerMinor),
     idempotencyKey: row.idempotency_key?.startsWith(HEADER_KEY_PREFIX) ? null : row.idempotency_key,
     releaseReason: row.release_reason,
     expiresAt: row.expires_at.toISOString(),
     livemode,
     createdAt: row.created_at.toISOString(),
-  };
+  } satisfies z.input<typeof MeterReservationObject>;
 }

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { SoldLineItem } from "../checkouts/schemas";
 import { ListQuery } from "../validation/common";
+import { listOf, Timestamp } from "../validation/objects";
 import { PAYMENT_SOURCES } from "../payments/sources";
 import { ORDER_STATUSES } from "./transitions";
 
@@ -8,3 +10,26 @@ export const ListOrdersQuery = ListQuery.extend({
   source: z.enum(PAYMENT_SOURCES).optional(),
 }).strict();
 export type ListOrdersInput = z.output<typeof ListOrdersQuery>;
+
+// Responses.
+
+export const OrderObject = z
+  .object({
+    id: z.string(),
+    object: z.literal("order"),
+    status: z.enum(ORDER_STATUSES),
+    checkoutId: z.string().nullable(),
+    paymentIntentId: z.string(),
+    amount: z.number().int(),
+    amountRefunded: z.number().int(),
+    currency: z.string(),
+    items: z.array(SoldLineItem),
+    customerId: z.string().nullable(),
+    /** The source of its PaymentIntent. */
+    source: z.enum(PAYMENT_SOURCES),
+    livemode: z.boolean(),
+    createdAt: Timestamp,
+  })
+  .meta({ id: "Order" });
+
+export const OrderList = listOf(OrderObject, "OrderList");

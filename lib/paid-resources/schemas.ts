@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { MAX_AMOUNT } from "../checkouts/schemas";
 import { Currency, ListQuery, Metadata } from "../validation/common";
+import { listOf, StoredMetadata, Timestamp } from "../validation/objects";
 
 /** The price in minor units of `currency` (USD cents for x402: 1 cent = 10,000 atomic USDC units). */
 const Amount = z.number().int("must be an integer in minor units").min(1).max(MAX_AMOUNT);
@@ -76,3 +77,30 @@ export const ListPaidResourcesQuery = ListQuery.extend({
 export type ListPaidResourcesInput = z.output<typeof ListPaidResourcesQuery>;
 
 export const PAID_RESOURCE_ID = /^xr_[0-9A-Za-z]{1,64}$/;
+
+// Responses.
+
+export const PaidResourceObject = z
+  .object({
+    id: z.string(),
+    object: z.literal("paid_resource"),
+    name: z.string(),
+    description: z.string().nullable(),
+    /** Price in minor units of `currency`. */
+    amount: z.number().int(),
+    currency: z.string(),
+    /** Forward target of a paid request (null when `content` is served). */
+    url: z.string().nullable(),
+    /** JSON returned once paid (null when the request is forwarded to `url`). */
+    content: z.unknown(),
+    metadata: StoredMetadata,
+    active: z.boolean(),
+    x402Url: z.string(),
+    mppUrl: z.string(),
+    livemode: z.boolean(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: "PaidResource" });
+
+export const PaidResourceList = listOf(PaidResourceObject, "PaidResourceList");

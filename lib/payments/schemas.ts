@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ListQuery } from "../validation/common";
+import { listOf, Timestamp } from "../validation/objects";
 import { PAYMENT_SOURCES } from "./sources";
 import { PAYMENT_INTENT_STATUSES } from "./transitions";
 
@@ -13,3 +14,60 @@ export const ListPaymentIntentsQuery = ListQuery.extend({
   customerId: z.string().min(1).max(64).optional(),
 }).strict();
 export type ListPaymentIntentsInput = z.output<typeof ListPaymentIntentsQuery>;
+
+// Responses.
+
+/** The `agent` of a card-network payment (docs/cards.md "The agent on the PaymentIntent"). */
+export const AgentRecord = z
+  .object({
+    network: z.enum(["visa", "mastercard"]),
+    protocol: z.enum(["tap", "web-bot-auth", "card-form"]),
+    agentKeyId: z.string().nullable(),
+    keyid: z.string().nullable(),
+    tag: z.string().nullable(),
+    signatureAgent: z.string().nullable(),
+    nonce: z.string().nullable(),
+    credentialId: z.string(),
+    verified: z.boolean(),
+    verifiedAt: Timestamp.nullable(),
+  })
+  .meta({ id: "PaymentAgent" });
+
+export const PaymentIntentObject = z
+  .object({
+    id: z.string(),
+    object: z.literal("payment_intent"),
+    status: z.enum(PAYMENT_INTENT_STATUSES),
+    amount: z.number().int(),
+    amountCaptured: z.number().int(),
+    amountRefunded: z.number().int(),
+    currency: z.string(),
+    checkoutId: z.string().nullable(),
+    orderId: z.string().nullable(),
+    customerId: z.string().nullable(),
+    paymentMethod: z.string().nullable(),
+    /** Paywall payments: the sku the payment is bound to (null for other payments). */
+    sku: z.string().nullable(),
+    /** Payments of a meter: the meter (null for other payments). */
+    meterId: z.string().nullable(),
+    /** Meter payments: "funding" (a prepaid budget) or "settlement" (accrued usage); null for others. */
+    meterPurpose: z.enum(["funding", "settlement"]).nullable(),
+    capturedAt: Timestamp.nullable(),
+    settledAt: Timestamp.nullable(),
+    failureReason: z.string().nullable(),
+    /** How the payment came: api, pay_page, paywall, meter, spt, x402, mpp, acp, a2a, ap2, mcp, visa, mastercard. */
+    source: z.enum(PAYMENT_SOURCES),
+    /** A sale of a hosted paid resource (xr_); null for other payments. */
+    paidResourceId: z.string().nullable(),
+    /** Who paid, as the protocol names the payer (x402: the signer's address); null for other payments. */
+    payer: z.string().nullable(),
+    /** A card-network agent payment: who paid and how it was verified; null for other payments. */
+    agent: AgentRecord.nullable(),
+    /** The payer's name and billing country as given at capture. */
+    billingDetails: z.object({ name: z.string().nullable(), country: z.string().nullable() }),
+    livemode: z.boolean(),
+    createdAt: Timestamp,
+  })
+  .meta({ id: "PaymentIntent" });
+
+export const PaymentIntentList = listOf(PaymentIntentObject, "PaymentIntentList");

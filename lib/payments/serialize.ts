@@ -1,19 +1,11 @@
+import type { z } from "zod";
 import type { PaymentIntent } from "../generated/prisma/client";
+import type { AgentRecord as AgentRecordSchema, PaymentIntentObject as PaymentIntentSchema } from "./schemas";
 import type { PaymentSource } from "./sources";
+import type { PaymentIntentStatus } from "./transitions";
 
 /** The `agent` of a card-network payment (docs/cards.md "The agent on the PaymentIntent"). */
-export interface AgentRecord {
-  network: "visa" | "mastercard";
-  protocol: "tap" | "web-bot-auth" | "card-form";
-  agentKeyId: string | null;
-  keyid: string | null;
-  tag: string | null;
-  signatureAgent: string | null;
-  nonce: string | null;
-  credentialId: string;
-  verified: boolean;
-  verifiedAt: string | null;
-}
+export type AgentRecord = z.output<typeof AgentRecordSchema>;
 
 /** The columns the API object shows (a raw-SQL read selects just these: PAYMENT_INTENT_COLUMNS). */
 export type PaymentIntentFields = Pick<
@@ -54,7 +46,7 @@ export function serializePaymentIntent(pi: PaymentIntentFields) {
   return {
     id: pi.id,
     object: "payment_intent" as const,
-    status: pi.status,
+    status: pi.status as PaymentIntentStatus,
     amount: pi.amount,
     amountCaptured: pi.amountCaptured,
     amountRefunded: pi.amountRefunded,
@@ -84,6 +76,6 @@ export function serializePaymentIntent(pi: PaymentIntentFields) {
     billingDetails: { name: pi.billingName, country: pi.billingCountry },
     livemode: pi.livemode,
     createdAt: pi.createdAt.toISOString(),
-  };
+  } satisfies z.input<typeof PaymentIntentSchema>;
 }
 export type PaymentIntentObject = ReturnType<typeof serializePaymentIntent>;

@@ -1,6 +1,8 @@
 // Bodies of the paywall endpoints (docs/paywall.md).
 import { z } from "zod";
 import { BillingCountry, MAX_AMOUNT, PaymentMethod } from "../checkouts/schemas";
+import { PaymentIntentObject } from "../payments/schemas";
+import { PAYMENT_INTENT_STATUSES } from "../payments/transitions";
 import { Currency } from "../validation/common";
 
 /** A tool's sku: what a paywall payment is bound to (docs/sdk.md "Paywall (single-use), for MCP tools"). */
@@ -95,4 +97,46 @@ export interface PaywallTermsToCheck {
   sku: string;
 }
 
-export type PaywallReasonCode = "not_captured" | "insufficient_amount" | "currency_mismatch" | "reference_mismatch" | "not_found";
+export const PAYWALL_REASON_CODES = [
+  "not_captured",
+  "insufficient_amount",
+  "currency_mismatch",
+  "reference_mismatch",
+  "not_found",
+] as const;
+export type PaywallReasonCode = (typeof PAYWALL_REASON_CODES)[number];
+
+// Responses.
+
+const NotValid = {
+  valid: z.literal(false),
+  reasonCode: z.enum(PAYWALL_REASON_CODES),
+  /** not_captured: the PaymentIntent's status. */
+  details: z.object({ paymentIntentStatus: z.string() }).optional(),
+};
+
+export const PaywallVerifyResult = z
+  .union([z.object({ valid: z.literal(true), paymentIntent: PaymentIntentObject }), z.object(NotValid)])
+  .meta({ id: "PaywallVerifyResult" });
+
+/** POST /v1/paywall/redemptions, with or without the terms to verify first. */
+export const PaywallRedemptionResult = z
+  .union([
+    z.object({ redeemed: z.literal(true), paymentIntent: PaymentIntentObject.optional() }),
+    z.object({ redeemed: z.literal(false), result: z.literal("already_redeemed") }),
+    z.object({ redeemed: z.literal(false), ...NotValid }),
+  ])
+  .meta({ id: "PaywallRedemptionResult" });
+
+export const PaywallPayResult = z
+  .object({
+    object: z.literal("paywall_payment"),
+    paymentIntentId: z.string(),
+    status: z.enum(PAYMENT_INTENT_STATUSES),
+    merchantId: z.string(),
+    amount: z.number().int(),
+    currency: z.string(),
+    sku: z.string().nullable(),
+    livemode: z.boolean(),
+  })
+  .meta({ id: "PaywallPayResult" });

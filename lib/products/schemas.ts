@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { MAX_AMOUNT } from "../checkouts/schemas";
 import { Currency, ListQuery, Metadata } from "../validation/common";
+import { listOf, StoredMetadata, Timestamp } from "../validation/objects";
 
 /** A unit price in minor units; 0 is a free product (a checkout still has to total at least 1). */
 const UnitAmount = z.number().int("must be an integer in minor units").min(0).max(MAX_AMOUNT);
@@ -40,3 +41,23 @@ export const ListProductsQuery = ListQuery.extend({
     .optional(),
 }).strict();
 export type ListProductsInput = z.output<typeof ListProductsQuery>;
+
+// Responses.
+
+export const ProductObject = z
+  .object({
+    id: z.string(),
+    object: z.literal("product"),
+    name: z.string(),
+    description: z.string().nullable(),
+    unitAmount: z.number().int(),
+    currency: z.string(),
+    active: z.boolean(),
+    metadata: StoredMetadata,
+    livemode: z.boolean(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: "Product" });
+
+export const ProductList = listOf(ProductObject, "ProductList");

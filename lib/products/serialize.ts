@@ -1,4 +1,7 @@
+import type { z } from "zod";
 import type { Product } from "../generated/prisma/client";
+import type { StoredMetadata } from "../validation/objects";
+import type { ProductObject as ProductSchema } from "./schemas";
 
 export function serializeProduct(product: Product) {
   return {
@@ -9,9 +12,9 @@ export function serializeProduct(product: Product) {
     unitAmount: product.unitAmount,
     currency: product.currency,
     active: product.active,
-    metadata: product.metadata,
+    metadata: product.metadata as StoredMetadata,
     livemode: product.livemode,
     createdAt: product.createdAt.toISOString(),
     updatedAt: product.updatedAt.toISOString(),
-  };
+  } satisfies z.input<typeof ProductSchema>;
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ListQuery } from "../validation/common";
+import { listOf, Timestamp } from "../validation/objects";
 
 export const CreateRefundBody = z
   .object({
@@ -19,3 +20,22 @@ export const ListRefundsQuery = ListQuery.extend({
   paymentIntentId: z.string().min(1).max(64).optional(),
 }).strict();
 export type ListRefundsInput = z.output<typeof ListRefundsQuery>;
+
+// Responses.
+
+export const RefundObject = z
+  .object({
+    id: z.string(),
+    object: z.literal("refund"),
+    status: z.string(),
+    amount: z.number().int(),
+    currency: z.string(),
+    paymentIntentId: z.string(),
+    orderId: z.string().nullable(),
+    reason: z.string().nullable(),
+    livemode: z.boolean(),
+    createdAt: Timestamp,
+  })
+  .meta({ id: "Refund" });
+
+export const RefundList = listOf(RefundObject, "RefundList");

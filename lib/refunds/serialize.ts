@@ -1,4 +1,6 @@
+import type { z } from "zod";
 import type { Refund } from "../generated/prisma/client";
+import type { RefundObject } from "./schemas";
 
 export function serializeRefund(refund: Refund) {
   return {
@@ -12,5 +14,5 @@ export function serializeRefund(refund: Refund) {
     reason: refund.reason,
     livemode: refund.livemode,
     createdAt: refund.createdAt.toISOString(),
-  };
+  } satisfies z.input<typeof RefundObject>;
 }

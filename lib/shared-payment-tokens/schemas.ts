@@ -3,6 +3,7 @@ import { z } from "zod";
 import { checkSale, MAX_AMOUNT, SaleFields } from "../checkouts/schemas";
 import { MerchantId } from "../paywall/schemas";
 import { Currency, ListQuery, Metadata } from "../validation/common";
+import { listOf, StoredMetadata, Timestamp } from "../validation/objects";
 
 /** Longest a token may live (the default is one hour). */
 export const MAX_TOKEN_LIFETIME_SECONDS = 30 * 24 * 3600;
@@ -40,3 +41,29 @@ export const RedeemTokenBody = z
   .strict()
   .superRefine((body, ctx) => checkSale(body, ctx, { currencyRequired: false }));
 export type RedeemTokenInput = z.output<typeof RedeemTokenBody>;
+
+// Responses.
+
+/** The payer's view of its own token. */
+export const SharedPaymentTokenObject = z
+  .object({
+    id: z.string(),
+    object: z.literal("shared_payment_token"),
+    status: z.enum(TOKEN_STATUSES),
+    paymentMethod: z.string(),
+    maxAmount: z.number().int(),
+    currency: z.string(),
+    merchantId: z.string().nullable(),
+    expiresAt: Timestamp,
+    metadata: StoredMetadata,
+    redeemedAt: Timestamp.nullable(),
+    redeemedAmount: z.number().int().nullable(),
+    /** The payee's PaymentIntent, once redeemed. */
+    paymentIntentId: z.string().nullable(),
+    revokedAt: Timestamp.nullable(),
+    livemode: z.boolean(),
+    createdAt: Timestamp,
+  })
+  .meta({ id: "SharedPaymentToken" });
+
+export const SharedPaymentTokenList = listOf(SharedPaymentTokenObject, "SharedPaymentTokenList");

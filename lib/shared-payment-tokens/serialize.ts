@@ -1,5 +1,7 @@
+import type { z } from "zod";
 import type { SharedPaymentToken } from "../generated/prisma/client";
-import type { TokenStatus } from "./schemas";
+import type { StoredMetadata } from "../validation/objects";
+import type { SharedPaymentTokenObject as SharedPaymentTokenSchema, TokenStatus } from "./schemas";
 
 /** `expired` is read from the clock: an active token past expiresAt. */
 export function tokenStatus(token: Pick<SharedPaymentToken, "status" | "expiresAt">, now = new Date()): TokenStatus {
@@ -18,7 +20,7 @@ export function serializeToken(token: SharedPaymentToken) {
     currency: token.currency,
     merchantId: token.merchantId,
     expiresAt: token.expiresAt.toISOString(),
-    metadata: token.metadata,
+    metadata: token.metadata as StoredMetadata,
     redeemedAt: token.redeemedAt?.toISOString() ?? null,
     redeemedAmount: token.redeemedAmount,
     /** The payee's PaymentIntent, once redeemed (the payer's receipt; only the payee can read it). */
@@ -26,5 +28,5 @@ export function serializeToken(token: SharedPaymentToken) {
     revokedAt: token.revokedAt?.toISOString() ?? null,
     livemode: token.livemode,
     createdAt: token.createdAt.toISOString(),
-  };
+  } satisfies z.input<typeof SharedPaymentTokenSchema>;
 }

@@ -1,5 +1,7 @@
+import type { z } from "zod";
 import type { WebhookDeliveryAttempt, WebhookEndpoint } from "../generated/prisma/client";
 import { publicDeliveryError } from "./delivery-errors";
+import type { WebhookDeliveryAttemptObject, WebhookEndpointObject, WEBHOOK_FORMATS } from "./schemas";
 
 /** The endpoint as the API returns it; `secret` only at creation and rotation. */
 export function serializeEndpoint(endpoint: WebhookEndpoint, secret?: string) {
@@ -10,8 +12,8 @@ export function serializeEndpoint(endpoint: WebhookEndpoint, secret?: string) {
     description: endpoint.description,
     enabledEvents: endpoint.enabledEvents,
     /** "service" or "acp" (ACP order webhooks, docs/acp.md). */
-    format: endpoint.format,
-    status: endpoint.status,
+    format: endpoint.format as (typeof WEBHOOK_FORMATS)[number],
+    status: endpoint.status as "enabled" | "disabled",
     livemode: endpoint.livemode,
     /** After a rotation: until when the previous secret still signs beside the current one (else null). */
     previousSecretExpiresAt:
@@ -20,7 +22,7 @@ export function serializeEndpoint(endpoint: WebhookEndpoint, secret?: string) {
         : null,
     createdAt: endpoint.createdAt.toISOString(),
     ...(secret ? { secret } : {}),
-  };
+  } satisfies z.input<typeof WebhookEndpointObject>;
 }
 
 export function serializeAttempt(attempt: WebhookDeliveryAttempt, eventType: string) {
@@ -30,7 +32,7 @@ export function serializeAttempt(attempt: WebhookDeliveryAttempt, eventType: str
     eventId: attempt.eventId,
     eventType,
     webhookEndpointId: attempt.endpointId,
-    status: attempt.status,
+    status: attempt.status as "succeeded" | "failed",
     /** 1 for the delivery's first attempt, 2 for its first retry, ... */
     attempt: attempt.attempt,
     responseStatus: attempt.responseStatus,
@@ -39,5 +41,5 @@ export function serializeAttempt(attempt: WebhookDeliveryAttempt, eventType: str
     error: publicDeliveryError(attempt.error),
     attemptedAt: attempt.attemptedAt.toISOString(),
     nextAttemptAt: attempt.nextAttemptAt?.toISOString() ?? null,
-  };
+  } satisfies z.input<typeof WebhookDeliveryAttemptObject>;
 }
