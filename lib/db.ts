@@ -68,7 +68,7 @@ export interface Sql {
   count(statement: Statement, values: unknown[]): Promise<number>;
 }
 
-function sqlOn(queryable: pg.Pool | pg.PoolClient): Sql {
+export function sqlOn(queryable: pg.Pool | pg.PoolClient): Sql {
   return {
     async rows<R>(s: Statement, values: unknown[]) {
       return (await queryable.query({ name: s.name, text: s.text, values })).rows as R[];

@@ -37,7 +37,10 @@ function withFallback(primary: RateLimiter, fallback: RateLimiter): RateLimiter 
   };
 }
 
-/** Deletes Postgres buckets idle long enough to be full again (an absent bucket is a full one). */
+/**
+ * Deletes Postgres buckets idle long enough to be full again (an absent bucket is a full one). A scan of
+ * the table, one row per active principal: an index on updated_at would make every take a non-HOT update.
+ */
 export async function purgeIdleBuckets(): Promise<number> {
   const cutoff = new Date(Date.now() - env.RATE_LIMIT_WINDOW_MS);
   const { count } = await getDb().rateLimitBucket.deleteMany({ where: { updatedAt: { lt: cutoff } } });

@@ -1,5 +1,7 @@
 // Token buckets in Postgres: one atomic upsert per request. Concurrent requests for one key serialize on
-// the row lock, so the limit holds across any number of app processes sharing the database.
+// the row lock, so the limit holds across any number of app processes sharing the database. The table is
+// unlogged with free space on each page and no index on a column the upsert changes, so that the update
+// is HOT (the hot row's page prunes its own dead versions; see the table's migration).
 import { statement, type Sql } from "../db";
 import { describeBucket, refillPerMs, type BucketConfig, type RateLimiter, type TakeResult } from "./token-bucket";
 
