@@ -8,7 +8,7 @@ import { env } from "../env";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
 import type { AgentKey } from "../generated/prisma/client";
 import { createId } from "../ids";
-import { afterCursor, NEWEST_FIRST, requireCursor, toListPage } from "../pagination";
+import { listNewestFirst, NEWEST_FIRST } from "../pagination";
 import type { Scope } from "../scope";
 import { ListQuery } from "../validation/common";
 import { jwkThumbprint, PublicJwk, publishedJwk, RFC9421_TEST_KEY_THUMBPRINT } from "./jwk";
@@ -77,15 +77,12 @@ export async function getAgentKey(db: Db, owner: Scope, network: Network, id: st
 }
 
 export async function listAgentKeys(db: Db, owner: Scope, network: Network, query: z.output<typeof ListAgentsQuery>) {
-  const where = { merchantId: owner.merchantId, livemode: owner.livemode, network };
-  const cursor = query.startingAfter
-    ? requireCursor(
-        await db.agentKey.findFirst({ where: { ...where, id: query.startingAfter }, select: { id: true, createdAt: true } }),
-        query.startingAfter,
-      )
-    : null;
-  const rows = await db.agentKey.findMany({ where: { ...where, ...afterCursor(cursor) }, orderBy: NEWEST_FIRST, take: query.limit + 1 });
-  return toListPage(rows, query.limit, serializeAgentKey);
+  return listNewestFirst(
+    db.agentKey,
+    { scope: { merchantId: owner.merchantId, livemode: owner.livemode, network } },
+    query,
+    serializeAgentKey,
+  );
 }
 
 /** Revoked for good: every later signature by it is refused with `revoked_key`. Revoking twice is harmless. */

@@ -8,7 +8,7 @@ import type { Db } from "../db";
 import { BusyError, NotFoundError, ValidationError } from "../errors";
 import type { AgenticToken } from "../generated/prisma/client";
 import { createId } from "../ids";
-import { afterCursor, NEWEST_FIRST, requireCursor, toListPage } from "../pagination";
+import { listNewestFirst } from "../pagination";
 import type { Scope } from "../scope";
 import type { IssueTokenInput } from "./schemas";
 import type { z } from "zod";
@@ -108,19 +108,12 @@ export async function getAgenticToken(db: Db, payer: Scope, id: string) {
 }
 
 export async function listAgenticTokens(db: Db, payer: Scope, query: z.output<typeof ListTokensQuery>) {
-  const where = { payerMerchantId: payer.merchantId, livemode: payer.livemode };
-  const cursor = query.startingAfter
-    ? requireCursor(
-        await db.agenticToken.findFirst({ where: { ...where, id: query.startingAfter }, select: { id: true, createdAt: true } }),
-        query.startingAfter,
-      )
-    : null;
-  const rows = await db.agenticToken.findMany({
-    where: { ...where, ...afterCursor(cursor) },
-    orderBy: NEWEST_FIRST,
-    take: query.limit + 1,
-  });
-  return toListPage(rows, query.limit, serializeAgenticToken);
+  return listNewestFirst(
+    db.agenticToken,
+    { scope: { payerMerchantId: payer.merchantId, livemode: payer.livemode } },
+    query,
+    serializeAgenticToken,
+  );
 }
 
 /** The consumer's revocation: the next use is declined with token_revoked. Waits for a payment in progress. */

@@ -2,7 +2,7 @@
 import type { Db } from "../db";
 import { NotFoundError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
-import { afterCursor, NEWEST_FIRST, requireCursor, toListPage } from "../pagination";
+import { listNewestFirst } from "../pagination";
 import type { Scope } from "../scope";
 import type { ListTokensInput, TokenStatus } from "./schemas";
 import { serializeToken } from "./serialize";
@@ -14,19 +14,12 @@ export async function getToken(db: Db, payer: Scope, id: string) {
 }
 
 export async function listTokens(db: Db, payer: Scope, query: ListTokensInput) {
-  const inScope = { payerMerchantId: payer.merchantId, livemode: payer.livemode };
-  const cursor = query.startingAfter
-    ? requireCursor(
-        await db.sharedPaymentToken.findFirst({ where: { ...inScope, id: query.startingAfter }, select: { id: true, createdAt: true } }),
-        query.startingAfter,
-      )
-    : null;
-  const rows = await db.sharedPaymentToken.findMany({
-    where: { ...inScope, ...statusWhere(query.status), ...afterCursor(cursor) },
-    orderBy: NEWEST_FIRST,
-    take: query.limit + 1,
-  });
-  return toListPage(rows, query.limit, serializeToken);
+  return listNewestFirst(
+    db.sharedPaymentToken,
+    { scope: { payerMerchantId: payer.merchantId, livemode: payer.livemode }, filters: statusWhere(query.status) },
+    query,
+    serializeToken,
+  );
 }
 
 function statusWhere(status: TokenStatus | undefined): Prisma.SharedPaymentTokenWhereInput {

@@ -12,7 +12,7 @@ import type { Db } from "../db";
 import { ConflictError, NotFoundError } from "../errors";
 import type { VisaCredential, VisaInstruction } from "../generated/prisma/client";
 import { createId } from "../ids";
-import { afterCursor, NEWEST_FIRST, requireCursor, toListPage } from "../pagination";
+import { listNewestFirst } from "../pagination";
 import type { Scope } from "../scope";
 import type { CreateInstructionInput, CredentialRequestInput, ListInstructionsQuery, Mandate } from "./schemas";
 
@@ -90,19 +90,12 @@ export async function getInstruction(db: Db, payer: Scope, id: string) {
 }
 
 export async function listInstructions(db: Db, payer: Scope, query: z.output<typeof ListInstructionsQuery>) {
-  const where = { payerMerchantId: payer.merchantId, livemode: payer.livemode };
-  const cursor = query.startingAfter
-    ? requireCursor(
-        await db.visaInstruction.findFirst({ where: { ...where, id: query.startingAfter }, select: { id: true, createdAt: true } }),
-        query.startingAfter,
-      )
-    : null;
-  const rows = await db.visaInstruction.findMany({
-    where: { ...where, ...afterCursor(cursor) },
-    orderBy: NEWEST_FIRST,
-    take: query.limit + 1,
-  });
-  return toListPage(rows, query.limit, serializeInstruction);
+  return listNewestFirst(
+    db.visaInstruction,
+    { scope: { payerMerchantId: payer.merchantId, livemode: payer.livemode } },
+    query,
+    serializeInstruction,
+  );
 }
 
 async function moveInstruction(tx: Db, payer: Scope, id: string, from: string[], to: string, extra: Record<string, unknown> = {}) {

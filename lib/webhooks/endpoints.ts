@@ -3,7 +3,7 @@ import type { Db } from "../db";
 import { env } from "../env";
 import { NotFoundError, ValidationError } from "../errors";
 import { createId } from "../ids";
-import { afterCursor, NEWEST_FIRST, requireCursor, toListPage } from "../pagination";
+import { listNewestFirst } from "../pagination";
 import type { Scope } from "../scope";
 import { checkWebhookUrl } from "./address-policy";
 import type { CreateEndpointInput, UpdateEndpointInput } from "./schemas";
@@ -60,19 +60,9 @@ export async function getEndpoint(db: Db, scope: Scope, id: string) {
 }
 
 export async function listEndpoints(db: Db, scope: Scope, query: { limit: number; startingAfter?: string }) {
-  const inScope = { merchantId: scope.merchantId, livemode: scope.livemode };
-  const cursor = query.startingAfter
-    ? requireCursor(
-        await db.webhookEndpoint.findFirst({ where: { ...inScope, id: query.startingAfter }, select: { id: true, createdAt: true } }),
-        query.startingAfter,
-      )
-    : null;
-  const rows = await db.webhookEndpoint.findMany({
-    where: { ...inScope, ...afterCursor(cursor) },
-    orderBy: NEWEST_FIRST,
-    take: query.limit + 1,
-  });
-  return toListPage(rows, query.limit, (row) => serializeEndpoint(row));
+  return listNewestFirst(db.webhookEndpoint, { scope: { merchantId: scope.merchantId, livemode: scope.livemode } }, query, (row) =>
+    serializeEndpoint(row),
+  );
 }
 
 export async function updateEndpoint(tx: Db, scope: Scope, id: string, input: UpdateEndpointInput) {
