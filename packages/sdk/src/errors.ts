@@ -1,27 +1,16 @@
 // ServiceError: the one error class of the SDK (docs/api-reference.md "Errors", "Client SDK behavior").
 // Clients branch on `code` (and `status`), never on `message`.
+import type { components } from "./generated/openapi";
 
 /** Codes of a failure that got no HTTP response at all (status 0). */
 export type TransportErrorCode = "timeout" | "aborted" | "network_error";
 
-/** Error codes of the service (docs/api-reference.md "Errors") plus the SDK's own. Unknown server codes still pass through. */
+/**
+ * Error codes of the service (the OpenAPI document's ErrorCode; docs/api-reference.md "Errors") plus the
+ * SDK's own. Unknown server codes still pass through.
+ */
 export type ServiceErrorCode =
-  | "VALIDATION_ERROR"
-  | "UNAUTHORIZED"
-  | "PAYMENT_DECLINED"
-  | "FORBIDDEN"
-  | "SANCTIONS_BLOCKED"
-  | "NOT_FOUND"
-  | "CONFLICT"
-  | "GONE"
-  | "RATE_LIMITED"
-  | "INVARIANT_VIOLATION"
-  | "UPSTREAM_ERROR"
-  | "CIRCUIT_OPEN"
-  | TransportErrorCode
-  | "signature_verification_failed"
-  | "invalid_response"
-  | (string & {});
+  components["schemas"]["ErrorCode"] | TransportErrorCode | "signature_verification_failed" | "invalid_response" | (string & {});
 
 export interface ServiceErrorInit {
   code: ServiceErrorCode;

@@ -9,6 +9,8 @@ export { backoffDelayMs, generateIdempotencyKey, isRetryable } from "./request-s
 export type { HttpMethod, RequestOptions } from "./request-sender";
 export type { FetchLike } from "./transport";
 export type * from "./types";
+/** The whole OpenAPI document as types (paths, operations, component schemas), for what the names above leave out. */
+export type { components, operations, paths } from "./generated/openapi";
 
 export {
   DEFAULT_TOLERANCE_SECONDS,

@@ -33,7 +33,7 @@ export function checkoutsResource(send: Send) {
     create: (params: T.CreateCheckoutParams, options?: RequestOptions) => send<T.Checkout>("POST", "/v1/checkouts", params, options),
     retrieve: (checkoutId: string, options?: RequestOptions) =>
       send<T.Checkout>("GET", `/v1/checkouts/${id(checkoutId)}`, undefined, options),
-    list: (params?: T.ListParams & { status?: T.CheckoutStatus }, options?: RequestOptions) =>
+    list: (params?: T.ListCheckoutsParams, options?: RequestOptions) =>
       send<T.List<T.Checkout>>("GET", `/v1/checkouts${query(params)}`, undefined, options),
     capture: (checkoutId: string, params: T.CaptureCheckoutParams, options?: RequestOptions) =>
       send<T.Order>("POST", `/v1/checkouts/${id(checkoutId)}/capture`, params, options),
@@ -46,17 +46,15 @@ export function paymentIntentsResource(send: Send) {
   return {
     retrieve: (paymentIntentId: string, options?: RequestOptions) =>
       send<T.PaymentIntent>("GET", `/v1/payment_intents/${id(paymentIntentId)}`, undefined, options),
-    list: (
-      params?: T.ListParams & { status?: T.PaymentIntentStatus; source?: T.PaymentSource; paidResourceId?: string },
-      options?: RequestOptions,
-    ) => send<T.List<T.PaymentIntent>>("GET", `/v1/payment_intents${query(params)}`, undefined, options),
+    list: (params?: T.ListPaymentIntentsParams, options?: RequestOptions) =>
+      send<T.List<T.PaymentIntent>>("GET", `/v1/payment_intents${query(params)}`, undefined, options),
   };
 }
 
 export function ordersResource(send: Send) {
   return {
     retrieve: (orderId: string, options?: RequestOptions) => send<T.Order>("GET", `/v1/orders/${id(orderId)}`, undefined, options),
-    list: (params?: T.ListParams & { status?: T.OrderStatus; source?: T.PaymentSource }, options?: RequestOptions) =>
+    list: (params?: T.ListOrdersParams, options?: RequestOptions) =>
       send<T.List<T.Order>>("GET", `/v1/orders${query(params)}`, undefined, options),
   };
 }
@@ -65,7 +63,7 @@ export function refundsResource(send: Send) {
   return {
     create: (params: T.CreateRefundParams, options?: RequestOptions) => send<T.Refund>("POST", "/v1/refunds", params, options),
     retrieve: (refundId: string, options?: RequestOptions) => send<T.Refund>("GET", `/v1/refunds/${id(refundId)}`, undefined, options),
-    list: (params?: T.ListParams, options?: RequestOptions) =>
+    list: (params?: T.ListRefundsParams, options?: RequestOptions) =>
       send<T.List<T.Refund>>("GET", `/v1/refunds${query(params)}`, undefined, options),
   };
 }
@@ -79,9 +77,9 @@ export function balanceResource(send: Send) {
 export function eventsResource(send: Send) {
   return {
     retrieve: (eventId: string, options?: RequestOptions) => send<T.ServiceEvent>("GET", `/v1/events/${id(eventId)}`, undefined, options),
-    list: (params?: T.ListParams & { type?: T.EventType }, options?: RequestOptions) =>
+    list: (params?: T.ListEventsParams, options?: RequestOptions) =>
       send<T.List<T.ServiceEvent>>("GET", `/v1/events${query(params)}`, undefined, options),
-    resend: (eventId: string, options?: RequestOptions) => send<unknown>("POST", `/v1/events/${id(eventId)}/resend`, {}, options),
+    resend: (eventId: string, options?: RequestOptions) => send<T.EventResend>("POST", `/v1/events/${id(eventId)}/resend`, {}, options),
   };
 }
 
@@ -95,7 +93,7 @@ export function webhookEndpointsResource(send: Send) {
       send<T.List<T.WebhookEndpoint>>("GET", `/v1/webhook-endpoints${query(params)}`, undefined, options),
     update: (endpointId: string, params: T.UpdateWebhookEndpointParams, options?: RequestOptions) =>
       send<T.WebhookEndpoint>("PATCH", path(endpointId), params, options),
-    del: (endpointId: string, options?: RequestOptions) => send<unknown>("DELETE", path(endpointId), undefined, options),
+    del: (endpointId: string, options?: RequestOptions) => send<T.DeletedWebhookEndpoint>("DELETE", path(endpointId), undefined, options),
     /** Returns the endpoint with its new `secret`; the old secret keeps signing beside it for 24 h. */
     rotateSecret: (endpointId: string, options?: RequestOptions) =>
       send<T.WebhookEndpoint>("POST", `${path(endpointId)}/rotate-secret`, {}, options),
@@ -182,7 +180,7 @@ export function productsResource(send: Send) {
   return {
     create: (params: T.CreateProductParams, options?: RequestOptions) => send<T.Product>("POST", "/v1/products", params, options),
     retrieve: (productId: string, options?: RequestOptions) => send<T.Product>("GET", `/v1/products/${id(productId)}`, undefined, options),
-    list: (params?: T.ListParams & { active?: boolean }, options?: RequestOptions) =>
+    list: (params?: T.ListProductsParams, options?: RequestOptions) =>
       send<T.List<T.Product>>("GET", `/v1/products${query(params)}`, undefined, options),
     update: (productId: string, params: T.UpdateProductParams, options?: RequestOptions) =>
       send<T.Product>("POST", `/v1/products/${id(productId)}`, params, options),
@@ -199,7 +197,7 @@ export function paidResourcesResource(send: Send) {
     create: (params: T.CreatePaidResourceParams, options?: RequestOptions) =>
       send<T.PaidResource>("POST", "/v1/paid_resources", params, options),
     retrieve: (resourceId: string, options?: RequestOptions) => send<T.PaidResource>("GET", path(resourceId), undefined, options),
-    list: (params?: T.ListParams & { active?: boolean }, options?: RequestOptions) =>
+    list: (params?: T.ListPaidResourcesParams, options?: RequestOptions) =>
       send<T.List<T.PaidResource>>("GET", `/v1/paid_resources${query(params)}`, undefined, options),
     update: (resourceId: string, params: T.UpdatePaidResourceParams, options?: RequestOptions) =>
       send<T.PaidResource>("POST", path(resourceId), params, options),
@@ -215,7 +213,7 @@ export function sharedPaymentTokensResource(send: Send) {
     create: (params: T.MintSharedPaymentTokenParams, options?: RequestOptions) =>
       send<T.SharedPaymentToken>("POST", "/v1/shared_payment_tokens", params, options),
     retrieve: (tokenId: string, options?: RequestOptions) => send<T.SharedPaymentToken>("GET", path(tokenId), undefined, options),
-    list: (params?: T.ListParams & { status?: T.SharedPaymentTokenStatus }, options?: RequestOptions) =>
+    list: (params?: T.ListSharedPaymentTokensParams, options?: RequestOptions) =>
       send<T.List<T.SharedPaymentToken>>("GET", `/v1/shared_payment_tokens${query(params)}`, undefined, options),
     revoke: (tokenId: string, options?: RequestOptions) => send<T.SharedPaymentToken>("POST", `${path(tokenId)}/revoke`, {}, options),
     /** The MERCHANT charges the token once: the captured PaymentIntent (`source: "spt"`). */
