@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { renderSdkTypes, SDK_TYPES_FILE } from "../../scripts/lib/sdk-types";
 
 describe("the SDK's generated types", () => {
-  it("match docs/openapi.json (run `npm run sdk:types` after `npm run openapi`)", async () => {
+  it("match docs/openapi.json (`npm run openapi` regenerates both)", async () => {
     expect(readFileSync(SDK_TYPES_FILE, "utf8") === (await renderSdkTypes()), "packages/sdk/src/generated/openapi.ts is stale").toBe(true);
   });
 });
