@@ -5,15 +5,22 @@
 // case's median round, so a burst of load from elsewhere on a shared machine skews one round, not a case.
 // Settings: BENCH_DURATION (seconds per case and round, default 10), BENCH_ROUNDS (default 3),
 // BENCH_CONNECTIONS (default 32), BENCH_ONLY (comma-separated case ids: health,get,post),
-// BENCH_CPU_PROF (a directory: the server writes a V8 CPU profile there when it stops).
+// BENCH_CPU_PROF (a directory: the server writes a V8 CPU profile there when it stops),
+// BENCH_BASELINE (a git revision: its production build runs beside this tree's, on its own fresh database
+// migrated by its own migrations, in the same rounds, each case alternating between the two; the output adds
+// its table and the after/before ratios).
 // On Linux it also reports the CPU time per request of the server process and of the PostgreSQL backends
 // serving the bench database: unlike req/s, these barely move with the load of other work on the machine.
 import { randomUUID } from "node:crypto";
 import { loadavg } from "node:os";
 import autocannon from "autocannon";
+import pg from "pg";
+import { baselineBuild } from "./lib/baseline-build";
 import { freshBenchDatabase } from "./lib/bench-setup";
+import { runChild } from "./lib/child";
 import { canReadProcessCpu, cpuMsBetween, cpuMsByPid } from "./lib/process-cpu";
-import { startServerProcess } from "./lib/server-process";
+import { ROOT } from "./lib/prisma-cli";
+import { startServerProcess, type ServerProcess } from "./lib/server-process";
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -21,6 +28,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const port = Number(process.env.BENCH_PORT ?? 3999);
 const only = process.env.BENCH_ONLY?.split(",");
 const cpuProfileDir = process.env.BENCH_CPU_PROF;
+const baselineRef = process.env.BENCH_BASELINE;
 
 interface Case {
   id: string;
@@ -39,9 +47,20 @@ interface Figures {
   errors: number;
 }
 
-function autocannonRun(url: string, bench: Case, seconds: number): Promise<autocannon.Result> {
+/** One build under test: its server, its database (through `db`, whose own backend is not counted) and its cases. */
+interface Target {
+  label: string;
+  server: ServerProcess;
+  db: pg.Client;
+  cases: Case[];
+  figures: Map<string, Figures[]>;
+}
+
+function autocannonRun(bench: Case, seconds: number): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections, duration: seconds, ...bench.options }, (err, result) => (err ? reject(err) : resolve(result)));
+    autocannon({ connections, duration: seconds, ...bench.options } as autocannon.Options, (err, result) =>
+      err ? reject(err) : resolve(result),
+    );
   });
 }
 
@@ -51,35 +70,19 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-const database = await freshBenchDatabase();
-const databaseUrl = database.url;
-
-// The limiter runs on every request but never refuses: its cost is measured, not its policy.
-const serverEnv: Record<string, string> = { DATABASE_URL: databaseUrl, RATE_LIMIT_MAX: "1000000000", CRON_SECRET: "bench" };
-const nodeArgs = cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`] : [];
-const server = await startServerProcess(port, serverEnv, false, nodeArgs);
-process.env.DATABASE_URL = databaseUrl;
-const { transaction, closeDb } = await import("../lib/db");
-const { createMerchant } = await import("../lib/merchants/create-merchant");
-try {
-  const merchant = await transaction((tx) => createMerchant(tx, { name: "Bench merchant" }));
-  const auth = { authorization: `Bearer ${merchant.testSecretKey}`, "content-type": "application/json" };
-  const customer = await (
-    await fetch(`${server.url}/v1/customers`, { method: "POST", headers: auth, body: JSON.stringify({ name: "bench" }) })
-  ).json();
-
-  const allCases: Case[] = [
-    { id: "health", name: "GET /health (trivial route)", options: { url: `${server.url}/health` } },
+function benchCases(url: string, auth: Record<string, string>, customerId: string): Case[] {
+  const cases: Case[] = [
+    { id: "health", name: "GET /health (trivial route)", options: { url: `${url}/health` } },
     {
       id: "get",
       name: "GET /v1/customers/:id (auth + rate limit + read)",
-      options: { url: `${server.url}/v1/customers/${customer.id}`, headers: auth },
+      options: { url: `${url}/v1/customers/${customerId}`, headers: auth },
     },
     {
       id: "post",
       name: "POST /v1/customers (auth + rate limit + idempotency + write)",
       options: {
-        url: `${server.url}/v1/customers`,
+        url: `${url}/v1/customers`,
         method: "POST",
         headers: auth,
         requests: [
@@ -94,77 +97,155 @@ try {
       },
     },
   ];
-  const cases = allCases.filter((bench) => !only || only.includes(bench.id));
+  return cases.filter((bench) => !only || only.includes(bench.id));
+}
 
-  const measureCpu = canReadProcessCpu();
-  const { getPool } = await import("../lib/db");
-  const dbBackendPids = async () =>
-    (
-      await getPool().query<{ pid: number }>(
-        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
-      )
-    ).rows.map((r) => r.pid);
-  const serverPid = server.child.pid!;
-
-  async function run(bench: Case, seconds: number): Promise<Figures> {
-    const pids = measureCpu ? [serverPid, ...(await dbBackendPids())] : [];
-    const before = cpuMsByPid(pids);
-    const result = await autocannonRun(server.url, bench, seconds);
-    const after = cpuMsByPid(measureCpu ? [serverPid, ...(await dbBackendPids())] : []);
-    const perRequest = (ms: number) => (measureCpu && result.requests.total ? ms / result.requests.total : NaN);
-    const serverMs = (after.get(serverPid) ?? NaN) - (before.get(serverPid) ?? NaN);
-    after.delete(serverPid);
-    return {
-      reqPerSec: result.requests.average,
-      serverCpuMs: perRequest(serverMs),
-      dbCpuMs: perRequest(cpuMsBetween(before, after)),
-      p50: result.latency.p50,
-      p99: result.latency.p99,
-      non2xx: result.non2xx,
-      errors: result.errors,
-    };
-  }
-
-  for (const bench of cases) await run(bench, 2); // warm-up: JIT, connection pools, route compilation
-  const figures = new Map<string, Figures[]>(cases.map((bench) => [bench.id, []]));
-  const loads: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    loads.push(loadavg()[0]);
-    for (const bench of cases) figures.get(bench.id)!.push(await run(bench, duration));
-  }
-  loads.push(loadavg()[0]);
-
-  const medianOf = (id: string) => {
-    const runs = figures.get(id)!;
-    return {
-      reqPerSec: median(runs.map((r) => r.reqPerSec)),
-      serverCpuMs: median(runs.map((r) => r.serverCpuMs)),
-      dbCpuMs: median(runs.map((r) => r.dbCpuMs)),
-      p50: median(runs.map((r) => r.p50)),
-      p99: median(runs.map((r) => r.p99)),
-      non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
-      errors: runs.reduce((sum, r) => sum + r.errors, 0),
-      perRound: runs.map((r) => r.reqPerSec.toFixed(0)).join(" / "),
-    };
-  };
-  const trivial = cases[0].id === "health" ? medianOf("health").reqPerSec : NaN;
-  console.log(
-    `\nRequest pipeline benchmark: ${rounds} interleaved rounds of ${duration}s per case, ${connections} connections, production build, fresh database`,
+/** A merchant's test key, made by the tree's own operator CLI (which first applies the tree's migrations). */
+async function benchMerchantKey(root: string, databaseUrl: string): Promise<string> {
+  const { code, output } = await runChild(
+    process.execPath,
+    ["--import", "tsx", "scripts/merchant-create.ts", "--name", "Bench merchant", "--json"],
+    { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl }, capture: true },
   );
-  console.log(`Load average (1 min) at each round's start and at the end: ${loads.map((l) => l.toFixed(2)).join(", ")}\n`);
+  const json = output.split("\n").findLast((line) => line.startsWith("{"));
+  if (code !== 0 || !json) throw new Error(`merchant:create in ${root} failed:\n${output}`);
+  return JSON.parse(json).testSecretKey;
+}
+
+// The limiter runs on every request but never refuses: its cost is measured, not its policy.
+async function startTarget(label: string, root: string, databaseUrl: string, targetPort: number): Promise<Target> {
+  const secretKey = await benchMerchantKey(root, databaseUrl);
+  const serverEnv = { DATABASE_URL: databaseUrl, RATE_LIMIT_MAX: "1000000000", CRON_SECRET: "bench" };
+  const nodeArgs = cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`] : [];
+  const server = await startServerProcess(targetPort, serverEnv, false, nodeArgs, root);
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  const auth = { authorization: `Bearer ${secretKey}`, "content-type": "application/json" };
+  const customer = await (
+    await fetch(`${server.url}/v1/customers`, { method: "POST", headers: auth, body: JSON.stringify({ name: "bench" }) })
+  ).json();
+  const cases = benchCases(server.url, auth, customer.id);
+  return { label, server, db, cases, figures: new Map(cases.map((bench) => [bench.id, []])) };
+}
+
+const measureCpu = canReadProcessCpu();
+
+async function processIds(target: Target): Promise<number[]> {
+  if (!measureCpu) return [];
+  const { rows } = await target.db.query<{ pid: number }>(
+    "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+  );
+  return [target.server.child.pid!, ...rows.map((r) => r.pid)];
+}
+
+async function run(target: Target, bench: Case, seconds: number): Promise<Figures> {
+  const serverPid = target.server.child.pid!;
+  const before = cpuMsByPid(await processIds(target));
+  const result = await autocannonRun(bench, seconds);
+  const after = cpuMsByPid(await processIds(target));
+  const perRequest = (ms: number) => (measureCpu && result.requests.total ? ms / result.requests.total : NaN);
+  const serverMs = (after.get(serverPid) ?? NaN) - (before.get(serverPid) ?? NaN);
+  after.delete(serverPid);
+  return {
+    reqPerSec: result.requests.average,
+    serverCpuMs: perRequest(serverMs),
+    dbCpuMs: perRequest(cpuMsBetween(before, after)),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+function medianOf(target: Target, id: string) {
+  const runs = target.figures.get(id)!;
+  return {
+    reqPerSec: median(runs.map((r) => r.reqPerSec)),
+    serverCpuMs: median(runs.map((r) => r.serverCpuMs)),
+    dbCpuMs: median(runs.map((r) => r.dbCpuMs)),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+    non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    perRound: runs.map((r) => r.reqPerSec.toFixed(0)).join(" / "),
+  };
+}
+
+/** The bucket table's update counters: HOT updates stay on the row's page and add no index entries. */
+async function bucketStats(target: Target): Promise<string> {
+  const { rows } = await target.db.query(
+    `SELECT n_tup_upd, n_tup_hot_upd, n_dead_tup, pg_total_relation_size(relid) AS bytes
+       FROM pg_stat_user_tables WHERE relname = 'rate_limit_buckets'`,
+  );
+  const s = rows[0];
+  return `rate_limit_buckets: ${s.n_tup_upd} updates, ${s.n_tup_hot_upd} HOT, ${s.n_dead_tup} dead tuples, ${Math.round(s.bytes / 1024)} KB with indexes`;
+}
+
+function printTable(target: Target) {
+  const trivial = target.cases[0].id === "health" ? medianOf(target, "health").reqPerSec : NaN;
   console.log(
     "| case | req/s (median) | req/s per round | vs trivial | p50 ms | p99 ms | server CPU ms/req | Postgres CPU ms/req | non-2xx | errors |",
   );
   console.log("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|");
-  for (const bench of cases) {
-    const r = medianOf(bench.id);
+  for (const bench of target.cases) {
+    const r = medianOf(target, bench.id);
     const ratio = `${((r.reqPerSec / trivial) * 100).toFixed(0)}%`;
     console.log(
       `| ${bench.name} | ${r.reqPerSec.toFixed(0)} | ${r.perRound} | ${ratio} | ${r.p50} | ${r.p99} | ${r.serverCpuMs.toFixed(2)} | ${r.dbCpuMs.toFixed(2)} | ${r.non2xx} | ${r.errors} |`,
     );
   }
+}
+
+function printComparison(before: Target, after: Target) {
+  console.log(
+    "| case | req/s before -> after | after / before | server CPU ms/req before -> after | Postgres CPU ms/req before -> after |",
+  );
+  console.log("|---|---:|---:|---:|---:|");
+  for (const bench of after.cases) {
+    const [b, a] = [medianOf(before, bench.id), medianOf(after, bench.id)];
+    console.log(
+      `| ${bench.name} | ${b.reqPerSec.toFixed(0)} -> ${a.reqPerSec.toFixed(0)} | ${((a.reqPerSec / b.reqPerSec) * 100).toFixed(0)}% | ` +
+        `${b.serverCpuMs.toFixed(2)} -> ${a.serverCpuMs.toFixed(2)} | ${b.dbCpuMs.toFixed(2)} -> ${a.dbCpuMs.toFixed(2)} |`,
+    );
+  }
+}
+
+const database = await freshBenchDatabase();
+const baseline = baselineRef ? await baselineBuild(baselineRef) : undefined;
+const targets: Target[] = [];
+try {
+  if (baseline) targets.push(await startTarget(`baseline ${baselineRef}`, baseline.root, await database.createEmpty(), port + 1));
+  targets.push(await startTarget(baseline ? "this tree" : "", ROOT, database.url, port));
+  const cases = targets[0].cases;
+
+  // Warm-up: JIT, connection pools, route compilation.
+  for (const bench of cases) for (const target of targets) await run(target, bench, 2);
+  const loads: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    loads.push(loadavg()[0]);
+    const order = round % 2 ? [...targets].reverse() : targets; // neither build always goes first
+    for (const [i, bench] of cases.entries())
+      for (const target of order) target.figures.get(bench.id)!.push(await run(target, target.cases[i], duration));
+  }
+  loads.push(loadavg()[0]);
+
+  console.log(
+    `\nRequest pipeline benchmark: ${rounds} interleaved rounds of ${duration}s per case${baseline ? " and build" : ""}, ${connections} connections, production build, fresh database`,
+  );
+  console.log(`Load average (1 min) at each round's start and at the end: ${loads.map((l) => l.toFixed(2)).join(", ")}`);
+  for (const target of targets) {
+    console.log(target.label ? `\n${target.label}:\n` : "");
+    printTable(target);
+    console.log(`\n${await bucketStats(target)}`);
+  }
+  if (baseline) {
+    console.log(`\nAfter (this tree) against before (${baselineRef}, ${baseline.commit.slice(0, 12)}), medians:\n`);
+    printComparison(targets[0], targets[1]);
+  }
 } finally {
-  await closeDb();
-  await server.stop();
+  for (const target of targets) {
+    await target.db.end();
+    await target.server.stop();
+  }
   await database.cleanup();
 }

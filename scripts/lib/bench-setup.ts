@@ -7,6 +7,8 @@ import { applyPendingMigrations, generatePrismaClientIfMissing } from "./prisma-
 
 export interface BenchDatabase {
   url: string;
+  /** Another database on the same server, empty (for another build's own migrations); cleanup drops it too. */
+  createEmpty: () => Promise<string>;
   cleanup: () => Promise<void>;
 }
 
@@ -17,16 +19,22 @@ export async function freshBenchDatabase(): Promise<BenchDatabase> {
         return { adminUrl: (db: string) => Object.assign(new URL(base.href), { pathname: `/${db}` }).href, stop: async () => {} };
       })()
     : await startEmbeddedPostgres("pg-test", Number(process.env.EMBEDDED_TEST_PG_PORT ?? 54330));
-  const database = `aps_bench_${Date.now()}_${randomBytes(3).toString("hex")}`;
-  await createDatabaseIfMissing(admin.adminUrl("postgres"), database);
-  const url = admin.adminUrl(database);
+  const databases: string[] = [];
+  const createEmpty = async () => {
+    const database = `aps_bench_${Date.now()}_${randomBytes(3).toString("hex")}`;
+    databases.push(database);
+    await createDatabaseIfMissing(admin.adminUrl("postgres"), database);
+    return admin.adminUrl(database);
+  };
+  const url = await createEmpty();
   await generatePrismaClientIfMissing();
   await applyPendingMigrations(url);
   await buildIfNeeded();
   return {
     url,
+    createEmpty,
     cleanup: async () => {
-      await dropDatabase(admin.adminUrl("postgres"), database).catch(() => {});
+      for (const database of databases) await dropDatabase(admin.adminUrl("postgres"), database).catch(() => {});
       await admin.stop();
     },
   };

@@ -1,4 +1,5 @@
-// Starts the production server (server.mjs) as a child process and waits until /health answers.
+// Starts the production server (server.mjs of this tree, or of another built tree) as a child process and
+// waits until /health answers.
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { ROOT } from "./prisma-cli";
@@ -14,9 +15,10 @@ export async function startServerProcess(
   env: Record<string, string>,
   inheritOutput = false,
   nodeArgs: string[] = [],
+  root = ROOT,
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, "server.mjs")], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, "server.mjs")], {
+    cwd: root,
     // BASE_URL defaults to the very address callers use (`url` below); the caller's environment and `env` override it.
     env: {
       BASE_URL: `http://127.0.0.1:${port}`,
