@@ -216,16 +216,16 @@ const targets: Target[] = [];
 try {
   if (baseline) targets.push(await startTarget(`baseline ${baselineRef}`, baseline.root, await database.createEmpty(), port + 1));
   targets.push(await startTarget(baseline ? "this tree" : "", ROOT, database.url, port));
-  const cases = targets[0].cases;
+  const caseIndexes = targets[0].cases.map((_, i) => i);
 
   // Warm-up: JIT, connection pools, route compilation.
-  for (const bench of cases) for (const target of targets) await run(target, bench, 2);
+  for (const i of caseIndexes) for (const target of targets) await run(target, target.cases[i], 2);
   const loads: number[] = [];
   for (let round = 0; round < rounds; round++) {
     loads.push(loadavg()[0]);
     const order = round % 2 ? [...targets].reverse() : targets; // neither build always goes first
-    for (const [i, bench] of cases.entries())
-      for (const target of order) target.figures.get(bench.id)!.push(await run(target, target.cases[i], duration));
+    for (const i of caseIndexes)
+      for (const target of order) target.figures.get(target.cases[i].id)!.push(await run(target, target.cases[i], duration));
   }
   loads.push(loadavg()[0]);
 
