@@ -4,3 +4,8 @@ export interface Scope {
   merchantId: string;
   livemode: boolean;
 }
+
+/** A caller with an API key: its scope, and the key (Idempotency-Keys and request keys are scoped per key). */
+export interface Caller extends Scope {
+  apiKeyId: string;
+}

@@ -15,19 +15,15 @@ import { createId } from "../ids";
 import { assertSameRequest, findOrOpenByRequestKey, requestDigest } from "../idempotency/request-key";
 import { railFor } from "../rails";
 import { isCustomerWalletMethod } from "../rails/test-cards";
-import type { Scope } from "../scope";
+import type { Caller, Scope } from "../scope";
 import { chargeFunding, openFunding, type FundingHooks } from "./fund-meter";
 import { readMeter } from "./meter-errors";
 import { DEFAULT_BASE_UNITS_PER_MINOR, type CreateMeterInput } from "./schemas";
 import { serializeMeter } from "./serialize";
 
-export interface MeterCaller extends Scope {
-  apiKeyId: string;
-}
-
 export async function createMeter(
   db: Db,
-  caller: MeterCaller,
+  caller: Caller,
   input: CreateMeterInput,
   idempotencyKey: string | null,
   hooks: FundingHooks = {},

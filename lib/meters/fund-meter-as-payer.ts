@@ -8,14 +8,14 @@ import { checkCapturable } from "../checkouts/check-capturable";
 import { transaction, type Db } from "../db";
 import { NotFoundError, ValidationError } from "../errors";
 import type { Meter, PaymentIntent } from "../generated/prisma/client";
-import type { Payer } from "../paywall/pay-paywall";
+import type { Caller } from "../scope";
 import { assertSameRequest, findOrOpenByRequestKey, requestDigest } from "../idempotency/request-key";
 import { chargedMethodOf, chargeFunding, fundingAnswer, openFunding, type FundingHooks } from "./fund-meter";
 import type { FundMeterInput } from "./schemas";
 
 export async function fundMeterAsPayer(
   db: Db,
-  payer: Payer,
+  payer: Caller,
   meterId: string,
   input: FundMeterInput,
   idempotencyKey: string | null,
@@ -55,7 +55,7 @@ async function prepaidMeterInMode(tx: Db, meterId: string, livemode: boolean): P
   return meter;
 }
 
-function sameRequest(pi: PaymentIntent, payer: Payer, meterId: string, input: FundMeterInput): PaymentIntent {
+function sameRequest(pi: PaymentIntent, payer: Caller, meterId: string, input: FundMeterInput): PaymentIntent {
   assertSameRequest(
     pi.meterFunding &&
       pi.payerMerchantId === payer.merchantId &&

@@ -14,7 +14,7 @@ import { statement, type Sql } from "../db";
 import { env } from "../env";
 import { ConflictError, InvariantViolation, ValidationError } from "../errors";
 import { createId } from "../ids";
-import type { Scope } from "../scope";
+import type { Caller, Scope } from "../scope";
 import { InsufficientBudgetError, MeterPastDueError, meterClosed, wrongTrustModel } from "./meter-errors";
 import { isOutOfRange, isUniqueViolation, readMeterSql } from "./meter-row";
 import type { ReserveInput } from "./schemas";
@@ -47,12 +47,7 @@ const FIND_RESERVATION = statement(
 
 type Row = ReservationRow & { base_units_per_minor: string };
 
-/** Who sent the request: the Idempotency-Key header is scoped per API key (docs/api-reference.md "Idempotency"). */
-export interface ReserveCaller extends Scope {
-  apiKeyId: string;
-}
-
-export async function reserve(db: Sql, scope: ReserveCaller, meterId: string, input: ReserveInput, requestKey: string | null = null) {
+export async function reserve(db: Sql, scope: Caller, meterId: string, input: ReserveInput, requestKey: string | null = null) {
   const request = requestDigest(scope.apiKeyId, requestKey);
   const key = input.idempotencyKey ?? (request === null ? null : `${HEADER_KEY_PREFIX}${request}`);
   const amount = BigInt(input.quantity) * BigInt(input.unitPriceMinor);

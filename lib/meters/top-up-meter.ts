@@ -6,8 +6,8 @@
 import { transaction, type Db } from "../db";
 import type { Meter, PaymentIntent } from "../generated/prisma/client";
 import { assertSameRequest, findOrOpenByRequestKey, requestDigest } from "../idempotency/request-key";
-import type { Scope } from "../scope";
-import { checkPaymentMethod, type MeterCaller } from "./create-meter";
+import type { Caller, Scope } from "../scope";
+import { checkPaymentMethod } from "./create-meter";
 import { chargeFunding, fundingAnswer, openFunding, type FundingHooks } from "./fund-meter";
 import { readMeter } from "./meter-errors";
 import type { TopUpInput } from "./schemas";
@@ -15,7 +15,7 @@ import { serializeMeter } from "./serialize";
 
 export async function topUpMeter(
   db: Db,
-  caller: MeterCaller,
+  caller: Caller,
   meterId: string,
   input: TopUpInput,
   idempotencyKey: string | null,

@@ -4,7 +4,7 @@
 // settle -> { success, errorReason?, errorMessage?, payer?, transaction, network }. A refusal is an answer
 // (200); a body that is not a facilitator request at all is 400 in the same shape.
 import { Reply } from "../http/api";
-import type { Principal } from "../http/authenticate";
+import type { Caller } from "../scope";
 import type { Db } from "../db";
 import { checkPayment, type RefusedPayment } from "./check-payment";
 import { BASE_SEPOLIA, networkFor, payToAddress } from "./networks";
@@ -50,7 +50,7 @@ function settleRefusal(refused: RefusedPayment) {
   };
 }
 
-export async function verifyX402(db: Db, principal: Principal, body: unknown) {
+export async function verifyX402(db: Db, principal: Caller, body: unknown) {
   const { request, error } = parseBody(body);
   if (!request) return new Reply(400, { isValid: false, invalidReason: error.reason, invalidMessage: error.message });
   const payment = await checkPayment({
@@ -64,7 +64,7 @@ export async function verifyX402(db: Db, principal: Principal, body: unknown) {
   return { isValid: true, payer: payment.payer };
 }
 
-export async function settleX402(tx: Db, principal: Principal, body: unknown) {
+export async function settleX402(tx: Db, principal: Caller, body: unknown) {
   const { request, error } = parseBody(body);
   if (!request)
     return new Reply(400, { success: false, errorReason: error.reason, errorMessage: error.message, transaction: "", network: "" });
@@ -87,7 +87,7 @@ export async function settleX402(tx: Db, principal: Principal, body: unknown) {
 }
 
 /** What this facilitator settles for the key's mode, and where the merchant is paid (extra.payTo). */
-export function supportedX402(principal: Principal) {
+export function supportedX402(principal: Caller) {
   const network = networkFor(principal.livemode);
   const extra = {
     payTo: payToAddress(principal.merchantId, principal.livemode),
