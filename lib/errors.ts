@@ -115,3 +115,19 @@ export class InvariantViolation extends DomainError {
     super("INVARIANT_VIOLATION", message);
   }
 }
+
+/** What a unit of work inside a transaction came to: its value, or an error whose state must still commit. */
+export type Settled<T> = { ok: true; value: T } | { ok: false; error: DomainError };
+
+/**
+ * Runs work inside a transaction and returns (instead of throwing) an error whose state must commit, such as a
+ * decline that marked its PaymentIntent failed: the transaction then commits, and the caller answers with the error.
+ */
+export async function keepCommittedState<T>(work: () => Promise<T>): Promise<Settled<T>> {
+  try {
+    return { ok: true, value: await work() };
+  } catch (err) {
+    if (err instanceof DomainError && err.commitsState) return { ok: false, error: err };
+    throw err;
+  }
+}

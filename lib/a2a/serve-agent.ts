@@ -13,8 +13,7 @@ import { getDb } from "../db";
 import { demoMerchantId } from "../merchants/demo";
 import { DomainError, NotFoundError, RateLimitedError, UnauthorizedError } from "../errors";
 import { authenticateAndLimit } from "../http/authenticate";
-import { clientIpKey } from "../http/client-ip";
-import { enforceRateLimit } from "../http/rate-limit-step";
+import { limitByClientIp } from "../http/rate-limit-step";
 import { readBodyText } from "../http/read-body";
 import { PATH_ID_PATTERN } from "../validation/text-safety";
 import { agentCardJson, buildAgentCard } from "./card";
@@ -72,7 +71,7 @@ export async function serveAgentRpc(req: Request, merchantId: string): Promise<R
   const version = req.headers.get("a2a-version")?.trim() || undefined;
   const legacy = isLegacy(version);
   try {
-    const { principal } = await authenticateAndLimit(req, headers);
+    const { caller: principal } = await authenticateAndLimit(req, headers);
     const merchant = await findAgentMerchant(merchantId);
     if (!merchant) throw new NotFoundError("merchant agent", merchantId);
     const text = await readBodyText(req, BODY_LIMIT);
@@ -142,7 +141,7 @@ export async function serveAgentRpc(req: Request, merchantId: string): Promise<R
 export async function serveAgentCard(req: Request, merchantId: string | null): Promise<Response> {
   const headers = new Headers();
   try {
-    await enforceRateLimit(`ip:${clientIpKey(req)}`, headers);
+    await limitByClientIp(req, headers);
     const id = merchantId ?? (await demoMerchantId(getDb()));
     if (!id) throw new NotFoundError("merchant agent (no demo merchant on this deployment)");
     const merchant = await findAgentMerchant(id);

@@ -6,30 +6,19 @@ import { sql, statement } from "../db";
 import { env } from "../env";
 import { UnauthorizedError } from "../errors";
 import { createId } from "../ids";
-import { claim, claimText, existingRecordText, type ClaimOutcome, type ClaimRow } from "../idempotency/claims";
+import { claim, claimText, existingRecordText, type ClaimRow } from "../idempotency/claims";
 import { hashSecret, looksLikeSecret } from "../merchants/api-key-secret";
 import { bucketConfig, bucketsInPostgres } from "../rate-limit";
 import { takeTokenText } from "../rate-limit/postgres-limiter";
 import { describeBucket, refillPerMs } from "../rate-limit/token-bucket";
-import { clientIpKey } from "./client-ip";
-import { applyTakeResult, enforceRateLimit } from "./rate-limit-step";
-
-export interface Principal {
-  merchantId: string;
-  apiKeyId: string;
-  livemode: boolean;
-}
+import type { Caller } from "../scope";
+import type { Authenticate, Authenticated } from "./pipeline";
+import { applyTakeResult, enforceRateLimit, limitByClientIp } from "./rate-limit-step";
 
 /** An idempotency claim to make once the key is known and its token taken. */
 export interface ClaimRequest {
   key: string;
   fingerprint: string;
-}
-
-export interface Authenticated {
-  principal: Principal;
-  /** Set when a claim was requested. */
-  claim?: ClaimOutcome;
 }
 
 interface KeyRow {
@@ -84,7 +73,7 @@ function presentedSecretHash(req: Request): string {
   return hashSecret(token);
 }
 
-function principalOf(row: KeyRow): Principal {
+function principalOf(row: KeyRow): Caller {
   return { merchantId: row.merchant_id, apiKeyId: row.id, livemode: row.livemode };
 }
 
@@ -92,19 +81,22 @@ function principalOf(row: KeyRow): Principal {
  * Authenticates, takes the principal's token and makes the requested claim. A failed attempt costs a token
  * from the caller's IP bucket instead (a brake on guessing keys).
  */
-export async function authenticateAndLimit(req: Request, headers: Headers, claimRequest?: ClaimRequest): Promise<Authenticated> {
+export async function authenticateAndLimit(req: Request, headers: Headers, claimRequest?: ClaimRequest): Promise<Authenticated<Caller>> {
   try {
     const secretHash = presentedSecretHash(req);
     return bucketsInPostgres()
       ? await inOneStatement(secretHash, headers, claimRequest)
       : await stepByStep(secretHash, headers, claimRequest);
   } catch (err) {
-    if (err instanceof UnauthorizedError) await enforceRateLimit(`ip:${clientIpKey(req)}`, headers);
+    if (err instanceof UnauthorizedError) await limitByClientIp(req, headers);
     throw err;
   }
 }
 
-async function inOneStatement(secretHash: string, headers: Headers, claimRequest?: ClaimRequest): Promise<Authenticated> {
+/** The API's authentication step of the request pipeline. */
+export const byApiKey: Authenticate<Caller> = authenticateAndLimit;
+
+async function inOneStatement(secretHash: string, headers: Headers, claimRequest?: ClaimRequest): Promise<Authenticated<Caller>> {
   const config = bucketConfig();
   const [row] = await sql().rows<KeyLimitClaimRow>(FIND_KEY_TAKE_TOKEN_CLAIM, [
     secretHash,
@@ -119,7 +111,7 @@ async function inOneStatement(secretHash: string, headers: Headers, claimRequest
   if (!row) throw new UnauthorizedError("Invalid API key.");
   applyTakeResult(describeBucket(config, row.allowed, Number(row.tokens)), headers);
   const principal = principalOf(row);
-  if (!claimRequest) return { principal };
+  if (!claimRequest) return { caller: principal };
   const firstAttempt: ClaimRow | null = row.claim_id
     ? {
         id: row.claim_id,
@@ -131,15 +123,15 @@ async function inOneStatement(secretHash: string, headers: Headers, claimRequest
       }
     : null;
   const scope = { apiKeyId: principal.apiKeyId, livemode: principal.livemode, key: claimRequest.key };
-  return { principal, claim: await claim(sql(), scope, claimRequest.fingerprint, firstAttempt) };
+  return { caller: principal, claim: await claim(sql(), scope, claimRequest.fingerprint, firstAttempt) };
 }
 
-async function stepByStep(secretHash: string, headers: Headers, claimRequest?: ClaimRequest): Promise<Authenticated> {
+async function stepByStep(secretHash: string, headers: Headers, claimRequest?: ClaimRequest): Promise<Authenticated<Caller>> {
   const [row] = await sql().rows<KeyRow>(FIND_KEY, [secretHash]);
   if (!row) throw new UnauthorizedError("Invalid API key.");
   const principal = principalOf(row);
   await enforceRateLimit(`key:${principal.apiKeyId}`, headers);
-  if (!claimRequest) return { principal };
+  if (!claimRequest) return { caller: principal };
   const scope = { apiKeyId: principal.apiKeyId, livemode: principal.livemode, key: claimRequest.key };
-  return { principal, claim: await claim(sql(), scope, claimRequest.fingerprint) };
+  return { caller: principal, claim: await claim(sql(), scope, claimRequest.fingerprint) };
 }

@@ -3,8 +3,7 @@
 // take their own token, so only page requests are counted here: one token per page view.
 import { NextResponse } from "next/server";
 import { RateLimitedError } from "../errors";
-import { clientIpKey } from "./client-ip";
-import { enforceRateLimit } from "./rate-limit-step";
+import { limitByClientIp } from "./rate-limit-step";
 
 const PAGE_METHODS = new Set(["GET", "HEAD"]);
 
@@ -12,7 +11,7 @@ export async function limitPublicPage(request: Request): Promise<NextResponse> {
   if (!PAGE_METHODS.has(request.method)) return NextResponse.next();
   const headers = new Headers();
   try {
-    await enforceRateLimit(`ip:${clientIpKey(request)}`, headers);
+    await limitByClientIp(request, headers);
   } catch (err) {
     if (!(err instanceof RateLimitedError)) throw err;
     headers.set("Content-Type", "text/plain; charset=utf-8");

@@ -2,9 +2,15 @@
 // and report the bucket in RateLimit-* headers on every limited response.
 import { RateLimitedError } from "../errors";
 import { getRateLimiter, type TakeResult } from "../rate-limit";
+import { clientIpKey } from "./client-ip";
 
 export async function enforceRateLimit(bucketKey: string, headers: Headers): Promise<void> {
   applyTakeResult(await getRateLimiter().take(bucketKey), headers);
+}
+
+/** The limit of a caller without a credential: a token from its client IP's bucket. */
+export async function limitByClientIp(req: Request, headers: Headers): Promise<void> {
+  await enforceRateLimit(`ip:${clientIpKey(req)}`, headers);
 }
 
 /** Reports the bucket in the headers and refuses the request when it was empty. */

@@ -7,9 +7,8 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { env } from "../env";
 import { DomainError } from "../errors";
-import { clientIpKey } from "../http/client-ip";
 import { toErrorResult } from "../http/errors";
-import { enforceRateLimit } from "../http/rate-limit-step";
+import { limitByClientIp } from "../http/rate-limit-step";
 import { createId } from "../ids";
 import { resourceMetadataUrl } from "../oauth/config";
 import { mcpPrincipal } from "./principal";
@@ -37,7 +36,7 @@ export async function handleMcp(req: Request): Promise<Response> {
   const foreign = foreignHostOrOrigin(req);
   if (foreign) return jsonError(403, "FORBIDDEN", `${foreign} (DNS-rebinding protection)`, headers);
   try {
-    await enforceRateLimit(`ip:${clientIpKey(req)}`, headers);
+    await limitByClientIp(req, headers);
     const principal = await mcpPrincipal(req);
     if (principal === null || principal === "invalid") {
       const error =

@@ -12,10 +12,11 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { getDb, sql, transaction, type Db } from "../db";
-import { BusyError, DomainError } from "../errors";
+import { DomainError } from "../errors";
 import { toErrorResult } from "../http/errors";
+import { outcomeOf, settleClaimOnError } from "../http/pipeline";
 import { createId } from "../ids";
-import { claim, releaseClaim, settleFailedClaim, storeResponse, validateIdempotencyKey } from "../idempotency/claims";
+import { claim, storeResponse, validateIdempotencyKey } from "../idempotency/claims";
 import { requestFingerprint } from "../idempotency/fingerprint";
 import { getCheckout } from "../checkouts/get-checkout";
 import { openCheckout } from "../checkouts/open-checkout";
@@ -141,27 +142,13 @@ async function write(
       claimId = outcome.claimId;
     }
     const result = await transaction(async (tx) => {
-      let status = 200;
-      let body: unknown;
-      try {
-        body = await work(tx, scopeOf(principal));
-      } catch (err) {
-        if (!(err instanceof DomainError && err.commitsState)) throw err;
-        const settled = toErrorResult(err, createId("request"));
-        status = settled.status;
-        body = settled.body;
-      }
-      if (claimId) await storeResponse(tx, claimId, status, JSON.stringify(body));
-      return { status, body };
+      const outcome = await outcomeOf(() => work(tx, scopeOf(principal)), createId("request"));
+      if (claimId) await storeResponse(tx, claimId, outcome.status, JSON.stringify(outcome.body));
+      return outcome;
     });
     return result.status < 300 ? ok(result.body) : { isError: true, content: [{ type: "text", text: JSON.stringify(result.body) }] };
   } catch (err) {
-    if (claimId) {
-      const settled = toErrorResult(err, createId("request"));
-      await (err instanceof BusyError
-        ? releaseClaim(claimId).catch(() => undefined)
-        : settleFailedClaim(claimId, settled.status, settled.body));
-    }
+    if (claimId) await settleClaimOnError(claimId, err, toErrorResult(err, createId("request")));
     return failed(err);
   }
 }

@@ -1,41 +1,34 @@
-// The wrapper of every public OAuth endpoint (/oauth/*, the /.well-known documents): a token from the
-// client IP's bucket (the API's token bucket and RateLimit-* headers, TRUSTED_PROXY_HOPS honoured by
-// lib/http/client-ip.ts), then the handler; an OAuthError becomes the RFC's JSON error, anything else the
-// service's error contract. Responses are never cached (RFC 6749 5.1).
+// The wrapper of every public OAuth endpoint (/oauth/*, the /.well-known documents): the request pipeline
+// (lib/http/pipeline.ts) with the per-IP step (the API's token bucket and RateLimit-* headers, TRUSTED_PROXY_HOPS
+// honoured by lib/http/client-ip.ts); the handler reads its own form or query. An OAuthError becomes the RFC's
+// JSON error, anything else the service's error contract. Responses are never cached (RFC 6749 5.1).
 import { DomainError } from "../errors";
-import { clientIpKey } from "../http/client-ip";
-import { toErrorResult } from "../http/errors";
-import { enforceRateLimit } from "../http/rate-limit-step";
+import { toErrorResult, type HttpResult } from "../http/errors";
+import { byClientIp, pipeline, type Steps } from "../http/pipeline";
 import { readBodyText } from "../http/read-body";
-import { createId } from "../ids";
 import { OAuthError } from "./errors";
 
 /** OAuth request bodies are small forms or a small JSON registration. */
 export const OAUTH_BODY_LIMIT_BYTES = 16 * 1024;
 
+function oauthErrorResult(err: unknown, requestId: string): HttpResult {
+  if (err instanceof OAuthError) return { status: err.status, body: err.body() };
+  // A body that was too large, cut short or not UTF-8 (read-body.ts) is the client's malformed request.
+  if (err instanceof DomainError && err.code === "VALIDATION_ERROR")
+    return { status: 400, body: { error: "invalid_request", error_description: err.message } };
+  return toErrorResult(err, requestId);
+}
+
+const OAUTH_PUBLIC: Steps<undefined> = {
+  authenticate: byClientIp,
+  claims: false,
+  headers: { "Cache-Control": "no-store", Pragma: "no-cache" },
+  errorResult: oauthErrorResult,
+};
+
+/** The handler answers with a JSON value (200) or a Response of its own; it opens its own transactions. */
 export function publicRoute(handler: (req: Request, headers: Headers) => Promise<Response | unknown>) {
-  return async (req: Request): Promise<Response> => {
-    const requestId = createId("request");
-    const headers = new Headers({ "Request-Id": requestId, "Cache-Control": "no-store", Pragma: "no-cache" });
-    try {
-      await enforceRateLimit(`ip:${clientIpKey(req)}`, headers);
-      const value = await handler(req, headers);
-      if (value instanceof Response) {
-        headers.forEach((v, k) => {
-          if (!value.headers.has(k)) value.headers.set(k, v);
-        });
-        return value;
-      }
-      return json(200, value, headers);
-    } catch (err) {
-      if (err instanceof OAuthError) return json(err.status, err.body(), headers);
-      // A body that was too large, cut short or not UTF-8 (read-body.ts) is the client's malformed request.
-      if (err instanceof DomainError && err.code === "VALIDATION_ERROR")
-        return json(400, { error: "invalid_request", error_description: err.message }, headers);
-      const result = toErrorResult(err, requestId);
-      return json(result.status, result.body, headers);
-    }
-  };
+  return pipeline(OAUTH_PUBLIC, { rawInput: true, transaction: false }, ({ req, headers }) => handler(req, headers));
 }
 
 export function json(status: number, body: unknown, headers?: Headers): Response {

@@ -3,9 +3,8 @@
 // form post, so paying works without JavaScript. Guards: same-origin Origin header, the form token, and
 // the per-IP rate limit.
 import { RateLimitedError } from "../errors";
-import { clientIpKey } from "../http/client-ip";
 import { readFormText } from "../http/form-body-limit";
-import { enforceRateLimit } from "../http/rate-limit-step";
+import { limitByClientIp } from "../http/rate-limit-step";
 import { isSameOrigin } from "../security/same-origin";
 import type { CardFieldErrors, CardForm } from "./card";
 import { verifyFormToken } from "./form-token";
@@ -89,7 +88,7 @@ export async function handleCardSubmit(req: Request, target: Target): Promise<Re
 
   if (!isSameOrigin(req)) return fail(403, "forbidden");
   try {
-    await enforceRateLimit(`ip:${clientIpKey(req)}`, headers);
+    await limitByClientIp(req, headers);
   } catch (err) {
     if (err instanceof RateLimitedError) return fail(429, "rate_limited");
     throw err;

@@ -4,9 +4,8 @@
 import { retryDeclinedCheckout } from "../checkouts/retry-checkout";
 import { transaction } from "../db";
 import { RateLimitedError } from "../errors";
-import { clientIpKey } from "../http/client-ip";
 import { readFormText } from "../http/form-body-limit";
-import { enforceRateLimit } from "../http/rate-limit-step";
+import { limitByClientIp } from "../http/rate-limit-step";
 import { isSameOrigin } from "../security/same-origin";
 import { PATH_ID_PATTERN } from "../validation/text-safety";
 import { verifyFormToken } from "./form-token";
@@ -20,7 +19,7 @@ export async function handleRetry(req: Request, checkoutId: string): Promise<Res
   };
   if (!isSameOrigin(req)) return redirect(`${page}?error=forbidden`);
   try {
-    await enforceRateLimit(`ip:${clientIpKey(req)}`, headers);
+    await limitByClientIp(req, headers);
   } catch (err) {
     if (err instanceof RateLimitedError) return redirect(`${page}?error=rate_limited`);
     throw err;

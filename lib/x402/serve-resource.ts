@@ -8,11 +8,8 @@ import { getDb, transaction } from "../db";
 import { env } from "../env";
 import { ConflictError, NotFoundError, UpstreamError } from "../errors";
 import type { PaidResource } from "../generated/prisma/client";
-import { clientIpKey } from "../http/client-ip";
-import { toErrorResult } from "../http/errors";
-import { enforceRateLimit } from "../http/rate-limit-step";
+import { byClientIp, pipeline, type Steps } from "../http/pipeline";
 import { readBodyText } from "../http/read-body";
-import { createId } from "../ids";
 import { findPublicPaidResource } from "../paid-resources/get-paid-resource";
 import { forwardRequest } from "../paid-resources/forward-request";
 import { createRefund } from "../refunds/create-refund";
@@ -67,97 +64,91 @@ function paymentRequired(resource: PaidResource, error: string, headers: Headers
   });
 }
 
-function errorResponse(err: unknown, requestId: string, headers: Headers): Response {
-  const result = toErrorResult(err, requestId);
-  headers.set("Content-Type", "application/json");
-  return new Response(JSON.stringify(result.body), { status: result.status, headers });
-}
-
 const FORWARDED_HEADERS = ["content-type", "accept", "accept-language"];
 
-export async function serveX402Resource(req: Request, id: string): Promise<Response> {
-  const requestId = createId("request");
-  const headers = new Headers({ "Request-Id": requestId, "Access-Control-Expose-Headers": EXPOSED });
-  try {
-    await enforceRateLimit(`ip:${clientIpKey(req)}`, headers);
-    const resource = await findPublicPaidResource(getDb(), id);
-    if (!resource) throw new NotFoundError("paid_resource", id);
-    if (resource.currency !== "USD") {
-      throw new ConflictError(
-        `Paid resource ${id} is priced in ${resource.currency}; x402 pays in USDC, so only USD-priced resources are sold here (MPP: /mpp/r/${id}).`,
-        { reason: "currency_not_supported" },
-      );
-    }
-    const header = req.headers.get("payment-signature") ?? req.headers.get("x-payment");
-    if (header === null)
-      return paymentRequired(resource, "Payment required", headers, "Pay with PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (v1).");
-    if (header.length > MAX_PAYMENT_HEADER_CHARS)
-      return paymentRequired(resource, "invalid_payload", headers, "The payment header is too large.");
-    const decoded = decodeHeader(header) as { x402Version?: unknown } | null;
-    if (!decoded || typeof decoded !== "object")
-      return paymentRequired(resource, "invalid_payload", headers, "The payment header is not standard base64 of a JSON PaymentPayload.");
-    const version = decoded.x402Version;
-    if (version !== 1 && version !== 2)
-      return paymentRequired(resource, "invalid_x402_version", headers, `x402Version ${String(version)} is not supported (1 or 2).`);
+/** The public pipeline (per-IP limit, errors in the error contract); the resource's id is checked by its lookup. */
+const PAID_RESOURCE: Steps<undefined> = { authenticate: byClientIp, claims: false, headers: { "Access-Control-Expose-Headers": EXPOSED } };
 
-    // A body to forward is read (and size-checked) before anything is charged.
-    const hasBody = resource.url !== null && req.method !== "GET" && req.method !== "HEAD";
-    const body = hasBody ? await readBodyText(req, env.BODY_LIMIT_BYTES) : undefined;
+export const serveX402Resource = pipeline(PAID_RESOURCE, { rawInput: true, transaction: false }, ({ req, params, headers }) =>
+  sellResource(req, params.id, headers),
+);
 
-    const terms = resourceRequirements(resource);
-    const payment = await checkPayment({
-      merchantId: resource.merchantId,
-      livemode: resource.livemode,
-      version,
-      paymentPayload: decoded,
-      paymentRequirements: version === 2 ? terms.v2 : terms.v1,
-    });
-    if (!payment.ok) return paymentRequired(resource, payment.reason, headers, payment.message);
-    const scope = { merchantId: resource.merchantId, livemode: resource.livemode };
-    const settled = await transaction((tx) => settlePayment(tx, scope, payment, { paidResourceId: resource.id, name: resource.name }));
-    if (!settled.ok) return paymentRequired(resource, settled.reason, headers, settled.message);
-
-    // Committed: the payment is in the ledger. Now the paid content.
-    const receipt = encodeHeader({
-      success: true,
-      transaction: settled.paymentIntentId,
-      network: payment.networkName,
-      payer: payment.payer,
-    });
-    if (resource.url === null) {
-      for (const name of PAYMENT_RESPONSE_HEADERS) headers.set(name, receipt);
-      headers.set("Content-Type", "application/json");
-      return new Response(JSON.stringify(resource.content), { status: 200, headers });
-    }
-    const search = new URL(req.url).search;
-    const forwarded = await forwardRequest({
-      url: search ? `${resource.url}${resource.url.includes("?") ? "&" : "?"}${search.slice(1)}` : resource.url,
-      method: req.method,
-      body,
-      headers: {
-        ...Object.fromEntries(FORWARDED_HEADERS.flatMap((name) => (req.headers.get(name) ? [[name, req.headers.get(name)!]] : []))),
-        "x-paid-resource": resource.id,
-        "x-payment-intent": settled.paymentIntentId,
-        "x-payer": payment.payer,
-      },
-    });
-    if (!forwarded.ok) {
-      const refund = await transaction((tx) =>
-        createRefund(tx, scope, {
-          paymentIntentId: settled.paymentIntentId,
-          reason: `x402 paid resource: the merchant's server failed (${forwarded.failure}${forwarded.status ? ` ${forwarded.status}` : ""})`,
-        }),
-      );
-      const failed = new UpstreamError(
-        `The merchant's server for paid resource ${resource.id} failed (${forwarded.failure}); the payment ${settled.paymentIntentId} was refunded (${refund.id}).`,
-      );
-      Object.assign(failed.details, { reason: "forward_failed", paymentIntentId: settled.paymentIntentId, refundId: refund.id });
-      throw failed;
-    }
-    for (const name of PAYMENT_RESPONSE_HEADERS) headers.set(name, receipt);
-    if (forwarded.contentType) headers.set("Content-Type", forwarded.contentType);
-    return new Response(new Uint8Array(forwarded.body), { status: forwarded.status, headers });
-  } catch (err) {
-    return errorResponse(err, requestId, headers);
+async function sellResource(req: Request, id: string, headers: Headers): Promise<Response> {
+  const resource = await findPublicPaidResource(getDb(), id);
+  if (!resource) throw new NotFoundError("paid_resource", id);
+  if (resource.currency !== "USD") {
+    throw new ConflictError(
+      `Paid resource ${id} is priced in ${resource.currency}; x402 pays in USDC, so only USD-priced resources are sold here (MPP: /mpp/r/${id}).`,
+      { reason: "currency_not_supported" },
+    );
   }
+  const header = req.headers.get("payment-signature") ?? req.headers.get("x-payment");
+  if (header === null)
+    return paymentRequired(resource, "Payment required", headers, "Pay with PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (v1).");
+  if (header.length > MAX_PAYMENT_HEADER_CHARS)
+    return paymentRequired(resource, "invalid_payload", headers, "The payment header is too large.");
+  const decoded = decodeHeader(header) as { x402Version?: unknown } | null;
+  if (!decoded || typeof decoded !== "object")
+    return paymentRequired(resource, "invalid_payload", headers, "The payment header is not standard base64 of a JSON PaymentPayload.");
+  const version = decoded.x402Version;
+  if (version !== 1 && version !== 2)
+    return paymentRequired(resource, "invalid_x402_version", headers, `x402Version ${String(version)} is not supported (1 or 2).`);
+
+  // A body to forward is read (and size-checked) before anything is charged.
+  const hasBody = resource.url !== null && req.method !== "GET" && req.method !== "HEAD";
+  const body = hasBody ? await readBodyText(req, env.BODY_LIMIT_BYTES) : undefined;
+
+  const terms = resourceRequirements(resource);
+  const payment = await checkPayment({
+    merchantId: resource.merchantId,
+    livemode: resource.livemode,
+    version,
+    paymentPayload: decoded,
+    paymentRequirements: version === 2 ? terms.v2 : terms.v1,
+  });
+  if (!payment.ok) return paymentRequired(resource, payment.reason, headers, payment.message);
+  const scope = { merchantId: resource.merchantId, livemode: resource.livemode };
+  const settled = await transaction((tx) => settlePayment(tx, scope, payment, { paidResourceId: resource.id, name: resource.name }));
+  if (!settled.ok) return paymentRequired(resource, settled.reason, headers, settled.message);
+
+  // Committed: the payment is in the ledger. Now the paid content.
+  const receipt = encodeHeader({
+    success: true,
+    transaction: settled.paymentIntentId,
+    network: payment.networkName,
+    payer: payment.payer,
+  });
+  if (resource.url === null) {
+    for (const name of PAYMENT_RESPONSE_HEADERS) headers.set(name, receipt);
+    headers.set("Content-Type", "application/json");
+    return new Response(JSON.stringify(resource.content), { status: 200, headers });
+  }
+  const search = new URL(req.url).search;
+  const forwarded = await forwardRequest({
+    url: search ? `${resource.url}${resource.url.includes("?") ? "&" : "?"}${search.slice(1)}` : resource.url,
+    method: req.method,
+    body,
+    headers: {
+      ...Object.fromEntries(FORWARDED_HEADERS.flatMap((name) => (req.headers.get(name) ? [[name, req.headers.get(name)!]] : []))),
+      "x-paid-resource": resource.id,
+      "x-payment-intent": settled.paymentIntentId,
+      "x-payer": payment.payer,
+    },
+  });
+  if (!forwarded.ok) {
+    const refund = await transaction((tx) =>
+      createRefund(tx, scope, {
+        paymentIntentId: settled.paymentIntentId,
+        reason: `x402 paid resource: the merchant's server failed (${forwarded.failure}${forwarded.status ? ` ${forwarded.status}` : ""})`,
+      }),
+    );
+    const failed = new UpstreamError(
+      `The merchant's server for paid resource ${resource.id} failed (${forwarded.failure}); the payment ${settled.paymentIntentId} was refunded (${refund.id}).`,
+    );
+    Object.assign(failed.details, { reason: "forward_failed", paymentIntentId: settled.paymentIntentId, refundId: refund.id });
+    throw failed;
+  }
+  for (const name of PAYMENT_RESPONSE_HEADERS) headers.set(name, receipt);
+  if (forwarded.contentType) headers.set("Content-Type", forwarded.contentType);
+  return new Response(new Uint8Array(forwarded.body), { status: forwarded.status, headers });
 }

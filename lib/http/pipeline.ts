@@ -1,0 +1,313 @@
+// The one request pipeline. Its steps, in order:
+//   1. a request id and the response's first headers;
+//   2. authentication and rate limit, the one step each composition supplies (see `Authenticate`);
+//   3. input: the body (size, JSON, NUL), zod body and query, path ids and the Idempotency-Key. It is read
+//      before step 2, so that the idempotency claim can join the authentication statement, and its errors are
+//      raised after it: callers see auth -> rate limit -> input errors;
+//   4. idempotency: a replay answers with the stored response; a claim is settled with the answer;
+//   5. the handler: a mutation in one transaction together with its stored response (an error whose state
+//      commits, a decline, is then the answer), a read on the pool;
+//   6. error mapping (the error contract, or a protocol's own shape) and the response.
+// The compositions: api() (lib/http/api.ts: an API key, or none with the per-IP limit), dashboardApi()
+// (lib/dashboard/route.ts: session + Origin + CSRF) and the public protocol paths (lib/oauth/public-route.ts,
+// lib/x402/serve-resource.ts: the per-IP limit, their own input). A handler sees what it declared, never HTTP.
+import type { z } from "zod";
+import { DeferredTransaction, getDb, sql, SqlWrite, transaction, type Db, type Sql } from "../db";
+import { env } from "../env";
+import { BusyError, InvariantViolation, keepCommittedState, NotFoundError } from "../errors";
+import { releaseClaim, settleFailedClaim, storeResponse, writeAndStoreResponse, type ClaimOutcome } from "../idempotency/claims";
+import { createId } from "../ids";
+import { parseOrThrow } from "../validation/parse";
+import { PATH_ID_PATTERN, rejectNul } from "../validation/text-safety";
+import type { ClaimRequest } from "./authenticate";
+import { toErrorResult, type HttpResult } from "./errors";
+import { faultAt } from "./fault-injection";
+import { claimRequestOf } from "./idempotency-step";
+import { limitByClientIp } from "./rate-limit-step";
+import { readJsonBody } from "./read-body";
+
+/** A handler's result with a status other than the route's default. */
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {}
+}
+
+export type RouteParams = Record<string, string>;
+
+/** What a handler's `tx` is: a Prisma client (the default), or raw SQL for hot paths (lib/db.ts). */
+export type DbKind = "prisma" | "sql";
+
+export type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface Authenticated<C> {
+  caller: C;
+  /** The idempotency claim, when one was requested. */
+  claim?: ClaimOutcome;
+}
+
+/**
+ * Step 2, a composition's own: who calls (or 401/403), a token from their rate-limit bucket (or 429) and, when a
+ * claim request is given, the idempotency claim (made in the authentication's own statement where it can be).
+ */
+export type Authenticate<C> = (req: Request, headers: Headers, claimRequest?: ClaimRequest) => Promise<Authenticated<C>>;
+
+/** A composition: its authentication step, and whether its callers' Idempotency-Keys are claimed. */
+export interface Steps<C> {
+  authenticate: Authenticate<C>;
+  claims: boolean;
+  /** Headers of every response (e.g. Cache-Control: no-store). */
+  headers?: Record<string, string>;
+  /** The error shape of the composition (default: the error contract). */
+  errorResult?: (err: unknown, requestId: string) => HttpResult;
+}
+
+/** No credential: a token from the client IP's bucket (the public paths). */
+export const byClientIp: Authenticate<undefined> = async (req, headers) => {
+  await limitByClientIp(req, headers);
+  return { caller: undefined };
+};
+
+export interface PipelineOptions<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, D extends DbKind> {
+  body?: B;
+  query?: Q;
+  /** Status of a successful result (default 200). */
+  status?: number;
+  /** The response carries a secret: its stored idempotent copy is encrypted at rest. */
+  secretInResponse?: boolean;
+  /**
+   * false: no generic Idempotency-Key record; the route's own domain function makes its retries safe
+   * (e.g. a unique key in its own table) and reads the header itself.
+   */
+  idempotent?: false;
+  /**
+   * false: the handler gets the pool and opens its own transactions (or needs none: one atomic
+   * statement). A generic Idempotency-Key record is then stored after the handler, in a statement of
+   * its own: a process that dies in between leaves the key in flight until its lock expires, and the
+   * retry runs the handler again, so such a handler must itself be safe to run again (e.g. it finds
+   * its own earlier work by a request key, as meter funding does).
+   */
+  transaction?: false;
+  /**
+   * "sql": the handler gets raw SQL (`Sql`) in a plain pg transaction that begins with its first statement,
+   * without Prisma's per-call cost; a handler may return an SqlWrite (its one write, planned with its
+   * result), which then shares one statement with the stored idempotent response.
+   */
+  db?: D;
+  /** Largest accepted body of this route (default BODY_LIMIT_BYTES). */
+  bodyLimitBytes?: number;
+  /** The handler reads the request itself (a form, a protocol's body): no body, query, path-id or claim step. */
+  rawInput?: true;
+}
+
+export interface PipelineContext<C, B, Q, D extends DbKind = "prisma"> {
+  /** The transaction of a mutating request, or the pool for reads. */
+  tx: D extends "sql" ? Sql : Db;
+  caller: C;
+  body: B;
+  query: Q;
+  params: RouteParams;
+  req: Request;
+  /** The response's headers so far (a handler answering with its own Response may start from them). */
+  headers: Headers;
+}
+
+type NextContext = { params: Promise<RouteParams> };
+
+export const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** The request's input, read and checked before the first statement. */
+interface Input<B, Q> {
+  body: B;
+  query: Q;
+  params: RouteParams;
+  claimRequest?: ClaimRequest;
+}
+
+/**
+ * A route handler made of the steps above. A handler returns its result (a Reply for another status), an
+ * SqlWrite on db "sql", or, where nothing is stored for replay, a Response of its own (a download, a protocol's
+ * answer), which gets the pipeline's headers it does not set itself.
+ */
+export function pipeline<C, B extends z.ZodType | undefined, Q extends z.ZodType | undefined, D extends DbKind>(
+  steps: Steps<C>,
+  options: PipelineOptions<B, Q, D>,
+  handler: (ctx: PipelineContext<C, Infer<B>, Infer<Q>, D>) => unknown,
+) {
+  type Context = PipelineContext<C, Infer<B>, Infer<Q>, D>;
+  const errorResult = steps.errorResult ?? toErrorResult;
+  return async (req: Request, nextContext?: NextContext): Promise<Response> => {
+    const requestId = createId("request");
+    const headers = new Headers({ "Request-Id": requestId, ...steps.headers });
+    let claimId: string | null = null;
+    try {
+      const mutating = MUTATING.has(req.method);
+      let input: Input<Infer<B>, Infer<Q>> | undefined;
+      let inputError: unknown;
+      try {
+        const claimable = mutating && steps.claims && options.idempotent !== false && !options.rawInput;
+        input = options.rawInput ? await rawInput(nextContext) : await readInput(req, nextContext, claimable, options);
+      } catch (err) {
+        inputError = err;
+      }
+      const authenticated = await steps.authenticate(req, headers, input?.claimRequest);
+      if (authenticated.claim?.kind === "replay") {
+        headers.set("Idempotent-Replayed", "true");
+        return respondText(authenticated.claim.status, authenticated.claim.bodyText, headers);
+      }
+      claimId = authenticated.claim?.claimId ?? null;
+      if (!input) throw inputError;
+
+      const context = { caller: authenticated.caller, body: input.body, query: input.query, params: input.params, req, headers };
+      if (!mutating || options.transaction === false) {
+        const pool = (options.db === "sql" ? sql() : getDb()) as Context["tx"];
+        const value = await handler({ ...context, tx: pool } as Context);
+        if (value instanceof Response) {
+          if (claimId) throw new InvariantViolation("A Response of its own cannot be stored for an idempotent replay.");
+          return withHeaders(value, headers);
+        }
+        const result = toResult(value instanceof SqlWrite ? await value.run(sql()) : value, options.status);
+        if (!claimId) return respond(result, headers);
+        const bodyText = JSON.stringify(result.body);
+        await storeResponse(sql(), claimId, result.status, bodyText, options.secretInResponse);
+        return respondText(result.status, bodyText, headers);
+      }
+
+      const mutation = { req, requestId, claimId, status: options.status, seal: options.secretInResponse };
+      const work = (tx: Db | Sql) => handler({ ...context, tx } as Context);
+      const result = options.db === "sql" ? await runOnSql(work, mutation) : await runOnPrisma(work, mutation);
+      return respondText(result.status, result.bodyText, headers);
+    } catch (err) {
+      const result = errorResult(err, requestId);
+      if (claimId) await settleClaimOnError(claimId, err, result);
+      return respond(result, headers);
+    }
+  };
+}
+
+/** A failed request's claim: freed when the conflict passes by itself (BusyError), else settled with the error. */
+export async function settleClaimOnError(claimId: string, err: unknown, result: HttpResult): Promise<void> {
+  if (err instanceof BusyError) await releaseClaim(claimId).catch(() => undefined);
+  else await settleFailedClaim(claimId, result.status, result.body);
+}
+
+interface Mutation {
+  req: Request;
+  requestId: string;
+  claimId: string | null;
+  status?: number;
+  seal?: boolean;
+}
+
+/** The response as sent and stored: status and JSON text. */
+interface Settled {
+  status: number;
+  bodyText: string;
+}
+
+/** A Prisma handler: the work and its stored response in one interactive transaction. */
+function runOnPrisma(work: (tx: Db) => unknown, m: Mutation): Promise<Settled> {
+  return transaction(async (tx) => {
+    const outcome = await outcomeOf(async () => work(tx), m.requestId, m.status);
+    faultAt(m.req, "after-handler");
+    const bodyText = JSON.stringify(outcome.body);
+    if (m.claimId) await storeResponse(tx, m.claimId, outcome.status, bodyText, m.seal);
+    return { status: outcome.status, bodyText };
+  });
+}
+
+/**
+ * A raw-SQL handler, in a transaction that begins with its first statement. A planned write (SqlWrite)
+ * runs last, in the same statement as the stored response: a create that reads nothing costs one round trip.
+ */
+async function runOnSql(work: (tx: Sql) => unknown, m: Mutation): Promise<Settled> {
+  const tx = new DeferredTransaction();
+  try {
+    let write: SqlWrite | undefined;
+    const outcome = await outcomeOf(
+      async () => {
+        const value = await work(tx);
+        if (!(value instanceof SqlWrite)) return value;
+        write = value;
+        return value.result;
+      },
+      m.requestId,
+      m.status,
+    );
+    faultAt(m.req, "after-handler");
+    const bodyText = JSON.stringify(outcome.body);
+    const db = tx.current();
+    if (write && m.claimId) await writeAndStoreResponse(db, write, m.claimId, outcome.status, bodyText, m.seal);
+    else {
+      await write?.run(db);
+      if (m.claimId) await storeResponse(db, m.claimId, outcome.status, bodyText, m.seal);
+    }
+    await tx.commit();
+    return { status: outcome.status, bodyText };
+  } catch (err) {
+    await tx.rollback();
+    throw err;
+  }
+}
+
+/** The handler's result, or the error it threw when that error's state commits (a decline and the like). */
+export async function outcomeOf(run: () => Promise<unknown>, requestId: string, defaultStatus?: number): Promise<HttpResult> {
+  const settled = await keepCommittedState(run);
+  return settled.ok ? toResult(settled.value, defaultStatus) : toErrorResult(settled.error, requestId);
+}
+
+/** Body (size, JSON, schema), query, path ids and the idempotency claim to make; throws the first problem. */
+async function readInput<B extends z.ZodType | undefined, Q extends z.ZodType | undefined>(
+  req: Request,
+  nextContext: NextContext | undefined,
+  claimable: boolean,
+  options: { body?: B; query?: Q; bodyLimitBytes?: number },
+): Promise<Input<Infer<B>, Infer<Q>>> {
+  const mutating = MUTATING.has(req.method);
+  const rawBody = mutating ? await readJsonBody(req, options.bodyLimitBytes ?? env.BODY_LIMIT_BYTES) : undefined;
+  rejectNul(rawBody, "request body");
+  const body = (options.body ? parseOrThrow(options.body, rawBody) : undefined) as Infer<B>;
+  const url = new URL(req.url);
+  const rawQuery = Object.fromEntries(url.searchParams);
+  rejectNul(rawQuery, "query");
+  const query = (options.query ? parseOrThrow(options.query, rawQuery, "query") : undefined) as Infer<Q>;
+  const params = await routeParams(nextContext);
+  const claimRequest = claimable ? claimRequestOf(req, url.pathname, rawBody) : undefined;
+  return { body, query, params, claimRequest };
+}
+
+/** The route's params as they are: the handler reads and checks its input itself. */
+async function rawInput<B, Q>(nextContext: NextContext | undefined): Promise<Input<B, Q>> {
+  return { body: undefined as B, query: undefined as Q, params: (await nextContext?.params) ?? {} };
+}
+
+/** Path ids that could not name any object are a 404 before any query runs. */
+async function routeParams(nextContext?: NextContext): Promise<RouteParams> {
+  const params = (await nextContext?.params) ?? {};
+  for (const value of Object.values(params)) {
+    if (!PATH_ID_PATTERN.test(value)) throw new NotFoundError("object", undefined);
+  }
+  return params;
+}
+
+function toResult(value: unknown, defaultStatus = 200): HttpResult {
+  return value instanceof Reply ? { status: value.status, body: value.body } : { status: defaultStatus, body: value };
+}
+
+/** A handler's own Response, with the pipeline's headers it does not set itself. */
+function withHeaders(response: Response, headers: Headers): Response {
+  headers.forEach((value, name) => {
+    if (!response.headers.has(name)) response.headers.set(name, value);
+  });
+  return response;
+}
+
+function respond(result: HttpResult, headers: Headers): Response {
+  return respondText(result.status, JSON.stringify(result.body), headers);
+}
+
+function respondText(status: number, json: string, headers: Headers): Response {
+  headers.set("Content-Type", "application/json");
+  return new Response(json, { status, headers });
+}
