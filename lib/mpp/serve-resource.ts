@@ -11,10 +11,9 @@
 import { Receipt } from "mppx";
 import { getDb, transaction } from "../db";
 import { env } from "../env";
-import { DomainError, RateLimitedError } from "../errors";
+import { DomainError, keepCommittedState, RateLimitedError } from "../errors";
 import type { PaidResource } from "../generated/prisma/client";
-import { clientIpKey } from "../http/client-ip";
-import { enforceRateLimit } from "../http/rate-limit-step";
+import { limitByClientIp } from "../http/rate-limit-step";
 import { readBodyText } from "../http/read-body";
 import { forwardRequest } from "../paid-resources/forward-request";
 import { findPublicPaidResource } from "../paid-resources/get-paid-resource";
@@ -28,7 +27,7 @@ import { settleCredential } from "./settle-credential";
 export async function serveMppResource(req: Request, id: string): Promise<Response> {
   const headers = new Headers();
   try {
-    await enforceRateLimit(`ip:${clientIpKey(req)}`, headers);
+    await limitByClientIp(req, headers);
   } catch (err) {
     if (err instanceof RateLimitedError) return problemResponse("rate_limited", { detail: err.message, headers });
     throw err;
@@ -65,9 +64,10 @@ export async function serveMppResource(req: Request, id: string): Promise<Respon
   const { challenge, spt } = parsed.credential;
   let settled;
   try {
-    settled = await transaction(async (tx) => {
-      try {
-        const paymentIntent = await settleCredential(
+    // A decline commits (its PaymentIntent failed) and is answered as a refusal.
+    settled = await transaction((tx) =>
+      keepCommittedState(() =>
+        settleCredential(
           tx,
           { merchantId: resource.merchantId, livemode: resource.livemode },
           {
@@ -80,20 +80,16 @@ export async function serveMppResource(req: Request, id: string): Promise<Respon
             spt,
             sale: { paidResourceId: resource.id, payer: parsed.credential.raw.source ?? null },
           },
-        );
-        return { paymentIntent };
-      } catch (err) {
-        if (err instanceof DomainError && err.commitsState) return { declined: err }; // a decline commits (PaymentIntent failed)
-        throw err;
-      }
-    });
+        ),
+      ),
+    );
   } catch (err) {
     if (err instanceof DomainError) return refusalOf(err, refuse);
     console.error("[mpp] settling a credential failed:", err instanceof Error ? (err.stack ?? err.message) : err);
     return problemResponse("internal", { detail: "An internal error occurred; nothing was charged.", headers });
   }
-  if ("declined" in settled && settled.declined) return refusalOf(settled.declined, refuse);
-  const paymentIntent = settled.paymentIntent!;
+  if (!settled.ok) return refusalOf(settled.error, refuse);
+  const paymentIntent = settled.value;
 
   const receipt = Receipt.serialize(
     Receipt.from({

@@ -7,6 +7,7 @@ import { getDb, transaction, type Db } from "../db";
 import {
   CircuitOpenError,
   DomainError,
+  keepCommittedState,
   NotFoundError,
   PaymentDeclinedError,
   SanctionsBlockedError,
@@ -53,21 +54,18 @@ export async function payCheckout(checkoutId: string, form: CardForm, now: Date 
 
   let failure: unknown = null;
   try {
-    failure = await transaction(async (tx) => {
-      try {
+    // A decline (or a closed checkout the capture noticed) writes state that must commit.
+    const settled = await transaction((tx) =>
+      keepCommittedState(async () => {
         if (agenticToken)
           await payWithTokenNumber(tx, scope.livemode, checkoutId, card.number, card.cvc, {
             billingCountry: card.billingCountry,
             billingName: card.name,
           });
         else await captureCheckout(tx, scope, checkoutId, { paymentMethod, billingCountry: card.billingCountry, billingName: card.name });
-        return null;
-      } catch (err) {
-        // A decline (or a closed checkout the capture noticed) writes state that must commit.
-        if (err instanceof DomainError && err.commitsState) return err;
-        throw err;
-      }
-    });
+      }),
+    );
+    failure = settled.ok ? null : settled.error;
   } catch (err) {
     failure = err;
   }

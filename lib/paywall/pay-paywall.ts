@@ -12,20 +12,16 @@ import { captureCheckout, type CaptureHooks } from "../checkouts/capture-checkou
 import { checkCapturable } from "../checkouts/check-capturable";
 import { ClosedCheckoutError } from "../checkouts/closed-checkout-error";
 import { transaction, type Db } from "../db";
-import { DomainError, PaymentDeclinedError } from "../errors";
+import { keepCommittedState, PaymentDeclinedError, type DomainError } from "../errors";
 import type { PaymentIntent } from "../generated/prisma/client";
-import type { Scope } from "../scope";
+import type { Caller, Scope } from "../scope";
 import { openPaywallCheckout } from "./open-paywall-checkout";
 import { assertSameRequest, findOrOpenByRequestKey, requestDigest } from "../idempotency/request-key";
 import type { PayPaywallInput } from "./schemas";
 
 const CHARGED = new Set(["captured", "settled", "refunded"]);
 
-export interface Payer extends Scope {
-  apiKeyId: string;
-}
-
-export async function payPaywall(db: Db, payer: Payer, input: PayPaywallInput, idempotencyKey: string | null, hooks: CaptureHooks = {}) {
+export async function payPaywall(db: Db, payer: Caller, input: PayPaywallInput, idempotencyKey: string | null, hooks: CaptureHooks = {}) {
   const payee: Scope = { merchantId: input.merchantId, livemode: payer.livemode };
   const payerScope: Scope = { merchantId: payer.merchantId, livemode: payer.livemode };
   await checkCapturable(db, payer.livemode, input, payerScope); // before anything is opened
@@ -37,21 +33,18 @@ export async function payPaywall(db: Db, payer: Payer, input: PayPaywallInput, i
 
   let failure: DomainError | null;
   try {
-    failure = await transaction(async (tx) => {
-      try {
-        await captureCheckout(
+    const settled = await transaction((tx) =>
+      keepCommittedState(() =>
+        captureCheckout(
           tx,
           payee,
           pi.checkoutId!,
           { paymentMethod: input.paymentMethod, billingCountry: input.billingCountry },
           { ...hooks, walletOwner: payerScope },
-        );
-        return null;
-      } catch (err) {
-        if (err instanceof DomainError && err.commitsState) return err; // a decline's state commits
-        throw err;
-      }
-    });
+        ),
+      ),
+    );
+    failure = settled.ok ? null : settled.error;
   } catch (err) {
     // Nothing was recorded (the rail failed, say). Without a request key no retry can come back to this
     // PaymentIntent: call it off (the cancel asks the rail about any pending attempt first).
@@ -67,7 +60,7 @@ export async function payPaywall(db: Db, payer: Payer, input: PayPaywallInput, i
 /** The request's PaymentIntent: found again by its request key, or opened (and committed) now. */
 async function paymentIntentOfRequest(
   payee: Scope,
-  payer: Payer,
+  payer: Caller,
   input: PayPaywallInput,
   requestKey: string | null,
 ): Promise<PaymentIntent> {
