@@ -1,6 +1,7 @@
-// The SDK (packages/sdk/src) is what third parties install: it imports nothing from the service (lib/), no Prisma, no Next,
-// no runtime dependency (only node: built-ins), and exports named exports only. One exception, kept out of
-// the main entry: the MPP entry (mpp.ts -> mpp-method.ts) builds on mppx, an optional peer dependency.
+// The SDK (packages/sdk/src) is what third parties install: it imports nothing from the service (lib/), no
+// Prisma, no Next, no runtime dependency (only node: built-ins), and exports named exports only. One
+// exception, kept out of the main entry: the MPP entry (mpp.ts -> mpp-method.ts) builds on mppx, an optional
+// peer dependency.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -19,6 +20,14 @@ function sourceFiles(dir: string): string[] {
 const OPTIONAL_PEER_IMPORTS: Record<string, string[]> = { "mpp-method.ts": ["mppx"] };
 
 describe("SDK boundaries", () => {
+  it("its package.json has no runtime dependency, and each optional peer it imports is declared optional", () => {
+    const pkg = JSON.parse(readFileSync(path.join(SDK_DIR, "../package.json"), "utf8"));
+    expect(pkg.dependencies ?? {}).toEqual({});
+    const peers = [...new Set(Object.values(OPTIONAL_PEER_IMPORTS).flat())];
+    expect(Object.keys(pkg.peerDependencies ?? {}).sort()).toEqual(peers.sort());
+    for (const peer of peers) expect(pkg.peerDependenciesMeta?.[peer]?.optional, peer).toBe(true);
+  });
+
   it("the main entry never loads an optional peer (mppx is only behind agent-payments-sdk/mpp)", () => {
     const index = readFileSync(path.join(SDK_DIR, "index.ts"), "utf8");
     expect(index).not.toMatch(/from\s+"\.\/mpp(-method)?"/);
