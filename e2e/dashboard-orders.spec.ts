@@ -77,10 +77,10 @@ test("payer pays a checkout opened via the API; the order shows paid; partial th
   // More than what is left: the server refuses and the dialog says why.
   let dialog = await refund(page, { partial: "60.00" });
   // In money a person reads, not minor units; and gone once the amount changes.
-  await expect(dialog.getByTestId("refund-error")).toContainText("The refund amount $60.00 exceeds the unrefunded remainder $54.00.");
+  await expect(dialog.getByRole("alert")).toContainText("The refund amount $60.00 exceeds the unrefunded remainder $54.00.");
   await expect(dialog.getByText("at most $54.00")).toBeVisible();
   await dialog.getByLabel("Refund amount (USD)").fill("50.00");
-  await expect(dialog.getByTestId("refund-error")).toHaveCount(0);
+  await expect(dialog.getByRole("alert")).toHaveCount(0);
   await dialog.getByRole("button", { name: "Cancel" }).click();
 
   dialog = await refund(page, { partial: "10.00" });

@@ -4,7 +4,7 @@
 import { useState, type ReactNode } from "react";
 import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
 import { Button } from "./Button";
-import { Dialog } from "./Dialog";
+import { DialogButton } from "./DialogButton";
 
 export interface ArchiveRestoreButtonProps {
   /** The object's dashboard route, e.g. `/api/dashboard/products/prd_...`. */
@@ -39,28 +39,18 @@ export function ArchiveRestoreButton({ path, name, active, noun, consequence, co
     );
   }
   return (
-    <>
-      <Button size="sm" variant="secondary" onClick={() => setOpen(true)} aria-label={`Archive ${name}`} className="relative z-10">
-        Archive
-      </Button>
-      <Dialog
-        open={open}
-        onClose={() => setOpen(false)}
-        title={`Archive this ${noun}?`}
-        description={
-          <>
-            <span className="font-medium">{name}</span> {consequence} You can restore it later.
-          </>
-        }
-        footer={
-          <>
-            <Button onClick={() => setOpen(false)}>Cancel</Button>
-            <Button variant="danger" pending={archive.isPending} onClick={() => archive.mutate()}>
-              {confirmLabel}
-            </Button>
-          </>
-        }
-      />
-    </>
+    <DialogButton
+      trigger={{ children: "Archive", size: "sm", variant: "secondary", "aria-label": `Archive ${name}`, className: "relative z-10" }}
+      open={open}
+      onOpen={() => setOpen(true)}
+      onClose={() => setOpen(false)}
+      title={`Archive this ${noun}?`}
+      description={
+        <>
+          <span className="font-medium">{name}</span> {consequence} You can restore it later.
+        </>
+      }
+      action={{ label: confirmLabel, variant: "danger", pending: archive.isPending, onClick: () => archive.mutate() }}
+    />
   );
 }

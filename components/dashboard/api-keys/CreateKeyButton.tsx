@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
 import { Button } from "../Button";
 import { CopyableValue } from "../CopyableValue";
-import { Dialog } from "../Dialog";
+import { DialogButton } from "../DialogButton";
 import { TextField } from "../TextField";
 
 interface CreatedKey {
@@ -29,47 +29,38 @@ export function CreateKeyButton({ mode }: { mode: "test" | "live" }) {
     create.reset();
   };
   return (
-    <>
-      <Button variant="primary" onClick={() => setOpen(true)}>
-        Create secret key
-      </Button>
-      <Dialog
-        open={open}
-        onClose={close}
-        title={created ? "Save your secret key" : `Create a ${mode} secret key`}
-        description={
-          created
-            ? "This is the only time the key is shown. Store it somewhere safe; if you lose it, create a new one."
-            : "The key can do everything the API allows in " + mode + " mode."
-        }
-        footer={
-          created ? (
-            <Button variant="primary" onClick={close}>
-              Done
-            </Button>
-          ) : (
-            <>
-              <Button onClick={close}>Cancel</Button>
-              <Button variant="primary" pending={create.isPending} onClick={() => create.mutate(name.trim() ? { name: name.trim() } : {})}>
-                Create key
-              </Button>
-            </>
-          )
-        }
-      >
-        {created ? (
-          <CopyableValue value={created.secret} />
-        ) : (
-          <TextField
-            label="Name (optional)"
-            value={name}
-            onChange={setName}
-            placeholder="e.g. Production server"
-            maxLength={100}
-            error={create.error?.fieldErrors.name}
-          />
-        )}
-      </Dialog>
-    </>
+    <DialogButton
+      trigger={{ children: "Create secret key", variant: "primary" }}
+      open={open}
+      onOpen={() => setOpen(true)}
+      onClose={close}
+      title={created ? "Save your secret key" : `Create a ${mode} secret key`}
+      description={
+        created
+          ? "This is the only time the key is shown. Store it somewhere safe; if you lose it, create a new one."
+          : "The key can do everything the API allows in " + mode + " mode."
+      }
+      action={{ label: "Create key", pending: create.isPending, onClick: () => create.mutate(name.trim() ? { name: name.trim() } : {}) }}
+      done={
+        created ? (
+          <Button variant="primary" onClick={close}>
+            Done
+          </Button>
+        ) : undefined
+      }
+    >
+      {created ? (
+        <CopyableValue value={created.secret} />
+      ) : (
+        <TextField
+          label="Name (optional)"
+          value={name}
+          onChange={setName}
+          placeholder="e.g. Production server"
+          maxLength={100}
+          error={create.error?.fieldErrors.name}
+        />
+      )}
+    </DialogButton>
   );
 }

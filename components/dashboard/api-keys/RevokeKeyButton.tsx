@@ -2,8 +2,7 @@
 // "Revoke" with a confirmation: the key stops working at once and cannot be restored.
 import { useState } from "react";
 import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
-import { Button } from "../Button";
-import { Dialog } from "../Dialog";
+import { DialogButton } from "../DialogButton";
 
 export function RevokeKeyButton({ id, label }: { id: string; label: string }) {
   const [open, setOpen] = useState(false);
@@ -13,29 +12,19 @@ export function RevokeKeyButton({ id, label }: { id: string; label: string }) {
     onSuccess: () => setOpen(false),
   });
   return (
-    <>
-      <Button size="sm" variant="secondary" onClick={() => setOpen(true)} aria-label={`Revoke ${label}`} className="relative z-10">
-        Revoke
-      </Button>
-      <Dialog
-        open={open}
-        onClose={() => setOpen(false)}
-        title="Revoke this key?"
-        description={
-          <>
-            <span className="font-mono">{label}</span> stops working immediately: every request made with it gets 401 UNAUTHORIZED. This
-            cannot be undone.
-          </>
-        }
-        footer={
-          <>
-            <Button onClick={() => setOpen(false)}>Cancel</Button>
-            <Button variant="danger" pending={revoke.isPending} onClick={() => revoke.mutate()}>
-              Revoke key
-            </Button>
-          </>
-        }
-      />
-    </>
+    <DialogButton
+      trigger={{ children: "Revoke", size: "sm", variant: "secondary", "aria-label": `Revoke ${label}`, className: "relative z-10" }}
+      open={open}
+      onOpen={() => setOpen(true)}
+      onClose={() => setOpen(false)}
+      title="Revoke this key?"
+      description={
+        <>
+          <span className="font-mono">{label}</span> stops working immediately: every request made with it gets 401 UNAUTHORIZED. This
+          cannot be undone.
+        </>
+      }
+      action={{ label: "Revoke key", variant: "danger", pending: revoke.isPending, onClick: () => revoke.mutate() }}
+    />
   );
 }

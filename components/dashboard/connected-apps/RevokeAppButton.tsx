@@ -2,8 +2,7 @@
 // "Revoke" a connected app with a confirmation: its access and refresh tokens stop working at once.
 import { useState } from "react";
 import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
-import { Button } from "../Button";
-import { Dialog } from "../Dialog";
+import { DialogButton } from "../DialogButton";
 
 export function RevokeAppButton({ id, name }: { id: string; name: string }) {
   const [open, setOpen] = useState(false);
@@ -13,24 +12,14 @@ export function RevokeAppButton({ id, name }: { id: string; name: string }) {
     onSuccess: () => setOpen(false),
   });
   return (
-    <>
-      <Button size="sm" variant="secondary" onClick={() => setOpen(true)} aria-label={`Revoke ${name}`} className="relative z-10">
-        Revoke
-      </Button>
-      <Dialog
-        open={open}
-        onClose={() => setOpen(false)}
-        title={`Revoke ${name}?`}
-        description={<>Its tokens stop working immediately: its next request gets 401. To use it again, connect it again.</>}
-        footer={
-          <>
-            <Button onClick={() => setOpen(false)}>Cancel</Button>
-            <Button variant="danger" pending={revoke.isPending} onClick={() => revoke.mutate()}>
-              Revoke access
-            </Button>
-          </>
-        }
-      />
-    </>
+    <DialogButton
+      trigger={{ children: "Revoke", size: "sm", variant: "secondary", "aria-label": `Revoke ${name}`, className: "relative z-10" }}
+      open={open}
+      onOpen={() => setOpen(true)}
+      onClose={() => setOpen(false)}
+      title={`Revoke ${name}?`}
+      description="Its tokens stop working immediately: its next request gets 401. To use it again, connect it again."
+      action={{ label: "Revoke access", variant: "danger", pending: revoke.isPending, onClick: () => revoke.mutate() }}
+    />
   );
 }

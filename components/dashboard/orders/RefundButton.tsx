@@ -5,8 +5,8 @@ import { useState } from "react";
 import { currencyDigits } from "@/lib/money/format";
 import { formatMoney, inputToMinor } from "@/lib/dashboard/format";
 import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
-import { Button } from "../Button";
-import { Dialog } from "../Dialog";
+import { DialogButton } from "../DialogButton";
+import { SelectField } from "../SelectField";
 import { TextField } from "../TextField";
 
 const REASONS = [
@@ -64,82 +64,56 @@ export function RefundButton({ target, currency, remaining }: Props) {
   }
   const serverError = refund.error;
   return (
-    <>
-      <Button variant="secondary" onClick={() => setOpen(true)}>
-        Refund
-      </Button>
-      <Dialog
-        open={open}
-        onClose={close}
-        title="Refund payment"
-        description={`Up to ${formatMoney(remaining, currency)} can be refunded. Refunds go back to the payer's payment method and cannot be undone.`}
-        footer={
-          <>
-            <Button onClick={close}>Cancel</Button>
-            <Button variant="primary" pending={refund.isPending} onClick={confirm}>
-              {kind === "full" ? `Refund ${formatMoney(remaining, currency)}` : "Refund"}
-            </Button>
-          </>
-        }
-      >
-        <fieldset className="flex flex-col gap-2">
-          <legend className="mb-1 text-sm font-medium text-slate-700">Amount</legend>
-          <label className="flex items-center gap-2 text-sm text-slate-800">
-            <input
-              type="radio"
-              name="refund-kind"
-              checked={kind === "full"}
-              onChange={() => edit(setKind)("full")}
-              className="accent-indigo-600"
-            />
-            Full refund ({formatMoney(remaining, currency)})
-          </label>
-          <label className="flex items-center gap-2 text-sm text-slate-800">
-            <input
-              type="radio"
-              name="refund-kind"
-              checked={kind === "partial"}
-              onChange={() => edit(setKind)("partial")}
-              className="accent-indigo-600"
-            />
-            Partial refund
-          </label>
-        </fieldset>
-        {kind === "partial" ? (
-          <TextField
-            label={`Refund amount (${currency})`}
-            value={amountText}
-            onChange={edit(setAmountText)}
-            inputMode="decimal"
-            autoComplete="off"
-            placeholder={(remaining / 10 ** digits / 2).toFixed(digits)}
-            error={inputError ?? serverError?.fieldErrors.amount}
-            autoFocus
+    <DialogButton
+      trigger={{ children: "Refund", variant: "secondary" }}
+      open={open}
+      onOpen={() => setOpen(true)}
+      onClose={close}
+      title="Refund payment"
+      description={`Up to ${formatMoney(remaining, currency)} can be refunded. Refunds go back to the payer's payment method and cannot be undone.`}
+      action={{
+        label: kind === "full" ? `Refund ${formatMoney(remaining, currency)}` : "Refund",
+        pending: refund.isPending,
+        onClick: confirm,
+      }}
+      error={serverError?.message}
+    >
+      <fieldset className="flex flex-col gap-2">
+        <legend className="mb-1 text-sm font-medium text-slate-700">Amount</legend>
+        <label className="flex items-center gap-2 text-sm text-slate-800">
+          <input
+            type="radio"
+            name="refund-kind"
+            checked={kind === "full"}
+            onChange={() => edit(setKind)("full")}
+            className="accent-indigo-600"
           />
-        ) : null}
-        <div className="flex flex-col gap-1.5">
-          <label htmlFor="refund-reason" className="text-sm font-medium text-slate-700">
-            Reason
-          </label>
-          <select
-            id="refund-reason"
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-            className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm focus:outline-2 focus:outline-indigo-600"
-          >
-            {REASONS.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        {serverError ? (
-          <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800" data-testid="refund-error">
-            {serverError.message}
-          </p>
-        ) : null}
-      </Dialog>
-    </>
+          Full refund ({formatMoney(remaining, currency)})
+        </label>
+        <label className="flex items-center gap-2 text-sm text-slate-800">
+          <input
+            type="radio"
+            name="refund-kind"
+            checked={kind === "partial"}
+            onChange={() => edit(setKind)("partial")}
+            className="accent-indigo-600"
+          />
+          Partial refund
+        </label>
+      </fieldset>
+      {kind === "partial" ? (
+        <TextField
+          label={`Refund amount (${currency})`}
+          value={amountText}
+          onChange={edit(setAmountText)}
+          inputMode="decimal"
+          autoComplete="off"
+          placeholder={(remaining / 10 ** digits / 2).toFixed(digits)}
+          error={inputError ?? serverError?.fieldErrors.amount}
+          autoFocus
+        />
+      ) : null}
+      <SelectField label="Reason" value={reason} onChange={setReason} options={REASONS} />
+    </DialogButton>
   );
 }

@@ -6,11 +6,9 @@ import { useState } from "react";
 import { currencyDigits } from "@/lib/money/format";
 import { inputToMinor } from "@/lib/dashboard/format";
 import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
-import { Button } from "../Button";
-import { Dialog } from "../Dialog";
+import { DialogButton, messageOfNoField } from "../DialogButton";
+import { PriceField } from "../PriceField";
 import { TextField } from "../TextField";
-
-const CURRENCIES = ["USD", "EUR", "GBP", "JPY", "CAD", "AUD", "CHF"];
 
 export function PaidResourceFormButton({ mode }: { mode: "test" | "live" }) {
   const initial = () => ({
@@ -64,129 +62,88 @@ export function PaidResourceFormButton({ mode }: { mode: "test" | "live" }) {
     });
   };
   const fieldErrors = save.error?.fieldErrors ?? {};
-  const otherError = save.error && !Object.keys(fieldErrors).length ? save.error.message : null;
   const set = (field: "name" | "price" | "currency" | "description" | "content" | "url") => (value: string) =>
     setForm((f) => ({ ...f, [field]: value }));
   return (
-    <>
-      <Button variant="primary" onClick={start}>
-        Create paid resource
-      </Button>
-      <Dialog
-        open={open}
-        onClose={() => setOpen(false)}
-        title={`Create a ${mode} paid resource`}
-        description="Sold publicly over x402 at /x402/r/:id (USD prices) and over MPP at /mpp/r/:id; the payment is the credential."
-        footer={
-          <>
-            <Button onClick={() => setOpen(false)}>Cancel</Button>
-            <Button variant="primary" pending={save.isPending} onClick={submit}>
-              Create paid resource
-            </Button>
-          </>
-        }
-      >
-        <form
-          className="flex flex-col gap-4"
-          onSubmit={(event) => {
-            event.preventDefault();
-            submit();
-          }}
-        >
-          <TextField label="Name" value={form.name} onChange={set("name")} maxLength={256} required autoFocus error={fieldErrors.name} />
-          <div className="flex gap-3">
-            <TextField
-              label="Price"
-              value={form.price}
-              onChange={set("price")}
-              inputMode="decimal"
-              autoComplete="off"
-              placeholder="0.05"
-              error={localError.price ?? fieldErrors.amount}
-              className="flex-1"
-            />
-            <div className="flex flex-col gap-1.5">
-              <label htmlFor="paid-resource-currency" className="text-sm font-medium text-slate-700">
-                Currency
-              </label>
-              <select
-                id="paid-resource-currency"
-                value={form.currency}
-                onChange={(event) => set("currency")(event.target.value)}
-                className="h-[38px] rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-sm focus:outline-2 focus:outline-indigo-600"
-              >
-                {CURRENCIES.map((code) => (
-                  <option key={code}>{code}</option>
-                ))}
-              </select>
-            </div>
-          </div>
-          <TextField
-            label="Description (optional)"
-            value={form.description}
-            onChange={set("description")}
-            maxLength={1000}
-            error={fieldErrors.description}
+    <DialogButton
+      trigger={{ children: "Create paid resource", variant: "primary" }}
+      open={open}
+      onOpen={start}
+      onClose={() => setOpen(false)}
+      title={`Create a ${mode} paid resource`}
+      description="Sold publicly over x402 at /x402/r/:id (USD prices) and over MPP at /mpp/r/:id; the payment is the credential."
+      action={{ label: "Create paid resource", pending: save.isPending, onClick: submit }}
+      form
+      error={messageOfNoField(save.error)}
+    >
+      <TextField label="Name" value={form.name} onChange={set("name")} maxLength={256} required autoFocus error={fieldErrors.name} />
+      <PriceField
+        label="Price"
+        amount={form.price}
+        onAmountChange={set("price")}
+        currency={form.currency}
+        onCurrencyChange={set("currency")}
+        placeholder="0.05"
+        error={localError.price ?? fieldErrors.amount}
+      />
+      <TextField
+        label="Description (optional)"
+        value={form.description}
+        onChange={set("description")}
+        maxLength={1000}
+        error={fieldErrors.description}
+      />
+      <fieldset className="flex flex-col gap-2">
+        <legend className="text-sm font-medium text-slate-700">Once paid</legend>
+        <label className="flex items-center gap-2 text-sm text-slate-700">
+          <input
+            type="radio"
+            name="paid-resource-target"
+            checked={form.target === "content"}
+            onChange={() => setForm((f) => ({ ...f, target: "content" }))}
           />
-          <fieldset className="flex flex-col gap-2">
-            <legend className="text-sm font-medium text-slate-700">Once paid</legend>
-            <label className="flex items-center gap-2 text-sm text-slate-700">
-              <input
-                type="radio"
-                name="paid-resource-target"
-                checked={form.target === "content"}
-                onChange={() => setForm((f) => ({ ...f, target: "content" }))}
-              />
-              Return this JSON content
-            </label>
-            <label className="flex items-center gap-2 text-sm text-slate-700">
-              <input
-                type="radio"
-                name="paid-resource-target"
-                checked={form.target === "url"}
-                onChange={() => setForm((f) => ({ ...f, target: "url" }))}
-              />
-              Forward the request to my URL
-            </label>
-          </fieldset>
-          {form.target === "content" ? (
-            <div className="flex flex-col gap-1.5">
-              <label htmlFor="paid-resource-content" className="text-sm font-medium text-slate-700">
-                Content (JSON)
-              </label>
-              <textarea
-                id="paid-resource-content"
-                value={form.content}
-                onChange={(event) => set("content")(event.target.value)}
-                rows={4}
-                aria-invalid={Boolean(localError.content ?? fieldErrors.content)}
-                aria-describedby={(localError.content ?? fieldErrors.content) ? "paid-resource-content-error" : undefined}
-                className="rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm text-slate-900 shadow-sm focus:outline-2 focus:outline-indigo-600"
-              />
-              {(localError.content ?? fieldErrors.content) ? (
-                <p id="paid-resource-content-error" className="text-sm text-red-700">
-                  {localError.content ?? fieldErrors.content}
-                </p>
-              ) : null}
-            </div>
-          ) : (
-            <TextField
-              label="Forward URL"
-              value={form.url}
-              onChange={set("url")}
-              maxLength={2048}
-              placeholder="https://api.example.com/report"
-              error={fieldErrors.url}
-            />
-          )}
-          {otherError ? (
-            <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
-              {otherError}
+          Return this JSON content
+        </label>
+        <label className="flex items-center gap-2 text-sm text-slate-700">
+          <input
+            type="radio"
+            name="paid-resource-target"
+            checked={form.target === "url"}
+            onChange={() => setForm((f) => ({ ...f, target: "url" }))}
+          />
+          Forward the request to my URL
+        </label>
+      </fieldset>
+      {form.target === "content" ? (
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor="paid-resource-content" className="text-sm font-medium text-slate-700">
+            Content (JSON)
+          </label>
+          <textarea
+            id="paid-resource-content"
+            value={form.content}
+            onChange={(event) => set("content")(event.target.value)}
+            rows={4}
+            aria-invalid={Boolean(localError.content ?? fieldErrors.content)}
+            aria-describedby={(localError.content ?? fieldErrors.content) ? "paid-resource-content-error" : undefined}
+            className="rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm text-slate-900 shadow-sm focus:outline-2 focus:outline-indigo-600"
+          />
+          {(localError.content ?? fieldErrors.content) ? (
+            <p id="paid-resource-content-error" className="text-sm text-red-700">
+              {localError.content ?? fieldErrors.content}
             </p>
           ) : null}
-          <button type="submit" hidden />
-        </form>
-      </Dialog>
-    </>
+        </div>
+      ) : (
+        <TextField
+          label="Forward URL"
+          value={form.url}
+          onChange={set("url")}
+          maxLength={2048}
+          placeholder="https://api.example.com/report"
+          error={fieldErrors.url}
+        />
+      )}
+    </DialogButton>
   );
 }

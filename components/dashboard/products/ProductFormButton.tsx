@@ -5,11 +5,9 @@ import { useState } from "react";
 import { currencyDigits } from "@/lib/money/format";
 import { inputToMinor, minorToInput } from "@/lib/dashboard/format";
 import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
-import { Button } from "../Button";
-import { Dialog } from "../Dialog";
+import { DialogButton, messageOfNoField } from "../DialogButton";
+import { PriceField } from "../PriceField";
 import { TextField } from "../TextField";
-
-const CURRENCIES = ["USD", "EUR", "GBP", "JPY", "CAD", "AUD", "CHF"];
 
 export interface EditableProduct {
   id: string;
@@ -60,87 +58,44 @@ export function ProductFormButton({ product, mode }: { product?: EditableProduct
     });
   };
   const fieldErrors = save.error?.fieldErrors ?? {};
-  const otherError = save.error && !Object.keys(fieldErrors).length ? save.error.message : null;
   const set = (field: keyof ReturnType<typeof initial>) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
   return (
-    <>
-      {editing ? (
-        <Button size="sm" variant="secondary" onClick={start} aria-label={`Edit ${product.name}`} className="relative z-10">
-          Edit
-        </Button>
-      ) : (
-        <Button variant="primary" onClick={start}>
-          Create product
-        </Button>
-      )}
-      <Dialog
-        open={open}
-        onClose={() => setOpen(false)}
-        title={editing ? "Edit product" : `Create a ${mode} product`}
-        description={
-          editing
-            ? "Checkouts opened from now on use the new name and price; orders already made keep theirs."
-            : "Sell it in checkouts with items: [{ productId, quantity }]."
-        }
-        footer={
-          <>
-            <Button onClick={() => setOpen(false)}>Cancel</Button>
-            <Button variant="primary" pending={save.isPending} onClick={submit}>
-              {editing ? "Save" : "Create product"}
-            </Button>
-          </>
-        }
-      >
-        <form
-          className="flex flex-col gap-4"
-          onSubmit={(event) => {
-            event.preventDefault();
-            submit();
-          }}
-        >
-          <TextField label="Name" value={form.name} onChange={set("name")} maxLength={256} required autoFocus error={fieldErrors.name} />
-          <div className="flex gap-3">
-            <TextField
-              label="Price"
-              value={form.price}
-              onChange={set("price")}
-              inputMode="decimal"
-              autoComplete="off"
-              placeholder="25.00"
-              error={priceError ?? fieldErrors.unitAmount}
-              className="flex-1"
-            />
-            <div className="flex flex-col gap-1.5">
-              <label htmlFor={`product-currency-${product?.id ?? "new"}`} className="text-sm font-medium text-slate-700">
-                Currency
-              </label>
-              <select
-                id={`product-currency-${product?.id ?? "new"}`}
-                value={form.currency}
-                onChange={(event) => set("currency")(event.target.value)}
-                className="h-[38px] rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 shadow-sm focus:outline-2 focus:outline-indigo-600"
-              >
-                {(CURRENCIES.includes(form.currency) ? CURRENCIES : [form.currency, ...CURRENCIES]).map((code) => (
-                  <option key={code}>{code}</option>
-                ))}
-              </select>
-            </div>
-          </div>
-          <TextField
-            label="Description (optional)"
-            value={form.description}
-            onChange={set("description")}
-            maxLength={1000}
-            error={fieldErrors.description}
-          />
-          {otherError ? (
-            <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
-              {otherError}
-            </p>
-          ) : null}
-          <button type="submit" hidden />
-        </form>
-      </Dialog>
-    </>
+    <DialogButton
+      trigger={
+        editing
+          ? { children: "Edit", size: "sm", variant: "secondary", "aria-label": `Edit ${product.name}`, className: "relative z-10" }
+          : { children: "Create product", variant: "primary" }
+      }
+      open={open}
+      onOpen={start}
+      onClose={() => setOpen(false)}
+      title={editing ? "Edit product" : `Create a ${mode} product`}
+      description={
+        editing
+          ? "Checkouts opened from now on use the new name and price; orders already made keep theirs."
+          : "Sell it in checkouts with items: [{ productId, quantity }]."
+      }
+      action={{ label: editing ? "Save" : "Create product", pending: save.isPending, onClick: submit }}
+      form
+      error={messageOfNoField(save.error)}
+    >
+      <TextField label="Name" value={form.name} onChange={set("name")} maxLength={256} required autoFocus error={fieldErrors.name} />
+      <PriceField
+        label="Price"
+        amount={form.price}
+        onAmountChange={set("price")}
+        currency={form.currency}
+        onCurrencyChange={set("currency")}
+        placeholder="25.00"
+        error={priceError ?? fieldErrors.unitAmount}
+      />
+      <TextField
+        label="Description (optional)"
+        value={form.description}
+        onChange={set("description")}
+        maxLength={1000}
+        error={fieldErrors.description}
+      />
+    </DialogButton>
   );
 }

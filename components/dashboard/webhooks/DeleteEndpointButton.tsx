@@ -3,8 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
-import { Button } from "../Button";
-import { Dialog } from "../Dialog";
+import { DialogButton } from "../DialogButton";
 
 export function DeleteEndpointButton({ endpointId, url }: { endpointId: string; url: string }) {
   const router = useRouter();
@@ -23,29 +22,19 @@ export function DeleteEndpointButton({ endpointId, url }: { endpointId: string; 
     },
   });
   return (
-    <>
-      <Button variant="danger" onClick={() => setOpen(true)}>
-        Delete
-      </Button>
-      <Dialog
-        open={open}
-        onClose={() => setOpen(false)}
-        title="Delete this endpoint?"
-        description={
-          <>
-            <span className="break-all font-mono">{url}</span> stops receiving events at once, and deliveries still queued for it are
-            dropped. This cannot be undone.
-          </>
-        }
-        footer={
-          <>
-            <Button onClick={() => setOpen(false)}>Cancel</Button>
-            <Button variant="danger" pending={remove.isPending} onClick={() => remove.mutate()}>
-              Delete endpoint
-            </Button>
-          </>
-        }
-      />
-    </>
+    <DialogButton
+      trigger={{ children: "Delete", variant: "danger" }}
+      open={open}
+      onOpen={() => setOpen(true)}
+      onClose={() => setOpen(false)}
+      title="Delete this endpoint?"
+      description={
+        <>
+          <span className="break-all font-mono">{url}</span> stops receiving events at once, and deliveries still queued for it are dropped.
+          This cannot be undone.
+        </>
+      }
+      action={{ label: "Delete endpoint", variant: "danger", pending: remove.isPending, onClick: () => remove.mutate() }}
+    />
   );
 }

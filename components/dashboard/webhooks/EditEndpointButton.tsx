@@ -2,10 +2,8 @@
 // "Edit": the endpoint's URL, description and event types (PATCH, as the API's update; the secret stays).
 import { useState } from "react";
 import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
-import { Button } from "../Button";
-import { Dialog } from "../Dialog";
-import { TextField } from "../TextField";
-import { EventTypePicker } from "./EventTypePicker";
+import { DialogButton, messageOfNoField } from "../DialogButton";
+import { EndpointFields, noTypesTicked, type EndpointDraft } from "./EndpointFields";
 
 interface Endpoint {
   id: string;
@@ -15,11 +13,13 @@ interface Endpoint {
 }
 
 export function EditEndpointButton({ endpoint }: { endpoint: Endpoint }) {
-  const initialTypes = endpoint.enabledEvents.length ? endpoint.enabledEvents : null;
+  const saved = (): EndpointDraft => ({
+    url: endpoint.url,
+    description: endpoint.description ?? "",
+    types: endpoint.enabledEvents.length ? endpoint.enabledEvents : null,
+  });
   const [open, setOpen] = useState(false);
-  const [url, setUrl] = useState(endpoint.url);
-  const [description, setDescription] = useState(endpoint.description ?? "");
-  const [types, setTypes] = useState<string[] | null>(initialTypes);
+  const [draft, setDraft] = useState(saved);
   const [noTypes, setNoTypes] = useState(false);
   const update = useDashboardMutation<{ url: string; description: string | null; enabledEvents: string[] }>({
     path: `/api/dashboard/webhook-endpoints/${endpoint.id}`,
@@ -29,63 +29,30 @@ export function EditEndpointButton({ endpoint }: { endpoint: Endpoint }) {
     onSuccess: () => setOpen(false),
   });
   const start = () => {
-    setUrl(endpoint.url);
-    setDescription(endpoint.description ?? "");
-    setTypes(initialTypes);
+    setDraft(saved());
     setNoTypes(false);
     update.reset();
     setOpen(true);
   };
   const submit = () => {
-    setNoTypes(types !== null && types.length === 0);
-    if (types !== null && types.length === 0) return;
-    update.mutate({ url: url.trim(), description: description.trim() || null, enabledEvents: types ?? [] });
+    setNoTypes(noTypesTicked(draft));
+    if (noTypesTicked(draft)) return;
+    update.mutate({ url: draft.url.trim(), description: draft.description.trim() || null, enabledEvents: draft.types ?? [] });
   };
   const fieldErrors = update.error?.fieldErrors ?? {};
-  const typesError = noTypes
-    ? "Tick at least one event type, or choose all event types."
-    : Object.entries(fieldErrors).find(([path]) => path.startsWith("enabledEvents"))?.[1];
-  const otherError = update.error && !Object.keys(fieldErrors).length ? update.error.message : null;
   return (
-    <>
-      <Button onClick={start}>Edit</Button>
-      <Dialog
-        open={open}
-        onClose={() => setOpen(false)}
-        title="Edit endpoint"
-        description="Changes apply to events sent from now on. The signing secret stays the same."
-        footer={
-          <>
-            <Button onClick={() => setOpen(false)}>Cancel</Button>
-            <Button variant="primary" pending={update.isPending} onClick={submit}>
-              Save
-            </Button>
-          </>
-        }
-      >
-        <form
-          className="flex flex-col gap-4"
-          onSubmit={(event) => {
-            event.preventDefault();
-            submit();
-          }}
-        >
-          <TextField label="Endpoint URL" type="url" value={url} onChange={setUrl} maxLength={2048} required error={fieldErrors.url} />
-          <TextField
-            label="Description (optional)"
-            value={description}
-            onChange={setDescription}
-            maxLength={500}
-            error={fieldErrors.description}
-          />
-          <EventTypePicker value={types} onChange={setTypes} error={typesError} />
-          {otherError ? (
-            <p role="alert" className="text-sm text-red-700">
-              {otherError}
-            </p>
-          ) : null}
-        </form>
-      </Dialog>
-    </>
+    <DialogButton
+      trigger={{ children: "Edit" }}
+      open={open}
+      onOpen={start}
+      onClose={() => setOpen(false)}
+      title="Edit endpoint"
+      description="Changes apply to events sent from now on. The signing secret stays the same."
+      action={{ label: "Save", pending: update.isPending, onClick: submit }}
+      form
+      error={messageOfNoField(update.error)}
+    >
+      <EndpointFields draft={draft} onChange={setDraft} fieldErrors={fieldErrors} noTypes={noTypes} />
+    </DialogButton>
   );
 }

@@ -4,8 +4,7 @@
 // (lib/webhooks/endpoint-health.ts).
 import { useState } from "react";
 import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
-import { Button } from "../Button";
-import { Dialog } from "../Dialog";
+import { DialogButton } from "../DialogButton";
 import { TextField } from "../TextField";
 
 /** `YYYY-MM-DDTHH:mm` in the browser's time zone (what <input type="datetime-local"> holds). */
@@ -27,41 +26,31 @@ export function ReplayFailedButton({ endpointId, disabled = false }: { endpointI
     onSuccess: () => setOpen(false),
   });
   return (
-    <>
-      <Button
-        size="sm"
-        disabled={disabled}
-        title={disabled ? "Enable the endpoint to replay its deliveries" : undefined}
-        onClick={() => {
-          setSince(localInputValue(new Date(Date.now() - 24 * 3600 * 1000)));
-          setOpen(true);
-        }}
-      >
-        Replay failed…
-      </Button>
-      <Dialog
-        open={open}
-        onClose={() => setOpen(false)}
-        title="Replay failed deliveries"
-        description="Every delivery to this endpoint that failed (its retries used up) since this time is queued again and sent at once, signed like every delivery."
-        footer={
-          <>
-            <Button onClick={() => setOpen(false)}>Cancel</Button>
-            <Button variant="primary" pending={replay.isPending} disabled={invalid} onClick={() => replay.mutate()}>
-              Replay all failed
-            </Button>
-          </>
-        }
-      >
-        <TextField
-          label="Failed since"
-          type="datetime-local"
-          value={since}
-          onChange={setSince}
-          error={since && invalid ? "Choose a date and time." : undefined}
-          hint="In your browser's time zone."
-        />
-      </Dialog>
-    </>
+    <DialogButton
+      trigger={{
+        children: "Replay failed…",
+        size: "sm",
+        disabled,
+        title: disabled ? "Enable the endpoint to replay its deliveries" : undefined,
+      }}
+      open={open}
+      onOpen={() => {
+        setSince(localInputValue(new Date(Date.now() - 24 * 3600 * 1000)));
+        setOpen(true);
+      }}
+      onClose={() => setOpen(false)}
+      title="Replay failed deliveries"
+      description="Every delivery to this endpoint that failed (its retries used up) since this time is queued again and sent at once, signed like every delivery."
+      action={{ label: "Replay all failed", pending: replay.isPending, disabled: invalid, onClick: () => replay.mutate() }}
+    >
+      <TextField
+        label="Failed since"
+        type="datetime-local"
+        value={since}
+        onChange={setSince}
+        error={since && invalid ? "Choose a date and time." : undefined}
+        hint="In your browser's time zone."
+      />
+    </DialogButton>
   );
 }

@@ -4,8 +4,8 @@
 import { useState } from "react";
 import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
 import { Button } from "../Button";
-import { Dialog } from "../Dialog";
 import { CopyableValue } from "../CopyableValue";
+import { DialogButton } from "../DialogButton";
 
 export function RotateSecretButton({ endpointId }: { endpointId: string }) {
   const [open, setOpen] = useState(false);
@@ -21,34 +21,27 @@ export function RotateSecretButton({ endpointId }: { endpointId: string }) {
     rotate.reset();
   };
   return (
-    <>
-      <Button onClick={() => setOpen(true)}>Rotate secret</Button>
-      <Dialog
-        open={open}
-        onClose={close}
-        title={secret ? "Save your new signing secret" : "Rotate the signing secret?"}
-        description={
-          secret
-            ? "This is the only time it is shown. The previous secret keeps signing deliveries beside the new one for 24 hours, then stops."
-            : "A new secret is made and shown once. For the next 24 hours every delivery is signed with both the new and the previous secret, so you can update your receiver without missing events."
-        }
-        footer={
-          secret ? (
-            <Button variant="primary" onClick={close}>
-              Done
-            </Button>
-          ) : (
-            <>
-              <Button onClick={close}>Cancel</Button>
-              <Button variant="primary" pending={rotate.isPending} onClick={() => rotate.mutate()}>
-                Rotate secret
-              </Button>
-            </>
-          )
-        }
-      >
-        {secret ? <CopyableValue value={secret} /> : null}
-      </Dialog>
-    </>
+    <DialogButton
+      trigger={{ children: "Rotate secret" }}
+      open={open}
+      onOpen={() => setOpen(true)}
+      onClose={close}
+      title={secret ? "Save your new signing secret" : "Rotate the signing secret?"}
+      description={
+        secret
+          ? "This is the only time it is shown. The previous secret keeps signing deliveries beside the new one for 24 hours, then stops."
+          : "A new secret is made and shown once. For the next 24 hours every delivery is signed with both the new and the previous secret, so you can update your receiver without missing events."
+      }
+      action={{ label: "Rotate secret", pending: rotate.isPending, onClick: () => rotate.mutate() }}
+      done={
+        secret ? (
+          <Button variant="primary" onClick={close}>
+            Done
+          </Button>
+        ) : undefined
+      }
+    >
+      {secret ? <CopyableValue value={secret} /> : null}
+    </DialogButton>
   );
 }
