@@ -7,7 +7,7 @@ import Link from "next/link";
 import { useRef, useState, type FormEvent, type ReactNode } from "react";
 import { PASSWORD_MIN_LENGTH } from "@/lib/auth/messages";
 import { Button } from "../dashboard/Button";
-import { useHydrated } from "../use-hydrated";
+import { useHydrated } from "../useHydrated";
 import { inputClass } from "./AuthCard";
 
 type Outcome = { ok: boolean; message: string } | null;

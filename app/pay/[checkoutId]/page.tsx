@@ -4,12 +4,12 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { cache } from "react";
-import { CardForm } from "../../../components/pay/card-form";
-import { ExpiryCountdown } from "../../../components/pay/expiry-countdown";
-import { OrderSummary } from "../../../components/pay/order-summary";
-import { OutcomePanel, ReturnLink } from "../../../components/pay/outcome-panel";
-import { PayShell } from "../../../components/pay/pay-shell";
-import { DestinationLink, hostOf } from "../../../components/pay/destination-link";
+import { CardForm } from "../../../components/pay/CardForm";
+import { ExpiryCountdown } from "../../../components/pay/ExpiryCountdown";
+import { OrderSummary } from "../../../components/pay/OrderSummary";
+import { OutcomePanel, ReturnLink } from "../../../components/pay/OutcomePanel";
+import { PayShell } from "../../../components/pay/PayShell";
+import { DestinationLink, hostOf } from "../../../components/pay/DestinationLink";
 import { getDb } from "../../../lib/db";
 import type { CardField, CardFieldErrors } from "../../../lib/pay/card";
 import { COUNTRY_CODES, countryList } from "../../../lib/pay/countries";

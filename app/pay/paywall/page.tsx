@@ -2,11 +2,11 @@
 // gets the paymentIntentId to paste back into the tool call (_servicePayment).
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { CardForm } from "../../../components/pay/card-form";
-import { CopyField } from "../../../components/pay/copy-field";
-import { OrderSummary } from "../../../components/pay/order-summary";
-import { OutcomePanel } from "../../../components/pay/outcome-panel";
-import { PayShell } from "../../../components/pay/pay-shell";
+import { CardForm } from "../../../components/pay/CardForm";
+import { CopyField } from "../../../components/pay/CopyField";
+import { OrderSummary } from "../../../components/pay/OrderSummary";
+import { OutcomePanel } from "../../../components/pay/OutcomePanel";
+import { PayShell } from "../../../components/pay/PayShell";
 import { getDb } from "../../../lib/db";
 import type { CardField, CardFieldErrors } from "../../../lib/pay/card";
 import { COUNTRY_CODES, countryList } from "../../../lib/pay/countries";

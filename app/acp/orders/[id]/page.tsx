@@ -3,8 +3,8 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { cache } from "react";
-import { OrderSummary } from "../../../../components/pay/order-summary";
-import { PayShell } from "../../../../components/pay/pay-shell";
+import { OrderSummary } from "../../../../components/pay/OrderSummary";
+import { PayShell } from "../../../../components/pay/PayShell";
 import { loadAcpOrderPage } from "../../../../lib/acp/load-order-page";
 import { getDb } from "../../../../lib/db";
 import { formatMoney } from "../../../../lib/money/format";

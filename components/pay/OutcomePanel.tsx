@@ -1,7 +1,7 @@
 // The terminal states of a checkout as the payer sees them. Presentational only.
 import type { ReactNode } from "react";
-import { DestinationLink } from "./destination-link";
-import { OutcomeHeading } from "./outcome-heading";
+import { DestinationLink } from "./DestinationLink";
+import { OutcomeHeading } from "./OutcomeHeading";
 
 type Tone = "success" | "error" | "neutral";
 

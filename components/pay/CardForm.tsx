@@ -13,7 +13,7 @@ import {
   type CardFieldErrors,
   type CardForm as CardValues,
 } from "../../lib/pay/card";
-import { useHydrated } from "../use-hydrated";
+import { useHydrated } from "../useHydrated";
 
 export interface CountryOption {
   code: string;
