@@ -2,7 +2,7 @@
 // "Archive" with a confirmation (DELETE on the object's dashboard route), or "Restore" for an archived object
 // (PATCH { active: true }). One button for every catalog-like object (products, paid resources).
 import { useState, type ReactNode } from "react";
-import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
+import { useDashboardMutation } from "@/components/dashboard/useDashboardMutation";
 import { Button } from "./Button";
 import { DialogButton } from "./DialogButton";
 

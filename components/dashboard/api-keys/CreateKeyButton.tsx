@@ -1,7 +1,7 @@
 "use client";
 // "Create secret key": name it, create it, then show the secret ONCE with a copy button.
 import { useState } from "react";
-import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
+import { useDashboardMutation } from "@/components/dashboard/useDashboardMutation";
 import { Button } from "../Button";
 import { CopyableValue } from "../CopyableValue";
 import { DialogButton } from "../DialogButton";

@@ -1,7 +1,7 @@
 "use client";
 // "Revoke" with a confirmation: the key stops working at once and cannot be restored.
 import { useState } from "react";
-import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
+import { useDashboardMutation } from "@/components/dashboard/useDashboardMutation";
 import { DialogButton } from "../DialogButton";
 
 export function RevokeKeyButton({ id, label }: { id: string; label: string }) {

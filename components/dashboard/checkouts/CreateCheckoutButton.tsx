@@ -4,7 +4,7 @@
 import { useState } from "react";
 import { currencyDigits } from "@/lib/money/format";
 import { formatMoney, inputToMinor } from "@/lib/dashboard/format";
-import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
+import { useDashboardMutation } from "@/components/dashboard/useDashboardMutation";
 import { Button, buttonClass } from "../Button";
 import { CopyableValue } from "../CopyableValue";
 import { DialogButton, messageOfNoField } from "../DialogButton";

@@ -1,7 +1,7 @@
 "use client";
 // "Revoke" a connected app with a confirmation: its access and refresh tokens stop working at once.
 import { useState } from "react";
-import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
+import { useDashboardMutation } from "@/components/dashboard/useDashboardMutation";
 import { DialogButton } from "../DialogButton";
 
 export function RevokeAppButton({ id, name }: { id: string; name: string }) {

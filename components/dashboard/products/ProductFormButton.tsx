@@ -4,7 +4,7 @@
 import { useState } from "react";
 import { currencyDigits } from "@/lib/money/format";
 import { inputToMinor, minorToInput } from "@/lib/dashboard/format";
-import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
+import { useDashboardMutation } from "@/components/dashboard/useDashboardMutation";
 import { DialogButton, messageOfNoField } from "../DialogButton";
 import { PriceField } from "../PriceField";
 import { TextField } from "../TextField";

@@ -3,7 +3,7 @@
 // and logo, and the time zone of the dashboard's times. One PATCH; refusals shown by their fields.
 import { useState } from "react";
 import type { MerchantSettings } from "@/lib/merchants/settings";
-import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
+import { useDashboardMutation } from "@/components/dashboard/useDashboardMutation";
 import { Button } from "../Button";
 import { TextField } from "../TextField";
 

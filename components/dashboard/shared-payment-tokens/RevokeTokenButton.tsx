@@ -1,7 +1,7 @@
 "use client";
 // "Revoke" with a confirmation: the token can no longer pay (a payment it already made stays; refund that instead).
 import { useState } from "react";
-import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
+import { useDashboardMutation } from "@/components/dashboard/useDashboardMutation";
 import { DialogButton } from "../DialogButton";
 
 export function RevokeTokenButton({ id }: { id: string }) {

@@ -1,7 +1,7 @@
 "use client";
 // "Add endpoint": URL, optional description and the event types; then its signing secret, shown ONCE.
 import { useState } from "react";
-import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
+import { useDashboardMutation } from "@/components/dashboard/useDashboardMutation";
 import { Button } from "../Button";
 import { CopyableValue } from "../CopyableValue";
 import { DialogButton, messageOfNoField } from "../DialogButton";

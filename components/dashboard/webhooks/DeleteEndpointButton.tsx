@@ -2,7 +2,7 @@
 // "Delete" with a confirmation; its queued deliveries go with it. Back to the list afterwards.
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
+import { useDashboardMutation } from "@/components/dashboard/useDashboardMutation";
 import { DialogButton } from "../DialogButton";
 
 export function DeleteEndpointButton({ endpointId, url }: { endpointId: string; url: string }) {

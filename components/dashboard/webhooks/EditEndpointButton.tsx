@@ -1,7 +1,7 @@
 "use client";
 // "Edit": the endpoint's URL, description and event types (PATCH, as the API's update; the secret stays).
 import { useState } from "react";
-import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
+import { useDashboardMutation } from "@/components/dashboard/useDashboardMutation";
 import { DialogButton, messageOfNoField } from "../DialogButton";
 import { EndpointFields, noTypesTicked, type EndpointDraft } from "./EndpointFields";
 

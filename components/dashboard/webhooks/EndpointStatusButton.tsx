@@ -1,6 +1,6 @@
 "use client";
 // Disable (deliveries stop being queued; queued ones fail as "endpoint disabled") or enable again.
-import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
+import { useDashboardMutation } from "@/components/dashboard/useDashboardMutation";
 import { Button } from "../Button";
 
 export function EndpointStatusButton({ endpointId, status }: { endpointId: string; status: string }) {

@@ -3,7 +3,7 @@
 // ended failed at or after the chosen time (24 hours ago unless changed) is queued again, in one statement
 // (lib/webhooks/endpoint-health.ts).
 import { useState } from "react";
-import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
+import { useDashboardMutation } from "@/components/dashboard/useDashboardMutation";
 import { DialogButton } from "../DialogButton";
 import { TextField } from "../TextField";
 

@@ -1,7 +1,7 @@
 "use client";
 // "Resend" on a delivery row (an endpoint's log, an event's deliveries): queues that event again for this
 // endpoint (the next tick sends it).
-import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
+import { useDashboardMutation } from "@/components/dashboard/useDashboardMutation";
 import { Button } from "../Button";
 
 export function ResendEventButton({

@@ -2,7 +2,7 @@
 // "Rotate secret": confirm, then the new secret ONCE. The previous secret keeps signing beside it (a second
 // v1= entry) for 24 hours, so receivers can switch without dropping a delivery.
 import { useState } from "react";
-import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
+import { useDashboardMutation } from "@/components/dashboard/useDashboardMutation";
 import { Button } from "../Button";
 import { CopyableValue } from "../CopyableValue";
 import { DialogButton } from "../DialogButton";

@@ -2,7 +2,7 @@
 // "Send test event": pick a type the endpoint receives; a sample event of it is queued for this endpoint
 // only and appears in the deliveries log once sent.
 import { useState } from "react";
-import { useDashboardMutation } from "@/lib/dashboard/use-dashboard-mutation";
+import { useDashboardMutation } from "@/components/dashboard/useDashboardMutation";
 import { DialogButton } from "../DialogButton";
 import { SelectField } from "../SelectField";
 

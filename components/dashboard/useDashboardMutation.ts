@@ -6,8 +6,8 @@
 import { useMutation, useQueryClient, type QueryKey } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useRef } from "react";
-import { useToast } from "../../components/dashboard/useToast";
-import { dashboardFetch, DashboardRequestError } from "./client";
+import { useToast } from "./useToast";
+import { dashboardFetch, DashboardRequestError } from "../../lib/dashboard/client";
 
 export interface DashboardMutationOptions<V, R> {
   /** The dashboard route, fixed or from the variables. */
