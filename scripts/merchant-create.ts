@@ -19,7 +19,7 @@ try {
   await applyPendingMigrations(database.url); // one query when the database is up to date
   const { transaction, closeDb } = await import("../lib/db");
   const { createMerchant } = await import("../lib/merchants/create-merchant");
-  const { hashPassword } = await import("../lib/auth/password");
+  const { hashPassword } = await import("../lib/crypto/password");
   try {
     // Hashed before the transaction: scrypt at N=2^17 may take seconds on a busy machine.
     const passwordHash = values.password ? await hashPassword(values.password) : undefined;

@@ -8,7 +8,7 @@ import { readJsonBody } from "../http/read-body";
 import { confirmEmail, parseForgotPassword, requestPasswordReset, resetPassword, ResetInput } from "./email-links";
 import { takePasswordResetRequest } from "./limits";
 import { PASSWORD_MIN_LENGTH } from "./messages";
-import { PasswordHashBusyError } from "./password";
+import { PasswordHashBusyError } from "../crypto/password";
 import { findNulPath } from "../validation/text-safety";
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>

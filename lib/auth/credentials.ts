@@ -18,7 +18,7 @@ import { findNulPath } from "../validation/text-safety";
 import { noteRetryAfter } from "./auth-route";
 import { clearLoginAttempts, maySignUp, noteFailedLogin, takeLoginAttempt } from "./limits";
 import { PASSWORD_MIN_LENGTH, type AuthErrorCode } from "./messages";
-import { dummyPasswordHash, hashPassword, needsRehash, PasswordHashBusyError, verifyPassword } from "./password";
+import { dummyPasswordHash, hashPassword, needsRehash, PasswordHashBusyError, verifyPassword } from "../crypto/password";
 
 export interface SignedInUser {
   id: string;

@@ -11,7 +11,7 @@ import { queueMail } from "../mail/outbox";
 import { Email } from "../validation/common";
 import { findNulPath } from "../validation/text-safety";
 import { PASSWORD_MIN_LENGTH } from "./messages";
-import { hashPassword } from "./password";
+import { hashPassword } from "../crypto/password";
 
 export type LinkPurpose = "confirm_email" | "reset_password";
 

@@ -1,7 +1,8 @@
 // What each ending of a checkout writes: the transitions of checkout, PaymentIntent and order, the ledger
 // posting, and the docs/api-reference.md "Events" events, all in the caller's transaction.
 import type { Db } from "../db";
-import { emitOrderEvent, emitPaymentIntentEvent } from "../events/emit-event";
+import { emitOrderEvent } from "../orders/emit-order-event";
+import { emitPaymentIntentEvent } from "../payments/emit-payment-intent-event";
 import type { Checkout, Order, PaymentIntent } from "../generated/prisma/client";
 import { postCapture } from "../ledger/post";
 import { transitionOrder } from "../orders/transitions";

@@ -2,10 +2,7 @@
 // when the change committed. `data.object` is the object as its GET returns it at that moment. The webhook
 // sender fans deliveries out from these rows later.
 import type { Db } from "../db";
-import type { Order, PaymentIntent } from "../generated/prisma/client";
 import { createId } from "../ids";
-import { serializeOrder } from "../orders/serialize";
-import { serializePaymentIntent } from "../payments/serialize";
 import type { Scope } from "../scope";
 import type { EventType } from "./types";
 
@@ -23,12 +20,4 @@ export async function emitEvent(tx: Db, scope: Scope, type: EventType, object: R
     },
   });
   return id;
-}
-
-export function emitPaymentIntentEvent(tx: Db, type: EventType & `payment_intent.${string}`, pi: PaymentIntent) {
-  return emitEvent(tx, pi, type, serializePaymentIntent(pi));
-}
-
-export function emitOrderEvent(tx: Db, type: EventType & `order.${string}`, order: Order) {
-  return emitEvent(tx, order, type, serializeOrder(order));
 }

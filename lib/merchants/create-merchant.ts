@@ -1,5 +1,5 @@
 // A new merchant with its first test and live API keys, and optionally a dashboard login.
-import { hashPassword } from "../auth/password";
+import { hashPassword } from "../crypto/password";
 import type { Db } from "../db";
 import { ConflictError } from "../errors";
 import { Prisma } from "../generated/prisma/client";

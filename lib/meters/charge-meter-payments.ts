@@ -6,7 +6,7 @@
 // PaymentIntent, moves its amount from billed to outstanding and makes the meter past_due (no new usage or
 // reservations until POST /v1/meters/:id/retry-payment collects it); a rail failure leaves it for the next tick.
 import type { Db } from "../db";
-import { emitPaymentIntentEvent } from "../events/emit-event";
+import { emitPaymentIntentEvent } from "../payments/emit-payment-intent-event";
 import { inTransaction } from "../in-transaction";
 import { postCapture } from "../ledger/post";
 import { transitionPaymentIntent } from "../payments/transitions";

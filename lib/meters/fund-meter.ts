@@ -13,7 +13,7 @@
 import { TRANSACTION_TIMEOUT_MS, transaction, type Db } from "../db";
 import { env } from "../env";
 import { CircuitOpenError, ConflictError, PaymentDeclinedError } from "../errors";
-import { emitPaymentIntentEvent } from "../events/emit-event";
+import { emitPaymentIntentEvent } from "../payments/emit-payment-intent-event";
 import type { Meter, PaymentIntent } from "../generated/prisma/client";
 import { createId } from "../ids";
 import { inTransaction } from "../in-transaction";

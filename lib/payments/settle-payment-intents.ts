@@ -4,7 +4,7 @@
 // guard makes a race between two ticks settle it once.
 import type { Db } from "../db";
 import { env } from "../env";
-import { emitPaymentIntentEvent } from "../events/emit-event";
+import { emitPaymentIntentEvent } from "./emit-payment-intent-event";
 import { inTransaction } from "../in-transaction";
 import { postSettlement } from "../ledger/post";
 import { transitionPaymentIntent } from "./transitions";

@@ -5,7 +5,8 @@
 // asks the rail for the same refund again instead of a second one.
 import type { Db } from "../db";
 import { ConflictError, InvariantViolation, NotFoundError, ValidationError } from "../errors";
-import { emitOrderEvent, emitPaymentIntentEvent } from "../events/emit-event";
+import { emitOrderEvent } from "../orders/emit-order-event";
+import { emitPaymentIntentEvent } from "../payments/emit-payment-intent-event";
 import type { PaymentIntent } from "../generated/prisma/client";
 import { createId } from "../ids";
 import { postRefund } from "../ledger/post";

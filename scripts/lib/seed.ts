@@ -21,7 +21,7 @@ export async function seedDemoMerchant(databaseUrl: string): Promise<void> {
   process.env.DATABASE_URL = databaseUrl;
   const { transaction, closeDb } = await import("../../lib/db");
   const { createMerchant } = await import("../../lib/merchants/create-merchant");
-  const { hashPassword } = await import("../../lib/auth/password");
+  const { hashPassword } = await import("../../lib/crypto/password");
   // Hashed before the transaction: scrypt at N=2^17 may take seconds on a busy machine.
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const created = await transaction((tx) => createMerchant(tx, { name: "Demo merchant", email: DEMO_EMAIL, passwordHash }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hashPassword, verifyPassword } from "../../lib/auth/password";
+import { hashPassword, verifyPassword } from "../../lib/crypto/password";
 import { createId, randomBase62 } from "../../lib/ids";
 import { generateSecret, hashSecret, looksLikeSecret, visiblePrefix } from "../../lib/merchants/api-key-secret";
 
