@@ -16,7 +16,7 @@ import { formatDateTime, formatMoney } from "@/lib/dashboard/format";
 import { recentFailedDeliveries, revenueByDay } from "@/lib/dashboard/home";
 import { requireDashboard } from "@/lib/dashboard/session";
 import { getBalance } from "@/lib/ledger/get-balance";
-import { listOrders } from "@/lib/orders/list-orders";
+import { listOrdersAfterExpiry } from "@/lib/checkouts/read-after-expiry";
 
 export const metadata: Metadata = { title: "Home" };
 
@@ -26,7 +26,7 @@ export default async function DashboardHome() {
   const [balance, revenue, orders, failed, steps] = await Promise.all([
     getBalance(db, scope),
     revenueByDay(db, scope, 14),
-    listOrders(db, scope, { limit: 5 }),
+    listOrdersAfterExpiry(db, scope, { limit: 5 }),
     recentFailedDeliveries(db, scope, 5),
     firstRunSteps(db, scope),
   ]);

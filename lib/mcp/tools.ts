@@ -27,11 +27,7 @@ import { getBalance } from "../ledger/get-balance";
 import { getMeter } from "../meters/get-meter";
 import { listMeters } from "../meters/list-meters";
 import { METER_STATUSES } from "../meters/schemas";
-import { getOrder } from "../orders/get-order";
-import { listOrders } from "../orders/list-orders";
 import { ORDER_STATUSES } from "../orders/transitions";
-import { getPaymentIntent } from "../payments/get-payment-intent";
-import { listPaymentIntents } from "../payments/list-payment-intents";
 import { PAYMENT_SOURCES } from "../payments/sources";
 import { PAYMENT_INTENT_STATUSES } from "../payments/transitions";
 import { createProduct } from "../products/create-product";
@@ -43,6 +39,12 @@ import type { Scope } from "../scope";
 import { parseOrThrow } from "../validation/parse";
 import { listFailedDeliveries } from "../webhooks/list-failed-deliveries";
 import type { McpPrincipal } from "./principal";
+import {
+  getOrderAfterExpiry,
+  getPaymentIntentAfterExpiry,
+  listOrdersAfterExpiry,
+  listPaymentIntentsAfterExpiry,
+} from "../checkouts/read-after-expiry";
 
 const Id = z.string().min(1).max(64);
 const Limit = z.number().int().min(1).max(100).optional().describe("How many (1..100, default 20)");
@@ -212,7 +214,7 @@ export function registerTools(server: McpServer, principal: McpPrincipal): void 
       outputSchema: AnyObject,
       annotations: { title: "Get an order", ...READ },
     },
-    ({ id }) => read(principal, (db, scope) => getOrder(db, scope, id))(),
+    ({ id }) => read(principal, (db, scope) => getOrderAfterExpiry(db, scope, id))(),
   );
 
   server.registerTool(
@@ -231,7 +233,12 @@ export function registerTools(server: McpServer, principal: McpPrincipal): void 
     },
     (args) =>
       read(principal, (db, scope) =>
-        listOrders(db, scope, { limit: args.limit ?? 20, startingAfter: args.startingAfter, status: args.status, source: args.source }),
+        listOrdersAfterExpiry(db, scope, {
+          limit: args.limit ?? 20,
+          startingAfter: args.startingAfter,
+          status: args.status,
+          source: args.source,
+        }),
       )(),
   );
 
@@ -244,7 +251,7 @@ export function registerTools(server: McpServer, principal: McpPrincipal): void 
       outputSchema: AnyObject,
       annotations: { title: "Get a payment", ...READ },
     },
-    ({ id }) => read(principal, (db, scope) => getPaymentIntent(db, scope, id))(),
+    ({ id }) => read(principal, (db, scope) => getPaymentIntentAfterExpiry(db, scope, id))(),
   );
 
   server.registerTool(
@@ -263,7 +270,7 @@ export function registerTools(server: McpServer, principal: McpPrincipal): void 
     },
     (args) =>
       read(principal, (db, scope) =>
-        listPaymentIntents(db, scope, {
+        listPaymentIntentsAfterExpiry(db, scope, {
           limit: args.limit ?? 20,
           startingAfter: args.startingAfter,
           status: args.status,

@@ -1,4 +1,3 @@
-import { expireOverdueCheckouts } from "../checkouts/expire-checkouts";
 import type { Db } from "../db";
 import { listNewestFirst } from "../pagination";
 import type { Scope } from "../scope";
@@ -6,7 +5,6 @@ import type { ListOrdersInput } from "./schemas";
 import { serializeOrder } from "./serialize";
 
 export async function listOrders(db: Db, scope: Scope, query: ListOrdersInput) {
-  await expireOverdueCheckouts(db, { scope });
   return listNewestFirst(
     db.order,
     { scope: { merchantId: scope.merchantId, livemode: scope.livemode }, filters: { status: query.status, source: query.source } },

@@ -1,15 +1,11 @@
-import { expireOverdueCheckouts } from "../checkouts/expire-checkouts";
 import type { Db } from "../db";
 import { NotFoundError } from "../errors";
 import type { Scope } from "../scope";
 import { serializePaymentIntent } from "./serialize";
 
+/** A plain read: readers that must see an overdue checkout as expired use lib/checkouts/read-after-expiry.ts. */
 export async function getPaymentIntent(db: Db, scope: Scope, id: string) {
-  const find = () => db.paymentIntent.findFirst({ where: { id, merchantId: scope.merchantId, livemode: scope.livemode } });
-  let pi = await find();
+  const pi = await db.paymentIntent.findFirst({ where: { id, merchantId: scope.merchantId, livemode: scope.livemode } });
   if (!pi) throw new NotFoundError("payment_intent", id);
-  if (pi.status === "requires_payment" && pi.checkoutId && (await expireOverdueCheckouts(db, { scope, checkoutIds: [pi.checkoutId] }))) {
-    pi = (await find())!;
-  }
   return serializePaymentIntent(pi);
 }

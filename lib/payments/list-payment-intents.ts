@@ -1,4 +1,3 @@
-import { expireOverdueCheckouts } from "../checkouts/expire-checkouts";
 import type { Db } from "../db";
 import { listNewestFirst } from "../pagination";
 import type { Scope } from "../scope";
@@ -6,7 +5,6 @@ import type { ListPaymentIntentsInput } from "./schemas";
 import { serializePaymentIntent } from "./serialize";
 
 export async function listPaymentIntents(db: Db, scope: Scope, query: ListPaymentIntentsInput) {
-  await expireOverdueCheckouts(db, { scope });
   return listNewestFirst(
     db.paymentIntent,
     {

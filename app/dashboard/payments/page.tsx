@@ -16,8 +16,8 @@ import { listPageQuery, sourceQuery, type SearchParams } from "@/lib/dashboard/l
 import { orNotFound } from "@/lib/dashboard/not-found";
 import { requireDashboard } from "@/lib/dashboard/session";
 import { PAYMENT_SOURCES } from "@/lib/payments/sources";
-import { listPaymentIntents } from "@/lib/payments/list-payment-intents";
 import { PAYMENT_INTENT_STATUSES } from "@/lib/payments/transitions";
+import { listPaymentIntentsAfterExpiry } from "@/lib/checkouts/read-after-expiry";
 
 export const metadata: Metadata = { title: "Payments" };
 
@@ -25,7 +25,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Sea
   const { scope } = await requireDashboard();
   const query = await listPageQuery(searchParams, PAYMENT_INTENT_STATUSES);
   const source = await sourceQuery(searchParams, PAYMENT_SOURCES);
-  const page = await orNotFound(listPaymentIntents(getDb(), scope, { ...query, source }));
+  const page = await orNotFound(listPaymentIntentsAfterExpiry(getDb(), scope, { ...query, source }));
   return (
     <>
       <PageHeader

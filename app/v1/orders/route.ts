@@ -1,7 +1,9 @@
 import { api } from "@/lib/http/api";
-import { listOrders } from "@/lib/orders/list-orders";
 import { ListOrdersQuery } from "@/lib/orders/schemas";
+import { listOrdersAfterExpiry } from "@/lib/checkouts/read-after-expiry";
 
-export const GET = api({ auth: "secret", query: ListOrdersQuery }, ({ tx, principal, query }) => listOrders(tx, principal, query));
+export const GET = api({ auth: "secret", query: ListOrdersQuery }, ({ tx, principal, query }) =>
+  listOrdersAfterExpiry(tx, principal, query),
+);
 
 export const dynamic = "force-dynamic";

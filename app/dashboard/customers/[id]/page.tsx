@@ -18,7 +18,7 @@ import { walletBalances } from "@/lib/dashboard/customer-wallets";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { orNotFound, pageId } from "@/lib/dashboard/not-found";
 import { requireDashboard } from "@/lib/dashboard/session";
-import { listPaymentIntents } from "@/lib/payments/list-payment-intents";
+import { listPaymentIntentsAfterExpiry } from "@/lib/checkouts/read-after-expiry";
 
 export const metadata: Metadata = { title: "Customer" };
 
@@ -28,7 +28,7 @@ export default async function CustomerPage({ params }: { params: Promise<{ id: s
   const customer = await orNotFound(getCustomer(sql(), scope, await pageId(params)));
   const [wallets, payments] = await Promise.all([
     walletBalances(db, [customer.id]),
-    listPaymentIntents(db, scope, { limit: 20, customerId: customer.id }),
+    listPaymentIntentsAfterExpiry(db, scope, { limit: 20, customerId: customer.id }),
   ]);
   return (
     <>

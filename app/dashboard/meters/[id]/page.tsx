@@ -22,7 +22,7 @@ import { requireDashboard } from "@/lib/dashboard/session";
 import { getMeter } from "@/lib/meters/get-meter";
 import { listRecentUsage } from "@/lib/meters/recent-usage";
 import { getUsageSummary } from "@/lib/meters/usage-summary";
-import { listPaymentIntents } from "@/lib/payments/list-payment-intents";
+import { listPaymentIntentsAfterExpiry } from "@/lib/checkouts/read-after-expiry";
 
 export const metadata: Metadata = { title: "Meter" };
 
@@ -48,7 +48,7 @@ export default async function MeterPage({ params, searchParams }: { params: Prom
   const [meter, settlements, usage, summary] = await orNotFound(
     Promise.all([
       getMeter(db, scope, id),
-      listPaymentIntents(db, scope, { meterId: id, limit: SETTLEMENTS_SHOWN }),
+      listPaymentIntentsAfterExpiry(db, scope, { meterId: id, limit: SETTLEMENTS_SHOWN }),
       listRecentUsage(db, scope, id),
       getUsageSummary(sql(), scope, id, { interval }),
     ]),

@@ -22,9 +22,8 @@ import { orNotFound, pageId } from "@/lib/dashboard/not-found";
 import { requireDashboard } from "@/lib/dashboard/session";
 import { checkoutDescriptions } from "@/lib/dashboard/what-was-sold";
 import { timelineOf } from "@/lib/dashboard/timeline";
-import { getOrder } from "@/lib/orders/get-order";
-import { getPaymentIntent } from "@/lib/payments/get-payment-intent";
 import { listRefunds } from "@/lib/refunds/list-refunds";
+import { getOrderAfterExpiry, getPaymentIntentAfterExpiry } from "@/lib/checkouts/read-after-expiry";
 
 export const metadata: Metadata = { title: "Order" };
 
@@ -37,9 +36,9 @@ interface Item {
 export default async function OrderPage({ params }: { params: Promise<{ id: string }> }) {
   const { scope } = await requireDashboard();
   const db = getDb();
-  const order = await orNotFound(getOrder(db, scope, await pageId(params)));
+  const order = await orNotFound(getOrderAfterExpiry(db, scope, await pageId(params)));
   const [pi, refunds, timeline, acpSessionId, mandates, descriptions] = await Promise.all([
-    getPaymentIntent(db, scope, order.paymentIntentId),
+    getPaymentIntentAfterExpiry(db, scope, order.paymentIntentId),
     listRefunds(db, scope, { limit: 100, paymentIntentId: order.paymentIntentId }),
     timelineOf(db, scope, [order.id, order.paymentIntentId]),
     order.source === "acp" ? sessionIdOfOrder(db, scope, order.id) : null,

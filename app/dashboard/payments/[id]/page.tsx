@@ -16,14 +16,14 @@ import { formatDateTime } from "@/lib/dashboard/format";
 import { orNotFound, pageId } from "@/lib/dashboard/not-found";
 import { requireDashboard } from "@/lib/dashboard/session";
 import { timelineOf } from "@/lib/dashboard/timeline";
-import { getPaymentIntent } from "@/lib/payments/get-payment-intent";
+import { getPaymentIntentAfterExpiry } from "@/lib/checkouts/read-after-expiry";
 
 export const metadata: Metadata = { title: "Payment" };
 
 export default async function PaymentPage({ params }: { params: Promise<{ id: string }> }) {
   const { scope } = await requireDashboard();
   const db = getDb();
-  const pi = await orNotFound(getPaymentIntent(db, scope, await pageId(params)));
+  const pi = await orNotFound(getPaymentIntentAfterExpiry(db, scope, await pageId(params)));
   const timeline = await timelineOf(db, scope, [pi.id]);
   const refundable = pi.amountCaptured - pi.amountRefunded;
   return (

@@ -1,6 +1,6 @@
 import { api } from "@/lib/http/api";
-import { getOrder } from "@/lib/orders/get-order";
+import { getOrderAfterExpiry } from "@/lib/checkouts/read-after-expiry";
 
-export const GET = api({ auth: "secret" }, ({ tx, principal, params }) => getOrder(tx, principal, params.id));
+export const GET = api({ auth: "secret" }, ({ tx, principal, params }) => getOrderAfterExpiry(tx, principal, params.id));
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import { api } from "@/lib/http/api";
-import { getPaymentIntent } from "@/lib/payments/get-payment-intent";
+import { getPaymentIntentAfterExpiry } from "@/lib/checkouts/read-after-expiry";
 
-export const GET = api({ auth: "secret" }, ({ tx, principal, params }) => getPaymentIntent(tx, principal, params.id));
+export const GET = api({ auth: "secret" }, ({ tx, principal, params }) => getPaymentIntentAfterExpiry(tx, principal, params.id));
 
 export const dynamic = "force-dynamic";
