@@ -10,9 +10,9 @@ import { z } from "zod";
 import type { OpenCheckoutInput } from "../checkouts/schemas";
 import { getDb } from "../db";
 import { DomainError } from "../errors";
-import { priceCheckout } from "../products/price-items";
+import { priceCheckout } from "../checkouts/price-items";
 import type { Scope } from "../scope";
-import { issueCartMandate } from "../ap2/cart-mandate";
+import { issueCartMandate, type CartTerms } from "../ap2/cart-mandate";
 import { sha256B64url } from "../ap2/canonical";
 import { MandateRefused, payMandate } from "../ap2/pay-mandate";
 import { agentUrl } from "./card";
@@ -29,7 +29,7 @@ import {
   X402_EXTENSION_URI,
   X402_KEYS,
 } from "./protocol";
-import { paymentRequiredFor, settleInTask, type CartTerms } from "./x402-payment";
+import { paymentRequiredFor, settleInTask } from "./x402-payment";
 
 const BuyItems = z
   .array(z.object({ productId: z.string().regex(/^prd_[0-9A-Za-z]{1,64}$/), quantity: z.number().int().min(1).max(1000) }).strict())

@@ -11,11 +11,11 @@ import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
 import { DefaultRequestHandler, JsonRpcTransportHandler, ServerCallContext, validateVersion, type User } from "@a2a-js/sdk/server";
 import { getDb } from "../db";
 import { demoMerchantId } from "../merchants/demo";
+import { findAgentMerchant } from "../merchants/find-agent-merchant";
 import { DomainError, NotFoundError, RateLimitedError, UnauthorizedError } from "../errors";
 import { authenticateAndLimit } from "../http/authenticate";
 import { limitByClientIp } from "../http/rate-limit-step";
 import { readBodyText } from "../http/read-body";
-import { PATH_ID_PATTERN } from "../validation/text-safety";
 import { agentCardJson, buildAgentCard } from "./card";
 import { MerchantAgent } from "./merchant-agent";
 import { PostgresTaskStore } from "./task-store";
@@ -43,11 +43,6 @@ export function rpcError(status: number, code: number, message: string, headers 
 
 function isLegacy(version: string | undefined): boolean {
   return !version || /^0\.\d+$/.test(version);
-}
-
-export async function findAgentMerchant(merchantId: string) {
-  if (!/^mer_[0-9A-Za-z]{1,64}$/.test(merchantId) || !PATH_ID_PATTERN.test(merchantId)) return null;
-  return getDb().merchant.findUnique({ where: { id: merchantId }, select: { id: true, name: true } });
 }
 
 function domainErrorResponse(err: unknown, headers: Headers): Response | null {

@@ -4,17 +4,12 @@
 // /x402 (checkPayment, settlePayment): nothing here moves money. One payment per task: the task's row takes the
 // PaymentIntent id in the settling transaction (payment_intent_id IS NULL), so a second payment for a task
 // already paid rolls back entirely.
+import type { CartTerms } from "../ap2/cart-mandate";
 import { transaction } from "../db";
 import type { Scope } from "../scope";
 import { checkPayment } from "../x402/check-payment";
 import { centsToAtomic, MAX_TIMEOUT_SECONDS, networkFor, payToAddress, SCHEME } from "../x402/networks";
 import { settlePayment } from "../x402/settle-payment";
-
-export interface CartTerms {
-  items: { productId: string; quantity: number; name: string; unitAmount: number }[];
-  amount: number;
-  currency: string;
-}
 
 export function paymentRequiredFor(scope: Scope, cart: CartTerms, resourceUrl: string) {
   const network = networkFor(scope.livemode);

@@ -2,7 +2,7 @@
 // order as sold, its status and its checkout session. Public like the hosted pay page: the order id is an
 // unguessable capability (docs/acp.md); only orders that came by ACP are shown, anything else is 404.
 import type { Db } from "../db";
-import type { SoldItem } from "../products/price-items";
+import type { SoldItem } from "../checkouts/price-items";
 
 export interface AcpOrderPage {
   orderId: string;

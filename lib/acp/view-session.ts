@@ -8,7 +8,7 @@ import type { Db } from "../db";
 import type { Scope } from "../scope";
 import { env } from "../env";
 import type { AcpCheckoutSession, Product } from "../generated/prisma/client";
-import type { SoldItem } from "../products/price-items";
+import type { SoldItem } from "../checkouts/price-items";
 import type { CheckoutSessionObject } from "./schemas";
 import type { StoredSessionStatus } from "./transitions";
 

@@ -10,7 +10,7 @@ import type { Network } from "./profiles";
 import { signatureAgentOf } from "./agent-keys";
 import { signedRequestFromBody, type VerifyRequestInput } from "./signed-request";
 import { verifyAgentRequest, type VerifiedAgent } from "./verify-agent-request";
-import { checkPaymentContainer } from "../visa/payment-container";
+import { checkPaymentContainer } from "./payment-container";
 import { AgentSignatureRefused } from "./reasons";
 import { DomainError } from "../errors";
 

@@ -5,13 +5,19 @@
 // recorded (ap2_mandates, keyed by jti) with the cart as priced from the catalog: paying compares with this row.
 import { randomUUID } from "node:crypto";
 import { SignJWT } from "jose";
-import type { CartTerms } from "../a2a/x402-payment";
 import type { Db } from "../db";
 import { env } from "../env";
 import { randomBase62 } from "../ids";
 import type { Scope } from "../scope";
 import { sha256B64url } from "./canonical";
 import { activeSigningKey, ALG } from "./keys";
+
+/** A cart as priced from the catalog: what a CartMandate promises and what paying must match. */
+export interface CartTerms {
+  items: { productId: string; quantity: number; name: string; unitAmount: number }[];
+  amount: number;
+  currency: string;
+}
 
 /** The payment method a CartMandate accepts: a shared payment token of this service (spt_). */
 export function sptMethod(base = env.BASE_URL): string {

@@ -2,7 +2,7 @@
 // CartMandates (RFC 7517 JWK Set). The first request of a merchant without a key makes its first key.
 import type { Db } from "../db";
 import { NotFoundError } from "../errors";
-import { findAgentMerchant } from "../a2a/serve-agent";
+import { findAgentMerchant } from "../merchants/find-agent-merchant";
 import { activeSigningKey, merchantJwks } from "./keys";
 
 export async function jwksOf(db: Db, merchantId: string) {

@@ -1,10 +1,10 @@
 // Opens a checkout with its PaymentIntent (requires_payment) and order (pending), in one transaction.
-// Catalog items ({ productId, quantity }) are priced from the merchant's products (lib/products/price-items.ts).
+// Catalog items ({ productId, quantity }) are priced from the merchant's products (price-items.ts).
 import type { Db } from "../db";
 import { NotFoundError, ValidationError } from "../errors";
 import { createId } from "../ids";
 import type { PaymentSource } from "../payments/sources";
-import { priceCheckout } from "../products/price-items";
+import { priceCheckout } from "./price-items";
 import type { Scope } from "../scope";
 import type { OpenCheckoutInput } from "./schemas";
 import { serializeCheckout } from "./serialize";

@@ -1,10 +1,8 @@
 import { z } from "zod";
+import { MAX_AMOUNT } from "../money/limits";
 import { Currency, ListQuery, Metadata } from "../validation/common";
 import { listOf, StoredMetadata, Timestamp } from "../validation/objects";
 import { CHECKOUT_STATUSES } from "./transitions";
-
-/** Largest amount of one checkout, in minor units (Stripe's limit: 99,999,999). */
-export const MAX_AMOUNT = 99_999_999;
 
 const Amount = z.number().int("must be an integer in minor units").min(1).max(MAX_AMOUNT);
 const Url = z

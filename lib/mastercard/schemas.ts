@@ -1,6 +1,6 @@
 // Bodies of the /mastercard paths (docs/cards.md "Mastercard").
 import { z } from "zod";
-import { MAX_AMOUNT } from "../checkouts/schemas";
+import { MAX_AMOUNT } from "../money/limits";
 import { Currency, ListQuery } from "../validation/common";
 
 const Id = (prefix: string) => z.string().regex(new RegExp(`^${prefix}_[0-9A-Za-z]{1,64}$`), `must be a ${prefix}_ id`);

@@ -7,7 +7,7 @@
 // charges they collect. The tick charges them like any settlement (charge-meter-payments.ts): a past-due
 // meter is open again once nothing is outstanding and a part is captured; a part declined again is
 // outstanding again.
-import { MAX_AMOUNT } from "../checkouts/schemas";
+import { MAX_AMOUNT } from "../money/limits";
 import type { Db } from "../db";
 import { ConflictError } from "../errors";
 import { createId } from "../ids";

@@ -1,7 +1,8 @@
 // Request schemas of /v1/meters. Prices and amounts of usage are in BASE units: a meter's
 // `baseUnitsPerMinor` (default 1,000,000) of them make one minor unit, so 0.4 cent is 400,000.
 import { z } from "zod";
-import { BillingCountry, MAX_AMOUNT, PaymentMethod } from "../checkouts/schemas";
+import { BillingCountry, PaymentMethod } from "../checkouts/schemas";
+import { MAX_AMOUNT } from "../money/limits";
 import { PAYMENT_INTENT_STATUSES } from "../payments/transitions";
 import { Currency, ListQuery, Metadata } from "../validation/common";
 import { listOf, StoredMetadata, Timestamp } from "../validation/objects";

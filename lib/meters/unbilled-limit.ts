@@ -2,7 +2,7 @@
 // what one PaymentIntent may carry (MAX_AMOUNT minor units, as a checkout), so every settlement fits its
 // PaymentIntent and no meter can make the tick's settlement throw. The hot-path statements enforce it in
 // their guarded UPDATE; this module names the limit and explains a refusal.
-import { MAX_AMOUNT } from "../checkouts/schemas";
+import { MAX_AMOUNT } from "../money/limits";
 import { ConflictError, ValidationError } from "../errors";
 import type { Meter } from "../generated/prisma/client";
 

@@ -1,6 +1,6 @@
 // Bodies and queries of /v1/paid_resources (also answering at /v1/x402/resources; docs/x402.md).
 import { z } from "zod";
-import { MAX_AMOUNT } from "../checkouts/schemas";
+import { MAX_AMOUNT } from "../money/limits";
 import { Currency, ListQuery, Metadata } from "../validation/common";
 import { listOf, StoredMetadata, Timestamp } from "../validation/objects";
 

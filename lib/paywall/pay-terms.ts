@@ -5,7 +5,7 @@
 // as `_servicePayment.paymentIntentId`.
 import { z } from "zod";
 import { cancelCheckout } from "../checkouts/cancel-checkout";
-import { MAX_AMOUNT } from "../checkouts/schemas";
+import { MAX_AMOUNT } from "../money/limits";
 import { sql, transaction } from "../db";
 import { validateCard, type CardForm } from "../pay/card";
 import { payCheckout, type PayOutcome } from "../pay/pay-checkout";

@@ -1,6 +1,7 @@
 // Bodies of the paywall endpoints (docs/paywall.md).
 import { z } from "zod";
-import { BillingCountry, MAX_AMOUNT, PaymentMethod } from "../checkouts/schemas";
+import { BillingCountry, PaymentMethod } from "../checkouts/schemas";
+import { MAX_AMOUNT } from "../money/limits";
 import { PaymentIntentObject } from "../payments/schemas";
 import { PAYMENT_INTENT_STATUSES } from "../payments/transitions";
 import { Currency } from "../validation/common";

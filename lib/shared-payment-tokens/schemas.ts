@@ -1,6 +1,7 @@
 // Bodies and queries of /v1/shared_payment_tokens (docs/shared-payment-tokens.md).
 import { z } from "zod";
-import { checkSale, MAX_AMOUNT, SaleFields } from "../checkouts/schemas";
+import { checkSale, SaleFields } from "../checkouts/schemas";
+import { MAX_AMOUNT } from "../money/limits";
 import { MerchantId } from "../paywall/schemas";
 import { Currency, ListQuery, Metadata } from "../validation/common";
 import { listOf, StoredMetadata, Timestamp } from "../validation/objects";

@@ -10,7 +10,7 @@ import type { Db } from "../db";
 import { BusyError, NotFoundError } from "../errors";
 import type { Scope } from "../scope";
 import { mandateFor } from "./instructions";
-import { checkPaymentContainer } from "./payment-container";
+import { checkPaymentContainer } from "../agent-identity/payment-container";
 import type { VisaPayInput } from "./schemas";
 
 /** What a browsing agent may read of a checkout: its terms. */

@@ -1,6 +1,6 @@
 // Bodies of the /visa paths (docs/cards.md "Visa").
 import { z } from "zod";
-import { MAX_AMOUNT } from "../checkouts/schemas";
+import { MAX_AMOUNT } from "../money/limits";
 import { Currency, ListQuery } from "../validation/common";
 
 const Id = (prefix: string) => z.string().regex(new RegExp(`^${prefix}_[0-9A-Za-z]{1,64}$`), `must be a ${prefix}_ id`);
@@ -46,7 +46,7 @@ export const ConfirmationBody = z.object({ credentialId: Id("vtok"), status: z.e
 
 /**
  * POST /visa/checkouts/:id/pay. The container is kept as received (a record keeps its members' order): its
- * signature covers them in that order (lib/visa/payment-container.ts).
+ * signature covers them in that order (lib/agent-identity/payment-container.ts).
  */
 export const VisaPayBody = z
   .object({

@@ -5,7 +5,7 @@
 // reference implementation's (@x402/evm) so stock clients and middleware understand them.
 import { getAddress, verifyTypedData } from "viem";
 import type { z } from "zod";
-import { MAX_AMOUNT } from "../checkouts/schemas";
+import { MAX_AMOUNT } from "../money/limits";
 import { atomicToCents, modeNetwork, networkFor, payToAddress, SCHEME, type X402Network } from "./networks";
 import { ExactEvmPayload, PayloadV1, PayloadV2, RequirementsV1, RequirementsV2 } from "./schemas";
 

@@ -4,7 +4,7 @@
 // server (its ticks open settlements but cannot charge them), 22 settlements of MAX_AMOUNT pile up, then a
 // second server (closed circuit) declines them all. Its own database: nothing else ticks it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_AMOUNT } from "../../lib/checkouts/schemas";
+import { MAX_AMOUNT } from "../../lib/money/limits";
 import type { ServerProcess } from "../../scripts/lib/server-process";
 import { call } from "../helpers/http";
 import type { TestMerchant } from "../helpers/merchants";

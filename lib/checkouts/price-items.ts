@@ -1,10 +1,11 @@
 // The line items of a checkout as sold: catalog items ({ productId, quantity }) priced from this merchant's
 // products in this mode, ad-hoc items ({ name, quantity, unitAmount }) as given. The result is copied into
 // the checkout and its order, so a later price change or archive never alters what was sold.
-import { MAX_AMOUNT, type OpenCheckoutInput } from "../checkouts/schemas";
 import type { Db } from "../db";
 import { NotFoundError, ValidationError, type FieldError } from "../errors";
+import { MAX_AMOUNT } from "../money/limits";
 import type { Scope } from "../scope";
+import type { OpenCheckoutInput } from "./schemas";
 
 export type SoldItem = {
   name: string;

@@ -4,9 +4,9 @@
 // spec's "canonical representation of all fields in the object in the order received except for the signature
 // itself" names; the SDK's signAgentObject makes it. Ed25519; `alg` may be given as ed25519, Ed25519 or EdDSA.
 import { verify as cryptoVerify } from "node:crypto";
-import { publicKeyOf } from "../agent-identity/jwk";
-import { AgentSignatureRefused } from "../agent-identity/reasons";
-import type { VerifiedAgent } from "../agent-identity/verify-agent-request";
+import { publicKeyOf } from "./jwk";
+import { AgentSignatureRefused } from "./reasons";
+import type { VerifiedAgent } from "./verify-agent-request";
 import { ValidationError } from "../errors";
 
 const ALGS = new Set(["ed25519", "eddsa"]);
