@@ -1,6 +1,40 @@
-// ESLint 9 flat config: Next's core-web-vitals and TypeScript rules over the whole tree (npm run lint).
+// ESLint 9 flat config: Next's core-web-vitals and TypeScript rules over the whole tree (npm run lint), and the
+// layer rules of docs/architecture.md ("Layers"): imports only point down. Cycles between lib/ folders are
+// checked by tests/unit/layering.test.ts.
 import nextCoreWebVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
+
+// lib/ folders that handle requests themselves (the /v1 pipeline, the dashboard, protocol and public paths):
+// the only ones that may use lib/http.
+const REQUEST_HANDLERS = ["http", "dashboard", "auth", "a2a", "acp", "integrations", "mcp", "mpp", "oauth", "pay", "x402"];
+// The bottom of lib/: the database client and the helpers every module shares. They import only each other.
+const FOUNDATION_FILES = ["db", "env", "errors", "ids", "in-transaction", "own-key", "pagination", "scope", "side-pool", "state-machine"];
+const FOUNDATION_FOLDERS = ["crypto", "generated", "money", "security", "validation"];
+const alternatives = (names) => `@(${names.join("|")})`;
+const notIn = (names) => `!(${names.join("|")})`;
+
+const layers = [
+  {
+    target: "./lib/**",
+    from: ["./app/**", "./components/**"],
+    message: "lib/ is below app/ and components/ (docs/architecture.md, Layers): move the shared code down into lib/.",
+  },
+  {
+    target: "./components/**",
+    from: ["./lib/@(db|in-transaction).ts", "./lib/generated/**", "./lib/http/**"],
+    message: "components/ render; they read data through app/ pages and lib/dashboard, never the database or the /v1 pipeline.",
+  },
+  {
+    target: [`./lib/${notIn(REQUEST_HANDLERS)}/**`, "./lib/*.ts"],
+    from: ["./lib/http/**", "./lib/dashboard/**"],
+    message: "Domain code is below the request pipelines (lib/http, lib/dashboard): take plain arguments, throw domain errors.",
+  },
+  {
+    target: [`./lib/${alternatives(FOUNDATION_FILES)}.ts`, `./lib/${alternatives(FOUNDATION_FOLDERS)}/**`],
+    from: [`./lib/${notIn(FOUNDATION_FOLDERS)}/**`, `./lib/${notIn(FOUNDATION_FILES)}.ts`],
+    message: "The foundation of lib/ (db, env, errors, ids, validation, ...) imports only itself.",
+  },
+];
 
 const config = [
   {
@@ -25,6 +59,10 @@ const config = [
       ],
       "@typescript-eslint/no-unused-expressions": "error",
     },
+  },
+  {
+    files: ["app/**", "components/**", "lib/**"],
+    rules: { "import/no-restricted-paths": ["error", { basePath: import.meta.dirname, zones: layers }] },
   },
   {
     // Tests read untyped JSON response bodies; typing each one would only restate the assertions.
