@@ -4,9 +4,9 @@
 import nextCoreWebVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
 
-// lib/ folders that handle requests themselves (the /v1 pipeline, the dashboard, protocol and public paths):
-// the only ones that may use lib/http.
-const REQUEST_HANDLERS = ["http", "dashboard", "auth", "a2a", "acp", "integrations", "mcp", "mpp", "oauth", "pay", "x402"];
+// lib/ folders that handle requests themselves (the /v1 pipeline, the dashboard, protocol and public paths),
+// and lib/openapi, which documents the pipeline's error table: the only ones that may use lib/http.
+const REQUEST_HANDLERS = ["http", "dashboard", "auth", "a2a", "acp", "integrations", "mcp", "mpp", "oauth", "openapi", "pay", "x402"];
 // The bottom of lib/: the database client and the helpers every module shares. They import only each other.
 const FOUNDATION_FILES = ["db", "env", "errors", "ids", "in-transaction", "own-key", "pagination", "scope", "side-pool", "state-machine"];
 const FOUNDATION_FOLDERS = ["crypto", "generated", "money", "security", "validation"];

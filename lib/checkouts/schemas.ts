@@ -3,6 +3,7 @@ import { MAX_AMOUNT } from "../money/limits";
 import { Currency, ListQuery, Metadata } from "../validation/common";
 import { listOf, StoredMetadata, Timestamp } from "../validation/objects";
 import { CHECKOUT_STATUSES } from "./transitions";
+import { SoldLineItem } from "../orders/schemas";
 
 const Amount = z.number().int("must be an integer in minor units").min(1).max(MAX_AMOUNT);
 const Url = z
@@ -110,11 +111,6 @@ export const ListCheckoutsQuery = ListQuery.extend({ status: z.enum(CHECKOUT_STA
 export type ListCheckoutsInput = z.output<typeof ListCheckoutsQuery>;
 
 // Responses.
-
-/** A line as sold (checkouts and orders): catalog lines carry their productId and the price copied in. */
-export const SoldLineItem = z
-  .object({ name: z.string(), quantity: z.number().int(), unitAmount: z.number().int(), productId: z.string().optional() })
-  .meta({ id: "LineItem" });
 
 export const CheckoutObject = z
   .object({

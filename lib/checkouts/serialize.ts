@@ -2,7 +2,8 @@ import type { z } from "zod";
 import { env } from "../env";
 import type { Checkout } from "../generated/prisma/client";
 import type { StoredMetadata } from "../validation/objects";
-import type { CheckoutObject, SoldLineItem } from "./schemas";
+import type { SoldLineItem } from "../orders/schemas";
+import type { CheckoutObject } from "./schemas";
 import type { CheckoutStatus } from "./transitions";
 
 export function checkoutUrl(id: string): string {

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { SoldLineItem } from "../checkouts/schemas";
 import { ListQuery } from "../validation/common";
 import { listOf, Timestamp } from "../validation/objects";
 import { PAYMENT_SOURCES } from "../payments/sources";
@@ -12,6 +11,11 @@ export const ListOrdersQuery = ListQuery.extend({
 export type ListOrdersInput = z.output<typeof ListOrdersQuery>;
 
 // Responses.
+
+/** A line as sold (checkouts and orders): catalog lines carry their productId and the price copied in. */
+export const SoldLineItem = z
+  .object({ name: z.string(), quantity: z.number().int(), unitAmount: z.number().int(), productId: z.string().optional() })
+  .meta({ id: "LineItem" });
 
 export const OrderObject = z
   .object({

@@ -1,8 +1,7 @@
 import type { z } from "zod";
-import type { SoldLineItem } from "../checkouts/schemas";
 import type { Order } from "../generated/prisma/client";
 import type { PaymentSource } from "../payments/sources";
-import type { OrderObject } from "./schemas";
+import type { OrderObject, SoldLineItem } from "./schemas";
 import type { OrderStatus } from "./transitions";
 
 export function serializeOrder(order: Order) {
