@@ -30,6 +30,11 @@ const layers = [
     message: "Domain code is below the request pipelines (lib/http, lib/dashboard): take plain arguments, throw domain errors.",
   },
   {
+    target: "./packages/**",
+    from: ["./app/**", "./components/**", "./lib/**"],
+    message: "A package is installed on its own: it imports nothing from the service.",
+  },
+  {
     target: [`./lib/${alternatives(FOUNDATION_FILES)}.ts`, `./lib/${alternatives(FOUNDATION_FOLDERS)}/**`],
     from: [`./lib/${notIn(FOUNDATION_FOLDERS)}/**`, `./lib/${notIn(FOUNDATION_FILES)}.ts`],
     message: "The foundation of lib/ (db, env, errors, ids, validation, ...) imports only itself.",
@@ -61,7 +66,7 @@ const config = [
     },
   },
   {
-    files: ["app/**", "components/**", "lib/**"],
+    files: ["app/**", "components/**", "lib/**", "packages/**"],
     rules: { "import/no-restricted-paths": ["error", { basePath: import.meta.dirname, zones: layers }] },
   },
   {
