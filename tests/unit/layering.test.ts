@@ -9,7 +9,8 @@ import { describe, expect, it } from "vitest";
 const ROOT = path.join(import.meta.dirname, "../..");
 const LIB = path.join(ROOT, "lib");
 // `import ... from "x"`, `export ... from "x"`, `import "x"` and `import("x")`.
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?\bfrom\s*["']([^"']+)["']|(?:^|\n)\s*import\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g;
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s[^;]*?\bfrom\s*["']([^"']+)["']|(?:^|\n)\s*import\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g;
 
 type Graph = Map<string, Map<string, string[]>>; // folder -> imported folder -> "file -> specifier" lines
 
