@@ -168,6 +168,7 @@ function medianOf(target: Target, id: string) {
     non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
     errors: runs.reduce((sum, r) => sum + r.errors, 0),
     perRound: runs.map((r) => r.reqPerSec.toFixed(0)).join(" / "),
+    dbCpuPerRound: runs.map((r) => r.dbCpuMs.toFixed(2)).join(" / "),
   };
 }
 
@@ -184,14 +185,14 @@ async function bucketStats(target: Target): Promise<string> {
 function printTable(target: Target) {
   const trivial = target.cases[0].id === "health" ? medianOf(target, "health").reqPerSec : NaN;
   console.log(
-    "| case | req/s (median) | req/s per round | vs trivial | p50 ms | p99 ms | server CPU ms/req | Postgres CPU ms/req | non-2xx | errors |",
+    "| case | req/s (median) | req/s per round | vs trivial | p50 ms | p99 ms | server CPU ms/req | Postgres CPU ms/req | per round | non-2xx | errors |",
   );
-  console.log("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|");
+  console.log("|---|---:|---|---:|---:|---:|---:|---:|---|---:|---:|");
   for (const bench of target.cases) {
     const r = medianOf(target, bench.id);
     const ratio = `${((r.reqPerSec / trivial) * 100).toFixed(0)}%`;
     console.log(
-      `| ${bench.name} | ${r.reqPerSec.toFixed(0)} | ${r.perRound} | ${ratio} | ${r.p50} | ${r.p99} | ${r.serverCpuMs.toFixed(2)} | ${r.dbCpuMs.toFixed(2)} | ${r.non2xx} | ${r.errors} |`,
+      `| ${bench.name} | ${r.reqPerSec.toFixed(0)} | ${r.perRound} | ${ratio} | ${r.p50} | ${r.p99} | ${r.serverCpuMs.toFixed(2)} | ${r.dbCpuMs.toFixed(2)} | ${r.dbCpuPerRound} | ${r.non2xx} | ${r.errors} |`,
     );
   }
 }
