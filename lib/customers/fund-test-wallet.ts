@@ -1,8 +1,9 @@
 // Test mode only: tops up a customer's test wallet, which the test rail charges for `cus_...` payment methods.
+import type { z } from "zod";
 import type { Db } from "../db";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import type { Scope } from "../scope";
-import type { FundTestWalletInput } from "./schemas";
+import type { FundTestWalletInput, TestWalletObject } from "./schemas";
 
 const MAX_WALLET_BALANCE = 1_000_000_000;
 
@@ -27,5 +28,5 @@ export async function fundTestWallet(tx: Db, scope: Scope, customerId: string, i
     customerId,
     livemode: false,
     balances: balances.map((row) => ({ currency: row.currency, amount: row.balance })),
-  };
+  } satisfies z.input<typeof TestWalletObject>;
 }

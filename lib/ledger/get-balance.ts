@@ -1,6 +1,8 @@
 // GET /v1/balance: the merchant's pending and payable funds per currency, summed from the ledger.
+import type { z } from "zod";
 import type { Db } from "../db";
 import type { Scope } from "../scope";
+import type { BalanceObject } from "./schemas";
 
 export async function getBalance(db: Db, scope: Scope) {
   const rows = await db.$queryRaw<{ account: string; currency: string; amount: bigint }[]>`
@@ -10,5 +12,10 @@ export async function getBalance(db: Db, scope: Scope) {
      GROUP BY account, currency ORDER BY currency`;
   const of = (account: string) =>
     rows.filter((row) => row.account === account).map((row) => ({ currency: row.currency, amount: Number(row.amount) }));
-  return { object: "balance" as const, livemode: scope.livemode, pending: of("merchant_pending"), payable: of("merchant_payable") };
+  return {
+    object: "balance" as const,
+    livemode: scope.livemode,
+    pending: of("merchant_pending"),
+    payable: of("merchant_payable"),
+  } satisfies z.input<typeof BalanceObject>;
 }

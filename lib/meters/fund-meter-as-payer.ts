@@ -4,6 +4,7 @@
 // as a top-up (fund-meter.ts), so charged once and crash-safe: the request key, a digest of the payer's API
 // key and Idempotency-Key under its own prefix, finds the same funding again on a retry.
 // The answer is the funding only: the payer never sees the merchant's meter (customer, budget, metadata).
+import type { z } from "zod";
 import { checkCapturable } from "../checkouts/check-capturable";
 import { transaction, type Db } from "../db";
 import { NotFoundError, ValidationError } from "../errors";
@@ -11,7 +12,8 @@ import type { Meter, PaymentIntent } from "../generated/prisma/client";
 import type { Caller } from "../scope";
 import { assertSameRequest, findOrOpenByRequestKey, requestDigest } from "../idempotency/request-key";
 import { chargedMethodOf, chargeFunding, fundingAnswer, openFunding, type FundingHooks } from "./fund-meter";
-import type { FundMeterInput } from "./schemas";
+import type { PaymentIntentStatus } from "../payments/transitions";
+import type { FundMeterInput, MeterFundingObject } from "./schemas";
 
 export async function fundMeterAsPayer(
   db: Db,
@@ -70,11 +72,11 @@ function sameRequest(pi: PaymentIntent, payer: Caller, meterId: string, input: F
 function meterFunding(pi: PaymentIntent) {
   return {
     object: "meter_funding" as const,
-    meterId: pi.meterId,
+    meterId: pi.meterId!,
     paymentIntentId: pi.id,
-    status: pi.status,
+    status: pi.status as PaymentIntentStatus,
     amount: pi.amount,
     currency: pi.currency,
     livemode: pi.livemode,
-  };
+  } satisfies z.input<typeof MeterFundingObject>;
 }

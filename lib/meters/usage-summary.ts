@@ -6,11 +6,12 @@
 // The window: buckets overlapping [from, to), widened to whole buckets; `to` defaults to now (its bucket
 // included), `from` to one default span of buckets before that (24 hours, or 30 days by day). At most 744 hourly buckets (31 days) or
 // 366 daily ones, so an answer is always small.
+import type { z } from "zod";
 import { statement, type Sql } from "../db";
 import { ValidationError } from "../errors";
 import type { Scope } from "../scope";
 import { readMeterSql } from "./meter-row";
-import type { UsageSummaryInput, UsageSummaryInterval } from "./schemas";
+import type { MeterUsageSummaryObject, UsageSummaryInput, UsageSummaryInterval } from "./schemas";
 
 const HOUR_MS = 3600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -81,5 +82,5 @@ export async function getUsageSummary(db: Sql, scope: Scope, meterId: string, in
     to: new Date(end).toISOString(),
     baseUnitsPerMinor: Number(meter.baseUnitsPerMinor),
     data,
-  };
+  } satisfies z.input<typeof MeterUsageSummaryObject>;
 }

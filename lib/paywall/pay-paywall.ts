@@ -7,6 +7,7 @@
 // and capturing it again recovers a charge a crashed attempt left behind (captureCheckout asks the rail
 // about the pending attempt's key) instead of opening and charging a second PaymentIntent. Then the
 // capture runs under the checkout's row lock, so two concurrent copies of one request charge once.
+import type { z } from "zod";
 import { cancelCheckout } from "../checkouts/cancel-checkout";
 import { captureCheckout, type CaptureHooks } from "../checkouts/capture-checkout";
 import { checkCapturable } from "../checkouts/check-capturable";
@@ -17,7 +18,8 @@ import type { PaymentIntent } from "../generated/prisma/client";
 import type { Caller, Scope } from "../scope";
 import { openPaywallCheckout } from "./open-paywall-checkout";
 import { assertSameRequest, findOrOpenByRequestKey, requestDigest } from "../idempotency/request-key";
-import type { PayPaywallInput } from "./schemas";
+import type { PaymentIntentStatus } from "../payments/transitions";
+import type { PayPaywallInput, PaywallPayResult } from "./schemas";
 
 const CHARGED = new Set(["captured", "settled", "refunded"]);
 
@@ -96,11 +98,11 @@ function paywallPayment(pi: PaymentIntent) {
   return {
     object: "paywall_payment" as const,
     paymentIntentId: pi.id,
-    status: pi.status,
+    status: pi.status as PaymentIntentStatus,
     merchantId: pi.merchantId,
     amount: pi.amount,
     currency: pi.currency,
     sku: pi.sku,
     livemode: pi.livemode,
-  };
+  } satisfies z.input<typeof PaywallPayResult>;
 }

@@ -2,9 +2,11 @@
 // attempts of the last 24 h; and "replay all failed since ...": every delivery of the endpoint that ended
 // `failed` (its schedule used up) at or after a time is queued again, in ONE statement. A replayed delivery
 // gets one more attempt now (its attempt numbers continue); if that fails too it ends `failed` again.
+import type { z } from "zod";
 import type { Db } from "../db";
 import { NotFoundError } from "../errors";
 import type { Scope } from "../scope";
+import type { WebhookEndpointHealthObject } from "./schemas";
 
 async function requireEndpoint(db: Db, scope: Scope, id: string) {
   const endpoint = await db.webhookEndpoint.findFirst({
@@ -14,17 +16,7 @@ async function requireEndpoint(db: Db, scope: Scope, id: string) {
   if (!endpoint) throw new NotFoundError("webhook endpoint", id);
 }
 
-export interface EndpointHealth {
-  object: "webhook_endpoint_health";
-  webhookEndpointId: string;
-  windowHours: 24;
-  attempts: number;
-  succeeded: number;
-  /** succeeded / attempts (0..1), null without attempts. */
-  successRate: number | null;
-  /** Median durationMs of the attempts, null without attempts. */
-  p50LatencyMs: number | null;
-}
+export type EndpointHealth = z.output<typeof WebhookEndpointHealthObject>;
 
 export async function endpointHealth(db: Db, scope: Scope, id: string): Promise<EndpointHealth> {
   await requireEndpoint(db, scope, id);

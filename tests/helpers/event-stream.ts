@@ -1,5 +1,7 @@
 // A minimal server-sent-events client over fetch for the stream tests: collects frames (id, event, data)
 // and comment lines as they arrive; close() disconnects.
+import { checkV1Response, recordV1Response } from "./openapi-responses";
+
 export interface SseFrame {
   id?: string;
   event?: string;
@@ -34,6 +36,7 @@ export async function openStream(
     },
     signal: abort.signal,
   });
+  recordV1Response(checkV1Response("GET", url.href, res.status, res.headers.get("content-type") ?? "", null)); // its body is not JSON
   const connection: SseConnection = {
     status: res.status,
     headers: res.headers,

@@ -1,5 +1,6 @@
 // A tiny HTTP client for tests: JSON in, status + parsed body + headers out.
 import { inject } from "vitest";
+import { checkV1Response, recordV1Response } from "./openapi-responses";
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -23,7 +24,8 @@ export async function call<T = any>(
     body = JSON.stringify(options.body);
     headers["Content-Type"] = "application/json";
   }
-  const res = await fetch(`${options.base ?? baseUrl()}${path}`, { method, headers, body });
+  const url = `${options.base ?? baseUrl()}${path}`;
+  const res = await fetch(url, { method, headers, body });
   const text = await res.text();
   let parsed: any = text;
   try {
@@ -31,5 +33,6 @@ export async function call<T = any>(
   } catch {
     // not JSON: keep the text
   }
+  recordV1Response(checkV1Response(method, url, res.status, res.headers.get("content-type") ?? "", parsed));
   return { status: res.status, body: parsed as T, headers: res.headers };
 }

@@ -94,6 +94,38 @@ describe("a funding that dies between the rail charge and the commit", () => {
     expect(await verifyLedger(getDb(), [m.merchantId])).toEqual([]);
   });
 
+  it("create with a key: the retry finds the same meter (200) and records the one charge", async () => {
+    const [first, second] = await Promise.all([server(), server()]);
+    const key = `create-crash-${Date.now()}`;
+    const body = {
+      customerId,
+      currency: "usd",
+      thresholdMinor: 1,
+      prepaid: true,
+      budgetMinor: 8,
+      paymentMethod: "pm_card_visa",
+      metadata: { crash: "create-keyed" },
+    };
+    const died = await call("POST", "/v1/meters", {
+      key: m.testKey,
+      base: first.url,
+      headers: { "Idempotency-Key": key, "x-test-fault": "after-rail-charge:exit" },
+      body,
+    }).catch((err: Error) => err);
+    expect(died).toBeInstanceOf(Error);
+    expect(await waitForExit(first)).toBe(137);
+
+    await sleep(1200); // until the dead request's claim on the key expires
+    const retry = await call("POST", "/v1/meters", { key: m.testKey, base: second.url, headers: { "Idempotency-Key": key }, body });
+    expect(retry.status).toBe(200); // not created by this request: the dead one's meter
+    expect(retry.body).toMatchObject({ fundedMinor: 8, budgetBase: 8_000_000 });
+    const [funding] = await fundingsOf(retry.body.id);
+    expect(funding.status).toMatch(/^(captured|settled)$/);
+    expect(await railCharges(funding.meterChargeKey!)).toBe(1);
+    expect(await getDb().meter.count({ where: { merchantId: m.merchantId, metadata: { equals: { crash: "create-keyed" } } } })).toBe(1);
+    expect(await verifyLedger(getDb(), [m.merchantId])).toEqual([]);
+  });
+
   it("create without a key: the tick finds the rail's charge and raises the budget; never a second charge", async () => {
     const [first, second] = await Promise.all([server(), server()]);
     const died = await call("POST", "/v1/meters", {

@@ -141,8 +141,8 @@ describe("/v1/paid_resources CRUD", () => {
     expect(toUrl.body).toMatchObject({ url: "http://127.0.0.1:9/x", content: null, description: null });
     const toContent = await call("POST", `/v1/paid_resources/${r.id}`, { key: m.testKey, body: { content: [1, 2, 3] } });
     expect(toContent.body).toMatchObject({ url: null, content: [1, 2, 3] });
-    for (let i = 0; i < 2; i++) {
-      const archived = await call("DELETE", `/v1/paid_resources/${r.id}`, { key: m.testKey });
+    for (const path of [`/v1/paid_resources/${r.id}`, `/v1/x402/resources/${r.id}`]) {
+      const archived = await call("DELETE", path, { key: m.testKey });
       expect(archived.status).toBe(200);
       expect(archived.body.active).toBe(false);
     }
