@@ -7,10 +7,10 @@ export const ListEventsQuery = ListQuery.extend({ type: z.enum(EVENT_TYPES).opti
 export type ListEventsInput = z.output<typeof ListEventsQuery>;
 
 /**
- * GET /v1/events/stream's query as documented: `types` is a comma-separated list of event types or prefixes
- * ending in `*` (`order.*`), checked by parseTypeFilter in stream.ts, which reads it itself.
+ * GET /v1/events/stream's query: `types`, a comma-separated list of event types or prefixes ending in `*`
+ * (`order.*`), checked by parseTypeFilter in stream.ts. Other parameters are ignored.
  */
-export const EventStreamQuery = z.object({ types: z.string().optional() }).strict();
+export const EventStreamQuery = z.object({ types: z.string().optional() });
 
 // Responses.
 

@@ -1,9 +1,8 @@
-// GET /v1/openapi.json (public, no key): the OpenAPI 3.1 document of /v1, built from the routes' zod schemas
-// (lib/openapi/document.ts). A static document: no database, no rate limit; browsers and proxies may keep it 5 minutes.
+// GET /v1/openapi.json (public, no key; limited per client IP like every public route): the OpenAPI 3.1
+// document of /v1, built once from the routes' zod schemas (lib/openapi/document.ts).
+import { api } from "@/lib/http/api";
 import { openApiDocument } from "@/lib/openapi/document";
 
-export function GET(): Response {
-  return Response.json(openApiDocument(), { headers: { "Cache-Control": "public, max-age=300" } });
-}
+export const GET = api({ auth: "public" }, () => openApiDocument());
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,7 @@
 // GET /v1/events/stream (docs/webhooks.md): server-sent events of the key's
 // merchant and mode. Authenticated and rate limited like every /v1 route (one token per connection);
 // errors before the stream starts follow the error contract. lib/events/stream.ts has the logic.
+import { EventStreamQuery } from "@/lib/events/schemas";
 import { openEventStream, parseTypeFilter, resolveLastEvent } from "@/lib/events/stream";
 import { api } from "@/lib/http/api";
 
@@ -8,8 +9,8 @@ export const dynamic = "force-dynamic";
 /** On a serverless host the function may run this long (seconds); EVENT_STREAM_MAX_SECONDS should stay under it. */
 export const maxDuration = 300;
 
-export const GET = api({ auth: "secret" }, async ({ principal, req }) => {
-  const filter = parseTypeFilter(new URL(req.url).searchParams.get("types"));
+export const GET = api({ auth: "secret", query: EventStreamQuery }, async ({ principal, query, req }) => {
+  const filter = parseTypeFilter(query.types ?? null);
   const lastEventId = req.headers.get("last-event-id")?.trim() || null;
   const scope = { merchantId: principal.merchantId, livemode: principal.livemode };
   const resumeFrom = await resolveLastEvent(scope, lastEventId);
