@@ -322,24 +322,4 @@ describe("expiry", () => {
     const expired = await call("GET", "/v1/checkouts?status=expired", { key: merchant.testKey });
     expect(expired.body.data.map((c: any) => c.id)).toEqual([checkout.id]);
   });
-
-  it("a read of the PaymentIntent or the order alone, one or listed, sees expiry at once", async () => {
-    const [one, lists] = await Promise.all([createTestMerchant("Expiry object reads"), createTestMerchant("Expiry object lists")]);
-    const [forIntent, forOrder] = await Promise.all([
-      openCheckout(one.testKey, { expiresInSeconds: 1 }),
-      openCheckout(one.testKey, { expiresInSeconds: 1 }),
-    ]);
-    const listed = await openCheckout(lists.testKey, { expiresInSeconds: 1 });
-    await sleep(1100);
-    // No checkout read first: each read below is the first to look at its overdue checkout.
-    expect((await call("GET", `/v1/payment_intents/${forIntent.paymentIntentId}`, { key: one.testKey })).body.status).toBe("expired");
-    expect((await call("GET", `/v1/orders/${forOrder.orderId}`, { key: one.testKey })).body.status).toBe("canceled");
-    const waiting = await call("GET", "/v1/payment_intents?status=requires_payment", { key: lists.testKey });
-    expect(waiting.body.data).toEqual([]);
-    const canceled = await call("GET", "/v1/orders?status=canceled", { key: lists.testKey });
-    expect(canceled.body.data.map((o: any) => o.id)).toEqual([listed.orderId]);
-    await tick();
-    expect(await eventTypesFor(one.testKey, forIntent.paymentIntentId)).toEqual(["payment_intent.expired"]);
-    expect(await eventTypesFor(one.testKey, forOrder.orderId)).toEqual(["order.canceled"]);
-  });
 });
