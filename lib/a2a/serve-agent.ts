@@ -13,8 +13,10 @@ import { getDb } from "../db";
 import { demoMerchantId } from "../merchants/demo";
 import { findAgentMerchant } from "../merchants/find-agent-merchant";
 import { DomainError, NotFoundError, RateLimitedError, UnauthorizedError } from "../errors";
-import { authenticateAndLimit } from "../http/authenticate";
-import { limitByClientIp } from "../http/rate-limit-step";
+import { byApiKey } from "../http/authenticate";
+import type { HttpResult } from "../http/errors";
+import { byClientIp, pipeline, type Steps } from "../http/pipeline";
+import type { Caller } from "../scope";
 import { readBodyText } from "../http/read-body";
 import { agentCardJson, buildAgentCard } from "./card";
 import { MerchantAgent } from "./merchant-agent";
@@ -33,121 +35,111 @@ class Buyer implements User {
 }
 
 /** JSON-RPC 2.0 error envelope (id null: the request was not read). Codes: JSON-RPC's and the A2A error table's. */
+function rpcErrorBody(code: number, message: string, data?: unknown) {
+  return { jsonrpc: "2.0", id: null, error: { code, message, ...(data === undefined ? {} : { data }) } };
+}
+
 export function rpcError(status: number, code: number, message: string, headers = new Headers(), data?: unknown): Response {
   headers.set("Content-Type", "application/json");
-  return new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message, ...(data === undefined ? {} : { data }) } }), {
-    status,
-    headers,
-  });
+  return new Response(JSON.stringify(rpcErrorBody(code, message, data)), { status, headers });
 }
 
 function isLegacy(version: string | undefined): boolean {
   return !version || /^0\.\d+$/.test(version);
 }
 
-function domainErrorResponse(err: unknown, headers: Headers): Response | null {
+/** What fails before the SDK (no key, limited, unknown agent, a body too large), in the JSON-RPC envelope. */
+function a2aErrorResult(err: unknown, _requestId: string, headers: Headers): HttpResult {
   if (err instanceof UnauthorizedError) {
     headers.set("WWW-Authenticate", 'Bearer realm="a2a"');
-    return rpcError(
-      401,
-      -32600,
-      `Unauthorized: ${err.message} The agent card's security scheme is the buyer's API key as a Bearer token.`,
-      headers,
-    );
+    const message = `Unauthorized: ${err.message} The agent card's security scheme is the buyer's API key as a Bearer token.`;
+    return { status: 401, body: rpcErrorBody(-32600, message) };
   }
-  if (err instanceof RateLimitedError) return rpcError(429, -32600, "Too many requests; retry after Retry-After seconds.", headers);
-  if (err instanceof NotFoundError) return rpcError(404, -32600, err.message, headers);
-  if (err instanceof DomainError) return rpcError(400, -32600, err.message, headers);
-  return null;
+  if (err instanceof RateLimitedError)
+    return { status: 429, body: rpcErrorBody(-32600, "Too many requests; retry after Retry-After seconds.") };
+  if (err instanceof NotFoundError) return { status: 404, body: rpcErrorBody(-32600, err.message) };
+  if (err instanceof DomainError) return { status: 400, body: rpcErrorBody(-32600, err.message) };
+  console.error("a2a failed", err instanceof Error ? (err.stack ?? err.message) : err);
+  return { status: 500, body: rpcErrorBody(-32603, "Internal error.") };
 }
 
-export async function serveAgentRpc(req: Request, merchantId: string): Promise<Response> {
-  const headers = new Headers();
+/** The buyer: its API key, limited per key (the request pipeline's API step, without an idempotency record). */
+const BUYER: Steps<Caller> = { authenticate: byApiKey, claims: false, errorResult: a2aErrorResult };
+/** The card: public, limited per client IP. */
+const ANYONE: Steps<undefined> = { authenticate: byClientIp, claims: false, errorResult: a2aErrorResult };
+
+/** POST /a2a/:merchantId: JSON-RPC; the SDK reads the body. */
+export const serveAgentRpc = pipeline(BUYER, { rawInput: true, transaction: false }, ({ req, caller, params, headers }) =>
+  answerRpc(req, caller, params.merchantId, headers),
+);
+
+async function answerRpc(req: Request, principal: Caller, merchantId: string, headers: Headers): Promise<Response> {
   const version = req.headers.get("a2a-version")?.trim() || undefined;
   const legacy = isLegacy(version);
+  const merchant = await findAgentMerchant(merchantId);
+  if (!merchant) throw new NotFoundError("merchant agent", merchantId);
+  const text = await readBodyText(req, BODY_LIMIT);
+  const scope = { merchantId: merchant.id, livemode: principal.livemode };
+  const card = buildAgentCard(merchant);
+  const handler = new DefaultRequestHandler(
+    card,
+    new PostgresTaskStore(scope),
+    new MerchantAgent(merchant, scope),
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    { keepBusAliveStates: [] },
+  );
+  // A2A-Extensions (v1.0) or X-A2A-Extensions (v0.3, and what the a2a-x402 spec v0.2 names): either activates.
+  const extensionHeader = [req.headers.get(HTTP_EXTENSION_HEADER), req.headers.get(LEGACY_HTTP_EXTENSION_HEADER)].filter(Boolean).join(",");
+  const context = new ServerCallContext({
+    user: new Buyer(principal.merchantId),
+    requestedVersion: version,
+    requestedExtensions: Extensions.parseServiceParameter(extensionHeader || undefined),
+  });
+  const transport = legacy ? new LegacyJsonRpcTransportHandler(handler) : new JsonRpcTransportHandler(handler);
+  const mapError = legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
   try {
-    const { caller: principal } = await authenticateAndLimit(req, headers);
-    const merchant = await findAgentMerchant(merchantId);
-    if (!merchant) throw new NotFoundError("merchant agent", merchantId);
-    const text = await readBodyText(req, BODY_LIMIT);
-    const scope = { merchantId: merchant.id, livemode: principal.livemode };
-    const card = buildAgentCard(merchant);
-    const handler = new DefaultRequestHandler(
-      card,
-      new PostgresTaskStore(scope),
-      new MerchantAgent(merchant, scope),
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-      { keepBusAliveStates: [] },
-    );
-    // A2A-Extensions (v1.0) or X-A2A-Extensions (v0.3, and what the a2a-x402 spec v0.2 names): either activates.
-    const extensionHeader = [req.headers.get(HTTP_EXTENSION_HEADER), req.headers.get(LEGACY_HTTP_EXTENSION_HEADER)]
-      .filter(Boolean)
-      .join(",");
-    const context = new ServerCallContext({
-      user: new Buyer(principal.merchantId),
-      requestedVersion: version,
-      requestedExtensions: Extensions.parseServiceParameter(extensionHeader || undefined),
-    });
-    const transport = legacy ? new LegacyJsonRpcTransportHandler(handler) : new JsonRpcTransportHandler(handler);
-    const mapError = legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
-    try {
-      validateVersion(context.requestedVersion, card, "JSONRPC");
-    } catch (err) {
-      return rpcError(400, mapError(err).code, mapError(err).message, headers);
-    }
-    let result = await transport.handle(text, context);
-    if (result && typeof (result as AsyncGenerator)[Symbol.asyncIterator] === "function") {
-      // Streaming is not in the card (capabilities.streaming false): the SDK refuses it at the first event.
-      const stream = result as AsyncGenerator<unknown>;
-      try {
-        const first = await stream.next();
-        result = first.done ? { jsonrpc: "2.0", id: null, result: null } : (first.value as typeof result);
-        await stream.return(undefined);
-      } catch (err) {
-        let id: unknown = null;
-        try {
-          id = (JSON.parse(text) as { id?: unknown }).id ?? null;
-        } catch {
-          // unreadable: id stays null
-        }
-        result = { jsonrpc: "2.0", id: id as string | number | null, error: mapError(err) };
-      }
-    }
-    const activated = context.activatedExtensions ?? [];
-    if (activated.length) headers.set(legacy ? LEGACY_HTTP_EXTENSION_HEADER : HTTP_EXTENSION_HEADER, activated.join(", "));
-    headers.set("Content-Type", "application/json");
-    return new Response(JSON.stringify(result), { status: 200, headers });
+    validateVersion(context.requestedVersion, card, "JSONRPC");
   } catch (err) {
-    const answer = domainErrorResponse(err, headers);
-    if (answer) return answer;
-    console.error("a2a rpc failed", err instanceof Error ? (err.stack ?? err.message) : err);
-    return rpcError(500, -32603, "Internal error.", headers);
+    return rpcError(400, mapError(err).code, mapError(err).message, headers);
   }
+  let result = await transport.handle(text, context);
+  if (result && typeof (result as AsyncGenerator)[Symbol.asyncIterator] === "function") {
+    // Streaming is not in the card (capabilities.streaming false): the SDK refuses it at the first event.
+    const stream = result as AsyncGenerator<unknown>;
+    try {
+      const first = await stream.next();
+      result = first.done ? { jsonrpc: "2.0", id: null, result: null } : (first.value as typeof result);
+      await stream.return(undefined);
+    } catch (err) {
+      let id: unknown = null;
+      try {
+        id = (JSON.parse(text) as { id?: unknown }).id ?? null;
+      } catch {
+        // unreadable: id stays null
+      }
+      result = { jsonrpc: "2.0", id: id as string | number | null, error: mapError(err) };
+    }
+  }
+  const activated = context.activatedExtensions ?? [];
+  if (activated.length) headers.set(legacy ? LEGACY_HTTP_EXTENSION_HEADER : HTTP_EXTENSION_HEADER, activated.join(", "));
+  headers.set("Content-Type", "application/json");
+  return new Response(JSON.stringify(result), { status: 200, headers });
 }
 
 /**
- * GET /a2a/:merchantId/.well-known/agent-card.json: public, limited per client IP. `merchantId` null: the root
+ * GET /a2a/:merchantId/.well-known/agent-card.json: public, limited per client IP. Without a merchantId: the root
  * /.well-known/agent-card.json, which answers for the demo merchant (404 when there is none).
  */
-export async function serveAgentCard(req: Request, merchantId: string | null): Promise<Response> {
-  const headers = new Headers();
-  try {
-    await limitByClientIp(req, headers);
-    const id = merchantId ?? (await demoMerchantId(getDb()));
-    if (!id) throw new NotFoundError("merchant agent (no demo merchant on this deployment)");
-    const merchant = await findAgentMerchant(id);
-    if (!merchant) throw new NotFoundError("merchant agent", id);
-    headers.set("Content-Type", "application/json");
-    headers.set("Cache-Control", "public, max-age=300");
-    return new Response(JSON.stringify(agentCardJson(buildAgentCard(merchant))), { status: 200, headers });
-  } catch (err) {
-    const answer = domainErrorResponse(err, headers);
-    if (answer) return answer;
-    console.error("a2a card failed", err instanceof Error ? err.message : err);
-    return rpcError(500, -32603, "Internal error.", headers);
-  }
-}
+export const serveAgentCard = pipeline(ANYONE, { rawInput: true, transaction: false }, async ({ params, headers }) => {
+  const id = params.merchantId ?? (await demoMerchantId(getDb()));
+  if (!id) throw new NotFoundError("merchant agent (no demo merchant on this deployment)");
+  const merchant = await findAgentMerchant(id);
+  if (!merchant) throw new NotFoundError("merchant agent", id);
+  headers.set("Content-Type", "application/json");
+  headers.set("Cache-Control", "public, max-age=300");
+  return new Response(JSON.stringify(agentCardJson(buildAgentCard(merchant))), { status: 200, headers });
+});

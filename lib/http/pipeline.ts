@@ -9,8 +9,9 @@
 //      commits, a decline, is then the answer), a read on the pool;
 //   6. error mapping (the error contract, or a protocol's own shape) and the response.
 // The compositions: api() (lib/http/api.ts: an API key, or none with the per-IP limit), dashboardApi()
-// (lib/dashboard/route.ts: session + Origin + CSRF) and the public protocol paths (lib/oauth/public-route.ts,
-// lib/x402/serve-resource.ts: the per-IP limit, their own input). A handler sees what it declared, never HTTP.
+// (lib/dashboard/route.ts: session + Origin + CSRF) and the protocol paths (lib/oauth/public-route.ts,
+// lib/x402/serve-resource.ts, lib/a2a/serve-agent.ts, lib/mcp/handle.ts: their own input and error shapes). A handler
+// sees what it declared, never HTTP.
 import type { z } from "zod";
 import { DeferredTransaction, getDb, sql, SqlWrite, transaction, type Db, type Sql } from "../db";
 import { env } from "../env";
@@ -59,8 +60,8 @@ export interface Steps<C> {
   claims: boolean;
   /** Headers of every response (e.g. Cache-Control: no-store). */
   headers?: Record<string, string>;
-  /** The error shape of the composition (default: the error contract). */
-  errorResult?: (err: unknown, requestId: string) => HttpResult;
+  /** The error shape of the composition (default: the error contract); it may add headers (say, WWW-Authenticate). */
+  errorResult?: (err: unknown, requestId: string, headers: Headers) => HttpResult;
 }
 
 /** No credential: a token from the client IP's bucket (the public paths). */
@@ -179,7 +180,7 @@ export function pipeline<C, B extends z.ZodType | undefined, Q extends z.ZodType
       const result = options.db === "sql" ? await runOnSql(work, mutation) : await runOnPrisma(work, mutation);
       return respondText(result.status, result.bodyText, headers);
     } catch (err) {
-      const result = errorResult(err, requestId);
+      const result = errorResult(err, requestId, headers);
       if (claimId) await settleClaimOnError(claimId, err, result);
       return respond(result, headers);
     }

@@ -1,17 +1,18 @@
 // /mcp: the service's own MCP server over Streamable HTTP (the official SDK's fetch-style transport),
 // stateless: each POST gets a fresh server and transport, so any process answers any request.
-// Steps: Host/Origin must be this deployment's (BASE_URL; DNS-rebinding protection) -> 403;
-// a token from the client IP's bucket -> 429; a bearer (OAuth access token or API key) -> else 401 with
-// WWW-Authenticate naming the protected-resource metadata (RFC 9728, MCP authorization spec).
+// The request pipeline (lib/http/pipeline.ts) with this endpoint's authentication step: Host/Origin must be this
+// deployment's (BASE_URL; DNS-rebinding protection) -> 403; a token from the client IP's bucket -> 429; a bearer
+// (OAuth access token or API key) -> else 401 with WWW-Authenticate naming the protected-resource metadata
+// (RFC 9728, MCP authorization spec). Errors carry the error contract's code and message.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { env } from "../env";
-import { DomainError } from "../errors";
-import { toErrorResult } from "../http/errors";
+import { ForbiddenError, UnauthorizedError } from "../errors";
+import { toErrorResult, type ErrorBody, type HttpResult } from "../http/errors";
+import { pipeline, type Authenticate, type Steps } from "../http/pipeline";
 import { limitByClientIp } from "../http/rate-limit-step";
-import { createId } from "../ids";
 import { resourceMetadataUrl } from "../oauth/config";
-import { mcpPrincipal } from "./principal";
+import { mcpPrincipal, type McpPrincipal } from "./principal";
 import { registerTools } from "./tools";
 
 export const MCP_SERVER_INFO = { name: "agent-payments-service", version: "1.0.0" };
@@ -31,38 +32,52 @@ export function foreignHostOrOrigin(req: Request): string | null {
   return null;
 }
 
-export async function handleMcp(req: Request): Promise<Response> {
-  const headers = new Headers({ "Request-Id": createId("request"), "Cache-Control": "no-store" });
+/**
+ * The MCP endpoint's authentication step: Host/Origin must be this deployment's (403) before anything else, then a
+ * token from the client IP's bucket (429), then the bearer (401 with WWW-Authenticate naming the metadata).
+ */
+const byMcpBearer: Authenticate<McpPrincipal> = async (req, headers) => {
   const foreign = foreignHostOrOrigin(req);
-  if (foreign) return jsonError(403, "FORBIDDEN", `${foreign} (DNS-rebinding protection)`, headers);
-  try {
-    await limitByClientIp(req, headers);
-    const principal = await mcpPrincipal(req);
-    if (principal === null || principal === "invalid") {
-      const error =
-        principal === "invalid" ? ` error="invalid_token", error_description="The access token is invalid, expired or revoked",` : "";
-      headers.set("WWW-Authenticate", `Bearer${error} resource_metadata="${resourceMetadataUrl()}"`);
-      return jsonError(401, "UNAUTHORIZED", "Send 'Authorization: Bearer <OAuth access token or API key>'.", headers);
-    }
-    if (req.method !== "POST") {
-      // Stateless: no standalone SSE stream (GET) and no session to end (DELETE).
-      headers.set("Allow", "POST");
-      return jsonError(405, "METHOD_NOT_ALLOWED", "This MCP server is stateless: use POST.", headers);
-    }
-    const server = new McpServer(MCP_SERVER_INFO, { capabilities: { tools: {} } });
-    registerTools(server, principal);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await server.connect(transport);
-    const res = await transport.handleRequest(req, {
-      authInfo: { token: principal.token, clientId: principal.clientId, scopes: principal.scopes, expiresAt: principal.expiresAt },
-    });
-    headers.forEach((value, key) => res.headers.set(key, value));
-    void server.close().catch(() => undefined);
-    return res;
-  } catch (err) {
-    const result = toErrorResult(err, headers.get("Request-Id")!);
-    const body = result.body as { error: { code: string; message: string } };
-    if (!(err instanceof DomainError)) console.error("mcp:", err);
-    return jsonError(result.status, body.error.code, body.error.message, headers);
+  if (foreign) throw new ForbiddenError(`${foreign} (DNS-rebinding protection)`);
+  await limitByClientIp(req, headers);
+  const principal = await mcpPrincipal(req);
+  if (principal === null || principal === "invalid") {
+    const error =
+      principal === "invalid" ? ` error="invalid_token", error_description="The access token is invalid, expired or revoked",` : "";
+    headers.set("WWW-Authenticate", `Bearer${error} resource_metadata="${resourceMetadataUrl()}"`);
+    throw new UnauthorizedError("Send 'Authorization: Bearer <OAuth access token or API key>'.");
   }
+  return { caller: principal };
+};
+
+/** The error contract's code and message; the details stay in the log. */
+function mcpErrorResult(err: unknown, requestId: string): HttpResult {
+  const { status, body } = toErrorResult(err, requestId);
+  const { code, message } = (body as ErrorBody).error;
+  return { status, body: { error: { code, message, details: {} } } };
 }
+
+const MCP: Steps<McpPrincipal> = {
+  authenticate: byMcpBearer,
+  claims: false,
+  headers: { "Cache-Control": "no-store" },
+  errorResult: mcpErrorResult,
+};
+
+export const handleMcp = pipeline(MCP, { rawInput: true, transaction: false }, async ({ req, caller: principal, headers }) => {
+  if (req.method !== "POST") {
+    // Stateless: no standalone SSE stream (GET) and no session to end (DELETE).
+    headers.set("Allow", "POST");
+    return jsonError(405, "METHOD_NOT_ALLOWED", "This MCP server is stateless: use POST.", headers);
+  }
+  const server = new McpServer(MCP_SERVER_INFO, { capabilities: { tools: {} } });
+  registerTools(server, principal);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await server.connect(transport);
+  const res = await transport.handleRequest(req, {
+    authInfo: { token: principal.token, clientId: principal.clientId, scopes: principal.scopes, expiresAt: principal.expiresAt },
+  });
+  headers.forEach((value, key) => res.headers.set(key, value)); // ours over the SDK's (no-store over its no-cache)
+  void server.close().catch(() => undefined);
+  return res;
+});

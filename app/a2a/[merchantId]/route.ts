@@ -1,11 +1,7 @@
 // The merchant agent's JSON-RPC endpoint (A2A v1.0 and v0.3; docs/a2a.md): the buyer's API key as Bearer.
 import { rpcError, serveAgentRpc } from "@/lib/a2a/serve-agent";
 
-type Context = { params: Promise<{ merchantId: string }> };
-
-export async function POST(req: Request, context: Context) {
-  return serveAgentRpc(req, (await context.params).merchantId);
-}
+export const POST = serveAgentRpc;
 
 const notAllowed = () =>
   rpcError(
