@@ -1,5 +1,6 @@
 // The one request pipeline (lib/http/pipeline.ts) and its compositions: the API key (api), the dashboard session
-// (dashboardApi), and the per-IP public paths (api public, OAuth, x402) share their steps, so they share what
+// (dashboardApi), the per-IP public paths (api public, OAuth, x402, A2A cards) and the protocol paths with their
+// own authentication (A2A's JSON-RPC, /mcp) share their steps, so they share what
 // callers see: a Request-Id and the RateLimit-* headers on every answer, errors included; the order of checks
 // auth -> rate limit -> input; path ids checked before any query; NUL refused in body and query. Each keeps its
 // own error shape where its protocol has one.
@@ -42,6 +43,8 @@ describe("one pipeline, three compositions", () => {
       ["dashboard CSV", await fetch(`${baseUrl()}/api/dashboard/payments/export`, { headers: { Cookie: m.session.cookie } })],
       ["oauth document", await anonymous("/.well-known/oauth-authorization-server")],
       ["x402, 404", await anonymous("/x402/r/xr_doesnotexist")],
+      ["a2a card, 404", await anonymous("/a2a/mer_doesnotexist/.well-known/agent-card.json")],
+      ["a2a rpc, 401", await anonymous("/a2a/mer_doesnotexist", { method: "POST", body: "{}" })],
     ];
     for (const [label, res] of answers) {
       await res.arrayBuffer();
@@ -113,6 +116,19 @@ describe("one pipeline, three compositions", () => {
     expect(token.headers.get("cache-control")).toBe("no-store");
     expect(token.headers.get("pragma")).toBe("no-cache");
     expectPipelineHeaders(token.headers, "oauth 400");
+
+    // MCP: 401 names the protected-resource metadata; the error contract's code and message.
+    const mcp = await anonymous("/mcp", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    expect(mcp.status).toBe(401);
+    expect(mcp.headers.get("www-authenticate")).toContain("resource_metadata=");
+    expect(((await mcp.json()) as any).error).toMatchObject({ code: "UNAUTHORIZED", details: {} });
+    expectPipelineHeaders(mcp.headers, "mcp 401");
+
+    // A2A: JSON-RPC envelopes.
+    const a2a = await anonymous("/a2a/mer_doesnotexist", { method: "POST", body: "{}" });
+    expect(a2a.status).toBe(401);
+    expect(a2a.headers.get("www-authenticate")).toBe('Bearer realm="a2a"');
+    expect(((await a2a.json()) as any).error.code).toBe(-32600);
 
     // x402: the service's error contract, with the x402 headers exposed to browsers.
     const x402 = await anonymous("/x402/r/xr_doesnotexist");
