@@ -5,16 +5,16 @@
 // Both are raw HTTP requests from this process (fetch), so neither side pays a client library's cost.
 // The OAuth grant and access token are written straight into the database (the flow itself is proven by
 // tests/http/oauth-mcp.http.test.ts); the token is checked by /mcp exactly as one issued by /oauth/token.
-import os from "node:os";
 import { randomUUID } from "node:crypto";
-import { freshBenchDatabase, percentile } from "./lib/bench-setup";
+import { loadAverages, machineLoadLine, resultRow, timedLoop, type LoopRun } from "./lib/bench-loop";
+import { freshBenchDatabase } from "./lib/bench-setup";
 import { startServerProcess } from "./lib/server-process";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 
-const loadBefore = os.loadavg();
+const loadBefore = loadAverages();
 const database = await freshBenchDatabase();
 const port = Number(process.env.BENCH_PORT ?? 3996);
 const base = `http://127.0.0.1:${port}`;
@@ -83,48 +83,24 @@ try {
       throw new Error(`tools/call: ${res.status} ${JSON.stringify(body)}`);
   };
 
-  const loop = async (seconds: number, call: () => Promise<void>) => {
-    const times: number[] = [];
-    const end = performance.now() + seconds * 1000;
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (performance.now() < end) {
-          const t0 = performance.now();
-          await call();
-          times.push(performance.now() - t0);
-        }
-      }),
-    );
-    return { times, seconds };
-  };
+  const loop = (seconds: number, call: () => Promise<void>) => timedLoop(seconds, CONCURRENCY, call);
   await loop(2, viaApi);
   await loop(2, viaMcp);
-  const runs = { api: [] as { times: number[]; seconds: number }[], mcp: [] as { times: number[]; seconds: number }[] };
-  const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(", ");
+  const runs = { api: [] as LoopRun[], mcp: [] as LoopRun[] };
   const loadAtRounds: string[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    loadAtRounds.push(load(os.loadavg()));
+    loadAtRounds.push(loadAverages());
     runs.api.push(await loop(DURATION, viaApi));
     runs.mcp.push(await loop(DURATION, viaMcp));
   }
-  const merged = (list: { times: number[]; seconds: number }[]) => ({
-    times: list.flatMap((r) => r.times).sort((a, b) => a - b),
-    seconds: list.reduce((sum, r) => sum + r.seconds, 0),
-    perRound: list.map((r) => (r.times.length / r.seconds).toFixed(0)).join(" / "),
-  });
-  const ms = (value: number) => value.toFixed(1);
-  const row = (label: string, r: ReturnType<typeof merged>) =>
-    `| ${label} | ${(r.times.length / r.seconds).toFixed(0)} (${r.perRound}) | ${ms(percentile(r.times, 50))} ms | ${ms(percentile(r.times, 99))} ms |`;
   console.log(
     `\nMCP benchmark: ${ROUNDS} rounds of ${DURATION}s per way, ${CONCURRENCY} concurrent callers, production build, fresh database`,
   );
-  console.log(
-    `machine load (1, 5, 15 min averages; ${os.cpus().length} cores): before ${load(loadBefore)}; at the rounds' starts ${loadAtRounds.join(" | ")}; after ${load(os.loadavg())}\n`,
-  );
+  console.log(machineLoadLine(loadBefore, loadAtRounds));
   console.log("| create one checkout | calls/s (per round) | p50 | p99 |");
   console.log("|---|---:|---:|---:|");
-  console.log(row("POST /v1/checkouts (API key, Idempotency-Key)", merged(runs.api)));
-  console.log(row("POST /mcp tools/call create_checkout (OAuth token, idempotencyKey)", merged(runs.mcp)));
+  console.log(resultRow("POST /v1/checkouts (API key, Idempotency-Key)", runs.api));
+  console.log(resultRow("POST /mcp tools/call create_checkout (OAuth token, idempotencyKey)", runs.mcp));
 } finally {
   await closeDb();
   await server.stop();

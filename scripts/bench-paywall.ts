@@ -10,8 +10,8 @@
 //     per loop -> paid calls/s, p50/p99; then GET /health baselines.
 // The paid PaymentIntents are one real payment (POST /v1/paywall/pay) cloned in SQL: verify and redeem
 // read only that row, and paying thousands through the rail first would dwarf the run.
-import os from "node:os";
-import { freshBenchDatabase, percentile } from "./lib/bench-setup";
+import { getHealth, loadAverages, machineLoadLine, resultRow, timedLoop, type LoopRun } from "./lib/bench-loop";
+import { freshBenchDatabase } from "./lib/bench-setup";
 import { countRoundTrips } from "./lib/pg-round-trips";
 import { startServerProcess } from "./lib/server-process";
 
@@ -23,7 +23,7 @@ const SAMPLE = 200;
 const SKU = "bench_tool";
 const PRICE = 25;
 
-const loadBefore = os.loadavg();
+const loadBefore = loadAverages();
 const database = await freshBenchDatabase();
 const counter = await countRoundTrips(database.url);
 const server = await startServerProcess(Number(process.env.BENCH_PORT ?? 3997), {
@@ -118,65 +118,35 @@ try {
     if (outcome.redeemed) throw new Error("a repeat redemption won");
   }, combinedIds);
 
-  // Each iteration is one paid call (or the baseline's health requests), timed from start to end.
-  const loop = async (seconds: number, call: (pi: string) => Promise<void>) => {
-    const times: number[] = [];
-    const end = performance.now() + seconds * 1000;
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (performance.now() < end) {
-          const pi = nextPayment();
-          const t0 = performance.now();
-          await call(pi);
-          times.push(performance.now() - t0);
-        }
-      }),
-    );
-    return { times, seconds };
-  };
-  const health = async () => {
-    const res = await fetch(`${server.url}/health`);
-    if (!res.ok) throw new Error(`health: ${res.status}`);
-    await res.arrayBuffer();
-  };
+  // Each iteration is one paid call of the next payment (or the baseline's health requests).
+  const loop = (seconds: number, call: (pi: string) => Promise<void>) => timedLoop(seconds, CONCURRENCY, () => call(nextPayment()));
+  const health = () => getHealth(server.url);
   const twoHealth = async () => {
     await health();
     await health();
   };
   await loop(2, twoRequests);
   await loop(2, paidCall);
-  const runs = { two: [] as { times: number[]; seconds: number }[], one: [] as { times: number[]; seconds: number }[] };
+  const runs = { two: [] as LoopRun[], one: [] as LoopRun[] };
   const loadAtRounds: string[] = [];
-  const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(", ");
   for (let round = 0; round < ROUNDS; round++) {
-    loadAtRounds.push(load(os.loadavg()));
+    loadAtRounds.push(loadAverages());
     runs.two.push(await loop(DURATION, twoRequests));
     runs.one.push(await loop(DURATION, paidCall));
   }
   const baselineTwo = await loop(Math.min(DURATION, 5), twoHealth);
   const baselineOne = await loop(Math.min(DURATION, 5), health);
-  const ms = (value: number) => value.toFixed(1);
-  const merged = (list: { times: number[]; seconds: number }[]) => ({
-    times: list.flatMap((r) => r.times).sort((a, b) => a - b),
-    seconds: list.reduce((sum, r) => sum + r.seconds, 0),
-    perRound: list.map((r) => (r.times.length / r.seconds).toFixed(0)).join(" / "),
-  });
-  const row = (label: string, r: { times: number[]; seconds: number; perRound?: string }) =>
-    `| ${label} | ${(r.times.length / r.seconds).toFixed(0)}${r.perRound ? ` (${r.perRound})` : ""} | ${ms(percentile(r.times, 50))} ms | ${ms(percentile(r.times, 99))} ms |`;
 
   console.log(
     `\nPaywall benchmark: ${ROUNDS} rounds of ${DURATION}s per way, ${CONCURRENCY} concurrent callers, production build, fresh database`,
   );
-  console.log(
-    `machine load (1, 5, 15 min averages; ${os.cpus().length} cores): before ${load(loadBefore)}; at the rounds' starts ${loadAtRounds.join(" | ")}; after ${load(os.loadavg())}\n`,
-  );
-  const sorted = (r: { times: number[]; seconds: number }) => ({ ...r, times: [...r.times].sort((a, b) => a - b) });
+  console.log(machineLoadLine(loadBefore, loadAtRounds));
   console.log("| paid call | calls/s (per round) | p50 | p99 |");
   console.log("|---|---:|---:|---:|");
-  console.log(row("two requests: verify, then redeem", merged(runs.two)));
-  console.log(row("one request: paywallHttp, verify-and-redeem", merged(runs.one)));
-  console.log(row("baseline: two GET /health", sorted(baselineTwo)));
-  console.log(row("baseline: one GET /health", sorted(baselineOne)));
+  console.log(resultRow("two requests: verify, then redeem", runs.two));
+  console.log(resultRow("one request: paywallHttp, verify-and-redeem", runs.one));
+  console.log(resultRow("baseline: two GET /health", [baselineTwo]));
+  console.log(resultRow("baseline: one GET /health", [baselineOne]));
   console.log("\n| DB round trips per request | value |");
   console.log("|---|---:|");
   console.log(`| verify | ${verifyTrips.toFixed(2)} |`);

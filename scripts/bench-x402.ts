@@ -5,12 +5,12 @@
 // PaymentIntent in one transaction (ledger, order, events) and returns the content. Also measured: the whole
 // stock @x402/fetch round (402, sign, paid retry) and the GET /health baseline, in the same run.
 // BENCH_DURATION seconds per loop (default 10), BENCH_CONCURRENCY callers (default 8), BENCH_ROUNDS (default 2).
-import os from "node:os";
 import { x402Client } from "@x402/core/client";
 import { ExactEvmScheme } from "@x402/evm";
 import { wrapFetchWithPayment } from "@x402/fetch";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { freshBenchDatabase, percentile } from "./lib/bench-setup";
+import { getHealth, loadAverages, machineLoadLine, resultRow, timedLoop, type LoopRun } from "./lib/bench-loop";
+import { freshBenchDatabase } from "./lib/bench-setup";
 import { startServerProcess } from "./lib/server-process";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -18,7 +18,7 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const PRICE = 1; // cents
 
-const loadBefore = os.loadavg();
+const loadBefore = loadAverages();
 const database = await freshBenchDatabase();
 const server = await startServerProcess(Number(process.env.BENCH_PORT ?? 3996), {
   DATABASE_URL: database.url,
@@ -59,62 +59,28 @@ try {
     if (res.status !== 200) throw new Error(`stock client: ${res.status}`);
     await res.arrayBuffer();
   };
-  const health = async () => {
-    const res = await fetch(`${server.url}/health`);
-    if (!res.ok) throw new Error(`health: ${res.status}`);
-    await res.arrayBuffer();
-  };
-
-  const loop = async (seconds: number, call: (worker: number) => Promise<void>) => {
-    const times: number[] = [];
-    const end = performance.now() + seconds * 1000;
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async (_, worker) => {
-        while (performance.now() < end) {
-          const t0 = performance.now();
-          await call(worker);
-          times.push(performance.now() - t0);
-        }
-      }),
-    );
-    return { times, seconds };
-  };
+  const loop = (seconds: number, call: (worker: number) => Promise<void>) => timedLoop(seconds, CONCURRENCY, call);
   await loop(2, paidRequest); // warm-up
   await loop(1, stockRound);
-  const runs = {
-    paid: [] as { times: number[]; seconds: number }[],
-    stock: [] as { times: number[]; seconds: number }[],
-    health: [] as { times: number[]; seconds: number }[],
-  };
-  const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(", ");
+  const runs = { paid: [] as LoopRun[], stock: [] as LoopRun[], health: [] as LoopRun[] };
   const loadAtRounds: string[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    loadAtRounds.push(load(os.loadavg()));
+    loadAtRounds.push(loadAverages());
     runs.paid.push(await loop(DURATION, paidRequest));
     runs.stock.push(await loop(DURATION, stockRound));
-    runs.health.push(await loop(Math.min(DURATION, 5), () => health()));
+    runs.health.push(await loop(Math.min(DURATION, 5), () => getHealth(server.url)));
   }
-  const merged = (list: { times: number[]; seconds: number }[]) => ({
-    times: list.flatMap((r) => r.times).sort((a, b) => a - b),
-    seconds: list.reduce((sum, r) => sum + r.seconds, 0),
-    perRound: list.map((r) => (r.times.length / r.seconds).toFixed(0)).join(" / "),
-  });
-  const ms = (v: number) => v.toFixed(1);
-  const row = (label: string, r: ReturnType<typeof merged>) =>
-    `| ${label} | ${(r.times.length / r.seconds).toFixed(0)} (${r.perRound}) | ${ms(percentile(r.times, 50))} ms | ${ms(percentile(r.times, 99))} ms |`;
   const settled = await getDb().paymentIntent.count({ where: { merchantId: seller.merchantId, source: "x402", status: "captured" } });
 
   console.log(
     `\nx402 benchmark: ${ROUNDS} rounds of ${DURATION}s per way, ${CONCURRENCY} concurrent payers, production build, fresh database`,
   );
-  console.log(
-    `machine load (1, 5, 15 min averages; ${os.cpus().length} cores): before ${load(loadBefore)}; at the rounds' starts ${loadAtRounds.join(" | ")}; after ${load(os.loadavg())}\n`,
-  );
+  console.log(machineLoadLine(loadBefore, loadAtRounds));
   console.log("| request | calls/s (per round) | p50 | p99 |");
   console.log("|---|---:|---:|---:|");
-  console.log(row("paid x402 request: sign + verify + settle + content (GET /x402/r/:id)", merged(runs.paid)));
-  console.log(row("stock @x402/fetch round: 402, sign, paid retry", merged(runs.stock)));
-  console.log(row("baseline: GET /health", merged(runs.health)));
+  console.log(resultRow("paid x402 request: sign + verify + settle + content (GET /x402/r/:id)", runs.paid));
+  console.log(resultRow("stock @x402/fetch round: 402, sign, paid retry", runs.stock));
+  console.log(resultRow("baseline: GET /health", runs.health));
   console.log(`\ncaptured x402 PaymentIntents: ${settled}`);
 } finally {
   await closeDb();

@@ -4,12 +4,12 @@ import Link from "next/link";
 import { DataTable } from "@/components/dashboard/DataTable";
 import { EmptyState } from "@/components/dashboard/EmptyState";
 import { GettingStarted } from "@/components/dashboard/GettingStarted";
-import { Money } from "@/components/dashboard/Money";
+import { amountColumn, Money } from "@/components/dashboard/Money";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { RevenueChart } from "@/components/dashboard/RevenueChart";
 import { SampleEventBadge } from "@/components/dashboard/SampleEventBadge";
 import { Section } from "@/components/dashboard/Section";
-import { StatusBadge } from "@/components/dashboard/StatusBadge";
+import { statusColumn } from "@/components/dashboard/StatusBadge";
 import { getDb } from "@/lib/db";
 import { firstRunSteps } from "@/lib/dashboard/first-run";
 import { formatDateTime, formatMoney } from "@/lib/dashboard/format";
@@ -99,11 +99,8 @@ export default async function DashboardHome() {
               />
             }
             columns={[
-              {
-                header: "Amount",
-                cell: (order) => <Money amount={order.amount} currency={order.currency} className="font-medium text-slate-900" />,
-              },
-              { header: "Status", cell: (order) => <StatusBadge status={order.status} /> },
+              amountColumn(),
+              statusColumn(),
               { header: "Created", cell: (order) => formatDateTime(order.createdAt), align: "right", hideOnMobile: true },
             ]}
           />

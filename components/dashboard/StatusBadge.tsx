@@ -1,6 +1,7 @@
 // A status as a coloured pill with its words ("partially_refunded" -> "Partially refunded").
 import { statusLabel } from "@/lib/dashboard/format";
 import { ownValue } from "@/lib/own-key";
+import type { Column } from "./DataTable";
 
 const TONE: Record<string, string> = {
   paid: "bg-emerald-50 text-emerald-800 ring-emerald-600/20",
@@ -42,4 +43,9 @@ export function StatusBadge({ status }: { status: string }) {
       {statusLabel(status)}
     </span>
   );
+}
+
+/** The "Status" column of a list whose rows have a status. */
+export function statusColumn<T extends { status: string }>(): Column<T> {
+  return { header: "Status", cell: (row) => <StatusBadge status={row.status} /> };
 }

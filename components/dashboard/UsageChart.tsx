@@ -2,10 +2,7 @@
 // usage summary (lib/meters/usage-summary.ts, the per-hour rollup). Screen readers get the same numbers
 // as a table; each bar has a tooltip.
 import type { UsageSummaryBucket } from "@/lib/meters/usage-summary";
-
-const WIDTH = 640;
-const HEIGHT = 180;
-const PAD = { top: 16, right: 8, bottom: 24, left: 8 };
+import { BarChart } from "./BarChart";
 
 export interface UsageChartProps {
   interval: "hour" | "day";
@@ -30,51 +27,26 @@ function axisLabel(start: string, interval: "hour" | "day") {
 }
 
 export function UsageChart({ interval, data, format }: UsageChartProps) {
-  const max = Math.max(1, ...data.map((bucket) => bucket.amountBase));
   const total = data.reduce((sum, bucket) => sum + bucket.amountBase, 0);
   const quantity = data.reduce((sum, bucket) => sum + bucket.quantity, 0);
-  const plotWidth = WIDTH - PAD.left - PAD.right;
-  const plotHeight = HEIGHT - PAD.top - PAD.bottom;
-  const slot = plotWidth / Math.max(1, data.length);
-  const barWidth = Math.max(2, slot * 0.6);
-  const every = Math.max(1, Math.ceil(data.length / 8)); // at most about 8 axis labels
   const span = interval === "hour" ? `last ${data.length} hours` : `last ${data.length} days`;
   const label = `Usage per ${interval}, ${span} (UTC): ${format(total)} for ${quantity.toLocaleString("en-US")} units in total.`;
   return (
     <figure className="flex flex-col gap-2" data-testid="usage-chart" data-interval={interval} data-buckets={data.length}>
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} className="h-44 w-full" role="img" aria-label={label}>
-        <line x1={PAD.left} x2={WIDTH - PAD.right} y1={PAD.top} y2={PAD.top} strokeDasharray="4 4" className="stroke-slate-200" />
-        <text x={PAD.left} y={PAD.top - 2} className="fill-slate-500 text-[10px]">
-          {format(max)}
-        </text>
-        <line x1={PAD.left} x2={WIDTH - PAD.right} y1={PAD.top + plotHeight} y2={PAD.top + plotHeight} className="stroke-slate-200" />
-        {data.map((bucket, index) => {
-          const height = bucket.amountBase > 0 ? Math.max(2, (bucket.amountBase / max) * plotHeight) : 0;
-          const x = PAD.left + index * slot + (slot - barWidth) / 2;
-          return (
-            <g key={bucket.start}>
-              {height > 0 ? (
-                <rect
-                  x={x}
-                  y={PAD.top + plotHeight - height}
-                  width={barWidth}
-                  height={height}
-                  rx={1.5}
-                  className="fill-indigo-500"
-                  data-testid="usage-bar"
-                >
-                  <title>{`${bucketLabel(bucket.start, interval)}: ${format(bucket.amountBase)} (${bucket.quantity.toLocaleString("en-US")} units)`}</title>
-                </rect>
-              ) : null}
-              {(data.length - 1 - index) % every === 0 ? (
-                <text x={x + barWidth / 2} y={HEIGHT - 6} textAnchor="middle" className="fill-slate-500 text-[10px]">
-                  {axisLabel(bucket.start, interval)}
-                </text>
-              ) : null}
-            </g>
-          );
-        })}
-      </svg>
+      <BarChart
+        label={label}
+        bars={data.map((bucket) => ({
+          key: bucket.start,
+          value: bucket.amountBase,
+          tooltip: `${bucketLabel(bucket.start, interval)}: ${format(bucket.amountBase)} (${bucket.quantity.toLocaleString("en-US")} units)`,
+          axisLabel: axisLabel(bucket.start, interval),
+        }))}
+        formatMax={format}
+        minBarWidth={2}
+        labelEvery={Math.max(1, Math.ceil(data.length / 8))} // at most about 8 axis labels
+        radius={1.5}
+        barTestId="usage-bar"
+      />
       <figcaption className="text-xs text-slate-600" data-testid="usage-chart-total">
         {`${format(total)} metered in the ${span} (${quantity.toLocaleString("en-US")} units).`}
       </figcaption>

@@ -8,6 +8,19 @@ export interface SummaryItem {
   totalLabel: string;
 }
 
+/** Line items with their prices in words (`money` formats minor units in the order's currency). */
+export function summaryItems(
+  items: { name: string; quantity: number; unitAmount: number }[],
+  money: (minor: number) => string,
+): SummaryItem[] {
+  return items.map((item) => ({
+    name: item.name,
+    quantity: item.quantity,
+    unitLabel: money(item.unitAmount),
+    totalLabel: money(item.quantity * item.unitAmount),
+  }));
+}
+
 export function OrderSummary(props: {
   merchantName: string;
   /** The merchant's logo (Settings), shown instead of its initial. */

@@ -7,9 +7,9 @@ import { serializeOrder } from "../orders/serialize";
 import { closeAttemptNotCharged, recordAttempt } from "../payments/charge-attempts";
 import { guarded, RailCallFailedError, railFor } from "../rails";
 import type { Scope } from "../scope";
-import { applyChargeOutcome, applyExpiry, recoverCrashedCharge } from "./apply-outcomes";
+import { applyChargeOutcome, recoverCrashedCharge } from "./apply-outcomes";
 import { checkCapturable } from "./check-capturable";
-import { ClosedCheckoutError } from "./closed-checkout-error";
+import { requireOpen } from "./closed-checkout-error";
 import { lockCheckout } from "./lock-checkout";
 import type { CaptureCheckoutInput } from "./schemas";
 
@@ -45,11 +45,7 @@ export async function captureCheckout(tx: Db, scope: Scope, id: string, input: C
   if (recovered?.kind === "paid") return serializeOrder(recovered.order); // the crashed capture's charge stands
   if (recovered?.kind === "declined") throw new PaymentDeclinedError(recovered.reason);
 
-  if (checkout.status === "open" && locked.overdue) {
-    await applyExpiry(tx, checkout);
-    throw new ClosedCheckoutError(checkout.id, "expired");
-  }
-  if (checkout.status !== "open") throw new ClosedCheckoutError(checkout.id, checkout.status);
+  await requireOpen(tx, checkout, locked.overdue);
   if (checkout.requireVerifiedAgent && !hooks.verifiedAgent) {
     throw new DomainError(
       "FORBIDDEN",

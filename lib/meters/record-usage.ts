@@ -10,10 +10,11 @@ import { InvariantViolation, ValidationError } from "../errors";
 import { createId } from "../ids";
 import type { Scope } from "../scope";
 import { accrueSet } from "./accrual-sql";
-import { MeterPastDueError, meterClosed, wrongTrustModel } from "./meter-errors";
+import { MeterPastDueError, meterClosed } from "./meter-errors";
 import { isOutOfRange, isUniqueViolation, readMeterSql } from "./meter-row";
 import type { RecordUsageInput } from "./schemas";
 import { serializeUsageRecord, type UsageRecordRow } from "./serialize";
+import { throwWhyRefused } from "./refused-usage";
 import { outOfRangeError, UNBILLED_LIMIT_SQL, unbilledLimitError } from "./unbilled-limit";
 import { hourOf, rollupInsert } from "./usage-rollup-sql";
 
@@ -67,12 +68,7 @@ export async function recordUsage(db: Sql, scope: Scope, meterId: string, input:
   // now at the limit) is still a replay: answer it before explaining any refusal.
   const replayed = await replayIfRecorded(db, scope, meterId, input);
   if (replayed) return replayed;
-  const meter = await readMeterSql(db, scope, meterId); // 404 when it is not this merchant's
-  if (meter.prepaid) throw wrongTrustModel(meter, "a usage record");
-  if (meter.status === "closed") throw meterClosed(meter);
-  if (meter.status === "past_due") throw new MeterPastDueError(meter.id);
-  const overLimit = unbilledLimitError(meter, amount, "quantity");
-  if (overLimit) throw overLimit;
+  await throwWhyRefused(db, scope, meterId, amount, { prepaid: false, operation: "a usage record" });
   // A settlement took accrual out in between: the record fits now, so try once more.
   const again = await attempt();
   if (again) return again;

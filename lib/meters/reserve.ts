@@ -15,12 +15,13 @@ import { env } from "../env";
 import { ConflictError, InvariantViolation, ValidationError } from "../errors";
 import { createId } from "../ids";
 import type { Caller, Scope } from "../scope";
-import { InsufficientBudgetError, MeterPastDueError, meterClosed, wrongTrustModel } from "./meter-errors";
+import { InsufficientBudgetError } from "./meter-errors";
 import { isOutOfRange, isUniqueViolation, readMeterSql } from "./meter-row";
 import type { ReserveInput } from "./schemas";
 import { requestDigest } from "../idempotency/request-key";
 import { HEADER_KEY_PREFIX, serializeReservation, type ReservationRow } from "./serialize";
-import { outOfRangeError, UNBILLED_LIMIT_SQL, unbilledLimitError } from "./unbilled-limit";
+import { throwWhyRefused } from "./refused-usage";
+import { outOfRangeError, UNBILLED_LIMIT_SQL } from "./unbilled-limit";
 
 // $1 meter, $2 merchant, $3 livemode, $4 reservation id, $5 key or null, $6 quantity, $7 unit price, $8 amount, $9 TTL seconds,
 // $10 request key (digest of the API key and Idempotency-Key) or null
@@ -82,12 +83,7 @@ export async function reserve(db: Sql, scope: Caller, meterId: string, input: Re
     const [existing] = await db.rows<ReservationRow>(FIND_RESERVATION, [meterId, key]);
     if (existing) return replay(db, scope, meterId, input, key, request);
   }
-  const meter = await readMeterSql(db, scope, meterId); // 404 when it is not this merchant's
-  if (!meter.prepaid) throw wrongTrustModel(meter, "a reservation");
-  if (meter.status === "closed") throw meterClosed(meter);
-  if (meter.status === "past_due") throw new MeterPastDueError(meter.id);
-  const overLimit = unbilledLimitError(meter, amount, "quantity");
-  if (overLimit) throw overLimit;
+  const meter = await throwWhyRefused(db, scope, meterId, amount, { prepaid: true, operation: "a reservation" });
   // The budget was short when the statement ran; a release or top-up may have landed since. Try once
   // more rather than refuse on a figure that is already stale.
   if (meter.budgetBase - meter.usedBase - meter.reservedBase >= amount) {

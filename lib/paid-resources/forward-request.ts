@@ -4,15 +4,11 @@
 // addresses whatever DNS says now; redirects are not followed; a hard time-out; the answer is capped.
 import http from "node:http";
 import https from "node:https";
-import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from "request-filtering-agent";
 import { env } from "../env";
 import { mayUsePrivateAddresses } from "../webhooks/address-policy";
+import { outboundAgents } from "../webhooks/outbound-agents";
 
-const AGENT_OPTIONS = { keepAlive: true, maxSockets: 256, keepAliveMsecs: 10_000 };
-const agents = {
-  open: { http: new http.Agent(AGENT_OPTIONS), https: new https.Agent(AGENT_OPTIONS) },
-  filtered: { http: new RequestFilteringHttpAgent(AGENT_OPTIONS), https: new RequestFilteringHttpsAgent(AGENT_OPTIONS) },
-};
+const agentFor = outboundAgents();
 
 /** Largest merchant answer relayed to the payer. */
 export const MAX_FORWARD_RESPONSE_BYTES = 1024 * 1024;
@@ -32,7 +28,7 @@ export interface ForwardRequest {
 export function forwardRequest(request: ForwardRequest): Promise<ForwardResult> {
   const target = new URL(request.url);
   const isHttps = target.protocol === "https:";
-  const agent = (mayUsePrivateAddresses() ? agents.open : agents.filtered)[isHttps ? "https" : "http"];
+  const agent = agentFor(isHttps, mayUsePrivateAddresses());
   const send = isHttps ? https.request : http.request;
   const body = request.body ?? "";
   return new Promise((resolve) => {

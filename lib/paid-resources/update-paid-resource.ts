@@ -14,14 +14,15 @@ export async function updatePaidResource(tx: Db, scope: Scope, id: string, input
   const resource = await tx.paidResource.update({
     where: { id },
     data: {
-      ...(input.name !== undefined ? { name: input.name } : {}),
-      ...(input.description !== undefined ? { description: input.description } : {}),
-      ...(input.amount !== undefined ? { amount: input.amount } : {}),
-      ...(input.currency !== undefined ? { currency: input.currency } : {}),
+      // A field left out (undefined) is left as it is; url and content replace each other.
+      name: input.name,
+      description: input.description,
+      amount: input.amount,
+      currency: input.currency,
+      metadata: input.metadata,
+      active: input.active,
       ...(url !== undefined ? { url, content: Prisma.DbNull } : {}),
       ...(input.content !== undefined ? { content: input.content as Prisma.InputJsonValue, url: null } : {}),
-      ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
-      ...(input.active !== undefined ? { active: input.active } : {}),
       updatedAt: new Date(),
     },
   });

@@ -11,12 +11,13 @@ export async function updateProduct(tx: Db, scope: Scope, id: string, input: Upd
   const product = await tx.product.update({
     where: { id },
     data: {
-      ...(input.name !== undefined ? { name: input.name } : {}),
-      ...(input.description !== undefined ? { description: input.description } : {}),
-      ...(input.unitAmount !== undefined ? { unitAmount: input.unitAmount } : {}),
-      ...(input.currency !== undefined ? { currency: input.currency } : {}),
-      ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
-      ...(input.active !== undefined ? { active: input.active } : {}),
+      // A field left out (undefined) is left as it is.
+      name: input.name,
+      description: input.description,
+      unitAmount: input.unitAmount,
+      currency: input.currency,
+      metadata: input.metadata,
+      active: input.active,
       updatedAt: new Date(),
     },
   });

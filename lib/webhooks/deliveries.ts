@@ -6,12 +6,17 @@ import type { Scope } from "../scope";
 import { queueEventFor } from "./fan-out";
 import { serializeAttempt } from "./serialize";
 
-export async function listDeliveryAttempts(db: Db, scope: Scope, endpointId: string, query: { limit: number; startingAfter?: string }) {
+/** 404 unless the endpoint is the caller's (same merchant and mode). */
+async function requireOwnEndpoint(db: Db, scope: Scope, endpointId: string): Promise<void> {
   const endpoint = await db.webhookEndpoint.findFirst({
     where: { id: endpointId, merchantId: scope.merchantId, livemode: scope.livemode },
     select: { id: true },
   });
   if (!endpoint) throw new NotFoundError("webhook endpoint", endpointId);
+}
+
+export async function listDeliveryAttempts(db: Db, scope: Scope, endpointId: string, query: { limit: number; startingAfter?: string }) {
+  await requireOwnEndpoint(db, scope, endpointId);
   const cursorRow = query.startingAfter
     ? requireCursor(
         await db.webhookDeliveryAttempt.findFirst({
@@ -35,11 +40,7 @@ export async function listDeliveryAttempts(db: Db, scope: Scope, endpointId: str
 
 /** Deliveries queued for the endpoint and not attempted yet (new events, resends, test events), newest first. */
 export async function listQueuedDeliveries(db: Db, scope: Scope, endpointId: string, limit = 20) {
-  const endpoint = await db.webhookEndpoint.findFirst({
-    where: { id: endpointId, merchantId: scope.merchantId, livemode: scope.livemode },
-    select: { id: true },
-  });
-  if (!endpoint) throw new NotFoundError("webhook endpoint", endpointId);
+  await requireOwnEndpoint(db, scope, endpointId);
   const rows = await db.webhookDelivery.findMany({
     where: { endpointId, attempts: 0, status: { in: ["pending", "sending"] } },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],

@@ -4,9 +4,9 @@
 // non-public addresses whatever DNS says now. A failure is recorded as its class, never its raw message.
 import http from "node:http";
 import https from "node:https";
-import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from "request-filtering-agent";
 import { env } from "../env";
 import { classifySendError, type DeliveryErrorClass } from "./delivery-errors";
+import { outboundAgents } from "./outbound-agents";
 
 export interface SendResult {
   ok: boolean;
@@ -16,11 +16,7 @@ export interface SendResult {
   error: DeliveryErrorClass | null;
 }
 
-const AGENT_OPTIONS = { keepAlive: true, maxSockets: 256, keepAliveMsecs: 10_000 };
-const agents = {
-  open: { http: new http.Agent(AGENT_OPTIONS), https: new https.Agent(AGENT_OPTIONS) },
-  filtered: { http: new RequestFilteringHttpAgent(AGENT_OPTIONS), https: new RequestFilteringHttpsAgent(AGENT_OPTIONS) },
-};
+const agentFor = outboundAgents();
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
@@ -28,7 +24,7 @@ export function sendSignedPost(url: string, body: string, headers: Record<string
   const startedAt = performance.now();
   const target = new URL(url);
   const isHttps = target.protocol === "https:";
-  const agent = (allowPrivate ? agents.open : agents.filtered)[isHttps ? "https" : "http"];
+  const agent = agentFor(isHttps, allowPrivate);
   const request = isHttps ? https.request : http.request;
   return new Promise((resolve) => {
     let settled = false;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson, requestFingerprint } from "../../lib/idempotency/fingerprint";
+import { canonicalJson } from "../../lib/canonical-json";
+import { requestFingerprint } from "../../lib/idempotency/fingerprint";
 
 describe("request fingerprint", () => {
   it("ignores key order and whitespace", () => {

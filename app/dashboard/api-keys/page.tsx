@@ -6,7 +6,7 @@ import { DataTable } from "@/components/dashboard/DataTable";
 import { EmptyState } from "@/components/dashboard/EmptyState";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Section } from "@/components/dashboard/Section";
-import { StatusBadge } from "@/components/dashboard/StatusBadge";
+import { statusColumn } from "@/components/dashboard/StatusBadge";
 import { getDb } from "@/lib/db";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { requireDashboard } from "@/lib/dashboard/session";
@@ -37,7 +37,7 @@ export default async function ApiKeysPage() {
                 <code className="font-mono text-xs text-slate-700" data-testid="key-prefix">{`${key.prefix}…${key.last4}`}</code>
               ),
             },
-            { header: "Status", cell: (key) => <StatusBadge status={key.status} /> },
+            statusColumn(),
             { header: "Created", cell: (key) => formatDateTime(key.createdAt), hideOnMobile: true },
             {
               header: "Actions",

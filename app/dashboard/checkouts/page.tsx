@@ -3,7 +3,7 @@ import type { Metadata } from "next";
 import { CreateCheckoutButton } from "@/components/dashboard/checkouts/CreateCheckoutButton";
 import { DataTable } from "@/components/dashboard/DataTable";
 import { EmptyState } from "@/components/dashboard/EmptyState";
-import { Money } from "@/components/dashboard/Money";
+import { amountColumn } from "@/components/dashboard/Money";
 import { NextPageLink } from "@/components/dashboard/NextPageLink";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Section } from "@/components/dashboard/Section";
@@ -45,10 +45,7 @@ export default async function CheckoutsPage({ searchParams }: { searchParams: Se
             />
           }
           columns={[
-            {
-              header: "Amount",
-              cell: (checkout) => <Money amount={checkout.amount} currency={checkout.currency} className="font-medium text-slate-900" />,
-            },
+            amountColumn(),
             {
               header: "Status",
               cell: (checkout) => (

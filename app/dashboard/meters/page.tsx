@@ -5,7 +5,7 @@ import { EmptyState } from "@/components/dashboard/EmptyState";
 import { NextPageLink } from "@/components/dashboard/NextPageLink";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Section } from "@/components/dashboard/Section";
-import { StatusBadge } from "@/components/dashboard/StatusBadge";
+import { statusColumn } from "@/components/dashboard/StatusBadge";
 import { StatusFilter } from "@/components/dashboard/StatusFilter";
 import { getDb } from "@/lib/db";
 import { formatDateTime, formatMoney } from "@/lib/dashboard/format";
@@ -42,7 +42,7 @@ export default async function MetersPage({ searchParams }: { searchParams: Searc
           }
           columns={[
             { header: "Meter", cell: (meter) => <span className="font-mono text-xs text-slate-900">{meter.id}</span> },
-            { header: "Status", cell: (meter) => <StatusBadge status={meter.status} /> },
+            statusColumn(),
             { header: "Type", cell: (meter) => (meter.prepaid ? "Prepaid" : "Post-paid"), hideOnMobile: true },
             {
               header: "Accrued",

@@ -2,12 +2,12 @@
 import type { Metadata } from "next";
 import { DataTable } from "@/components/dashboard/DataTable";
 import { EmptyState } from "@/components/dashboard/EmptyState";
-import { Money } from "@/components/dashboard/Money";
+import { amountColumn, Money } from "@/components/dashboard/Money";
 import { NextPageLink } from "@/components/dashboard/NextPageLink";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Section } from "@/components/dashboard/Section";
 import { SourceBadge } from "@/components/dashboard/SourceBadge";
-import { StatusBadge } from "@/components/dashboard/StatusBadge";
+import { statusColumn } from "@/components/dashboard/StatusBadge";
 import { StatusFilter } from "@/components/dashboard/StatusFilter";
 import { getDb } from "@/lib/db";
 import { formatDateTime, sourceLabel } from "@/lib/dashboard/format";
@@ -57,11 +57,8 @@ export default async function OrdersPage({ searchParams }: { searchParams: Searc
             />
           }
           columns={[
-            {
-              header: "Amount",
-              cell: (order) => <Money amount={order.amount} currency={order.currency} className="font-medium text-slate-900" />,
-            },
-            { header: "Status", cell: (order) => <StatusBadge status={order.status} /> },
+            amountColumn(),
+            statusColumn(),
             { header: "Source", cell: (order) => <SourceBadge source={order.source} /> },
             {
               header: "Description",

@@ -3,12 +3,12 @@ import type { Metadata } from "next";
 import { DataTable } from "@/components/dashboard/DataTable";
 import { PaymentMethod } from "@/components/dashboard/PaymentMethod";
 import { EmptyState } from "@/components/dashboard/EmptyState";
-import { Money } from "@/components/dashboard/Money";
+import { amountColumn } from "@/components/dashboard/Money";
 import { NextPageLink } from "@/components/dashboard/NextPageLink";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Section } from "@/components/dashboard/Section";
 import { SourceBadge } from "@/components/dashboard/SourceBadge";
-import { StatusBadge } from "@/components/dashboard/StatusBadge";
+import { statusColumn } from "@/components/dashboard/StatusBadge";
 import { StatusFilter } from "@/components/dashboard/StatusFilter";
 import { getDb } from "@/lib/db";
 import { formatDateTime, sourceLabel } from "@/lib/dashboard/format";
@@ -58,8 +58,8 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Sea
           rowHref={(pi) => `/dashboard/payments/${pi.id}`}
           empty={<EmptyState title={query.status || source ? "No payments match this filter" : "No payments yet"} />}
           columns={[
-            { header: "Amount", cell: (pi) => <Money amount={pi.amount} currency={pi.currency} className="font-medium text-slate-900" /> },
-            { header: "Status", cell: (pi) => <StatusBadge status={pi.status} /> },
+            amountColumn(),
+            statusColumn(),
             { header: "Source", cell: (pi) => <SourceBadge source={pi.source} /> },
             { header: "Payment method", cell: (pi) => <PaymentMethod value={pi.paymentMethod} />, hideOnMobile: true },
             {

@@ -8,7 +8,7 @@ import { NextPageLink } from "@/components/dashboard/NextPageLink";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Section } from "@/components/dashboard/Section";
 import { RevokeTokenButton } from "@/components/dashboard/shared-payment-tokens/RevokeTokenButton";
-import { StatusBadge } from "@/components/dashboard/StatusBadge";
+import { statusColumn } from "@/components/dashboard/StatusBadge";
 import { StatusFilter } from "@/components/dashboard/StatusFilter";
 import { getDb } from "@/lib/db";
 import { formatDateTime } from "@/lib/dashboard/format";
@@ -46,7 +46,7 @@ export default async function SharedPaymentTokensPage({ searchParams }: { search
               header: "Up to",
               cell: (token) => <Money amount={token.maxAmount} currency={token.currency} className="font-medium text-slate-900" />,
             },
-            { header: "Status", cell: (token) => <StatusBadge status={token.status} /> },
+            statusColumn(),
             {
               header: "Merchant",
               cell: (token) => <span className="font-mono text-xs">{token.merchantId ?? "any"}</span>,

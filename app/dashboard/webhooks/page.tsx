@@ -5,7 +5,7 @@ import { EmptyState } from "@/components/dashboard/EmptyState";
 import { NextPageLink } from "@/components/dashboard/NextPageLink";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Section } from "@/components/dashboard/Section";
-import { StatusBadge } from "@/components/dashboard/StatusBadge";
+import { statusColumn } from "@/components/dashboard/StatusBadge";
 import { AddEndpointButton } from "@/components/dashboard/webhooks/AddEndpointButton";
 import { getDb } from "@/lib/db";
 import { formatDateTime } from "@/lib/dashboard/format";
@@ -50,7 +50,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Sea
                   : "All events",
               hideOnMobile: true,
             },
-            { header: "Status", cell: (endpoint) => <StatusBadge status={endpoint.status} /> },
+            statusColumn(),
             { header: "Created", cell: (endpoint) => formatDateTime(endpoint.createdAt), align: "right", hideOnMobile: true },
           ]}
         />

@@ -6,7 +6,7 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 import { CardForm } from "../../../components/pay/CardForm";
 import { ExpiryCountdown } from "../../../components/pay/ExpiryCountdown";
-import { OrderSummary } from "../../../components/pay/OrderSummary";
+import { OrderSummary, summaryItems } from "../../../components/pay/OrderSummary";
 import { OutcomePanel, ReturnLink } from "../../../components/pay/OutcomePanel";
 import { PayShell } from "../../../components/pay/PayShell";
 import { DestinationLink, hostOf } from "../../../components/pay/DestinationLink";
@@ -49,12 +49,7 @@ export default async function PayPage({ params, searchParams }: Params) {
       amountLabel={money(checkout.amount)}
       description={checkout.description}
       livemode={checkout.livemode}
-      items={view.items.map((item) => ({
-        name: item.name,
-        quantity: item.quantity,
-        unitLabel: money(item.unitAmount),
-        totalLabel: money(item.quantity * item.unitAmount),
-      }))}
+      items={summaryItems(view.items, money)}
       countdown={open ? <ExpiryCountdown expiresAt={Date.parse(checkout.expiresAt)} serverNow={serverNow} /> : undefined}
     />
   );

@@ -7,7 +7,7 @@ import { currencyDigits } from "@/lib/money/format";
 import { inputToMinor } from "@/lib/dashboard/format";
 import { useDashboardMutation } from "@/components/dashboard/useDashboardMutation";
 import { DialogButton, messageOfNoField } from "../DialogButton";
-import { PriceField } from "../PriceField";
+import { CatalogFields } from "../CatalogFields";
 import { TextField } from "../TextField";
 
 export function PaidResourceFormButton({ mode }: { mode: "test" | "live" }) {
@@ -76,22 +76,11 @@ export function PaidResourceFormButton({ mode }: { mode: "test" | "live" }) {
       form
       error={messageOfNoField(save.error)}
     >
-      <TextField label="Name" value={form.name} onChange={set("name")} maxLength={256} required autoFocus error={fieldErrors.name} />
-      <PriceField
-        label="Price"
-        amount={form.price}
-        onAmountChange={set("price")}
-        currency={form.currency}
-        onCurrencyChange={set("currency")}
-        placeholder="0.05"
-        error={localError.price ?? fieldErrors.amount}
-      />
-      <TextField
-        label="Description (optional)"
-        value={form.description}
-        onChange={set("description")}
-        maxLength={1000}
-        error={fieldErrors.description}
+      <CatalogFields
+        draft={form}
+        set={set}
+        pricePlaceholder="0.05"
+        errors={{ name: fieldErrors.name, price: localError.price ?? fieldErrors.amount, description: fieldErrors.description }}
       />
       <fieldset className="flex flex-col gap-2">
         <legend className="text-sm font-medium text-slate-700">Once paid</legend>

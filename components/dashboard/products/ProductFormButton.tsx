@@ -6,8 +6,7 @@ import { currencyDigits } from "@/lib/money/format";
 import { inputToMinor, minorToInput } from "@/lib/dashboard/format";
 import { useDashboardMutation } from "@/components/dashboard/useDashboardMutation";
 import { DialogButton, messageOfNoField } from "../DialogButton";
-import { PriceField } from "../PriceField";
-import { TextField } from "../TextField";
+import { CatalogFields } from "../CatalogFields";
 
 export interface EditableProduct {
   id: string;
@@ -79,22 +78,11 @@ export function ProductFormButton({ product, mode }: { product?: EditableProduct
       form
       error={messageOfNoField(save.error)}
     >
-      <TextField label="Name" value={form.name} onChange={set("name")} maxLength={256} required autoFocus error={fieldErrors.name} />
-      <PriceField
-        label="Price"
-        amount={form.price}
-        onAmountChange={set("price")}
-        currency={form.currency}
-        onCurrencyChange={set("currency")}
-        placeholder="25.00"
-        error={priceError ?? fieldErrors.unitAmount}
-      />
-      <TextField
-        label="Description (optional)"
-        value={form.description}
-        onChange={set("description")}
-        maxLength={1000}
-        error={fieldErrors.description}
+      <CatalogFields
+        draft={form}
+        set={set}
+        pricePlaceholder="25.00"
+        errors={{ name: fieldErrors.name, price: priceError ?? fieldErrors.unitAmount, description: fieldErrors.description }}
       />
     </DialogButton>
   );

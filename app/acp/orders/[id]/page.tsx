@@ -3,7 +3,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { cache } from "react";
-import { OrderSummary } from "../../../../components/pay/OrderSummary";
+import { OrderSummary, summaryItems } from "../../../../components/pay/OrderSummary";
 import { PayShell } from "../../../../components/pay/PayShell";
 import { loadAcpOrderPage } from "../../../../lib/acp/load-order-page";
 import { getDb } from "../../../../lib/db";
@@ -40,12 +40,7 @@ export default async function AcpOrderPage({ params }: Params) {
       amountLabel={money(view.amount)}
       description={`Order ${view.orderId}`}
       livemode={view.livemode}
-      items={view.items.map((item) => ({
-        name: item.name,
-        quantity: item.quantity,
-        unitLabel: money(item.unitAmount),
-        totalLabel: money(item.quantity * item.unitAmount),
-      }))}
+      items={summaryItems(view.items, money)}
     />
   );
   return (

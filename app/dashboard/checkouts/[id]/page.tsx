@@ -2,9 +2,9 @@
 // after, and links to the order and PaymentIntent it made. Another merchant's or mode's checkout is the 404.
 import type { Metadata } from "next";
 import Link from "next/link";
-import { DataTable } from "@/components/dashboard/DataTable";
 import { DetailList } from "@/components/dashboard/DetailList";
 import { EmptyState } from "@/components/dashboard/EmptyState";
+import { LineItemsTable } from "@/components/dashboard/LineItemsTable";
 import { Money } from "@/components/dashboard/Money";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Section } from "@/components/dashboard/Section";
@@ -20,12 +20,6 @@ import { paymentsAvailable } from "@/lib/rails";
 
 export const metadata: Metadata = { title: "Checkout" };
 
-interface Item {
-  name: string;
-  quantity: number;
-  unitAmount: number;
-}
-
 const idLink = (href: string, id: string) => (
   <Link href={href} className="font-mono text-indigo-700 hover:underline">
     {id}
@@ -37,7 +31,6 @@ export default async function CheckoutPage({ params }: { params: Promise<{ id: s
   const db = getDb();
   const checkout = await orNotFound(getCheckout(db, scope, await pageId(params)));
   const timeline = await timelineOf(db, scope, [checkout.orderId, checkout.paymentIntentId]);
-  const items = (Array.isArray(checkout.items) ? checkout.items : []) as unknown as Item[];
   const open = checkout.status === "open";
   return (
     <>
@@ -97,9 +90,9 @@ export default async function CheckoutPage({ params }: { params: Promise<{ id: s
             />
           </Section>
           <Section title="Items" flush>
-            <DataTable
-              caption="Items"
-              rows={items.map((item, index) => ({ ...item, id: String(index) }))}
+            <LineItemsTable
+              items={checkout.items}
+              currency={checkout.currency}
               empty={
                 <EmptyState
                   title="No line items"
@@ -108,16 +101,6 @@ export default async function CheckoutPage({ params }: { params: Promise<{ id: s
                   }
                 />
               }
-              columns={[
-                { header: "Item", cell: (item) => item.name },
-                { header: "Qty", cell: (item) => item.quantity, align: "right" },
-                { header: "Unit price", cell: (item) => <Money amount={item.unitAmount} currency={checkout.currency} />, align: "right" },
-                {
-                  header: "Total",
-                  cell: (item) => <Money amount={item.unitAmount * item.quantity} currency={checkout.currency} />,
-                  align: "right",
-                },
-              ]}
             />
           </Section>
         </div>

@@ -5,12 +5,12 @@ import Link from "next/link";
 import { DataTable } from "@/components/dashboard/DataTable";
 import { DetailList } from "@/components/dashboard/DetailList";
 import { EmptyState } from "@/components/dashboard/EmptyState";
-import { Money } from "@/components/dashboard/Money";
+import { amountColumn } from "@/components/dashboard/Money";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { PaymentMethod } from "@/components/dashboard/PaymentMethod";
 import { Section } from "@/components/dashboard/Section";
 import { SourceBadge } from "@/components/dashboard/SourceBadge";
-import { StatusBadge } from "@/components/dashboard/StatusBadge";
+import { statusColumn } from "@/components/dashboard/StatusBadge";
 import { WalletBalances } from "@/components/dashboard/WalletBalances";
 import { getCustomer } from "@/lib/customers/get-customer";
 import { getDb, sql } from "@/lib/db";
@@ -59,11 +59,8 @@ export default async function CustomerPage({ params }: { params: Promise<{ id: s
             rowHref={(pi) => `/dashboard/payments/${pi.id}`}
             empty={<EmptyState title="No payments yet" />}
             columns={[
-              {
-                header: "Amount",
-                cell: (pi) => <Money amount={pi.amount} currency={pi.currency} className="font-medium text-slate-900" />,
-              },
-              { header: "Status", cell: (pi) => <StatusBadge status={pi.status} /> },
+              amountColumn(),
+              statusColumn(),
               { header: "Source", cell: (pi) => <SourceBadge source={pi.source} />, hideOnMobile: true },
               { header: "Payment method", cell: (pi) => <PaymentMethod value={pi.paymentMethod} />, hideOnMobile: true },
               { header: "Created", cell: (pi) => formatDateTime(pi.createdAt), align: "right" },

@@ -8,7 +8,7 @@ import { EmptyState } from "@/components/dashboard/EmptyState";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { SampleEventBadge } from "@/components/dashboard/SampleEventBadge";
 import { Section } from "@/components/dashboard/Section";
-import { StatusBadge } from "@/components/dashboard/StatusBadge";
+import { statusColumn } from "@/components/dashboard/StatusBadge";
 import { ResendEventButton } from "@/components/dashboard/webhooks/ResendEventButton";
 import { getDb } from "@/lib/db";
 import { eventObject } from "@/lib/dashboard/events";
@@ -104,7 +104,7 @@ export default async function EventPage({ params }: { params: Promise<{ id: stri
                 </Link>
               ),
             },
-            { header: "Status", cell: (delivery) => <StatusBadge status={delivery.status} /> },
+            statusColumn(),
             {
               header: "Attempts",
               cell: (delivery) => (

@@ -5,12 +5,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { DataTable } from "@/components/dashboard/DataTable";
+import { DataTable, type Column } from "@/components/dashboard/DataTable";
 import { EmptyState } from "@/components/dashboard/EmptyState";
-import { Money } from "@/components/dashboard/Money";
+import { amountColumn } from "@/components/dashboard/Money";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Section } from "@/components/dashboard/Section";
-import { StatusBadge } from "@/components/dashboard/StatusBadge";
+import { StatusBadge, statusColumn } from "@/components/dashboard/StatusBadge";
 import { UsageChart } from "@/components/dashboard/UsageChart";
 import { getDb, sql } from "@/lib/db";
 import { formatDateTime, formatMoney } from "@/lib/dashboard/format";
@@ -54,6 +54,19 @@ export default async function MeterPage({ params, searchParams }: { params: Prom
     ]),
   );
   const base = (amount: number) => formatBaseUnits(amount, meter.baseUnitsPerMinor, meter.currency);
+  // What a reservation and a usage record both show: the amount, and the quantity at its unit price.
+  const pricedColumns: Column<{ amountBase: number; quantity: number; unitPriceBase: number }>[] = [
+    { header: "Amount", cell: (r) => <span className="tabular-nums">{base(r.amountBase)}</span> },
+    {
+      header: "Quantity",
+      cell: (r) => (
+        <span className="tabular-nums">
+          {r.quantity.toLocaleString("en-US")} × {base(r.unitPriceBase)}
+        </span>
+      ),
+      hideOnMobile: true,
+    },
+  ];
   return (
     <>
       <PageHeader
@@ -163,9 +176,9 @@ export default async function MeterPage({ params, searchParams }: { params: Prom
             )
           }
           columns={[
-            { header: "Amount", cell: (pi) => <Money amount={pi.amount} currency={pi.currency} className="font-medium text-slate-900" /> },
+            amountColumn(),
             { header: "Purpose", cell: (pi) => (pi.meterPurpose === "funding" ? "Funding" : "Settlement") },
-            { header: "Status", cell: (pi) => <StatusBadge status={pi.status} /> },
+            statusColumn(),
             { header: "Payment", cell: (pi) => <span className="font-mono text-xs text-slate-600">{pi.id}</span>, hideOnMobile: true },
             { header: "Created", cell: (pi) => formatDateTime(pi.createdAt), align: "right" },
           ]}
@@ -190,20 +203,7 @@ export default async function MeterPage({ params, searchParams }: { params: Prom
             caption="Recent reservations"
             rows={usage.reservations}
             empty={<EmptyState title="No usage yet" />}
-            columns={[
-              { header: "Amount", cell: (r) => <span className="tabular-nums">{base(r.amountBase)}</span> },
-              {
-                header: "Quantity",
-                cell: (r) => (
-                  <span className="tabular-nums">
-                    {r.quantity.toLocaleString("en-US")} × {base(r.unitPriceBase)}
-                  </span>
-                ),
-                hideOnMobile: true,
-              },
-              { header: "Status", cell: (r) => <StatusBadge status={r.status} /> },
-              { header: "Created", cell: (r) => formatDateTime(r.createdAt), align: "right" },
-            ]}
+            columns={[...pricedColumns, statusColumn(), { header: "Created", cell: (r) => formatDateTime(r.createdAt), align: "right" }]}
           />
         ) : (
           <DataTable
@@ -211,16 +211,7 @@ export default async function MeterPage({ params, searchParams }: { params: Prom
             rows={usage.usageRecords}
             empty={<EmptyState title="No usage yet" />}
             columns={[
-              { header: "Amount", cell: (r) => <span className="tabular-nums">{base(r.amountBase)}</span> },
-              {
-                header: "Quantity",
-                cell: (r) => (
-                  <span className="tabular-nums">
-                    {r.quantity.toLocaleString("en-US")} × {base(r.unitPriceBase)}
-                  </span>
-                ),
-                hideOnMobile: true,
-              },
+              ...pricedColumns,
               {
                 header: "Idempotency key",
                 cell: (r) => <span className="font-mono text-xs text-slate-600">{r.idempotencyKey}</span>,

@@ -4,15 +4,16 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { DataTable } from "@/components/dashboard/DataTable";
 import { Ap2Mandates } from "@/components/dashboard/orders/Ap2Mandates";
-import { PaymentMethod } from "@/components/dashboard/PaymentMethod";
+import { paymentMethodRows } from "@/components/dashboard/PaymentMethod";
 import { DetailList } from "@/components/dashboard/DetailList";
 import { EmptyState } from "@/components/dashboard/EmptyState";
+import { LineItemsTable } from "@/components/dashboard/LineItemsTable";
 import { Money } from "@/components/dashboard/Money";
 import { RefundButton } from "@/components/dashboard/orders/RefundButton";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Section } from "@/components/dashboard/Section";
 import { SourceBadge } from "@/components/dashboard/SourceBadge";
-import { StatusBadge } from "@/components/dashboard/StatusBadge";
+import { StatusBadge, statusColumn } from "@/components/dashboard/StatusBadge";
 import { Timeline } from "@/components/dashboard/Timeline";
 import { permalinkUrl, sessionIdOfOrder } from "@/lib/acp/view-session";
 import { orderMandates } from "@/lib/ap2/order-mandates";
@@ -27,12 +28,6 @@ import { getOrderAfterExpiry, getPaymentIntentAfterExpiry } from "@/lib/checkout
 
 export const metadata: Metadata = { title: "Order" };
 
-interface Item {
-  name: string;
-  quantity: number;
-  unitAmount: number;
-}
-
 export default async function OrderPage({ params }: { params: Promise<{ id: string }> }) {
   const { scope } = await requireDashboard();
   const db = getDb();
@@ -46,7 +41,6 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
     checkoutDescriptions(db, scope, [order.checkoutId]),
   ]);
   const description = descriptions.get(order.checkoutId ?? "") ?? null;
-  const items = (Array.isArray(order.items) ? order.items : []) as unknown as Item[];
   const refundable = pi.amountCaptured - pi.amountRefunded;
   return (
     <>
@@ -92,15 +86,7 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
                   ),
                 },
                 { label: "Payment status", value: <StatusBadge status={pi.status} /> },
-                { label: "Payment method", value: <PaymentMethod value={pi.paymentMethod} /> },
-                {
-                  label: "Billing details",
-                  value: (
-                    <span data-testid="billing-details">
-                      {[pi.billingDetails.name, pi.billingDetails.country].filter(Boolean).join(" · ") || "—"}
-                    </span>
-                  ),
-                },
+                ...paymentMethodRows(pi),
                 {
                   label: "Checkout",
                   value: order.checkoutId ? (
@@ -129,20 +115,10 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
             />
           </Section>
           <Section title="Items" flush>
-            <DataTable
-              caption="Items"
-              rows={items.map((item, index) => ({ ...item, id: String(index) }))}
+            <LineItemsTable
+              items={order.items}
+              currency={order.currency}
               empty={<EmptyState title="No line items" description="This order was opened with an amount only." />}
-              columns={[
-                { header: "Item", cell: (item) => item.name },
-                { header: "Qty", cell: (item) => item.quantity, align: "right" },
-                { header: "Unit price", cell: (item) => <Money amount={item.unitAmount} currency={order.currency} />, align: "right" },
-                {
-                  header: "Total",
-                  cell: (item) => <Money amount={item.unitAmount * item.quantity} currency={order.currency} />,
-                  align: "right",
-                },
-              ]}
             />
           </Section>
           {mandates ? (
@@ -165,7 +141,7 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
                     </>
                   ),
                 },
-                { header: "Status", cell: (refund) => <StatusBadge status={refund.status} /> },
+                statusColumn(),
                 { header: "Reason", cell: (refund) => (refund.reason ? statusLabel(refund.reason) : "—"), hideOnMobile: true },
                 { header: "Date", cell: (refund) => formatDateTime(refund.createdAt), align: "right" },
               ]}

@@ -3,7 +3,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { AgentSummary } from "@/components/dashboard/AgentSummary";
 import { DetailList } from "@/components/dashboard/DetailList";
-import { PaymentMethod } from "@/components/dashboard/PaymentMethod";
+import { paymentMethodRows } from "@/components/dashboard/PaymentMethod";
 import { Money } from "@/components/dashboard/Money";
 import { RefundButton } from "@/components/dashboard/orders/RefundButton";
 import { PageHeader } from "@/components/dashboard/PageHeader";
@@ -63,15 +63,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ id: st
                   "—"
                 ),
               },
-              { label: "Payment method", value: <PaymentMethod value={pi.paymentMethod} /> },
-              {
-                label: "Billing details",
-                value: (
-                  <span data-testid="billing-details">
-                    {[pi.billingDetails.name, pi.billingDetails.country].filter(Boolean).join(" · ") || "—"}
-                  </span>
-                ),
-              },
+              ...paymentMethodRows(pi),
               ...(pi.agent ? [{ label: "Agent", value: <AgentSummary agent={pi.agent} /> }] : []),
               { label: "Failure reason", value: pi.failureReason ? pi.failureReason.replace(/_/g, " ") : "—" },
               { label: "Captured at", value: pi.capturedAt ? formatDateTime(pi.capturedAt) : "—" },

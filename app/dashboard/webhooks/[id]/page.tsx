@@ -7,7 +7,7 @@ import { EmptyState } from "@/components/dashboard/EmptyState";
 import { NextPageLink } from "@/components/dashboard/NextPageLink";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Section } from "@/components/dashboard/Section";
-import { StatusBadge } from "@/components/dashboard/StatusBadge";
+import { StatusBadge, statusColumn } from "@/components/dashboard/StatusBadge";
 import { DeleteEndpointButton } from "@/components/dashboard/webhooks/DeleteEndpointButton";
 import { EditEndpointButton } from "@/components/dashboard/webhooks/EditEndpointButton";
 import { EndpointStatusButton } from "@/components/dashboard/webhooks/EndpointStatusButton";
@@ -152,7 +152,7 @@ export default async function WebhookEndpointPage({
                 ),
                 hideOnMobile: true,
               },
-              { header: "Status", cell: (delivery) => <StatusBadge status={delivery.status} /> },
+              statusColumn(),
               { header: "Queued", cell: (delivery) => formatDateTime(delivery.queuedAt), align: "right" },
             ]}
           />
@@ -182,7 +182,7 @@ export default async function WebhookEndpointPage({
                 </span>
               ),
             },
-            { header: "Status", cell: (attempt) => <StatusBadge status={attempt.status} /> },
+            statusColumn(),
             {
               header: "Response",
               cell: (attempt) => (
