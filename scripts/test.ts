@@ -53,9 +53,11 @@ try {
   // Lint and format checks cover the whole tree, so like Playwright they are skipped when files are named.
   const lintOk = extraArgs.length ? true : await run("eslint: lint", "eslint", [".", "--max-warnings=0"], env);
   const formatOk = extraArgs.length ? true : await run("prettier: format check", "prettier", ["--check", "."], env);
+  // Copied code in app/, lib/, components/ and scripts/ (.jscpd.json; docs/architecture.md, "Duplicate code").
+  const copiesOk = extraArgs.length ? true : await run("jscpd: duplicate code", "jscpd", [], env);
   const unitAndServer = await run("vitest: unit, database and HTTP tests", "vitest", ["run", ...extraArgs], env);
   const e2e = extraArgs.length ? true : await run("playwright: browser and end-to-end tests", "playwright", ["test"], env);
-  passed = typesOk && lintOk && formatOk && unitAndServer && e2e;
+  passed = typesOk && lintOk && formatOk && copiesOk && unitAndServer && e2e;
 } catch (err) {
   console.error(err instanceof Error ? err.message : err);
 } finally {
