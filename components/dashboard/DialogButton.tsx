@@ -42,8 +42,9 @@ export function DialogButton({
   title: string;
   description?: ReactNode;
   action: DialogAction;
-  /** Once the action is done (a secret shown once, a link): this footer replaces Cancel and the action. */
-  done?: ReactNode;
+  /** Once the action is done (a secret shown once, a link): Done (which closes) and any `links` beside it
+   * replace Cancel and the action. */
+  done?: { links?: ReactNode };
   form?: boolean;
   error?: string | null;
   children?: ReactNode;
@@ -62,7 +63,14 @@ export function DialogButton({
         title={title}
         description={description}
         footer={
-          done ?? (
+          done ? (
+            <>
+              {done.links}
+              <Button variant="primary" onClick={onClose}>
+                Done
+              </Button>
+            </>
+          ) : (
             <>
               <Button onClick={onClose}>Cancel</Button>
               <Button variant={action.variant ?? "primary"} pending={action.pending} disabled={action.disabled} onClick={action.onClick}>

@@ -2,7 +2,8 @@
 // `param` filters by another query parameter (the events page: ?type=), `label` names the filter; `keep`
 // carries the page's other filters on each link (status and source on the payments page).
 import Link from "next/link";
-import { statusLabel } from "@/lib/dashboard/format";
+import { sourceLabel, statusLabel } from "@/lib/dashboard/format";
+import { PAYMENT_SOURCES } from "@/lib/payments/sources";
 
 export function StatusFilter({
   basePath,
@@ -49,4 +50,19 @@ function hrefOf(basePath: string, query: Record<string, string | undefined>): st
   for (const [key, value] of Object.entries(query)) if (value) params.set(key, value);
   const text = params.toString();
   return text ? `${basePath}?${text}` : basePath;
+}
+
+/** The payments' and orders' second filter: by source (the API, the pay page, x402, ...), keeping the status. */
+export function SourceFilter({ basePath, current, status }: { basePath: string; current?: string; status?: string }) {
+  return (
+    <StatusFilter
+      basePath={basePath}
+      statuses={PAYMENT_SOURCES}
+      current={current}
+      param="source"
+      label="Filter by source"
+      optionLabel={sourceLabel}
+      keep={{ status }}
+    />
+  );
 }

@@ -10,6 +10,15 @@ interface Props extends Omit<InputHTMLAttributes<HTMLInputElement>, "onChange" |
   error?: string | null;
 }
 
+/** A field's error under it; `id` is what the field's aria-describedby names. */
+export function FieldError({ id, error }: { id: string; error?: string | null }) {
+  return error ? (
+    <p id={id} className="text-sm text-red-700">
+      {error}
+    </p>
+  ) : null;
+}
+
 export function TextField({ label, value, onChange, hint, error, className = "", ...rest }: Props) {
   const id = useId();
   const describedBy = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
@@ -32,11 +41,7 @@ export function TextField({ label, value, onChange, hint, error, className = "",
           {hint}
         </p>
       ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="text-sm text-red-700">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={`${id}-error`} error={error} />
     </div>
   );
 }

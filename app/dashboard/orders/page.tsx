@@ -8,9 +8,9 @@ import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Section } from "@/components/dashboard/Section";
 import { SourceBadge } from "@/components/dashboard/SourceBadge";
 import { statusColumn } from "@/components/dashboard/StatusBadge";
-import { StatusFilter } from "@/components/dashboard/StatusFilter";
+import { SourceFilter, StatusFilter } from "@/components/dashboard/StatusFilter";
 import { getDb } from "@/lib/db";
-import { formatDateTime, sourceLabel } from "@/lib/dashboard/format";
+import { formatDateTime } from "@/lib/dashboard/format";
 import { listPageQuery, sourceQuery, type SearchParams } from "@/lib/dashboard/list-query";
 import { orNotFound } from "@/lib/dashboard/not-found";
 import { requireDashboard } from "@/lib/dashboard/session";
@@ -36,15 +36,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Searc
     <>
       <PageHeader title="Orders" description="What payers bought. Open an order for its timeline and to refund it." />
       <StatusFilter basePath="/dashboard/orders" statuses={ORDER_STATUSES} current={query.status} keep={{ source }} />
-      <StatusFilter
-        basePath="/dashboard/orders"
-        statuses={PAYMENT_SOURCES}
-        current={source}
-        param="source"
-        label="Filter by source"
-        optionLabel={sourceLabel}
-        keep={{ status: query.status }}
-      />
+      <SourceFilter basePath="/dashboard/orders" current={source} status={query.status} />
       <Section title={query.status ? `Orders: ${query.status.replace(/_/g, " ")}` : "All orders"} flush>
         <DataTable
           caption="Orders"

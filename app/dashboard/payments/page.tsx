@@ -9,9 +9,9 @@ import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Section } from "@/components/dashboard/Section";
 import { SourceBadge } from "@/components/dashboard/SourceBadge";
 import { statusColumn } from "@/components/dashboard/StatusBadge";
-import { StatusFilter } from "@/components/dashboard/StatusFilter";
+import { SourceFilter, StatusFilter } from "@/components/dashboard/StatusFilter";
 import { getDb } from "@/lib/db";
-import { formatDateTime, sourceLabel } from "@/lib/dashboard/format";
+import { formatDateTime } from "@/lib/dashboard/format";
 import { listPageQuery, sourceQuery, type SearchParams } from "@/lib/dashboard/list-query";
 import { orNotFound } from "@/lib/dashboard/not-found";
 import { requireDashboard } from "@/lib/dashboard/session";
@@ -42,15 +42,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Sea
         }
       />
       <StatusFilter basePath="/dashboard/payments" statuses={PAYMENT_INTENT_STATUSES} current={query.status} keep={{ source }} />
-      <StatusFilter
-        basePath="/dashboard/payments"
-        statuses={PAYMENT_SOURCES}
-        current={source}
-        param="source"
-        label="Filter by source"
-        optionLabel={sourceLabel}
-        keep={{ status: query.status }}
-      />
+      <SourceFilter basePath="/dashboard/payments" current={source} status={query.status} />
       <Section title={query.status ? `Payments: ${query.status.replace(/_/g, " ")}` : "All payments"} flush>
         <DataTable
           caption="PaymentIntents"

@@ -2,7 +2,6 @@
 // "Create secret key": name it, create it, then show the secret ONCE with a copy button.
 import { useState } from "react";
 import { useDashboardMutation } from "@/components/dashboard/useDashboardMutation";
-import { Button } from "../Button";
 import { CopyableValue } from "../CopyableValue";
 import { DialogButton } from "../DialogButton";
 import { TextField } from "../TextField";
@@ -41,13 +40,7 @@ export function CreateKeyButton({ mode }: { mode: "test" | "live" }) {
           : "The key can do everything the API allows in " + mode + " mode."
       }
       action={{ label: "Create key", pending: create.isPending, onClick: () => create.mutate(name.trim() ? { name: name.trim() } : {}) }}
-      done={
-        created ? (
-          <Button variant="primary" onClick={close}>
-            Done
-          </Button>
-        ) : undefined
-      }
+      done={created ? {} : undefined}
     >
       {created ? (
         <CopyableValue value={created.secret} />

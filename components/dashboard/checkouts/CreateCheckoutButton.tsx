@@ -5,7 +5,7 @@ import { useState } from "react";
 import { currencyDigits } from "@/lib/money/format";
 import { formatMoney, inputToMinor } from "@/lib/dashboard/format";
 import { useDashboardMutation } from "@/components/dashboard/useDashboardMutation";
-import { Button, buttonClass } from "../Button";
+import { buttonClass } from "../Button";
 import { CopyableValue } from "../CopyableValue";
 import { DialogButton, messageOfNoField } from "../DialogButton";
 import { PriceField } from "../PriceField";
@@ -65,16 +65,15 @@ export function CreateCheckoutButton({ mode }: { mode: "test" | "live" }) {
       }
       action={{ label: "Create checkout", pending: create.isPending, onClick: submit }}
       done={
-        created ? (
-          <>
-            <a href={created.url} target="_blank" rel="noopener noreferrer" className={buttonClass("secondary")}>
-              Open pay page
-            </a>
-            <Button variant="primary" onClick={close}>
-              Done
-            </Button>
-          </>
-        ) : undefined
+        created
+          ? {
+              links: (
+                <a href={created.url} target="_blank" rel="noopener noreferrer" className={buttonClass("secondary")}>
+                  Open pay page
+                </a>
+              ),
+            }
+          : undefined
       }
       form
       error={messageOfNoField(create.error)}

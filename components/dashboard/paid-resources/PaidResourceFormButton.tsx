@@ -8,7 +8,7 @@ import { inputToMinor } from "@/lib/dashboard/format";
 import { useDashboardMutation } from "@/components/dashboard/useDashboardMutation";
 import { DialogButton, messageOfNoField } from "../DialogButton";
 import { CatalogFields } from "../CatalogFields";
-import { TextField } from "../TextField";
+import { FieldError, TextField } from "../TextField";
 
 export function PaidResourceFormButton({ mode }: { mode: "test" | "live" }) {
   const initial = () => ({
@@ -117,11 +117,7 @@ export function PaidResourceFormButton({ mode }: { mode: "test" | "live" }) {
             aria-describedby={(localError.content ?? fieldErrors.content) ? "paid-resource-content-error" : undefined}
             className="rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-sm text-slate-900 shadow-sm focus:outline-2 focus:outline-indigo-600"
           />
-          {(localError.content ?? fieldErrors.content) ? (
-            <p id="paid-resource-content-error" className="text-sm text-red-700">
-              {localError.content ?? fieldErrors.content}
-            </p>
-          ) : null}
+          <FieldError id="paid-resource-content-error" error={localError.content ?? fieldErrors.content} />
         </div>
       ) : (
         <TextField

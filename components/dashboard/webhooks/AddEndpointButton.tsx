@@ -55,16 +55,7 @@ export function AddEndpointButton({ mode }: { mode: "test" | "live" }) {
           : "We POST each event to this URL as JSON, signed with the endpoint's secret."
       }
       action={{ label: "Add endpoint", pending: create.isPending, onClick: submit }}
-      done={
-        created ? (
-          <>
-            <Button href={`/dashboard/webhooks/${created.id}`}>Open endpoint</Button>
-            <Button variant="primary" onClick={close}>
-              Done
-            </Button>
-          </>
-        ) : undefined
-      }
+      done={created ? { links: <Button href={`/dashboard/webhooks/${created.id}`}>Open endpoint</Button> } : undefined}
       form
     >
       {created ? (

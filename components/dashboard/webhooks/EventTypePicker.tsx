@@ -3,6 +3,7 @@
 // (possibly none yet: the form then asks for at least one rather than silently sending everything).
 import { useId } from "react";
 import { EVENT_TYPES } from "@/lib/events/types";
+import { FieldError } from "../TextField";
 
 export function EventTypePicker({
   value,
@@ -38,11 +39,7 @@ export function EventTypePicker({
           ))}
         </div>
       ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="text-sm text-red-700">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={`${id}-error`} error={error} />
     </fieldset>
   );
 }

@@ -3,7 +3,6 @@
 // v1= entry) for 24 hours, so receivers can switch without dropping a delivery.
 import { useState } from "react";
 import { useDashboardMutation } from "@/components/dashboard/useDashboardMutation";
-import { Button } from "../Button";
 import { CopyableValue } from "../CopyableValue";
 import { DialogButton } from "../DialogButton";
 
@@ -33,13 +32,7 @@ export function RotateSecretButton({ endpointId }: { endpointId: string }) {
           : "A new secret is made and shown once. For the next 24 hours every delivery is signed with both the new and the previous secret, so you can update your receiver without missing events."
       }
       action={{ label: "Rotate secret", pending: rotate.isPending, onClick: () => rotate.mutate() }}
-      done={
-        secret ? (
-          <Button variant="primary" onClick={close}>
-            Done
-          </Button>
-        ) : undefined
-      }
+      done={secret ? {} : undefined}
     >
       {secret ? <CopyableValue value={secret} /> : null}
     </DialogButton>
