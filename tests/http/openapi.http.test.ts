@@ -1,6 +1,6 @@
 // GET /v1/openapi.json: public (no key), the committed document (docs/openapi.json), not the catch-all 404.
 import { describe, expect, it } from "vitest";
-import { call } from "../helpers/http";
+import { baseUrl, call } from "../helpers/http";
 import { loadDocument } from "../helpers/openapi-responses";
 
 describe("GET /v1/openapi.json", () => {
@@ -39,5 +39,29 @@ describe("GET /v1/openapi.json", () => {
     expect(() => checkV1Response("GET", url, 404, "application/json", { error: { code: "NOPE", message: "", details: {} } })).toThrow(
       /ErrorBody/,
     );
+  });
+});
+
+describe("the API reference page (/docs/api)", () => {
+  it("is served with its Swagger UI assets from the app itself, pointed at /v1/openapi.json", async () => {
+    const page = await fetch(`${baseUrl()}/docs/api`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toContain("text/html");
+    const html = await page.text();
+    const assets = [...html.matchAll(/(?:src|href)="(\/docs\/api\/assets\/[^"]+)"/g)].map(([, href]) => href);
+    expect(assets.sort()).toEqual([
+      "/docs/api/assets/start.js",
+      "/docs/api/assets/swagger-ui-bundle.js",
+      "/docs/api/assets/swagger-ui.css",
+      "/docs/api/assets/theme.css",
+    ]);
+    expect(html).not.toMatch(/https?:\/\//); // no CDN
+    for (const asset of assets) {
+      const res = await fetch(`${baseUrl()}${asset}`);
+      expect(res.status, asset).toBe(200);
+      expect((await res.text()).length, asset).toBeGreaterThan(100);
+    }
+    expect(await (await fetch(`${baseUrl()}/docs/api/assets/start.js`)).text()).toContain('url: "/v1/openapi.json"');
+    expect((await fetch(`${baseUrl()}/docs/api/assets/package.json`)).status).toBe(404);
   });
 });
