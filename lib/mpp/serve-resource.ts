@@ -15,7 +15,7 @@ import { DomainError, keepCommittedState, RateLimitedError } from "../errors";
 import type { PaidResource } from "../generated/prisma/client";
 import { limitByClientIp } from "../http/rate-limit-step";
 import { readBodyText } from "../http/read-body";
-import { forwardRequest } from "../paid-resources/forward-request";
+import { forwardPaidRequest } from "../paid-resources/forward-request";
 import { findPublicPaidResource } from "../paid-resources/get-paid-resource";
 import { createRefund } from "../refunds/create-refund";
 import { MPP_METHOD_NAME } from "agent-payments-sdk/mpp";
@@ -110,8 +110,6 @@ export async function serveMppResource(req: Request, id: string): Promise<Respon
   return forwardPaid(req, resource, paymentIntent.id, parsed.credential.raw.source ?? null, body, receipt, headers);
 }
 
-const FORWARDED_HEADERS = ["content-type", "accept", "accept-language"];
-
 /** The paid request, forwarded once the payment committed; a failed forward is refunded (the payer keeps nothing it did not get). */
 async function forwardPaid(
   req: Request,
@@ -122,19 +120,7 @@ async function forwardPaid(
   receipt: string,
   headers: Headers,
 ): Promise<Response> {
-  const target = resource.url!;
-  const search = new URL(req.url).search;
-  const answer = await forwardRequest({
-    url: search ? `${target}${target.includes("?") ? "&" : "?"}${search.slice(1)}` : target,
-    method: req.method,
-    body,
-    headers: {
-      ...Object.fromEntries(FORWARDED_HEADERS.flatMap((name) => (req.headers.get(name) ? [[name, req.headers.get(name)!]] : []))),
-      "x-paid-resource": resource.id,
-      "x-payment-intent": paymentIntentId,
-      ...(payer ? { "x-payer": payer } : {}),
-    },
-  });
+  const answer = await forwardPaidRequest(req, { resourceId: resource.id, url: resource.url!, paymentIntentId, payer, body });
   if (!answer.ok) {
     const scope = { merchantId: resource.merchantId, livemode: resource.livemode };
     const failure = `${answer.failure}${answer.status ? ` ${answer.status}` : ""}`;

@@ -24,6 +24,28 @@ export interface ForwardRequest {
   headers: Record<string, string>;
 }
 
+/** The payer's headers a merchant's server sees (the rest, credentials above all, stay here). */
+const FORWARDED_HEADERS = ["content-type", "accept", "accept-language"];
+
+/** A paid request (x402 or MPP) to a hosted resource's URL: its query string joined on, a few of its headers, who paid. */
+export function forwardPaidRequest(
+  req: Request,
+  paid: { resourceId: string; url: string; paymentIntentId: string; payer: string | null; body: string | undefined },
+): Promise<ForwardResult> {
+  const search = new URL(req.url).search;
+  return forwardRequest({
+    url: search ? `${paid.url}${paid.url.includes("?") ? "&" : "?"}${search.slice(1)}` : paid.url,
+    method: req.method,
+    body: paid.body,
+    headers: {
+      ...Object.fromEntries(FORWARDED_HEADERS.flatMap((name) => (req.headers.get(name) ? [[name, req.headers.get(name)!]] : []))),
+      "x-paid-resource": paid.resourceId,
+      "x-payment-intent": paid.paymentIntentId,
+      ...(paid.payer ? { "x-payer": paid.payer } : {}),
+    },
+  });
+}
+
 /** 5xx, a network failure, a time-out or an oversized answer is a failure (the caller refunds); anything else is relayed. */
 export function forwardRequest(request: ForwardRequest): Promise<ForwardResult> {
   const target = new URL(request.url);

@@ -11,7 +11,7 @@ import type { PaidResource } from "../generated/prisma/client";
 import { byClientIp, pipeline, type Steps } from "../http/pipeline";
 import { readBodyText } from "../http/read-body";
 import { findPublicPaidResource } from "../paid-resources/get-paid-resource";
-import { forwardRequest } from "../paid-resources/forward-request";
+import { forwardPaidRequest } from "../paid-resources/forward-request";
 import { createRefund } from "../refunds/create-refund";
 import { checkPayment } from "./check-payment";
 import { decodeHeader, encodeHeader, MAX_PAYMENT_HEADER_CHARS } from "./encoding";
@@ -63,8 +63,6 @@ function paymentRequired(resource: PaidResource, error: string, headers: Headers
     headers,
   });
 }
-
-const FORWARDED_HEADERS = ["content-type", "accept", "accept-language"];
 
 /** The public pipeline (per-IP limit, errors in the error contract); the resource's id is checked by its lookup. */
 const PAID_RESOURCE: Steps<undefined> = { authenticate: byClientIp, claims: false, headers: { "Access-Control-Expose-Headers": EXPOSED } };
@@ -123,17 +121,12 @@ async function sellResource(req: Request, id: string, headers: Headers): Promise
     headers.set("Content-Type", "application/json");
     return new Response(JSON.stringify(resource.content), { status: 200, headers });
   }
-  const search = new URL(req.url).search;
-  const forwarded = await forwardRequest({
-    url: search ? `${resource.url}${resource.url.includes("?") ? "&" : "?"}${search.slice(1)}` : resource.url,
-    method: req.method,
+  const forwarded = await forwardPaidRequest(req, {
+    resourceId: resource.id,
+    url: resource.url,
+    paymentIntentId: settled.paymentIntentId,
+    payer: payment.payer,
     body,
-    headers: {
-      ...Object.fromEntries(FORWARDED_HEADERS.flatMap((name) => (req.headers.get(name) ? [[name, req.headers.get(name)!]] : []))),
-      "x-paid-resource": resource.id,
-      "x-payment-intent": settled.paymentIntentId,
-      "x-payer": payment.payer,
-    },
   });
   if (!forwarded.ok) {
     const refund = await transaction((tx) =>
