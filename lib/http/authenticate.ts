@@ -78,10 +78,10 @@ function principalOf(row: KeyRow): Caller {
 }
 
 /**
- * Authenticates, takes the principal's token and makes the requested claim. A failed attempt costs a token
- * from the caller's IP bucket instead (a brake on guessing keys).
+ * The API's authentication step of the request pipeline: authenticates, takes the principal's token and makes the
+ * requested claim. A failed attempt costs a token from the caller's IP bucket instead (a brake on guessing keys).
  */
-export async function authenticateAndLimit(req: Request, headers: Headers, claimRequest?: ClaimRequest): Promise<Authenticated<Caller>> {
+export const byApiKey: Authenticate<Caller> = async (req, headers, claimRequest) => {
   try {
     const secretHash = presentedSecretHash(req);
     return bucketsInPostgres()
@@ -91,10 +91,7 @@ export async function authenticateAndLimit(req: Request, headers: Headers, claim
     if (err instanceof UnauthorizedError) await limitByClientIp(req, headers);
     throw err;
   }
-}
-
-/** The API's authentication step of the request pipeline. */
-export const byApiKey: Authenticate<Caller> = authenticateAndLimit;
+};
 
 async function inOneStatement(secretHash: string, headers: Headers, claimRequest?: ClaimRequest): Promise<Authenticated<Caller>> {
   const config = bucketConfig();
