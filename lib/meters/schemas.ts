@@ -251,6 +251,11 @@ export const MeterUsageBatchObject = z
   })
   .meta({ id: "MeterUsageBatch" });
 
+/** One hour or day of a usage summary: its first instant, and what was metered in it. */
+export const MeterUsageSummaryBucket = z
+  .object({ start: Timestamp, quantity: z.number().int(), amountBase: z.number().int() })
+  .meta({ id: "MeterUsageSummaryBucket" });
+
 export const MeterUsageSummaryObject = z
   .object({
     object: z.literal("usage_summary"),
@@ -259,6 +264,6 @@ export const MeterUsageSummaryObject = z
     from: Timestamp,
     to: Timestamp,
     baseUnitsPerMinor: z.number().int(),
-    data: z.array(z.object({ start: Timestamp, quantity: z.number().int(), amountBase: z.number().int() })),
+    data: z.array(MeterUsageSummaryBucket),
   })
   .meta({ id: "MeterUsageSummary" });

@@ -1244,11 +1244,12 @@ export interface components {
             from: components["schemas"]["Timestamp"];
             to: components["schemas"]["Timestamp"];
             baseUnitsPerMinor: number;
-            data: {
-                start: components["schemas"]["Timestamp"];
-                quantity: number;
-                amountBase: number;
-            }[];
+            data: components["schemas"]["MeterUsageSummaryBucket"][];
+        };
+        MeterUsageSummaryBucket: {
+            start: components["schemas"]["Timestamp"];
+            quantity: number;
+            amountBase: number;
         };
         MintSharedPaymentTokenParams: {
             paymentMethod: string;
