@@ -37,6 +37,7 @@ export const ID_PREFIXES = {
   agenticTokenCode: "dtvc",
   visaInstruction: "vi",
   visaCredential: "vtok",
+  activity: "act",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -13,6 +13,8 @@ import { claim } from "../idempotency/claims";
 import type { ClaimRequest } from "../http/authenticate";
 import { MUTATING, pipeline, type Infer, type RouteParams, type Steps } from "../http/pipeline";
 import { enforceRateLimit } from "../http/rate-limit-step";
+import { originOf, type RequestOrigin } from "../accounts/activity";
+import { clientIp } from "../http/client-ip";
 import type { Scope } from "../scope";
 import { isSameOrigin } from "../security/same-origin";
 import { CSRF_HEADER, verifyCsrfToken } from "./csrf";
@@ -29,6 +31,8 @@ export interface DashboardContext<B> {
   params: RouteParams;
   /** The request's query string (reads such as an export take their filters from it). */
   query: URLSearchParams;
+  /** Where the request came from (IP, User-Agent), for the account activity log. */
+  origin: RequestOrigin;
 }
 
 interface Options<B extends z.ZodType | undefined> {
@@ -63,6 +67,14 @@ export function dashboardApi<B extends z.ZodType | undefined = undefined>(
   handler: (ctx: DashboardContext<Infer<B>>) => Promise<unknown>,
 ) {
   return pipeline<Dashboard, B, undefined, "prisma">(SIGNED_IN, options, ({ tx, caller, body, params, req }) =>
-    handler({ tx, dashboard: caller, scope: caller.scope, body, params, query: new URL(req.url).searchParams }),
+    handler({
+      tx,
+      dashboard: caller,
+      scope: caller.scope,
+      body,
+      params,
+      query: new URL(req.url).searchParams,
+      origin: originOf(req.headers, clientIp(req)),
+    }),
   );
 }

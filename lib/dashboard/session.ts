@@ -7,6 +7,7 @@ import { redirect } from "next/navigation";
 import { cache } from "react";
 import { authOptions } from "../auth/options";
 import { liveSessionUser } from "../auth/sessions";
+import type { Role } from "../accounts/roles";
 import type { Scope } from "../scope";
 import { loginUrlFor } from "./callback-path";
 import { csrfTokenFor } from "./csrf";
@@ -18,6 +19,8 @@ export interface Dashboard {
   scope: Scope;
   mode: DashboardMode;
   user: { id: string; email: string };
+  /** The user's role in this merchant (lib/accounts/roles.ts). */
+  role: Role;
   merchantName: string;
   /** The IANA time zone dashboard times are shown in (Settings). */
   timeZone: string;
@@ -37,6 +40,7 @@ export const getDashboard = cache(async (mode?: DashboardMode): Promise<Dashboar
     scope: { merchantId: user.merchantId, livemode: selected === "live" },
     mode: selected,
     user: { id: user.id, email: user.email },
+    role: "owner",
     merchantName: user.merchant.name,
     timeZone: user.merchant.timeZone,
     sid: session.sid,
