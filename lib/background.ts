@@ -1,6 +1,7 @@
 // What a long-running server process does besides answering requests (started by instrumentation.ts).
 import { env } from "./env";
-import { startEventListener, subscribeToEvents } from "./events/listener";
+import { startEventListener, subscribeToEvents, subscribeToMail } from "./events/listener";
+import { startBackgroundMailSender, wakeBackgroundMailSender } from "./mail/sender";
 import { startBackgroundSender, wakeBackgroundSender } from "./webhooks/sender";
 
 /** WEBHOOK_WAKE_ON_COMMIT unset: on. "0": the cron tick alone sends webhooks (as on a serverless host). */
@@ -14,6 +15,11 @@ export function startBackgroundWork(): void {
     startBackgroundSender();
     // Every committed event insert (and a reconnection of the listener: notifications may have been lost).
     subscribeToEvents(() => wakeBackgroundSender());
+  }
+  // Mail goes out at once whatever WEBHOOK_WAKE_ON_COMMIT says: a sign-up waits for its confirmation mail.
+  if (env.SMTP_URL) {
+    startBackgroundMailSender();
+    subscribeToMail(() => wakeBackgroundMailSender());
   }
   startEventListener();
 }

@@ -126,6 +126,31 @@ const EnvSchema = z.object({
   PASSWORD_RESET_EMAIL_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(3),
   /** "1": the dev mail viewer (/dev/mail) is served even when NODE_ENV=production (the e2e and test servers). Never in a real deployment. */
   DEV_MAIL_VIEWER: z.enum(["0", "1"]).optional(),
+  /**
+   * Where mail goes out (lib/mail/sender.ts): smtp://user:password@host:587 (STARTTLS when offered) or
+   * smtps://user:password@host:465 (TLS from the start); percent-encode special characters. Unset: nothing
+   * is sent, the outbox rows stay the record (and a production start warns).
+   */
+  SMTP_URL: z
+    .string()
+    .optional()
+    .transform((value) => value?.trim() || undefined)
+    .refine((value) => value === undefined || /^smtps?:\/\/[^/?#]+/i.test(value), "smtp://... or smtps://..."),
+  /** The From of every mail, an address or `Name <address>`. Unset: `Agent Payments Service <no-reply@BASE_URL's host>`. */
+  MAIL_FROM: z
+    .string()
+    .max(320)
+    .optional()
+    .transform((value) => value?.trim() || undefined),
+  /** Attempts at one mail before it is given up (temporary failures: SMTP 4xx, connection errors, time-outs). */
+  MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(8),
+  /** Seconds before the first retry; each further retry waits twice as long, up to MAIL_RETRY_MAX_SECONDS. */
+  MAIL_RETRY_BASE_SECONDS: z.coerce.number().int().min(1).default(60),
+  MAIL_RETRY_MAX_SECONDS: z.coerce.number().int().min(1).default(3600),
+  /** Longest one SMTP delivery (connect, greeting, message) may take before it counts as a temporary failure. */
+  MAIL_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
+  /** Mails in flight at once per process (the SMTP connections the sender keeps open). */
+  MAIL_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(4),
   /** Active (unrevoked) API keys a merchant may hold per mode; each key has its own rate-limit bucket. */
   API_KEYS_MAX_ACTIVE: z.coerce.number().int().min(1).max(1000).default(20),
   /** A prepaid meter reservation neither committed nor released within this many seconds is released by the tick. */

@@ -8,6 +8,7 @@ import { expireOverdueCheckouts } from "../checkouts/expire-checkouts";
 import { getDb } from "../db";
 import { openStreamCount } from "../events/stream";
 import { purgeExpiredRecords } from "../idempotency/claims";
+import { deliverDueMails } from "../mail/deliver-due";
 import { purgeOldMails } from "../mail/outbox";
 import { purgeOAuthLeftovers } from "../oauth/purge";
 import { chargeMeterPayments } from "../meters/charge-meter-payments";
@@ -33,6 +34,7 @@ const TASKS: Record<string, Task> = {
   // After the tasks above, so that the events they emit go out in this same tick.
   eventsFannedOut: fanOutEvents,
   webhooksDelivered: deliverDueWebhooks,
+  mailsDelivered: deliverDueMails,
   idempotencyRecordsPurged: () => purgeExpiredRecords(getDb()),
   rateLimitBucketsPurged: purgeIdleBuckets,
   dashboardSessionsPurged: () => purgeEndedSessions(),

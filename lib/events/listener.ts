@@ -1,7 +1,9 @@
 // Wake on commit: ONE Postgres connection per process LISTENs on `aps_events`, which the events table's
 // insert trigger NOTIFYs (migration 20261126122319_event_stream_and_wake). Postgres delivers a
 // notification only when the inserting transaction commits, so a wake-up always finds the committed row.
-// Subscribers (the background webhook sender, open event streams) are called in-process.
+// Subscribers (the background webhook sender, open event streams) are called in-process. The same
+// connection LISTENs on `aps_mail`, which the email_outbox insert trigger NOTIFYs for every mail queued to
+// send (migration 20261127214000_mail_delivery): the background mail sender subscribes to it.
 //
 // Notifications can be lost (the connection drops, the process starts after the commit): every subscriber
 // is also told when the connection (re)opens, so it catches up, and the cron tick stays the backstop.
@@ -11,6 +13,7 @@ import pg from "pg";
 import { requireDatabaseUrl } from "../env";
 
 export const EVENTS_CHANNEL = "aps_events";
+export const MAIL_CHANNEL = "aps_mail";
 
 /** `merchantId:test|live` of a committed event insert, or null: the connection (re)opened, catch up. */
 export type EventSignal = { merchantId: string; livemode: boolean } | null;
@@ -18,6 +21,8 @@ type Subscriber = (signal: EventSignal) => void;
 
 interface ListenerState {
   subscribers: Set<Subscriber>;
+  /** Told of every commit that queued a mail to send, and of every (re)connection. */
+  mailSubscribers: Set<() => void>;
   started: boolean;
   connected: boolean;
 }
@@ -26,7 +31,7 @@ const KEY = Symbol.for("aps.events.listener");
 const g = globalThis as unknown as Record<symbol, ListenerState | undefined>;
 
 function state(): ListenerState {
-  return (g[KEY] ??= { subscribers: new Set(), started: false, connected: false });
+  return (g[KEY] ??= { subscribers: new Set(), mailSubscribers: new Set(), started: false, connected: false });
 }
 
 /** Whether this process listens (then open streams wait for notifications instead of polling fast). */
@@ -40,10 +45,16 @@ export function subscribeToEvents(subscriber: Subscriber): () => void {
   return () => void s.subscribers.delete(subscriber);
 }
 
-function publish(signal: EventSignal) {
-  for (const subscriber of state().subscribers) {
+export function subscribeToMail(subscriber: () => void): () => void {
+  const s = state();
+  s.mailSubscribers.add(subscriber);
+  return () => void s.mailSubscribers.delete(subscriber);
+}
+
+function publish(signal: EventSignal, channel = EVENTS_CHANNEL) {
+  for (const subscriber of channel === MAIL_CHANNEL ? state().mailSubscribers : state().subscribers) {
     try {
-      subscriber(signal);
+      (subscriber as Subscriber)(signal);
     } catch (err) {
       console.error("event subscriber:", err instanceof Error ? err.message : err);
     }
@@ -71,6 +82,7 @@ export function startEventListener(): void {
     client.on("error", (err) => reconnect(err.message));
     client.on("end", () => reconnect("connection ended"));
     client.on("notification", (message) => {
+      if (message.channel === MAIL_CHANNEL) return publish(null, MAIL_CHANNEL);
       if (message.channel !== EVENTS_CHANNEL || !message.payload) return;
       const cut = message.payload.lastIndexOf(":");
       publish({ merchantId: message.payload.slice(0, cut), livemode: message.payload.slice(cut + 1) === "live" });
@@ -78,9 +90,11 @@ export function startEventListener(): void {
     try {
       await client.connect();
       await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+      await client.query(`LISTEN ${MAIL_CHANNEL}`);
       s.connected = true;
       delay = 100;
       publish(null); // anything committed while nobody listened is caught up now
+      publish(null, MAIL_CHANNEL);
     } catch (err) {
       reconnect(err instanceof Error ? err.message : String(err));
     }

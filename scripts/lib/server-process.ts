@@ -7,6 +7,8 @@ import { ROOT } from "./prisma-cli";
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
+  /** Everything the process wrote to stdout and stderr so far (empty when its output is inherited). */
+  output: () => string;
   stop: () => Promise<void>;
 }
 
@@ -56,5 +58,5 @@ export async function startServerProcess(
       child.kill("SIGTERM");
       setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
     });
-  return { url, child, stop };
+  return { url, child, stop, output: () => output };
 }
