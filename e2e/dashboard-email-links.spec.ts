@@ -1,11 +1,15 @@
-// The emailed links, through the dev mail viewer (/dev/mail; the e2e server runs with DEV_MAIL_VIEWER=1):
+// The emailed links, as received over SMTP (the e2e server sends to the SMTP sink, e2e/support/mail.ts):
 // sign-up says "check your email" and the confirmation link opens the account; "Forgot password?" mails
-// a reset link, the new password signs in and the old one no longer does. axe-clean on the new pages.
+// a reset link, the new password signs in and the old one no longer does. The dev mail viewer (/dev/mail;
+// the e2e server runs with DEV_MAIL_VIEWER=1) lists the same mails with their delivery. axe-clean pages.
 import { expect, test } from "@playwright/test";
 import { openMailedLink, signIn, signUp, uniqueUser } from "./support/dashboard";
+import { newestMail } from "./support/mail";
 import { expectAccessible } from "./support/pay";
 
-test("sign-up -> check your email -> confirm via the dev mail viewer -> sign in -> dashboard; axe-clean", async ({ page }) => {
+test("sign-up -> check your email -> confirm with the link mailed over SMTP -> sign in -> dashboard; the viewer shows it sent; axe-clean", async ({
+  page,
+}) => {
   const user = uniqueUser("Confirmed Candles");
   await page.goto("/signup");
   await page.getByLabel("Business name").fill(user.name);
@@ -22,8 +26,19 @@ test("sign-up -> check your email -> confirm via the dev mail viewer -> sign in 
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.locator("main").getByRole("alert")).toContainText("Confirm your email address first");
 
+  // The mail arrived over SMTP, in text and HTML with the same link.
+  const mail = await newestMail(user.email, { kind: "confirm_email" });
+  const link = mail.links.find((l) => l.includes("/confirm-email?token="))!;
+  expect(mail.text).toContain(link);
+  expect(mail.html).toContain(`href="${link}"`);
+  // The dev mail viewer lists it, sent over SMTP.
   await page.goto(`/dev/mail?to=${encodeURIComponent(user.email)}`);
-  await expect(page.getByRole("heading", { name: "Confirm your email for Agent Payments Service" })).toBeVisible();
+  const listed = page.locator('[data-testid="mail"][data-kind="confirm_email"]');
+  await expect(listed.getByRole("heading", { name: mail.subject })).toBeVisible();
+  await expect(async () => {
+    await page.reload();
+    await expect(listed.getByTestId("mail-status")).toHaveText("sent", { timeout: 1_000 });
+  }).toPass();
   await expectAccessible(page);
   await openMailedLink(page, user.email, "confirm_email");
   await expect(page.getByRole("heading", { level: 1, name: "Confirm your email" })).toBeVisible();
@@ -39,7 +54,7 @@ test("sign-up -> check your email -> confirm via the dev mail viewer -> sign in 
   await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
 });
 
-test("forgot password -> dev mail viewer -> reset -> sign in with the new password; axe-clean", async ({ page }) => {
+test("forgot password -> the mailed link -> reset -> sign in with the new password; axe-clean", async ({ page }) => {
   const user = uniqueUser("Forgetful Florist");
   await signUp(page, user);
   await page.getByRole("button", { name: "Sign out" }).click();

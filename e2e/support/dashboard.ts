@@ -2,6 +2,7 @@
 // per test, API keys created in the dashboard, and refunds of an order.
 import { randomBytes } from "node:crypto";
 import { expect, type Page } from "@playwright/test";
+import { mailedLink } from "./mail";
 
 export interface DashboardUser {
   name: string;
@@ -14,13 +15,12 @@ export function uniqueUser(name = "Acme Coffee Roasters"): DashboardUser {
   return { name, email: `owner-${tag}@example.com`, password: `correct-horse-${tag}` };
 }
 
-/** Opens the newest mail of a kind to the address in the dev mail viewer (/dev/mail) and follows its link. */
-export async function openMailedLink(page: Page, email: string, kind: "confirm_email" | "reset_password"): Promise<void> {
-  await page.goto(`/dev/mail?to=${encodeURIComponent(email)}`);
-  await page.locator(`[data-testid="mail"][data-kind="${kind}"]`).first().getByRole("link").first().click();
+/** Follows the link of the newest mail of a kind to the address, as received over SMTP (e2e/support/mail.ts). */
+export async function openMailedLink(page: Page, email: string, kind: string): Promise<void> {
+  await page.goto(await mailedLink(email, { kind }));
 }
 
-/** Signs up through /signup ("check your email"), confirms through the dev mail viewer, signs in. */
+/** Signs up through /signup ("check your email"), confirms with the link mailed over SMTP, signs in. */
 export async function signUp(page: Page, user: DashboardUser): Promise<void> {
   await page.goto("/signup");
   await page.getByLabel("Business name").fill(user.name);
