@@ -8,4 +8,6 @@ export interface Scope {
 /** A caller with an API key: its scope, and the key (Idempotency-Keys and request keys are scoped per key). */
 export interface Caller extends Scope {
   apiKeyId: string;
+  /** A restricted key's grants (resource -> "read" | "write"); null or absent for a secret key (full access). */
+  permissions?: Record<string, string> | null;
 }

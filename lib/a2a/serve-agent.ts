@@ -4,7 +4,9 @@
 // ...) through its LegacyJsonRpcTransportHandler, both over the same DefaultRequestHandler with the Postgres task
 // store. The caller is the buyer: its Bearer API key (limited per key like every authenticated path) selects the
 // mode and owns the tasks. Errors are JSON-RPC error objects: the SDK's for protocol errors; ours, in the same
-// envelope, for what happens before the SDK (no key: 401, limited: 429, unknown agent: 404, body too large: 413).
+// envelope, for what happens before the SDK (no key: 401, limited: 429, unknown agent: 404, body too large: 413,
+// a restricted key without a2a:write, or without ap2:write when the request activates the AP2 extension: 403 with
+// data { reason: "permission_denied", resource, required }; docs/restricted-keys.md).
 import { Extensions, HTTP_EXTENSION_HEADER } from "@a2a-js/sdk";
 import { LEGACY_HTTP_EXTENSION_HEADER } from "@a2a-js/sdk/compat/v0_3";
 import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
@@ -18,6 +20,8 @@ import type { HttpResult } from "../http/errors";
 import { byClientIp, pipeline, type Steps } from "../http/pipeline";
 import type { Caller } from "../scope";
 import { readBodyText } from "../http/read-body";
+import { allows, isPermissionDenied, PermissionDeniedError, type Permission } from "../merchants/permissions";
+import { AP2_EXTENSION_URI } from "./protocol";
 import { agentCardJson, buildAgentCard } from "./card";
 import { MerchantAgent } from "./merchant-agent";
 import { PostgresTaskStore } from "./task-store";
@@ -58,6 +62,7 @@ function a2aErrorResult(err: unknown, _requestId: string, headers: Headers): Htt
   if (err instanceof RateLimitedError)
     return { status: 429, body: rpcErrorBody(-32600, "Too many requests; retry after Retry-After seconds.") };
   if (err instanceof NotFoundError) return { status: 404, body: rpcErrorBody(-32600, err.message) };
+  if (isPermissionDenied(err)) return { status: 403, body: rpcErrorBody(-32600, err.message, { code: err.code, ...err.details }) };
   if (err instanceof DomainError) return { status: 400, body: rpcErrorBody(-32600, err.message) };
   console.error("a2a failed", err instanceof Error ? (err.stack ?? err.message) : err);
   return { status: 500, body: rpcErrorBody(-32603, "Internal error.") };
@@ -68,9 +73,15 @@ const BUYER: Steps<Caller> = { authenticate: byApiKey, claims: false, errorResul
 /** The card: public, limited per client IP. */
 const ANYONE: Steps<undefined> = { authenticate: byClientIp, claims: false, errorResult: a2aErrorResult };
 
+/** The merchant agent's own permission; paying with AP2 mandates (the AP2 extension activated) also needs AP2's. */
+export const A2A_PERMISSION: Permission = ["a2a", "write"];
+export const AP2_PERMISSION: Permission = ["ap2", "write"];
+
 /** POST /a2a/:merchantId: JSON-RPC; the SDK reads the body. */
-export const serveAgentRpc = pipeline(BUYER, { rawInput: true, transaction: false }, ({ req, caller, params, headers }) =>
-  answerRpc(req, caller, params.merchantId, headers),
+export const serveAgentRpc = pipeline(
+  BUYER,
+  { rawInput: true, transaction: false, permission: A2A_PERMISSION },
+  ({ req, caller, params, headers }) => answerRpc(req, caller, params.merchantId, headers),
 );
 
 async function answerRpc(req: Request, principal: Caller, merchantId: string, headers: Headers): Promise<Response> {
@@ -94,6 +105,8 @@ async function answerRpc(req: Request, principal: Caller, merchantId: string, he
   );
   // A2A-Extensions (v1.0) or X-A2A-Extensions (v0.3, and what the a2a-x402 spec v0.2 names): either activates.
   const extensionHeader = [req.headers.get(HTTP_EXTENSION_HEADER), req.headers.get(LEGACY_HTTP_EXTENSION_HEADER)].filter(Boolean).join(",");
+  if (extensionHeader.includes(AP2_EXTENSION_URI) && !allows(principal.permissions, AP2_PERMISSION))
+    throw new PermissionDeniedError(AP2_PERMISSION);
   const context = new ServerCallContext({
     user: new Buyer(principal.merchantId),
     requestedVersion: version,

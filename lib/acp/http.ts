@@ -6,12 +6,14 @@
 //    another body is 409 on the checkout API and 422 on delegate_payment, a key still in flight 409
 //    idempotency_in_flight with Retry-After (ACP checkout RFC section 6, delegate-payment RFC section 5);
 //  - `Request-Id` and `Idempotency-Key` echoed;
-//  - every error as ACP's flat object `{ type, code, message, param? }` (param an RFC 9535 JSONPath).
+//  - every error as ACP's flat object `{ type, code, message, param? }` (param an RFC 9535 JSONPath); a restricted
+//    key without the route's acp permission is 403 `{ type: "invalid_request", code: "permission_denied" }`.
 // Handlers throw domain errors as everywhere else; `acpError()` lets one name its exact ACP type, code and param.
 import { createHash } from "node:crypto";
 import type { z } from "zod";
 import { DomainError, type ErrorCode } from "../errors";
 import { api, type HandlerContext } from "../http/api";
+import type { Permission } from "../merchants/permissions";
 import { readBodyText } from "../http/read-body";
 import { SUPPORTED_API_VERSIONS, type AcpError } from "./schemas";
 
@@ -100,6 +102,9 @@ function translate(status: number, body: V1ErrorBody, kind: AcpApi, headers: Hea
     case "PAYMENT_DECLINED":
       return { status, body: flat("processing_error", "payment_declined", message) };
     case "FORBIDDEN":
+      // A restricted key without the acp permission: 403 with its own code (the resource and level in the message).
+      if (details.reason === "permission_denied") return { status, body: flat("invalid_request", "permission_denied", message) };
+      return { status, body: flat("invalid_request", invalid, message) };
     case "GONE":
     case "SANCTIONS_BLOCKED":
       return { status, body: flat("invalid_request", invalid, message) };
@@ -112,6 +117,8 @@ function translate(status: number, body: V1ErrorBody, kind: AcpApi, headers: Hea
 
 interface AcpOptions<B extends z.ZodType | undefined> {
   kind: AcpApi;
+  /** What a restricted key must allow (["acp", "read" | "write"]; docs/restricted-keys.md). */
+  permission: Permission;
   body?: B;
   /** Status of a success (default 200). */
   status?: number;
@@ -124,7 +131,7 @@ export function acpRoute<B extends z.ZodType | undefined = undefined>(
   handler: (ctx: HandlerContext<Infer<B>, undefined, "secret">) => unknown,
 ) {
   const inner = api<B, undefined, "secret">(
-    { auth: "secret", body: options.body, status: options.status, bodyLimitBytes: BODY_LIMIT_BYTES },
+    { auth: "secret", permission: options.permission, body: options.body, status: options.status, bodyLimitBytes: BODY_LIMIT_BYTES },
     handler,
   );
   return async (req: Request, nextContext?: { params: Promise<Record<string, string>> }): Promise<Response> => {

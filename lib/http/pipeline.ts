@@ -1,6 +1,7 @@
 // The one request pipeline. Its steps, in order:
 //   1. a request id and the response's first headers;
-//   2. authentication and rate limit, the one step each composition supplies (see `Authenticate`);
+//   2. authentication and rate limit, the one step each composition supplies (see `Authenticate`), with the route's
+//      permission (`permission`: what a restricted API key must allow, checked in the same step, before any claim);
 //   3. input: the body (size, JSON, NUL), zod body and query, path ids and the Idempotency-Key. It is read
 //      before step 2, so that the idempotency claim can join the authentication statement, and its errors are
 //      raised after it: callers see auth -> rate limit -> input errors;
@@ -20,6 +21,7 @@ import { releaseClaim, settleFailedClaim, storeResponse, writeAndStoreResponse, 
 import { createId } from "../ids";
 import { parseOrThrow } from "../validation/parse";
 import { PATH_ID_PATTERN, rejectNul } from "../validation/text-safety";
+import type { Permission } from "../merchants/permissions";
 import type { ClaimRequest } from "./authenticate";
 import { toErrorResult, type HttpResult } from "./errors";
 import { faultAt } from "./fault-injection";
@@ -49,10 +51,17 @@ export interface Authenticated<C> {
 }
 
 /**
- * Step 2, a composition's own: who calls (or 401/403), a token from their rate-limit bucket (or 429) and, when a
- * claim request is given, the idempotency claim (made in the authentication's own statement where it can be).
+ * Step 2, a composition's own: who calls (or 401/403), a token from their rate-limit bucket (or 429), whether the
+ * caller's key allows the route's permission (or 403 permission_denied; API keys only) and, when a claim request
+ * is given, the idempotency claim (made in the authentication's own statement where it can be, and never for a
+ * request the permission refuses).
  */
-export type Authenticate<C> = (req: Request, headers: Headers, claimRequest?: ClaimRequest) => Promise<Authenticated<C>>;
+export type Authenticate<C> = (
+  req: Request,
+  headers: Headers,
+  claimRequest?: ClaimRequest,
+  permission?: Permission,
+) => Promise<Authenticated<C>>;
 
 /** A composition: its authentication step, and whether its callers' Idempotency-Keys are claimed. */
 export interface Steps<C> {
@@ -71,6 +80,12 @@ export const byClientIp: Authenticate<undefined> = async (req, headers) => {
 };
 
 export interface PipelineOptions<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, D extends DbKind> {
+  /**
+   * What a restricted API key must allow to call this route: [resource, "read" | "write"] (docs/restricted-keys.md).
+   * Every route authenticated with an API key declares one (tests/unit/route-permissions.test.ts); a secret key
+   * may do everything. A public route declares none.
+   */
+  permission?: Permission;
   body?: B;
   query?: Q;
   /** Status of a successful result (default 200). */
@@ -152,7 +167,7 @@ export function pipeline<C, B extends z.ZodType | undefined, Q extends z.ZodType
       } catch (err) {
         inputError = err;
       }
-      const authenticated = await steps.authenticate(req, headers, input?.claimRequest);
+      const authenticated = await steps.authenticate(req, headers, input?.claimRequest, options.permission);
       if (authenticated.claim?.kind === "replay") {
         headers.set("Idempotent-Replayed", "true");
         return respondText(authenticated.claim.status, authenticated.claim.bodyText, headers);

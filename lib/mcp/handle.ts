@@ -3,7 +3,9 @@
 // The request pipeline (lib/http/pipeline.ts) with this endpoint's authentication step: Host/Origin must be this
 // deployment's (BASE_URL; DNS-rebinding protection) -> 403; a token from the client IP's bucket -> 429; a bearer
 // (OAuth access token or API key) -> else 401 with WWW-Authenticate naming the protected-resource metadata
-// (RFC 9728, MCP authorization spec). Errors carry the error contract's code and message.
+// (RFC 9728, MCP authorization spec) -> a restricted API key needs `mcp` read (403 permission_denied; its tools
+// then list only what it may call, lib/mcp/tools.ts). Errors carry the error contract's code and message (and a
+// permission refusal its details).
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { env } from "../env";
@@ -12,6 +14,7 @@ import { toErrorResult, type ErrorBody, type HttpResult } from "../http/errors";
 import { pipeline, type Authenticate, type Steps } from "../http/pipeline";
 import { limitByClientIp } from "../http/rate-limit-step";
 import { resourceMetadataUrl } from "../oauth/config";
+import { allows, isPermissionDenied, PermissionDeniedError, type Permission } from "../merchants/permissions";
 import { mcpPrincipal, type McpPrincipal } from "./principal";
 import { registerTools } from "./tools";
 
@@ -47,14 +50,30 @@ const byMcpBearer: Authenticate<McpPrincipal> = async (req, headers) => {
     headers.set("WWW-Authenticate", `Bearer${error} resource_metadata="${resourceMetadataUrl()}"`);
     throw new UnauthorizedError("Send 'Authorization: Bearer <OAuth access token or API key>'.");
   }
+  if (!allows(principal.permissions, MCP_PERMISSION)) throw new PermissionDeniedError(MCP_PERMISSION);
   return { caller: principal };
 };
+
+/** What a restricted key needs to speak to /mcp at all; each tool then declares its own (lib/mcp/tools.ts). */
+export const MCP_PERMISSION: Permission = ["mcp", "read"];
+
+/** The tools a restricted key's request calls by name (tools/call), so that a refused one answers permission_denied. */
+async function calledTools(req: Request, principal: McpPrincipal): Promise<Set<string>> {
+  if (!principal.permissions) return new Set();
+  const body: unknown = await req
+    .clone()
+    .json()
+    .catch(() => null);
+  const messages = (Array.isArray(body) ? body : [body]) as { method?: unknown; params?: { name?: unknown } }[];
+  return new Set(messages.flatMap((m) => (m?.method === "tools/call" && typeof m.params?.name === "string" ? [m.params.name] : [])));
+}
 
 /** The error contract's code and message; the details stay in the log. */
 function mcpErrorResult(err: unknown, requestId: string): HttpResult {
   const { status, body } = toErrorResult(err, requestId);
   const { code, message } = (body as ErrorBody).error;
-  return { status, body: { error: { code, message, details: {} } } };
+  const details = isPermissionDenied(err) ? (body as ErrorBody).error.details : {};
+  return { status, body: { error: { code, message, details } } };
 }
 
 const MCP: Steps<McpPrincipal> = {
@@ -71,7 +90,7 @@ export const handleMcp = pipeline(MCP, { rawInput: true, transaction: false }, a
     return jsonError(405, "METHOD_NOT_ALLOWED", "This MCP server is stateless: use POST.", headers);
   }
   const server = new McpServer(MCP_SERVER_INFO, { capabilities: { tools: {} } });
-  registerTools(server, principal);
+  registerTools(server, principal, await calledTools(req, principal));
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   const res = await transport.handleRequest(req, {

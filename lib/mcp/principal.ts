@@ -1,5 +1,6 @@
 // Who calls /mcp: an OAuth access token (its grant's merchant, mode and scopes) or the merchant's API key
-// (its mode, every scope). `actor` names the caller for idempotency records: a key's id, or the grant.
+// (its mode, every scope; a restricted key's grants decide which tools it sees). `actor` names the caller for
+// idempotency records: a key's id, or the grant.
 import { bearerToken } from "../http/authenticate";
 import { sql, statement } from "../db";
 import { hashSecret, looksLikeSecret } from "../merchants/api-key-secret";
@@ -15,18 +16,25 @@ export interface McpPrincipal {
   clientId: string;
   token: string;
   expiresAt?: number;
+  /** A restricted API key's grants (docs/restricted-keys.md); null for a secret key or an OAuth token. */
+  permissions: Record<string, string> | null;
 }
 
-const FIND_KEY = statement("mcp_find_key", "SELECT id, merchant_id, livemode FROM api_keys WHERE secret_hash = $1 AND revoked_at IS NULL");
+const FIND_KEY = statement(
+  "mcp_find_key",
+  "SELECT id, merchant_id, livemode, permissions FROM api_keys WHERE secret_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())",
+);
 
 /** The caller, or null (no credential: 401 without an error code) / "invalid" (401 invalid_token). */
 export async function mcpPrincipal(req: Request): Promise<McpPrincipal | null | "invalid"> {
   const token = bearerToken(req);
   if (!token) return req.headers.has("authorization") ? "invalid" : null;
   if (looksLikeSecret(token)) {
-    const [key] = await sql().rows<{ id: string; merchant_id: string; livemode: boolean }>(FIND_KEY, [hashSecret(token)]);
+    type KeyRow = { id: string; merchant_id: string; livemode: boolean; permissions: Record<string, string> | null };
+    const [key] = await sql().rows<KeyRow>(FIND_KEY, [hashSecret(token)]);
     if (!key) return "invalid";
-    return { merchantId: key.merchant_id, livemode: key.livemode, scopes: ["read", "write"], actor: key.id, clientId: "api_key", token };
+    const { merchant_id: merchantId, livemode, permissions } = key;
+    return { merchantId, livemode, scopes: ["read", "write"], actor: key.id, clientId: "api_key", token, permissions };
   }
   if (token.length > 200) return "invalid";
   const grant = await verifyAccessToken(token);
@@ -39,5 +47,6 @@ export async function mcpPrincipal(req: Request): Promise<McpPrincipal | null | 
     clientId: grant.clientId,
     token,
     expiresAt: Math.floor(grant.expiresAt.getTime() / 1000),
+    permissions: null,
   };
 }

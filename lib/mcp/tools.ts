@@ -4,12 +4,16 @@
 //
 // Scopes: `read` allows every read-only tool; `write` also allows create_checkout, create_refund and
 // create_product. A call the token's scopes do not allow is a tool error FORBIDDEN (insufficient_scope).
+// Permissions (docs/restricted-keys.md): each tool declares the (resource, level) a restricted API key needs; such
+// a key lists only the tools it may call (it also needs `mcp` at the tool's level), and calling another is the tool
+// error FORBIDDEN permission_denied. OAuth tokens and secret keys see every tool.
 // Errors are tool results with isError and the error contract's JSON ({ error: { code, message, details } }).
 // Money-moving tools take `idempotencyKey`: the same key with the same arguments answers the first
 // result again (the API's idempotency store, scoped to the API key or the OAuth grant); with other
 // arguments it is VALIDATION_ERROR, while the first still runs CONFLICT.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { McpServer, ToolCallback } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { AnySchema, ZodRawShapeCompat } from "@modelcontextprotocol/sdk/server/zod-compat.js";
+import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { getDb, sql, transaction, type Db } from "../db";
 import { DomainError } from "../errors";
@@ -35,6 +39,7 @@ import { listProducts } from "../products/list-products";
 import { CreateProductBody } from "../products/schemas";
 import { createRefund } from "../refunds/create-refund";
 import { CreateRefundBody } from "../refunds/schemas";
+import { allows, PermissionDeniedError, type Permission } from "../merchants/permissions";
 import type { Scope } from "../scope";
 import { parseOrThrow } from "../validation/parse";
 import { listFailedDeliveries } from "../webhooks/list-failed-deliveries";
@@ -155,12 +160,71 @@ async function write(
   }
 }
 
-export function registerTools(server: McpServer, principal: McpPrincipal): void {
+/** A tool's definition as the SDK takes it, with the permission a restricted API key needs to see and call it. */
+interface ToolConfig<O, I> {
+  title?: string;
+  description?: string;
+  inputSchema?: I;
+  outputSchema?: O;
+  annotations?: ToolAnnotations;
+  permission: Permission;
+}
+
+interface ToolRegistry {
+  tool<O extends ZodRawShapeCompat | AnySchema, I extends undefined | ZodRawShapeCompat | AnySchema = undefined>(
+    name: string,
+    config: ToolConfig<O, I>,
+    cb: ToolCallback<I>,
+  ): void;
+}
+
+/**
+ * Whether the principal may see and call a tool that needs `permission`: OAuth tokens and secret keys may (their
+ * scopes decide the rest); a restricted key needs the tool's (resource, level) and `mcp` at the same level.
+ * Answers the permission it lacks, or null.
+ */
+export function missingToolPermission(principal: Pick<McpPrincipal, "permissions">, [resource, level]: Permission): Permission | null {
+  if (!allows(principal.permissions, [resource, level])) return [resource, level];
+  if (!allows(principal.permissions, ["mcp", level])) return ["mcp", level];
+  return null;
+}
+
+/**
+ * Registers the tools the principal may call. A restricted key's other tools are not listed; one this request
+ * calls by name (`called`) is registered without input schema so that calling it answers the tool error FORBIDDEN
+ * permission_denied, before any argument is read.
+ */
+export function registerTools(server: McpServer, principal: McpPrincipal, called: ReadonlySet<string> = new Set()): void {
+  defineTools(
+    {
+      tool(name, { permission, ...config }, cb) {
+        const missing = missingToolPermission(principal, permission);
+        if (!missing) server.registerTool(name, config, cb);
+        else if (called.has(name)) {
+          const { title, description, annotations } = config;
+          server.registerTool(name, { title, description, annotations }, () => failed(new PermissionDeniedError(missing)));
+        }
+      },
+    },
+    principal,
+  );
+}
+
+/** Every tool's name and the permission it declares (the docs' table and tests/unit/route-permissions.test.ts). */
+export function toolPermissions(): Map<string, Permission> {
+  const found = new Map<string, Permission>();
+  const anyone: McpPrincipal = { merchantId: "", livemode: false, scopes: [], actor: "", clientId: "", token: "", permissions: null };
+  defineTools({ tool: (name, config) => void found.set(name, config.permission) }, anyone);
+  return found;
+}
+
+function defineTools(tools: ToolRegistry, principal: McpPrincipal): void {
   const mode = principal.livemode ? "live" : "test";
 
-  server.registerTool(
+  tools.tool(
     "create_checkout",
     {
+      permission: ["checkouts", "write"],
       title: "Create a checkout (payment link)",
       description: `Opens a hosted checkout in ${mode} mode and returns it; its \`url\` is the payment link to send to the payer. Give amount (minor units, e.g. cents) and currency, or items. Needs the write scope.`,
       inputSchema: {
@@ -193,9 +257,10 @@ export function registerTools(server: McpServer, principal: McpPrincipal): void 
       }),
   );
 
-  server.registerTool(
+  tools.tool(
     "get_checkout",
     {
+      permission: ["checkouts", "read"],
       title: "Get a checkout",
       description: "One checkout by id (cs_...).",
       inputSchema: { id: Id },
@@ -205,9 +270,10 @@ export function registerTools(server: McpServer, principal: McpPrincipal): void 
     ({ id }) => read(principal, (db, scope) => getCheckout(db, scope, id))(),
   );
 
-  server.registerTool(
+  tools.tool(
     "get_order",
     {
+      permission: ["orders", "read"],
       title: "Get an order",
       description: "One order by id (ord_...).",
       inputSchema: { id: Id },
@@ -217,9 +283,10 @@ export function registerTools(server: McpServer, principal: McpPrincipal): void 
     ({ id }) => read(principal, (db, scope) => getOrderAfterExpiry(db, scope, id))(),
   );
 
-  server.registerTool(
+  tools.tool(
     "list_orders",
     {
+      permission: ["orders", "read"],
       title: "List orders",
       description: "Orders, newest first.",
       inputSchema: {
@@ -242,9 +309,10 @@ export function registerTools(server: McpServer, principal: McpPrincipal): void 
       )(),
   );
 
-  server.registerTool(
+  tools.tool(
     "get_payment",
     {
+      permission: ["payment_intents", "read"],
       title: "Get a payment",
       description: "One PaymentIntent by id (pi_...).",
       inputSchema: { id: Id },
@@ -254,9 +322,10 @@ export function registerTools(server: McpServer, principal: McpPrincipal): void 
     ({ id }) => read(principal, (db, scope) => getPaymentIntentAfterExpiry(db, scope, id))(),
   );
 
-  server.registerTool(
+  tools.tool(
     "list_payments",
     {
+      permission: ["payment_intents", "read"],
       title: "List payments",
       description: "PaymentIntents, newest first.",
       inputSchema: {
@@ -279,9 +348,10 @@ export function registerTools(server: McpServer, principal: McpPrincipal): void 
       )(),
   );
 
-  server.registerTool(
+  tools.tool(
     "create_refund",
     {
+      permission: ["refunds", "write"],
       title: "Refund a payment",
       description:
         "Refunds a captured payment in full or in part (amount in minor units; default: what is left). Give paymentIntentId or orderId. Money leaves the merchant's balance: this cannot be undone. Needs the write scope.",
@@ -302,9 +372,10 @@ export function registerTools(server: McpServer, principal: McpPrincipal): void 
       }),
   );
 
-  server.registerTool(
+  tools.tool(
     "get_balance",
     {
+      permission: ["balance", "read"],
       title: "Get the balance",
       description: "Pending and payable funds per currency.",
       inputSchema: {},
@@ -314,9 +385,10 @@ export function registerTools(server: McpServer, principal: McpPrincipal): void 
     () => read(principal, (db, scope) => getBalance(db, scope))(),
   );
 
-  server.registerTool(
+  tools.tool(
     "list_products",
     {
+      permission: ["products", "read"],
       title: "List products",
       description: "Catalog products, newest first.",
       inputSchema: { limit: Limit, startingAfter: StartingAfter, active: z.boolean().optional() },
@@ -329,9 +401,10 @@ export function registerTools(server: McpServer, principal: McpPrincipal): void 
       )(),
   );
 
-  server.registerTool(
+  tools.tool(
     "create_product",
     {
+      permission: ["products", "write"],
       title: "Create a product",
       description: "Adds a catalog product (name, unitAmount in minor units, currency). Needs the write scope.",
       inputSchema: {
@@ -352,9 +425,10 @@ export function registerTools(server: McpServer, principal: McpPrincipal): void 
       }),
   );
 
-  server.registerTool(
+  tools.tool(
     "list_meters",
     {
+      permission: ["meters", "read"],
       title: "List meters",
       description: "Usage meters, newest first.",
       inputSchema: { limit: Limit, startingAfter: StartingAfter, status: z.enum(METER_STATUSES).optional(), customerId: Id.optional() },
@@ -372,9 +446,10 @@ export function registerTools(server: McpServer, principal: McpPrincipal): void 
       )(),
   );
 
-  server.registerTool(
+  tools.tool(
     "get_meter",
     {
+      permission: ["meters", "read"],
       title: "Get a meter",
       description: "One meter by id (mtr_...).",
       inputSchema: { id: Id },
@@ -384,9 +459,10 @@ export function registerTools(server: McpServer, principal: McpPrincipal): void 
     ({ id }) => read(principal, (db, scope) => getMeter(db, scope, id))(),
   );
 
-  server.registerTool(
+  tools.tool(
     "list_events",
     {
+      permission: ["events", "read"],
       title: "Recent events",
       description: "Events (payment captured, refund created, ...), newest first.",
       inputSchema: { limit: Limit, startingAfter: StartingAfter, type: z.enum(EVENT_TYPES).optional() },
@@ -399,9 +475,10 @@ export function registerTools(server: McpServer, principal: McpPrincipal): void 
       )(),
   );
 
-  server.registerTool(
+  tools.tool(
     "list_failed_deliveries",
     {
+      permission: ["webhook_endpoints", "read"],
       title: "Failed webhook deliveries",
       description: "Webhook deliveries that failed every retry, newest first, with their last attempt.",
       inputSchema: { limit: Limit },

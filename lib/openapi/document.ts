@@ -4,6 +4,7 @@
 // Served at GET /v1/openapi.json and written to docs/openapi.json by `npm run openapi`.
 import { z } from "zod";
 import { ErrorBodySchema } from "../http/errors";
+import type { Permission } from "../merchants/permissions";
 import { EVENT_STREAM, OPERATIONS, type Operation } from "./operations";
 
 type JsonSchema = Record<string, unknown>;
@@ -127,6 +128,14 @@ function responses(op: Operation) {
   return out;
 }
 
+/** The permission a restricted key needs, in words and as the `x-required-permission` extension. */
+function permissionOf([resource, access]: Permission) {
+  return {
+    description: `Restricted keys need \`${resource}: ${access}\`${access === "read" ? " (or write)" : ""}; otherwise 403 FORBIDDEN with details.reason \`permission_denied\`. Secret keys may call every operation.`,
+    "x-required-permission": { resource, access },
+  };
+}
+
 export function buildOpenApiDocument() {
   const roots = [
     idOf(ErrorBodySchema),
@@ -144,6 +153,7 @@ export function buildOpenApiDocument() {
     paths[op.path][op.method] = {
       operationId: op.operationId,
       summary: op.summary,
+      ...(op.permission ? permissionOf(op.permission) : {}),
       tags: [op.tag],
       ...(op.auth === "secret" ? {} : { security: [] }),
       parameters: parameters(op),
@@ -161,14 +171,21 @@ export function buildOpenApiDocument() {
     info: {
       title: "Agent Payments Service API",
       version: "v1",
-      description: "The /v1 REST API. Authenticate with a secret API key as a Bearer token (sk_test_... or sk_live_...).",
+      description:
+        "The /v1 REST API. Authenticate with an API key as a Bearer token: a secret key (sk_test_... or sk_live_...) or a restricted key (rk_test_... or rk_live_...), which may call only what its permissions grant (each operation's x-required-permission).",
     },
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
     security: [{ apiKey: [] }],
     tags: [...new Set(OPERATIONS.map((op) => op.tag))].map((name) => ({ name })),
     paths: JSON.parse(JSON.stringify(paths)) as typeof paths, // drops the undefined requestBody of body-less operations
     components: {
-      securitySchemes: { apiKey: { type: "http", scheme: "bearer", description: "A secret API key: sk_test_... or sk_live_..." } },
+      securitySchemes: {
+        apiKey: {
+          type: "http",
+          scheme: "bearer",
+          description: "An API key: sk_test_... / sk_live_... (secret) or rk_test_... / rk_live_... (restricted)",
+        },
+      },
       schemas: sorted,
     },
   };

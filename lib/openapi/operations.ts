@@ -85,6 +85,8 @@ import {
   WebhookReplayObject,
 } from "../webhooks/schemas";
 
+import type { Permission } from "../merchants/permissions";
+
 /** GET /v1/events/stream answers server-sent events, not JSON. */
 export const EVENT_STREAM = "text/event-stream";
 
@@ -97,6 +99,8 @@ export interface Operation {
   tag: string;
   /** secret: Bearer API key. public: no credential (limited per client IP). signature: signed body, no key. */
   auth: "secret" | "public" | "signature";
+  /** What a restricted key needs (auth "secret" only): the route's own `permission` (docs/restricted-keys.md). */
+  permission?: Permission;
   /** The body schema the route passes to api({ body }); `name` makes it a named component. */
   body?: { schema: z.ZodType; name?: string };
   /** The query schema the route passes to api({ query }). */
@@ -120,6 +124,8 @@ type Spec = Omit<Operation, "idempotent"> & { idempotent?: false };
 
 /** Mutating operations with auth "secret" take the generic Idempotency-Key unless marked otherwise. */
 function op(spec: Spec): Operation {
+  if ((spec.auth === "secret") !== (spec.permission !== undefined))
+    throw new Error(`${spec.method} ${spec.path}: an operation with an API key names its permission, and only such an operation.`);
   return { ...spec, idempotent: spec.method !== "get" && spec.auth === "secret" && spec.idempotent !== false };
 }
 
@@ -131,6 +137,7 @@ function paidResourceOperations(base: string, idPrefix: string): Operation[] {
     op({
       method: "post",
       path: base,
+      permission: ["paid_resources", "write"],
       operationId: `create${idPrefix}`,
       summary: "Create a paid resource",
       tag: "Paid resources",
@@ -141,6 +148,7 @@ function paidResourceOperations(base: string, idPrefix: string): Operation[] {
     op({
       method: "get",
       path: base,
+      permission: ["paid_resources", "read"],
       operationId: `list${idPrefix}s`,
       summary: "List paid resources",
       tag: "Paid resources",
@@ -151,6 +159,7 @@ function paidResourceOperations(base: string, idPrefix: string): Operation[] {
     op({
       method: "get",
       path: `${base}/{id}`,
+      permission: ["paid_resources", "read"],
       operationId: `get${idPrefix}`,
       summary: "Retrieve a paid resource",
       tag: "Paid resources",
@@ -160,6 +169,7 @@ function paidResourceOperations(base: string, idPrefix: string): Operation[] {
     op({
       method: "post",
       path: `${base}/{id}`,
+      permission: ["paid_resources", "write"],
       operationId: `update${idPrefix}`,
       summary: "Update a paid resource",
       tag: "Paid resources",
@@ -170,6 +180,7 @@ function paidResourceOperations(base: string, idPrefix: string): Operation[] {
     op({
       method: "delete",
       path: `${base}/{id}`,
+      permission: ["paid_resources", "write"],
       operationId: `archive${idPrefix}`,
       summary: "Archive a paid resource (active: false)",
       tag: "Paid resources",
@@ -204,6 +215,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "post",
     path: "/v1/customers",
+    permission: ["customers", "write"],
     operationId: "createCustomer",
     summary: "Create a customer",
     tag: "Customers",
@@ -214,6 +226,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "get",
     path: "/v1/customers",
+    permission: ["customers", "read"],
     operationId: "listCustomers",
     summary: "List customers",
     tag: "Customers",
@@ -224,6 +237,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "get",
     path: "/v1/customers/{id}",
+    permission: ["customers", "read"],
     operationId: "getCustomer",
     summary: "Retrieve a customer",
     tag: "Customers",
@@ -233,6 +247,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "post",
     path: "/v1/customers/{id}/fund",
+    permission: ["customers", "write"],
     operationId: "fundCustomer",
     summary: "Fund a customer's test wallet (test mode)",
     tag: "Customers",
@@ -245,6 +260,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "post",
     path: "/v1/products",
+    permission: ["products", "write"],
     operationId: "createProduct",
     summary: "Create a product",
     tag: "Products",
@@ -255,6 +271,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "get",
     path: "/v1/products",
+    permission: ["products", "read"],
     operationId: "listProducts",
     summary: "List products",
     tag: "Products",
@@ -265,6 +282,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "get",
     path: "/v1/products/{id}",
+    permission: ["products", "read"],
     operationId: "getProduct",
     summary: "Retrieve a product",
     tag: "Products",
@@ -274,6 +292,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "post",
     path: "/v1/products/{id}",
+    permission: ["products", "write"],
     operationId: "updateProduct",
     summary: "Update a product",
     tag: "Products",
@@ -284,6 +303,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "delete",
     path: "/v1/products/{id}",
+    permission: ["products", "write"],
     operationId: "archiveProduct",
     summary: "Archive a product (active: false)",
     tag: "Products",
@@ -295,6 +315,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "post",
     path: "/v1/checkouts",
+    permission: ["checkouts", "write"],
     operationId: "createCheckout",
     summary: "Open a checkout",
     tag: "Checkouts",
@@ -305,6 +326,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "get",
     path: "/v1/checkouts",
+    permission: ["checkouts", "read"],
     operationId: "listCheckouts",
     summary: "List checkouts",
     tag: "Checkouts",
@@ -315,6 +337,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "get",
     path: "/v1/checkouts/{id}",
+    permission: ["checkouts", "read"],
     operationId: "getCheckout",
     summary: "Retrieve a checkout",
     tag: "Checkouts",
@@ -324,6 +347,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "post",
     path: "/v1/checkouts/{id}/capture",
+    permission: ["checkouts", "write"],
     operationId: "captureCheckout",
     summary: "Pay a checkout: charge and capture; answers its order",
     tag: "Checkouts",
@@ -334,6 +358,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "post",
     path: "/v1/checkouts/{id}/cancel",
+    permission: ["checkouts", "write"],
     operationId: "cancelCheckout",
     summary: "Cancel an open checkout",
     tag: "Checkouts",
@@ -346,6 +371,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "get",
     path: "/v1/orders",
+    permission: ["orders", "read"],
     operationId: "listOrders",
     summary: "List orders",
     tag: "Orders",
@@ -356,6 +382,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "get",
     path: "/v1/orders/{id}",
+    permission: ["orders", "read"],
     operationId: "getOrder",
     summary: "Retrieve an order",
     tag: "Orders",
@@ -365,6 +392,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "get",
     path: "/v1/payment_intents",
+    permission: ["payment_intents", "read"],
     operationId: "listPaymentIntents",
     summary: "List PaymentIntents",
     tag: "PaymentIntents",
@@ -375,6 +403,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "get",
     path: "/v1/payment_intents/{id}",
+    permission: ["payment_intents", "read"],
     operationId: "getPaymentIntent",
     summary: "Retrieve a PaymentIntent",
     tag: "PaymentIntents",
@@ -384,6 +413,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "post",
     path: "/v1/refunds",
+    permission: ["refunds", "write"],
     operationId: "createRefund",
     summary: "Refund a PaymentIntent or an order, in full or in part",
     tag: "Refunds",
@@ -394,6 +424,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "get",
     path: "/v1/refunds",
+    permission: ["refunds", "read"],
     operationId: "listRefunds",
     summary: "List refunds",
     tag: "Refunds",
@@ -404,6 +435,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "get",
     path: "/v1/refunds/{id}",
+    permission: ["refunds", "read"],
     operationId: "getRefund",
     summary: "Retrieve a refund",
     tag: "Refunds",
@@ -413,6 +445,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "get",
     path: "/v1/balance",
+    permission: ["balance", "read"],
     operationId: "getBalance",
     summary: "Pending and payable funds per currency",
     tag: "Balance",
@@ -424,6 +457,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "get",
     path: "/v1/events",
+    permission: ["events", "read"],
     operationId: "listEvents",
     summary: "List events",
     tag: "Events",
@@ -434,6 +468,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "get",
     path: "/v1/events/{id}",
+    permission: ["events", "read"],
     operationId: "getEvent",
     summary: "Retrieve an event",
     tag: "Events",
@@ -443,6 +478,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "get",
     path: "/v1/events/stream",
+    permission: ["events", "read"],
     operationId: "streamEvents",
     summary: "Server-sent events of the key's merchant and mode (each `data:` line is a ServiceEvent)",
     tag: "Events",
@@ -453,6 +489,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "post",
     path: "/v1/events/{id}/resend",
+    permission: ["events", "write"],
     operationId: "resendEvent",
     summary: "Queue an event's delivery again",
     tag: "Events",
@@ -465,6 +502,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "post",
     path: "/v1/webhook-endpoints",
+    permission: ["webhook_endpoints", "write"],
     operationId: "createWebhookEndpoint",
     summary: "Create a webhook endpoint (its secret is in this answer only)",
     tag: "Webhooks",
@@ -475,6 +513,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "get",
     path: "/v1/webhook-endpoints",
+    permission: ["webhook_endpoints", "read"],
     operationId: "listWebhookEndpoints",
     summary: "List webhook endpoints",
     tag: "Webhooks",
@@ -485,6 +524,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "get",
     path: "/v1/webhook-endpoints/{id}",
+    permission: ["webhook_endpoints", "read"],
     operationId: "getWebhookEndpoint",
     summary: "Retrieve a webhook endpoint",
     tag: "Webhooks",
@@ -494,6 +534,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "patch",
     path: "/v1/webhook-endpoints/{id}",
+    permission: ["webhook_endpoints", "write"],
     operationId: "updateWebhookEndpoint",
     summary: "Update a webhook endpoint",
     tag: "Webhooks",
@@ -504,6 +545,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "delete",
     path: "/v1/webhook-endpoints/{id}",
+    permission: ["webhook_endpoints", "write"],
     operationId: "deleteWebhookEndpoint",
     summary: "Delete a webhook endpoint",
     tag: "Webhooks",
@@ -513,6 +555,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "post",
     path: "/v1/webhook-endpoints/{id}/rotate-secret",
+    permission: ["webhook_endpoints", "write"],
     operationId: "rotateWebhookEndpointSecret",
     summary: "Rotate the signing secret (the new one is in this answer only)",
     tag: "Webhooks",
@@ -523,6 +566,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "get",
     path: "/v1/webhook-endpoints/{id}/deliveries",
+    permission: ["webhook_endpoints", "read"],
     operationId: "listWebhookDeliveryAttempts",
     summary: "List an endpoint's delivery attempts",
     tag: "Webhooks",
@@ -533,6 +577,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "get",
     path: "/v1/webhook-endpoints/{id}/health",
+    permission: ["webhook_endpoints", "read"],
     operationId: "getWebhookEndpointHealth",
     summary: "An endpoint's success rate and latency over 24 hours",
     tag: "Webhooks",
@@ -542,6 +587,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "post",
     path: "/v1/webhook-endpoints/{id}/replay-failed",
+    permission: ["webhook_endpoints", "write"],
     operationId: "replayFailedWebhookDeliveries",
     summary: "Queue again every failed delivery since a time",
     tag: "Webhooks",
@@ -564,6 +610,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "post",
     path: "/v1/shared_payment_tokens",
+    permission: ["shared_payment_tokens", "write"],
     operationId: "mintSharedPaymentToken",
     summary: "Mint a shared payment token (the payer's key)",
     tag: "Shared payment tokens",
@@ -574,6 +621,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "get",
     path: "/v1/shared_payment_tokens",
+    permission: ["shared_payment_tokens", "read"],
     operationId: "listSharedPaymentTokens",
     summary: "List the payer's tokens",
     tag: "Shared payment tokens",
@@ -584,6 +632,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "get",
     path: "/v1/shared_payment_tokens/{id}",
+    permission: ["shared_payment_tokens", "read"],
     operationId: "getSharedPaymentToken",
     summary: "Retrieve one of the payer's tokens",
     tag: "Shared payment tokens",
@@ -593,6 +642,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "post",
     path: "/v1/shared_payment_tokens/{id}/revoke",
+    permission: ["shared_payment_tokens", "write"],
     operationId: "revokeSharedPaymentToken",
     summary: "Revoke a token (the payer's key)",
     tag: "Shared payment tokens",
@@ -603,6 +653,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "post",
     path: "/v1/shared_payment_tokens/{id}/redeem",
+    permission: ["shared_payment_tokens", "write"],
     operationId: "redeemSharedPaymentToken",
     summary: "Charge a token once (the merchant's key); answers the captured PaymentIntent",
     tag: "Shared payment tokens",
@@ -615,6 +666,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "post",
     path: "/v1/paywall/verify",
+    permission: ["paywall", "write"],
     operationId: "verifyPaywallPayment",
     summary: "Check a payment against a gate's terms (changes nothing)",
     tag: "Paywall",
@@ -626,6 +678,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "post",
     path: "/v1/paywall/redemptions",
+    permission: ["paywall", "write"],
     operationId: "redeemPaywallPayment",
     summary: "Consume a payment once (with the terms: verify first); 201 redeemed now, 200 otherwise",
     tag: "Paywall",
@@ -637,6 +690,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "post",
     path: "/v1/paywall/pay",
+    permission: ["paywall", "write"],
     operationId: "payPaywall",
     summary: "Pay a gate's terms with the payer's key",
     tag: "Paywall",
@@ -654,6 +708,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "post",
     path: "/v1/meters",
+    permission: ["meters", "write"],
     operationId: "createMeter",
     summary: "Open a meter (a prepaid one is funded during the request); 200 when a retry found it",
     tag: "Meters",
@@ -664,6 +719,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "get",
     path: "/v1/meters",
+    permission: ["meters", "read"],
     operationId: "listMeters",
     summary: "List meters",
     tag: "Meters",
@@ -674,6 +730,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "get",
     path: "/v1/meters/{id}",
+    permission: ["meters", "read"],
     operationId: "getMeter",
     summary: "Retrieve a meter",
     tag: "Meters",
@@ -683,6 +740,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "post",
     path: "/v1/meters/{id}/usage",
+    permission: ["meters", "write"],
     operationId: "recordMeterUsage",
     summary: "Record post-paid usage (201; 200 with the original record for a known idempotencyKey)",
     tag: "Meters",
@@ -694,6 +752,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "post",
     path: "/v1/meters/usage_batches",
+    permission: ["meters", "write"],
     operationId: "recordMeterUsageBatch",
     summary: "Record up to 1,000 post-paid usage records at once",
     tag: "Meters",
@@ -704,6 +763,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "get",
     path: "/v1/meters/{id}/usage_summary",
+    permission: ["meters", "read"],
     operationId: "getMeterUsageSummary",
     summary: "A meter's usage by hour or day",
     tag: "Meters",
@@ -714,6 +774,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "post",
     path: "/v1/meters/{id}/reservations",
+    permission: ["meters", "write"],
     operationId: "reserveMeterBudget",
     summary: "Hold prepaid budget for a call (201 created by this request, 200 found)",
     tag: "Meters",
@@ -725,6 +786,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "post",
     path: "/v1/meters/{id}/reservations/{rid}/commit",
+    permission: ["meters", "write"],
     operationId: "commitMeterReservation",
     summary: "Commit a hold: its amount is used",
     tag: "Meters",
@@ -736,6 +798,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "post",
     path: "/v1/meters/{id}/reservations/{rid}/release",
+    permission: ["meters", "write"],
     operationId: "releaseMeterReservation",
     summary: "Release a hold: its amount is available again",
     tag: "Meters",
@@ -747,6 +810,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "post",
     path: "/v1/meters/{id}/top-up",
+    permission: ["meters", "write"],
     operationId: "topUpMeter",
     summary: "Charge more prepaid budget now",
     tag: "Meters",
@@ -757,6 +821,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "post",
     path: "/v1/meters/{id}/fund",
+    permission: ["meters", "write"],
     operationId: "fundMeter",
     summary: "Fund another merchant's prepaid meter with the payer's key (201; 200 when a retry found it)",
     tag: "Meters",
@@ -768,6 +833,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "post",
     path: "/v1/meters/{id}/retry-payment",
+    permission: ["meters", "write"],
     operationId: "retryMeterPayment",
     summary: "Bill a past-due meter's outstanding amount again",
     tag: "Meters",
@@ -778,6 +844,7 @@ export const OPERATIONS: Operation[] = [
   op({
     method: "post",
     path: "/v1/meters/{id}/close",
+    permission: ["meters", "write"],
     operationId: "closeMeter",
     summary: "Close a meter (settles what is left)",
     tag: "Meters",

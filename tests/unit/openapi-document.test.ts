@@ -1,6 +1,7 @@
 // The OpenAPI document (lib/openapi) against the route files under app/v1, read as text (no route is
 // imported): every exported method is an operation and every operation has a route; each operation's body
-// and query are the very schemas its route passes to api(), and its success statuses include the route's.
+// and query are the very schemas its route passes to api(), its success statuses include the route's, and its
+// required permission (x-required-permission) is the one the route declares.
 // And docs/openapi.json is what `npm run openapi` writes today.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -101,6 +102,10 @@ describe("the OpenAPI document", () => {
       const status = Number(/\bstatus: (\d+)/.exec(route.options)?.[1] ?? 200);
       expect(Object.keys(op.responses), `${route.key} answers ${status}`).toContain(String(status));
       expect(op.idempotent, `${route.key}: idempotent`).toBe(!/\bidempotent: false/.test(route.options) && op.method !== "get");
+      const declared = /permission: \["(\w+)", "(read|write)"\]/.exec(route.options);
+      expect(op.permission ? [...op.permission] : undefined, `${route.key}: the documented permission is the route's`).toEqual(
+        declared ? [declared[1], declared[2]] : undefined,
+      );
     }
   });
 

@@ -3,8 +3,9 @@ import { createSession } from "@/lib/acp/create-session";
 import { acpMethodNotAllowed, acpRoute } from "@/lib/acp/http";
 import { CheckoutSessionCreateRequest } from "@/lib/acp/schemas";
 
-export const POST = acpRoute({ kind: "checkout", body: CheckoutSessionCreateRequest }, ({ tx, principal, body }) =>
-  createSession(tx, principal, body),
+export const POST = acpRoute(
+  { kind: "checkout", permission: ["acp", "write"], body: CheckoutSessionCreateRequest },
+  ({ tx, principal, body }) => createSession(tx, principal, body),
 );
 
 const notAllowed = acpMethodNotAllowed(["POST"]);

@@ -6,8 +6,9 @@ import { methodNotAllowed } from "@/lib/mpp/problem";
 import { VerifyCredentialBody } from "@/lib/mpp/schemas";
 import { verifyMerchantCredential } from "@/lib/mpp/verify-merchant-credential";
 
-export const POST = api({ auth: "secret", body: VerifyCredentialBody, bodyLimitBytes: 32 * 1024 }, ({ tx, principal, body }) =>
-  verifyMerchantCredential(tx, principal, body),
+export const POST = api(
+  { auth: "secret", permission: ["mpp", "write"], body: VerifyCredentialBody, bodyLimitBytes: 32 * 1024 },
+  ({ tx, principal, body }) => verifyMerchantCredential(tx, principal, body),
 );
 
 // Any other method: 405 with a problem body.

@@ -10,7 +10,7 @@ import { CreateMeterBody, ListMetersQuery } from "@/lib/meters/schemas";
 // another request); the meter's own request key makes a retry after a crash find the same meter and
 // funding, never a second charge. 201 for a new meter; 200 with the same meter when a retry ran it again.
 export const POST = api(
-  { auth: "secret", body: CreateMeterBody, status: 201, transaction: false },
+  { auth: "secret", permission: ["meters", "write"], body: CreateMeterBody, status: 201, transaction: false },
   async ({ tx, principal, body, req }) => {
     const { created, meter } = await createMeter(tx, principal, body, idempotencyKeyOf(req), {
       afterRailCharge: () => faultAt(req, "after-rail-charge"),
@@ -19,6 +19,8 @@ export const POST = api(
   },
 );
 
-export const GET = api({ auth: "secret", query: ListMetersQuery }, ({ tx, principal, query }) => listMeters(tx, principal, query));
+export const GET = api({ auth: "secret", permission: ["meters", "read"], query: ListMetersQuery }, ({ tx, principal, query }) =>
+  listMeters(tx, principal, query),
+);
 
 export const dynamic = "force-dynamic";

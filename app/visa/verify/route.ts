@@ -5,7 +5,7 @@ import { verifyForMerchant } from "@/lib/agent-identity/verify-for-merchant";
 import { api } from "@/lib/http/api";
 
 export const POST = api(
-  { auth: "secret", body: VerifyRequestBody, idempotent: false, bodyLimitBytes: 512 * 1024 },
+  { auth: "secret", permission: ["visa", "write"], body: VerifyRequestBody, idempotent: false, bodyLimitBytes: 512 * 1024 },
   ({ tx, principal, body }) => verifyForMerchant(tx, principal, "visa", body),
 );
 

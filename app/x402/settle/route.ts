@@ -4,8 +4,9 @@ import { z } from "zod";
 import { api } from "@/lib/http/api";
 import { settleX402 } from "@/lib/x402/facilitator";
 
-export const POST = api({ auth: "secret", body: z.unknown(), idempotent: false, bodyLimitBytes: 64 * 1024 }, ({ tx, principal, body }) =>
-  settleX402(tx, principal, body),
+export const POST = api(
+  { auth: "secret", permission: ["x402", "write"], body: z.unknown(), idempotent: false, bodyLimitBytes: 64 * 1024 },
+  ({ tx, principal, body }) => settleX402(tx, principal, body),
 );
 
 export const dynamic = "force-dynamic";

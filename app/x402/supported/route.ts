@@ -2,6 +2,6 @@
 import { api } from "@/lib/http/api";
 import { supportedX402 } from "@/lib/x402/facilitator";
 
-export const GET = api({ auth: "secret" }, ({ principal }) => supportedX402(principal));
+export const GET = api({ auth: "secret", permission: ["x402", "read"] }, ({ principal }) => supportedX402(principal));
 
 export const dynamic = "force-dynamic";

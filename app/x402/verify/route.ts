@@ -4,7 +4,7 @@ import { api } from "@/lib/http/api";
 import { verifyX402 } from "@/lib/x402/facilitator";
 
 export const POST = api(
-  { auth: "secret", body: z.unknown(), idempotent: false, transaction: false, bodyLimitBytes: 64 * 1024 },
+  { auth: "secret", permission: ["x402", "write"], body: z.unknown(), idempotent: false, transaction: false, bodyLimitBytes: 64 * 1024 },
   ({ tx, principal, body }) => verifyX402(tx, principal, body),
 );
 

@@ -4,8 +4,9 @@ import { delegatePayment } from "@/lib/acp/delegate-payment";
 import { acpMethodNotAllowed, acpRoute, idempotencyKeyOf } from "@/lib/acp/http";
 import { DelegatePaymentRequest } from "@/lib/acp/schemas";
 
-export const POST = acpRoute({ kind: "delegate_payment", body: DelegatePaymentRequest, status: 201 }, ({ tx, principal, body, req }) =>
-  delegatePayment(tx, principal, body, idempotencyKeyOf(req)),
+export const POST = acpRoute(
+  { kind: "delegate_payment", permission: ["acp", "write"], body: DelegatePaymentRequest, status: 201 },
+  ({ tx, principal, body, req }) => delegatePayment(tx, principal, body, idempotencyKeyOf(req)),
 );
 
 const notAllowed = acpMethodNotAllowed(["POST"]);

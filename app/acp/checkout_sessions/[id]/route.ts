@@ -5,12 +5,13 @@ import { CheckoutSessionUpdateRequest } from "@/lib/acp/schemas";
 import { updateSession } from "@/lib/acp/update-session";
 import { viewSession } from "@/lib/acp/view-session";
 
-export const GET = acpRoute({ kind: "checkout" }, async ({ tx, principal, params }) =>
+export const GET = acpRoute({ kind: "checkout", permission: ["acp", "read"] }, async ({ tx, principal, params }) =>
   viewSession(tx, await findSession(tx, principal, params.id)),
 );
 
-export const POST = acpRoute({ kind: "checkout", body: CheckoutSessionUpdateRequest }, ({ tx, principal, params, body }) =>
-  updateSession(tx, principal, params.id, body),
+export const POST = acpRoute(
+  { kind: "checkout", permission: ["acp", "write"], body: CheckoutSessionUpdateRequest },
+  ({ tx, principal, params, body }) => updateSession(tx, principal, params.id, body),
 );
 
 const notAllowed = acpMethodNotAllowed(["GET", "POST"]);

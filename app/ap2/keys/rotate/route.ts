@@ -4,8 +4,9 @@ import { z } from "zod";
 import { api } from "@/lib/http/api";
 import { rotateSigningKey } from "@/lib/ap2/keys";
 
-export const POST = api({ auth: "secret", body: z.object({}).strict().optional(), idempotent: false }, ({ tx, principal }) =>
-  rotateSigningKey(tx, principal.merchantId),
+export const POST = api(
+  { auth: "secret", permission: ["ap2", "write"], body: z.object({}).strict().optional(), idempotent: false },
+  ({ tx, principal }) => rotateSigningKey(tx, principal.merchantId),
 );
 
 export const dynamic = "force-dynamic";

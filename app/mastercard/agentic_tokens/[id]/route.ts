@@ -2,6 +2,8 @@
 import { api } from "@/lib/http/api";
 import { getAgenticToken } from "@/lib/mastercard/agentic-tokens";
 
-export const GET = api({ auth: "secret" }, ({ tx, principal, params }) => getAgenticToken(tx, principal, params.id));
+export const GET = api({ auth: "secret", permission: ["mastercard", "read"] }, ({ tx, principal, params }) =>
+  getAgenticToken(tx, principal, params.id),
+);
 
 export const dynamic = "force-dynamic";

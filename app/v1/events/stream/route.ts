@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 /** On a serverless host the function may run this long (seconds); EVENT_STREAM_MAX_SECONDS should stay under it. */
 export const maxDuration = 300;
 
-export const GET = api({ auth: "secret", query: EventStreamQuery }, async ({ principal, query, req }) => {
+export const GET = api({ auth: "secret", permission: ["events", "read"], query: EventStreamQuery }, async ({ principal, query, req }) => {
   const filter = parseTypeFilter(query.types ?? null);
   const lastEventId = req.headers.get("last-event-id")?.trim() || null;
   const scope = { merchantId: principal.merchantId, livemode: principal.livemode };

@@ -8,7 +8,13 @@ import { UsageBatchBody } from "@/lib/meters/schemas";
 // answered in `results` (accepted, duplicate or refused); a malformed record refuses the whole batch (400).
 export const POST = api(
   // 1,000 records with long keys pass the default 256 KiB body limit: this route takes up to 1 MiB.
-  { auth: "secret", body: UsageBatchBody, db: "sql", bodyLimitBytes: Math.max(env.BODY_LIMIT_BYTES, 1024 * 1024) },
+  {
+    auth: "secret",
+    permission: ["meters", "write"],
+    body: UsageBatchBody,
+    db: "sql",
+    bodyLimitBytes: Math.max(env.BODY_LIMIT_BYTES, 1024 * 1024),
+  },
   ({ tx, principal, body }) => recordUsageBatch(tx, principal, body.records),
 );
 

@@ -7,7 +7,7 @@ import { PayPaywallBody } from "@/lib/paywall/schemas";
 // The payer's own key. Retries are made safe by the PaymentIntent's own request key (see payPaywall),
 // which also survives a crash after the rail charged; so no generic record and no wrapping transaction.
 export const POST = api(
-  { auth: "secret", body: PayPaywallBody, status: 201, idempotent: false, transaction: false },
+  { auth: "secret", permission: ["paywall", "write"], body: PayPaywallBody, status: 201, idempotent: false, transaction: false },
   ({ tx, principal, body, req }) =>
     payPaywall(tx, principal, body, idempotencyKeyOf(req), { afterRailCharge: () => faultAt(req, "after-rail-charge") }),
 );

@@ -7,7 +7,7 @@ import { hasTerms, RedeemPaymentBody } from "@/lib/paywall/schemas";
 // One atomic statement decides (with terms: verifies, then redeems only a valid proof), and it
 // recognises a retry of its own Idempotency-Key itself.
 export const POST = api(
-  { auth: "secret", body: RedeemPaymentBody, idempotent: false, transaction: false, db: "sql" },
+  { auth: "secret", permission: ["paywall", "write"], body: RedeemPaymentBody, idempotent: false, transaction: false, db: "sql" },
   async ({ tx, principal, body, req }) => {
     const key = idempotencyKeyOf(req);
     const result = hasTerms(body) ? await redeemVerifiedPayment(tx, principal, body, key) : await redeemPayment(tx, principal, body, key);

@@ -4,7 +4,7 @@ import { verifyPayment } from "@/lib/paywall/verify-payment";
 
 // Verifying changes nothing: no idempotency record and no transaction (one read after authentication).
 export const POST = api(
-  { auth: "secret", body: VerifyPaymentBody, idempotent: false, transaction: false, db: "sql" },
+  { auth: "secret", permission: ["paywall", "write"], body: VerifyPaymentBody, idempotent: false, transaction: false, db: "sql" },
   ({ tx, principal, body }) => verifyPayment(tx, principal, body),
 );
 

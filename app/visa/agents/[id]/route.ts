@@ -2,6 +2,8 @@
 import { getAgentKey } from "@/lib/agent-identity/agent-keys";
 import { api } from "@/lib/http/api";
 
-export const GET = api({ auth: "secret" }, ({ tx, principal, params }) => getAgentKey(tx, principal, "visa", params.id));
+export const GET = api({ auth: "secret", permission: ["visa", "read"] }, ({ tx, principal, params }) =>
+  getAgentKey(tx, principal, "visa", params.id),
+);
 
 export const dynamic = "force-dynamic";

@@ -2,7 +2,7 @@
 import { api } from "@/lib/http/api";
 import { browseCheckout } from "@/lib/visa/pay-checkout";
 
-export const GET = api({ auth: "secret", transaction: false }, ({ tx, req, principal, params }) =>
+export const GET = api({ auth: "secret", permission: ["visa", "read"], transaction: false }, ({ tx, req, principal, params }) =>
   browseCheckout(tx, req, principal, params.id),
 );
 

@@ -42,10 +42,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List customers */
+        /**
+         * List customers
+         * @description Restricted keys need `customers: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         get: operations["listCustomers"];
         put?: never;
-        /** Create a customer */
+        /**
+         * Create a customer
+         * @description Restricted keys need `customers: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         post: operations["createCustomer"];
         delete?: never;
         options?: never;
@@ -60,7 +66,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a customer */
+        /**
+         * Retrieve a customer
+         * @description Restricted keys need `customers: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         get: operations["getCustomer"];
         put?: never;
         post?: never;
@@ -79,7 +88,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Fund a customer's test wallet (test mode) */
+        /**
+         * Fund a customer's test wallet (test mode)
+         * @description Restricted keys need `customers: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         post: operations["fundCustomer"];
         delete?: never;
         options?: never;
@@ -94,10 +106,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List products */
+        /**
+         * List products
+         * @description Restricted keys need `products: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         get: operations["listProducts"];
         put?: never;
-        /** Create a product */
+        /**
+         * Create a product
+         * @description Restricted keys need `products: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         post: operations["createProduct"];
         delete?: never;
         options?: never;
@@ -112,12 +130,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a product */
+        /**
+         * Retrieve a product
+         * @description Restricted keys need `products: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         get: operations["getProduct"];
         put?: never;
-        /** Update a product */
+        /**
+         * Update a product
+         * @description Restricted keys need `products: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         post: operations["updateProduct"];
-        /** Archive a product (active: false) */
+        /**
+         * Archive a product (active: false)
+         * @description Restricted keys need `products: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         delete: operations["archiveProduct"];
         options?: never;
         head?: never;
@@ -131,10 +158,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List checkouts */
+        /**
+         * List checkouts
+         * @description Restricted keys need `checkouts: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         get: operations["listCheckouts"];
         put?: never;
-        /** Open a checkout */
+        /**
+         * Open a checkout
+         * @description Restricted keys need `checkouts: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         post: operations["createCheckout"];
         delete?: never;
         options?: never;
@@ -149,7 +182,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a checkout */
+        /**
+         * Retrieve a checkout
+         * @description Restricted keys need `checkouts: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         get: operations["getCheckout"];
         put?: never;
         post?: never;
@@ -168,7 +204,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pay a checkout: charge and capture; answers its order */
+        /**
+         * Pay a checkout: charge and capture; answers its order
+         * @description Restricted keys need `checkouts: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         post: operations["captureCheckout"];
         delete?: never;
         options?: never;
@@ -185,7 +224,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel an open checkout */
+        /**
+         * Cancel an open checkout
+         * @description Restricted keys need `checkouts: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         post: operations["cancelCheckout"];
         delete?: never;
         options?: never;
@@ -200,7 +242,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List orders */
+        /**
+         * List orders
+         * @description Restricted keys need `orders: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         get: operations["listOrders"];
         put?: never;
         post?: never;
@@ -217,7 +262,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve an order */
+        /**
+         * Retrieve an order
+         * @description Restricted keys need `orders: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         get: operations["getOrder"];
         put?: never;
         post?: never;
@@ -234,7 +282,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List PaymentIntents */
+        /**
+         * List PaymentIntents
+         * @description Restricted keys need `payment_intents: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         get: operations["listPaymentIntents"];
         put?: never;
         post?: never;
@@ -251,7 +302,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a PaymentIntent */
+        /**
+         * Retrieve a PaymentIntent
+         * @description Restricted keys need `payment_intents: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         get: operations["getPaymentIntent"];
         put?: never;
         post?: never;
@@ -268,10 +322,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List refunds */
+        /**
+         * List refunds
+         * @description Restricted keys need `refunds: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         get: operations["listRefunds"];
         put?: never;
-        /** Refund a PaymentIntent or an order, in full or in part */
+        /**
+         * Refund a PaymentIntent or an order, in full or in part
+         * @description Restricted keys need `refunds: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         post: operations["createRefund"];
         delete?: never;
         options?: never;
@@ -286,7 +346,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a refund */
+        /**
+         * Retrieve a refund
+         * @description Restricted keys need `refunds: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         get: operations["getRefund"];
         put?: never;
         post?: never;
@@ -303,7 +366,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Pending and payable funds per currency */
+        /**
+         * Pending and payable funds per currency
+         * @description Restricted keys need `balance: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         get: operations["getBalance"];
         put?: never;
         post?: never;
@@ -320,7 +386,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List events */
+        /**
+         * List events
+         * @description Restricted keys need `events: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         get: operations["listEvents"];
         put?: never;
         post?: never;
@@ -337,7 +406,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve an event */
+        /**
+         * Retrieve an event
+         * @description Restricted keys need `events: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         get: operations["getEvent"];
         put?: never;
         post?: never;
@@ -354,7 +426,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Server-sent events of the key's merchant and mode (each `data:` line is a ServiceEvent) */
+        /**
+         * Server-sent events of the key's merchant and mode (each `data:` line is a ServiceEvent)
+         * @description Restricted keys need `events: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         get: operations["streamEvents"];
         put?: never;
         post?: never;
@@ -373,7 +448,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Queue an event's delivery again */
+        /**
+         * Queue an event's delivery again
+         * @description Restricted keys need `events: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         post: operations["resendEvent"];
         delete?: never;
         options?: never;
@@ -388,10 +466,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List webhook endpoints */
+        /**
+         * List webhook endpoints
+         * @description Restricted keys need `webhook_endpoints: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         get: operations["listWebhookEndpoints"];
         put?: never;
-        /** Create a webhook endpoint (its secret is in this answer only) */
+        /**
+         * Create a webhook endpoint (its secret is in this answer only)
+         * @description Restricted keys need `webhook_endpoints: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         post: operations["createWebhookEndpoint"];
         delete?: never;
         options?: never;
@@ -406,15 +490,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a webhook endpoint */
+        /**
+         * Retrieve a webhook endpoint
+         * @description Restricted keys need `webhook_endpoints: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         get: operations["getWebhookEndpoint"];
         put?: never;
         post?: never;
-        /** Delete a webhook endpoint */
+        /**
+         * Delete a webhook endpoint
+         * @description Restricted keys need `webhook_endpoints: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
-        /** Update a webhook endpoint */
+        /**
+         * Update a webhook endpoint
+         * @description Restricted keys need `webhook_endpoints: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
     };
@@ -427,7 +520,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Rotate the signing secret (the new one is in this answer only) */
+        /**
+         * Rotate the signing secret (the new one is in this answer only)
+         * @description Restricted keys need `webhook_endpoints: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         post: operations["rotateWebhookEndpointSecret"];
         delete?: never;
         options?: never;
@@ -442,7 +538,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List an endpoint's delivery attempts */
+        /**
+         * List an endpoint's delivery attempts
+         * @description Restricted keys need `webhook_endpoints: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         get: operations["listWebhookDeliveryAttempts"];
         put?: never;
         post?: never;
@@ -459,7 +558,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An endpoint's success rate and latency over 24 hours */
+        /**
+         * An endpoint's success rate and latency over 24 hours
+         * @description Restricted keys need `webhook_endpoints: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         get: operations["getWebhookEndpointHealth"];
         put?: never;
         post?: never;
@@ -478,7 +580,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Queue again every failed delivery since a time */
+        /**
+         * Queue again every failed delivery since a time
+         * @description Restricted keys need `webhook_endpoints: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         post: operations["replayFailedWebhookDeliveries"];
         delete?: never;
         options?: never;
@@ -510,10 +615,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the payer's tokens */
+        /**
+         * List the payer's tokens
+         * @description Restricted keys need `shared_payment_tokens: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         get: operations["listSharedPaymentTokens"];
         put?: never;
-        /** Mint a shared payment token (the payer's key) */
+        /**
+         * Mint a shared payment token (the payer's key)
+         * @description Restricted keys need `shared_payment_tokens: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         post: operations["mintSharedPaymentToken"];
         delete?: never;
         options?: never;
@@ -528,7 +639,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve one of the payer's tokens */
+        /**
+         * Retrieve one of the payer's tokens
+         * @description Restricted keys need `shared_payment_tokens: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         get: operations["getSharedPaymentToken"];
         put?: never;
         post?: never;
@@ -547,7 +661,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke a token (the payer's key) */
+        /**
+         * Revoke a token (the payer's key)
+         * @description Restricted keys need `shared_payment_tokens: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         post: operations["revokeSharedPaymentToken"];
         delete?: never;
         options?: never;
@@ -564,7 +681,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Charge a token once (the merchant's key); answers the captured PaymentIntent */
+        /**
+         * Charge a token once (the merchant's key); answers the captured PaymentIntent
+         * @description Restricted keys need `shared_payment_tokens: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         post: operations["redeemSharedPaymentToken"];
         delete?: never;
         options?: never;
@@ -581,7 +701,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Check a payment against a gate's terms (changes nothing) */
+        /**
+         * Check a payment against a gate's terms (changes nothing)
+         * @description Restricted keys need `paywall: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         post: operations["verifyPaywallPayment"];
         delete?: never;
         options?: never;
@@ -598,7 +721,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Consume a payment once (with the terms: verify first); 201 redeemed now, 200 otherwise */
+        /**
+         * Consume a payment once (with the terms: verify first); 201 redeemed now, 200 otherwise
+         * @description Restricted keys need `paywall: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         post: operations["redeemPaywallPayment"];
         delete?: never;
         options?: never;
@@ -615,7 +741,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pay a gate's terms with the payer's key */
+        /**
+         * Pay a gate's terms with the payer's key
+         * @description Restricted keys need `paywall: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         post: operations["payPaywall"];
         delete?: never;
         options?: never;
@@ -630,10 +759,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List paid resources */
+        /**
+         * List paid resources
+         * @description Restricted keys need `paid_resources: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         get: operations["listPaidResources"];
         put?: never;
-        /** Create a paid resource */
+        /**
+         * Create a paid resource
+         * @description Restricted keys need `paid_resources: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         post: operations["createPaidResource"];
         delete?: never;
         options?: never;
@@ -648,12 +783,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a paid resource */
+        /**
+         * Retrieve a paid resource
+         * @description Restricted keys need `paid_resources: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         get: operations["getPaidResource"];
         put?: never;
-        /** Update a paid resource */
+        /**
+         * Update a paid resource
+         * @description Restricted keys need `paid_resources: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         post: operations["updatePaidResource"];
-        /** Archive a paid resource (active: false) */
+        /**
+         * Archive a paid resource (active: false)
+         * @description Restricted keys need `paid_resources: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         delete: operations["archivePaidResource"];
         options?: never;
         head?: never;
@@ -667,10 +811,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List paid resources */
+        /**
+         * List paid resources
+         * @description Restricted keys need `paid_resources: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         get: operations["listX402Resources"];
         put?: never;
-        /** Create a paid resource */
+        /**
+         * Create a paid resource
+         * @description Restricted keys need `paid_resources: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         post: operations["createX402Resource"];
         delete?: never;
         options?: never;
@@ -685,12 +835,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a paid resource */
+        /**
+         * Retrieve a paid resource
+         * @description Restricted keys need `paid_resources: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         get: operations["getX402Resource"];
         put?: never;
-        /** Update a paid resource */
+        /**
+         * Update a paid resource
+         * @description Restricted keys need `paid_resources: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         post: operations["updateX402Resource"];
-        /** Archive a paid resource (active: false) */
+        /**
+         * Archive a paid resource (active: false)
+         * @description Restricted keys need `paid_resources: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         delete: operations["archiveX402Resource"];
         options?: never;
         head?: never;
@@ -704,10 +863,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List meters */
+        /**
+         * List meters
+         * @description Restricted keys need `meters: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         get: operations["listMeters"];
         put?: never;
-        /** Open a meter (a prepaid one is funded during the request); 200 when a retry found it */
+        /**
+         * Open a meter (a prepaid one is funded during the request); 200 when a retry found it
+         * @description Restricted keys need `meters: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         post: operations["createMeter"];
         delete?: never;
         options?: never;
@@ -722,7 +887,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a meter */
+        /**
+         * Retrieve a meter
+         * @description Restricted keys need `meters: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         get: operations["getMeter"];
         put?: never;
         post?: never;
@@ -741,7 +909,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Record post-paid usage (201; 200 with the original record for a known idempotencyKey) */
+        /**
+         * Record post-paid usage (201; 200 with the original record for a known idempotencyKey)
+         * @description Restricted keys need `meters: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         post: operations["recordMeterUsage"];
         delete?: never;
         options?: never;
@@ -758,7 +929,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Record up to 1,000 post-paid usage records at once */
+        /**
+         * Record up to 1,000 post-paid usage records at once
+         * @description Restricted keys need `meters: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         post: operations["recordMeterUsageBatch"];
         delete?: never;
         options?: never;
@@ -773,7 +947,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A meter's usage by hour or day */
+        /**
+         * A meter's usage by hour or day
+         * @description Restricted keys need `meters: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         get: operations["getMeterUsageSummary"];
         put?: never;
         post?: never;
@@ -792,7 +969,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Hold prepaid budget for a call (201 created by this request, 200 found) */
+        /**
+         * Hold prepaid budget for a call (201 created by this request, 200 found)
+         * @description Restricted keys need `meters: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         post: operations["reserveMeterBudget"];
         delete?: never;
         options?: never;
@@ -809,7 +989,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Commit a hold: its amount is used */
+        /**
+         * Commit a hold: its amount is used
+         * @description Restricted keys need `meters: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         post: operations["commitMeterReservation"];
         delete?: never;
         options?: never;
@@ -826,7 +1009,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Release a hold: its amount is available again */
+        /**
+         * Release a hold: its amount is available again
+         * @description Restricted keys need `meters: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         post: operations["releaseMeterReservation"];
         delete?: never;
         options?: never;
@@ -843,7 +1029,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Charge more prepaid budget now */
+        /**
+         * Charge more prepaid budget now
+         * @description Restricted keys need `meters: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         post: operations["topUpMeter"];
         delete?: never;
         options?: never;
@@ -860,7 +1049,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Fund another merchant's prepaid meter with the payer's key (201; 200 when a retry found it) */
+        /**
+         * Fund another merchant's prepaid meter with the payer's key (201; 200 when a retry found it)
+         * @description Restricted keys need `meters: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         post: operations["fundMeter"];
         delete?: never;
         options?: never;
@@ -877,7 +1069,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Bill a past-due meter's outstanding amount again */
+        /**
+         * Bill a past-due meter's outstanding amount again
+         * @description Restricted keys need `meters: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         post: operations["retryMeterPayment"];
         delete?: never;
         options?: never;
@@ -894,7 +1089,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Close a meter (settles what is left) */
+        /**
+         * Close a meter (settles what is left)
+         * @description Restricted keys need `meters: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
         post: operations["closeMeter"];
         delete?: never;
         options?: never;

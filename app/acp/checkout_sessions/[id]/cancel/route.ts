@@ -3,7 +3,7 @@ import { cancelSession } from "@/lib/acp/cancel-session";
 import { acpMethodNotAllowed, acpRoute } from "@/lib/acp/http";
 import { CancelSessionRequest } from "@/lib/acp/schemas";
 
-export const POST = acpRoute({ kind: "checkout", body: CancelSessionRequest }, ({ tx, principal, params }) =>
+export const POST = acpRoute({ kind: "checkout", permission: ["acp", "write"], body: CancelSessionRequest }, ({ tx, principal, params }) =>
   cancelSession(tx, principal, params.id),
 );
 

@@ -3,8 +3,9 @@ import { completeSession } from "@/lib/acp/complete-session";
 import { acpMethodNotAllowed, acpRoute } from "@/lib/acp/http";
 import { CheckoutSessionCompleteRequest } from "@/lib/acp/schemas";
 
-export const POST = acpRoute({ kind: "checkout", body: CheckoutSessionCompleteRequest }, ({ tx, principal, params, body }) =>
-  completeSession(tx, principal, params.id, body),
+export const POST = acpRoute(
+  { kind: "checkout", permission: ["acp", "write"], body: CheckoutSessionCompleteRequest },
+  ({ tx, principal, params, body }) => completeSession(tx, principal, params.id, body),
 );
 
 const notAllowed = acpMethodNotAllowed(["POST"]);

@@ -3,7 +3,7 @@
 import { api } from "@/lib/http/api";
 import { requestCode } from "@/lib/mastercard/request-code";
 
-export const POST = api({ auth: "secret", idempotent: false }, ({ tx, req, principal, params }) =>
+export const POST = api({ auth: "secret", permission: ["mastercard", "write"], idempotent: false }, ({ tx, req, principal, params }) =>
   requestCode(tx, req, principal, params.id),
 );
 

@@ -2,6 +2,8 @@
 import { api } from "@/lib/http/api";
 import { revokeAgenticToken } from "@/lib/mastercard/agentic-tokens";
 
-export const POST = api({ auth: "secret" }, ({ tx, principal, params }) => revokeAgenticToken(tx, principal, params.id));
+export const POST = api({ auth: "secret", permission: ["mastercard", "write"] }, ({ tx, principal, params }) =>
+  revokeAgenticToken(tx, principal, params.id),
+);
 
 export const dynamic = "force-dynamic";

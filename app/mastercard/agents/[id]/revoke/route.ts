@@ -2,6 +2,8 @@
 import { revokeAgentKey } from "@/lib/agent-identity/agent-keys";
 import { api } from "@/lib/http/api";
 
-export const POST = api({ auth: "secret" }, ({ tx, principal, params }) => revokeAgentKey(tx, principal, "mastercard", params.id));
+export const POST = api({ auth: "secret", permission: ["mastercard", "write"] }, ({ tx, principal, params }) =>
+  revokeAgentKey(tx, principal, "mastercard", params.id),
+);
 
 export const dynamic = "force-dynamic";

@@ -4,8 +4,9 @@ import { api } from "@/lib/http/api";
 import { payCheckoutWithToken } from "@/lib/mastercard/pay-checkout";
 import { PayCheckoutBody } from "@/lib/mastercard/schemas";
 
-export const POST = api({ auth: "secret", body: PayCheckoutBody, idempotent: false }, ({ tx, req, principal, params, body }) =>
-  payCheckoutWithToken(tx, req, principal, params.id, body),
+export const POST = api(
+  { auth: "secret", permission: ["mastercard", "write"], body: PayCheckoutBody, idempotent: false },
+  ({ tx, req, principal, params, body }) => payCheckoutWithToken(tx, req, principal, params.id, body),
 );
 
 export const dynamic = "force-dynamic";

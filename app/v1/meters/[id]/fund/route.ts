@@ -8,7 +8,7 @@ import { FundMeterBody } from "@/lib/meters/schemas";
 // funding's own request key makes a retry (or a concurrent copy) find the same funding, so no generic
 // Idempotency-Key record and no wrapping transaction. 201 for a new funding; 200 when a retry found it.
 export const POST = api(
-  { auth: "secret", body: FundMeterBody, status: 201, idempotent: false, transaction: false },
+  { auth: "secret", permission: ["meters", "write"], body: FundMeterBody, status: 201, idempotent: false, transaction: false },
   async ({ tx, principal, params, body, req }) => {
     const { created, funding } = await fundMeterAsPayer(tx, principal, params.id, body, idempotencyKeyOf(req), {
       afterRailCharge: () => faultAt(req, "after-rail-charge"),

@@ -8,7 +8,7 @@ import { ReserveBody } from "@/lib/meters/schemas";
 // retries included); a key whose reservation finished is 409 reservation_already_used. A budget that
 // cannot cover the call is 402 PAYMENT_DECLINED, details.reason "insufficient_budget" with details.topUp.
 export const POST = api(
-  { auth: "secret", body: ReserveBody, status: 201, idempotent: false, transaction: false, db: "sql" },
+  { auth: "secret", permission: ["meters", "write"], body: ReserveBody, status: 201, idempotent: false, transaction: false, db: "sql" },
   async ({ tx, principal, params, body, req }) => {
     const { created, reservation } = await reserve(tx, principal, params.id, body, idempotencyKeyOf(req));
     return created ? reservation : new Reply(200, reservation);

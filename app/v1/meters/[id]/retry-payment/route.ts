@@ -4,7 +4,7 @@ import { RetryPaymentBody } from "@/lib/meters/schemas";
 
 // Bills what declined aggregate charges left outstanding in one new aggregate PaymentIntent (charged by the
 // tick); a past-due meter is open again once it is captured. Nothing outstanding -> 409.
-export const POST = api({ auth: "secret", body: RetryPaymentBody }, ({ tx, principal, params, body }) =>
+export const POST = api({ auth: "secret", permission: ["meters", "write"], body: RetryPaymentBody }, ({ tx, principal, params, body }) =>
   retryMeterPayment(tx, principal, params.id, body),
 );
 

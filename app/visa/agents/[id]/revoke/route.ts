@@ -2,6 +2,8 @@
 import { revokeAgentKey } from "@/lib/agent-identity/agent-keys";
 import { api } from "@/lib/http/api";
 
-export const POST = api({ auth: "secret" }, ({ tx, principal, params }) => revokeAgentKey(tx, principal, "visa", params.id));
+export const POST = api({ auth: "secret", permission: ["visa", "write"] }, ({ tx, principal, params }) =>
+  revokeAgentKey(tx, principal, "visa", params.id),
+);
 
 export const dynamic = "force-dynamic";

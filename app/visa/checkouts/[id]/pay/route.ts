@@ -4,8 +4,9 @@ import { api } from "@/lib/http/api";
 import { payCheckoutWithCredential } from "@/lib/visa/pay-checkout";
 import { VisaPayBody } from "@/lib/visa/schemas";
 
-export const POST = api({ auth: "secret", body: VisaPayBody, idempotent: false }, ({ tx, req, principal, params, body }) =>
-  payCheckoutWithCredential(tx, req, principal, params.id, body),
+export const POST = api(
+  { auth: "secret", permission: ["visa", "write"], body: VisaPayBody, idempotent: false },
+  ({ tx, req, principal, params, body }) => payCheckoutWithCredential(tx, req, principal, params.id, body),
 );
 
 export const dynamic = "force-dynamic";

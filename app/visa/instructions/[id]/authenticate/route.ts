@@ -3,7 +3,7 @@ import { api } from "@/lib/http/api";
 import { authenticateInstruction } from "@/lib/visa/instructions";
 import { AuthenticateBody } from "@/lib/visa/schemas";
 
-export const POST = api({ auth: "secret", body: AuthenticateBody }, ({ tx, principal, params, body }) =>
+export const POST = api({ auth: "secret", permission: ["visa", "write"], body: AuthenticateBody }, ({ tx, principal, params, body }) =>
   authenticateInstruction(tx, principal, params.id, body.result),
 );
 

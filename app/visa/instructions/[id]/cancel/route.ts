@@ -2,6 +2,8 @@
 import { api } from "@/lib/http/api";
 import { cancelInstruction } from "@/lib/visa/instructions";
 
-export const POST = api({ auth: "secret" }, ({ tx, principal, params }) => cancelInstruction(tx, principal, params.id));
+export const POST = api({ auth: "secret", permission: ["visa", "write"] }, ({ tx, principal, params }) =>
+  cancelInstruction(tx, principal, params.id),
+);
 
 export const dynamic = "force-dynamic";

@@ -3,7 +3,7 @@ import { api } from "@/lib/http/api";
 import { confirmCredential } from "@/lib/visa/instructions";
 import { ConfirmationBody } from "@/lib/visa/schemas";
 
-export const POST = api({ auth: "secret", body: ConfirmationBody }, ({ tx, principal, params, body }) =>
+export const POST = api({ auth: "secret", permission: ["visa", "write"], body: ConfirmationBody }, ({ tx, principal, params, body }) =>
   confirmCredential(tx, principal, params.id, body),
 );
 

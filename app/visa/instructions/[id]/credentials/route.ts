@@ -5,7 +5,7 @@ import { requestCredential } from "@/lib/visa/instructions";
 import { CredentialRequestBody } from "@/lib/visa/schemas";
 
 export const POST = api(
-  { auth: "secret", body: CredentialRequestBody, status: 201, idempotent: false },
+  { auth: "secret", permission: ["visa", "write"], body: CredentialRequestBody, status: 201, idempotent: false },
   ({ tx, req, principal, params, body }) => requestCredential(tx, req, principal, params.id, body),
 );
 
