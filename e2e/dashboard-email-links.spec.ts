@@ -1,7 +1,8 @@
 // The emailed links, as received over SMTP (the e2e server sends to the SMTP sink, e2e/support/mail.ts):
-// sign-up says "check your email" and the confirmation link opens the account; "Forgot password?" mails
-// a reset link, the new password signs in and the old one no longer does. The dev mail viewer (/dev/mail;
-// the e2e server runs with DEV_MAIL_VIEWER=1) lists the same mails with their delivery. axe-clean pages.
+// sign-up says "check your email" and the confirmation link, with the sign-up's password, creates the
+// account; "Forgot password?" mails a reset link, the new password signs in and the old one no longer
+// does. The dev mail viewer (/dev/mail; the e2e server runs with DEV_MAIL_VIEWER=1) lists the same mails
+// with their delivery. axe-clean pages.
 import { expect, test } from "@playwright/test";
 import { openMailedLink, signIn, signUp, uniqueUser } from "./support/dashboard";
 import { newestMail } from "./support/mail";
@@ -19,12 +20,12 @@ test("sign-up -> check your email -> confirm with the link mailed over SMTP -> s
   await expect(page.locator("main").getByRole("status")).toContainText(`We sent a message to ${user.email}`);
   await expectAccessible(page);
 
-  // Before confirming, the right password is told to confirm first.
+  // Before confirming there is no account: the right password is refused as any unknown email's.
   await page.goto("/login");
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.locator("main").getByRole("alert")).toContainText("Confirm your email address first");
+  await expect(page.locator("main").getByRole("alert")).toContainText("Incorrect email or password. Just signed up?");
 
   // The mail arrived over SMTP, in text and HTML with the same link.
   const mail = await newestMail(user.email, { kind: "confirm_email" });
@@ -47,6 +48,12 @@ test("sign-up -> check your email -> confirm with the link mailed over SMTP -> s
   await expect(page.getByRole("button", { name: "Confirm my email" })).toBeEnabled();
   await page.waitForFunction(() => document.getAnimations().length === 0);
   await expectAccessible(page);
+  // The link creates the account only with the sign-up's own password.
+  await page.getByLabel("Password").fill("not-the-sign-up-password");
+  await page.getByRole("button", { name: "Confirm my email" }).click();
+  await expect(page.locator("main").getByRole("alert")).toContainText("not the password of the sign-up");
+  await expectAccessible(page);
+  await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Confirm my email" }).click();
   await expect(page.locator("main").getByRole("status")).toContainText("Your email is confirmed");
   await page.getByRole("link", { name: "Sign in" }).first().click();

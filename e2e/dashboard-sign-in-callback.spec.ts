@@ -2,7 +2,7 @@
 // /dashboard/orders?status=paid goes to /login with a callback and, once signed in, to that page. A crafted
 // callback (absolute URL, "//host", "/\host", a page outside /dashboard) lands on /dashboard instead.
 import { expect, test, type Page } from "@playwright/test";
-import { newSignedInMerchant, openMailedLink, type DashboardUser } from "./support/dashboard";
+import { confirmMailedSignUp, newSignedInMerchant, type DashboardUser } from "./support/dashboard";
 
 async function submitSignIn(page: Page, user: DashboardUser) {
   await page.getByLabel("Email").fill(user.email);
@@ -46,9 +46,7 @@ test("a signed-out visit to /dashboard/orders?status=paid comes back there after
   await page.getByRole("button", { name: "Create account" }).click();
   // Sign-up ends in "check your email"; once confirmed (dev mail viewer), signing in keeps the callback.
   await expect(page.getByRole("status")).toContainText("Check your email");
-  await openMailedLink(page, second.email, "confirm_email");
-  await page.getByRole("button", { name: "Confirm my email" }).click();
-  await expect(page.getByRole("status")).toContainText("Your email is confirmed");
+  await confirmMailedSignUp(page, second.email, second.password);
   await page.goto("/dashboard/checkouts");
   await expect(page).toHaveURL(/\/login\?callbackUrl=%2Fdashboard%2Fcheckouts$/);
   await submitSignIn(page, second);

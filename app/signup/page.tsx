@@ -1,5 +1,5 @@
-// Sign-up: a new merchant with its first test and live API keys and an unconfirmed user; the form then
-// says "check your email" whatever the address (lib/auth/credentials.ts), and the emailed link confirms it.
+// Sign-up: a pending sign-up and its emailed link (lib/auth/pending-sign-ups.ts); the form then says "check
+// your email" whatever the address, and the link, used with the same password, creates the account.
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";

@@ -1,7 +1,7 @@
 "use client";
 // The forms behind the emailed links: "forgot password" (asks for a reset mail), "reset password" (a new
-// password with the link's token) and "confirm email" (one button, so that a mail scanner's GET of the
-// link spends nothing). Each POSTs JSON to /api/account/* (lib/auth/account-routes.ts) and says the
+// password with the link's token) and "confirm email" (the sign-up's password, so that the link creates
+// the account only for whoever chose it; a mail scanner's GET of the link spends nothing). Each POSTs JSON to /api/account/* (lib/auth/account-routes.ts) and says the
 // answer in words, announced to assistive technology.
 import Link from "next/link";
 import { useRef, useState, type FormEvent, type ReactNode } from "react";
@@ -146,20 +146,32 @@ export function ResetPasswordForm({ token }: { token: string }) {
 export function ConfirmEmailForm({ token }: { token: string }) {
   const { pending, run, notice, outcome, hydrated } = useOutcome();
   if (outcome?.ok) return <SignInAfter notice={notice} />;
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const password = String(new FormData(event.currentTarget).get("password") ?? "");
+    void run(() => post("/api/account/confirm-email", { token, password }));
+  }
   return (
-    <div className="flex flex-col gap-4">
+    <form onSubmit={submit} method="post" className="flex flex-col gap-4">
       {notice}
-      <p className="text-sm text-slate-700">Confirm this email address to finish creating your account.</p>
-      <Button
-        type="button"
-        variant="primary"
-        pending={pending}
-        disabled={!hydrated}
-        className="w-full"
-        onClick={() => void run(() => post("/api/account/confirm-email", { token }))}
-      >
+      <p className="text-sm text-slate-700">
+        Enter the password you chose when you signed up: it confirms this email address and creates your account.
+      </p>
+      <Field id="confirm-password" label="Password">
+        <input
+          id="confirm-password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          maxLength={200}
+          aria-invalid={outcome && !outcome.ok ? true : undefined}
+          className={inputClass}
+        />
+      </Field>
+      <Button type="submit" variant="primary" pending={pending} disabled={!hydrated} className="w-full">
         {pending ? "Confirming…" : "Confirm my email"}
       </Button>
-    </div>
+    </form>
   );
 }

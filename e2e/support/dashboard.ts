@@ -20,6 +20,14 @@ export async function openMailedLink(page: Page, email: string, kind: string): P
   await page.goto(await mailedLink(email, { kind }));
 }
 
+/** Opens the newest confirmation mail's link and confirms it with the sign-up's password. */
+export async function confirmMailedSignUp(page: Page, email: string, password: string): Promise<void> {
+  await openMailedLink(page, email, "confirm_email");
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Confirm my email" }).click();
+  await expect(page.getByRole("status")).toContainText("Your email is confirmed");
+}
+
 /** Signs up through /signup ("check your email"), confirms with the link mailed over SMTP, signs in. */
 export async function signUp(page: Page, user: DashboardUser): Promise<void> {
   await page.goto("/signup");
@@ -28,9 +36,7 @@ export async function signUp(page: Page, user: DashboardUser): Promise<void> {
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByRole("status")).toContainText("Check your email");
-  await openMailedLink(page, user.email, "confirm_email");
-  await page.getByRole("button", { name: "Confirm my email" }).click();
-  await expect(page.getByRole("status")).toContainText("Your email is confirmed");
+  await confirmMailedSignUp(page, user.email, user.password);
   await signIn(page, user.email, user.password);
   await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
 }

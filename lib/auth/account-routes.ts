@@ -3,9 +3,11 @@
 // cross-site form cannot send application/json without a CORS preflight, which we never allow), bodies
 // of at most 4 KiB, and bad input is a clear 4xx, never a 500. Tokens and passwords are never logged.
 import { createId } from "../ids";
-import { clientIpKey } from "../http/client-ip";
+import { clientIp, clientIpKey } from "../http/client-ip";
+import { originOf } from "../accounts/activity";
 import { readJsonBody } from "../http/read-body";
-import { confirmEmail, parseForgotPassword, requestPasswordReset, resetPassword, ResetInput } from "./email-links";
+import { parseForgotPassword, requestPasswordReset, resetPassword, ResetInput } from "./email-links";
+import { ConfirmInput, confirmSignUp } from "./pending-sign-ups";
 import { takePasswordResetRequest } from "./limits";
 import { PASSWORD_MIN_LENGTH } from "./messages";
 import { PasswordHashBusyError } from "../crypto/password";
@@ -76,8 +78,11 @@ export const resetPasswordRoute = accountRoute("reset-password", async (body) =>
   return json(200, { status: "reset", message: "Your password is changed and every session signed out. Sign in with the new password." });
 });
 
-export const confirmEmailRoute = accountRoute("confirm-email", async (body) => {
-  if ((await confirmEmail(body)) === "invalid")
+export const confirmEmailRoute = accountRoute("confirm-email", async (body, req) => {
+  const input = findNulPath(body) === null ? ConfirmInput.safeParse(body) : null;
+  if (!input?.success) return invalid("Enter the password you chose when you signed up (and open the link from the mail).");
+  const outcome = await confirmSignUp(input.data, originOf(req.headers, clientIp(req)));
+  if (outcome === "invalid")
     return json(400, {
       error: {
         type: "invalid_request_error",
@@ -85,5 +90,22 @@ export const confirmEmailRoute = accountRoute("confirm-email", async (body) => {
         message: "This link has expired or was already used. Sign up again with the same email to get a new one.",
       },
     });
-  return json(200, { status: "confirmed", message: "Your email is confirmed. Sign in to continue." });
+  if (outcome === "wrong_password")
+    return json(400, {
+      error: {
+        type: "invalid_request_error",
+        code: "wrong_password",
+        message:
+          "That is not the password of the sign-up this link belongs to. Enter the password you chose, or open the newest mail: each sign-up has its own link.",
+      },
+    });
+  if (outcome === "taken")
+    return json(409, {
+      error: {
+        type: "invalid_request_error",
+        code: "email_taken",
+        message: "This email already has an account: nothing changed. Sign in, or reset the password if you forgot it.",
+      },
+    });
+  return json(200, { status: "confirmed", message: "Your email is confirmed and your account created. Sign in to continue." });
 });

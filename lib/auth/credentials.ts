@@ -1,18 +1,16 @@
-// What the two next-auth Credentials providers do: check a password (sign-in), or create a merchant with
-// its first test and live keys and its first, unconfirmed, user (sign-up, through the same createMerchant
-// as the CLI). Sign-up never tells which emails have accounts: it always ends in CHECK_EMAIL ("check your
-// email"); a new address gets a confirmation link, a confirmed account's owner a "someone tried to sign
-// up with your email" mail, an unconfirmed one a fresh link (lib/auth/email-links.ts). An unconfirmed
-// account cannot sign in: EMAIL_UNCONFIRMED, said only after the right password.
+// What the two next-auth Credentials providers do: check a password (sign-in), or sign up (a pending
+// sign-up and its emailed link, lib/auth/pending-sign-ups.ts: the account is created only when that link
+// is used with that sign-up's password). Sign-up never tells which emails have accounts: it always ends in
+// CHECK_EMAIL ("check your email"); an address without an account gets a link of its own, an account's
+// owner a "someone tried to sign up with your email" mail. A sign-up not confirmed yet has no account:
+// its sign-in is refused as any unknown email's (CredentialsSignin).
 // Errors thrown here travel to the browser as next-auth's `error` code (AUTH_ERRORS): only those fixed
 // codes. Input is checked as api() checks it (no NUL anywhere) before any query; anything unexpected is
 // logged with its detail and answered SERVER_ERROR, never with a database's message.
 import { z } from "zod";
-import { getDb, transaction, type Db } from "../db";
-import { ConflictError } from "../errors";
-import { createMerchant } from "../merchants/create-merchant";
+import { getDb, transaction } from "../db";
 import { createId } from "../ids";
-import { queueConfirmationMail, queueExistingAccountMail } from "./email-links";
+import { queueSignUp } from "./pending-sign-ups";
 import { Email } from "../validation/common";
 import { findNulPath } from "../validation/text-safety";
 import { noteRetryAfter } from "./auth-route";
@@ -76,7 +74,7 @@ async function checkPassword(credentials: unknown, ip: string): Promise<SignedIn
   }
   const user = await getDb().user.findUnique({
     where: { email },
-    select: { id: true, email: true, merchantId: true, passwordHash: true, emailConfirmedAt: true },
+    select: { id: true, email: true, merchantId: true, passwordHash: true },
   });
   // Unknown emails cost the same scrypt time as known ones, so timing does not tell which have accounts.
   const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
@@ -85,7 +83,6 @@ async function checkPassword(credentials: unknown, ip: string): Promise<SignedIn
     return null;
   }
   await clearLoginAttempts(email);
-  if (!user.emailConfirmedAt) throw new AuthError("EMAIL_UNCONFIRMED");
   if (needsRehash(user.passwordHash)) await rehash(user.id, user.passwordHash, password);
   return { id: user.id, email: user.email, merchantId: user.merchantId };
 }
@@ -118,25 +115,6 @@ async function createAccount(credentials: unknown, ip: string): Promise<never> {
   // Hashed before the transaction opens (no connection is held while the hash waits for the gate or
   // runs), and for a taken email too, so that the answer takes as long either way.
   const passwordHash = await hashPassword(input.password);
-  try {
-    await transaction(async (tx) => {
-      if (await mailExistingAccount(tx, input.email)) return;
-      const created = await createMerchant(tx, { name: input.name, email: input.email, passwordHash, unconfirmed: true });
-      await queueConfirmationMail(tx, { id: created.userId!, email: created.userEmail! });
-    });
-  } catch (err) {
-    // Another sign-up with this email committed first (the unique index decided): mail its owner instead.
-    if (!(err instanceof ConflictError)) throw err;
-    await transaction((tx) => mailExistingAccount(tx, input.email));
-  }
+  await transaction((tx) => queueSignUp(tx, { name: input.name, email: input.email, passwordHash }));
   throw new AuthError("CHECK_EMAIL");
-}
-
-/** When the email has an account: a fresh link if it is unconfirmed, else the "someone tried" mail. */
-async function mailExistingAccount(tx: Db, email: string): Promise<boolean> {
-  const existing = await tx.user.findUnique({ where: { email }, select: { id: true, email: true, emailConfirmedAt: true } });
-  if (!existing) return false;
-  if (existing.emailConfirmedAt) await queueExistingAccountMail(tx, existing.email);
-  else await queueConfirmationMail(tx, existing);
-  return true;
 }

@@ -1,8 +1,9 @@
-// Emailed links: confirming a new account's address, and resetting a forgotten password. A link carries a
-// random token; only its SHA-256 is stored (email_link_tokens), so the table alone opens nothing. A token
-// is used once: one atomic UPDATE ... WHERE used_at IS NULL AND expires_at > now() RETURNING takes it, so
-// two concurrent uses cannot both succeed (the database decides). Each change and its mail commit in one
-// transaction (lib/mail/outbox.ts). Tokens are never logged.
+// Emailed links: resetting a forgotten password (here), and confirming a sign-up (lib/auth/pending-sign-ups.ts,
+// whose tokens live with the sign-up itself). A link carries a random token; only its SHA-256 is stored
+// (email_link_tokens), so the table alone opens nothing. A token is used once: one atomic UPDATE ... WHERE
+// used_at IS NULL AND expires_at > now() RETURNING takes it, so two concurrent uses cannot both succeed (the
+// database decides). Each change and its mail commit in one transaction (lib/mail/outbox.ts). Tokens are
+// never logged.
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
 import { getDb, transaction, type Db } from "../db";
@@ -18,7 +19,13 @@ export type LinkPurpose = "confirm_email" | "reset_password";
 /** How long a link works: a confirmation a day, a password reset an hour. */
 export const LINK_TTL_SECONDS: Record<LinkPurpose, number> = { confirm_email: 24 * 3600, reset_password: 3600 };
 
-const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+export const hashLinkToken = (token: string) => createHash("sha256").update(token).digest("hex");
+const hashToken = hashLinkToken;
+
+/** A fresh random link token (it goes into the mail, nowhere else) and when it stops working. */
+export function newLinkToken(purpose: LinkPurpose): { token: string; expiresAt: Date } {
+  return { token: randomBytes(32).toString("base64url"), expiresAt: new Date(Date.now() + LINK_TTL_SECONDS[purpose] * 1000) };
+}
 
 /** A new single-use token for the user; returns the raw token (it goes into the mail, nowhere else). */
 export async function issueLinkToken(tx: Db, userId: string, purpose: LinkPurpose): Promise<string> {
@@ -38,18 +45,7 @@ async function takeLinkToken(tx: Db, token: string, purpose: LinkPurpose): Promi
   return rows[0]?.user_id ?? null;
 }
 
-const linkTo = (path: string, token: string) => `${env.BASE_URL.replace(/\/$/, "")}${path}?token=${encodeURIComponent(token)}`;
-
-/** The confirmation mail of a new (or still unconfirmed) account, with a fresh link. */
-export async function queueConfirmationMail(tx: Db, user: { id: string; email: string }): Promise<void> {
-  const token = await issueLinkToken(tx, user.id, "confirm_email");
-  await queueMail(tx, {
-    to: user.email,
-    kind: "confirm_email",
-    subject: "Confirm your email for Agent Payments Service",
-    text: `Confirm your email address to finish creating your Agent Payments Service account:\n\n${linkTo("/confirm-email", token)}\n\nThe link works once, for 24 hours. If you did not sign up, ignore this mail: no account is usable without it.`,
-  });
-}
+export const linkTo = (path: string, token: string) => `${env.BASE_URL.replace(/\/$/, "")}${path}?token=${encodeURIComponent(token)}`;
 
 /** Sent instead of a confirmation when someone signs up with the address of a confirmed account. */
 export async function queueExistingAccountMail(tx: Db, email: string): Promise<void> {
@@ -58,20 +54,6 @@ export async function queueExistingAccountMail(tx: Db, email: string): Promise<v
     kind: "signup_existing_account",
     subject: "Someone tried to sign up with your email",
     text: `Someone tried to create an Agent Payments Service account with this email address, which already has an account. Nothing changed.\n\nIf it was you, sign in instead: ${env.BASE_URL.replace(/\/$/, "")}/login\nForgot your password? Reset it: ${env.BASE_URL.replace(/\/$/, "")}/forgot-password\n\nIf it was not you, you can ignore this mail.`,
-  });
-}
-
-const TokenInput = z.object({ token: z.string().min(1).max(200) });
-
-/** Confirms the address of the token's account. */
-export async function confirmEmail(body: unknown): Promise<"confirmed" | "invalid"> {
-  const input = findNulPath(body) === null ? TokenInput.safeParse(body) : null;
-  if (!input?.success) return "invalid";
-  return transaction(async (tx) => {
-    const userId = await takeLinkToken(tx, input.data.token, "confirm_email");
-    if (!userId) return "invalid";
-    await tx.user.updateMany({ where: { id: userId, emailConfirmedAt: null }, data: { emailConfirmedAt: new Date() } });
-    return "confirmed";
   });
 }
 
@@ -105,8 +87,7 @@ export const ResetInput = z.object({ token: z.string().min(1).max(200), password
 
 /**
  * Sets a new password with a reset link: the token is taken, the password replaced, every other reset
- * link of the account spent, every dashboard session revoked, and the address counts as confirmed (the
- * link came to it): all in one transaction. The password is hashed before it opens.
+ * link of the account spent and every dashboard session revoked: all in one transaction. The password is hashed before it opens.
  */
 export async function resetPassword(input: z.output<typeof ResetInput>): Promise<"reset" | "invalid"> {
   const passwordHash = await hashPassword(input.password);
@@ -114,8 +95,7 @@ export async function resetPassword(input: z.output<typeof ResetInput>): Promise
     const userId = await takeLinkToken(tx, input.token, "reset_password");
     if (!userId) return "invalid";
     const now = new Date();
-    const user = await tx.user.update({ where: { id: userId }, data: { passwordHash }, select: { email: true, emailConfirmedAt: true } });
-    if (!user.emailConfirmedAt) await tx.user.update({ where: { id: userId }, data: { emailConfirmedAt: now } });
+    const user = await tx.user.update({ where: { id: userId }, data: { passwordHash }, select: { email: true } });
     await tx.emailLinkToken.updateMany({ where: { userId, purpose: "reset_password", usedAt: null }, data: { usedAt: now } });
     await tx.dashboardSession.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: now } });
     await tx.signInThrottle.deleteMany({ where: { email: user.email } });

@@ -3,10 +3,9 @@
 import { ownValue } from "../own-key";
 
 export const AUTH_ERRORS = {
-  CredentialsSignin: "Incorrect email or password.",
+  CredentialsSignin: "Incorrect email or password. Just signed up? Open the link we emailed you first.",
   RATE_LIMITED: "Too many attempts. Wait a few minutes, then try again.",
   BUSY: "The server is busy. Try again in a few seconds.",
-  EMAIL_UNCONFIRMED: "Confirm your email address first: open the link we emailed you. Signing up again with this email sends a new link.",
   CHECK_EMAIL: "Check your email: we sent a link to finish creating your account.",
   INVALID_SIGNUP: "Check the form: a business name, a valid email and a password of at least 10 characters.",
   SERVER_ERROR: "Something went wrong on our side. Try again in a moment.",

@@ -2,6 +2,7 @@
 // task never stops the others, and the summary says what each did.
 import { purgeAgentNonces } from "../agent-identity/purge-nonces";
 import { purgeLinkTokens } from "../auth/email-links";
+import { purgePendingSignUps } from "../auth/pending-sign-ups";
 import { purgeSignInThrottles } from "../auth/limits";
 import { purgeEndedSessions } from "../auth/sessions";
 import { expireOverdueCheckouts } from "../checkouts/expire-checkouts";
@@ -40,6 +41,7 @@ const TASKS: Record<string, Task> = {
   dashboardSessionsPurged: () => purgeEndedSessions(),
   signInThrottlesPurged: () => purgeSignInThrottles(),
   emailLinkTokensPurged: () => purgeLinkTokens(),
+  pendingSignUpsPurged: () => purgePendingSignUps(),
   emailOutboxPurged: () => purgeOldMails(),
   oauthLeftoversPurged: purgeOAuthLeftovers,
   agentNoncesPurged: () => purgeAgentNonces(getDb()),

@@ -13,8 +13,6 @@ export interface NewMerchant {
   password?: string;
   /** The password already hashed (hashPassword), so the hash is not computed inside the transaction. */
   passwordHash?: string;
-  /** Sign-up: the user must open the emailed confirmation link before signing in. Otherwise (the operator CLI, the demo seed) confirmed at once. */
-  unconfirmed?: boolean;
 }
 
 export interface CreatedMerchant {
@@ -41,7 +39,8 @@ export async function createMerchant(tx: Db, input: NewMerchant): Promise<Create
           merchantId: merchant.id,
           email,
           passwordHash,
-          emailConfirmedAt: input.unconfirmed ? null : new Date(),
+          // Confirmed: sign-up calls this only once its emailed link was used (lib/auth/pending-sign-ups.ts).
+          emailConfirmedAt: new Date(),
         },
       })
       .catch((err: unknown) => {

@@ -40,24 +40,34 @@ export async function authCallback(
 }
 
 /**
- * The link (its token) in the newest mail of a kind to an address, read from the dev mail viewer
- * (/dev/mail?to=, served by test servers with DEV_MAIL_VIEWER=1), or null.
+ * The links (their tokens) of every mail of a kind to an address, newest first, read from the dev mail
+ * viewer (/dev/mail?to=, served by test servers with DEV_MAIL_VIEWER=1).
  */
+export async function mailedTokens(
+  email: string,
+  kind: "confirm_email" | "reset_password" | "signup_existing_account",
+  base = baseUrl(),
+): Promise<string[]> {
+  const res = await fetch(`${base}/dev/mail?to=${encodeURIComponent(email)}`);
+  if (res.status !== 200) throw new Error(`dev mail viewer: ${res.status}`);
+  const html = await res.text();
+  return html
+    .split('data-testid="mail"')
+    .slice(1)
+    .filter((part) => part.includes(`data-kind="${kind}"`))
+    .map((mail) => {
+      const token = /href="[^"]*\?token=([^"&]+)"/.exec(mail)?.[1];
+      return token ? decodeURIComponent(token) : "";
+    });
+}
+
+/** The link (its token) in the newest mail of a kind to an address, or null. */
 export async function mailedToken(
   email: string,
   kind: "confirm_email" | "reset_password" | "signup_existing_account",
   base = baseUrl(),
 ): Promise<string | null> {
-  const res = await fetch(`${base}/dev/mail?to=${encodeURIComponent(email)}`);
-  if (res.status !== 200) throw new Error(`dev mail viewer: ${res.status}`);
-  const html = await res.text();
-  const mail = html
-    .split('data-testid="mail"')
-    .slice(1)
-    .find((part) => part.includes(`data-kind="${kind}"`));
-  if (!mail) return null;
-  const token = /href="[^"]*\?token=([^"&]+)"/.exec(mail)?.[1];
-  return token ? decodeURIComponent(token) : "";
+  return (await mailedTokens(email, kind, base))[0] ?? null;
 }
 
 /** POSTs one of the account endpoints (/api/account/*) as the pages do. */
@@ -75,11 +85,14 @@ export async function accountCall(
   return { status: res.status, body: (await res.json().catch(() => null)) as any, headers: res.headers };
 }
 
-/** Confirms a sign-up with the link of the newest confirmation mail to the address. */
-export async function confirmSignUp(email: string, base = baseUrl()): Promise<void> {
+/**
+ * Confirms a sign-up with the link of the newest confirmation mail to the address and the sign-up's
+ * password (a link creates the account only with the password of its own sign-up).
+ */
+export async function confirmSignUp(email: string, password: string, base = baseUrl()): Promise<void> {
   const token = await mailedToken(email, "confirm_email", base);
   if (!token) throw new Error(`sign-up: no confirmation mail to ${email}`);
-  const confirmed = await accountCall("confirm-email", { token }, base);
+  const confirmed = await accountCall("confirm-email", { token, password }, base);
   if (confirmed.status !== 200) throw new Error(`confirmation failed: ${confirmed.status} ${JSON.stringify(confirmed.body)}`);
 }
 
@@ -92,7 +105,7 @@ export async function signUpOverHttp(
   const password = fields.password ?? `pw-${randomBytes(8).toString("hex")}`;
   const result = await authCallback("signup", { name: fields.name ?? "HTTP test merchant", email, password }, base);
   if (result.error !== "CHECK_EMAIL") throw new Error(`sign-up failed: ${result.status} ${result.error}`);
-  await confirmSignUp(email, base);
+  await confirmSignUp(email, password, base);
   const session = await signInOverHttp(email, password, base);
   return { ...session, email, password };
 }

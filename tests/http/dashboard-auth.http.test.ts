@@ -202,7 +202,7 @@ describe("sign-in and sign-up limits per IP", () => {
       expect((await authCallback("signup", { name: "Per IP", ...fields }, server.url, { "X-Forwarded-For": from })).error).toBe(
         "CHECK_EMAIL",
       );
-      await confirmSignUp(fields.email, server.url);
+      await confirmSignUp(fields.email, fields.password, server.url);
       return fields;
     };
     const user = await signUpFrom(`192.0.2.${Math.floor(Math.random() * 250) + 1}`);

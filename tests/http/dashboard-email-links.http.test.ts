@@ -1,13 +1,23 @@
-// Emailed links (docs/dashboard.md, "Email links"), over HTTP against the real server and database:
-// sign-up answers the same whether or not the email has an account; an unconfirmed account cannot sign
-// in; confirmation and reset links are single-use and expire; a reset revokes every session; "forgot
+// Emailed links (docs/dashboard.md, "Sign-up" and "Email links"), over HTTP against the real server and
+// database: sign-up answers the same whether or not the email has an account; a sign-up creates no account
+// until its own link is used with its own password (no pre-hijacking); confirmation and reset links are
+// single-use and expire; a reset revokes every session; "forgot
 // password" answers the same for any email and is limited per email and per IP; the dev mail viewer is
 // off in production without DEV_MAIL_VIEWER=1. Mails are read from the dev mail viewer (/dev/mail).
 import { createHash } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServerProcess } from "../../scripts/lib/server-process";
-import { accountCall, authCallback, dashboardPage, mailedToken, signInOverHttp, signUpOverHttp, uniqueEmail } from "../helpers/dashboard";
+import {
+  accountCall,
+  authCallback,
+  dashboardPage,
+  mailedToken,
+  mailedTokens,
+  signInOverHttp,
+  signUpOverHttp,
+  uniqueEmail,
+} from "../helpers/dashboard";
 import { baseUrl } from "../helpers/http";
 import { startTestServer } from "../helpers/server";
 
@@ -53,7 +63,7 @@ async function mailKinds(email: string): Promise<string[]> {
   return (await query<{ kind: string }>('SELECT kind FROM email_outbox WHERE "to" = $1 ORDER BY created_at', [email])).map((r) => r.kind);
 }
 
-const expireToken = (token: string) =>
+const expireResetToken = (token: string) =>
   query("UPDATE email_link_tokens SET expires_at = now() - interval '1 second' WHERE token_hash = $1", [
     createHash("sha256").update(token).digest("hex"),
   ]);
@@ -75,58 +85,119 @@ describe("sign-up does not tell which emails have accounts", () => {
     expect((await signInOverHttp(existing.email, existing.password)).cookie).toContain("next-auth.session-token=");
   });
 
-  it("an unconfirmed account cannot sign in; it is told so only with the right password; signing up again mails a new link", async () => {
+  it("a sign-up is no account until its link is used with its password: sign-in, reset and a wrong password get nothing", async () => {
     const email = uniqueEmail();
     const password = "long-enough-password";
-    expect((await authCallback("signup", { name: "Unconfirmed", email, password })).error).toBe("CHECK_EMAIL");
-    expect(await query("SELECT email_confirmed_at FROM users WHERE email = $1", [email])).toEqual([{ email_confirmed_at: null }]);
-    expect(await authCallback("signin", { email, password: "wrong-password" })).toMatchObject({
-      status: 401,
-      error: "CredentialsSignin",
-      cookie: null,
-    });
-    expect(await authCallback("signin", { email, password })).toMatchObject({ status: 401, error: "EMAIL_UNCONFIRMED", cookie: null });
-    const first = await mailedToken(email, "confirm_email");
-    expect((await authCallback("signup", { name: "Again", email, password: "another-long-password" })).error).toBe("CHECK_EMAIL");
-    expect(await mailKinds(email)).toEqual(["confirm_email", "confirm_email"]);
-    const second = await mailedToken(email, "confirm_email");
-    expect(second).not.toBe(first);
-    // Either link confirms; the password is the first sign-up's.
-    expect((await accountCall("confirm-email", { token: second })).status).toBe(200);
-    expect(await authCallback("signin", { email, password: "another-long-password" })).toMatchObject({ error: "CredentialsSignin" });
+    expect((await authCallback("signup", { name: "Pending", email, password })).error).toBe("CHECK_EMAIL");
+    expect(await query("SELECT 1 FROM users WHERE email = $1", [email])).toEqual([]);
+    expect(await query("SELECT name FROM pending_sign_ups WHERE email = $1", [email])).toEqual([{ name: "Pending" }]);
+    // Its right password is refused exactly as an unknown email's is: nothing tells that a sign-up waits.
+    const unknown = await authCallback("signin", { email: uniqueEmail(), password });
+    expect(unknown).toMatchObject({ status: 401, error: "CredentialsSignin", cookie: null });
+    expect(await authCallback("signin", { email, password })).toEqual(unknown);
+    // No account, so "forgot password" mails nothing.
+    expect((await accountCall("forgot-password", { email })).status).toBe(202);
+    expect(await mailKinds(email)).toEqual(["confirm_email"]);
+    // The link with another password: refused, and the link still works with the right one.
+    const token = (await mailedToken(email, "confirm_email"))!;
+    const wrong = await accountCall("confirm-email", { token, password: "not-the-password" });
+    expect(wrong).toMatchObject({ status: 400, body: { error: { code: "wrong_password" } } });
+    expect(await query("SELECT 1 FROM users WHERE email = $1", [email])).toEqual([]);
+    expect((await accountCall("confirm-email", { token, password })).status).toBe(200);
     expect((await signInOverHttp(email, password)).cookie).toContain("next-auth.session-token=");
+    expect(
+      await query("SELECT action FROM account_activity WHERE user_id = (SELECT id FROM users WHERE email = $1)", [email]),
+    ).toContainEqual({
+      action: "email_confirmed",
+    });
   });
 
   it("the confirmation link is single-use, expires, and only its hash is stored", async () => {
     const email = uniqueEmail();
-    expect((await authCallback("signup", { name: "Once", email, password: "long-enough-password" })).error).toBe("CHECK_EMAIL");
+    const password = "long-enough-password";
+    expect((await authCallback("signup", { name: "Once", email, password })).error).toBe("CHECK_EMAIL");
     const token = (await mailedToken(email, "confirm_email"))!;
     expect(token.length).toBeGreaterThanOrEqual(40);
-    expect(await query("SELECT 1 FROM email_link_tokens WHERE token_hash = $1", [token])).toEqual([]);
+    expect(await query("SELECT 1 FROM pending_sign_ups WHERE token_hash = $1", [token])).toEqual([]);
     expect(
-      await query("SELECT purpose FROM email_link_tokens WHERE token_hash = $1", [createHash("sha256").update(token).digest("hex")]),
-    ).toEqual([{ purpose: "confirm_email" }]);
+      await query("SELECT email FROM pending_sign_ups WHERE token_hash = $1", [createHash("sha256").update(token).digest("hex")]),
+    ).toEqual([{ email }]);
     // Two uses at once: the database lets exactly one through.
-    const both = await Promise.all([accountCall("confirm-email", { token }), accountCall("confirm-email", { token })]);
+    const both = await Promise.all([accountCall("confirm-email", { token, password }), accountCall("confirm-email", { token, password })]);
     expect(both.map((r) => r.status).sort()).toEqual([200, 400]);
-    expect((await accountCall("confirm-email", { token })).body.error.code).toBe("link_invalid");
+    expect((await accountCall("confirm-email", { token, password })).body.error.code).toBe("link_invalid");
+    expect(await query("SELECT count(*)::int AS n FROM users WHERE email = $1", [email])).toEqual([{ n: 1 }]);
 
     const later = uniqueEmail();
-    expect((await authCallback("signup", { name: "Late", email: later, password: "long-enough-password" })).error).toBe("CHECK_EMAIL");
+    expect((await authCallback("signup", { name: "Late", email: later, password })).error).toBe("CHECK_EMAIL");
     const stale = (await mailedToken(later, "confirm_email"))!;
-    await expireToken(stale);
+    await query("UPDATE pending_sign_ups SET expires_at = now() - interval '1 second' WHERE token_hash = $1", [
+      createHash("sha256").update(stale).digest("hex"),
+    ]);
+    expect((await accountCall("confirm-email", { token: stale, password })).body.error.code).toBe("link_invalid");
+    expect(await authCallback("signin", { email: later, password })).toMatchObject({ error: "CredentialsSignin" });
+    // Bad input is a 4xx.
+    expect((await accountCall("confirm-email", { token: "x".repeat(43), password })).status).toBe(400);
     expect((await accountCall("confirm-email", { token: stale })).status).toBe(400);
-    expect(await authCallback("signin", { email: later, password: "long-enough-password" })).toMatchObject({ error: "EMAIL_UNCONFIRMED" });
-    // A reset token is not a confirmation token, nor the reverse; bad input is a 4xx.
-    expect((await accountCall("confirm-email", { token: "x".repeat(43) })).status).toBe(400);
     expect((await accountCall("confirm-email", {})).status).toBe(400);
-    expect((await accountCall("confirm-email", { token: "a\u0000b" })).status).toBe(400);
+    expect((await accountCall("confirm-email", { token: "a\u0000b", password })).status).toBe(400);
     const form = await fetch(`${baseUrl()}/api/account/confirm-email`, {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
       body: "token=x",
     });
     expect(form.status).toBe(415);
+  });
+});
+
+describe("no account pre-hijacking", () => {
+  it("A signs up with B's email, B signs up and confirms the newest mail: A's password never opens the account, B's does", async () => {
+    const email = uniqueEmail();
+    const intruder = "intruders-own-password";
+    const owner = "the-owners-real-password";
+    expect((await authCallback("signup", { name: "Intruder Ltd", email, password: intruder })).error).toBe("CHECK_EMAIL");
+    expect((await authCallback("signup", { name: "Owner Inc", email, password: owner })).error).toBe("CHECK_EMAIL");
+    // Both mails went to B's inbox, newest first: B's own, then the intruder's.
+    const [newest, older] = await mailedTokens(email, "confirm_email");
+    expect(newest && older && newest !== older).toBe(true);
+    // B opening the intruder's mail by mistake cannot confirm it: it wants the intruder's password.
+    expect((await accountCall("confirm-email", { token: older, password: owner })).body.error.code).toBe("wrong_password");
+    expect((await accountCall("confirm-email", { token: newest, password: owner })).status).toBe(200);
+    expect(await query("SELECT m.name FROM users u JOIN merchants m ON m.id = u.merchant_id WHERE u.email = $1", [email])).toEqual([
+      { name: "Owner Inc" },
+    ]);
+    expect(await authCallback("signin", { email, password: intruder })).toMatchObject({
+      status: 401,
+      error: "CredentialsSignin",
+      cookie: null,
+    });
+    expect((await signInOverHttp(email, owner)).cookie).toContain("next-auth.session-token=");
+    // The intruder's link, even with the intruder's password, now changes nothing: the email has an account.
+    const late = await accountCall("confirm-email", { token: older, password: intruder });
+    expect(late).toMatchObject({ status: 409, body: { error: { code: "email_taken" } } });
+    expect(await authCallback("signin", { email, password: intruder })).toMatchObject({ error: "CredentialsSignin", cookie: null });
+    expect(await query("SELECT count(*)::int AS n FROM users WHERE email = $1", [email])).toEqual([{ n: 1 }]);
+    // A later sign-up with the confirmed email only tells the owner; the account stays as it is.
+    expect((await authCallback("signup", { name: "Intruder again", email, password: intruder })).error).toBe("CHECK_EMAIL");
+    expect(await mailKinds(email)).toEqual(["confirm_email", "confirm_email", "signup_existing_account"]);
+    expect(await authCallback("signin", { email, password: intruder })).toMatchObject({ error: "CredentialsSignin", cookie: null });
+  });
+
+  it("two sign-ups' links of one email used at once: one account, the other link answers that the email is taken", async () => {
+    const email = uniqueEmail();
+    for (const password of ["first-long-password", "second-long-password"])
+      expect((await authCallback("signup", { name: "Race", email, password })).error).toBe("CHECK_EMAIL");
+    const [second, first] = await mailedTokens(email, "confirm_email");
+    const both = await Promise.all([
+      accountCall("confirm-email", { token: first, password: "first-long-password" }),
+      accountCall("confirm-email", { token: second, password: "second-long-password" }),
+    ]);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(await query("SELECT count(*)::int AS n FROM users WHERE email = $1", [email])).toEqual([{ n: 1 }]);
+    const winner = both[0].status === 200 ? "first-long-password" : "second-long-password";
+    const loser = winner === "first-long-password" ? "second-long-password" : "first-long-password";
+    expect((await signInOverHttp(email, winner)).cookie).toBeTruthy();
+    expect(await authCallback("signin", { email, password: loser })).toMatchObject({ error: "CredentialsSignin" });
   });
 });
 
@@ -170,7 +241,7 @@ describe("password reset by emailed link", () => {
     const user = await signUpOverHttp();
     await accountCall("forgot-password", { email: user.email });
     const stale = (await mailedToken(user.email, "reset_password"))!;
-    await expireToken(stale);
+    await expireResetToken(stale);
     expect((await accountCall("reset-password", { token: stale, password: "brand-new-password" })).status).toBe(400);
     await accountCall("forgot-password", { email: user.email });
     const older = (await mailedToken(user.email, "reset_password"))!;
@@ -182,15 +253,6 @@ describe("password reset by emailed link", () => {
     expect((await accountCall("reset-password", { token: newest, password: "brand-new-password" })).status).toBe(200);
     expect((await accountCall("reset-password", { token: older, password: "other-new-password" })).status).toBe(400);
     expect((await signInOverHttp(user.email, "brand-new-password")).cookie).toBeTruthy();
-  });
-
-  it("a reset confirms an unconfirmed address (the link came to it)", async () => {
-    const email = uniqueEmail();
-    expect((await authCallback("signup", { name: "Reset first", email, password: "long-enough-password" })).error).toBe("CHECK_EMAIL");
-    await accountCall("forgot-password", { email });
-    const token = (await mailedToken(email, "reset_password"))!;
-    expect((await accountCall("reset-password", { token, password: "brand-new-password" })).status).toBe(200);
-    expect((await signInOverHttp(email, "brand-new-password")).cookie).toBeTruthy();
   });
 });
 

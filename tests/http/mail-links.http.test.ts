@@ -60,7 +60,7 @@ describe("mail over SMTP: the links work", () => {
     expectWellFormed(confirmation);
     expect(confirmation.subject).toMatch(/confirm/i);
     const token = await openLink(linkTo(confirmation, "/confirm-email"));
-    const confirmed = await accountCall("confirm-email", { token }, mail.url);
+    const confirmed = await accountCall("confirm-email", { token, password }, mail.url);
     expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
 
     const session = await signInOverHttp(email, password, mail.url);
@@ -79,9 +79,15 @@ describe("mail over SMTP: the links work", () => {
     const start = Date.now();
     expect((await authCallback("signup", { name: "Reset merchant", email, password: oldPassword }, mail.url)).error).toBe("CHECK_EMAIL");
     const confirmation = await mail.smtp.waitForMail({ to: email, since: start });
-    expect((await accountCall("confirm-email", { token: await openLink(linkTo(confirmation, "/confirm-email")) }, mail.url)).status).toBe(
-      200,
-    );
+    expect(
+      (
+        await accountCall(
+          "confirm-email",
+          { token: await openLink(linkTo(confirmation, "/confirm-email")), password: oldPassword },
+          mail.url,
+        )
+      ).status,
+    ).toBe(200);
 
     const asked = Date.now();
     expect((await accountCall("forgot-password", { email }, mail.url)).status).toBe(202);
@@ -104,9 +110,9 @@ describe("mail over SMTP: the links work", () => {
     const start = Date.now();
     await authCallback("signup", { name: "Owner", email, password }, mail.url);
     const confirmation = await mail.smtp.waitForMail({ to: email, since: start });
-    expect((await accountCall("confirm-email", { token: await openLink(linkTo(confirmation, "/confirm-email")) }, mail.url)).status).toBe(
-      200,
-    );
+    expect(
+      (await accountCall("confirm-email", { token: await openLink(linkTo(confirmation, "/confirm-email")), password }, mail.url)).status,
+    ).toBe(200);
 
     const again = Date.now();
     expect((await authCallback("signup", { name: "Someone else", email, password: "another-password-1" }, mail.url)).error).toBe(
