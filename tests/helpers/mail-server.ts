@@ -9,7 +9,7 @@
 import type { ServerProcess } from "../../scripts/lib/server-process";
 import { ownDatabase, type OwnDatabase } from "./own-database";
 import { startTestServer } from "./server";
-import { startTestSmtp, type TestSmtp } from "./smtp";
+import { startTestSmtp, type TestSmtp, type TestSmtpOptions } from "./smtp";
 
 export const TEST_MAIL_FROM = "Agent Payments Service <no-reply@mail.example.test>";
 
@@ -38,8 +38,12 @@ export interface MailTestServer {
 }
 
 /** `name`: a short unique suffix for the database (the test file's). */
-export async function startMailTestServer(name: string, env: Record<string, string> = {}): Promise<MailTestServer> {
-  const smtp = await startTestSmtp();
+export async function startMailTestServer(
+  name: string,
+  env: Record<string, string> = {},
+  smtpOptions: TestSmtpOptions = {},
+): Promise<MailTestServer> {
+  const smtp = await startTestSmtp(smtpOptions);
   const database = await ownDatabase(`mail_${name}`);
   const servers: ServerProcess[] = [];
   const start = async (extra: Record<string, string> = {}) => {

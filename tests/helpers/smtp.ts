@@ -84,7 +84,18 @@ export function mailMatches(mail: ReceivedMail, match: MailMatch = {}): boolean 
   return true;
 }
 
-export async function startTestSmtp(options: { user?: string; password?: string; port?: number; host?: string } = {}): Promise<TestSmtp> {
+export interface TestSmtpOptions {
+  /** The credentials it accepts (AUTH is optional: a client without credentials is accepted too). */
+  user?: string;
+  password?: string;
+  /** Default: a free port on 127.0.0.1. */
+  port?: number;
+  host?: string;
+  /** Milliseconds it takes before accepting each message (to make sends overlap). */
+  acceptDelayMs?: number;
+}
+
+export async function startTestSmtp(options: TestSmtpOptions = {}): Promise<TestSmtp> {
   const user = options.user ?? "mailer";
   const password = options.password ?? "smtp-test-password";
   const rules: (Refusal & { times: number })[] = [];
@@ -138,7 +149,8 @@ export async function startTestSmtp(options: { user?: string; password?: string;
             kind: headers["x-aps-mail-kind"] ?? null,
             receivedAt: Date.now(),
           });
-          callback();
+          if (options.acceptDelayMs) setTimeout(callback, options.acceptDelayMs);
+          else callback();
         })
         .catch((err: Error) => callback(err));
     },
