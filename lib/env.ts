@@ -121,7 +121,7 @@ const EnvSchema = z.object({
   PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).max(10_000).default(32),
   /** Sign-ups per client IP per RATE_LIMIT_WINDOW_MS. */
   SIGNUP_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(10),
-  /** "Forgot password" requests per client IP, and per email address, per RATE_LIMIT_WINDOW_MS. */
+  /** Requests per client IP to the account endpoints behind emailed links (forgot, reset, confirm), and "forgot password" per email, per RATE_LIMIT_WINDOW_MS. */
   PASSWORD_RESET_IP_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(10),
   PASSWORD_RESET_EMAIL_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(3),
   /** "1": the dev mail viewer (/dev/mail) is served even when NODE_ENV=production (the e2e and test servers). Never in a real deployment. */

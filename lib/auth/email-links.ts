@@ -9,8 +9,9 @@ import { z } from "zod";
 import { getDb, transaction, type Db } from "../db";
 import { env } from "../env";
 import { queueMail } from "../mail/outbox";
-import { Email } from "../validation/common";
-import { findNulPath } from "../validation/text-safety";
+import { recordActivity, type RequestOrigin } from "../accounts/activity";
+import { endEveryWayIn } from "../accounts/end-access";
+import { recentAdditionsText } from "../accounts/recent-additions";
 import { PASSWORD_MIN_LENGTH } from "./messages";
 import { hashPassword } from "../crypto/password";
 
@@ -57,18 +58,16 @@ export async function queueExistingAccountMail(tx: Db, email: string): Promise<v
   });
 }
 
-const ForgotInput = z.object({ email: z.string().trim().toLowerCase().pipe(Email) });
+const INVALID_EMAIL = "Enter a valid email address.";
+
+export const ForgotInput = z.object({
+  email: z.string("Enter a valid email address.").trim().toLowerCase().pipe(z.string().max(254, INVALID_EMAIL).email(INVALID_EMAIL)),
+});
 
 /**
- * "Forgot password": a reset link mailed when the email has an account; the caller answers the same
- * either way. Returns the normalised email (for the limits), or null when it is not an email at all.
+ * "Forgot password": a reset link mailed when the email has an account (the caller answers the same either
+ * way), with what was created in the account lately, so that a reset after a break-in shows what to undo.
  */
-export function parseForgotPassword(body: unknown): string | null {
-  if (findNulPath(body) !== null) return null;
-  const input = ForgotInput.safeParse(body);
-  return input.success ? input.data.email : null;
-}
-
 export async function requestPasswordReset(email: string): Promise<void> {
   await transaction(async (tx) => {
     const user = await tx.user.findUnique({ where: { email }, select: { id: true, email: true } });
@@ -78,18 +77,36 @@ export async function requestPasswordReset(email: string): Promise<void> {
       to: user.email,
       kind: "reset_password",
       subject: "Reset your Agent Payments Service password",
-      text: `Someone (hopefully you) asked to reset the password of your Agent Payments Service account. Choose a new one here:\n\n${linkTo("/reset-password", token)}\n\nThe link works once, for 1 hour. Setting a new password signs every session of this account out. If you did not ask, ignore this mail: your password stays as it is.`,
+      text: `Someone (hopefully you) asked to reset the password of your Agent Payments Service account. Choose a new one here:\n\n${linkTo("/reset-password", token)}\n\nThe link works once, for 1 hour. Setting a new password signs every session of this account out and ends every app you connected with OAuth (connect them again afterwards). If you did not ask, ignore this mail: your password stays as it is.\n\n${await recentAdditionsText(tx, user.id)}`,
     });
   });
 }
 
-export const ResetInput = z.object({ token: z.string().min(1).max(200), password: z.string().min(PASSWORD_MIN_LENGTH).max(200) });
+export const ResetInput = z.object({
+  token: z.string().min(1).max(200),
+  password: z
+    .string()
+    .min(PASSWORD_MIN_LENGTH, `Choose a password of at least ${PASSWORD_MIN_LENGTH} characters.`)
+    .max(200, "Choose a password of at most 200 characters."),
+});
+
+/** Whether a link token is still usable (a read: taking it is takeLinkToken's, in the change's transaction). */
+async function linkTokenUsable(token: string, purpose: LinkPurpose): Promise<boolean> {
+  const rows = await getDb().$queryRaw<unknown[]>`
+    SELECT 1 FROM email_link_tokens
+     WHERE token_hash = ${hashToken(token)} AND purpose = ${purpose} AND used_at IS NULL AND expires_at > now()`;
+  return rows.length > 0;
+}
 
 /**
- * Sets a new password with a reset link: the token is taken, the password replaced, every other reset
- * link of the account spent and every dashboard session revoked: all in one transaction. The password is hashed before it opens.
+ * Sets a new password with a reset link. A dead link is refused before any hashing (a flood of made-up
+ * tokens costs no scrypt). Then, in one transaction: the token is taken, the password replaced, every other
+ * reset link of the account spent, every way in ended (dashboard sessions, OAuth grants and their tokens:
+ * lib/accounts/end-access.ts), the sign-in back-off cleared and `password_reset` logged. The password is
+ * hashed before it opens.
  */
-export async function resetPassword(input: z.output<typeof ResetInput>): Promise<"reset" | "invalid"> {
+export async function resetPassword(input: z.output<typeof ResetInput>, origin: RequestOrigin): Promise<"reset" | "invalid"> {
+  if (!(await linkTokenUsable(input.token, "reset_password"))) return "invalid";
   const passwordHash = await hashPassword(input.password);
   return transaction(async (tx) => {
     const userId = await takeLinkToken(tx, input.token, "reset_password");
@@ -97,8 +114,14 @@ export async function resetPassword(input: z.output<typeof ResetInput>): Promise
     const now = new Date();
     const user = await tx.user.update({ where: { id: userId }, data: { passwordHash }, select: { email: true } });
     await tx.emailLinkToken.updateMany({ where: { userId, purpose: "reset_password", usedAt: null }, data: { usedAt: now } });
-    await tx.dashboardSession.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: now } });
+    const ended = await endEveryWayIn(tx, userId);
     await tx.signInThrottle.deleteMany({ where: { email: user.email } });
+    await recordActivity(tx, {
+      action: "password_reset",
+      userId,
+      origin,
+      detail: { sessionsEnded: ended.sessions, oauthGrantsRevoked: ended.oauthGrants },
+    });
     return "reset";
   });
 }

@@ -7,16 +7,18 @@
 //   the answer when the password was wrong. Counting the attempt up front, in one atomic upsert, means
 //   concurrent attempts cannot slip past the back-off together;
 // - sign-ups per client IP: SIGNUP_RATE_LIMIT_MAX per window;
-// - "forgot password" requests per client IP (PASSWORD_RESET_IP_RATE_LIMIT_MAX) and per email, known or
-//   not (PASSWORD_RESET_EMAIL_RATE_LIMIT_MAX): nobody can flood an inbox with reset mails.
+// - the account endpoints behind emailed links (forgot password, reset password, confirm a sign-up) per
+//   client IP (PASSWORD_RESET_IP_RATE_LIMIT_MAX), taken before the body is read and before any password
+//   hashing, so a flood of them cannot fill the hashing gate sign-in shares; "forgot password" also per
+//   email, known or not (PASSWORD_RESET_EMAIL_RATE_LIMIT_MAX): nobody can flood an inbox with reset mails.
 // The client IP is a bucket name from lib/http/client-ip.ts (IPv4, or the IPv6 /64). Token buckets share
 // the API limiter's table and window, with their own sizes.
 import { getDb, sql, statement } from "../db";
 import { env } from "../env";
 import { postgresLimiter } from "../rate-limit/postgres-limiter";
-import type { RateLimiter } from "../rate-limit/token-bucket";
+import type { RateLimiter, TakeResult } from "../rate-limit/token-bucket";
 
-type LimiterName = "loginLimiter" | "loginIpLimiter" | "signupLimiter" | "resetIpLimiter" | "resetEmailLimiter";
+type LimiterName = "loginLimiter" | "loginIpLimiter" | "signupLimiter" | "accountIpLimiter" | "resetEmailLimiter";
 const globalForLimits = globalThis as unknown as Partial<Record<LimiterName, RateLimiter>>;
 
 function limiter(name: LimiterName, max: number): RateLimiter {
@@ -98,16 +100,14 @@ export async function maySignUp(ip: string): Promise<boolean> {
   return (await limiter("signupLimiter", env.SIGNUP_RATE_LIMIT_MAX).take(`signup:${ip}`)).allowed;
 }
 
-/** A "forgot password" request: a token from the IP's bucket, then from the email's. */
-export async function takePasswordResetRequest(
-  ip: string,
-  email: string,
-): Promise<{ allowed: true } | { allowed: false; retryAfterSeconds: number }> {
-  const perIp = await limiter("resetIpLimiter", env.PASSWORD_RESET_IP_RATE_LIMIT_MAX).take(`reset-ip:${ip}`);
-  if (!perIp.allowed) return { allowed: false, retryAfterSeconds: perIp.retryAfterSeconds };
-  const perEmail = await limiter("resetEmailLimiter", env.PASSWORD_RESET_EMAIL_RATE_LIMIT_MAX).take(`reset-email:${email}`);
-  if (!perEmail.allowed) return { allowed: false, retryAfterSeconds: perEmail.retryAfterSeconds };
-  return { allowed: true };
+/** One request to an account endpoint behind an emailed link: a token from the client IP's bucket. */
+export function takeAccountRequest(ip: string): Promise<TakeResult> {
+  return limiter("accountIpLimiter", env.PASSWORD_RESET_IP_RATE_LIMIT_MAX).take(`account-ip:${ip}`);
+}
+
+/** A "forgot password" request's second token: from the email's bucket (known or not). */
+export function takePasswordResetEmail(email: string): Promise<TakeResult> {
+  return limiter("resetEmailLimiter", env.PASSWORD_RESET_EMAIL_RATE_LIMIT_MAX).take(`reset-email:${email}`);
 }
 
 /** Deletes account counters idle long enough to be forgotten (the tick calls this). */

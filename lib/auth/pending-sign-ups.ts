@@ -43,7 +43,10 @@ export async function queueSignUp(tx: Db, request: SignUpRequest): Promise<void>
   });
 }
 
-export const ConfirmInput = z.object({ token: z.string().min(1).max(200), password: z.string().min(1).max(200) });
+export const ConfirmInput = z.object({
+  token: z.string().min(1, "Open the whole link from the mail.").max(200, "Open the whole link from the mail."),
+  password: z.string().min(1, "Enter the password you chose when you signed up.").max(200, "That is not the password of this sign-up."),
+});
 
 export type ConfirmOutcome = "confirmed" | "invalid" | "wrong_password" | "taken";
 

@@ -21,6 +21,9 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     WEBHOOK_WAKE_ON_COMMIT: "0",
     // Sign-up confirms through the emailed link, read from the dev mail viewer (tests/helpers/dashboard.ts).
     DEV_MAIL_VIEWER: "1",
+    // Every sign-up of every server confirms from 127.0.0.1, and all servers of a run share one bucket table:
+    // the account endpoints' per-IP limit is tested on servers of their own, which set it (and their IPs).
+    PASSWORD_RESET_IP_RATE_LIMIT_MAX: "1000",
     ...env,
   });
 }

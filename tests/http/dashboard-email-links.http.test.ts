@@ -101,7 +101,7 @@ describe("sign-up does not tell which emails have accounts", () => {
     // The link with another password: refused, and the link still works with the right one.
     const token = (await mailedToken(email, "confirm_email"))!;
     const wrong = await accountCall("confirm-email", { token, password: "not-the-password" });
-    expect(wrong).toMatchObject({ status: 400, body: { error: { code: "wrong_password" } } });
+    expect(wrong).toMatchObject({ status: 400, body: { error: { code: "VALIDATION_ERROR", details: { reason: "wrong_password" } } } });
     expect(await query("SELECT 1 FROM users WHERE email = $1", [email])).toEqual([]);
     expect((await accountCall("confirm-email", { token, password })).status).toBe(200);
     expect((await signInOverHttp(email, password)).cookie).toContain("next-auth.session-token=");
@@ -125,7 +125,7 @@ describe("sign-up does not tell which emails have accounts", () => {
     // Two uses at once: the database lets exactly one through.
     const both = await Promise.all([accountCall("confirm-email", { token, password }), accountCall("confirm-email", { token, password })]);
     expect(both.map((r) => r.status).sort()).toEqual([200, 400]);
-    expect((await accountCall("confirm-email", { token, password })).body.error.code).toBe("link_invalid");
+    expect((await accountCall("confirm-email", { token, password })).body.error.details.reason).toBe("link_invalid");
     expect(await query("SELECT count(*)::int AS n FROM users WHERE email = $1", [email])).toEqual([{ n: 1 }]);
 
     const later = uniqueEmail();
@@ -134,7 +134,7 @@ describe("sign-up does not tell which emails have accounts", () => {
     await query("UPDATE pending_sign_ups SET expires_at = now() - interval '1 second' WHERE token_hash = $1", [
       createHash("sha256").update(stale).digest("hex"),
     ]);
-    expect((await accountCall("confirm-email", { token: stale, password })).body.error.code).toBe("link_invalid");
+    expect((await accountCall("confirm-email", { token: stale, password })).body.error.details.reason).toBe("link_invalid");
     expect(await authCallback("signin", { email: later, password })).toMatchObject({ error: "CredentialsSignin" });
     // Bad input is a 4xx.
     expect((await accountCall("confirm-email", { token: "x".repeat(43), password })).status).toBe(400);
@@ -161,7 +161,7 @@ describe("no account pre-hijacking", () => {
     const [newest, older] = await mailedTokens(email, "confirm_email");
     expect(newest && older && newest !== older).toBe(true);
     // B opening the intruder's mail by mistake cannot confirm it: it wants the intruder's password.
-    expect((await accountCall("confirm-email", { token: older, password: owner })).body.error.code).toBe("wrong_password");
+    expect((await accountCall("confirm-email", { token: older, password: owner })).body.error.details.reason).toBe("wrong_password");
     expect((await accountCall("confirm-email", { token: newest, password: owner })).status).toBe(200);
     expect(await query("SELECT m.name FROM users u JOIN merchants m ON m.id = u.merchant_id WHERE u.email = $1", [email])).toEqual([
       { name: "Owner Inc" },
@@ -174,7 +174,7 @@ describe("no account pre-hijacking", () => {
     expect((await signInOverHttp(email, owner)).cookie).toContain("next-auth.session-token=");
     // The intruder's link, even with the intruder's password, now changes nothing: the email has an account.
     const late = await accountCall("confirm-email", { token: older, password: intruder });
-    expect(late).toMatchObject({ status: 409, body: { error: { code: "email_taken" } } });
+    expect(late).toMatchObject({ status: 409, body: { error: { code: "CONFLICT", details: { reason: "email_taken" } } } });
     expect(await authCallback("signin", { email, password: intruder })).toMatchObject({ error: "CredentialsSignin", cookie: null });
     expect(await query("SELECT count(*)::int AS n FROM users WHERE email = $1", [email])).toEqual([{ n: 1 }]);
     // A later sign-up with the confirmed email only tells the owner; the account stays as it is.
@@ -233,7 +233,9 @@ describe("password reset by emailed link", () => {
     expect(await authCallback("signin", { email: user.email, password: user.password })).toMatchObject({ error: "CredentialsSignin" });
     expect((await signInOverHttp(user.email, "brand-new-password")).cookie).toContain("next-auth.session-token=");
     // Used once: again is refused, and the password stays.
-    expect((await accountCall("reset-password", { token, password: "third-long-password" })).body.error.code).toBe("link_invalid");
+    expect((await accountCall("reset-password", { token, password: "third-long-password" })).body.error.details.reason).toBe(
+      "link_invalid",
+    );
     expect((await signInOverHttp(user.email, "brand-new-password")).cookie).toBeTruthy();
   });
 
