@@ -54,7 +54,7 @@ export async function queueExistingAccountMail(tx: Db, email: string): Promise<v
     to: email,
     kind: "signup_existing_account",
     subject: "Someone tried to sign up with your email",
-    text: `Someone tried to create an Agent Payments Service account with this email address, which already has an account. Nothing changed.\n\nIf it was you, sign in instead: ${env.BASE_URL.replace(/\/$/, "")}/login\nForgot your password? Reset it: ${env.BASE_URL.replace(/\/$/, "")}/forgot-password\n\nIf it was not you, you can ignore this mail.`,
+    text: `Someone tried to create an Agent Payments Service account with this email address, which already has an account. Nothing changed.\n\nIf it was you, sign in instead: ${env.BASE_URL.replace(/\/$/, "")}/login\nForgot your password? Reset it: ${env.BASE_URL.replace(/\/$/, "")}/forgot-password\n\nIf it was not you, ignore this mail: the attempt gave no one access to your account, and its password is unchanged.`,
   });
 }
 

@@ -118,6 +118,18 @@ export default async function DevMailPage({ searchParams }: { searchParams: Prom
               <time dateTime={mail.createdAt.toISOString()}>{mail.createdAt.toISOString()}</time>
             </p>
             <Body text={mail.textBody} />
+            {mail.htmlBody ? (
+              <details className="mt-3 text-xs text-slate-700">
+                <summary className="cursor-pointer font-medium">HTML part</summary>
+                {/* sandbox: the mail's HTML runs no script and opens nothing here */}
+                <iframe
+                  title={`HTML part of: ${mail.subject}`}
+                  sandbox=""
+                  srcDoc={mail.htmlBody}
+                  className="mt-2 h-72 w-full rounded border border-slate-200"
+                />
+              </details>
+            ) : null}
             <Delivery mail={mail} />
           </li>
         ))}
