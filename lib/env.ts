@@ -116,6 +116,12 @@ const EnvSchema = z.object({
    */
   LOGIN_ACCOUNT_FAILURES_MAX: z.coerce.number().int().min(1).default(10),
   LOGIN_BACKOFF_MAX_SECONDS: z.coerce.number().int().min(1).default(900),
+  /**
+   * Wrong two-factor codes in a row for one user (sign-in, turning it off) before back-off: from then on
+   * each wrong code blocks the user's codes for 30 s, then 60, 120, ... up to TWO_FACTOR_BACKOFF_MAX_SECONDS.
+   */
+  TWO_FACTOR_FAILURES_MAX: z.coerce.number().int().min(1).default(5),
+  TWO_FACTOR_BACKOFF_MAX_SECONDS: z.coerce.number().int().min(1).default(3600),
   /** Password hashes (scrypt, 128 MiB each) computed at once per process, and attempts that may wait for one. */
   PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).max(10_000).default(32),

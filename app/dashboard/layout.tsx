@@ -1,6 +1,7 @@
 // The dashboard frame: signed-in only (else /login), top bar with the merchant, the always-visible
 // test/live switch and sign-out, a sidebar, and the CSRF token and mode for dashboardFetch.
 import type { Metadata } from "next";
+import Link from "next/link";
 import type { ReactNode } from "react";
 import { ModeSwitch } from "@/components/dashboard/ModeSwitch";
 import { Providers } from "@/components/dashboard/Providers";
@@ -9,6 +10,7 @@ import { SideNav } from "@/components/dashboard/SideNav";
 import { SignOutButton } from "@/components/dashboard/SignOutButton";
 import { CSRF_META, MODE_META } from "@/lib/dashboard/client";
 import { requireDashboard } from "@/lib/dashboard/session";
+import { needsTwoFactorForLive, TWO_FACTOR_SETUP_PATH } from "@/lib/dashboard/two-factor-gate";
 import { paymentsAvailable } from "@/lib/rails";
 
 export const dynamic = "force-dynamic";
@@ -38,6 +40,18 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           connected.
         </div>
       )}
+      {dashboard.mode === "live" && needsTwoFactorForLive(dashboard) ? (
+        <div className="bg-indigo-50 px-4 py-2 text-center text-sm text-indigo-950" data-testid="two-factor-required-banner" role="status">
+          {dashboard.twoFactor.enabled
+            ? "To make changes in live mode, sign out and sign in again with your authentication code."
+            : "Owners and admins need two-factor authentication to make changes in live mode."}{" "}
+          {dashboard.twoFactor.enabled ? null : (
+            <Link href={TWO_FACTOR_SETUP_PATH} className="font-semibold underline underline-offset-2">
+              Set up two-factor authentication
+            </Link>
+          )}
+        </div>
+      ) : null}
       <div className="min-h-screen bg-slate-50">
         <header className="border-b border-slate-200 bg-white">
           <div className="mx-auto flex max-w-7xl items-center justify-between gap-4 px-4 py-2.5 md:px-6">

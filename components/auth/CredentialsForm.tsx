@@ -49,22 +49,37 @@ export function CredentialsForm({
   const [error, setError] = useState<string | null>(authErrorMessage(initialError));
   const [pending, setPending] = useState(false);
   const [checkEmail, setCheckEmail] = useState<string | null>(null);
+  // Sign-in's second step (two-factor authentication on): the first step's fields, sent again with the code.
+  const [firstStep, setFirstStep] = useState<Record<string, string> | null>(null);
+  const [recovery, setRecovery] = useState(false);
   const errorRef = useRef<HTMLElement>(null);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
+    const fields = { ...firstStep, ...(Object.fromEntries(form) as Record<string, string>) };
     setPending(true);
     setError(null);
-    const result = await signIn(provider, { ...(Object.fromEntries(form) as Record<string, string>), redirect: false, callbackUrl }).catch(
-      () => null,
-    );
+    const result = await signIn(provider, { ...fields, redirect: false, callbackUrl }).catch(() => null);
     if (result?.ok && !result.error) {
       router.replace(callbackUrl);
       router.refresh();
       return;
     }
     setPending(false);
+    if (
+      result?.error === "TWO_FACTOR_REQUIRED" ||
+      (firstStep && (result?.error === "TWO_FACTOR_INVALID" || result?.error === "RATE_LIMITED"))
+    ) {
+      // The password was right: ask for the code (the code field takes the focus); a wrong code stays here.
+      setFirstStep({ email: fields.email ?? "", password: fields.password ?? "" });
+      if (result.error !== "TWO_FACTOR_REQUIRED") {
+        setError(authErrorMessage(result.error));
+        requestAnimationFrame(() => errorRef.current?.focus());
+      }
+      return;
+    }
+    setFirstStep(null);
     if (result?.error === "CHECK_EMAIL") {
       // Every well-formed sign-up ends here, whether or not the email had an account (lib/auth/credentials.ts).
       setCheckEmail(String(form.get("email") ?? ""));
@@ -104,7 +119,18 @@ export function CredentialsForm({
           {error}
         </p>
       ) : null}
-      {FIELDS[provider].map((field) => (
+      {firstStep ? (
+        <SecondStep
+          recovery={recovery}
+          invalid={Boolean(error)}
+          onSwitch={() => setRecovery(!recovery)}
+          onBack={() => {
+            setFirstStep(null);
+            setError(null);
+          }}
+        />
+      ) : null}
+      {(firstStep ? [] : FIELDS[provider]).map((field) => (
         <div key={field.name} className="flex flex-col gap-1.5">
           <label htmlFor={`${provider}-${field.name}`} className="text-sm font-medium text-slate-700">
             {field.label}
@@ -131,11 +157,61 @@ export function CredentialsForm({
       <Button type="submit" variant="primary" pending={pending} className="mt-2 w-full">
         {provider === "signin" ? (pending ? "Signing in…" : "Sign in") : pending ? "Creating account…" : "Create account"}
       </Button>
-      {provider === "signin" ? (
+      {provider === "signin" && !firstStep ? (
         <a href="/forgot-password" className="text-center text-sm font-medium text-indigo-700 underline-offset-2 hover:underline">
           Forgot password?
         </a>
       ) : null}
     </form>
+  );
+}
+
+/** The code field of sign-in's second step: an authenticator app's code, or a recovery code. */
+function SecondStep({
+  recovery,
+  invalid,
+  onSwitch,
+  onBack,
+}: {
+  recovery: boolean;
+  invalid: boolean;
+  onSwitch: () => void;
+  onBack: () => void;
+}) {
+  const id = recovery ? "signin-recovery-code" : "signin-code";
+  return (
+    <>
+      <p className="text-sm text-slate-700">
+        {recovery
+          ? "Enter one of the recovery codes you saved when you turned on two-factor authentication. Each works once."
+          : "Two-factor authentication is on for this account. Enter the 6-digit code from your authenticator app."}
+      </p>
+      <div className="flex flex-col gap-1.5">
+        <label htmlFor={id} className="text-sm font-medium text-slate-700">
+          {recovery ? "Recovery code" : "Authentication code"}
+        </label>
+        <input
+          key={id}
+          id={id}
+          name="code"
+          type="text"
+          inputMode={recovery ? "text" : "numeric"}
+          autoComplete={recovery ? "off" : "one-time-code"}
+          autoFocus
+          required
+          maxLength={40}
+          aria-invalid={invalid ? true : undefined}
+          className={inputClass}
+        />
+      </div>
+      <div className="flex flex-wrap justify-between gap-2 text-sm">
+        <button type="button" onClick={onSwitch} className="font-medium text-indigo-700 underline-offset-2 hover:underline">
+          {recovery ? "Use the authenticator app" : "Use a recovery code"}
+        </button>
+        <button type="button" onClick={onBack} className="font-medium text-slate-700 underline-offset-2 hover:underline">
+          Back
+        </button>
+      </div>
+    </>
   );
 }

@@ -16,15 +16,24 @@ import { findNulPath } from "../validation/text-safety";
 import { noteRetryAfter } from "./auth-route";
 import { clearLoginAttempts, maySignUp, noteFailedLogin, takeLoginAttempt } from "./limits";
 import { PASSWORD_MIN_LENGTH, type AuthErrorCode } from "./messages";
+import { recordActivity } from "../accounts/activity";
+import { verifyCode } from "../two-factor/verify-code";
 import { dummyPasswordHash, hashPassword, needsRehash, PasswordHashBusyError, verifyPassword } from "../crypto/password";
 
 export interface SignedInUser {
   id: string;
   email: string;
   merchantId: string;
+  /** The sign-in passed the user's second factor (lib/two-factor/). */
+  twoFactor?: boolean;
 }
 
-const SignInInput = z.object({ email: z.string().trim().toLowerCase().pipe(Email), password: z.string().min(1).max(200) });
+const SignInInput = z.object({
+  email: z.string().trim().toLowerCase().pipe(Email),
+  password: z.string().min(1).max(200),
+  // The second step of a sign-in with two-factor authentication: a TOTP code or a recovery code.
+  code: z.string().trim().max(40).optional(),
+});
 const SignUpInput = z.object({
   name: z.string().trim().min(1).max(100),
   email: z.string().trim().toLowerCase().pipe(Email),
@@ -74,7 +83,13 @@ async function checkPassword(credentials: unknown, ip: string): Promise<SignedIn
   }
   const user = await getDb().user.findUnique({
     where: { email },
-    select: { id: true, email: true, merchantId: true, passwordHash: true },
+    select: {
+      id: true,
+      email: true,
+      merchantId: true,
+      passwordHash: true,
+      twoFactor: { select: { enabledAt: true } },
+    },
   });
   // Unknown emails cost the same scrypt time as known ones, so timing does not tell which have accounts.
   const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
@@ -83,8 +98,30 @@ async function checkPassword(credentials: unknown, ip: string): Promise<SignedIn
     return null;
   }
   await clearLoginAttempts(email);
+  const twoFactor = Boolean(user.twoFactor?.enabledAt);
+  if (twoFactor) await passSecondFactor(user.id, input.code, ip);
   if (needsRehash(user.passwordHash)) await rehash(user.id, user.passwordHash, password);
-  return { id: user.id, email: user.email, merchantId: user.merchantId };
+  return { id: user.id, email: user.email, merchantId: user.merchantId, twoFactor };
+}
+
+/**
+ * The second step, asked only after the right password: no code yet is TWO_FACTOR_REQUIRED (the form then
+ * shows a code field and sends the password again with the code); a wrong, replayed or used code is
+ * TWO_FACTOR_INVALID and an activity row; too many wrong codes, RATE_LIMITED (lib/two-factor/verify-code.ts).
+ */
+async function passSecondFactor(userId: string, code: string | undefined, ip: string): Promise<void> {
+  if (!code) throw new AuthError("TWO_FACTOR_REQUIRED");
+  const origin = { ip, userAgent: null };
+  const verdict = await verifyCode({
+    userId,
+    code,
+    origin,
+    onFailure: (tx) => recordActivity(tx, { action: "sign_in_failed", userId, origin, detail: { reason: "two_factor" } }),
+  });
+  if (verdict.ok) return;
+  if (verdict.reason === "wrong") throw new AuthError("TWO_FACTOR_INVALID");
+  noteRetryAfter(verdict.retryAfterSeconds);
+  throw new AuthError("RATE_LIMITED");
 }
 
 /**

@@ -14,6 +14,7 @@ import { revokeSession, startSession } from "./sessions";
 declare module "next-auth" {
   interface User {
     merchantId: string;
+    twoFactor?: boolean;
   }
   interface Session {
     userId: string;
@@ -48,7 +49,11 @@ export const authOptions: NextAuthOptions = {
     CredentialsProvider({
       id: "signin",
       name: "Email and password",
-      credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+      credentials: {
+        email: { label: "Email", type: "email" },
+        password: { label: "Password", type: "password" },
+        code: { label: "Authentication code", type: "text" },
+      },
       authorize: (credentials, req) => signIn(credentials, ipOf(req)),
     }),
     CredentialsProvider({
@@ -72,7 +77,7 @@ export const authOptions: NextAuthOptions = {
       if (user) {
         token.sub = user.id;
         token.email = user.email;
-        token.sid = await startSession(user.id, SESSION_MAX_AGE_SECONDS);
+        token.sid = await startSession(user.id, SESSION_MAX_AGE_SECONDS, user.twoFactor === true);
       }
       return token;
     },

@@ -3,9 +3,12 @@
 import { getDb } from "../db";
 import { randomBase62 } from "../ids";
 
-export async function startSession(userId: string, maxAgeSeconds: number): Promise<string> {
+/** `twoFactor`: the sign-in passed the user's second factor (the session may then act in live mode). */
+export async function startSession(userId: string, maxAgeSeconds: number, twoFactor = false): Promise<string> {
   const id = randomBase62(24);
-  await getDb().dashboardSession.create({ data: { id, userId, expiresAt: new Date(Date.now() + maxAgeSeconds * 1000) } });
+  await getDb().dashboardSession.create({
+    data: { id, userId, expiresAt: new Date(Date.now() + maxAgeSeconds * 1000), twoFactorAt: twoFactor ? new Date() : null },
+  });
   return id;
 }
 
@@ -13,13 +16,31 @@ export async function revokeSession(id: string): Promise<void> {
   await getDb().dashboardSession.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } });
 }
 
-/** The live session's user with their merchant's name (one query), or null. */
+/**
+ * The live session's user with their merchant's name (one query), or null; `twoFactor`: whether the user
+ * has two-factor sign-in on, and whether this session proved it since it was turned on.
+ */
 export async function liveSessionUser(id: string, userId: string) {
   const session = await getDb().dashboardSession.findFirst({
     where: { id, userId, revokedAt: null, expiresAt: { gt: new Date() } },
-    select: { user: { select: { id: true, email: true, merchantId: true, merchant: { select: { name: true, timeZone: true } } } } },
+    select: {
+      twoFactorAt: true,
+      user: {
+        select: {
+          id: true,
+          email: true,
+          merchantId: true,
+          merchant: { select: { name: true, timeZone: true } },
+          twoFactor: { select: { enabledAt: true } },
+        },
+      },
+    },
   });
-  return session?.user ?? null;
+  if (!session) return null;
+  const { twoFactor, ...user } = session.user;
+  const enabledAt = twoFactor?.enabledAt ?? null;
+  const verified = enabledAt !== null && session.twoFactorAt !== null && session.twoFactorAt >= enabledAt;
+  return { ...user, twoFactor: { enabled: enabledAt !== null, verified } };
 }
 
 // Ended sessions are kept a day (a revoked cookie still meets its row and is refused with it), then deleted.

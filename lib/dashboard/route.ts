@@ -1,6 +1,7 @@
 // dashboardApi(): the wrapper every dashboard route handler (/api/dashboard/**) is made with, the request
 // pipeline (lib/http/pipeline.ts) composed with the dashboard's authentication step:
-//   session (401) -> for mutations: Origin (403) + X-CSRF-Token (403) -> per-user rate limit (429)
+//   session (401) -> for mutations: Origin (403) + X-CSRF-Token (403) -> in live mode, the second
+//   factor of owners and admins (403 two_factor_required, two-factor-gate.ts) -> per-user rate limit (429)
 //   -> the Idempotency-Key claim (when sent; per user and mode, in the API's store).
 // The rest is the pipeline's: JSON body + zod (400), path ids (404), mutations in ONE transaction with the
 // stored response, reads on the pool (a read may answer with its own Response, say a CSV download), errors in
@@ -20,6 +21,7 @@ import { isSameOrigin } from "../security/same-origin";
 import { CSRF_HEADER, verifyCsrfToken } from "./csrf";
 import { MODE_HEADER, parseMode } from "./mode";
 import { getDashboard, type Dashboard } from "./session";
+import { assertLiveWriteAllowed } from "./two-factor-gate";
 
 export interface DashboardContext<B> {
   /** The mutation's transaction, or the pool for a GET. */
@@ -41,10 +43,14 @@ interface Options<B extends z.ZodType | undefined> {
   status?: number;
   /** The response carries a secret: its stored idempotent copy is encrypted at rest. */
   secretInResponse?: boolean;
+  /** The signed-in user's own account (two-factor sign-in itself), the same in both modes: no live-mode gate. */
+  ownAccount?: true;
+  /** false: `tx` is the pool and the handler opens its own transactions (say, to hash a password first). */
+  transaction?: false;
 }
 
 /** The signed-in user (mutations: from this dashboard's origin, with its CSRF token), their token and the claim. */
-async function bySession(req: Request, headers: Headers, claimRequest?: ClaimRequest) {
+async function bySession(req: Request, headers: Headers, claimRequest: ClaimRequest | undefined, ownAccount: boolean) {
   const modeHeader = req.headers.get(MODE_HEADER);
   const dashboard = await getDashboard(modeHeader ? parseMode(modeHeader) : undefined);
   if (!dashboard) throw new UnauthorizedError("Sign in to the dashboard first.");
@@ -52,6 +58,7 @@ async function bySession(req: Request, headers: Headers, claimRequest?: ClaimReq
     if (!isSameOrigin(req)) throw new ForbiddenError("Cross-site request refused: the Origin header is not this dashboard.");
     if (!verifyCsrfToken(dashboard.sid, req.headers.get(CSRF_HEADER)))
       throw new ForbiddenError("Missing or invalid CSRF token: reload the page and try again.");
+    if (!ownAccount) assertLiveWriteAllowed(dashboard, dashboard.scope.livemode);
   }
   await enforceRateLimit(`dashboard:${dashboard.user.id}`, headers);
   if (!claimRequest) return { caller: dashboard };
@@ -60,21 +67,30 @@ async function bySession(req: Request, headers: Headers, claimRequest?: ClaimReq
   return { caller: dashboard, claim: await claim(sql(), scope, claimRequest.fingerprint) };
 }
 
-const SIGNED_IN: Steps<Dashboard> = { authenticate: bySession, claims: true, headers: { "Cache-Control": "no-store" } };
+const stepsFor = (ownAccount: boolean): Steps<Dashboard> => ({
+  authenticate: (req, headers, claimRequest) => bySession(req, headers, claimRequest, ownAccount),
+  claims: true,
+  headers: { "Cache-Control": "no-store" },
+});
+const SIGNED_IN = stepsFor(false);
+const OWN_ACCOUNT = stepsFor(true);
 
 export function dashboardApi<B extends z.ZodType | undefined = undefined>(
   options: Options<B>,
   handler: (ctx: DashboardContext<Infer<B>>) => Promise<unknown>,
 ) {
-  return pipeline<Dashboard, B, undefined, "prisma">(SIGNED_IN, options, ({ tx, caller, body, params, req }) =>
-    handler({
-      tx,
-      dashboard: caller,
-      scope: caller.scope,
-      body,
-      params,
-      query: new URL(req.url).searchParams,
-      origin: originOf(req.headers, clientIp(req)),
-    }),
+  return pipeline<Dashboard, B, undefined, "prisma">(
+    options.ownAccount ? OWN_ACCOUNT : SIGNED_IN,
+    options,
+    ({ tx, caller, body, params, req }) =>
+      handler({
+        tx,
+        dashboard: caller,
+        scope: caller.scope,
+        body,
+        params,
+        query: new URL(req.url).searchParams,
+        origin: originOf(req.headers, clientIp(req)),
+      }),
   );
 }

@@ -21,6 +21,8 @@ export interface Dashboard {
   user: { id: string; email: string };
   /** The user's role in this merchant (lib/accounts/roles.ts). */
   role: Role;
+  /** Two-factor sign-in: on for the user; proved by this session since it was turned on (two-factor-gate.ts). */
+  twoFactor: { enabled: boolean; verified: boolean };
   merchantName: string;
   /** The IANA time zone dashboard times are shown in (Settings). */
   timeZone: string;
@@ -41,6 +43,7 @@ export const getDashboard = cache(async (mode?: DashboardMode): Promise<Dashboar
     mode: selected,
     user: { id: user.id, email: user.email },
     role: "owner",
+    twoFactor: user.twoFactor,
     merchantName: user.merchant.name,
     timeZone: user.merchant.timeZone,
     sid: session.sid,

@@ -3,6 +3,7 @@
 // email through the link the dev mail viewer shows (/dev/mail; test servers run with DEV_MAIL_VIEWER=1).
 import { randomBytes } from "node:crypto";
 import { baseUrl } from "./http";
+import { freshTotp } from "./two-factor";
 
 export interface DashboardSession {
   cookie: string;
@@ -36,7 +37,12 @@ export async function authCallback(
   const body = (await res.json().catch(() => ({}))) as { url?: string };
   const error = body.url ? new URL(body.url, base).searchParams.get("error") : null;
   const session = cookiesOf(res).find((cookie) => cookie.startsWith("next-auth.session-token="));
-  return { status: res.status, error, cookie: session ? [...csrfCookies, session].join("; ") : null };
+  return {
+    status: res.status,
+    error,
+    cookie: session ? [...csrfCookies, session].join("; ") : null,
+    retryAfter: res.headers.get("retry-after"),
+  };
 }
 
 /**
@@ -110,8 +116,16 @@ export async function signUpOverHttp(
   return { ...session, email, password };
 }
 
-export async function signInOverHttp(email: string, password: string, base = baseUrl()): Promise<DashboardSession> {
-  const result = await authCallback("signin", { email, password }, base);
+/** Signs in; with `twoFactorSecret`, the second step too (a fresh code computed from the secret). */
+export async function signInOverHttp(
+  email: string,
+  password: string,
+  base = baseUrl(),
+  twoFactorSecret?: string,
+): Promise<DashboardSession> {
+  const fields: Record<string, string> = { email, password };
+  if (twoFactorSecret) fields.code = await freshTotp(twoFactorSecret);
+  const result = await authCallback("signin", fields, base);
   if (!result.cookie) throw new Error(`sign-in failed: ${result.status} ${result.error}`);
   return { cookie: result.cookie, base };
 }
@@ -159,6 +173,22 @@ export async function dashboardCall(
     // not JSON
   }
   return { status: res.status, body, headers: res.headers };
+}
+
+/**
+ * Turns on two-factor sign-in through the dashboard's routes, as the Security page does; the session that
+ * did it may then act in live mode (an owner may not before). Returns the secret and the recovery codes.
+ */
+export async function enrollTwoFactor(session: DashboardSession, csrfToken: string): Promise<{ secret: string; recoveryCodes: string[] }> {
+  const setup = await dashboardCall(session, "POST", "/api/dashboard/two-factor/setup", { body: {}, csrfToken });
+  if (setup.status !== 200) throw new Error(`two-factor setup: ${setup.status} ${JSON.stringify(setup.body)}`);
+  const secret: string = setup.body.secret;
+  const enabled = await dashboardCall(session, "POST", "/api/dashboard/two-factor/enable", {
+    body: { code: await freshTotp(secret) },
+    csrfToken,
+  });
+  if (enabled.status !== 200) throw new Error(`two-factor enable: ${enabled.status} ${JSON.stringify(enabled.body)}`);
+  return { secret, recoveryCodes: enabled.body.recoveryCodes };
 }
 
 /** A merchant signed up over HTTP: its dashboard session, the page's CSRF token and an API key made there. */

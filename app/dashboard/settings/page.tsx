@@ -1,5 +1,6 @@
 // Account settings: business name, the pay page's brand, and the dashboard's time zone.
 import type { Metadata } from "next";
+import Link from "next/link";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Section } from "@/components/dashboard/Section";
 import { SettingsForm } from "@/components/dashboard/settings/SettingsForm";
@@ -21,6 +22,15 @@ export default async function SettingsPage() {
       />
       <Section title="Business and branding">
         <SettingsForm settings={settings} timeZones={timeZones} />
+      </Section>
+      <Section title="Security" className="mt-6">
+        <p className="text-sm text-slate-700">
+          Two-factor authentication for your sign-in:{" "}
+          <Link href="/dashboard/settings/security" className="font-medium text-indigo-700 underline underline-offset-2">
+            Security settings
+          </Link>
+          .
+        </p>
       </Section>
     </>
   );
