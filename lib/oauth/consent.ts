@@ -4,6 +4,7 @@
 import { ForbiddenError } from "../errors";
 import { verifyCsrfToken } from "../dashboard/csrf";
 import type { Dashboard } from "../dashboard/session";
+import { assertLiveWriteAllowed } from "../dashboard/two-factor-gate";
 import { isSameOrigin } from "../security/same-origin";
 import { AUTHORIZE_PARAMS, checkAuthorizeRequest, errorRedirect, redirectWith } from "./authorize-request";
 import { issuer, type Scope } from "./config";
@@ -29,6 +30,8 @@ export async function decideConsent(req: Request, form: URLSearchParams, dashboa
   }
   const mode = form.get("mode");
   if (mode !== "test" && mode !== "live") throw new ForbiddenError("Choose test or live mode.");
+  // A live grant lets the app act on real money: the live-mode rule of the dashboard holds here too.
+  assertLiveWriteAllowed(dashboard, mode === "live");
   // The merchant may grant less than asked (read only), never more.
   const granted = request.scopes.filter((scope: Scope) => scope === "read" || form.get(`grant_${scope}`) === "on");
   if (granted.length === 0) granted.push("read");

@@ -198,9 +198,11 @@ export interface DashboardMerchant {
   key: string;
 }
 
-export async function dashboardMerchant(name: string): Promise<DashboardMerchant> {
+/** `twoFactor`: the owner enrolls in two-factor sign-in first, so that this session may act in live mode. */
+export async function dashboardMerchant(name: string, options: { twoFactor?: boolean } = {}): Promise<DashboardMerchant> {
   const session = await signUpOverHttp({ name });
   const csrfToken = (await dashboardPage(session)).csrfToken!;
+  if (options.twoFactor) await enrollTwoFactor(session, csrfToken);
   const key = await dashboardCall(session, "POST", "/api/dashboard/api-keys", { body: { name: "tests" }, csrfToken });
   if (key.status !== 201) throw new Error(`API key: ${key.status} ${JSON.stringify(key.body)}`);
   return { session, csrfToken, key: key.body.secret };

@@ -125,7 +125,7 @@ describe("served by `next start` (not server.mjs)", () => {
 describe("active API keys per merchant and mode", () => {
   let m: DashboardMerchant;
   beforeAll(async () => {
-    m = await dashboardMerchant("Many keys");
+    m = await dashboardMerchant("Many keys", { twoFactor: true });
   });
 
   const create = (mode: "test" | "live" = "test") =>

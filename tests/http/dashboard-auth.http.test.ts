@@ -8,6 +8,7 @@ import {
   confirmSignUp,
   dashboardCall,
   dashboardPage,
+  enrollTwoFactor,
   signInOverHttp,
   signUpOverHttp,
   uniqueEmail,
@@ -102,6 +103,8 @@ describe("dashboard mutations: Origin and CSRF", () => {
   });
 
   it("the page's mode decides the key's mode; another merchant's key is 404 to revoke", async () => {
+    // A live-mode write: the owner enrolls in two-factor sign-in first (tests/http/two-factor.http.test.ts).
+    await enrollTwoFactor(session, csrfToken);
     const live = await dashboardCall(session, "POST", "/api/dashboard/api-keys", { body: { name: "live" }, csrfToken, mode: "live" });
     expect(live.body.secret).toMatch(/^sk_live_/);
     expect(live.body.livemode).toBe(true);

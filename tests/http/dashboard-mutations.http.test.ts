@@ -2,7 +2,7 @@
 // the same objects /v1 sees; an Idempotency-Key replays instead of refunding twice; other merchants' and
 // the other mode's objects are 404; refusals come back in the error contract.
 import { beforeAll, describe, expect, it } from "vitest";
-import { dashboardCall, dashboardPage, signUpOverHttp, type DashboardSession } from "../helpers/dashboard";
+import { dashboardCall, dashboardPage, enrollTwoFactor, signUpOverHttp, type DashboardSession } from "../helpers/dashboard";
 import { call } from "../helpers/http";
 
 let session: DashboardSession;
@@ -20,6 +20,8 @@ async function paidOrder(key: string, amount = 5000) {
 beforeAll(async () => {
   session = await signUpOverHttp({ name: "Refund Rooms" });
   csrfToken = (await dashboardPage(session)).csrfToken!;
+  // The owner acts in live mode below too: two-factor sign-in first, as the live-mode rule asks.
+  await enrollTwoFactor(session, csrfToken);
   apiKey = (await dashboardCall(session, "POST", "/api/dashboard/api-keys", { body: {}, csrfToken })).body.secret;
 });
 

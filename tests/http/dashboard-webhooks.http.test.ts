@@ -15,7 +15,8 @@ let endpointId = "";
 let eventId = "";
 
 beforeAll(async () => {
-  [a, b] = await Promise.all([merchant("Owner of the endpoint"), merchant("Someone else")]);
+  // A acts in live mode too (its owner enrolled in two-factor sign-in, as the live-mode rule asks).
+  [a, b] = await Promise.all([merchant("Owner of the endpoint", { twoFactor: true }), merchant("Someone else")]);
   const created = await dashboardCall(a.session, "POST", "/api/dashboard/webhook-endpoints", {
     body: { url: RECEIVER, enabledEvents: ["order.paid"] },
     csrfToken: a.csrfToken,

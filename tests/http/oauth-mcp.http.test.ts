@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dashboardCall, dashboardPage, type DashboardMerchant } from "../helpers/dashboard";
+import { dashboardCall, dashboardPage, enrollTwoFactor, type DashboardMerchant } from "../helpers/dashboard";
 import { call } from "../helpers/http";
 import { codeFor, connectWithBearer, connectWithOAuth, HeadlessProvider, tokenRequest } from "../helpers/oauth";
 import { startTestServer } from "../helpers/server";
@@ -30,6 +30,8 @@ beforeAll(async () => {
   });
   base = server.url;
   merchant = await dashboardMerchantOn(base, "OAuth MCP merchant");
+  // The owner acts in live mode (a live key, a live grant): two-factor sign-in first, as the rule asks.
+  await enrollTwoFactor(merchant.session, merchant.csrfToken);
 });
 
 afterAll(async () => {

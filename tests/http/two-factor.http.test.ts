@@ -16,6 +16,7 @@ import {
   uniqueEmail,
   type DashboardSession,
 } from "../helpers/dashboard";
+import { codeFor } from "../helpers/oauth";
 import { startTestServer } from "../helpers/server";
 import { currentStep, freshTotp, totpAt } from "../helpers/two-factor";
 
@@ -258,6 +259,10 @@ describe("the live-mode rule", () => {
     expect(html).toContain('data-testid="two-factor-required-banner"');
     expect(html).toContain('href="/dashboard/settings/security"');
 
+    // Granting an OAuth app live access is a live-mode act too; test access is not.
+    await expect(codeFor(account, { choice: { mode: "live" } })).rejects.toThrow(/consent decision: 403/);
+    expect((await codeFor(account, { choice: { mode: "test" } })).code).toBeTruthy();
+
     // Setting it up is allowed in live mode (it is what the rule asks for); the session that did it may act.
     const otherSession = await signInOverHttp(account.email, account.password, server.url);
     const otherToken = (await dashboardPage(otherSession)).csrfToken!;
@@ -274,6 +279,7 @@ describe("the live-mode rule", () => {
     });
     expect(enabled.status).toBe(200);
     expect((await createKey(account, "live")).status).toBe(201);
+    expect((await codeFor(account, { choice: { mode: "live" } })).code).toBeTruthy();
     // A session signed in with the password alone before it was turned on has not proved the factor.
     const stale = await createKey({ ...otherSession, csrfToken: otherToken }, "live");
     expect(stale.status).toBe(403);

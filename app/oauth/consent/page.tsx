@@ -8,6 +8,7 @@ import { AuthCard } from "@/components/auth/AuthCard";
 import { buttonClass } from "@/components/dashboard/Button";
 import { loginUrlFor, OAUTH_CONSENT_PATH } from "@/lib/dashboard/callback-path";
 import { getDashboard } from "@/lib/dashboard/session";
+import { needsTwoFactorForLive, TWO_FACTOR_SETUP_PATH } from "@/lib/dashboard/two-factor-gate";
 import { checkAuthorizeRequest, RedirectedError, type AuthorizeRequest } from "@/lib/oauth/authorize-request";
 import { SCOPE_DESCRIPTIONS } from "@/lib/oauth/config";
 import { authorizeParamsOf, CSRF_FIELD } from "@/lib/oauth/consent";
@@ -50,6 +51,7 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
     );
   }
   const redirectHost = new URL(request.redirectUri).host || request.redirectUri;
+  const liveLocked = needsTwoFactorForLive(dashboard);
   return (
     <AuthCard
       title={`Allow ${request.client.name} to use your account?`}
@@ -91,9 +93,26 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
             Test mode (test data only)
           </label>
           <label className="flex items-center gap-2 text-sm text-slate-800">
-            <input type="radio" name="mode" value="live" defaultChecked={dashboard.mode === "live"} className="h-4 w-4 accent-indigo-600" />
+            <input
+              type="radio"
+              name="mode"
+              value="live"
+              defaultChecked={dashboard.mode === "live" && !liveLocked}
+              disabled={liveLocked}
+              aria-describedby={liveLocked ? "consent-live-two-factor" : undefined}
+              className="h-4 w-4 accent-indigo-600"
+            />
             Live mode (real money)
           </label>
+          {liveLocked ? (
+            <p id="consent-live-two-factor" className="text-xs text-slate-600">
+              Live access needs two-factor authentication on your sign-in first:{" "}
+              <Link href={TWO_FACTOR_SETUP_PATH} className="font-medium text-indigo-700 underline underline-offset-2">
+                set it up
+              </Link>
+              .
+            </p>
+          ) : null}
         </fieldset>
         <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
           <button type="submit" name="decision" value="deny" className={buttonClass("secondary")}>
