@@ -1,7 +1,7 @@
 // Sign-up, the dashboard frame, and API keys in Chromium: a key created in the dashboard is shown once,
 // works against /v1, and gets 401 the moment it is revoked.
 import { expect, test } from "@playwright/test";
-import { createApiKeyInDashboard, newSignedInMerchant, signIn, uniqueUser } from "./support/dashboard";
+import { createApiKeyInDashboard, enrollTwoFactor, newSignedInMerchant, signIn, uniqueUser } from "./support/dashboard";
 import { expectAccessible, screenshot } from "./support/pay";
 
 test("sign up -> dashboard -> create API key (shown once) -> it works against /v1 -> revoke -> 401", async ({ page, request }) => {
@@ -44,6 +44,8 @@ test("sign up -> dashboard -> create API key (shown once) -> it works against /v
 
 test("live mode: the switch shows live data and makes live keys", async ({ page, request }) => {
   await newSignedInMerchant(page, "Live Switch Ltd");
+  // Owners act in live mode only with two-factor sign-in on (e2e/dashboard-two-factor.spec.ts).
+  await enrollTwoFactor(page);
   await page.goto("/dashboard/api-keys");
   await page.getByRole("switch", { name: "Test mode" }).click();
   await expect(page.getByRole("switch", { name: "Test mode" })).toHaveAttribute("aria-checked", "false");

@@ -4,7 +4,7 @@
 // disable/enable, delete, another merchant's endpoint is the 404 page, and axe finds nothing serious.
 import { expect, test } from "@playwright/test";
 import { verifyWebhook } from "agent-payments-sdk";
-import { createApiKeyInDashboard, newSignedInMerchant } from "./support/dashboard";
+import { createApiKeyInDashboard, enrollTwoFactor, newSignedInMerchant } from "./support/dashboard";
 import { expectAccessible, payNewCheckoutOnPayPage, screenshot } from "./support/pay";
 import { addEndpointInDashboard, startReceiver, tickUntilReceived, type Receiver } from "./support/webhooks";
 
@@ -248,6 +248,8 @@ test('delivery log polish: the endpoint\'s 24 h success rate and p50 latency, an
 // credentials is refused everywhere.
 test("live mode: a refused URL shows the reason in the dialog and nothing is created", async ({ page }) => {
   await newSignedInMerchant(page, "Live Hooks Ltd");
+  // Owners act in live mode only with two-factor sign-in on (e2e/dashboard-two-factor.spec.ts).
+  await enrollTwoFactor(page);
   await page.goto("/dashboard/webhooks");
   await page.getByRole("switch", { name: "Test mode" }).click();
   await expect(page.getByRole("switch", { name: "Test mode" })).toHaveAttribute("aria-checked", "false");

@@ -2,6 +2,7 @@
 // per test, API keys created in the dashboard, and refunds of an order.
 import { randomBytes } from "node:crypto";
 import { expect, type Page } from "@playwright/test";
+import { freshTotp } from "../../tests/helpers/two-factor";
 import { mailedLink } from "./mail";
 
 export interface DashboardUser {
@@ -41,12 +42,37 @@ export async function signUp(page: Page, user: DashboardUser): Promise<void> {
   await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
 }
 
-export async function signIn(page: Page, email: string, password: string): Promise<void> {
+/** Signs in on /login; with `twoFactorSecret`, answers the second step with a fresh code from it. */
+export async function signIn(page: Page, email: string, password: string, twoFactorSecret?: string): Promise<void> {
   await page.goto("/login");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
+  if (twoFactorSecret) {
+    await page.getByLabel("Authentication code").fill(await freshTotp(twoFactorSecret));
+    await page.getByRole("button", { name: "Sign in" }).click();
+  }
   await page.waitForURL("**/dashboard");
+}
+
+/**
+ * Turns on two-factor sign-in through the Security page (the key shown as text, a code computed from it,
+ * the recovery codes saved), as an owner must before acting in live mode. Leaves the page on Security;
+ * returns the secret (for later sign-ins) and the recovery codes.
+ */
+export async function enrollTwoFactor(page: Page): Promise<{ secret: string; recoveryCodes: string[] }> {
+  await page.goto("/dashboard/settings/security");
+  await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
+  const secret = (await page.getByTestId("totp-secret").textContent())!.replace(/\s+/g, "");
+  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+  await page.getByLabel("Authentication code").fill(await freshTotp(secret));
+  await page.getByRole("button", { name: "Turn on" }).click();
+  const codes = page.getByTestId("recovery-codes").getByRole("listitem");
+  await expect(codes).toHaveCount(10);
+  const recoveryCodes = (await codes.allTextContents()).map((code) => code.trim());
+  await page.getByRole("button", { name: "I saved my recovery codes" }).click();
+  await expect(page.getByTestId("two-factor-on")).toBeVisible();
+  return { secret, recoveryCodes };
 }
 
 /** Signs a brand-new merchant up (through /signup) and leaves the page on the dashboard home. */

@@ -86,21 +86,21 @@ export function TwoFactorSetup() {
       }}
     >
       <ol className="flex list-decimal flex-col gap-4 pl-5 text-sm text-slate-700">
-        <li className="flex flex-col gap-2">
-          <span>
+        <li className="space-y-2">
+          <span className="block">
             Add this account to your authenticator app: on this device,{" "}
             <a href={enrollment.uri} className="font-medium text-indigo-700 underline underline-offset-2">
               open it in the app
             </a>
             ; elsewhere, copy the link into the app or type the key.
           </span>
-          <span className="font-medium text-slate-800">Key</span>
+          <span className="block font-medium text-slate-800">Key</span>
           <CopyableValue value={grouped(enrollment.secret)} testId="totp-secret" />
-          <span className="font-medium text-slate-800">Link</span>
+          <span className="block font-medium text-slate-800">Link</span>
           <CopyableValue value={enrollment.uri} testId="totp-uri" small />
         </li>
-        <li className="flex flex-col gap-2">
-          <span>Enter the 6-digit code the app shows.</span>
+        <li className="space-y-2">
+          <span className="block">Enter the 6-digit code the app shows.</span>
           <TextField
             label="Authentication code"
             value={code}
