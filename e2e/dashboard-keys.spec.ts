@@ -52,7 +52,7 @@ test("live mode: the switch shows live data and makes live keys", async ({ page,
   await expect(page.getByTestId("test-mode-banner")).toHaveCount(0);
   // No live rail on this server: the dashboard says what live mode needs instead of a dead end.
   await expect(page.getByTestId("live-unavailable-banner")).toContainText("Live payments are not set up");
-  await expect(page.getByRole("heading", { name: "Live secret keys" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Live keys" })).toBeVisible();
   const secret = await createApiKeyInDashboard(page, "Live server");
   expect(secret.startsWith("sk_live_")).toBe(true);
   const balance = await request.get("/v1/balance", { headers: { Authorization: `Bearer ${secret}` } });

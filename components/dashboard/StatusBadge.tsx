@@ -12,6 +12,7 @@ const TONE: Record<string, string> = {
   enabled: "bg-emerald-50 text-emerald-800 ring-emerald-600/20",
   active: "bg-emerald-50 text-emerald-800 ring-emerald-600/20",
   pending: "bg-amber-50 text-amber-800 ring-amber-600/20",
+  expiring: "bg-amber-50 text-amber-800 ring-amber-600/20",
   open: "bg-sky-50 text-sky-800 ring-sky-600/20",
   requires_payment: "bg-sky-50 text-sky-800 ring-sky-600/20",
   partially_refunded: "bg-violet-50 text-violet-800 ring-violet-600/20",

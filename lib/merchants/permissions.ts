@@ -118,3 +118,9 @@ export class PermissionDeniedError extends ForbiddenError {
 export function isPermissionDenied(err: unknown): err is PermissionDeniedError {
   return err instanceof PermissionDeniedError;
 }
+
+/** "checkouts: write, orders: read", or "No access" (what the dashboard's keys list shows). */
+export function describePermissions(permissions: Partial<Record<string, string>>): string {
+  const granted = Object.entries(permissions).filter(([, access]) => access && access !== "none");
+  return granted.length ? granted.map(([resource, access]) => `${resource}: ${access}`).join(", ") : "No access";
+}
