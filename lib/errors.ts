@@ -50,8 +50,8 @@ export class UnauthorizedError extends DomainError {
 }
 
 export class ForbiddenError extends DomainError {
-  constructor(message: string) {
-    super("FORBIDDEN", message);
+  constructor(message: string, details: Record<string, unknown> = {}) {
+    super("FORBIDDEN", message, details);
   }
 }
 

@@ -38,6 +38,7 @@ export const ID_PREFIXES = {
   visaInstruction: "vi",
   visaCredential: "vtok",
   activity: "act",
+  invitation: "inv",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

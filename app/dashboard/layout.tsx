@@ -1,5 +1,6 @@
 // The dashboard frame: signed-in only (else /login), top bar with the merchant, the always-visible
-// test/live switch and sign-out, a sidebar, and the CSRF token and mode for dashboardFetch.
+// test/live switch and sign-out, a sidebar (the merchant switcher for users in several teams, and the
+// pages the user's role may see), and the CSRF token, mode and merchant for dashboardFetch.
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
@@ -8,9 +9,13 @@ import { Providers } from "@/components/dashboard/Providers";
 import { SearchBox } from "@/components/dashboard/SearchBox";
 import { SideNav } from "@/components/dashboard/SideNav";
 import { SignOutButton } from "@/components/dashboard/SignOutButton";
+import { MerchantSwitcher } from "@/components/dashboard/team/MerchantSwitcher";
 import { CSRF_META, MODE_META } from "@/lib/dashboard/client";
+import { MERCHANT_META } from "@/lib/dashboard/merchant-header";
 import { requireDashboard } from "@/lib/dashboard/session";
 import { needsTwoFactorForLive, TWO_FACTOR_SETUP_PATH } from "@/lib/dashboard/two-factor-gate";
+import { getDb } from "@/lib/db";
+import { listUserMerchants } from "@/lib/team/list-team";
 import { paymentsAvailable } from "@/lib/rails";
 
 export const dynamic = "force-dynamic";
@@ -19,10 +24,12 @@ export const metadata: Metadata = { title: { template: "%s · Dashboard", defaul
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const dashboard = await requireDashboard();
+  const merchants = await listUserMerchants(getDb(), dashboard.user.id);
   return (
     <Providers>
       <meta name={CSRF_META} content={dashboard.csrfToken} />
       <meta name={MODE_META} content={dashboard.mode} />
+      <meta name={MERCHANT_META} content={dashboard.scope.merchantId} />
       <a
         href="#main"
         className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow"
@@ -77,8 +84,9 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         </header>
         <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6 md:flex-row md:px-6">
           <aside className="md:w-48 md:shrink-0">
+            {merchants.length > 1 ? <MerchantSwitcher current={dashboard.scope.merchantId} merchants={merchants} /> : null}
             <SearchBox />
-            <SideNav />
+            <SideNav role={dashboard.role} />
           </aside>
           <main id="main" className="min-w-0 flex-1">
             {children}

@@ -14,6 +14,7 @@ import { getDb } from "@/lib/db";
 import { firstRunSteps } from "@/lib/dashboard/first-run";
 import { formatDateTime, formatMoney } from "@/lib/dashboard/format";
 import { recentFailedDeliveries, revenueByDay } from "@/lib/dashboard/home";
+import { hasRole } from "@/lib/accounts/roles";
 import { requireDashboard } from "@/lib/dashboard/session";
 import { getBalance } from "@/lib/ledger/get-balance";
 import { listOrdersAfterExpiry } from "@/lib/checkouts/read-after-expiry";
@@ -21,7 +22,7 @@ import { listOrdersAfterExpiry } from "@/lib/checkouts/read-after-expiry";
 export const metadata: Metadata = { title: "Home" };
 
 export default async function DashboardHome() {
-  const { scope, merchantName } = await requireDashboard();
+  const { scope, merchantName, role } = await requireDashboard();
   const db = getDb();
   const [balance, revenue, orders, failed, steps] = await Promise.all([
     getBalance(db, scope),
@@ -39,7 +40,7 @@ export default async function DashboardHome() {
   return (
     <>
       <PageHeader title="Home" description={`An overview of ${merchantName}.`} />
-      <GettingStarted steps={steps} />
+      {hasRole(role, "developer") ? <GettingStarted steps={steps} /> : null}
       <div className="grid gap-6 lg:grid-cols-3">
         <Section title="Balance" description="Pending funds settle into payable.">
           {currencies.length === 0 ? (

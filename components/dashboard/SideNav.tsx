@@ -4,16 +4,17 @@
 // without sideways scrolling.
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { DASHBOARD_NAV, type NavItem } from "@/lib/dashboard/nav";
+import type { Role } from "@/lib/accounts/roles";
+import { navFor, type NavItem } from "@/lib/dashboard/nav";
 
 function isActive(item: NavItem, pathname: string): boolean {
   return item.exact ? pathname === item.href : pathname === item.href || pathname.startsWith(`${item.href}/`);
 }
 
-function NavLinks({ pathname, onNavigate }: { pathname: string; onNavigate?: () => void }) {
+function NavLinks({ items, pathname, onNavigate }: { items: NavItem[]; pathname: string; onNavigate?: () => void }) {
   return (
     <ul className="grid grid-cols-2 gap-1 md:flex md:flex-col">
-      {DASHBOARD_NAV.map((item) => {
+      {items.map((item) => {
         const active = isActive(item, pathname);
         return (
           <li key={item.href}>
@@ -32,13 +33,15 @@ function NavLinks({ pathname, onNavigate }: { pathname: string; onNavigate?: () 
   );
 }
 
-export function SideNav() {
+/** The entries the user's role may see (the pages refuse the others on the server). */
+export function SideNav({ role }: { role: Role }) {
   const pathname = usePathname();
-  const current = DASHBOARD_NAV.find((item) => isActive(item, pathname));
+  const items = navFor(role);
+  const current = items.find((item) => isActive(item, pathname));
   return (
     <>
       <nav aria-label="Dashboard" className="hidden md:block">
-        <NavLinks pathname={pathname} />
+        <NavLinks items={items} pathname={pathname} />
       </nav>
       <details className="group rounded-md border border-slate-200 bg-white md:hidden" data-testid="mobile-nav">
         <summary className="flex cursor-pointer list-none items-center justify-between px-3 py-2 text-sm font-medium text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600">
@@ -51,6 +54,7 @@ export function SideNav() {
         </summary>
         <nav aria-label="Dashboard" className="border-t border-slate-200 p-2">
           <NavLinks
+            items={items}
             pathname={pathname}
             onNavigate={() =>
               document.activeElement instanceof HTMLElement && document.activeElement.closest("details")?.removeAttribute("open")

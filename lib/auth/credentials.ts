@@ -23,7 +23,6 @@ import { dummyPasswordHash, hashPassword, needsRehash, PasswordHashBusyError, ve
 export interface SignedInUser {
   id: string;
   email: string;
-  merchantId: string;
   /** The sign-in passed the user's second factor (lib/two-factor/). */
   twoFactor?: boolean;
 }
@@ -86,7 +85,6 @@ async function checkPassword(credentials: unknown, ip: string): Promise<SignedIn
     select: {
       id: true,
       email: true,
-      merchantId: true,
       passwordHash: true,
       twoFactor: { select: { enabledAt: true } },
     },
@@ -101,7 +99,7 @@ async function checkPassword(credentials: unknown, ip: string): Promise<SignedIn
   const twoFactor = Boolean(user.twoFactor?.enabledAt);
   if (twoFactor) await passSecondFactor(user.id, input.code, ip);
   if (needsRehash(user.passwordHash)) await rehash(user.id, user.passwordHash, password);
-  return { id: user.id, email: user.email, merchantId: user.merchantId, twoFactor };
+  return { id: user.id, email: user.email, twoFactor };
 }
 
 /**

@@ -102,8 +102,8 @@ async function linkTokenUsable(token: string, purpose: LinkPurpose): Promise<boo
  * Sets a new password with a reset link. A dead link is refused before any hashing (a flood of made-up
  * tokens costs no scrypt). Then, in one transaction: the token is taken, the password replaced, every other
  * reset link of the account spent, every way in ended (dashboard sessions, OAuth grants and their tokens:
- * lib/accounts/end-access.ts), the sign-in back-off cleared and `password_reset` logged. The password is
- * hashed before it opens.
+ * lib/accounts/end-access.ts), the invitations the user sent that nobody accepted yet revoked, the sign-in
+ * back-off cleared and `password_reset` logged. The password is hashed before it opens.
  */
 export async function resetPassword(input: z.output<typeof ResetInput>, origin: RequestOrigin): Promise<"reset" | "invalid"> {
   if (!(await linkTokenUsable(input.token, "reset_password"))) return "invalid";
@@ -115,6 +115,8 @@ export async function resetPassword(input: z.output<typeof ResetInput>, origin: 
     const user = await tx.user.update({ where: { id: userId }, data: { passwordHash }, select: { email: true } });
     await tx.emailLinkToken.updateMany({ where: { userId, purpose: "reset_password", usedAt: null }, data: { usedAt: now } });
     const ended = await endEveryWayIn(tx, userId);
+    // Invitations this user sent and nobody accepted yet: whoever had the password may have sent them.
+    await tx.invitation.updateMany({ where: { invitedById: userId, acceptedAt: null, revokedAt: null }, data: { revokedAt: now } });
     await tx.signInThrottle.deleteMany({ where: { email: user.email } });
     await recordActivity(tx, {
       action: "password_reset",

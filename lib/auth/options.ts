@@ -13,7 +13,6 @@ import { revokeSession, startSession } from "./sessions";
 
 declare module "next-auth" {
   interface User {
-    merchantId: string;
     twoFactor?: boolean;
   }
   interface Session {

@@ -1,12 +1,14 @@
 // Where to go after signing in: the dashboard page that was asked for, never anywhere else. The value
 // arrives in the URL (/login?callbackUrl=...), so anyone can craft it; only a same-origin relative path
 // under /dashboard, or exactly the OAuth consent page (/oauth/consent with its query: the authorization
-// request being approved), is honoured; everything else (absolute URLs, protocol-relative "//host",
+// request being approved) or an invitation's page (/invitations/accept?token=), is honoured; everything else (absolute URLs, protocol-relative "//host",
 // "/\host", which browsers read as "//host", control characters, other paths) becomes /dashboard.
 export const CALLBACK_PARAM = "callbackUrl";
 export const DASHBOARD_HOME = "/dashboard";
 /** The one page outside /dashboard a sign-in may return to: the OAuth consent screen (docs/oauth-and-mcp.md). */
 export const OAUTH_CONSENT_PATH = "/oauth/consent";
+/** An emailed team invitation (lib/team/accept-invitation.ts): an existing user signs in, then accepts. */
+export const INVITATION_PATH = "/invitations/accept";
 
 const PROBE_ORIGIN = "http://callback.invalid";
 
@@ -23,7 +25,12 @@ export function safeCallbackPath(raw: unknown): string {
   }
   // The parsed path is normalised ("/dashboard/../login" -> "/login", "%2e%2e" too), so check that one.
   if (url.origin !== PROBE_ORIGIN) return DASHBOARD_HOME;
-  if (url.pathname !== DASHBOARD_HOME && !url.pathname.startsWith(`${DASHBOARD_HOME}/`) && url.pathname !== OAUTH_CONSENT_PATH)
+  if (
+    url.pathname !== DASHBOARD_HOME &&
+    !url.pathname.startsWith(`${DASHBOARD_HOME}/`) &&
+    url.pathname !== OAUTH_CONSENT_PATH &&
+    url.pathname !== INVITATION_PATH
+  )
     return DASHBOARD_HOME;
   if (url.pathname.startsWith("//")) return DASHBOARD_HOME;
   return `${url.pathname}${url.search}`;

@@ -1,6 +1,7 @@
-// Browser side of dashboardApi: dashboardFetch sends JSON with the page's CSRF token and mode (both read
+// Browser side of dashboardApi: dashboardFetch sends JSON with the page's CSRF token, mode and merchant (read
 // from the <meta> tags the dashboard layout renders) and turns error bodies into DashboardRequestError.
 import { loginUrlFor } from "./callback-path";
+import { MERCHANT_HEADER, MERCHANT_META } from "./merchant-header";
 
 export class DashboardRequestError extends Error {
   constructor(
@@ -33,6 +34,7 @@ export async function dashboardFetch<T = unknown>(
 ): Promise<T> {
   const method = options.method ?? (options.body === undefined ? "GET" : "POST");
   const headers: Record<string, string> = { Accept: "application/json", "X-Dashboard-Mode": meta(MODE_META) };
+  if (meta(MERCHANT_META)) headers[MERCHANT_HEADER] = meta(MERCHANT_META);
   if (method !== "GET") headers["X-CSRF-Token"] = meta(CSRF_META);
   if (options.idempotencyKey) headers["Idempotency-Key"] = options.idempotencyKey;
   if (options.body !== undefined) headers["Content-Type"] = "application/json";

@@ -1,9 +1,14 @@
-// The dashboard's sidebar, in order. A new page adds its entry here.
+// The dashboard's sidebar, in order. A new page adds its entry here, with the least role that may see it
+// (the page itself refuses lower roles: requireDashboard(role)); the sidebar shows a user only theirs.
+import { hasRole, type Role } from "../accounts/roles";
+
 export interface NavItem {
   href: string;
   label: string;
   /** Also active on paths below it (detail pages). Home is exact. */
   exact?: boolean;
+  /** The least role that may see the page (default: viewer, every member). */
+  role?: Role;
 }
 
 export const DASHBOARD_NAV: NavItem[] = [
@@ -18,7 +23,13 @@ export const DASHBOARD_NAV: NavItem[] = [
   { href: "/dashboard/shared-payment-tokens", label: "Payment tokens" },
   { href: "/dashboard/webhooks", label: "Webhooks" },
   { href: "/dashboard/events", label: "Events" },
-  { href: "/dashboard/api-keys", label: "API keys" },
-  { href: "/dashboard/connected-apps", label: "Connected apps" },
+  { href: "/dashboard/api-keys", label: "API keys", role: "developer" },
+  { href: "/dashboard/connected-apps", label: "Connected apps", role: "developer" },
+  { href: "/dashboard/team", label: "Team" },
   { href: "/dashboard/settings", label: "Settings" },
 ];
+
+/** The entries a role may see. */
+export function navFor(role: Role): NavItem[] {
+  return DASHBOARD_NAV.filter((item) => hasRole(role, item.role ?? "viewer"));
+}

@@ -1,13 +1,14 @@
 // Who is looking at the dashboard: the signed-in user, their merchant and the selected mode, as the same
 // Scope object the /v1 domain functions take. One database read per request (React cache): the session
-// row (not revoked, not expired) with its user and merchant.
+// row (not revoked, not expired) with its user, the merchant it selected, the user's role there and their
+// two-factor state (lib/auth/sessions.ts liveSession).
 import { getServerSession } from "next-auth";
 import { cookies, headers } from "next/headers";
-import { redirect } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { authOptions } from "../auth/options";
-import { liveSessionUser } from "../auth/sessions";
-import type { Role } from "../accounts/roles";
+import { liveSession } from "../auth/sessions";
+import { hasRole, type Role } from "../accounts/roles";
 import type { Scope } from "../scope";
 import { loginUrlFor } from "./callback-path";
 import { csrfTokenFor } from "./csrf";
@@ -35,26 +36,30 @@ export interface Dashboard {
 export const getDashboard = cache(async (mode?: DashboardMode): Promise<Dashboard | null> => {
   const session = await getServerSession(authOptions);
   if (!session?.userId || !session.sid) return null;
-  const user = await liveSessionUser(session.sid, session.userId);
-  if (!user) return null;
+  const live = await liveSession(session.sid, session.userId);
+  if (!live) return null;
   const selected = mode ?? parseMode((await cookies()).get(MODE_COOKIE)?.value);
   return {
-    scope: { merchantId: user.merchantId, livemode: selected === "live" },
+    scope: { merchantId: live.merchantId, livemode: selected === "live" },
     mode: selected,
-    user: { id: user.id, email: user.email },
-    role: "owner",
-    twoFactor: user.twoFactor,
-    merchantName: user.merchant.name,
-    timeZone: user.merchant.timeZone,
+    user: { id: live.userId, email: live.email },
+    role: live.role,
+    twoFactor: { enabled: live.twoFactorEnabled, verified: live.twoFactorVerified },
+    merchantName: live.merchantName,
+    timeZone: live.timeZone,
     sid: session.sid,
     csrfToken: csrfTokenFor(session.sid),
   };
 });
 
-/** For dashboard pages: the signed-in dashboard, or a redirect to /login that comes back to this page. */
-export async function requireDashboard(): Promise<Dashboard> {
+/**
+ * For dashboard pages: the signed-in dashboard, or a redirect to /login that comes back to this page. A
+ * page the user's role may not see at all (below `least`) answers as a missing one does (404).
+ */
+export async function requireDashboard(least: Role = "viewer"): Promise<Dashboard> {
   const dashboard = await getDashboard();
   if (!dashboard) redirect(loginUrlFor((await headers()).get(REQUESTED_PATH_HEADER)));
+  if (!hasRole(dashboard.role, least)) notFound();
   setDisplayTimeZone(dashboard.timeZone);
   return dashboard;
 }

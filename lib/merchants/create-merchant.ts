@@ -1,4 +1,4 @@
-// A new merchant with its first test and live API keys, and optionally a dashboard login.
+// A new merchant with its first test and live API keys, and optionally a dashboard login: its owner.
 import { hashPassword } from "../crypto/password";
 import type { Db } from "../db";
 import { ConflictError } from "../errors";
@@ -36,7 +36,6 @@ export async function createMerchant(tx: Db, input: NewMerchant): Promise<Create
       .create({
         data: {
           id: createId("user"),
-          merchantId: merchant.id,
           email,
           passwordHash,
           // Confirmed: sign-up calls this only once its emailed link was used (lib/auth/pending-sign-ups.ts).
@@ -48,6 +47,8 @@ export async function createMerchant(tx: Db, input: NewMerchant): Promise<Create
           throw new ConflictError(`A user with email ${email} already exists.`);
         throw err;
       });
+    // Whoever creates a merchant owns it (docs/dashboard.md, "Team").
+    await tx.membership.create({ data: { merchantId: merchant.id, userId: user.id, role: "owner" } });
   }
   return {
     merchantId: merchant.id,

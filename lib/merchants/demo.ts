@@ -5,6 +5,11 @@ import type { Db } from "../db";
 export const DEMO_EMAIL = "demo@example.com";
 
 export async function demoMerchantId(db: Db): Promise<string | null> {
-  const user = await db.user.findUnique({ where: { email: DEMO_EMAIL }, select: { merchantId: true } });
-  return user?.merchantId ?? null;
+  // The merchant the demo login owns (the seed makes it its owner; the oldest one if it joined others).
+  const membership = await db.membership.findFirst({
+    where: { user: { email: DEMO_EMAIL }, role: "owner" },
+    orderBy: { createdAt: "asc" },
+    select: { merchantId: true },
+  });
+  return membership?.merchantId ?? null;
 }

@@ -1,8 +1,10 @@
 // The consent decision (POST /oauth/authorize from the consent page): the signed-in dashboard user
-// approves (a code for the mode and scopes they chose) or denies (error=access_denied). The form must come
+// approves (a code for the mode and scopes they chose, for the merchant the dashboard has selected, as a
+// developer or higher there) or denies (error=access_denied). The form must come
 // from this site (Origin) with the session's CSRF token: a forged form cannot grant anything.
 import { ForbiddenError } from "../errors";
 import { verifyCsrfToken } from "../dashboard/csrf";
+import { requireRole } from "../accounts/require-role";
 import type { Dashboard } from "../dashboard/session";
 import { assertLiveWriteAllowed } from "../dashboard/two-factor-gate";
 import { isSameOrigin } from "../security/same-origin";
@@ -11,6 +13,8 @@ import { issuer, type Scope } from "./config";
 import { issueCode } from "./issue-code";
 
 export const CSRF_FIELD = "csrf_token";
+/** The merchant the consent page was shown for: a switch in another tab meanwhile refuses the form. */
+export const MERCHANT_FIELD = "merchant";
 
 /** The authorization request's own parameters, out of the consent form (or a query). */
 export function authorizeParamsOf(source: URLSearchParams): URLSearchParams {
@@ -24,10 +28,15 @@ export async function decideConsent(req: Request, form: URLSearchParams, dashboa
   if (!isSameOrigin(req)) throw new ForbiddenError("Cross-site request refused: the Origin header is not this service.");
   if (!verifyCsrfToken(dashboard.sid, form.get(CSRF_FIELD)))
     throw new ForbiddenError("Missing or invalid CSRF token: reload the consent page and try again.");
+  const shownFor = form.get(MERCHANT_FIELD);
+  if (shownFor !== null && shownFor !== dashboard.scope.merchantId)
+    throw new ForbiddenError("The dashboard switched to another merchant since this page was shown: reload it and try again.");
   const request = await checkAuthorizeRequest(authorizeParamsOf(form));
   if (form.get("decision") !== "approve") {
     throw errorRedirect(request.redirectUri, request.state, "access_denied", "The merchant denied the request.");
   }
+  // Granting an app access is handing out a credential, as creating an API key is: developers and up.
+  requireRole(dashboard, "developer");
   const mode = form.get("mode");
   if (mode !== "test" && mode !== "live") throw new ForbiddenError("Choose test or live mode.");
   // A live grant lets the app act on real money: the live-mode rule of the dashboard holds here too.

@@ -51,7 +51,7 @@ export async function authCallback(
  */
 export async function mailedTokens(
   email: string,
-  kind: "confirm_email" | "reset_password" | "signup_existing_account",
+  kind: "confirm_email" | "reset_password" | "signup_existing_account" | "invitation",
   base = baseUrl(),
 ): Promise<string[]> {
   const res = await fetch(`${base}/dev/mail?to=${encodeURIComponent(email)}`);
@@ -70,7 +70,7 @@ export async function mailedTokens(
 /** The link (its token) in the newest mail of a kind to an address, or null. */
 export async function mailedToken(
   email: string,
-  kind: "confirm_email" | "reset_password" | "signup_existing_account",
+  kind: "confirm_email" | "reset_password" | "signup_existing_account" | "invitation",
   base = baseUrl(),
 ): Promise<string | null> {
   return (await mailedTokens(email, kind, base))[0] ?? null;

@@ -105,7 +105,8 @@ describe("a password reset ends every way in", () => {
     expect(endpoint.status).toBe(201);
     // One made long ago is not listed.
     await query("UPDATE api_keys SET created_at = now() - interval '31 days' WHERE name = 'Default live key' AND merchant_id = $1", [
-      (await query("SELECT merchant_id FROM users WHERE email = $1", [user.email]))[0].merchant_id,
+      (await query("SELECT merchant_id FROM memberships WHERE user_id = (SELECT id FROM users WHERE email = $1)", [user.email]))[0]
+        .merchant_id,
     ]);
     expect((await accountCall("forgot-password", { email: user.email })).status).toBe(202);
     const [mail] = await query<{ text_body: string }>(

@@ -163,9 +163,12 @@ describe("no account pre-hijacking", () => {
     // B opening the intruder's mail by mistake cannot confirm it: it wants the intruder's password.
     expect((await accountCall("confirm-email", { token: older, password: owner })).body.error.details.reason).toBe("wrong_password");
     expect((await accountCall("confirm-email", { token: newest, password: owner })).status).toBe(200);
-    expect(await query("SELECT m.name FROM users u JOIN merchants m ON m.id = u.merchant_id WHERE u.email = $1", [email])).toEqual([
-      { name: "Owner Inc" },
-    ]);
+    expect(
+      await query(
+        "SELECT m.name FROM users u JOIN memberships ms ON ms.user_id = u.id JOIN merchants m ON m.id = ms.merchant_id WHERE u.email = $1",
+        [email],
+      ),
+    ).toEqual([{ name: "Owner Inc" }]);
     expect(await authCallback("signin", { email, password: intruder })).toMatchObject({
       status: 401,
       error: "CredentialsSignin",

@@ -248,7 +248,9 @@ describe("the live-mode rule", () => {
       expect(res.status).toBe(403);
       expect(res.body.error).toMatchObject(refusal);
     }
-    expect(await getDb().apiKey.count({ where: { merchant: { users: { some: { email: account.email } } }, livemode: true } })).toBe(1);
+    expect(
+      await getDb().apiKey.count({ where: { merchant: { memberships: { some: { user: { email: account.email } } } }, livemode: true } }),
+    ).toBe(1);
     // Live reads need no second factor; test mode needs none at all.
     const read = await dashboardCall(account, "GET", "/api/dashboard/payments/export", { mode: "live" });
     expect(read.status).toBe(200);

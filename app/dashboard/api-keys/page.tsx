@@ -25,7 +25,7 @@ function ended(key: ApiKeyObject): string {
 }
 
 export default async function ApiKeysPage() {
-  const { scope, mode } = await requireDashboard();
+  const { scope, mode } = await requireDashboard("developer");
   const keys = await listApiKeys(getDb(), scope);
   return (
     <>

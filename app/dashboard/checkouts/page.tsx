@@ -15,6 +15,7 @@ import { getDb } from "@/lib/db";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { listPageQuery, type SearchParams } from "@/lib/dashboard/list-query";
 import { orNotFound } from "@/lib/dashboard/not-found";
+import { hasRole } from "@/lib/accounts/roles";
 import { requireDashboard } from "@/lib/dashboard/session";
 import { whatWasSold } from "@/lib/dashboard/what-was-sold";
 import { paymentsAvailable } from "@/lib/rails";
@@ -22,7 +23,7 @@ import { paymentsAvailable } from "@/lib/rails";
 export const metadata: Metadata = { title: "Checkouts" };
 
 export default async function CheckoutsPage({ searchParams }: { searchParams: SearchParams }) {
-  const { scope, mode } = await requireDashboard();
+  const { scope, mode, role } = await requireDashboard();
   const query = await listPageQuery(searchParams, CHECKOUT_STATUSES);
   const page = await orNotFound(listCheckouts(getDb(), scope, query));
   return (
@@ -30,7 +31,7 @@ export default async function CheckoutsPage({ searchParams }: { searchParams: Se
       <PageHeader
         title="Checkouts"
         description="Hosted pay pages. Each checkout has a link a payer opens to pay."
-        actions={<CreateCheckoutButton mode={mode} />}
+        actions={hasRole(role, "developer") ? <CreateCheckoutButton mode={mode} /> : null}
       />
       <StatusFilter basePath="/dashboard/checkouts" statuses={CHECKOUT_STATUSES} current={query.status} />
       <Section title={query.status ? `Checkouts: ${query.status}` : "All checkouts"} flush>

@@ -16,7 +16,7 @@ export const metadata: Metadata = { title: "Connected apps" };
 const SCOPE_LABELS: Record<string, string> = { read: "Read", write: "Create and refund" };
 
 export default async function ConnectedAppsPage() {
-  const { scope, mode } = await requireDashboard();
+  const { scope, mode } = await requireDashboard("developer");
   const apps = await listConnectedApps(getDb(), scope);
   return (
     <>

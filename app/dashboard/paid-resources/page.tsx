@@ -15,6 +15,7 @@ import { getDb } from "@/lib/db";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { listPageQuery, type SearchParams } from "@/lib/dashboard/list-query";
 import { orNotFound } from "@/lib/dashboard/not-found";
+import { hasRole } from "@/lib/accounts/roles";
 import { requireDashboard } from "@/lib/dashboard/session";
 import { listPaidResources } from "@/lib/paid-resources/list-paid-resources";
 
@@ -23,7 +24,8 @@ export const metadata: Metadata = { title: "Paid resources" };
 const FILTERS = ["active", "archived"] as const;
 
 export default async function PaidResourcesPage({ searchParams }: { searchParams: SearchParams }) {
-  const { scope, mode } = await requireDashboard();
+  const { scope, mode, role } = await requireDashboard();
+  const canEdit = hasRole(role, "developer");
   const query = await listPageQuery(searchParams, FILTERS);
   const active = query.status === undefined ? undefined : query.status === "active";
   const page = await orNotFound(listPaidResources(getDb(), scope, { limit: query.limit, startingAfter: query.startingAfter, active }));
@@ -47,7 +49,7 @@ export default async function PaidResourcesPage({ searchParams }: { searchParams
       <PageHeader
         title="Paid resources"
         description="Endpoints and content sold publicly over x402 (/x402/r/:id) and MPP (/mpp/r/:id): the payment is the credential."
-        actions={<PaidResourceFormButton mode={mode} />}
+        actions={canEdit ? <PaidResourceFormButton mode={mode} /> : null}
       />
       <StatusFilter basePath="/dashboard/paid-resources" statuses={FILTERS} current={query.status} />
       <Section title={query.status ? `Paid resources: ${query.status}` : "All paid resources"} flush>
@@ -87,12 +89,16 @@ export default async function PaidResourcesPage({ searchParams }: { searchParams
               hideOnMobile: true,
             },
             { header: "Created", cell: (r) => formatDateTime(r.createdAt), hideOnMobile: true },
-            {
-              header: "Actions",
-              align: "right",
-              pinned: true,
-              cell: (r) => <ArchivePaidResourceButton id={r.id} name={r.name} active={r.active} />,
-            },
+            ...(canEdit
+              ? [
+                  {
+                    header: "Actions",
+                    align: "right" as const,
+                    pinned: true,
+                    cell: (r: (typeof page.data)[number]) => <ArchivePaidResourceButton id={r.id} name={r.name} active={r.active} />,
+                  },
+                ]
+              : []),
           ]}
         />
         <NextPageLink

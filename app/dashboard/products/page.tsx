@@ -14,6 +14,7 @@ import { getDb } from "@/lib/db";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { listPageQuery, type SearchParams } from "@/lib/dashboard/list-query";
 import { orNotFound } from "@/lib/dashboard/not-found";
+import { hasRole } from "@/lib/accounts/roles";
 import { requireDashboard } from "@/lib/dashboard/session";
 import { listProducts } from "@/lib/products/list-products";
 
@@ -22,7 +23,8 @@ export const metadata: Metadata = { title: "Products" };
 const FILTERS = ["active", "archived"] as const;
 
 export default async function ProductsPage({ searchParams }: { searchParams: SearchParams }) {
-  const { scope, mode } = await requireDashboard();
+  const { scope, mode, role } = await requireDashboard();
+  const canEdit = hasRole(role, "developer");
   const query = await listPageQuery(searchParams, FILTERS);
   const active = query.status === undefined ? undefined : query.status === "active";
   const page = await orNotFound(listProducts(getDb(), scope, { limit: query.limit, startingAfter: query.startingAfter, active }));
@@ -31,7 +33,7 @@ export default async function ProductsPage({ searchParams }: { searchParams: Sea
       <PageHeader
         title="Products"
         description="Your catalog. Checkouts opened with items: [{ productId, quantity }] are priced from here."
-        actions={<ProductFormButton mode={mode} />}
+        actions={canEdit ? <ProductFormButton mode={mode} /> : null}
       />
       <StatusFilter basePath="/dashboard/products" statuses={FILTERS} current={query.status} />
       <Section title={query.status ? `Products: ${query.status}` : "All products"} flush>
@@ -54,17 +56,21 @@ export default async function ProductsPage({ searchParams }: { searchParams: Sea
               hideOnMobile: true,
             },
             { header: "Created", cell: (product) => formatDateTime(product.createdAt), hideOnMobile: true },
-            {
-              header: "Actions",
-              align: "right",
-              pinned: true,
-              cell: (product) => (
-                <span className="inline-flex gap-2">
-                  <ProductFormButton mode={mode} product={product} />
-                  <ArchiveProductButton id={product.id} name={product.name} active={product.active} />
-                </span>
-              ),
-            },
+            ...(canEdit
+              ? [
+                  {
+                    header: "Actions",
+                    align: "right" as const,
+                    pinned: true,
+                    cell: (product: (typeof page.data)[number]) => (
+                      <span className="inline-flex gap-2">
+                        <ProductFormButton mode={mode} product={product} />
+                        <ArchiveProductButton id={product.id} name={product.name} active={product.active} />
+                      </span>
+                    ),
+                  },
+                ]
+              : []),
           ]}
         />
         <NextPageLink

@@ -1,17 +1,19 @@
 // Account settings: business name, the pay page's brand, and the dashboard's time zone.
 import type { Metadata } from "next";
 import Link from "next/link";
+import { DetailList } from "@/components/dashboard/DetailList";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Section } from "@/components/dashboard/Section";
 import { SettingsForm } from "@/components/dashboard/settings/SettingsForm";
 import { getDb } from "@/lib/db";
+import { hasRole } from "@/lib/accounts/roles";
 import { requireDashboard } from "@/lib/dashboard/session";
 import { getSettings } from "@/lib/merchants/settings";
 
 export const metadata: Metadata = { title: "Settings" };
 
 export default async function SettingsPage() {
-  const { scope } = await requireDashboard();
+  const { scope, role } = await requireDashboard();
   const settings = await getSettings(getDb(), scope.merchantId);
   const timeZones = ["UTC", ...Intl.supportedValuesOf("timeZone").filter((zone) => zone !== "UTC")];
   return (
@@ -21,7 +23,18 @@ export default async function SettingsPage() {
         description="Your business as payers see it, and how the dashboard shows times. The same in test and live mode."
       />
       <Section title="Business and branding">
-        <SettingsForm settings={settings} timeZones={timeZones} />
+        {hasRole(role, "admin") ? (
+          <SettingsForm settings={settings} timeZones={timeZones} />
+        ) : (
+          <DetailList
+            items={[
+              { label: "Business name", value: settings.name },
+              { label: "Brand colour", value: settings.brandColor ?? "Default" },
+              { label: "Logo", value: settings.logoUrl ?? "None" },
+              { label: "Time zone", value: settings.timeZone },
+            ]}
+          />
+        )}
       </Section>
       <Section title="Security" className="mt-6">
         <p className="text-sm text-slate-700">

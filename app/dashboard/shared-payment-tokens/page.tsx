@@ -14,6 +14,7 @@ import { getDb } from "@/lib/db";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { listPageQuery, type SearchParams } from "@/lib/dashboard/list-query";
 import { orNotFound } from "@/lib/dashboard/not-found";
+import { hasRole } from "@/lib/accounts/roles";
 import { requireDashboard } from "@/lib/dashboard/session";
 import { listTokens } from "@/lib/shared-payment-tokens/list-tokens";
 import { TOKEN_STATUSES } from "@/lib/shared-payment-tokens/schemas";
@@ -21,7 +22,7 @@ import { TOKEN_STATUSES } from "@/lib/shared-payment-tokens/schemas";
 export const metadata: Metadata = { title: "Payment tokens" };
 
 export default async function SharedPaymentTokensPage({ searchParams }: { searchParams: SearchParams }) {
-  const { scope } = await requireDashboard();
+  const { scope, role } = await requireDashboard();
   const query = await listPageQuery(searchParams, TOKEN_STATUSES);
   const page = await orNotFound(listTokens(getDb(), scope, query));
   return (
@@ -63,7 +64,7 @@ export default async function SharedPaymentTokensPage({ searchParams }: { search
               header: "Actions",
               align: "right",
               pinned: true,
-              cell: (token) => (token.status === "active" ? <RevokeTokenButton id={token.id} /> : "—"),
+              cell: (token) => (token.status === "active" && hasRole(role, "admin") ? <RevokeTokenButton id={token.id} /> : "—"),
             },
           ]}
         />

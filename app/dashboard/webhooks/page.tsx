@@ -11,13 +11,14 @@ import { getDb } from "@/lib/db";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { listPageQuery, type SearchParams } from "@/lib/dashboard/list-query";
 import { orNotFound } from "@/lib/dashboard/not-found";
+import { hasRole } from "@/lib/accounts/roles";
 import { requireDashboard } from "@/lib/dashboard/session";
 import { listEndpoints } from "@/lib/webhooks/endpoints";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
 export default async function WebhooksPage({ searchParams }: { searchParams: SearchParams }) {
-  const { scope, mode } = await requireDashboard();
+  const { scope, mode, role } = await requireDashboard();
   const query = await listPageQuery(searchParams, []);
   const page = await orNotFound(listEndpoints(getDb(), scope, query));
   return (
@@ -25,7 +26,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Sea
       <PageHeader
         title="Webhooks"
         description={`Endpoints that receive your ${mode}-mode events (orders, payments, refunds) as signed HTTPS POSTs.`}
-        actions={<AddEndpointButton mode={mode} />}
+        actions={hasRole(role, "developer") ? <AddEndpointButton mode={mode} /> : null}
       />
       <Section title="Endpoints" flush>
         <DataTable

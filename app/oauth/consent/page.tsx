@@ -7,11 +7,12 @@ import { redirect } from "next/navigation";
 import { AuthCard } from "@/components/auth/AuthCard";
 import { buttonClass } from "@/components/dashboard/Button";
 import { loginUrlFor, OAUTH_CONSENT_PATH } from "@/lib/dashboard/callback-path";
+import { hasRole } from "@/lib/accounts/roles";
 import { getDashboard } from "@/lib/dashboard/session";
 import { needsTwoFactorForLive, TWO_FACTOR_SETUP_PATH } from "@/lib/dashboard/two-factor-gate";
 import { checkAuthorizeRequest, RedirectedError, type AuthorizeRequest } from "@/lib/oauth/authorize-request";
 import { SCOPE_DESCRIPTIONS } from "@/lib/oauth/config";
-import { authorizeParamsOf, CSRF_FIELD } from "@/lib/oauth/consent";
+import { authorizeParamsOf, CSRF_FIELD, MERCHANT_FIELD } from "@/lib/oauth/consent";
 import { OAuthError } from "@/lib/oauth/errors";
 
 export const dynamic = "force-dynamic";
@@ -50,6 +51,7 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
       </AuthCard>
     );
   }
+  const mayGrant = hasRole(dashboard.role, "developer");
   const redirectHost = new URL(request.redirectUri).host || request.redirectUri;
   const liveLocked = needsTwoFactorForLive(dashboard);
   return (
@@ -66,6 +68,7 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
           <input key={`${name}-${i}`} type="hidden" name={name} value={value} />
         ))}
         <input type="hidden" name={CSRF_FIELD} value={dashboard.csrfToken} />
+        <input type="hidden" name={MERCHANT_FIELD} value={dashboard.scope.merchantId} />
         <p className="text-sm text-slate-700">
           <strong className="font-semibold text-slate-900">{request.client.name}</strong> wants to act for{" "}
           <strong className="font-semibold text-slate-900">{dashboard.merchantName}</strong> through the MCP server. You will be sent back
@@ -118,10 +121,18 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
           <button type="submit" name="decision" value="deny" className={buttonClass("secondary")}>
             Deny
           </button>
-          <button type="submit" name="decision" value="approve" className={buttonClass("primary")}>
-            Allow
-          </button>
+          {mayGrant ? (
+            <button type="submit" name="decision" value="approve" className={buttonClass("primary")}>
+              Allow
+            </button>
+          ) : null}
         </div>
+        {mayGrant ? null : (
+          <p role="note" className="text-sm text-slate-700">
+            Your role in {dashboard.merchantName} is {dashboard.role}: connecting an app needs the developer role or higher. Ask an admin of
+            the team.
+          </p>
+        )}
         <p className="text-xs text-slate-600">You can revoke this access at any time under Connected apps in the dashboard.</p>
       </form>
     </AuthCard>

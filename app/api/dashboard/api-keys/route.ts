@@ -6,6 +6,6 @@ import { dashboardApi } from "@/lib/dashboard/route";
 export const dynamic = "force-dynamic";
 
 export const POST = dashboardApi(
-  { body: CreateApiKeyBody, status: 201, secretInResponse: true },
+  { role: "developer", body: CreateApiKeyBody, status: 201, secretInResponse: true },
   ({ tx, scope, body, dashboard, origin }) => createScopedApiKey(tx, scope, body, { userId: dashboard.user.id, origin }),
 );

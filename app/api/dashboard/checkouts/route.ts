@@ -6,6 +6,6 @@ import { dashboardApi } from "@/lib/dashboard/route";
 
 export const dynamic = "force-dynamic";
 
-export const POST = dashboardApi({ body: OpenCheckoutBody, status: 201 }, ({ tx, scope, body }) =>
+export const POST = dashboardApi({ role: "developer", body: OpenCheckoutBody, status: 201 }, ({ tx, scope, body }) =>
   openCheckout(tx, scope, body, { source: "pay_page" }),
 );

@@ -5,4 +5,6 @@ import { CreateProductBody } from "@/lib/products/schemas";
 
 export const dynamic = "force-dynamic";
 
-export const POST = dashboardApi({ body: CreateProductBody, status: 201 }, ({ tx, scope, body }) => createProduct(tx, scope, body));
+export const POST = dashboardApi({ role: "developer", body: CreateProductBody, status: 201 }, ({ tx, scope, body }) =>
+  createProduct(tx, scope, body),
+);

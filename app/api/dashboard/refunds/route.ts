@@ -5,4 +5,6 @@ import { CreateRefundBody } from "@/lib/refunds/schemas";
 
 export const dynamic = "force-dynamic";
 
-export const POST = dashboardApi({ body: CreateRefundBody, status: 201 }, ({ tx, scope, body }) => createRefund(tx, scope, body));
+export const POST = dashboardApi({ role: "admin", body: CreateRefundBody, status: 201 }, ({ tx, scope, body }) =>
+  createRefund(tx, scope, body),
+);

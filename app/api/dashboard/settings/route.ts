@@ -4,4 +4,6 @@ import { UpdateSettingsBody, updateSettings } from "@/lib/merchants/settings";
 
 export const dynamic = "force-dynamic";
 
-export const PATCH = dashboardApi({ body: UpdateSettingsBody }, ({ tx, scope, body }) => updateSettings(tx, scope.merchantId, body));
+export const PATCH = dashboardApi({ role: "admin", body: UpdateSettingsBody }, ({ tx, scope, body }) =>
+  updateSettings(tx, scope.merchantId, body),
+);

@@ -5,6 +5,7 @@ import { CreateEndpointBody } from "@/lib/webhooks/schemas";
 
 export const dynamic = "force-dynamic";
 
-export const POST = dashboardApi({ body: CreateEndpointBody, status: 201, secretInResponse: true }, ({ tx, scope, body }) =>
-  createEndpoint(tx, scope, body),
+export const POST = dashboardApi(
+  { role: "developer", body: CreateEndpointBody, status: 201, secretInResponse: true },
+  ({ tx, scope, body }) => createEndpoint(tx, scope, body),
 );

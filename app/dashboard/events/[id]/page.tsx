@@ -14,6 +14,7 @@ import { getDb } from "@/lib/db";
 import { eventObject } from "@/lib/dashboard/events";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { orNotFound, pageId } from "@/lib/dashboard/not-found";
+import { hasRole } from "@/lib/accounts/roles";
 import { requireDashboard } from "@/lib/dashboard/session";
 import { getEvent } from "@/lib/events/get-event";
 import { DELIVERY_LIMIT, listEventDeliveries } from "@/lib/webhooks/event-deliveries";
@@ -21,7 +22,7 @@ import { DELIVERY_LIMIT, listEventDeliveries } from "@/lib/webhooks/event-delive
 export const metadata: Metadata = { title: "Event" };
 
 export default async function EventPage({ params }: { params: Promise<{ id: string }> }) {
-  const { scope } = await requireDashboard();
+  const { scope, role } = await requireDashboard();
   const id = await pageId(params);
   const db = getDb();
   const [event, deliveries] = await orNotFound(Promise.all([getEvent(db, scope, id), listEventDeliveries(db, scope, id)]));
@@ -141,14 +142,17 @@ export default async function EventPage({ params }: { params: Promise<{ id: stri
               header: "Actions",
               align: "right",
               pinned: true,
-              cell: (delivery) => (
-                <ResendEventButton
-                  eventId={event.id}
-                  endpointId={delivery.webhookEndpointId}
-                  disabled={delivery.endpointStatus !== "enabled"}
-                  label={`Resend to ${delivery.endpointUrl}`}
-                />
-              ),
+              cell: (delivery) =>
+                hasRole(role, "developer") ? (
+                  <ResendEventButton
+                    eventId={event.id}
+                    endpointId={delivery.webhookEndpointId}
+                    disabled={delivery.endpointStatus !== "enabled"}
+                    label={`Resend to ${delivery.endpointUrl}`}
+                  />
+                ) : (
+                  "—"
+                ),
             },
           ]}
         />

@@ -20,6 +20,7 @@ import { orderMandates } from "@/lib/ap2/order-mandates";
 import { getDb } from "@/lib/db";
 import { formatDateTime, statusLabel } from "@/lib/dashboard/format";
 import { orNotFound, pageId } from "@/lib/dashboard/not-found";
+import { hasRole } from "@/lib/accounts/roles";
 import { requireDashboard } from "@/lib/dashboard/session";
 import { checkoutDescriptions } from "@/lib/dashboard/what-was-sold";
 import { timelineOf } from "@/lib/dashboard/timeline";
@@ -29,7 +30,7 @@ import { getOrderAfterExpiry, getPaymentIntentAfterExpiry } from "@/lib/checkout
 export const metadata: Metadata = { title: "Order" };
 
 export default async function OrderPage({ params }: { params: Promise<{ id: string }> }) {
-  const { scope } = await requireDashboard();
+  const { scope, role } = await requireDashboard();
   const db = getDb();
   const order = await orNotFound(getOrderAfterExpiry(db, scope, await pageId(params)));
   const [pi, refunds, timeline, acpSessionId, mandates, descriptions] = await Promise.all([
@@ -58,7 +59,11 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
           </span>
         }
         description={<span className="font-mono">{order.id}</span>}
-        actions={refundable > 0 ? <RefundButton target={{ orderId: order.id }} currency={order.currency} remaining={refundable} /> : null}
+        actions={
+          refundable > 0 && hasRole(role, "admin") ? (
+            <RefundButton target={{ orderId: order.id }} currency={order.currency} remaining={refundable} />
+          ) : null
+        }
       />
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="flex min-w-0 flex-col gap-6 lg:col-span-2">

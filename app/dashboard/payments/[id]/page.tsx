@@ -14,6 +14,7 @@ import { Timeline } from "@/components/dashboard/Timeline";
 import { getDb } from "@/lib/db";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { orNotFound, pageId } from "@/lib/dashboard/not-found";
+import { hasRole } from "@/lib/accounts/roles";
 import { requireDashboard } from "@/lib/dashboard/session";
 import { timelineOf } from "@/lib/dashboard/timeline";
 import { getPaymentIntentAfterExpiry } from "@/lib/checkouts/read-after-expiry";
@@ -21,7 +22,7 @@ import { getPaymentIntentAfterExpiry } from "@/lib/checkouts/read-after-expiry";
 export const metadata: Metadata = { title: "Payment" };
 
 export default async function PaymentPage({ params }: { params: Promise<{ id: string }> }) {
-  const { scope } = await requireDashboard();
+  const { scope, role } = await requireDashboard();
   const db = getDb();
   const pi = await orNotFound(getPaymentIntentAfterExpiry(db, scope, await pageId(params)));
   const timeline = await timelineOf(db, scope, [pi.id]);
@@ -42,7 +43,11 @@ export default async function PaymentPage({ params }: { params: Promise<{ id: st
           </span>
         }
         description={<span className="font-mono">{pi.id}</span>}
-        actions={refundable > 0 ? <RefundButton target={{ paymentIntentId: pi.id }} currency={pi.currency} remaining={refundable} /> : null}
+        actions={
+          refundable > 0 && hasRole(role, "admin") ? (
+            <RefundButton target={{ paymentIntentId: pi.id }} currency={pi.currency} remaining={refundable} />
+          ) : null
+        }
       />
       <div className="grid gap-6 lg:grid-cols-3">
         <Section title="Details" className="self-start lg:col-span-2">

@@ -19,6 +19,7 @@ import { EVENT_TYPES } from "@/lib/events/types";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { listPageQuery, type SearchParams } from "@/lib/dashboard/list-query";
 import { orNotFound, pageId } from "@/lib/dashboard/not-found";
+import { hasRole } from "@/lib/accounts/roles";
 import { requireDashboard } from "@/lib/dashboard/session";
 import { listDeliveryAttempts, listQueuedDeliveries } from "@/lib/webhooks/deliveries";
 import { endpointHealth } from "@/lib/webhooks/endpoint-health";
@@ -36,7 +37,8 @@ export default async function WebhookEndpointPage({
   params: Promise<{ id: string }>;
   searchParams: SearchParams;
 }) {
-  const { scope } = await requireDashboard();
+  const { scope, role } = await requireDashboard();
+  const canEdit = hasRole(role, "developer");
   const [id, { startingAfter }] = await Promise.all([pageId(params), listPageQuery(searchParams, [])]);
   const db = getDb();
   const [endpoint, attempts, queued, health] = await orNotFound(
@@ -63,19 +65,21 @@ export default async function WebhookEndpointPage({
         }
         description={endpoint.description ?? undefined}
         actions={
-          <>
-            <SendTestEventButton
-              endpointId={endpoint.id}
-              eventTypes={endpoint.enabledEvents.length ? endpoint.enabledEvents : EVENT_TYPES}
-              disabled={!enabled}
-              liveMode={scope.livemode}
-            />
-            <EditEndpointButton endpoint={endpoint} />
-            <RotateSecretButton endpointId={endpoint.id} />
-            <EndpointStatusButton endpointId={endpoint.id} status={endpoint.status} />
-            <ReplayFailedButton endpointId={endpoint.id} disabled={!enabled} />
-            <DeleteEndpointButton endpointId={endpoint.id} url={endpoint.url} />
-          </>
+          canEdit ? (
+            <>
+              <SendTestEventButton
+                endpointId={endpoint.id}
+                eventTypes={endpoint.enabledEvents.length ? endpoint.enabledEvents : EVENT_TYPES}
+                disabled={!enabled}
+                liveMode={scope.livemode}
+              />
+              <EditEndpointButton endpoint={endpoint} />
+              <RotateSecretButton endpointId={endpoint.id} />
+              <EndpointStatusButton endpointId={endpoint.id} status={endpoint.status} />
+              <ReplayFailedButton endpointId={endpoint.id} disabled={!enabled} />
+              <DeleteEndpointButton endpointId={endpoint.id} url={endpoint.url} />
+            </>
+          ) : null
         }
       />
       <Section title="Details">
@@ -228,7 +232,8 @@ export default async function WebhookEndpointPage({
               header: "Actions",
               align: "right",
               pinned: true,
-              cell: (attempt) => <ResendEventButton eventId={attempt.eventId} endpointId={endpoint.id} disabled={!enabled} />,
+              cell: (attempt) =>
+                canEdit ? <ResendEventButton eventId={attempt.eventId} endpointId={endpoint.id} disabled={!enabled} /> : "—",
             },
           ]}
         />

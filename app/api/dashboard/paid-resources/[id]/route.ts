@@ -6,8 +6,10 @@ import { archivePaidResource, updatePaidResource } from "@/lib/paid-resources/up
 
 export const dynamic = "force-dynamic";
 
-export const PATCH = dashboardApi({ body: UpdatePaidResourceBody }, ({ tx, scope, params, body }) =>
+export const PATCH = dashboardApi({ role: "developer", body: UpdatePaidResourceBody }, ({ tx, scope, params, body }) =>
   updatePaidResource(tx, scope, params.id, body),
 );
 
-export const DELETE = dashboardApi({ body: z.object({}).strict() }, ({ tx, scope, params }) => archivePaidResource(tx, scope, params.id));
+export const DELETE = dashboardApi({ role: "developer", body: z.object({}).strict() }, ({ tx, scope, params }) =>
+  archivePaidResource(tx, scope, params.id),
+);

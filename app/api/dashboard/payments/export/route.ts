@@ -11,7 +11,7 @@ function oneOf<T extends string>(values: readonly T[], value: string | null): T 
   return value !== null && (values as readonly string[]).includes(value) ? (value as T) : undefined;
 }
 
-export const GET = dashboardApi({}, async ({ tx, scope, dashboard, query }) => {
+export const GET = dashboardApi({ role: "viewer" }, async ({ tx, scope, dashboard, query }) => {
   const filters = { status: oneOf(PAYMENT_INTENT_STATUSES, query.get("status")), source: oneOf(PAYMENT_SOURCES, query.get("source")) };
   const { csv, rows, truncated } = await paymentsCsv(tx, scope, filters);
   const day = new Date().toISOString().slice(0, 10);

@@ -6,6 +6,10 @@ import { archiveProduct, updateProduct } from "@/lib/products/update-product";
 
 export const dynamic = "force-dynamic";
 
-export const PATCH = dashboardApi({ body: UpdateProductBody }, ({ tx, scope, params, body }) => updateProduct(tx, scope, params.id, body));
+export const PATCH = dashboardApi({ role: "developer", body: UpdateProductBody }, ({ tx, scope, params, body }) =>
+  updateProduct(tx, scope, params.id, body),
+);
 
-export const DELETE = dashboardApi({ body: z.object({}).strict() }, ({ tx, scope, params }) => archiveProduct(tx, scope, params.id));
+export const DELETE = dashboardApi({ role: "developer", body: z.object({}).strict() }, ({ tx, scope, params }) =>
+  archiveProduct(tx, scope, params.id),
+);

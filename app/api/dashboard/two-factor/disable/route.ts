@@ -6,6 +6,7 @@ import { DisableTwoFactorBody } from "@/lib/two-factor/schemas";
 
 export const dynamic = "force-dynamic";
 
-export const POST = dashboardApi({ body: DisableTwoFactorBody, ownAccount: true, transaction: false }, ({ dashboard, body, origin }) =>
-  disableTwoFactor({ userId: dashboard.user.id, origin }, body),
+export const POST = dashboardApi(
+  { role: "viewer", body: DisableTwoFactorBody, ownAccount: true, transaction: false },
+  ({ dashboard, body, origin }) => disableTwoFactor({ userId: dashboard.user.id, origin }, body),
 );

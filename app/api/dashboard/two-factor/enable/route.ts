@@ -7,6 +7,6 @@ import { ConfirmTwoFactorBody } from "@/lib/two-factor/schemas";
 export const dynamic = "force-dynamic";
 
 export const POST = dashboardApi(
-  { body: ConfirmTwoFactorBody, ownAccount: true, secretInResponse: true },
+  { role: "viewer", body: ConfirmTwoFactorBody, ownAccount: true, secretInResponse: true },
   ({ tx, dashboard, body, origin }) => confirmEnrollment(tx, { userId: dashboard.user.id, sid: dashboard.sid, origin }, body),
 );

@@ -6,6 +6,7 @@ import { startEnrollment } from "@/lib/two-factor/start-enrollment";
 
 export const dynamic = "force-dynamic";
 
-export const POST = dashboardApi({ body: z.object({}).strict(), ownAccount: true, secretInResponse: true }, ({ tx, dashboard }) =>
-  startEnrollment(tx, dashboard.user),
+export const POST = dashboardApi(
+  { role: "viewer", body: z.object({}).strict(), ownAccount: true, secretInResponse: true },
+  ({ tx, dashboard }) => startEnrollment(tx, dashboard.user),
 );

@@ -6,8 +6,10 @@ import { UpdateEndpointBody } from "@/lib/webhooks/schemas";
 
 export const dynamic = "force-dynamic";
 
-export const PATCH = dashboardApi({ body: UpdateEndpointBody }, ({ tx, scope, params, body }) =>
+export const PATCH = dashboardApi({ role: "developer", body: UpdateEndpointBody }, ({ tx, scope, params, body }) =>
   updateEndpoint(tx, scope, params.id, body),
 );
 
-export const DELETE = dashboardApi({ body: z.object({}).strict() }, ({ tx, scope, params }) => deleteEndpoint(tx, scope, params.id));
+export const DELETE = dashboardApi({ role: "developer", body: z.object({}).strict() }, ({ tx, scope, params }) =>
+  deleteEndpoint(tx, scope, params.id),
+);

@@ -5,6 +5,6 @@ import { dashboardApi } from "@/lib/dashboard/route";
 
 export const dynamic = "force-dynamic";
 
-export const POST = dashboardApi({ body: z.object({}).strict() }, ({ tx, scope, params, dashboard, origin }) =>
+export const POST = dashboardApi({ role: "developer", body: z.object({}).strict() }, ({ tx, scope, params, dashboard, origin }) =>
   revokeApiKey(tx, scope, params.id, { userId: dashboard.user.id, origin }),
 );

@@ -6,6 +6,6 @@ import { dashboardApi } from "@/lib/dashboard/route";
 export const dynamic = "force-dynamic";
 
 export const POST = dashboardApi(
-  { body: RollApiKeyBody, status: 201, secretInResponse: true },
+  { role: "developer", body: RollApiKeyBody, status: 201, secretInResponse: true },
   ({ tx, scope, params, body, dashboard, origin }) => rollApiKey(tx, scope, params.id, body, { userId: dashboard.user.id, origin }),
 );

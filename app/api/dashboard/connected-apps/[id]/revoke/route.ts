@@ -5,4 +5,6 @@ import { revokeConnectedApp } from "@/lib/oauth/connected-apps";
 
 export const dynamic = "force-dynamic";
 
-export const POST = dashboardApi({ body: z.object({}).strict() }, ({ tx, scope, params }) => revokeConnectedApp(tx, scope, params.id));
+export const POST = dashboardApi({ role: "developer", body: z.object({}).strict() }, ({ tx, scope, params }) =>
+  revokeConnectedApp(tx, scope, params.id),
+);

@@ -5,6 +5,6 @@ import { ResendEventBody } from "@/lib/webhooks/schemas";
 
 export const dynamic = "force-dynamic";
 
-export const POST = dashboardApi({ body: ResendEventBody }, ({ tx, scope, params, body }) =>
+export const POST = dashboardApi({ role: "developer", body: ResendEventBody }, ({ tx, scope, params, body }) =>
   resendEvent(tx, scope, params.id, body.webhookEndpointId),
 );

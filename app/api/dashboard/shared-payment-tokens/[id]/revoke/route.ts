@@ -6,4 +6,6 @@ import { revokeToken } from "@/lib/shared-payment-tokens/revoke-token";
 
 export const dynamic = "force-dynamic";
 
-export const POST = dashboardApi({ body: z.object({}).strict() }, ({ tx, scope, params }) => revokeToken(tx, scope, params.id));
+export const POST = dashboardApi({ role: "admin", body: z.object({}).strict() }, ({ tx, scope, params }) =>
+  revokeToken(tx, scope, params.id),
+);

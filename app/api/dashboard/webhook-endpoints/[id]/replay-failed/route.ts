@@ -6,6 +6,6 @@ import { ReplayFailedBody } from "@/lib/webhooks/schemas";
 
 export const dynamic = "force-dynamic";
 
-export const POST = dashboardApi({ body: ReplayFailedBody }, ({ tx, scope, params, body }) =>
+export const POST = dashboardApi({ role: "developer", body: ReplayFailedBody }, ({ tx, scope, params, body }) =>
   replayFailedDeliveries(tx, scope, params.id, body.since),
 );

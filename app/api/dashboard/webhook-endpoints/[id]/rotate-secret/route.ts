@@ -6,6 +6,6 @@ import { RotateSecretBody } from "@/lib/webhooks/schemas";
 
 export const dynamic = "force-dynamic";
 
-export const POST = dashboardApi({ body: RotateSecretBody, secretInResponse: true }, ({ tx, scope, params, body }) =>
+export const POST = dashboardApi({ role: "developer", body: RotateSecretBody, secretInResponse: true }, ({ tx, scope, params, body }) =>
   rotateEndpointSecret(tx, scope, params.id, body.previousSecretExpiresInSeconds),
 );

@@ -6,6 +6,6 @@ import { sendTestEvent } from "@/lib/webhooks/test-event";
 
 export const dynamic = "force-dynamic";
 
-export const POST = dashboardApi({ body: SendTestEventBody, status: 201 }, ({ tx, scope, params, body }) =>
+export const POST = dashboardApi({ role: "developer", body: SendTestEventBody, status: 201 }, ({ tx, scope, params, body }) =>
   sendTestEvent(tx, scope, params.id, body.type),
 );
