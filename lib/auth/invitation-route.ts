@@ -12,8 +12,7 @@ import { ForbiddenError, RateLimitedError, UnauthorizedError, ValidationError } 
 import { clientIp } from "../http/client-ip";
 import { byClientIp, pipeline, type Steps } from "../http/pipeline";
 import { isSameOrigin } from "../security/same-origin";
-import { acceptAsNewUser, acceptAsSignedInUser } from "../team/accept-invitation";
-import { AcceptInvitationBody } from "../team/schemas";
+import { AcceptInvitationBody, acceptAsNewUser, acceptAsSignedInUser } from "./accept-invitation";
 
 const PUBLIC: Steps<undefined> = { authenticate: byClientIp, claims: false, headers: { "Cache-Control": "no-store" } };
 

@@ -7,7 +7,7 @@ export const CALLBACK_PARAM = "callbackUrl";
 export const DASHBOARD_HOME = "/dashboard";
 /** The one page outside /dashboard a sign-in may return to: the OAuth consent screen (docs/oauth-and-mcp.md). */
 export const OAUTH_CONSENT_PATH = "/oauth/consent";
-/** An emailed team invitation (lib/team/accept-invitation.ts): an existing user signs in, then accepts. */
+/** An emailed team invitation (lib/auth/accept-invitation.ts): an existing user signs in, then accepts. */
 export const INVITATION_PATH = "/invitations/accept";
 
 const PROBE_ORIGIN = "http://callback.invalid";

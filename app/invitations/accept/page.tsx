@@ -1,4 +1,4 @@
-// The page a team invitation's link opens (?token=; lib/team/accept-invitation.ts). Opening it spends
+// The page a team invitation's link opens (?token=; lib/auth/accept-invitation.ts). Opening it spends
 // nothing: a new address creates its account here, an existing user signs in (and comes back here) and
 // joins with one button.
 import type { Metadata } from "next";
@@ -11,7 +11,7 @@ import { authOptions } from "@/lib/auth/options";
 import { liveSessionAccount } from "@/lib/auth/sessions";
 import { INVITATION_PATH, loginUrlFor } from "@/lib/dashboard/callback-path";
 import { getDb } from "@/lib/db";
-import { previewInvitation } from "@/lib/team/accept-invitation";
+import { previewInvitation } from "@/lib/auth/accept-invitation";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Join a team · Agent Payments Service", referrer: "no-referrer", robots: { index: false } };

@@ -6,14 +6,25 @@
 // NULL AND expires_at > now() RETURNING), so a link works once however many times it is sent at once, and
 // the account, membership and activity row commit with it or not at all.
 import { recordActivity, type RequestOrigin } from "../accounts/activity";
+import { PASSWORD_MIN_LENGTH } from "./messages";
+import { z } from "zod";
 import type { Role } from "../accounts/roles";
-import { selectSessionMerchant } from "../auth/sessions";
+import { selectSessionMerchant } from "./sessions";
 import { hashPassword } from "../crypto/password";
 import { transaction, type Db } from "../db";
 import { ConflictError, ForbiddenError, GoneError } from "../errors";
 import { Prisma } from "../generated/prisma/client";
 import { createId } from "../ids";
-import { hashInvitationToken } from "./tokens";
+import { hashInvitationToken } from "../team/tokens";
+
+/** The invitation page's form: the token; a new account also chooses its name and password. */
+export const AcceptInvitationBody = z
+  .object({
+    token: z.string().min(1).max(200),
+    name: z.string().trim().min(1).max(100).optional(),
+    password: z.string().min(PASSWORD_MIN_LENGTH).max(200).optional(),
+  })
+  .strict();
 
 interface Spent {
   id: string;
