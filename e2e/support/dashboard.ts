@@ -16,9 +16,12 @@ export function uniqueUser(name = "Acme Coffee Roasters"): DashboardUser {
   return { name, email: `owner-${tag}@example.com`, password: `correct-horse-${tag}` };
 }
 
-/** Follows the link of the newest mail of a kind to the address, as received over SMTP (e2e/support/mail.ts). */
-export async function openMailedLink(page: Page, email: string, kind: string): Promise<void> {
-  await page.goto(await mailedLink(email, { kind }));
+/**
+ * Follows the link of the newest mail of a kind to the address, as received over SMTP (e2e/support/mail.ts).
+ * `since` (Date.now() before the action that mails): wait for that action's mail rather than an earlier one.
+ */
+export async function openMailedLink(page: Page, email: string, kind: string, since?: number): Promise<void> {
+  await page.goto(await mailedLink(email, { kind, since }));
 }
 
 /** Opens the newest confirmation mail's link and confirms it with the sign-up's password. */

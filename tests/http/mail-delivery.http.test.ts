@@ -182,6 +182,43 @@ describe("without SMTP_URL", () => {
   });
 });
 
+describe("the purge", () => {
+  it("deletes delivered, failed and unsendable mails after a week, a mail still to send only after 30 days, 5,000 a tick", async () => {
+    const tag = randomBytes(4).toString("hex");
+    const insert = (name: string, status: string, daysOld: number) =>
+      mail.database.db.$executeRawUnsafe(
+        `INSERT INTO email_outbox (id, "to", subject, text_body, kind, status, created_at, next_attempt_at)
+         VALUES ($1, $2, 'Old', 'Old mail.', 'purge_test', $3, now() - make_interval(days => $4), now() + interval '1 day')`,
+        `email_${name}${tag}`,
+        `${name}-${tag}@example.com`,
+        status,
+        daysOld,
+      );
+    await insert("oldsent", "sent", 8);
+    await insert("oldfailed", "failed", 8);
+    await insert("oldnotransport", "no_transport", 8);
+    await insert("oldpending", "pending", 8);
+    await insert("ancientpending", "pending", 31);
+    await insert("recentsent", "sent", 6);
+    await mail.database.db.$executeRawUnsafe(
+      `INSERT INTO email_outbox (id, "to", subject, text_body, kind, status, created_at)
+       SELECT 'email_bulkold' || $1 || i, 'bulk-old@example.com', 'Old', 'Old mail.', 'purge_bulk', 'sent', now() - interval '9 days'
+         FROM generate_series(1, 5002) AS i`,
+      tag,
+    );
+    const first = await tick(mail.url);
+    expect(first.body.emailOutboxPurged).toBe(5_000);
+    const second = await tick(mail.url);
+    expect(second.body.emailOutboxPurged).toBe(6);
+    expect((await tick(mail.url)).body.emailOutboxPurged).toBe(0);
+    const left = await mail.database.db.emailOutbox.findMany({
+      where: { kind: { in: ["purge_test", "purge_bulk"] } },
+      select: { id: true },
+    });
+    expect(left.map((r) => r.id).sort()).toEqual([`email_oldpending${tag}`, `email_recentsent${tag}`]);
+  });
+});
+
 describe("credentials", () => {
   it("a refused login is retried, and its error names neither the user nor the password", async () => {
     // The only sending process on the database now logs in with a wrong password.
