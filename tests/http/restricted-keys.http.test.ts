@@ -14,6 +14,11 @@ import { dashboardCall, dashboardMerchant, type DashboardMerchant } from "../hel
 import { baseUrl, call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 import { connectWithBearer } from "../helpers/oauth";
+import { redisUrlForTests } from "../helpers/redis";
+import { startTestServer } from "../helpers/server";
+import { transaction } from "../../lib/db";
+import { createScopedApiKey } from "../../lib/merchants/api-keys";
+import { normalizePermissions } from "../../lib/merchants/permissions";
 
 let owner: DashboardMerchant;
 let merchantId: string;
@@ -143,6 +148,28 @@ describe("enforcement on /v1", () => {
   });
 });
 
+const redisUrl = redisUrlForTests();
+
+describe.skipIf(!redisUrl)("with the Redis buckets (authentication step by step)", () => {
+  it("refuses the same way, after the rate limit, and claims no Idempotency-Key", async () => {
+    const server = await startTestServer({ REDIS_URL: redisUrl! });
+    try {
+      const scope = { merchantId: other.merchantId, livemode: false };
+      const permissions = normalizePermissions({ checkouts: "write" });
+      const key = await transaction((tx) => createScopedApiKey(tx, scope, { permissions }, { via: "cli" }));
+      const headers = { "Idempotency-Key": randomUUID() };
+      const base = server.url;
+      const refused = await call("POST", "/v1/refunds", { key: key.secret, body: { orderId: "ord_x" }, headers, base });
+      expectDenied(refused, "refunds", "write");
+      expect(refused.headers.get("ratelimit-limit")).toBe("120");
+      const checkout = await call("POST", "/v1/checkouts", { key: key.secret, body: { amount: 300, currency: "usd" }, headers, base });
+      expect(checkout.status, JSON.stringify(checkout.body)).toBe(201);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe("protocol paths", () => {
   it("/x402: a key with x402 read may ask what is supported but not verify or settle (403 in the error contract)", async () => {
     const { secret } = await restrictedKey({ x402: "read" });
@@ -153,7 +180,7 @@ describe("protocol paths", () => {
     expectDenied(await call("GET", "/x402/supported", { key: none.secret }), "x402", "read");
   });
 
-  it("/acp: a key without acp gets ACP's flat error, 403 permission_denied; with acp write it opens a session", async () => {
+  it("/acp: a key without acp write gets ACP's flat error, 403 permission_denied; acp read may retrieve (404 for an unknown session)", async () => {
     const { secret } = await restrictedKey({ checkouts: "write" });
     const refused = await acpCall("POST", "/acp/checkout_sessions", { key: secret, body: { items: [{ id: "prd_x", quantity: 1 }] } });
     expect(refused.status).toBe(403);
