@@ -16,7 +16,7 @@ import { findNulPath } from "../validation/text-safety";
 import { noteRetryAfter } from "./auth-route";
 import { clearLoginAttempts, maySignUp, noteFailedLogin, takeLoginAttempt } from "./limits";
 import { PASSWORD_MIN_LENGTH, type AuthErrorCode } from "./messages";
-import { recordActivity } from "../accounts/activity";
+import { recordActivity, type RequestOrigin } from "../accounts/activity";
 import { verifyCode } from "../two-factor/verify-code";
 import { dummyPasswordHash, hashPassword, needsRehash, PasswordHashBusyError, verifyPassword } from "../crypto/password";
 
@@ -67,11 +67,12 @@ function parseCredentials<S extends z.ZodType>(schema: S, credentials: unknown):
   return input.success ? input.data : null;
 }
 
-export function signIn(credentials: unknown, ip: string): Promise<SignedInUser | null> {
-  return guarded("sign-in", () => checkPassword(credentials, ip));
+/** `origin`: where the attempt came from, for the activity rows (the client IP, the User-Agent). */
+export function signIn(credentials: unknown, ip: string, origin?: RequestOrigin): Promise<SignedInUser | null> {
+  return guarded("sign-in", () => checkPassword(credentials, ip, origin ?? { ip, userAgent: null }));
 }
 
-async function checkPassword(credentials: unknown, ip: string): Promise<SignedInUser | null> {
+async function checkPassword(credentials: unknown, ip: string, origin: RequestOrigin): Promise<SignedInUser | null> {
   const input = parseCredentials(SignInInput, credentials);
   if (!input) return null;
   const { email, password } = input;
@@ -97,7 +98,7 @@ async function checkPassword(credentials: unknown, ip: string): Promise<SignedIn
   }
   await clearLoginAttempts(email);
   const twoFactor = Boolean(user.twoFactor?.enabledAt);
-  if (twoFactor) await passSecondFactor(user.id, input.code, ip);
+  if (twoFactor) await passSecondFactor(user.id, input.code, origin);
   if (needsRehash(user.passwordHash)) await rehash(user.id, user.passwordHash, password);
   return { id: user.id, email: user.email, twoFactor };
 }
@@ -107,9 +108,8 @@ async function checkPassword(credentials: unknown, ip: string): Promise<SignedIn
  * shows a code field and sends the password again with the code); a wrong, replayed or used code is
  * TWO_FACTOR_INVALID and an activity row; too many wrong codes, RATE_LIMITED (lib/two-factor/verify-code.ts).
  */
-async function passSecondFactor(userId: string, code: string | undefined, ip: string): Promise<void> {
+async function passSecondFactor(userId: string, code: string | undefined, origin: RequestOrigin): Promise<void> {
   if (!code) throw new AuthError("TWO_FACTOR_REQUIRED");
-  const origin = { ip, userAgent: null };
   const verdict = await verifyCode({
     userId,
     code,

@@ -6,7 +6,8 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { env } from "../env";
-import { clientIpKey } from "../http/client-ip";
+import { originOf, type RequestOrigin } from "../accounts/activity";
+import { clientIp, clientIpKey } from "../http/client-ip";
 import { signIn, signUp, type SignedInUser } from "./credentials";
 import { authSecret } from "./secret";
 import { revokeSession, startSession } from "./sessions";
@@ -28,11 +29,20 @@ declare module "next-auth/jwt" {
 
 const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
 
-/** The per-IP bucket name (IPv4, or IPv6 /64) of a next-auth request (its headers arrive as a plain object). */
-function ipOf(req: { headers?: Record<string, unknown> }): string {
+/** A next-auth request (its headers arrive as a plain object) as far as the client-IP helpers read one. */
+function requestOf(req: { headers?: Record<string, unknown> }): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers ?? {})) if (typeof value === "string") headers.set(name, value);
-  return clientIpKey({ headers } as Request);
+  return { headers } as Request;
+}
+
+/** The per-IP bucket name (IPv4, or IPv6 /64) of a next-auth request. */
+const ipOf = (req: { headers?: Record<string, unknown> }): string => clientIpKey(requestOf(req));
+
+/** Where a next-auth request came from, for the account activity log. */
+function originOfAuth(req: { headers?: Record<string, unknown> }): RequestOrigin {
+  const request = requestOf(req);
+  return originOf(request.headers, clientIp(request));
 }
 
 const publicUrl = env.NEXTAUTH_URL ?? env.BASE_URL;
@@ -53,7 +63,7 @@ export const authOptions: NextAuthOptions = {
         password: { label: "Password", type: "password" },
         code: { label: "Authentication code", type: "text" },
       },
-      authorize: (credentials, req) => signIn(credentials, ipOf(req)),
+      authorize: (credentials, req) => signIn(credentials, ipOf(req), originOfAuth(req)),
     }),
     CredentialsProvider({
       id: "signup",

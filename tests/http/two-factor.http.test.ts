@@ -154,7 +154,7 @@ describe("signing in with two-factor authentication", () => {
     const replay = await signIn(account.email, account.password, code);
     expect(replay).toMatchObject({ status: 401, error: "TWO_FACTOR_INVALID", cookie: null });
     const failed = await activity(account.email, "sign_in_failed");
-    expect(failed.at(-1)?.detail).toEqual({ reason: "two_factor" });
+    expect(failed.at(-1)).toMatchObject({ detail: { reason: "two_factor" }, ip: "127.0.0.1", userAgent: expect.any(String) });
     // An older step than the last one accepted is refused too, even inside the window.
     const older = totpAt(secret, currentStep() - 1);
     if (older !== code) expect((await signIn(account.email, account.password, older)).error).toBe("TWO_FACTOR_INVALID");
@@ -166,7 +166,7 @@ describe("signing in with two-factor authentication", () => {
     const [first, second] = recoveryCodes;
     const used = await signIn(account.email, account.password, first);
     expect(used.cookie).not.toBeNull();
-    expect(await activity(account.email, "recovery_code_used")).toHaveLength(1);
+    expect(await activity(account.email, "recovery_code_used")).toMatchObject([{ ip: "127.0.0.1", userAgent: expect.any(String) }]);
     expect(await signIn(account.email, account.password, first)).toMatchObject({ error: "TWO_FACTOR_INVALID", cookie: null });
     // Two sign-ins racing with the same unused code: one gets in.
     const raced = await Promise.all([
