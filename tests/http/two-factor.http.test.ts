@@ -17,6 +17,7 @@ import {
   type DashboardSession,
 } from "../helpers/dashboard";
 import { codeFor } from "../helpers/oauth";
+import { newMember } from "../helpers/team";
 import { startTestServer } from "../helpers/server";
 import { currentStep, freshTotp, totpAt } from "../helpers/two-factor";
 
@@ -290,6 +291,28 @@ describe("the live-mode rule", () => {
     // Signing in with a code is such a proof.
     const withCode = await signInOverHttp(account.email, account.password, server.url, setup.body.secret);
     expect((await createKey({ ...withCode, csrfToken: (await dashboardPage(withCode)).csrfToken! }, "live")).status).toBe(201);
+  });
+});
+
+describe("the live-mode rule by role", () => {
+  it("an admin without two-factor authentication is refused a live write, a developer is not; an admin who enrolls may act", async () => {
+    const owner = await newAccount("Team with roles");
+    await enrollTwoFactor(owner, owner.csrfToken);
+    const by = { session: owner, csrfToken: owner.csrfToken, email: owner.email, password: owner.password };
+    const [admin, developer] = [await newMember(by, "admin"), await newMember(by, "developer")];
+    const liveEndpoint = (member: { session: DashboardSession; csrfToken: string }) =>
+      dashboardCall(member.session, "POST", "/api/dashboard/webhook-endpoints", {
+        body: { url: "https://93.184.216.34/hooks" },
+        csrfToken: member.csrfToken,
+        mode: "live",
+      });
+    const refused = await liveEndpoint(admin);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({ code: "FORBIDDEN", details: { reason: "two_factor_required" } });
+    expect((await createKey({ ...admin.session, csrfToken: admin.csrfToken }, "test")).status).toBe(201);
+    expect((await liveEndpoint(developer)).status).toBe(201);
+    await enrollTwoFactor(admin.session, admin.csrfToken);
+    expect((await liveEndpoint(admin)).status).toBe(201);
   });
 });
 
