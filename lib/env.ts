@@ -147,7 +147,11 @@ const EnvSchema = z.object({
     .string()
     .max(320)
     .optional()
-    .transform((value) => value?.trim() || undefined),
+    .transform((value) => value?.trim() || undefined)
+    .refine(
+      (value) => value === undefined || /^(?:[^<>\r\n]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/.test(value),
+      "an address or Name <address>",
+    ),
   /** Attempts at one mail before it is given up (temporary failures: SMTP 4xx, connection errors, time-outs). */
   MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(8),
   /** Seconds before the first retry; each further retry waits twice as long, up to MAIL_RETRY_MAX_SECONDS. */

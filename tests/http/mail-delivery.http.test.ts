@@ -182,6 +182,29 @@ describe("without SMTP_URL", () => {
   });
 });
 
+describe("headers", () => {
+  it("a line break in a subject cannot add a header or a recipient", async () => {
+    const tag = randomBytes(4).toString("hex");
+    const to = `headers-${tag}@example.com`;
+    await mail.database.db.emailOutbox.create({
+      data: {
+        id: `email_headers${tag}`,
+        to,
+        subject: `Hello\r\nBcc: thief-${tag}@example.com\r\nX-Injected: yes`,
+        textBody: "Body.",
+        kind: "header_test",
+        status: "pending",
+      },
+    });
+    const received = await mail.smtp.waitForMail({ to });
+    expect(received.to).toEqual([to]);
+    expect(received.headers["x-injected"]).toBeUndefined();
+    expect(received.headers.bcc).toBeUndefined();
+    expect(received.subject).toMatch(/^Hello\s+Bcc: thief-/);
+    expect(mail.smtp.mails({ to: `thief-${tag}@example.com` })).toHaveLength(0);
+  });
+});
+
 describe("the purge", () => {
   it("deletes delivered, failed and unsendable mails after a week, a mail still to send only after 30 days, 5,000 a tick", async () => {
     const tag = randomBytes(4).toString("hex");
