@@ -7,15 +7,21 @@ import { usePathname } from "next/navigation";
 import type { Role } from "@/lib/accounts/roles";
 import { navFor, type NavItem } from "@/lib/dashboard/nav";
 
-function isActive(item: NavItem, pathname: string): boolean {
+function matches(item: NavItem, pathname: string): boolean {
   return item.exact ? pathname === item.href : pathname === item.href || pathname.startsWith(`${item.href}/`);
 }
 
+/** The entry of the current page: the longest that matches (Settings -> Activity marks Activity only). */
+function currentItem(items: NavItem[], pathname: string): NavItem | undefined {
+  return items.filter((item) => matches(item, pathname)).sort((a, b) => b.href.length - a.href.length)[0];
+}
+
 function NavLinks({ items, pathname, onNavigate }: { items: NavItem[]; pathname: string; onNavigate?: () => void }) {
+  const current = currentItem(items, pathname);
   return (
     <ul className="grid grid-cols-2 gap-1 md:flex md:flex-col">
       {items.map((item) => {
-        const active = isActive(item, pathname);
+        const active = item === current;
         return (
           <li key={item.href}>
             <Link
@@ -37,7 +43,7 @@ function NavLinks({ items, pathname, onNavigate }: { items: NavItem[]; pathname:
 export function SideNav({ role }: { role: Role }) {
   const pathname = usePathname();
   const items = navFor(role);
-  const current = items.find((item) => isActive(item, pathname));
+  const current = currentItem(items, pathname);
   return (
     <>
       <nav aria-label="Dashboard" className="hidden md:block">

@@ -8,6 +8,7 @@
 // codes. Input is checked as api() checks it (no NUL anywhere) before any query; anything unexpected is
 // logged with its detail and answered SERVER_ERROR, never with a database's message.
 import { z } from "zod";
+import { recordActivity, type RequestOrigin } from "../accounts/activity";
 import { getDb, transaction } from "../db";
 import { createId } from "../ids";
 import { queueSignUp } from "./pending-sign-ups";
@@ -16,7 +17,6 @@ import { findNulPath } from "../validation/text-safety";
 import { noteRetryAfter } from "./auth-route";
 import { clearLoginAttempts, maySignUp, noteFailedLogin, takeLoginAttempt } from "./limits";
 import { PASSWORD_MIN_LENGTH, type AuthErrorCode } from "./messages";
-import { recordActivity, type RequestOrigin } from "../accounts/activity";
 import { verifyCode } from "../two-factor/verify-code";
 import { dummyPasswordHash, hashPassword, needsRehash, PasswordHashBusyError, verifyPassword } from "../crypto/password";
 
@@ -72,6 +72,10 @@ export function signIn(credentials: unknown, ip: string, origin?: RequestOrigin)
   return guarded("sign-in", () => checkPassword(credentials, ip, origin ?? { ip, userAgent: null }));
 }
 
+/**
+ * A sign-in attempt. Its answer is logged for an existing user: `sign_in`, or `sign_in_failed` for a wrong
+ * password (an unknown email writes nothing; attempts the limits refuse are not checked, nor logged).
+ */
 async function checkPassword(credentials: unknown, ip: string, origin: RequestOrigin): Promise<SignedInUser | null> {
   const input = parseCredentials(SignInInput, credentials);
   if (!input) return null;
@@ -94,11 +98,13 @@ async function checkPassword(credentials: unknown, ip: string, origin: RequestOr
   const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
   if (!user || !ok) {
     await noteFailedLogin(email, verdict.attempts);
+    if (user) await recordActivity(getDb(), { action: "sign_in_failed", userId: user.id, origin });
     return null;
   }
   await clearLoginAttempts(email);
   const twoFactor = Boolean(user.twoFactor?.enabledAt);
   if (twoFactor) await passSecondFactor(user.id, input.code, origin);
+  await recordActivity(getDb(), { action: "sign_in", userId: user.id, origin });
   if (needsRehash(user.passwordHash)) await rehash(user.id, user.passwordHash, password);
   return { id: user.id, email: user.email, twoFactor };
 }

@@ -27,6 +27,7 @@ export const DASHBOARD_NAV: NavItem[] = [
   { href: "/dashboard/connected-apps", label: "Connected apps", role: "developer" },
   { href: "/dashboard/team", label: "Team" },
   { href: "/dashboard/settings", label: "Settings" },
+  { href: "/dashboard/settings/activity", label: "Activity" },
 ];
 
 /** The entries a role may see. */

@@ -2,7 +2,10 @@
 // approves (a code for the mode and scopes they chose, for the merchant the dashboard has selected, as a
 // developer or higher there) or denies (error=access_denied). The form must come
 // from this site (Origin) with the session's CSRF token: a forged form cannot grant anything.
+import { originOf, recordActivity } from "../accounts/activity";
+import { transaction } from "../db";
 import { ForbiddenError } from "../errors";
+import { clientIp } from "../http/client-ip";
 import { verifyCsrfToken } from "../dashboard/csrf";
 import { requireRole } from "../accounts/require-role";
 import type { Dashboard } from "../dashboard/session";
@@ -44,11 +47,18 @@ export async function decideConsent(req: Request, form: URLSearchParams, dashboa
   // The merchant may grant less than asked (read only), never more.
   const granted = request.scopes.filter((scope: Scope) => scope === "read" || form.get(`grant_${scope}`) === "on");
   if (granted.length === 0) granted.push("read");
-  const code = await issueCode(request, {
-    merchantId: dashboard.scope.merchantId,
-    userId: dashboard.user.id,
-    livemode: mode === "live",
-    scopes: granted,
+  const grant = { merchantId: dashboard.scope.merchantId, userId: dashboard.user.id, livemode: mode === "live", scopes: granted };
+  // The code and the consent's activity row commit together.
+  const code = await transaction(async (tx) => {
+    const issued = await issueCode(tx, request, grant);
+    await recordActivity(tx, {
+      action: "oauth_consent",
+      userId: grant.userId,
+      merchantId: grant.merchantId,
+      origin: originOf(req.headers, clientIp(req)),
+      detail: { clientId: request.client.id, clientName: request.client.name, livemode: grant.livemode, scopes: granted.join(" ") },
+    });
+    return issued;
   });
   return redirectWith(request.redirectUri, { code, state: request.state, iss: issuer() });
 }

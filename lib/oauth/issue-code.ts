@@ -1,17 +1,18 @@
 // The consent's answer: a single-use, short-lived authorization code bound to everything the request
 // said (client, redirect URI, PKCE challenge, resource) and what the merchant granted (scopes, mode).
-import { getDb } from "../db";
+import type { Db } from "../db";
 import { env } from "../env";
 import type { Scope } from "./config";
 import type { AuthorizeRequest } from "./authorize-request";
 import { CODE_PREFIX, hashToken, newSecret } from "./secrets";
 
 export async function issueCode(
+  tx: Db,
   request: AuthorizeRequest,
   grant: { merchantId: string; userId: string; livemode: boolean; scopes: Scope[] },
 ): Promise<string> {
   const code = newSecret(CODE_PREFIX);
-  await getDb().oAuthAuthorizationCode.create({
+  await tx.oAuthAuthorizationCode.create({
     data: {
       codeHash: hashToken(code),
       clientId: request.client.id,

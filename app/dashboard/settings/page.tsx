@@ -1,7 +1,9 @@
-// Account settings: business name, the pay page's brand, and the dashboard's time zone.
+// Account settings: business name, the pay page's brand, and the dashboard's time zone; a link to the
+// account's activity log (/dashboard/settings/activity).
 import type { Metadata } from "next";
 import Link from "next/link";
 import { DetailList } from "@/components/dashboard/DetailList";
+import { buttonClass } from "@/components/dashboard/Button";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Section } from "@/components/dashboard/Section";
 import { SettingsForm } from "@/components/dashboard/settings/SettingsForm";
@@ -21,6 +23,11 @@ export default async function SettingsPage() {
       <PageHeader
         title="Settings"
         description="Your business as payers see it, and how the dashboard shows times. The same in test and live mode."
+        actions={
+          <Link href="/dashboard/settings/activity" className={buttonClass("secondary", "sm")}>
+            Account activity
+          </Link>
+        }
       />
       <Section title="Business and branding">
         {hasRole(role, "admin") ? (

@@ -5,6 +5,6 @@ import { revokeConnectedApp } from "@/lib/oauth/connected-apps";
 
 export const dynamic = "force-dynamic";
 
-export const POST = dashboardApi({ role: "developer", body: z.object({}).strict() }, ({ tx, scope, params }) =>
-  revokeConnectedApp(tx, scope, params.id),
+export const POST = dashboardApi({ role: "developer", body: z.object({}).strict() }, ({ tx, scope, params, dashboard, origin }) =>
+  revokeConnectedApp(tx, scope, params.id, { userId: dashboard.user.id, origin }),
 );
