@@ -6,7 +6,7 @@ import type { FetchLike } from "./transport";
 export interface ServiceClientOptions {
   /** The service's address, e.g. `https://payments.example.com` (no trailing `/v1`). */
   baseUrl: string;
-  /** `sk_test_...` or `sk_live_...`. */
+  /** `sk_test_...` or `sk_live_...`, or a restricted key `rk_test_...` / `rk_live_...` (only what its permissions grant). */
   apiKey: string;
   /** Per attempt, including reading the body. Default 30,000 ms. */
   timeoutMs?: number;
