@@ -47,7 +47,8 @@ export function buildAgentCard(merchant: { id: string; name: string }, base = en
         scheme: {
           $case: "httpAuthSecurityScheme",
           value: {
-            description: "The buyer's own API key of this service (sk_test_... or sk_live_...; a restricted rk_ key needs a2a write, and ap2 write to pay with AP2); its mode selects the catalog's mode.",
+            description:
+              "The buyer's own API key of this service (sk_test_... or sk_live_...; a restricted rk_ key needs a2a write, and ap2 write to pay with AP2); its mode selects the catalog's mode.",
             scheme: "Bearer",
             bearerFormat: "API key",
           },
