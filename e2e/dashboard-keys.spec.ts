@@ -78,7 +78,9 @@ test("signed out: dashboard pages redirect to /login; a wrong password is refuse
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Password").fill("not-the-password");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "Incorrect" })).toHaveText("Incorrect email or password.");
+  await expect(page.getByRole("alert").filter({ hasText: "Incorrect" })).toHaveText(
+    "Incorrect email or password. Just signed up? Open the link we emailed you first.",
+  );
   await expect(page).toHaveURL(/\/login$/);
 });
 

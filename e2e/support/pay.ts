@@ -78,6 +78,8 @@ export async function screenshot(page: Page, name: string) {
 
 /** axe-core: no serious or critical violations. */
 export async function expectAccessible(page: Page) {
+  // Next streams a page's metadata: after a refresh its <title> may land a moment after the content.
+  await expect(page).toHaveTitle(/\S/);
   const results = await new AxeBuilder({ page }).analyze();
   const bad = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
   expect(
