@@ -4,15 +4,13 @@
 // the account only for whoever chose it; a mail scanner's GET of the link spends nothing). Each POSTs JSON to /api/account/* (lib/auth/account-routes.ts) and says the
 // answer in words, announced to assistive technology.
 import Link from "next/link";
-import { useRef, useState, type FormEvent, type ReactNode } from "react";
+import type { FormEvent, ReactNode } from "react";
 import { PASSWORD_MIN_LENGTH } from "@/lib/auth/messages";
 import { Button } from "../dashboard/Button";
-import { useHydrated } from "../useHydrated";
 import { inputClass } from "./AuthCard";
+import { useFormOutcome, type FormOutcome } from "./useFormOutcome";
 
-type Outcome = { ok: boolean; message: string } | null;
-
-async function post(path: string, body: unknown): Promise<{ ok: boolean; message: string }> {
+async function post(path: string, body: unknown): Promise<FormOutcome> {
   try {
     const res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
     const data = (await res.json().catch(() => ({}))) as { message?: string; error?: { message?: string } };
@@ -20,36 +18,6 @@ async function post(path: string, body: unknown): Promise<{ ok: boolean; message
   } catch {
     return { ok: false, message: "Could not reach the server. Check your connection and try again." };
   }
-}
-
-/**
- * Buttons stay disabled until React has hydrated: a click before would be lost, and a form submitted
- * natively would put its fields (an email, a new password) into the page's URL.
- */
-function useOutcome() {
-  const hydrated = useHydrated();
-  const [outcome, setOutcome] = useState<Outcome>(null);
-  const [pending, setPending] = useState(false);
-  const ref = useRef<HTMLParagraphElement>(null);
-  async function run(work: () => Promise<{ ok: boolean; message: string }>) {
-    setPending(true);
-    setOutcome(null);
-    const result = await work();
-    setPending(false);
-    setOutcome(result);
-    requestAnimationFrame(() => ref.current?.focus());
-  }
-  const notice = outcome ? (
-    <p
-      ref={ref}
-      tabIndex={-1}
-      role={outcome.ok ? "status" : "alert"}
-      className={`rounded-md border px-3 py-2 text-sm ${outcome.ok ? "border-emerald-200 bg-emerald-50 text-emerald-900" : "border-red-200 bg-red-50 text-red-800"}`}
-    >
-      {outcome.message}
-    </p>
-  ) : null;
-  return { outcome, pending, run, notice, hydrated };
 }
 
 function Field({ id, label, children, hint }: { id: string; label: string; children: ReactNode; hint?: string }) {
@@ -83,7 +51,7 @@ function SignInAfter({ notice }: { notice: ReactNode }) {
 }
 
 export function ForgotPasswordForm() {
-  const { pending, run, notice, outcome, hydrated } = useOutcome();
+  const { pending, run, notice, outcome, hydrated } = useFormOutcome();
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const email = String(new FormData(event.currentTarget).get("email") ?? "");
@@ -112,7 +80,7 @@ export function ForgotPasswordForm() {
 }
 
 export function ResetPasswordForm({ token }: { token: string }) {
-  const { pending, run, notice, outcome, hydrated } = useOutcome();
+  const { pending, run, notice, outcome, hydrated } = useFormOutcome();
   if (outcome?.ok) return <SignInAfter notice={notice} />;
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -144,7 +112,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
 }
 
 export function ConfirmEmailForm({ token }: { token: string }) {
-  const { pending, run, notice, outcome, hydrated } = useOutcome();
+  const { pending, run, notice, outcome, hydrated } = useFormOutcome();
   if (outcome?.ok) return <SignInAfter notice={notice} />;
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

@@ -4,15 +4,13 @@
 // to /api/account/invitations/accept and says the answer in words, announced to assistive technology.
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useRef, useState, type FormEvent } from "react";
+import type { FormEvent } from "react";
 import { PASSWORD_MIN_LENGTH } from "@/lib/auth/messages";
 import { Button } from "../dashboard/Button";
-import { useHydrated } from "../useHydrated";
 import { inputClass } from "./AuthCard";
+import { useFormOutcome, type FormOutcome } from "./useFormOutcome";
 
-type Outcome = { ok: boolean; message: string } | null;
-
-async function accept(body: unknown): Promise<{ ok: boolean; message: string }> {
+async function accept(body: unknown): Promise<FormOutcome> {
   try {
     const res = await fetch("/api/account/invitations/accept", {
       method: "POST",
@@ -27,35 +25,8 @@ async function accept(body: unknown): Promise<{ ok: boolean; message: string }> 
   }
 }
 
-function useOutcome() {
-  const hydrated = useHydrated();
-  const [outcome, setOutcome] = useState<Outcome>(null);
-  const [pending, setPending] = useState(false);
-  const ref = useRef<HTMLParagraphElement>(null);
-  async function run(body: unknown) {
-    setPending(true);
-    setOutcome(null);
-    const result = await accept(body);
-    setPending(false);
-    setOutcome(result);
-    requestAnimationFrame(() => ref.current?.focus());
-    return result;
-  }
-  const notice = outcome ? (
-    <p
-      ref={ref}
-      tabIndex={-1}
-      role={outcome.ok ? "status" : "alert"}
-      className={`rounded-md border px-3 py-2 text-sm ${outcome.ok ? "border-emerald-200 bg-emerald-50 text-emerald-900" : "border-red-200 bg-red-50 text-red-800"}`}
-    >
-      {outcome.message}
-    </p>
-  ) : null;
-  return { outcome, pending, run, notice, hydrated };
-}
-
 export function CreateAccountForm({ token, email }: { token: string; email: string }) {
-  const { pending, run, notice, outcome, hydrated } = useOutcome();
+  const { pending, run, notice, outcome, hydrated } = useFormOutcome();
   if (outcome?.ok)
     return (
       <div className="flex flex-col gap-4">
@@ -70,7 +41,7 @@ export function CreateAccountForm({ token, email }: { token: string; email: stri
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    void run({ token, name: String(form.get("name") ?? ""), password: String(form.get("password") ?? "") });
+    void run(() => accept({ token, name: String(form.get("name") ?? ""), password: String(form.get("password") ?? "") }));
   }
   return (
     <form onSubmit={submit} method="post" className="flex flex-col gap-4">
@@ -115,10 +86,10 @@ export function CreateAccountForm({ token, email }: { token: string; email: stri
 
 export function JoinTeamForm({ token, merchantName }: { token: string; merchantName: string }) {
   const router = useRouter();
-  const { pending, run, notice, hydrated } = useOutcome();
+  const { pending, run, notice, hydrated } = useFormOutcome();
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if ((await run({ token })).ok) router.push("/dashboard");
+    if ((await run(() => accept({ token }))).ok) router.push("/dashboard");
   }
   return (
     <form onSubmit={submit} method="post" className="flex flex-col gap-4">
