@@ -1,6 +1,9 @@
 "use client";
 // "Roll": a new secret for the same key settings (a new key), the old secret stopping now or after a grace period
-// (docs/restricted-keys.md); the new secret is shown ONCE.
+// (docs/restricted-keys.md); the new secret is shown ONCE. The page is refreshed when the dialog closes, not when
+// the roll succeeds: the refreshed row of the rolled key has no Roll button any more, and this dialog (with the
+// secret) would go with it.
+import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useDashboardMutation } from "@/components/dashboard/useDashboardMutation";
 import { CopyableValue } from "../CopyableValue";
@@ -19,12 +22,15 @@ export function RollKeyButton({ id, label }: { id: string; label: string }) {
   const [open, setOpen] = useState(false);
   const [grace, setGrace] = useState("0");
   const [secret, setSecret] = useState<string | null>(null);
+  const router = useRouter();
   const roll = useDashboardMutation<{ expiresInSeconds: number }, { secret: string }>({
     path: `/api/dashboard/api-keys/${id}/roll`,
     success: "Key rolled.",
+    refresh: false,
     onSuccess: (key) => setSecret(key.secret),
   });
   const close = () => {
+    if (secret) router.refresh();
     setOpen(false);
     setSecret(null);
     setGrace("0");
