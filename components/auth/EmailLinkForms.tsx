@@ -79,14 +79,20 @@ export function ForgotPasswordForm() {
   );
 }
 
-export function ResetPasswordForm({ token }: { token: string }) {
-  const { pending, run, notice, outcome, hydrated } = useFormOutcome();
-  if (outcome?.ok) return <SignInAfter notice={notice} />;
+/** A form that POSTs the link's token with the password typed into it (reset, confirm). */
+function useTokenAndPassword(path: string, token: string) {
+  const form = useFormOutcome();
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const password = String(new FormData(event.currentTarget).get("password") ?? "");
-    void run(() => post("/api/account/reset-password", { token, password }));
+    void form.run(() => post(path, { token, password }));
   }
+  return { ...form, submit };
+}
+
+export function ResetPasswordForm({ token }: { token: string }) {
+  const { pending, notice, outcome, hydrated, submit } = useTokenAndPassword("/api/account/reset-password", token);
+  if (outcome?.ok) return <SignInAfter notice={notice} />;
   return (
     <form onSubmit={submit} method="post" className="flex flex-col gap-4">
       {notice}
@@ -112,13 +118,8 @@ export function ResetPasswordForm({ token }: { token: string }) {
 }
 
 export function ConfirmEmailForm({ token }: { token: string }) {
-  const { pending, run, notice, outcome, hydrated } = useFormOutcome();
+  const { pending, notice, outcome, hydrated, submit } = useTokenAndPassword("/api/account/confirm-email", token);
   if (outcome?.ok) return <SignInAfter notice={notice} />;
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const password = String(new FormData(event.currentTarget).get("password") ?? "");
-    void run(() => post("/api/account/confirm-email", { token, password }));
-  }
   return (
     <form onSubmit={submit} method="post" className="flex flex-col gap-4">
       {notice}
