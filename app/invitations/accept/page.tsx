@@ -2,6 +2,7 @@
 // nothing: a new address creates its account here, an existing user signs in (and comes back here) and
 // joins with one button.
 import type { Metadata } from "next";
+import type { ReactNode } from "react";
 import Link from "next/link";
 import { getServerSession } from "next-auth";
 import { AuthCard } from "@/components/auth/AuthCard";
@@ -18,26 +19,34 @@ export const metadata: Metadata = { title: "Join a team · Agent Payments Servic
 
 const linkClass = "font-medium text-indigo-700 underline-offset-2 hover:underline";
 
+function JoinCard({ children }: { children: ReactNode }) {
+  return (
+    <AuthCard
+      title="Join a team"
+      footer={
+        <Link href="/login" className={linkClass}>
+          Back to sign in
+        </Link>
+      }
+    >
+      {children}
+    </AuthCard>
+  );
+}
+
 export default async function Page({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { token } = await searchParams;
   const valid = typeof token === "string" && token.length > 0 && token.length <= 200;
   const invitation = valid ? await previewInvitation(getDb(), token) : null;
   if (!valid || !invitation)
     return (
-      <AuthCard
-        title="Join a team"
-        footer={
-          <Link href="/login" className={linkClass}>
-            Back to sign in
-          </Link>
-        }
-      >
+      <JoinCard>
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
           {valid
             ? "This invitation link has expired, was already used or was revoked. Ask the team for a new one."
             : "This link is incomplete. Open the whole link from the mail."}
         </p>
-      </AuthCard>
+      </JoinCard>
     );
   const session = await getServerSession(authOptions);
   const user = session?.sid && session.userId ? await liveSessionAccount(session.sid, session.userId) : null;
@@ -69,18 +78,11 @@ export default async function Page({ searchParams }: { searchParams: Promise<Rec
       </Link>
     );
   return (
-    <AuthCard
-      title="Join a team"
-      footer={
-        <Link href="/login" className={linkClass}>
-          Back to sign in
-        </Link>
-      }
-    >
+    <JoinCard>
       <div className="flex flex-col gap-5">
         {intro}
         {body}
       </div>
-    </AuthCard>
+    </JoinCard>
   );
 }
