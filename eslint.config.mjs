@@ -1,27 +1,11 @@
 // ESLint 9 flat config: Next's core-web-vitals and TypeScript rules over the whole tree (npm run lint), and the
-// layer rules of docs/architecture.md ("Layers"): imports only point down. Cycles between lib/ folders are
-// checked by tests/unit/layering.test.ts.
+// layer rules of docs/architecture.md ("Layers"): imports only point down. The layers of lib/ are named in
+// scripts/layers.mjs; cycles between lib/ folders are checked by tests/unit/layering.test.ts, and the same rule
+// over the whole import graph by dependency-cruiser (npm run deps).
 import nextCoreWebVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
+import { ADAPTER_EDGE, forbiddenFor, LAYERS } from "./scripts/layers.mjs";
 
-// lib/ folders that handle requests themselves (the /v1 pipeline, the dashboard, protocol and public paths),
-// and lib/openapi, which documents the pipeline's error table: the only ones that may use lib/http.
-const REQUEST_HANDLERS = ["http", "dashboard", "auth", "a2a", "acp", "integrations", "mcp", "mpp", "oauth", "openapi", "pay", "x402"];
-// The bottom of lib/: the database client and the helpers every module shares. They import only each other.
-const FOUNDATION_FILES = [
-  "canonical-json",
-  "db",
-  "env",
-  "errors",
-  "ids",
-  "in-transaction",
-  "own-key",
-  "pagination",
-  "scope",
-  "side-pool",
-  "state-machine",
-];
-const FOUNDATION_FOLDERS = ["crypto", "generated", "money", "security", "validation"];
 // React's rules (the React Compiler's analyses are the slowest of all) where React code lives: app/ and components/.
 const reactRulesOff = Object.fromEntries(
   nextCoreWebVitals
@@ -30,7 +14,16 @@ const reactRulesOff = Object.fromEntries(
     .map((rule) => [rule, "off"]),
 );
 const alternatives = (names) => `@(${names.join("|")})`;
-const notIn = (names) => `!(${names.join("|")})`;
+/** The files of some lib/ units: a folder's whole tree, or a file directly in lib/. */
+const units = (names) => [`./lib/${alternatives(names)}/**`, `./lib/${alternatives(names)}.@(ts|tsx|mjs)`];
+
+// Why each layer of lib/ may not import the ones above it (scripts/layers.mjs).
+const LAYER_MESSAGES = {
+  adapter: `A protocol adapter composes lib/${ADAPTER_EDGE}'s pipeline and calls the domain; it never imports another request handler (the dashboard, the pay page, the tick, ...): move the shared code down.`,
+  domain:
+    "Domain code is below the protocol adapters and the request handlers (lib/http, lib/dashboard, ...): take plain arguments, throw domain errors; an adapter plugs into a domain table (lib/register-adapters.ts) instead of being imported.",
+  foundation: "The foundation of lib/ (db, env, errors, ids, validation, security, ...) imports only itself.",
+};
 
 const layers = [
   {
@@ -44,20 +37,15 @@ const layers = [
     message: "components/ render; they read data through app/ pages and lib/dashboard, never the database or the /v1 pipeline.",
   },
   {
-    target: [`./lib/${notIn(REQUEST_HANDLERS)}/**`, "./lib/*.ts"],
-    from: ["./lib/http/**", "./lib/dashboard/**"],
-    message: "Domain code is below the request pipelines (lib/http, lib/dashboard): take plain arguments, throw domain errors.",
-  },
-  {
     target: "./packages/**",
     from: ["./app/**", "./components/**", "./lib/**"],
     message: "A package is installed on its own: it imports nothing from the service.",
   },
-  {
-    target: [`./lib/${alternatives(FOUNDATION_FILES)}.ts`, `./lib/${alternatives(FOUNDATION_FOLDERS)}/**`],
-    from: [`./lib/${notIn(FOUNDATION_FOLDERS)}/**`, `./lib/${notIn(FOUNDATION_FILES)}.ts`],
-    message: "The foundation of lib/ (db, env, errors, ids, validation, ...) imports only itself.",
-  },
+  ...Object.entries(LAYER_MESSAGES).map(([layer, message]) => ({
+    target: units(LAYERS[layer]),
+    from: units(forbiddenFor(layer)),
+    message,
+  })),
 ];
 
 const config = [

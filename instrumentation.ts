@@ -1,9 +1,12 @@
 // Next.js calls register() once when a server process starts (app.prepare() in server.mjs). Only in the
 // long-running server (server.mjs sets APS_LONG_RUNNING) does it start the background work: one LISTEN
 // connection for committed events, and the webhook sender that wakes on them. A serverless host runs
-// neither: the cron tick sends there (docs/webhooks.md).
+// neither: the cron tick sends there (docs/webhooks.md). Every server process first lets the protocol
+// adapters fill in the domain's tables (lib/register-adapters.ts: ACP's webhook format), before any send.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { registerAdapters } = await import("./lib/register-adapters");
+  registerAdapters();
   // Any server process (a serverless host's too): a production start that cannot send mail says so once.
   const { warnWhenMailCannotLeave } = await import("./lib/mail/transport-warning");
   warnWhenMailCannotLeave();

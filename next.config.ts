@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { PAID_CONTENT_HEADERS } from "./lib/paid-resources/paid-content-headers";
 
 // No page of the service may be framed by another site (clickjacking of the pay form, the sign-in form
 // and dashboard actions): the CSP directive for current browsers, X-Frame-Options for older ones.
@@ -19,7 +20,12 @@ const nextConfig: NextConfig = {
   // step; the build does not repeat it, so a build never fails on a test file.
   typescript: { ignoreBuildErrors: true },
   async headers() {
-    return [{ source: "/:path*", headers: ANTI_FRAMING }];
+    // The paid resources' answers (the merchant's content) are sandboxed: the later rule's CSP replaces the first's.
+    const paidContent = Object.entries(PAID_CONTENT_HEADERS).map(([key, value]) => ({ key, value }));
+    return [
+      { source: "/:path*", headers: ANTI_FRAMING },
+      { source: "/:protocol(x402|mpp)/r/:id", headers: paidContent },
+    ];
   },
 };
 

@@ -11,7 +11,8 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ["tests/**/*.test.ts"],
+    // The packages' own tests (packages/*/test) run here too, so the suite covers them.
+    include: ["tests/**/*.test.ts", "packages/*/test/**/*.test.ts"],
     globalSetup: ["tests/global-setup.ts"],
     setupFiles: ["tests/setup-env.ts"],
     testTimeout: 60_000,

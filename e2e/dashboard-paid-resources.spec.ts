@@ -55,3 +55,28 @@ test("create a paid resource, see its x402 sale, archive it", async ({ page, req
   await expect(row.getByRole("button", { name: "Restore Daily forecast" })).toBeVisible();
   expect((await request.get(`/x402/r/${resource.id}`)).status()).toBe(404);
 });
+
+test("a forwarded paid resource: its method, and its forwarding secret shown once", async ({ page, request }) => {
+  await newSignedInMerchant(page, "Forwarding Pages");
+  const key = await createApiKeyInDashboard(page);
+  await page.goto("/dashboard/paid-resources");
+  await page.getByRole("button", { name: "Create paid resource" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Name").fill("Jobs API");
+  await dialog.getByLabel("Price").fill("0.03");
+  await dialog.getByLabel("Forward the request to my URL").check();
+  await dialog.getByLabel("Forward URL").fill("https://api.example.com/jobs");
+  await dialog.getByLabel("Method").selectOption("POST");
+  await expectAccessible(page);
+  await dialog.getByRole("button", { name: "Create paid resource" }).click();
+  await expect(dialog).toContainText("Save your forwarding secret");
+  const secret = (await dialog.getByTestId("new-secret").textContent())!.trim();
+  expect(secret).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
+  await expectAccessible(page);
+  await dialog.getByRole("button", { name: "Done" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId("row").filter({ hasText: "Jobs API" })).toContainText("$0.03");
+  const list = await (await request.get("/v1/paid_resources", { headers: { Authorization: `Bearer ${key}` } })).json();
+  expect(list.data[0]).toMatchObject({ name: "Jobs API", url: "https://api.example.com/jobs", method: "POST", forwardingSecretSet: true });
+  expect(list.data[0].forwardingSecret).toBeUndefined();
+});

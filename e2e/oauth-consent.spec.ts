@@ -1,5 +1,6 @@
 // Issue 16: the OAuth consent screen in Chromium. Signed out, an authorization request goes through /login
-// and back to the consent page, which sends the browser to the client's redirect URI with a code (or
+// and back to the consent page (the app's self-chosen name marked unverified, test mode and the asked scopes
+// preselected), which sends the browser to the client's redirect URI with a code (or
 // error=access_denied when denied); the connected app then shows under Connected apps and revoking it
 // makes its token useless. axe-clean, and a screenshot at 360 px.
 import { createHash, randomBytes } from "node:crypto";
@@ -52,8 +53,9 @@ test("signed out -> login -> consent -> redirect with code; the code buys a toke
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL((url) => url.pathname === "/oauth/consent");
 
-  await expect(page.getByRole("heading", { level: 1, name: "Allow Acme Agent to use your account?" })).toBeVisible();
-  await expect(page.getByText("127.0.0.1:9")).toBeVisible();
+  // The registrant's name is shown as unverified; the heading names the address the browser will be sent back to.
+  await expect(page.getByRole("heading", { level: 1, name: "Allow an app at 127.0.0.1:9 to use your account?" })).toBeVisible();
+  await expect(page.getByText(/It calls itself Acme Agent \(unverified name\)/)).toBeVisible();
   await expect(page.getByRole("checkbox", { name: /Create checkouts/ })).toBeChecked();
   await expect(page.getByRole("radio", { name: /Test mode/ })).toBeChecked();
   await expectAccessible(page);

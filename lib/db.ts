@@ -5,32 +5,75 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient, type Prisma } from "./generated/prisma/client";
+import { connectThroughBreaker, databaseState, logUnlessDatabaseDown } from "./db-availability";
 import { env, requireDatabaseUrl } from "./env";
+import { globalSingleton } from "./global-singleton";
 
 /** A client domain functions run their queries on: the transaction they are part of, or the pool. */
 export type Db = Prisma.TransactionClient;
 
-const globalForDb = globalThis as unknown as { pool?: pg.Pool; prisma?: PrismaClient };
+/** The process's pool and Prisma client, made on first use and dropped by closeDb (the holder is shared at once). */
+const clients = globalSingleton("db.clients", (): { pool?: pg.Pool; prisma?: PrismaClient } => ({}));
+
+/**
+ * A connection that opens through the database's breaker (lib/db-availability.ts): while the database is known
+ * to be unreachable none is attempted, and a connect that takes longer than DB_CONNECT_TIMEOUT_MS fails.
+ * Every pool of the service (and the event listener) makes its connections of this class.
+ */
+export class DatabaseClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super({ ...(typeof config === "string" ? { connectionString: config } : config), connectionTimeoutMillis: env.DB_CONNECT_TIMEOUT_MS });
+    // A connection that dies while checked out and between queries emits "error" with nobody listening (an
+    // uncaught exception); its next query fails anyway, and an outage is logged once by the breaker.
+    this.on("error", (err) => logUnlessDatabaseDown("database connection:", err));
+  }
+
+  override connect(): Promise<pg.Client>;
+  override connect(callback: ((err: Error) => void) | ((err: null, c: pg.Client) => void)): void;
+  override connect(callback?: ((err: Error) => void) | ((err: null, c: pg.Client) => void)): Promise<pg.Client> | void {
+    const connecting = connectThroughBreaker(() => super.connect());
+    if (!callback) return connecting;
+    const done = callback as (err: Error | null, c?: pg.Client) => void;
+    connecting.then((client) => done(null, client), done);
+  }
+}
+
+/** A pool of DatabaseClient connections; an idle one the database dropped is logged unless it is an outage (said once). */
+export function databasePool(name: string, config: pg.PoolConfig): pg.Pool {
+  const pool = new pg.Pool({ ...config, connectionString: requireDatabaseUrl(), Client: DatabaseClient });
+  pool.on("error", (err) => logUnlessDatabaseDown(`${name}:`, err));
+  return pool;
+}
 
 /** Created on first use, so importing this module never needs a database. */
 export function getPool(): pg.Pool {
-  if (!globalForDb.pool) {
-    globalForDb.pool = new pg.Pool({ connectionString: requireDatabaseUrl(), max: env.DB_POOL_MAX, allowExitOnIdle: true });
-    globalForDb.pool.on("error", (err) => console.error("database pool:", err.message));
+  return (clients.pool ??= databasePool("database pool", { max: env.DB_POOL_MAX, allowExitOnIdle: true }));
+}
+
+/**
+ * Whether the database can be reached as far as its breaker knows, for what must not wait on a failing query (a
+ * page's proxy): closed yes, open no; due for a trial, one connection is tried (and closes or re-opens it).
+ */
+export async function databaseReachable(): Promise<boolean> {
+  const state = databaseState();
+  if (state !== "half_open") return state === "closed";
+  try {
+    (await getPool().connect()).release();
+    return true;
+  } catch {
+    return false;
   }
-  return globalForDb.pool;
 }
 
 export function getDb(): PrismaClient {
-  globalForDb.prisma ??= new PrismaClient({ adapter: new PrismaPg(getPool()) });
-  return globalForDb.prisma;
+  return (clients.prisma ??= new PrismaClient({ adapter: new PrismaPg(getPool()) }));
 }
 
 /** Closes the Prisma client and the pool (scripts call this before they exit). */
 export async function closeDb(): Promise<void> {
-  const { prisma, pool } = globalForDb;
-  globalForDb.prisma = undefined;
-  globalForDb.pool = undefined;
+  const { prisma, pool } = clients;
+  clients.prisma = undefined;
+  clients.pool = undefined;
   await prisma?.$disconnect();
   await pool?.end();
 }

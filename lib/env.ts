@@ -17,6 +17,10 @@ const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: z.string().min(1).optional(),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  /** Longest a new database connection may take to open; longer counts as the database being unreachable. */
+  DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  /** While the database is unreachable, how often one connection is tried again (the breaker's half-open trial). */
+  DB_CIRCUIT_COOLDOWN_MS: z.coerce.number().int().min(10).max(60_000).default(250),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   BASE_URL: z.string().url().optional(),
   CRON_SECRET: z.string().optional(),
@@ -73,6 +77,21 @@ const EnvSchema = z.object({
    * the effective BASE_URL is a loopback address (a local installation, the test suites).
    */
   WEBHOOK_ALLOW_PRIVATE_URLS: z.enum(["0", "1", "true", "false", ""]).optional(),
+  /**
+   * Allow paid resources (hosted, forwarded to `url`) on loopback, private and link-local addresses, at creation
+   * and at every forward. Independent of WEBHOOK_ALLOW_PRIVATE_URLS; unset: on only for a loopback BASE_URL.
+   */
+  PAID_RESOURCE_ALLOW_PRIVATE_URLS: z.enum(["0", "1", "true", "false", ""]).optional(),
+  /**
+   * Another origin (e.g. https://paid.example-content.net, a second host name of this deployment) that serves the
+   * paid resources: their x402Url and mppUrl name it, and /x402/r/* and /mpp/r/* on any other host redirect there
+   * (308), so paid content never shares the dashboard's origin. Unset: BASE_URL serves them.
+   */
+  PAID_CONTENT_ORIGIN: z
+    .url()
+    .refine((value) => /^https?:\/\/[^/]+\/?$/.test(value), "must be an origin (scheme, host and port only)")
+    .transform((value) => value.replace(/\/$/, ""))
+    .optional(),
   /** Seconds to wait before each retry; the default is about three days in all. */
   WEBHOOK_RETRY_SCHEDULE: WebhookSchedule.default([60, 300, 1800, 3600, 7200, 14400, 28800, 57600, 86400, 57600]),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
@@ -95,8 +114,15 @@ const EnvSchema = z.object({
   /** Event stream (GET /v1/events/stream): keep-alive comment period; poll period when nothing listens. */
   EVENT_STREAM_KEEPALIVE_MS: z.coerce.number().int().min(100).max(15_000).default(10_000),
   EVENT_STREAM_POLL_MS: z.coerce.number().int().min(50).default(1_000),
-  /** A stream ends after this many seconds (0: never); set it under a serverless host's function limit. */
-  EVENT_STREAM_MAX_SECONDS: z.coerce.number().int().min(0).default(0),
+  /** A stream ends cleanly after this many seconds (0: never) and its client resumes with Last-Event-ID. */
+  EVENT_STREAM_MAX_SECONDS: z.coerce.number().int().min(0).default(3600),
+  /** Open streams per API key and per merchant (both modes), counted across every process (a 429 beyond). */
+  EVENT_STREAM_MAX_PER_KEY: z.coerce.number().int().min(1).default(10),
+  EVENT_STREAM_MAX_PER_MERCHANT: z.coerce.number().int().min(1).default(50),
+  /** Bytes a stream may have queued for a client that does not read; beyond, the stream is dropped (it resumes). */
+  EVENT_STREAM_MAX_QUEUE_BYTES: z.coerce.number().int().min(16_384).default(1_048_576),
+  /** How long an open stream's slot outlives its process's last renewal (a crashed process frees its slots). */
+  EVENT_STREAM_LEASE_SECONDS: z.coerce.number().int().min(3).max(3600).default(60),
   /**
    * Signs and encrypts dashboard sessions (next-auth). Unset: derived from SECRETS_ENCRYPTION_KEY, else
    * (outside production) a random one kept in .data/auth-secret; `npm start` makes and keeps one there.
@@ -165,9 +191,19 @@ const EnvSchema = z.object({
   API_KEYS_MAX_ACTIVE: z.coerce.number().int().min(1).max(1000).default(20),
   /** A prepaid meter reservation neither committed nor released within this many seconds is released by the tick. */
   METER_RESERVATION_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  /**
+   * /mcp tool calls one principal (an API key, an OAuth grant) may have running at once, over all processes
+   * (lib/mcp/call-slots.ts). 10: an agent runs its calls one after another or a few in parallel, and ten running
+   * calls already hold as many connections as one process's default pool (DB_POOL_MAX).
+   */
+  MCP_MAX_CONCURRENT_CALLS_PER_PRINCIPAL: z.coerce.number().int().min(1).max(1000).default(10),
   /** OAuth (docs/oauth-and-mcp.md): lifetime of an authorization code, an access token and a refresh token. */
   OAUTH_CODE_TTL_SECONDS: z.coerce.number().int().min(1).max(600).default(60),
   OAUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
+  /** Dynamic client registrations (POST /oauth/register) per client IP per RATE_LIMIT_WINDOW_MS, a bucket of its own. */
+  OAUTH_REGISTER_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(10),
+  /** A registered OAuth client nobody authorized within this many hours of its registration is deleted by the tick. */
+  OAUTH_UNUSED_CLIENT_HOURS: z.coerce.number().int().min(1).max(8760).default(24),
   OAUTH_REFRESH_TOKEN_TTL_SECONDS: z.coerce
     .number()
     .int()
@@ -175,10 +211,11 @@ const EnvSchema = z.object({
     .default(30 * 86_400),
 });
 
-export type Env = Omit<z.infer<typeof EnvSchema>, "AUTH_TRUST_HOST" | "WEBHOOK_ALLOW_PRIVATE_URLS"> & {
+export type Env = Omit<z.infer<typeof EnvSchema>, "AUTH_TRUST_HOST" | "WEBHOOK_ALLOW_PRIVATE_URLS" | "PAID_RESOURCE_ALLOW_PRIVATE_URLS"> & {
   BASE_URL: string;
   AUTH_TRUST_HOST: boolean;
   WEBHOOK_ALLOW_PRIVATE_URLS: boolean;
+  PAID_RESOURCE_ALLOW_PRIVATE_URLS: boolean;
 };
 
 /** Whether a URL names this machine: localhost (and *.localhost), 127.0.0.0/8, ::1 (IPv4-mapped too). */
@@ -224,6 +261,8 @@ function parseEnv(): Env {
     AUTH_TRUST_HOST: trustHost,
     BASE_URL: baseUrl,
     WEBHOOK_ALLOW_PRIVATE_URLS: allowPrivateWebhookUrls(parsed.WEBHOOK_ALLOW_PRIVATE_URLS, parsed.BASE_URL, parsed.NODE_ENV),
+    // The same rule, its own switch: a paid resource's forward is no webhook.
+    PAID_RESOURCE_ALLOW_PRIVATE_URLS: allowPrivateWebhookUrls(parsed.PAID_RESOURCE_ALLOW_PRIVATE_URLS, parsed.BASE_URL, parsed.NODE_ENV),
   };
 }
 

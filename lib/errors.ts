@@ -38,8 +38,9 @@ export class DomainError extends Error {
 }
 
 export class ValidationError extends DomainError {
-  constructor(message: string, fields: FieldError[] = []) {
-    super("VALIDATION_ERROR", message, { fields });
+  /** `details` adds machine-readable facts, such as a `reason` the protocol adapters' error formatters branch on. */
+  constructor(message: string, fields: FieldError[] = [], details: Record<string, unknown> = {}) {
+    super("VALIDATION_ERROR", message, { ...details, fields });
   }
 }
 
@@ -105,8 +106,21 @@ export class UpstreamError extends DomainError {
 }
 
 export class CircuitOpenError extends DomainError {
-  constructor(message = "The payment rail is failing; its circuit breaker is open. Retry after a short back-off.") {
-    super("CIRCUIT_OPEN", message);
+  constructor(
+    message = "The payment rail is failing; its circuit breaker is open. Retry after a short back-off.",
+    details: Record<string, unknown> = {},
+  ) {
+    super("CIRCUIT_OPEN", message, details);
+  }
+}
+
+/** The database cannot be reached (lib/db-availability.ts): 503 CIRCUIT_OPEN, retry after `retryAfterSeconds`. */
+export class DatabaseUnavailableError extends CircuitOpenError {
+  constructor(readonly retryAfterSeconds = 1) {
+    super("The database is unavailable; retry after the time in the Retry-After header.", {
+      reason: "database_unavailable",
+      retryAfterSeconds,
+    });
   }
 }
 

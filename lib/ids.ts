@@ -39,6 +39,7 @@ export const ID_PREFIXES = {
   visaCredential: "vtok",
   activity: "act",
   invitation: "inv",
+  eventStreamLease: "esl",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -2,20 +2,13 @@
 // request's transaction: the test rail's books (an external system) and charge-attempt records (written
 // before calling a rail, so that a crash after the charge leaves a trace). Separate pools also mean a
 // request that holds a transaction connection never waits on its own pool for these.
-import pg from "pg";
-import { env, requireDatabaseUrl } from "./env";
-
-const globalForPools = globalThis as unknown as { sidePools?: Map<string, pg.Pool> };
+import type pg from "pg";
+import { databasePool } from "./db";
+import { env } from "./env";
+import { globalSingleton } from "./global-singleton";
 
 export function sidePool(name: "test-rail" | "attempts"): pg.Pool {
-  globalForPools.sidePools ??= new Map();
-  let pool = globalForPools.sidePools.get(name);
-  if (!pool) {
-    pool = new pg.Pool({ connectionString: requireDatabaseUrl(), max: env.SIDE_POOL_MAX });
-    pool.on("error", (err) => console.error(`side pool ${name}:`, err.message));
-    globalForPools.sidePools.set(name, pool);
-  }
-  return pool;
+  return globalSingleton(`side-pool.${name}`, () => databasePool(`side pool ${name}`, { max: env.SIDE_POOL_MAX }));
 }
 
 /** Runs `work` in its own committed transaction on a side pool. */

@@ -22,6 +22,8 @@ const server = await startServerProcess(port, {
   DATABASE_URL: database.url,
   CRON_SECRET: "bench",
   RATE_LIMIT_MAX: "1000000000",
+  // Its callers are one principal each way: let all of them run at once (the cap is tested, not benched).
+  MCP_MAX_CONCURRENT_CALLS_PER_PRINCIPAL: String(CONCURRENCY),
   BASE_URL: base,
 });
 process.env.DATABASE_URL = database.url;

@@ -55,9 +55,11 @@ try {
   const formatOk = extraArgs.length ? true : await run("prettier: format check", "prettier", ["--check", "."], env);
   // Copied code in app/, lib/, components/ and scripts/ (.jscpd.json; docs/architecture.md, "Duplicate code").
   const copiesOk = extraArgs.length ? true : await run("jscpd: duplicate code", "jscpd", [], env);
+  // run() starts binaries of node_modules/.bin: tsx runs the TypeScript script (there is no .bin/node).
+  const depsOk = extraArgs.length ? true : await run("dependency-cruiser: import layers", "tsx", ["scripts/deps.ts"], env);
   const unitAndServer = await run("vitest: unit, database and HTTP tests", "vitest", ["run", ...extraArgs], env);
   const e2e = extraArgs.length ? true : await run("playwright: browser and end-to-end tests", "playwright", ["test"], env);
-  passed = typesOk && lintOk && formatOk && copiesOk && unitAndServer && e2e;
+  passed = typesOk && lintOk && formatOk && copiesOk && depsOk && unitAndServer && e2e;
 } catch (err) {
   console.error(err instanceof Error ? err.message : err);
 } finally {

@@ -46,6 +46,7 @@ export default async function setup(project: TestProject) {
     SIGNUP_RATE_LIMIT_MAX: "1000",
     LOGIN_IP_RATE_LIMIT_MAX: "1000",
     PASSWORD_RESET_IP_RATE_LIMIT_MAX: "1000",
+    OAUTH_REGISTER_RATE_LIMIT_MAX: "1000",
   });
   project.provide("baseUrl", server.url);
   const seenDir = mkdtempSync(path.join(tmpdir(), "openapi-seen-"));

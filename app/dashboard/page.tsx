@@ -17,7 +17,7 @@ import { recentFailedDeliveries, revenueByDay } from "@/lib/dashboard/home";
 import { hasRole } from "@/lib/accounts/roles";
 import { requireDashboard } from "@/lib/dashboard/session";
 import { getBalance } from "@/lib/ledger/get-balance";
-import { listOrdersAfterExpiry } from "@/lib/checkouts/read-after-expiry";
+import { listOrders } from "@/lib/checkouts/read-orders-and-payments";
 
 export const metadata: Metadata = { title: "Home" };
 
@@ -27,7 +27,7 @@ export default async function DashboardHome() {
   const [balance, revenue, orders, failed, steps] = await Promise.all([
     getBalance(db, scope),
     revenueByDay(db, scope, 14),
-    listOrdersAfterExpiry(db, scope, { limit: 5 }),
+    listOrders(db, scope, { limit: 5 }),
     recentFailedDeliveries(db, scope, 5),
     firstRunSteps(db, scope),
   ]);

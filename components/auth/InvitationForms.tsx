@@ -1,5 +1,5 @@
 "use client";
-// The invitation page's two forms (lib/team/accept-route.ts): a new account for the invited address (name
+// The invitation page's two forms (lib/auth/invitation-route.ts): a new account for the invited address (name
 // and password; the link confirms the address), or "Join" for the signed-in invited user. Each POSTs JSON
 // to /api/account/invitations/accept and says the answer in words, announced to assistive technology.
 import Link from "next/link";

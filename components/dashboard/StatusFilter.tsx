@@ -3,7 +3,7 @@
 // carries the page's other filters on each link (status and source on the payments page).
 import Link from "next/link";
 import { sourceLabel, statusLabel } from "@/lib/dashboard/format";
-import { PAYMENT_SOURCES } from "@/lib/payments/sources";
+import { PAYMENT_SOURCES } from "@/lib/payment-sources";
 
 export function StatusFilter({
   basePath,

@@ -4,9 +4,7 @@
 // activates the one it pays with).
 import { AgentCard } from "@a2a-js/sdk";
 import { env } from "../env";
-import { AP2_EXTENSION_URI, X402_EXTENSION_URI } from "./protocol";
-
-export const A2A_VERSIONS = ["1.0", "0.3"] as const;
+import { A2A_VERSIONS, AP2_EXTENSION_URI, X402_EXTENSION_URI } from "../integrations/a2a-versions";
 
 export function agentUrl(merchantId: string, base = env.BASE_URL): string {
   return `${base}/a2a/${merchantId}`;

@@ -15,20 +15,9 @@ import type { Scope } from "../scope";
 import { issueCartMandate, type CartTerms } from "../ap2/cart-mandate";
 import { sha256B64url } from "../ap2/canonical";
 import { MandateRefused, payMandate } from "../ap2/pay-mandate";
+import { AP2_EXTENSION_URI, X402_EXTENSION_URI } from "../integrations/a2a-versions";
 import { agentUrl } from "./card";
-import {
-  agentMessage,
-  AP2_EXTENSION_URI,
-  AP2_KEYS,
-  dataOf,
-  dataPart,
-  textOf,
-  textPart,
-  TERMS_KEY,
-  withStatus,
-  X402_EXTENSION_URI,
-  X402_KEYS,
-} from "./protocol";
+import { agentMessage, AP2_KEYS, dataOf, dataPart, textOf, textPart, TERMS_KEY, withStatus, X402_KEYS } from "./protocol";
 import { paymentRequiredFor, settleInTask } from "./x402-payment";
 
 const BuyItems = z

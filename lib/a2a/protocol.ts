@@ -1,13 +1,8 @@
-// A2A v1.0 as @a2a-js/sdk 1.3 speaks it (docs/a2a.md): the extension URIs this merchant agent declares, the
-// metadata and data keys of the a2a-x402 extension (spec v0.2) and of AP2 (v0.1), and small builders for the
-// SDK's internal (ts-proto) message shapes.
+// A2A v1.0 as @a2a-js/sdk 1.3 speaks it (docs/a2a.md): the metadata and data keys of the a2a-x402 extension
+// (spec v0.2) and of AP2 (v0.1), and small builders for the SDK's internal (ts-proto) message shapes. The
+// versions and extension URIs the agent declares are lib/integrations/a2a-versions.ts.
 import { Role, TaskState, type Message, type Part, type Task } from "@a2a-js/sdk";
 import { randomUUID } from "node:crypto";
-
-/** a2a-x402 v0.2 (google-agentic-commerce/a2a-x402 spec/v0.2/spec.md): activated with the A2A-Extensions header. */
-export const X402_EXTENSION_URI = "https://github.com/google-agentic-commerce/a2a-x402/blob/main/spec/v0.2";
-/** AP2 v0.1 on A2A (google-agentic-commerce/AP2 docs/a2a-extension.md). */
-export const AP2_EXTENSION_URI = "https://github.com/google-agentic-commerce/ap2/tree/v0.1";
 
 export const X402_KEYS = {
   status: "x402.payment.status",

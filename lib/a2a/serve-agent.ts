@@ -6,7 +6,8 @@
 // mode and owns the tasks. Errors are JSON-RPC error objects: the SDK's for protocol errors; ours, in the same
 // envelope, for what happens before the SDK (no key: 401, limited: 429, unknown agent: 404, body too large: 413,
 // a restricted key without a2a:write, or without ap2:write when the request activates the AP2 extension: 403 with
-// data { reason: "permission_denied", resource, required }; docs/restricted-keys.md).
+// data { reason: "permission_denied", resource, required }; docs/restricted-keys.md; the database unreachable: 503,
+// -32603 with data { code: "CIRCUIT_OPEN", reason: "database_unavailable" } and Retry-After).
 import { Extensions, HTTP_EXTENSION_HEADER } from "@a2a-js/sdk";
 import { LEGACY_HTTP_EXTENSION_HEADER } from "@a2a-js/sdk/compat/v0_3";
 import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
@@ -16,12 +17,13 @@ import { demoMerchantId } from "../merchants/demo";
 import { findAgentMerchant } from "../merchants/find-agent-merchant";
 import { DomainError, NotFoundError, RateLimitedError, UnauthorizedError } from "../errors";
 import { byApiKey } from "../http/authenticate";
-import type { HttpResult } from "../http/errors";
+import { isDatabaseUnavailable } from "../db-availability";
+import { jsonRpcDatabaseUnavailable, type HttpResult } from "../http/errors";
 import { byClientIp, pipeline, type Steps } from "../http/pipeline";
 import type { Caller } from "../scope";
 import { readBodyText } from "../http/read-body";
 import { allows, isPermissionDenied, PermissionDeniedError, type Permission } from "../merchants/permissions";
-import { AP2_EXTENSION_URI } from "./protocol";
+import { AP2_EXTENSION_URI } from "../integrations/a2a-versions";
 import { agentCardJson, buildAgentCard } from "./card";
 import { MerchantAgent } from "./merchant-agent";
 import { PostgresTaskStore } from "./task-store";
@@ -54,6 +56,7 @@ function isLegacy(version: string | undefined): boolean {
 
 /** What fails before the SDK (no key, limited, unknown agent, a body too large), in the JSON-RPC envelope. */
 function a2aErrorResult(err: unknown, _requestId: string, headers: Headers): HttpResult {
+  if (isDatabaseUnavailable(err)) return jsonRpcDatabaseUnavailable();
   if (err instanceof UnauthorizedError) {
     headers.set("WWW-Authenticate", 'Bearer realm="a2a"');
     const message = `Unauthorized: ${err.message} The agent card's security scheme is the buyer's API key as a Bearer token.`;

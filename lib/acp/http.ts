@@ -1,5 +1,6 @@
-// The /acp routes' wrapper (docs/acp.md "Headers, errors, idempotency"). It is the service's api() pipeline
-// (auth -> rate limit -> body -> zod -> idempotency -> handler in one transaction) with ACP's edges around it:
+// The /acp routes' composition of the request pipeline (docs/acp.md "Headers, errors, idempotency"): the service's
+// API-key step (auth -> rate limit -> permission -> idempotency claim, lib/http/authenticate.ts) behind ACP's own
+// checks, and ACP's error formatter:
 //  - `API-Version` required and one of SUPPORTED_API_VERSIONS (else 400 with `supported_versions`);
 //  - `Idempotency-Key` required on every POST (400 idempotency_key_required), scoped to the endpoint path
 //    (the same key on two paths is two requests), replayed with `Idempotent-Replayed: true`; a reused key with
@@ -8,21 +9,26 @@
 //  - `Request-Id` and `Idempotency-Key` echoed;
 //  - every error as ACP's flat object `{ type, code, message, param? }` (param an RFC 9535 JSONPath); a restricted
 //    key without the route's acp permission is 403 `{ type: "invalid_request", code: "permission_denied" }`.
+// The formatter branches on each error's code and machine reason (`details.reason`), never on its message.
 // Handlers throw domain errors as everywhere else; `acpError()` lets one name its exact ACP type, code and param.
 import { createHash } from "node:crypto";
 import type { z } from "zod";
-import { DomainError, type ErrorCode } from "../errors";
-import { api, type HandlerContext } from "../http/api";
+import { DomainError, ValidationError, type ErrorCode } from "../errors";
+import type { HandlerContext } from "../http/api";
+import { byApiKey } from "../http/authenticate";
+import { toErrorResult, type ErrorBody, type HttpResult } from "../http/errors";
+import { pipeline, type Authenticate, type Infer, type Steps } from "../http/pipeline";
+import { UNREADABLE_BODY } from "../http/read-body";
+import { IDEMPOTENCY_IN_FLIGHT, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_REUSED } from "../idempotency/claims";
 import type { Permission } from "../merchants/permissions";
-import { readBodyText } from "../http/read-body";
+import type { Caller } from "../scope";
 import { SUPPORTED_API_VERSIONS, type AcpError } from "./schemas";
 
 const BODY_LIMIT_BYTES = 64 * 1024;
-/** The caller's own Idempotency-Key, as the handler sees it (the pipeline gets the path-scoped one). */
-const ORIGINAL_KEY_HEADER = "x-acp-idempotency-key";
 
+/** The caller's own Idempotency-Key (the claim is made under its path-scoped form). */
 export function idempotencyKeyOf(req: Request): string {
-  return req.headers.get(ORIGINAL_KEY_HEADER) ?? "";
+  return req.headers.get("idempotency-key") ?? "";
 }
 
 export type AcpApi = "checkout" | "delegate_payment";
@@ -55,40 +61,99 @@ function flat(type: string, code: string, message: string, param?: string): Flat
   return param ? { type, code, message, param } : { type, code, message };
 }
 
-function reply(status: number, body: unknown, headers: Headers): Response {
-  headers.set("Content-Type", "application/json");
-  return new Response(JSON.stringify(body), { status, headers });
+/** `details.reason` of ACP's own refusals of a request's headers (answered with their reason as the ACP code). */
+const MISSING_API_VERSION = "missing_api_version";
+const UNSUPPORTED_API_VERSION = "unsupported_api_version";
+const IDEMPOTENCY_KEY_REQUIRED = "idempotency_key_required";
+
+const PRINTABLE_HEADER = /^[\x20-\x7E]{1,255}$/;
+
+/** Request-Id and Idempotency-Key echoed, when they are printable ASCII of at most 255 characters. */
+function echoHeaders(req: Request, headers: Headers): void {
+  const requestId = req.headers.get("request-id");
+  const idempotencyKey = req.headers.get("idempotency-key");
+  if (requestId !== null && PRINTABLE_HEADER.test(requestId)) headers.set("Request-Id", requestId);
+  if (idempotencyKey !== null && PRINTABLE_HEADER.test(idempotencyKey)) headers.set("Idempotency-Key", idempotencyKey);
 }
 
-interface V1ErrorBody {
-  error: { code: ErrorCode; message: string; details?: Record<string, unknown> };
+/** ACP's checks of the request's headers: API-Version, and an Idempotency-Key on every POST. */
+function checkAcpHeaders(req: Request): void {
+  const version = req.headers.get("api-version");
+  if (version === null) throw new ValidationError("The API-Version header is required.", [], { reason: MISSING_API_VERSION });
+  if (!(SUPPORTED_API_VERSIONS as readonly string[]).includes(version.trim())) {
+    throw new ValidationError(`API-Version ${version.slice(0, 40)} is not supported.`, [], { reason: UNSUPPORTED_API_VERSION });
+  }
+  const key = req.headers.get("idempotency-key");
+  if (req.method === "POST" && (key === null || !IDEMPOTENCY_KEY_PATTERN.test(key))) {
+    const message = "Idempotency-Key header is required on all POST requests (1 to 255 printable ASCII characters)";
+    throw new ValidationError(message, [], { reason: IDEMPOTENCY_KEY_REQUIRED });
+  }
 }
 
-/** The api() pipeline's error (service contract shape) as ACP's flat error, with its status. */
-function translate(status: number, body: V1ErrorBody, kind: AcpApi, headers: Headers): { status: number; body: FlatBody } {
-  const { code, message, details = {} } = body.error;
+/** Keys are scoped to the endpoint path: the same key on another path is another request. */
+function pathScopedKey(req: Request, key: string): string {
+  const digest = createHash("sha256")
+    .update(`${new URL(req.url).pathname}\n${key}`)
+    .digest("hex");
+  return `acp:${digest}`;
+}
+
+/** ACP's authentication step: its header checks, then the API key's (limit, permission, the path-scoped claim). */
+const byAcpKey: Authenticate<Caller> = async (req, headers, claimRequest, permission) => {
+  echoHeaders(req, headers);
+  checkAcpHeaders(req);
+  const scoped = claimRequest && { ...claimRequest, key: pathScopedKey(req, claimRequest.key) };
+  return byApiKey(req, headers, scoped, permission);
+};
+
+/** ACP's error formatter: the error contract's code and `details` (reason, fields, acp) as ACP's flat error. */
+function acpErrorResult(kind: AcpApi) {
+  return (err: unknown, requestId: string, headers: Headers): HttpResult => {
+    const { status, body } = toErrorResult(err, requestId);
+    const { code, message, details } = (body as ErrorBody).error;
+    return translate(status, code, message, details, kind, headers);
+  };
+}
+
+function translate(
+  status: number,
+  code: ErrorCode,
+  message: string,
+  details: Record<string, unknown>,
+  kind: AcpApi,
+  headers: Headers,
+): HttpResult {
   const acp = (details as Partial<AcpDetails>).acp;
   if (acp) return { status: acp.status ?? status, body: flat(acp.type, acp.code, message, acp.param) };
   const invalid = kind === "delegate_payment" ? "invalid_card" : "invalid";
+  const reason = typeof details.reason === "string" ? details.reason : undefined;
+  switch (reason) {
+    case MISSING_API_VERSION:
+    case UNSUPPORTED_API_VERSION:
+      return { status: 400, body: { ...flat("invalid_request", reason, message), supported_versions: [...SUPPORTED_API_VERSIONS] } };
+    case IDEMPOTENCY_KEY_REQUIRED:
+      return { status: 400, body: flat("invalid_request", reason, message) };
+    case IDEMPOTENCY_KEY_REUSED:
+      return {
+        status: kind === "delegate_payment" ? 422 : 409,
+        body: flat("invalid_request", "idempotency_conflict", "Idempotency-Key has already been used with a different request body"),
+      };
+    case IDEMPOTENCY_IN_FLIGHT:
+      headers.set("Retry-After", "1");
+      return {
+        status: 409,
+        body: flat("invalid_request", "idempotency_in_flight", "A request with this Idempotency-Key is currently being processed"),
+      };
+    case "body_too_large":
+    case UNREADABLE_BODY:
+      return { status: 400, body: flat("invalid_request", invalid, message) };
+  }
   switch (code) {
     case "VALIDATION_ERROR": {
-      const fields = (details.fields as { path: string; message: string }[] | undefined) ?? [];
-      if (fields[0]?.path === "Idempotency-Key" && /different request/.test(fields[0].message)) {
-        return {
-          status: kind === "delegate_payment" ? 422 : 409,
-          body: flat("invalid_request", "idempotency_conflict", "Idempotency-Key has already been used with a different request body"),
-        };
-      }
+      const fields = (details.fields as { path: string }[] | undefined) ?? [];
       return { status: 400, body: flat("invalid_request", invalid, message, fields[0] ? jsonPath(fields[0].path) : undefined) };
     }
     case "CONFLICT":
-      if (/still being processed/.test(message)) {
-        headers.set("Retry-After", "1");
-        return {
-          status: 409,
-          body: flat("invalid_request", "idempotency_in_flight", "A request with this Idempotency-Key is currently being processed"),
-        };
-      }
       headers.set("Retry-After", "1");
       return { status, body: flat("invalid_request", "conflict", message) };
     case "RATE_LIMITED":
@@ -103,7 +168,7 @@ function translate(status: number, body: V1ErrorBody, kind: AcpApi, headers: Hea
       return { status, body: flat("processing_error", "payment_declined", message) };
     case "FORBIDDEN":
       // A restricted key without the acp permission: 403 with its own code (the resource and level in the message).
-      if (details.reason === "permission_denied") return { status, body: flat("invalid_request", "permission_denied", message) };
+      if (reason === "permission_denied") return { status, body: flat("invalid_request", "permission_denied", message) };
       return { status, body: flat("invalid_request", invalid, message) };
     case "GONE":
     case "SANCTIONS_BLOCKED":
@@ -124,94 +189,19 @@ interface AcpOptions<B extends z.ZodType | undefined> {
   status?: number;
 }
 
-type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
+const STEPS: Record<AcpApi, Steps<Caller>> = {
+  checkout: { authenticate: byAcpKey, claims: true, errorResult: acpErrorResult("checkout") },
+  delegate_payment: { authenticate: byAcpKey, claims: true, errorResult: acpErrorResult("delegate_payment") },
+};
 
 export function acpRoute<B extends z.ZodType | undefined = undefined>(
   options: AcpOptions<B>,
   handler: (ctx: HandlerContext<Infer<B>, undefined, "secret">) => unknown,
 ) {
-  const inner = api<B, undefined, "secret">(
-    { auth: "secret", permission: options.permission, body: options.body, status: options.status, bodyLimitBytes: BODY_LIMIT_BYTES },
-    handler,
+  const { kind, ...rest } = options;
+  return pipeline<Caller, B, undefined, "prisma">(STEPS[kind], { ...rest, bodyLimitBytes: BODY_LIMIT_BYTES }, ({ caller, ...ctx }) =>
+    handler({ ...ctx, principal: caller }),
   );
-  return async (req: Request, nextContext?: { params: Promise<Record<string, string>> }): Promise<Response> => {
-    const headers = new Headers();
-    const requestId = req.headers.get("request-id");
-    const idempotencyKey = req.headers.get("idempotency-key");
-    if (requestId !== null && /^[\x20-\x7E]{1,255}$/.test(requestId)) headers.set("Request-Id", requestId);
-    if (idempotencyKey !== null && /^[\x20-\x7E]{1,255}$/.test(idempotencyKey)) headers.set("Idempotency-Key", idempotencyKey);
-
-    const version = req.headers.get("api-version");
-    if (version === null || !(SUPPORTED_API_VERSIONS as readonly string[]).includes(version.trim())) {
-      const missing = version === null;
-      return reply(
-        400,
-        {
-          ...flat(
-            "invalid_request",
-            missing ? "missing_api_version" : "unsupported_api_version",
-            missing ? "The API-Version header is required." : `API-Version ${version.slice(0, 40)} is not supported.`,
-          ),
-          supported_versions: [...SUPPORTED_API_VERSIONS],
-        },
-        headers,
-      );
-    }
-
-    let forward = req;
-    if (req.method === "POST") {
-      if (idempotencyKey === null || !/^[\x20-\x7E]{1,255}$/.test(idempotencyKey)) {
-        return reply(
-          400,
-          flat(
-            "invalid_request",
-            "idempotency_key_required",
-            "Idempotency-Key header is required on all POST requests (1 to 255 printable ASCII characters)",
-          ),
-          headers,
-        );
-      }
-      // Keys are scoped to the endpoint path: the same key on another path is another request.
-      const scoped = new Headers(req.headers);
-      scoped.set(ORIGINAL_KEY_HEADER, idempotencyKey);
-      scoped.set(
-        "idempotency-key",
-        `acp:${createHash("sha256")
-          .update(`${new URL(req.url).pathname}\n${idempotencyKey}`)
-          .digest("hex")}`,
-      );
-      let text: string;
-      try {
-        text = await readBodyText(req, BODY_LIMIT_BYTES);
-      } catch (err) {
-        return reply(
-          400,
-          flat(
-            "invalid_request",
-            options.kind === "delegate_payment" ? "invalid_card" : "invalid",
-            err instanceof Error ? err.message : "Unreadable body.",
-          ),
-          headers,
-        );
-      }
-      forward = new Request(req.url, { method: req.method, headers: scoped, body: text });
-    }
-
-    const res = await inner(forward, nextContext);
-    for (const [name, value] of res.headers)
-      if (name.toLowerCase() !== "request-id" || !headers.has("Request-Id")) headers.set(name, value);
-    const text = await res.text();
-    if (res.status < 400) return new Response(text, { status: res.status, headers });
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = null;
-    }
-    if (!body || typeof body !== "object" || !("error" in body)) return new Response(text, { status: res.status, headers }); // already ACP's shape
-    const translated = translate(res.status, body as V1ErrorBody, options.kind, headers);
-    return reply(translated.status, translated.body, headers);
-  };
 }
 
 /** Any other method on an /acp route: 405 as ACP's flat error, with Allow. */

@@ -6,22 +6,19 @@
 //   order.refunded  -> order_update  { status: "confirmed", refunds: [{ type: "original_payment", amount }] }
 //   order.canceled  -> order_update  { status: "canceled" }
 // signed `Merchant-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">` (Stripe's scheme: stripe's
-// webhooks.constructEvent verifies it with the endpoint's secret).
+// webhooks.constructEvent verifies it with the endpoint's secret). The sender finds this format in its
+// table (lib/webhooks/formats.ts), where lib/register-adapters.ts puts it at startup.
+import type { WebhookFormat } from "../webhooks/formats";
 import type { AcpWebhookEvent } from "./schemas";
 import { permalinkUrl } from "./view-session";
 
 /** The service's event types an ACP endpoint receives. */
-export const ACP_ORDER_EVENT_TYPES = ["order.paid", "order.refunded", "order.canceled"] as const;
+const ACP_ORDER_EVENT_TYPES = ["order.paid", "order.refunded", "order.canceled"] as const;
 
-export const MERCHANT_SIGNATURE_HEADER = "Merchant-Signature";
-
-/** Whether an event goes to ACP endpoints: an order event of an order an ACP checkout session paid. */
-export function isAcpOrderEvent(type: string, acpSessionId: string | null): boolean {
-  return acpSessionId !== null && (ACP_ORDER_EVENT_TYPES as readonly string[]).includes(type);
-}
+const MERCHANT_SIGNATURE_HEADER = "Merchant-Signature";
 
 /** The ACP body of an outbox event (its stored `data` as JSON text) for the order's checkout session. */
-export function acpOrderEventBody(type: string, eventData: string, checkoutSessionId: string | null): string {
+function acpOrderEventBody(type: string, eventData: string, checkoutSessionId: string | null): string {
   const order = (JSON.parse(eventData) as { object: { id: string; amountRefunded?: number } }).object;
   const refunded = order.amountRefunded ?? 0;
   const event: AcpWebhookEvent = {
@@ -36,3 +33,14 @@ export function acpOrderEventBody(type: string, eventData: string, checkoutSessi
   };
   return JSON.stringify(event);
 }
+
+/** Format "acp": an ACP receiver dedupes on Request-Id, the event's id. */
+export const ACP_WEBHOOK_FORMAT: WebhookFormat = {
+  sessionEventTypes: ACP_ORDER_EVENT_TYPES,
+  body: (event) => acpOrderEventBody(event.event_type, event.event_data, event.session_id),
+  headers: (event, signature, attemptedAt) => ({
+    [MERCHANT_SIGNATURE_HEADER]: signature,
+    "Request-Id": event.event_id,
+    Timestamp: attemptedAt.toISOString(),
+  }),
+};

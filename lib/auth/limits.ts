@@ -17,13 +17,11 @@ import { getDb, sql, statement } from "../db";
 import { env } from "../env";
 import { postgresLimiter } from "../rate-limit/postgres-limiter";
 import type { RateLimiter, TakeResult } from "../rate-limit/token-bucket";
+import { globalSingleton } from "../global-singleton";
 
 type LimiterName = "loginLimiter" | "loginIpLimiter" | "signupLimiter" | "accountIpLimiter" | "resetEmailLimiter";
-const globalForLimits = globalThis as unknown as Partial<Record<LimiterName, RateLimiter>>;
-
 function limiter(name: LimiterName, max: number): RateLimiter {
-  globalForLimits[name] ??= postgresLimiter(sql, { max, windowMs: env.RATE_LIMIT_WINDOW_MS });
-  return globalForLimits[name];
+  return globalSingleton(`auth.limiter.${name}`, () => postgresLimiter(sql, { max, windowMs: env.RATE_LIMIT_WINDOW_MS }));
 }
 
 /** Attempts on an email with no attempt for this long start counting from zero again. */

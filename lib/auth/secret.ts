@@ -6,12 +6,10 @@ import { createHmac, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { env } from "../env";
-
-const globalForSecret = globalThis as unknown as { authSecret?: string };
+import { globalSingleton } from "../global-singleton";
 
 export function authSecret(): string {
-  globalForSecret.authSecret ??= resolveSecret();
-  return globalForSecret.authSecret;
+  return globalSingleton("auth.secret", resolveSecret);
 }
 
 function resolveSecret(): string {

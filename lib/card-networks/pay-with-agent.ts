@@ -4,9 +4,8 @@
 // webhooks, and later refunds are the usual ones. Before the capture, the PaymentIntent (still requires_payment,
 // its checkout row locked) is stamped with the network as its `source` and with the `agent` that paid, so the
 // capture's events carry both.
-import { applyExpiry } from "../checkouts/apply-outcomes";
 import { captureCheckout } from "../checkouts/capture-checkout";
-import { ClosedCheckoutError } from "../checkouts/closed-checkout-error";
+import { requireOpen } from "../checkouts/closed-checkout-error";
 import { lockCheckout } from "../checkouts/lock-checkout";
 import type { Db } from "../db";
 import { NotFoundError } from "../errors";
@@ -20,11 +19,7 @@ export async function lockSellerCheckout(tx: Db, livemode: boolean, id: string):
   if (!found) throw new NotFoundError("checkout", id);
   const seller = { merchantId: found.merchantId, livemode };
   const { checkout, overdue } = await lockCheckout(tx, seller, id);
-  if (checkout.status === "open" && overdue) {
-    await applyExpiry(tx, checkout); // as captureCheckout does: the expiry commits, the answer is 409
-    throw new ClosedCheckoutError(checkout.id, "expired");
-  }
-  if (checkout.status !== "open") throw new ClosedCheckoutError(checkout.id, checkout.status);
+  requireOpen(checkout, overdue); // as captureCheckout checks it
   return { checkout, seller };
 }
 

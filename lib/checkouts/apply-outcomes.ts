@@ -1,65 +1,64 @@
-// What each ending of a checkout writes: the transitions of checkout, PaymentIntent and order, the ledger
-// posting, and the docs/api-reference.md "Events" events, all in the caller's transaction.
+// What each ending of a checkout writes besides its PaymentIntent's: the transitions of checkout and order
+// and the order.* events, all in the caller's transaction. A charge's outcome is applied by the charge
+// engine (lib/payments/apply-charge-outcome.ts), with checkoutFollower for the checkout's and order's part.
 import type { Db } from "../db";
+import type { Checkout, Order, PaymentIntent, Prisma } from "../generated/prisma/client";
 import { emitOrderEvent } from "../orders/emit-order-event";
-import { emitPaymentIntentEvent } from "../payments/emit-payment-intent-event";
-import type { Checkout, Order, PaymentIntent } from "../generated/prisma/client";
-import { postCapture } from "../ledger/post";
 import { transitionOrder } from "../orders/transitions";
-import { finishAttempt, recoverPendingAttempt } from "../payments/charge-attempts";
+import type { ChargeFollower } from "../payments/apply-charge-outcome";
+import { emitPaymentIntentEvent } from "../payments/emit-payment-intent-event";
+import { recoverPendingCharge, resolveProcessing } from "../payments/recover-charge";
 import { transitionPaymentIntent } from "../payments/transitions";
-import type { ChargeResult } from "../rails/rail";
 import { FOREIGN_WALLET_METHOD, isCustomerWalletMethod } from "../rails/test-cards";
 import { transitionCheckout } from "./transitions";
 
-export type AppliedCharge = { kind: "paid"; order: Order; paymentIntent: PaymentIntent } | { kind: "declined"; reason: string };
+/** A charge of the checkout, as applied: paid, declined, or processing (the rail answers later). */
+export type AppliedCharge = { kind: "paid"; order: Order } | { kind: "declined"; reason: string } | { kind: "processing"; order: Order };
 
-export async function applyChargeOutcome(
-  tx: Db,
-  checkout: Checkout,
-  attempt: { id: string; paymentMethod: string; rail: string; billing?: { name?: string; country?: string } },
-  outcome: ChargeResult,
-): Promise<AppliedCharge> {
-  await finishAttempt(tx, attempt.id, outcome);
-  const now = new Date();
-  const shownMethod = await paymentMethodShownToPayee(tx, checkout, attempt.paymentMethod);
-  const billing = { billingName: attempt.billing?.name ?? null, billingCountry: attempt.billing?.country ?? null };
-  if (outcome.status === "succeeded") {
-    const payer = checkout.customerId ?? (isCustomerWalletMethod(shownMethod) ? shownMethod : null);
-    const pi = await transitionPaymentIntent(tx, checkout.paymentIntentId, "captured", {
-      amountCaptured: checkout.amount,
-      capturedAt: now,
-      paymentMethod: shownMethod,
-      rail: attempt.rail,
-      railChargeId: outcome.chargeId,
-      customerId: payer,
-      ...billing,
-    });
-    const order = await transitionOrder(tx, checkout.orderId, "paid", { customerId: payer });
-    await transitionCheckout(tx, checkout.id, "complete");
-    await postCapture(tx, pi, pi.id, pi.currency, pi.amountCaptured);
-    await emitOrderEvent(tx, "order.paid", order);
-    await emitPaymentIntentEvent(tx, "payment_intent.captured", pi);
-    return { kind: "paid", order, paymentIntent: pi };
-  }
-  const pi = await transitionPaymentIntent(tx, checkout.paymentIntentId, "failed", {
-    failureReason: outcome.reason,
+/** The checkout's part of a charge's outcome: paid -> order paid (by the PaymentIntent's payer), checkout complete. */
+export function checkoutFollower(checkout: Checkout): ChargeFollower {
+  return {
+    async captured(tx, pi) {
+      const order = await transitionOrder(tx, checkout.orderId, "paid", { customerId: pi.customerId });
+      await transitionCheckout(tx, checkout.id, "complete");
+      await emitOrderEvent(tx, "order.paid", order);
+    },
+    async failed(tx) {
+      const order = await transitionOrder(tx, checkout.orderId, "canceled");
+      await transitionCheckout(tx, checkout.id, "failed");
+      await emitOrderEvent(tx, "order.canceled", order);
+    },
+  };
+}
+
+/**
+ * The checkout as the owner of a charge paid with `paymentMethod`: its follower, and what its PaymentIntent
+ * records: the method as the payee may see it (another merchant's customer wallet shows as
+ * "customer_wallet"), the billing details given at capture, and the payer (the checkout's customer, or the
+ * payee's own wallet that paid).
+ */
+export async function checkoutAsOwner(tx: Db, checkout: Checkout, paymentMethod: string, billing?: { name?: string; country?: string }) {
+  const shownMethod = await paymentMethodShownToPayee(tx, checkout, paymentMethod);
+  const changes: Prisma.PaymentIntentUpdateManyMutationInput = {
     paymentMethod: shownMethod,
-    rail: attempt.rail,
-    railChargeId: outcome.chargeId,
-    ...billing,
-  });
-  const order = await transitionOrder(tx, checkout.orderId, "canceled");
-  await transitionCheckout(tx, checkout.id, "failed");
-  await emitPaymentIntentEvent(tx, "payment_intent.failed", pi);
-  await emitOrderEvent(tx, "order.canceled", order);
-  return { kind: "declined", reason: outcome.reason };
+    billingName: billing?.name ?? null,
+    billingCountry: billing?.country ?? null,
+  };
+  const payer = checkout.customerId ?? (isCustomerWalletMethod(shownMethod) ? shownMethod : null);
+  return { changes, payer, follower: checkoutFollower(checkout) };
 }
 
 async function paymentMethodShownToPayee(tx: Db, checkout: Checkout, paymentMethod: string): Promise<string> {
   if (!isCustomerWalletMethod(paymentMethod)) return paymentMethod;
   const payeesOwn = await tx.customer.count({ where: { id: paymentMethod, merchantId: checkout.merchantId, livemode: checkout.livemode } });
   return payeesOwn ? paymentMethod : FOREIGN_WALLET_METHOD;
+}
+
+/** The charge's outcome as the checkout's callers see it. */
+export async function appliedCharge(tx: Db, checkout: Checkout, pi: PaymentIntent): Promise<AppliedCharge> {
+  if (pi.status === "failed") return { kind: "declined", reason: pi.failureReason ?? "generic_decline" };
+  const order = await tx.order.findUniqueOrThrow({ where: { id: checkout.orderId } });
+  return pi.status === "processing" ? { kind: "processing", order } : { kind: "paid", order };
 }
 
 /** An open checkout passed its deadline: never charged, PaymentIntent expired, order canceled. */
@@ -82,13 +81,24 @@ export async function applyCancel(tx: Db, checkout: Checkout): Promise<Checkout>
 }
 
 /**
- * Locked-checkout preamble shared by capture, cancel and expiry: applies a charge a crashed request left
- * behind. Returns what it applied, if anything, and the checkout as it now is.
+ * Locked-checkout preamble shared by capture, cancel and expiry: the charge engine settles a charge a crashed
+ * request left behind, or asks the rail again about a processing one. Returns what it found, if anything
+ * (`processing`: still undecided), and the checkout as it now is.
  */
 export async function recoverCrashedCharge(tx: Db, checkout: Checkout, pi: PaymentIntent) {
   if (checkout.status !== "open") return { checkout, recovered: null };
-  const pending = await recoverPendingAttempt(tx, pi);
-  if (!pending) return { checkout, recovered: null };
-  const recovered = await applyChargeOutcome(tx, checkout, pending.attempt, pending.outcome);
+  const settled =
+    pi.status === "processing"
+      ? await resolveProcessing(tx, pi, { follower: checkoutFollower(checkout) })
+      : await recoverPendingCharge(tx, pi, { ownerFor: (method) => checkoutAsOwner(tx, checkout, method) });
+  if (!settled) return { checkout, recovered: null };
+  const recovered = await appliedCharge(tx, checkout, settled);
   return { checkout: await tx.checkout.findUniqueOrThrow({ where: { id: checkout.id } }), recovered };
+}
+
+/** Locks a processing PaymentIntent's checkout for the tick (SKIP LOCKED: null while its own request holds it). */
+export async function lockCheckoutOwner(tx: Db, checkoutId: string): Promise<{ follower: ChargeFollower } | null> {
+  const [locked] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM checkouts WHERE id = ${checkoutId} FOR UPDATE SKIP LOCKED`;
+  if (!locked) return null;
+  return { follower: checkoutFollower(await tx.checkout.findUniqueOrThrow({ where: { id: checkoutId } })) };
 }

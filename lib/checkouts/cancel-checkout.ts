@@ -2,14 +2,15 @@
 import type { Db } from "../db";
 import type { Scope } from "../scope";
 import { applyCancel, recoverCrashedCharge } from "./apply-outcomes";
-import { requireOpen } from "./closed-checkout-error";
+import { refuseWhileProcessing, requireOpen } from "./closed-checkout-error";
 import { lockCheckout } from "./lock-checkout";
 import { serializeCheckout } from "./serialize";
 
 export async function cancelCheckout(tx: Db, scope: Scope, id: string) {
   const locked = await lockCheckout(tx, scope, id);
   const pi = await tx.paymentIntent.findUniqueOrThrow({ where: { id: locked.checkout.paymentIntentId } });
-  const { checkout } = await recoverCrashedCharge(tx, locked.checkout, pi);
-  await requireOpen(tx, checkout, locked.overdue);
+  const { checkout, recovered } = await recoverCrashedCharge(tx, locked.checkout, pi);
+  if (recovered?.kind === "processing") refuseWhileProcessing(checkout);
+  requireOpen(checkout, locked.overdue);
   return serializeCheckout(await applyCancel(tx, checkout));
 }

@@ -1,13 +1,16 @@
-// Capture: charge the checkout's PaymentIntent through the mode's rail. The checkout row stays locked for
-// the whole transaction, so concurrent captures of one checkout run one after another and only the
-// first charges; the rest find it complete (409). A crashed earlier capture is recovered first.
+// Capture: charge the checkout's PaymentIntent through the mode's rail, by the charge engine
+// (lib/payments/charge-payment.ts). The checkout row stays locked for the whole transaction, so concurrent
+// captures of one checkout run one after another and only the first charges; the rest find it complete
+// (409). A crashed earlier capture is recovered first; one whose rail answered `pending` (the PaymentIntent
+// processing) is asked about again, and refused while still undecided.
 import type { Db } from "../db";
-import { CircuitOpenError, DomainError, PaymentDeclinedError } from "../errors";
+import { DomainError, PaymentDeclinedError } from "../errors";
 import { serializeOrder } from "../orders/serialize";
-import { closeAttemptNotCharged, recordAttempt } from "../payments/charge-attempts";
-import { guarded, RailCallFailedError, railFor } from "../rails";
+import { chargePayment } from "../payments/charge-payment";
+import { guarded, railFor } from "../rails";
 import type { Scope } from "../scope";
-import { applyChargeOutcome, recoverCrashedCharge } from "./apply-outcomes";
+import { appliedCharge, checkoutAsOwner, recoverCrashedCharge } from "./apply-outcomes";
+import { refuseWhileProcessing } from "./closed-checkout-error";
 import { checkCapturable } from "./check-capturable";
 import { requireOpen } from "./closed-checkout-error";
 import { lockCheckout } from "./lock-checkout";
@@ -44,8 +47,9 @@ export async function captureCheckout(tx: Db, scope: Scope, id: string, input: C
   const { checkout, recovered } = await recoverCrashedCharge(tx, locked.checkout, pi);
   if (recovered?.kind === "paid") return serializeOrder(recovered.order); // the crashed capture's charge stands
   if (recovered?.kind === "declined") throw new PaymentDeclinedError(recovered.reason);
+  if (recovered?.kind === "processing") refuseWhileProcessing(checkout);
 
-  await requireOpen(tx, checkout, locked.overdue);
+  requireOpen(checkout, locked.overdue);
   if (checkout.requireVerifiedAgent && !hooks.verifiedAgent) {
     throw new DomainError(
       "FORBIDDEN",
@@ -60,24 +64,16 @@ export async function captureCheckout(tx: Db, scope: Scope, id: string, input: C
     ? guarded(railFor(scope.livemode), scope)
     : await checkCapturable(tx, scope.livemode, input, hooks.walletOwner ?? scope);
 
-  const attempt = await recordAttempt(pi.id, rail.name, input.paymentMethod, hooks.chargeKey);
-  const outcome = await rail
-    .charge({ key: attempt.chargeKey, amount: pi.amount, currency: pi.currency, paymentMethod: input.paymentMethod })
-    .catch(async (err) => {
-      // Certainly not charged: close the attempt now. Unknown (a time-out): leave it pending; the next
-      // capture, cancel or expiry sweep asks the rail about its key before doing anything else.
-      if (err instanceof CircuitOpenError || (err instanceof RailCallFailedError && err.notCharged))
-        await closeAttemptNotCharged(attempt.id, "failed");
-      throw err;
-    });
-  hooks.afterRailCharge?.();
   const billing = { name: input.billingName, country: input.billingCountry };
-  const applied = await applyChargeOutcome(
-    tx,
-    checkout,
-    { id: attempt.id, paymentMethod: input.paymentMethod, rail: rail.name, billing },
-    outcome,
-  );
+  const owner = await checkoutAsOwner(tx, checkout, input.paymentMethod, billing);
+  const charged = await chargePayment(tx, pi, {
+    ...owner,
+    rail,
+    paymentMethod: input.paymentMethod,
+    chargeKey: hooks.chargeKey,
+    afterRailCharge: hooks.afterRailCharge,
+  });
+  const applied = await appliedCharge(tx, checkout, charged);
   if (applied.kind === "declined") throw new PaymentDeclinedError(applied.reason);
-  return serializeOrder(applied.order);
+  return serializeOrder(applied.order); // paid, or pending while the PaymentIntent is processing
 }

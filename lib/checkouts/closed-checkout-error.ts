@@ -1,11 +1,9 @@
-import type { Db } from "../db";
-import { DomainError } from "../errors";
+import { BusyError, DomainError } from "../errors";
 import type { Checkout } from "../generated/prisma/client";
-import { applyExpiry } from "./apply-outcomes";
 
 /**
- * 409 for an operation on a checkout that is no longer open. Commits what the request found and wrote
- * on the way (an expiry it noticed, a crashed charge it recovered), and is the stored idempotent result.
+ * 409 for an operation on a checkout that is no longer open. Commits what the request wrote on the way
+ * (a crashed charge it recovered), and is the stored idempotent result.
  */
 export class ClosedCheckoutError extends DomainError {
   constructor(id: string, status: string) {
@@ -13,11 +11,25 @@ export class ClosedCheckoutError extends DomainError {
   }
 }
 
-/** 409 unless the locked checkout is open; one found past its deadline is expired first (that commits with the 409). */
-export async function requireOpen(tx: Db, checkout: Checkout, overdue: boolean): Promise<void> {
-  if (checkout.status === "open" && overdue) {
-    await applyExpiry(tx, checkout);
-    throw new ClosedCheckoutError(checkout.id, "expired");
-  }
+/**
+ * 409 unless the locked checkout is open and within its deadline. One past its deadline is refused as
+ * `expired`, as every read shows it, and left for the tick to expire (the one writer of that transition
+ * and its events, expire-checkouts.ts).
+ */
+export function requireOpen(checkout: Checkout, overdue: boolean): void {
+  if (checkout.status === "open" && overdue) throw new ClosedCheckoutError(checkout.id, "expired");
   if (checkout.status !== "open") throw new ClosedCheckoutError(checkout.id, checkout.status);
+}
+
+/**
+ * 409 for a capture or cancel of a checkout whose charge the rail has not decided yet (its PaymentIntent
+ * processing): nothing may charge it again or call it off. A BusyError, so the Idempotency-Key is freed and
+ * the same request gets the real answer once the tick has the rail's.
+ */
+export function refuseWhileProcessing(checkout: Checkout): never {
+  throw new BusyError(`The payment of checkout ${checkout.id} is processing; retry shortly.`, {
+    id: checkout.id,
+    status: checkout.status,
+    reason: "payment_processing",
+  });
 }

@@ -1,16 +1,13 @@
 import type { Db } from "../db";
-import { listNewestFirst } from "../pagination";
+import { listNewestFirstSql } from "../pagination";
 import type { Scope } from "../scope";
-import { expireOverdueCheckouts } from "./expire-checkouts";
 import type { ListCheckoutsInput } from "./schemas";
-import { serializeCheckout } from "./serialize";
+import { checkoutStatusIs, CHECKOUTS_NOW } from "./seen-now";
+import { serializeCheckout, type CheckoutFields } from "./serialize";
 
+/** Checkouts newest first, their status (and the status filter) as seen now (seen-now.ts). Writes nothing. */
 export async function listCheckouts(db: Db, scope: Scope, query: ListCheckoutsInput) {
-  await expireOverdueCheckouts(db, { scope });
-  return listNewestFirst(
-    db.checkout,
-    { scope: { merchantId: scope.merchantId, livemode: scope.livemode }, filters: { status: query.status } },
-    query,
-    serializeCheckout,
+  return listNewestFirstSql(db, { ...CHECKOUTS_NOW, scope, filters: checkoutStatusIs(query.status) }, query, (row: CheckoutFields) =>
+    serializeCheckout(row),
   );
 }

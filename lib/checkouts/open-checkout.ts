@@ -3,7 +3,8 @@
 import type { Db } from "../db";
 import { NotFoundError, ValidationError } from "../errors";
 import { createId } from "../ids";
-import type { PaymentSource } from "../payments/sources";
+import { openPaymentIntent } from "../payments/open-payment-intent";
+import type { PaymentSource } from "../payment-sources";
 import { priceCheckout } from "./price-items";
 import type { Scope } from "../scope";
 import type { OpenCheckoutInput } from "./schemas";
@@ -48,18 +49,18 @@ export async function openCheckout(tx: Db, scope: Scope, input: OpenCheckoutInpu
   const now = new Date();
   const common = { ...inScope, amount, currency, customerId: input.customerId ?? null, createdAt: now, updatedAt: now };
 
-  await tx.paymentIntent.create({
-    data: {
+  await openPaymentIntent(
+    tx,
+    {
       ...common,
       ...paywall,
       ...(sale ? { paidResourceId: sale.paidResourceId ?? null, payer: sale.payer ?? null } : {}),
-      id: ids.paymentIntent,
-      status: "requires_payment",
       checkoutId: ids.checkout,
       orderId: ids.order,
       source,
     },
-  });
+    ids.paymentIntent,
+  );
   await tx.order.create({
     data: { ...common, id: ids.order, status: "pending", checkoutId: ids.checkout, paymentIntentId: ids.paymentIntent, items, source },
   });

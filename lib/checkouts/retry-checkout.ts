@@ -6,7 +6,7 @@
 // through their own flows.
 import type { Db } from "../db";
 import { openCheckout } from "./open-checkout";
-import type { PaymentSource } from "../payments/sources";
+import type { PaymentSource } from "../payment-sources";
 
 const RETRYABLE: PaymentSource[] = ["api", "pay_page"];
 

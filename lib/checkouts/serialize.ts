@@ -10,7 +10,18 @@ export function checkoutUrl(id: string): string {
   return `${env.BASE_URL}/pay/${id}`;
 }
 
-export function serializeCheckout(checkout: Checkout) {
+/** The columns the API object shows (a raw-SQL read selects just these: checkoutColumns). */
+export type CheckoutFields = Omit<Checkout, "merchantId" | "retryOf" | "updatedAt">;
+
+/** Raw SQL select list (FROM checkouts) giving a CheckoutFields row, its status computed by the SQL `status`. */
+export const checkoutColumns = (
+  status: string,
+) => `id, ${status} AS status, amount, currency, items, description, customer_id AS "customerId",
+  success_url AS "successUrl", cancel_url AS "cancelUrl", metadata, product_ref AS "productRef",
+  require_verified_agent AS "requireVerifiedAgent", livemode, payment_intent_id AS "paymentIntentId", order_id AS "orderId",
+  expires_at AS "expiresAt", created_at AS "createdAt"`;
+
+export function serializeCheckout(checkout: CheckoutFields) {
   return {
     id: checkout.id,
     object: "checkout" as const,

@@ -7,17 +7,20 @@ import { purgeSignInThrottles } from "../auth/limits";
 import { purgeEndedSessions } from "../auth/sessions";
 import { expireOverdueCheckouts } from "../checkouts/expire-checkouts";
 import { getDb } from "../db";
-import { openStreamCount } from "../events/stream";
+import { streamStats } from "../events/stream-hub";
+import { purgeExpiredStreamLeases } from "../events/stream-leases";
 import { purgeExpiredRecords } from "../idempotency/claims";
 import { deliverDueMails } from "../mail/deliver-due";
 import { purgeOldMails } from "../mail/outbox";
-import { purgeOAuthLeftovers } from "../oauth/purge";
+import { purgeOAuthLeftovers, purgeUnusedOAuthClients } from "../oauth/purge";
 import { chargeMeterPayments } from "../meters/charge-meter-payments";
 import { expireReservations } from "../meters/expire-reservations";
 import { reconcileFundings } from "../meters/fund-meter";
 import { settleDueMeters } from "../meters/settle-meters";
+import { resolveProcessingPayments } from "../payments/recover-charge";
 import { settleDuePaymentIntents } from "../payments/settle-payment-intents";
 import { purgeIdleBuckets } from "../rate-limit";
+import { lockPaymentOwner } from "./payment-owners";
 import { deliverDueWebhooks } from "../webhooks/deliver-due";
 import { fanOutEvents } from "../webhooks/fan-out";
 
@@ -31,6 +34,8 @@ const TASKS: Record<string, Task> = {
   // Before settlement, so an aggregate PaymentIntent opened and charged now settles in this same tick.
   meterSettlementsOpened: () => settleDueMeters(getDb()),
   meterPaymentsCharged: () => chargeMeterPayments(getDb()),
+  // The charges whose rail answered `pending`, asked again; before settlement, so one captured now settles in this tick.
+  paymentsResolved: () => resolveProcessingPayments(getDb(), lockPaymentOwner),
   paymentIntentsSettled: () => settleDuePaymentIntents(getDb()),
   // After the tasks above, so that the events they emit go out in this same tick.
   eventsFannedOut: fanOutEvents,
@@ -44,7 +49,9 @@ const TASKS: Record<string, Task> = {
   pendingSignUpsPurged: () => purgePendingSignUps(),
   emailOutboxPurged: () => purgeOldMails(),
   oauthLeftoversPurged: purgeOAuthLeftovers,
+  oauthUnusedClientsPurged: purgeUnusedOAuthClients,
   agentNoncesPurged: () => purgeAgentNonces(getDb()),
+  eventStreamLeasesPurged: purgeExpiredStreamLeases,
 };
 
 export interface TickSummary {
@@ -63,6 +70,8 @@ export async function runTick(): Promise<TickSummary> {
     }
     summary.durationsMs[name] = Math.round(performance.now() - startedAt);
   }
-  summary.eventStreamsOpen = openStreamCount(); // in this process: a client's disconnect brings it down
+  const streams = streamStats(); // in this process: a client's disconnect brings `open` down
+  summary.eventStreamsOpen = streams.open;
+  summary.eventStreams = { ...streams };
   return summary;
 }

@@ -6,6 +6,7 @@
 // of sign-ins cannot queue unbounded CPU and memory work.
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from "node:crypto";
 import { env } from "../env";
+import { globalSingleton } from "../global-singleton";
 
 export const SCRYPT_PARAMS = { N: 2 ** 17, r: 8, p: 1, keyLength: 64 } as const;
 
@@ -34,11 +35,9 @@ interface Gate {
   waiting: (() => void)[];
 }
 
-const globalForGate = globalThis as unknown as { passwordHashGate?: Gate };
-
 /** Runs one hash within the process's limits, or throws PasswordHashBusyError without waiting. */
 async function gated<T>(work: () => Promise<T>): Promise<T> {
-  const gate = (globalForGate.passwordHashGate ??= { running: 0, waiting: [] });
+  const gate = globalSingleton<Gate>("crypto.password-hash-gate", () => ({ running: 0, waiting: [] }));
   if (gate.running < env.PASSWORD_HASH_CONCURRENCY) gate.running++;
   else if (gate.waiting.length < env.PASSWORD_HASH_QUEUE) await new Promise<void>((resolve) => gate.waiting.push(resolve));
   else throw new PasswordHashBusyError();
@@ -98,10 +97,7 @@ export function needsRehash(stored: string): boolean {
   return !hash || hash.N !== N || hash.r !== r || hash.p !== p || hash.key.length !== keyLength;
 }
 
-const globalForDummy = globalThis as unknown as { dummyPasswordHash?: Promise<string> };
-
 /** A hash with today's parameters to verify against for unknown emails (made once, outside the gate). */
 export function dummyPasswordHash(): Promise<string> {
-  globalForDummy.dummyPasswordHash ??= hashNow("not-a-real-password");
-  return globalForDummy.dummyPasswordHash;
+  return globalSingleton("crypto.dummy-password-hash", () => hashNow("not-a-real-password"));
 }

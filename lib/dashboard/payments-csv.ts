@@ -6,7 +6,7 @@ import { currencyDigits } from "../money/format";
 import { describePaymentMethod } from "../payments/describe-payment-method";
 import type { ListPaymentIntentsInput } from "../payments/schemas";
 import type { Scope } from "../scope";
-import { listPaymentIntentsAfterExpiry } from "../checkouts/read-after-expiry";
+import { listPaymentIntents } from "../checkouts/read-orders-and-payments";
 
 /** At most this many rows in one file (100 pages of the API's largest page). */
 export const MAX_EXPORT_ROWS = 10_000;
@@ -47,7 +47,7 @@ export async function paymentsCsv(
   const lines = [HEADER.join(",")];
   let startingAfter: string | undefined;
   for (;;) {
-    const page = await listPaymentIntentsAfterExpiry(db, scope, { ...filters, limit: 100, ...(startingAfter ? { startingAfter } : {}) });
+    const page = await listPaymentIntents(db, scope, { ...filters, limit: 100, ...(startingAfter ? { startingAfter } : {}) });
     for (const pi of page.data) {
       lines.push(
         [

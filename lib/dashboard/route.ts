@@ -14,7 +14,7 @@ import { ConflictError, ForbiddenError, UnauthorizedError } from "../errors";
 import { requireRole } from "../accounts/require-role";
 import type { Role } from "../accounts/roles";
 import { claim } from "../idempotency/claims";
-import type { ClaimRequest } from "../http/authenticate";
+import type { ClaimRequest } from "../http/idempotency-step";
 import { MUTATING, pipeline, type Infer, type RouteParams, type Steps } from "../http/pipeline";
 import { enforceRateLimit } from "../http/rate-limit-step";
 import { originOf, type RequestOrigin } from "../accounts/activity";

@@ -9,8 +9,10 @@
 // is also told when the connection (re)opens, so it catches up, and the cron tick stays the backstop.
 // Only the long-running server (server.mjs, through instrumentation.ts) starts it; on a serverless host
 // nothing listens, and the stream polls instead.
-import pg from "pg";
+import { DatabaseClient } from "../db";
+import { logUnlessDatabaseDown, onDatabaseAvailable } from "../db-availability";
 import { requireDatabaseUrl } from "../env";
+import { globalSingleton } from "../global-singleton";
 
 export const EVENTS_CHANNEL = "aps_events";
 export const MAIL_CHANNEL = "aps_mail";
@@ -27,11 +29,13 @@ interface ListenerState {
   connected: boolean;
 }
 
-const KEY = Symbol.for("aps.events.listener");
-const g = globalThis as unknown as Record<symbol, ListenerState | undefined>;
-
 function state(): ListenerState {
-  return (g[KEY] ??= { subscribers: new Set(), mailSubscribers: new Set(), started: false, connected: false });
+  return globalSingleton<ListenerState>("events.listener", () => ({
+    subscribers: new Set(),
+    mailSubscribers: new Set(),
+    started: false,
+    connected: false,
+  }));
 }
 
 /** Whether this process listens (then open streams wait for notifications instead of polling fast). */
@@ -67,20 +71,30 @@ export function startEventListener(): void {
   if (s.started) return;
   s.started = true;
   let delay = 100;
+  let retry: NodeJS.Timeout | null = null;
+  // The database is back (its breaker closed): listen again at once rather than at the end of the back-off.
+  onDatabaseAvailable(() => {
+    if (!retry) return;
+    clearTimeout(retry);
+    retry = null;
+    void connect();
+  });
   const connect = async () => {
-    const client = new pg.Client({ connectionString: requireDatabaseUrl(), application_name: "aps-event-listener", keepAlive: true });
+    retry = null;
+    const client = new DatabaseClient({ connectionString: requireDatabaseUrl(), application_name: "aps-event-listener", keepAlive: true });
     let reconnecting = false;
-    const reconnect = (why: string) => {
+    const reconnect = (err: unknown) => {
       if (reconnecting) return;
       reconnecting = true;
       s.connected = false;
       client.end().catch(() => {});
-      console.error(`event listener: ${why}; reconnecting in ${delay} ms`);
-      setTimeout(connect, delay).unref();
+      // An outage is logged once by the database's breaker; its failed reconnections are not.
+      logUnlessDatabaseDown(`event listener (reconnecting in ${delay} ms):`, err);
+      retry = setTimeout(connect, delay).unref();
       delay = Math.min(delay * 2, 5_000);
     };
-    client.on("error", (err) => reconnect(err.message));
-    client.on("end", () => reconnect("connection ended"));
+    client.on("error", reconnect);
+    client.on("end", () => reconnect(new Error("Connection terminated: the listening connection ended")));
     client.on("notification", (message) => {
       if (message.channel === MAIL_CHANNEL) return publish(null, MAIL_CHANNEL);
       if (message.channel !== EVENTS_CHANNEL || !message.payload) return;
@@ -96,7 +110,7 @@ export function startEventListener(): void {
       publish(null); // anything committed while nobody listened is caught up now
       publish(null, MAIL_CHANNEL);
     } catch (err) {
-      reconnect(err instanceof Error ? err.message : String(err));
+      reconnect(err);
     }
   };
   void connect();

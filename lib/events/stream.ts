@@ -1,58 +1,39 @@
 // GET /v1/events/stream: the events of one merchant and mode as server-sent events (docs/webhooks.md,
 // "Live events for developers"): `id:` the event id, `event:` its type, `data:` the event as GET /v1/events/:id
-// returns it. With Last-Event-ID it first replays every later event, then goes live.
+// returns it. With Last-Event-ID it first sends every later event, then goes live.
 //
-// Order and gaps. Event ids are random, and the sequence (`seq`) is taken at INSERT, not at commit: a
-// transaction that inserted seq 10 may commit after one that inserted seq 11. So the stream never uses
-// "seq > last sent" alone. Live, it reads every event of the merchant and mode created in the last
-// WINDOW_MS (longer than any transaction may stay open) and sends those it has not sent yet (a set of ids
-// sent within the window); an event that commits late is still inside the window when it becomes visible.
-// Replay after Last-Event-ID L sends, in seq order, every event with a higher seq, plus those of the
-// window before L (they may have committed after L was sent): at least once, so a client can see an event
-// twice after a reconnect, never miss one; `npm run listen` drops the repeats by id.
+// Each stream is one of this process's open streams in lib/events/stream-hub.ts, which reads the events
+// table for all of them (one loop, by cursor) and hands each its rows: order and exactly-once resumption are
+// explained there. This file is one stream's side: its frames, its queue, and its end.
 //
-// Wake-ups: in the long-running server, a commit's NOTIFY (lib/events/listener.ts) reads at once, and a
-// slow poll covers lost notifications; where nothing listens (a serverless host) it polls every
-// EVENT_STREAM_POLL_MS. Keep-alive comments every EVENT_STREAM_KEEPALIVE_MS (<= 15 s).
+// Bounds. A stream holds a lease (lib/events/stream-leases.ts: the per-key and per-merchant caps) until it
+// ends. It ends after EVENT_STREAM_MAX_SECONDS (a comment says so; the client resumes with Last-Event-ID).
+// Its queue (what the client has not taken yet) holds at most EVENT_STREAM_MAX_QUEUE_BYTES (plus one frame):
+// full, the stream takes no more rows (they stay in the table) until its client has taken half, so a slow
+// reader is paced. Full with nothing taken for a whole keep-alive period, the client has stopped reading:
+// the stream is dropped and its queue freed at once. Frames are whole events, so such a client, if it reads
+// again, has every event up to some id and resumes from it: nothing is lost.
 import { sql, statement } from "../db";
 import { env } from "../env";
 import { ValidationError } from "../errors";
 import type { Scope } from "../scope";
-import { isListening, subscribeToEvents } from "./listener";
+import {
+  addStream,
+  liveCursor,
+  removeStream,
+  reportQueued,
+  wakeScope,
+  type Cursor,
+  type EndReason,
+  type EventRow,
+  type HubStream,
+} from "./stream-hub";
+import { releaseStreamLease } from "./stream-leases";
 import { EVENT_TYPES } from "./types";
 
-/** Longer than any transaction that inserts events may stay open (Prisma's limit is 15 s). */
-export const WINDOW_MS = 30_000;
-const PAGE = 500;
-/** With a listening connection, the poll that covers lost notifications. */
-const SAFETY_POLL_MS = 5_000;
-
-interface Row {
-  id: string;
-  type: string;
-  data: string;
-  livemode: boolean;
-  created_at: Date;
-  seq: string;
-}
-
-const COLUMNS = "id, type, data::text AS data, livemode, created_at, seq::text AS seq";
 const FIND_EVENT = statement(
   "stream_find_event",
-  `SELECT created_at, seq::text AS seq FROM events WHERE merchant_id = $1 AND livemode = $2 AND id = $3`,
-);
-const AFTER_SEQ = statement(
-  "stream_after_seq",
-  `SELECT ${COLUMNS} FROM events WHERE merchant_id = $1 AND livemode = $2 AND seq > $3::bigint ORDER BY seq LIMIT ${PAGE}`,
-);
-const WINDOW = statement(
-  "stream_window",
-  `SELECT ${COLUMNS} FROM events WHERE merchant_id = $1 AND livemode = $2 AND created_at > $3 AND NOT (id = ANY($4::text[]))
-    ORDER BY seq LIMIT ${PAGE}`,
-);
-const WINDOW_IDS = statement(
-  "stream_window_ids",
-  `SELECT id, created_at FROM events WHERE merchant_id = $1 AND livemode = $2 AND created_at > $3`,
+  `SELECT xid::text AS xid, seq::text AS seq FROM events WHERE merchant_id = $1 AND livemode = $2 AND id = $3`,
 );
 
 /** `?types=`: exact types, `prefix.*` wildcards, or `*`; empty or absent = every type. */
@@ -81,7 +62,7 @@ export function parseTypeFilter(raw: string | null): ((type: string) => boolean)
 }
 
 /** The SSE frame of one event; `data:` is GET /v1/events/:id's body (the stored JSON object spliced in). */
-function frame(row: Row): string {
+function frame(row: EventRow): string {
   const body = `{"id":${JSON.stringify(row.id)},"object":"event","type":${JSON.stringify(row.type)},"data":${row.data},"livemode":${row.livemode},"createdAt":"${row.created_at.toISOString()}"}`;
   return `id: ${row.id}\nevent: ${row.type}\ndata: ${body}\n\n`;
 }
@@ -89,149 +70,133 @@ function frame(row: Row): string {
 export interface StreamOptions {
   scope: Scope;
   filter: ((type: string) => boolean) | null;
-  lastEventId: string | null;
   signal: AbortSignal;
+  /** Its slot among the caps (released when the stream ends). */
+  leaseId: string;
 }
 
-/** Checks Last-Event-ID before the response starts (an unknown id is a 400, not a silent gap). */
-export async function resolveLastEvent(scope: Scope, lastEventId: string | null): Promise<{ createdAt: Date; seq: string } | null> {
-  if (!lastEventId) return null;
-  const [row] = await sql().rows<{ created_at: Date; seq: string }>(FIND_EVENT, [scope.merchantId, scope.livemode, lastEventId]);
+/**
+ * Where the stream starts, checked before the response starts: after Last-Event-ID (an unknown id is a 400,
+ * not a silent gap), else after everything of transactions that have already ended.
+ */
+export async function resolveStreamStart(scope: Scope, lastEventId: string | null): Promise<Cursor> {
+  if (!lastEventId) return liveCursor();
+  const [row] = await sql().rows<Cursor>(FIND_EVENT, [scope.merchantId, scope.livemode, lastEventId]);
   if (!row)
     throw new ValidationError(`Last-Event-ID ${lastEventId} is not an event of this account and mode.`, [
       { path: "Last-Event-ID", message: "unknown event" },
     ]);
-  return { createdAt: row.created_at, seq: row.seq };
+  return row;
 }
 
-export function openEventStream(options: StreamOptions, resumeFrom: { createdAt: Date; seq: string } | null): ReadableStream<Uint8Array> {
-  const { scope, filter, signal } = options;
-  const encoder = new TextEncoder();
-  /** Event id -> created_at (ms) of everything sent (or already past at connect) inside the window. */
-  const sent = new Map<string, number>();
-  let closed = false;
-  let reading = false;
-  let again = false;
-  const cleanups: (() => void)[] = [];
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
+const encoder = new TextEncoder();
+/** The comment a stream ends with, when the server ends it while the client still reads. */
+const FAREWELL: Partial<Record<EndReason, string>> = {
+  max_seconds: "this stream has reached EVENT_STREAM_MAX_SECONDS",
+  lease_lost: "this stream's slot expired",
+};
 
-  counter[OPEN] = openStreamCount() + 1;
-  const close = () => {
-    if (closed) return;
-    closed = true;
-    counter[OPEN] = openStreamCount() - 1;
-    for (const cleanup of cleanups) cleanup();
+class EventStream implements HubStream {
+  readonly body: ReadableStream<Uint8Array>;
+  readonly scope: Scope;
+  readonly leaseId: string;
+  behind = false;
+  closed = false;
+  private controller!: ReadableStreamDefaultController<Uint8Array>;
+  /** The queue's bound: full, the stream takes no more rows until its client has taken half. */
+  private readonly bound = env.EVENT_STREAM_MAX_QUEUE_BYTES;
+  private enqueued = 0;
+  /** Bytes the client had taken at the last keep-alive (a stalled client takes none). */
+  private takenAtKeepAlive = 0;
+  private readonly cleanups: (() => void)[] = [];
+
+  constructor(
+    private readonly options: StreamOptions,
+    public cursor: Cursor,
+  ) {
+    this.scope = options.scope;
+    this.leaseId = options.leaseId;
+    this.body = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => void (this.controller = controller),
+        // The client took some: a stream waiting on it reads on once half its queue is free.
+        pull: () => {
+          if (this.behind && !this.closed && this.queuedBytes() <= this.bound / 2) wakeScope(this.scope);
+        },
+        cancel: () => this.end("client"),
+      },
+      new ByteLengthQueuingStrategy({ highWaterMark: this.bound }),
+    );
+    const seconds = env.EVENT_STREAM_MAX_SECONDS;
+    this.write(`retry: 1000\n: connected${seconds > 0 ? `; this stream ends after ${seconds} s, resume with Last-Event-ID` : ""}\n\n`);
+    if (seconds > 0) {
+      const limit = setTimeout(() => this.end("max_seconds"), seconds * 1000);
+      this.cleanups.push(() => clearTimeout(limit));
+    }
+    const onAbort = () => this.end("client");
+    options.signal.addEventListener("abort", onAbort);
+    this.cleanups.push(() => options.signal.removeEventListener("abort", onAbort));
+  }
+
+  queuedBytes(): number {
+    return this.closed ? 0 : this.bound - (this.controller.desiredSize ?? this.bound);
+  }
+
+  roomBytes(): number {
+    return Math.max(0, this.bound - this.queuedBytes());
+  }
+
+  hasRoom(): boolean {
+    return this.roomBytes() > 0;
+  }
+
+  private write(text: string): boolean {
+    if (this.closed) return false;
+    const bytes = encoder.encode(text);
+    this.controller.enqueue(bytes);
+    this.enqueued += bytes.byteLength;
+    reportQueued(this.queuedBytes());
+    return true;
+  }
+
+  deliver(row: EventRow): boolean {
+    if (this.closed || !this.hasRoom()) return false;
+    this.cursor = { xid: row.xid, seq: row.seq };
+    if (!this.options.filter || this.options.filter(row.type)) this.write(frame(row));
+    return true;
+  }
+
+  keepAlive(): void {
+    const taken = this.enqueued - this.queuedBytes();
+    if (this.hasRoom()) this.write(`: keep-alive\n\n`);
+    // Full and nothing taken for a whole keep-alive period: the client stopped reading.
+    else if (taken === this.takenAtKeepAlive) return this.end("too_slow");
+    this.takenAtKeepAlive = taken;
+  }
+
+  end(reason: EndReason): void {
+    if (this.closed) return;
+    const farewell = FAREWELL[reason];
+    if (farewell && !this.write(`: ${farewell}; reconnect with Last-Event-ID\n\n`)) return; // dropped meanwhile
+    this.closed = true;
+    for (const cleanup of this.cleanups) cleanup();
+    removeStream(this, reason);
+    releaseStreamLease(this.leaseId).catch((err) => console.error("event stream lease:", err instanceof Error ? err.message : err));
     try {
-      controller.close();
+      // A client that does not read gets no more: its queue is dropped at once (an AbortError, which Next's
+      // response pipe ends quietly). Otherwise what is queued still goes out, then the end.
+      if (reason === "too_slow") this.controller.error(new DOMException("The client does not read its event stream.", "AbortError"));
+      else this.controller.close();
     } catch {
       // already closed or errored by the client's disconnect
     }
-  };
-  const write = (text: string) => {
-    if (closed) return;
-    try {
-      controller.enqueue(encoder.encode(text));
-    } catch {
-      close();
-    }
-  };
-  const send = (row: Row) => {
-    sent.set(row.id, row.created_at.getTime());
-    if (!filter || filter(row.type)) write(frame(row));
-  };
-
-  const prune = (floor: number) => {
-    for (const [id, at] of sent) if (at <= floor - 1_000) sent.delete(id);
-  };
-
-  /** One read of the window: everything there not sent yet, in seq order. */
-  const readWindow = async () => {
-    if (reading) return void (again = true);
-    reading = true;
-    try {
-      do {
-        again = false;
-        const floor = Date.now() - WINDOW_MS;
-        prune(floor);
-        let rows: Row[];
-        do {
-          rows = await sql().rows<Row>(WINDOW, [scope.merchantId, scope.livemode, new Date(floor), [...sent.keys()]]);
-          if (closed) return;
-          for (const row of rows) send(row);
-        } while (rows.length === PAGE);
-      } while (again && !closed);
-    } catch (err) {
-      console.error("event stream read:", err instanceof Error ? err.message : err);
-    } finally {
-      reading = false;
-    }
-  };
-
-  const start = async () => {
-    write(`retry: 1000\n: connected\n\n`);
-    if (resumeFrom) {
-      // Replay: the window before Last-Event-ID (late commits) and every later event, in seq order.
-      sent.set(options.lastEventId!, resumeFrom.createdAt.getTime()); // the client has that one
-      const floor = new Date(resumeFrom.createdAt.getTime() - WINDOW_MS);
-      const before = await sql().rows<Row>(WINDOW, [scope.merchantId, scope.livemode, floor, []]);
-      for (const row of before) if (BigInt(row.seq) < BigInt(resumeFrom.seq) && !sent.has(row.id)) send(row);
-      let cursor = resumeFrom.seq;
-      for (;;) {
-        const rows = await sql().rows<Row>(AFTER_SEQ, [scope.merchantId, scope.livemode, cursor]);
-        if (closed) return;
-        for (const row of rows) if (!sent.has(row.id)) send(row);
-        if (rows.length < PAGE) break;
-        cursor = rows[rows.length - 1].seq;
-      }
-    } else {
-      // Live only: what is already visible is the past.
-      const past = await sql().rows<{ id: string; created_at: Date }>(WINDOW_IDS, [
-        scope.merchantId,
-        scope.livemode,
-        new Date(Date.now() - WINDOW_MS),
-      ]);
-      for (const row of past) sent.set(row.id, row.created_at.getTime());
-    }
-    if (closed) return;
-    // Live: on every commit of this merchant and mode, on (re)connection of the listener, and on a timer.
-    cleanups.push(
-      subscribeToEvents((signal) => {
-        if (signal === null || (signal.merchantId === scope.merchantId && signal.livemode === scope.livemode)) void readWindow();
-      }),
-    );
-    const poll = setInterval(() => void readWindow(), isListening() ? SAFETY_POLL_MS : env.EVENT_STREAM_POLL_MS);
-    cleanups.push(() => clearInterval(poll));
-    await readWindow(); // anything that committed during the replay
-  };
-
-  const keepAlive = setInterval(() => write(`: keep-alive\n\n`), env.EVENT_STREAM_KEEPALIVE_MS);
-  cleanups.push(() => clearInterval(keepAlive));
-  if (env.EVENT_STREAM_MAX_SECONDS > 0) {
-    const limit = setTimeout(close, env.EVENT_STREAM_MAX_SECONDS * 1000);
-    cleanups.push(() => clearTimeout(limit));
   }
-  const onAbort = () => close();
-  signal.addEventListener("abort", onAbort);
-  cleanups.push(() => signal.removeEventListener("abort", onAbort));
-
-  return new ReadableStream<Uint8Array>({
-    start(c) {
-      controller = c;
-      start().catch((err) => {
-        console.error("event stream:", err instanceof Error ? err.message : err);
-        close();
-      });
-    },
-    cancel() {
-      close();
-    },
-  });
 }
 
-const OPEN = Symbol.for("aps.events.open-streams");
-const counter = globalThis as unknown as Record<symbol, number | undefined>;
-
-/** Streams open in this process (the cron tick's summary reports it: a disconnect must bring it down). */
-export function openStreamCount(): number {
-  return counter[OPEN] ?? 0;
+/** Opens a stream at `cursor` (resolveStreamStart) among this process's open streams. */
+export function openEventStream(options: StreamOptions, cursor: Cursor): ReadableStream<Uint8Array> {
+  const stream = new EventStream(options, cursor);
+  if (options.signal.aborted) stream.end("client");
+  else addStream(stream);
+  return stream.body;
 }

@@ -3,6 +3,7 @@ export const EVENT_TYPES = [
   "order.paid",
   "order.refunded",
   "order.canceled",
+  "payment_intent.processing",
   "payment_intent.captured",
   "payment_intent.settled",
   "payment_intent.refunded",

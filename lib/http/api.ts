@@ -25,6 +25,8 @@ export interface HandlerContext<B, Q, P extends Auth, D extends DbKind = "prisma
   query: Q;
   params: RouteParams;
   req: Request;
+  /** The response's headers so far (a handler may add one, e.g. Retry-After before it throws a 429). */
+  headers: Headers;
 }
 
 const WITH_API_KEY: Steps<Caller> = { authenticate: byApiKey, claims: true };
@@ -38,7 +40,7 @@ export function api<
 >(options: Options<B, Q, D> & { auth: P }, handler: (ctx: HandlerContext<Infer<B>, Infer<Q>, P, D>) => unknown) {
   type Context = HandlerContext<Infer<B>, Infer<Q>, P, D>;
   const steps = (options.auth === "secret" ? WITH_API_KEY : PUBLIC) as Steps<Context["principal"]>;
-  return pipeline(steps, options, ({ tx, caller, body, query, params, req }) =>
-    handler({ tx, principal: caller, body, query, params, req } as Context),
+  return pipeline(steps, options, ({ tx, caller, body, query, params, req, headers }) =>
+    handler({ tx, principal: caller, body, query, params, req, headers } as Context),
   );
 }

@@ -16,15 +16,11 @@ import { bucketConfig, bucketsInPostgres } from "../rate-limit";
 import { takeTokenText } from "../rate-limit/postgres-limiter";
 import { describeBucket, refillPerMs } from "../rate-limit/token-bucket";
 import type { Caller } from "../scope";
+import type { ClaimRequest } from "./idempotency-step";
 import type { Authenticate, Authenticated } from "./pipeline";
 import { applyTakeResult, enforceRateLimit, limitByClientIp } from "./rate-limit-step";
 
 /** An idempotency claim to make once the key is known and its token taken. */
-export interface ClaimRequest {
-  key: string;
-  fingerprint: string;
-}
-
 interface KeyRow {
   id: string;
   merchant_id: string;

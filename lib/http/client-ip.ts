@@ -11,19 +11,19 @@
 // holding a /64 has 2^64 addresses, not 2^64 buckets). IPv4-mapped IPv6 (::ffff:a.b.c.d) is the IPv4.
 import { isIPv4, isIPv6 } from "node:net";
 import { env } from "../env";
+import { globalSingleton } from "../global-singleton";
 
 /** Set by server.mjs before Next starts: every request's X-Forwarded-For ends with the socket peer. */
 export const SERVED_BY_SERVER_MJS = Symbol.for("aps.server-mjs.peer-in-x-forwarded-for");
 
-const globalForIp = globalThis as unknown as Record<symbol, boolean | undefined> & { warnedUnmarkedServer?: boolean };
-
 function servedByServerMjs(): boolean {
-  return globalForIp[SERVED_BY_SERVER_MJS] === true;
+  return (globalThis as unknown as Record<symbol, boolean | undefined>)[SERVED_BY_SERVER_MJS] === true;
 }
 
 function warnOnce(): void {
-  if (globalForIp.warnedUnmarkedServer) return;
-  globalForIp.warnedUnmarkedServer = true;
+  const once = globalSingleton("http.client-ip-warning", () => ({ warned: false }));
+  if (once.warned) return;
+  once.warned = true;
   console.warn(
     env.TRUSTED_PROXY_HOPS === 0
       ? "client-ip: not served by server.mjs, so X-Forwarded-For may come from the client: it is ignored and all clients share one per-IP bucket. Serve with `npm start` (server.mjs), or set TRUSTED_PROXY_HOPS to the proxies that set the header."

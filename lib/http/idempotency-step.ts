@@ -2,7 +2,12 @@
 // is made with authentication (lib/http/authenticate.ts), in the same statement where it can be.
 import { validateIdempotencyKey } from "../idempotency/claims";
 import { requestFingerprint } from "../idempotency/fingerprint";
-import type { ClaimRequest } from "./authenticate";
+
+/** What a request claims: its key and the fingerprint of its body (the pipeline hands it to authentication). */
+export interface ClaimRequest {
+  key: string;
+  fingerprint: string;
+}
 
 export function idempotencyKeyOf(req: Request): string | null {
   const key = req.headers.get("idempotency-key");

@@ -11,8 +11,9 @@
 //   6. error mapping (the error contract, or a protocol's own shape) and the response.
 // The compositions: api() (lib/http/api.ts: an API key, or none with the per-IP limit), dashboardApi()
 // (lib/dashboard/route.ts: session + Origin + CSRF) and the protocol paths (lib/oauth/public-route.ts,
-// lib/x402/serve-resource.ts, lib/a2a/serve-agent.ts, lib/mcp/handle.ts: their own input and error shapes). A handler
-// sees what it declared, never HTTP.
+// lib/paid-sale/sell-paid-resource.ts, lib/a2a/serve-agent.ts, lib/acp/http.ts, lib/mcp/handle.ts,
+// lib/integrations/wallet-webhook-route.ts: their own authentication, input and error shapes). A handler sees what it
+// declared, never HTTP. A mutation's steps 4 and 5 are idempotentMutation(), which the MCP tools' writes also run.
 import type { z } from "zod";
 import { DeferredTransaction, getDb, sql, SqlWrite, transaction, type Db, type Sql } from "../db";
 import { env } from "../env";
@@ -22,10 +23,9 @@ import { createId } from "../ids";
 import { parseOrThrow } from "../validation/parse";
 import { PATH_ID_PATTERN, rejectNul } from "../validation/text-safety";
 import type { Permission } from "../merchants/permissions";
-import type { ClaimRequest } from "./authenticate";
-import { toErrorResult, type HttpResult } from "./errors";
+import { retryAfterOf, toErrorResult, type HttpResult } from "./errors";
 import { faultAt } from "./fault-injection";
-import { claimRequestOf } from "./idempotency-step";
+import { claimRequestOf, type ClaimRequest } from "./idempotency-step";
 import { limitByClientIp } from "./rate-limit-step";
 import { readJsonBody } from "./read-body";
 
@@ -190,30 +190,83 @@ export function pipeline<C, B extends z.ZodType | undefined, Q extends z.ZodType
         return respondText(result.status, bodyText, headers);
       }
 
-      const mutation = { req, requestId, claimId, status: options.status, seal: options.secretInResponse };
-      const work = (tx: Db | Sql) => handler({ ...context, tx } as Context);
-      const result = options.db === "sql" ? await runOnSql(work, mutation) : await runOnPrisma(work, mutation);
-      return respondText(result.status, result.bodyText, headers);
+      claimId = null; // the mutation settles its own claim
+      const settled = await idempotentMutation<Context["tx"]>({
+        req,
+        claim: authenticated.claim,
+        status: options.status,
+        seal: options.secretInResponse,
+        db: options.db,
+        errorResult: (err) => errorResult(err, requestId, headers),
+        work: (tx) => handler({ ...context, tx } as Context),
+      });
+      if (settled.ok) return respondText(settled.status, settled.bodyText, headers);
+      return errorResponse(settled.error, settled.result, headers);
     } catch (err) {
       const result = errorResult(err, requestId, headers);
       if (claimId) await settleClaimOnError(claimId, err, result);
-      return respond(result, headers);
+      return errorResponse(err, result, headers);
     }
   };
 }
 
+function errorResponse(err: unknown, result: HttpResult, headers: Headers): Response {
+  const retryAfter = retryAfterOf(err);
+  if (retryAfter !== null) headers.set("Retry-After", String(retryAfter));
+  return respond(result, headers);
+}
+
+/** A mutation's work, its idempotency claim (made by the caller's authentication, or none) and its answers' shape. */
+export interface MutationRequest<T> {
+  /** The request (test fault injection reads its header), when there is one. */
+  req?: Request;
+  claim?: ClaimOutcome;
+  /** Status of a successful result (default 200). */
+  status?: number;
+  /** The stored response is sealed (it carries a secret). */
+  seal?: boolean;
+  db?: DbKind;
+  /** The composition's error shape: a decline's answer, and what a failed claim is settled with. */
+  errorResult: (err: unknown) => HttpResult;
+  work: (tx: T) => unknown;
+}
+
+/** What a mutation came to: its response as sent and stored (or replayed), or the error its claim was settled with. */
+export type MutationOutcome = ({ ok: true; replayed: boolean } & Settled) | { ok: false; error: unknown; result: HttpResult };
+
+/**
+ * Steps 4 and 5 of a mutation, the one implementation of an idempotent write: a replay answers with the stored
+ * response; otherwise the work and its stored response run in one transaction (an error whose state commits is
+ * then the answer), and a failure settles the claim (frees it after a BusyError). api() and every composition run
+ * their mutations here, and so do the MCP tools (lib/mcp/tools.ts), whose claim is made inside the tool call.
+ */
+export async function idempotentMutation<T>(m: MutationRequest<T>): Promise<MutationOutcome> {
+  if (m.claim?.kind === "replay") return { ok: true, replayed: true, status: m.claim.status, bodyText: m.claim.bodyText };
+  const claimId = m.claim?.claimId ?? null;
+  const mutation: Mutation = { req: m.req, claimId, status: m.status, seal: m.seal, errorResult: m.errorResult };
+  const work = m.work as (tx: Db | Sql) => unknown;
+  try {
+    const settled = m.db === "sql" ? await runOnSql(work, mutation) : await runOnPrisma(work, mutation);
+    return { ok: true, replayed: false, ...settled };
+  } catch (err) {
+    const result = m.errorResult(err);
+    if (claimId) await settleClaimOnError(claimId, err, result);
+    return { ok: false, error: err, result };
+  }
+}
+
 /** A failed request's claim: freed when the conflict passes by itself (BusyError), else settled with the error. */
-export async function settleClaimOnError(claimId: string, err: unknown, result: HttpResult): Promise<void> {
+async function settleClaimOnError(claimId: string, err: unknown, result: HttpResult): Promise<void> {
   if (err instanceof BusyError) await releaseClaim(claimId).catch(() => undefined);
   else await settleFailedClaim(claimId, result.status, result.body);
 }
 
 interface Mutation {
-  req: Request;
-  requestId: string;
+  req?: Request;
   claimId: string | null;
   status?: number;
   seal?: boolean;
+  errorResult: (err: unknown) => HttpResult;
 }
 
 /** The response as sent and stored: status and JSON text. */
@@ -225,7 +278,7 @@ interface Settled {
 /** A Prisma handler: the work and its stored response in one interactive transaction. */
 function runOnPrisma(work: (tx: Db) => unknown, m: Mutation): Promise<Settled> {
   return transaction(async (tx) => {
-    const outcome = await outcomeOf(async () => work(tx), m.requestId, m.status);
+    const outcome = await outcomeOf(async () => work(tx), m.errorResult, m.status);
     faultAt(m.req, "after-handler");
     const bodyText = JSON.stringify(outcome.body);
     if (m.claimId) await storeResponse(tx, m.claimId, outcome.status, bodyText, m.seal);
@@ -248,7 +301,7 @@ async function runOnSql(work: (tx: Sql) => unknown, m: Mutation): Promise<Settle
         write = value;
         return value.result;
       },
-      m.requestId,
+      m.errorResult,
       m.status,
     );
     faultAt(m.req, "after-handler");
@@ -267,10 +320,14 @@ async function runOnSql(work: (tx: Sql) => unknown, m: Mutation): Promise<Settle
   }
 }
 
-/** The handler's result, or the error it threw when that error's state commits (a decline and the like). */
-export async function outcomeOf(run: () => Promise<unknown>, requestId: string, defaultStatus?: number): Promise<HttpResult> {
+/** The handler's result, or (in the composition's error shape) the error it threw when that error's state commits (a decline). */
+async function outcomeOf(
+  run: () => Promise<unknown>,
+  errorResult: (err: unknown) => HttpResult,
+  defaultStatus?: number,
+): Promise<HttpResult> {
   const settled = await keepCommittedState(run);
-  return settled.ok ? toResult(settled.value, defaultStatus) : toErrorResult(settled.error, requestId);
+  return settled.ok ? toResult(settled.value, defaultStatus) : errorResult(settled.error);
 }
 
 /** Body (size, JSON, schema), query, path ids and the idempotency claim to make; throws the first problem. */
@@ -320,10 +377,10 @@ function withHeaders(response: Response, headers: Headers): Response {
 }
 
 function respond(result: HttpResult, headers: Headers): Response {
-  return respondText(result.status, JSON.stringify(result.body), headers);
+  return respondText(result.status, JSON.stringify(result.body), headers, result.contentType);
 }
 
-function respondText(status: number, json: string, headers: Headers): Response {
-  headers.set("Content-Type", "application/json");
+function respondText(status: number, json: string, headers: Headers, contentType = "application/json"): Response {
+  headers.set("Content-Type", contentType);
   return new Response(json, { status, headers });
 }

@@ -2,7 +2,9 @@
 // Route handlers under those paths (the pay forms' POST .../submit, which proxy.ts's matcher leaves out)
 // take their own token, so only page requests are counted here: one token per page view.
 import { NextResponse } from "next/server";
+import { isDatabaseUnavailable } from "../db-availability";
 import { RateLimitedError } from "../errors";
+import { outagePage } from "./outage-page";
 import { limitByClientIp } from "./rate-limit-step";
 
 const PAGE_METHODS = new Set(["GET", "HEAD"]);
@@ -13,6 +15,7 @@ export async function limitPublicPage(request: Request): Promise<NextResponse> {
   try {
     await limitByClientIp(request, headers);
   } catch (err) {
+    if (isDatabaseUnavailable(err)) return outagePage();
     if (!(err instanceof RateLimitedError)) throw err;
     headers.set("Content-Type", "text/plain; charset=utf-8");
     headers.set("Cache-Control", "no-store");

@@ -33,10 +33,13 @@ function nestingDepth(value: unknown): number {
   return deepest;
 }
 
+/** `details.reason` of a body that could not be read as text at all (it ended early, or is not UTF-8). */
+export const UNREADABLE_BODY = "unreadable_body";
+
 /** The raw body text (what a signature covers), refused when larger than the limit. */
 export async function readBodyText(req: Request, limitBytes: number): Promise<string> {
   const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > limitBytes) throw tooLarge(limitBytes);
+  if (declared > limitBytes) throw new BodyTooLargeError(limitBytes);
   if (!req.body) return "";
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -44,27 +47,36 @@ export async function readBodyText(req: Request, limitBytes: number): Promise<st
   for (;;) {
     const { done, value } = await reader.read().catch(() => {
       // The only way reading fails is the client going away mid-body: its problem, not a server error.
-      throw new ValidationError("The request body ended early: the client closed the connection.", [
-        { path: "", message: "incomplete body" },
-      ]);
+      throw new ValidationError(
+        "The request body ended early: the client closed the connection.",
+        [{ path: "", message: "incomplete body" }],
+        {
+          reason: UNREADABLE_BODY,
+        },
+      );
     });
     if (done) break;
     total += value.byteLength;
     if (total > limitBytes) {
       await reader.cancel();
-      throw tooLarge(limitBytes);
+      throw new BodyTooLargeError(limitBytes);
     }
     chunks.push(value);
   }
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
   } catch {
-    throw new ValidationError("The request body is not valid UTF-8.", [{ path: "", message: "invalid UTF-8" }]);
+    throw new ValidationError("The request body is not valid UTF-8.", [{ path: "", message: "invalid UTF-8" }], {
+      reason: UNREADABLE_BODY,
+    });
   }
 }
 
-function tooLarge(limitBytes: number): ValidationError {
-  return new ValidationError(`The request body exceeds ${limitBytes} bytes.`, [
-    { path: "", message: `body larger than ${limitBytes} bytes` },
-  ]);
+/** A body past the route's limit: a VALIDATION_ERROR, which a protocol path may answer as 413 instead. */
+export class BodyTooLargeError extends ValidationError {
+  constructor(readonly limitBytes: number) {
+    super(`The request body exceeds ${limitBytes} bytes.`, [{ path: "", message: `body larger than ${limitBytes} bytes` }], {
+      reason: "body_too_large",
+    });
+  }
 }

@@ -4,9 +4,11 @@
 // lib/http/authenticate.ts); everything else here is plain statements on the pool or the work's transaction.
 import { openSecret, sealSecret } from "../crypto/secret-box";
 import { sql, statement, type Db, type Sql, type SqlWrite, type Statement } from "../db";
+import { isDatabaseUnavailable, onDatabaseAvailable } from "../db-availability";
 import { env } from "../env";
 import { ConflictError, InvariantViolation, ValidationError } from "../errors";
 import { createId } from "../ids";
+import { globalSingleton } from "../global-singleton";
 
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7E]{1,255}$/;
 
@@ -110,19 +112,31 @@ export async function claim(db: Sql, scope: ClaimScope, fingerprint: string, fir
     if (row) return outcomeOf(row, fingerprint);
     // released between the two reads: try to claim again
   }
-  throw new ConflictError("A request with this Idempotency-Key is still being processed; retry shortly.");
+  throw keyInFlight();
+}
+
+/** `details.reason` of the two refusals of a held key (the error formatters of the protocol adapters branch on them). */
+export const IDEMPOTENCY_IN_FLIGHT = "idempotency_in_flight";
+export const IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused";
+
+function keyInFlight(): ConflictError {
+  return new ConflictError("A request with this Idempotency-Key is still being processed; retry shortly.", {
+    reason: IDEMPOTENCY_IN_FLIGHT,
+  });
 }
 
 function outcomeOf(row: ClaimRow, fingerprint: string): ClaimOutcome {
   if (row.claimed) return { kind: "claimed", claimId: row.id };
   // docs/api-reference.md "Idempotency": while the first request runs, the key answers 409 whatever the body.
   if (row.status === "in_flight") {
-    throw new ConflictError("A request with this Idempotency-Key is still being processed; retry shortly.");
+    throw keyInFlight();
   }
   if (row.fingerprint !== fingerprint) {
-    throw new ValidationError("This Idempotency-Key was already used with different request parameters; use a new key for a new request.", [
-      { path: "Idempotency-Key", message: "already used with a different request" },
-    ]);
+    throw new ValidationError(
+      "This Idempotency-Key was already used with different request parameters; use a new key for a new request.",
+      [{ path: "Idempotency-Key", message: "already used with a different request" }],
+      { reason: IDEMPOTENCY_KEY_REUSED },
+    );
   }
   return { kind: "replay", status: row.response_status ?? 200, bodyText: storedBodyText(row.response_body) };
 }
@@ -206,15 +220,34 @@ const RELEASE = statement("idempotency_release", "DELETE FROM idempotency_record
 
 /**
  * After a request failed: a 4xx is its final answer and is stored for replay; a 5xx releases the key for a
- * fresh retry. Never throws: a claim left behind expires on its own after IDEMPOTENCY_LOCK_SECONDS.
+ * fresh retry. Never throws. A release the database could not take (an outage: the request failed for that very
+ * reason) is made once it is available again; a claim left behind otherwise expires after IDEMPOTENCY_LOCK_SECONDS.
  */
 export async function settleFailedClaim(claimId: string, status: number, body: unknown): Promise<void> {
   try {
     if (status >= 500) await releaseClaim(claimId);
     else await storeResponse(sql(), claimId, status, JSON.stringify(body));
   } catch (err) {
+    if (status >= 500 && isDatabaseUnavailable(err)) return releaseWhenAvailable(claimId);
     console.error("could not settle an idempotency claim:", err instanceof Error ? err.message : err);
   }
+}
+
+// Claims to release once the database is back, per process (a process that dies leaves them to their lock).
+// Releasing later is safe: RELEASE deletes only a claim still in flight, and a request whose work committed
+// stored its response in the same transaction.
+function releaseWhenAvailable(claimId: string): void {
+  const unreleased = globalSingleton("idempotency.unreleased", () => {
+    const claims = new Set<string>();
+    onDatabaseAvailable(() => {
+      for (const id of claims) {
+        claims.delete(id);
+        void settleFailedClaim(id, 503, null);
+      }
+    });
+    return claims;
+  });
+  unreleased.add(claimId);
 }
 
 /** Frees the key after a 5xx or crash, so a retry is a fresh request. */

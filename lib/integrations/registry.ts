@@ -5,10 +5,9 @@
 // entry names an address no route under app/ serves, so the list cannot promise what is not there.
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { SUPPORTED_API_VERSIONS } from "../acp/schemas";
-import { A2A_VERSIONS } from "../a2a/card";
-import { AP2_EXTENSION_URI, X402_EXTENSION_URI } from "../a2a/protocol";
 import { env } from "../env";
 import { SCOPES } from "../oauth/config";
+import { A2A_VERSIONS, AP2_EXTENSION_URI, X402_EXTENSION_URI } from "./a2a-versions";
 
 export interface Integration {
   id: string;

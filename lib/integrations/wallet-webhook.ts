@@ -22,7 +22,8 @@ export type WalletWebhookResult = {
   rejected?: { code: string; message: string };
 };
 
-function verified(rawBody: string, signature: string | null): unknown {
+/** The event the signature covers (401 UNAUTHORIZED for a bad or missing signature, or no secret configured). */
+export function verifiedWalletEvent(rawBody: string, signature: string | null): unknown {
   if (!env.WALLET_WEBHOOK_SECRET) throw new UnauthorizedError("Inbound wallet webhooks are not configured (WALLET_WEBHOOK_SECRET).");
   try {
     return verifyWebhook(rawBody, signature ?? "", env.WALLET_WEBHOOK_SECRET);
@@ -32,8 +33,8 @@ function verified(rawBody: string, signature: string | null): unknown {
   }
 }
 
-export async function handleWalletWebhook(rawBody: string, signature: string | null): Promise<WalletWebhookResult> {
-  const payload = verified(rawBody, signature);
+/** Applies a verified event (see verifiedWalletEvent) at most once. */
+export async function handleWalletWebhook(payload: unknown): Promise<WalletWebhookResult> {
   rejectNul(payload, "webhook body");
   const event = parseOrThrow(WalletEvent, payload, "wallet event");
   const isRefund = event.type === "refund.succeeded";

@@ -60,6 +60,7 @@ export async function verifyLedger(db: Db, merchantIds?: string[]): Promise<stri
     if (r.order_refunded !== null && r.order_refunded !== r.amount_refunded) say(`order refunded ${r.order_refunded}`);
     const expectedOrder: Record<string, string[]> = {
       requires_payment: ["pending"],
+      processing: ["pending"],
       captured: r.amount_refunded > 0 ? ["partially_refunded"] : ["paid"],
       settled: r.amount_refunded > 0 ? ["partially_refunded"] : ["paid"],
       refunded: ["refunded"],

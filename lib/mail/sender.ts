@@ -14,8 +14,10 @@
 // MAIL_RETRY_BASE_SECONDS, doubling up to MAIL_RETRY_MAX_SECONDS, at most MAIL_MAX_ATTEMPTS attempts in
 // all; a permanent one (5xx) is given up at once. Without SMTP_URL nothing runs and nothing is sent.
 import { sql, statement } from "../db";
+import { logUnlessDatabaseDown } from "../db-availability";
 import { env } from "../env";
 import { sendMail, type OutgoingMail, type SendOutcome } from "./transport";
+import { globalSingleton } from "../global-singleton";
 
 interface ClaimedMail {
   id: string;
@@ -102,10 +104,7 @@ async function deliver(row: ClaimedMail): Promise<boolean> {
   try {
     await sql().count(RECORD, values);
   } catch (err) {
-    console.error(
-      `mail ${row.id}: recording the outcome failed (its lease will run out and it is retried):`,
-      err instanceof Error ? err.message : err,
-    );
+    logUnlessDatabaseDown(`mail ${row.id}: recording the outcome failed (its lease will run out and it is retried):`, err);
   }
   if (!outcome.ok) console.warn(`mail ${row.id} (${row.kind}) attempt ${row.attempts} failed: ${outcome.error}`);
   return outcome.ok;
@@ -129,24 +128,24 @@ export async function runMailSenderOnce(budgetMs = 2_000): Promise<number> {
 
 // ---- The long-running server's own loop --------------------------------------------------------------
 
-const KEY = Symbol.for("aps.mail.background-sender");
-const g = globalThis as unknown as Record<symbol, { wake: () => void } | undefined>;
+/** This process's running loop, if it started one. */
+const loop = globalSingleton("mail.background-sender", (): { current?: { wake: () => void } } => ({}));
 
 /** Longest the loop sleeps without a look at the outbox (a backstop beside the notifications and the tick). */
 const IDLE_CHECK_MS = 60_000;
 
 export function backgroundMailSenderRunning(): boolean {
-  return g[KEY] !== undefined;
+  return loop.current !== undefined;
 }
 
 export function wakeBackgroundMailSender(): boolean {
-  g[KEY]?.wake();
-  return g[KEY] !== undefined;
+  loop.current?.wake();
+  return loop.current !== undefined;
 }
 
 /** Starts this process's mail sender (idempotent); nothing without SMTP_URL. */
 export function startBackgroundMailSender(): void {
-  if (g[KEY] || !env.SMTP_URL) return;
+  if (loop.current || !env.SMTP_URL) return;
   let inFlight = 0;
   let running = false;
   let again = false;
@@ -189,7 +188,8 @@ export function startBackgroundMailSender(): void {
       const [next] = await sql().rows<{ ms: number | null }>(NEXT_DUE, []);
       schedule(next?.ms == null ? IDLE_CHECK_MS : Math.min(Math.max(next.ms + 5, 0), IDLE_CHECK_MS));
     } catch (err) {
-      console.error("mail sender:", err instanceof Error ? err.message : err);
+      // Tried again in 5 s, or at once when the database is available again (the listener's reconnection wakes it).
+      logUnlessDatabaseDown("mail sender:", err);
       schedule(5_000);
     } finally {
       running = false;
@@ -197,6 +197,6 @@ export function startBackgroundMailSender(): void {
     }
   };
   // A burst of commits (a notification each) makes one round.
-  g[KEY] = { wake: () => schedule(2) };
+  loop.current = { wake: () => schedule(2) };
   schedule(0);
 }

@@ -2,6 +2,7 @@
 // resets and invitations stay rows of email_outbox. It starts anyway (a staging copy may not need mail),
 // but says so once, at start, in words an operator cannot miss.
 import { env, type Env } from "../env";
+import { globalSingleton } from "../global-singleton";
 
 export function missingTransportWarning(settings: Pick<Env, "NODE_ENV" | "SMTP_URL"> = env): string | null {
   if (settings.NODE_ENV !== "production" || settings.SMTP_URL) return null;
@@ -12,12 +13,10 @@ export function missingTransportWarning(settings: Pick<Env, "NODE_ENV" | "SMTP_U
   );
 }
 
-const KEY = Symbol.for("aps.mail.transport-warning");
-const g = globalThis as unknown as Record<symbol, boolean | undefined>;
-
 export function warnWhenMailCannotLeave(): void {
   const warning = missingTransportWarning();
-  if (!warning || g[KEY]) return;
-  g[KEY] = true;
+  const once = globalSingleton("mail.transport-warning", () => ({ warned: false }));
+  if (!warning || once.warned) return;
+  once.warned = true;
   console.warn(warning);
 }

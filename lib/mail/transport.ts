@@ -3,6 +3,7 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import { parseConnectionUrl } from "nodemailer/lib/shared";
 import { env } from "../env";
+import { globalSingleton } from "../global-singleton";
 
 /** What the sender needs of an outbox row to send it. */
 export interface OutgoingMail {
@@ -16,14 +17,16 @@ export interface OutgoingMail {
 
 export type SendOutcome = { ok: true } | { ok: false; permanent: boolean; error: string };
 
-const g = globalThis as unknown as { apsMailTransport?: { url: string; transport: Transporter } };
+/** The transport made for the SMTP_URL it was made for (made again when the setting changes, as tests do). */
+const made = () => globalSingleton("mail.transport", (): { current?: { url: string; transport: Transporter } } => ({}));
 
 /** The transport of SMTP_URL (one per process; each send opens its own connection), or null when unset. */
 export function mailTransport(): Transporter | null {
   const url = env.SMTP_URL;
   if (!url) return null;
-  if (g.apsMailTransport?.url !== url) {
-    g.apsMailTransport = {
+  const slot = made();
+  if (slot.current?.url !== url) {
+    slot.current = {
       url,
       transport: nodemailer.createTransport({
         // smtp:// upgrades with STARTTLS when the server offers it; smtps:// is TLS from the start; query
@@ -37,7 +40,7 @@ export function mailTransport(): Transporter | null {
       }),
     };
   }
-  return g.apsMailTransport.transport;
+  return slot.current.transport;
 }
 
 /** MAIL_FROM, else the service's name at no-reply@ the host of BASE_URL. */

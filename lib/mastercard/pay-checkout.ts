@@ -3,8 +3,8 @@
 // token's agent key. One transaction: the signature (its nonce spent), the token row locked, the code spent,
 // the checkout captured through captureCheckout (lib/card-networks/pay-with-agent.ts), the token's use counted.
 //
-// Single use under concurrency: the token row is taken with FOR UPDATE SKIP LOCKED (a payment of the same token in
-// progress anywhere: 409 token_in_use at once, never queued on a connection), the code by an UPDATE that succeeds
+// Single use under concurrency: the token's single-use lock is tried first (lib/single-use.ts: a payment of the same
+// token in progress anywhere: 409 token_in_use at once, never queued on a connection), then its row locked, the code by an UPDATE that succeeds
 // once, the checkout by its row lock. A retry after a crash charges under the same key `<atk>:<n>:<amount>`.
 import { requireVerifiedAgent } from "../agent-identity/signed-request";
 import { captureWithAgent, lockSellerCheckout } from "../card-networks/pay-with-agent";
@@ -13,23 +13,20 @@ import { getDb, type Db } from "../db";
 import { BusyError, NotFoundError } from "../errors";
 import type { AgenticToken } from "../generated/prisma/client";
 import type { Scope } from "../scope";
+import { lockSingleUse } from "../single-use";
 import { tokenStatus } from "./agentic-tokens";
 import { spendCode } from "./request-code";
 import type { PayCheckoutInput } from "./schemas";
 
 /** The payer's token, locked without waiting; 404 when it is not the payer's, 409 when another payment holds it. */
 export async function lockToken(tx: Db, livemode: boolean, id: string, payerMerchantId?: string): Promise<AgenticToken> {
-  const rows = await tx.$queryRaw<
-    { id: string }[]
-  >`SELECT id FROM agentic_tokens WHERE id = ${id} AND livemode = ${livemode} FOR UPDATE SKIP LOCKED`;
-  if (!rows[0]) {
-    const exists = await tx.agenticToken.findFirst({
-      where: { id, livemode, ...(payerMerchantId ? { payerMerchantId } : {}) },
-      select: { id: true },
-    });
+  if (!(await lockSingleUse(tx, "atk", `${livemode ? "live" : "test"}:${id}`))) {
+    const exists = await tx.agenticToken.count({ where: { id, livemode, ...(payerMerchantId ? { payerMerchantId } : {}) } });
     if (exists) throw new BusyError(`Agentic token ${id} is being used by another payment; retry shortly.`, { reason: "token_in_use" });
     throw new NotFoundError("agentic_token", id);
   }
+  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM agentic_tokens WHERE id = ${id} AND livemode = ${livemode} FOR UPDATE`;
+  if (!rows[0]) throw new NotFoundError("agentic_token", id);
   const token = await tx.agenticToken.findUniqueOrThrow({ where: { id } });
   if (payerMerchantId && token.payerMerchantId !== payerMerchantId) throw new NotFoundError("agentic_token", id);
   return token;

@@ -4,17 +4,24 @@
 // deployment's (BASE_URL; DNS-rebinding protection) -> 403; a token from the client IP's bucket -> 429; a bearer
 // (OAuth access token or API key) -> else 401 with WWW-Authenticate naming the protected-resource metadata
 // (RFC 9728, MCP authorization spec) -> a restricted API key needs `mcp` read (403 permission_denied; its tools
-// then list only what it may call, lib/mcp/tools.ts). Errors carry the error contract's code and message (and a
-// permission refusal its details).
+// then list only what it may call, lib/mcp/tools.ts). Then, before the transport: the body, at most 64 KiB
+// (413) and one JSON-RPC message (a batch is a JSON-RPC error, lib/mcp/message.ts); a `tools/call` takes a token
+// from the caller's own bucket (an API key's is its /v1 bucket; 429) and one of its call slots (429,
+// lib/mcp/call-slots.ts). Errors carry the error contract's code and message (and a permission or rate-limit
+// refusal its details).
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { env } from "../env";
 import { ForbiddenError, UnauthorizedError } from "../errors";
-import { toErrorResult, type ErrorBody, type HttpResult } from "../http/errors";
+import { isDatabaseUnavailable } from "../db-availability";
+import { jsonRpcDatabaseUnavailable, toErrorResult, type ErrorBody, type HttpResult } from "../http/errors";
 import { pipeline, type Authenticate, type Steps } from "../http/pipeline";
-import { limitByClientIp } from "../http/rate-limit-step";
+import { enforceRateLimit, limitByClientIp } from "../http/rate-limit-step";
+import { BodyTooLargeError } from "../http/read-body";
 import { resourceMetadataUrl } from "../oauth/config";
 import { allows, isPermissionDenied, PermissionDeniedError, type Permission } from "../merchants/permissions";
+import { inCallSlot } from "./call-slots";
+import { calledTool, JsonRpcRefusal, readMessage } from "./message";
 import { mcpPrincipal, type McpPrincipal } from "./principal";
 import { registerTools } from "./tools";
 
@@ -57,23 +64,16 @@ const byMcpBearer: Authenticate<McpPrincipal> = async (req, headers) => {
 /** What a restricted key needs to speak to /mcp at all; each tool then declares its own (lib/mcp/tools.ts). */
 export const MCP_PERMISSION: Permission = ["mcp", "read"];
 
-/** The tools a restricted key's request calls by name (tools/call), so that a refused one answers permission_denied. */
-async function calledTools(req: Request, principal: McpPrincipal): Promise<Set<string>> {
-  if (!principal.permissions) return new Set();
-  const body: unknown = await req
-    .clone()
-    .json()
-    .catch(() => null);
-  const messages = (Array.isArray(body) ? body : [body]) as { method?: unknown; params?: { name?: unknown } }[];
-  return new Set(messages.flatMap((m) => (m?.method === "tools/call" && typeof m.params?.name === "string" ? [m.params.name] : [])));
-}
-
-/** The error contract's code and message; the details stay in the log. */
+/** The error contract's code and message (a permission or rate-limit refusal with its details); JSON-RPC's refusals. */
 function mcpErrorResult(err: unknown, requestId: string): HttpResult {
+  if (err instanceof JsonRpcRefusal) {
+    return { status: err.status, body: { jsonrpc: "2.0", id: null, error: { code: err.code, message: err.message } } };
+  }
+  if (isDatabaseUnavailable(err)) return jsonRpcDatabaseUnavailable(); // 503 with Retry-After
   const { status, body } = toErrorResult(err, requestId);
-  const { code, message } = (body as ErrorBody).error;
-  const details = isPermissionDenied(err) ? (body as ErrorBody).error.details : {};
-  return { status, body: { error: { code, message, details } } };
+  const { code, message, details } = (body as ErrorBody).error;
+  const shown = isPermissionDenied(err) || code === "RATE_LIMITED" ? details : {};
+  return { status: err instanceof BodyTooLargeError ? 413 : status, body: { error: { code, message, details: shown } } };
 }
 
 const MCP: Steps<McpPrincipal> = {
@@ -89,14 +89,24 @@ export const handleMcp = pipeline(MCP, { rawInput: true, transaction: false }, a
     headers.set("Allow", "POST");
     return jsonError(405, "METHOD_NOT_ALLOWED", "This MCP server is stateless: use POST.", headers);
   }
+  const message = await readMessage(req);
+  const tool = calledTool(message);
+  if (tool === null) return serve(req, message, principal, null, headers);
+  await enforceRateLimit(principal.bucket, headers);
+  return inCallSlot(principal.bucket, headers, () => serve(req, message, principal, tool, headers));
+});
+
+/** The SDK's transport and a fresh server with the principal's tools answer the message. */
+async function serve(req: Request, message: unknown, principal: McpPrincipal, tool: string | null, headers: Headers): Promise<Response> {
   const server = new McpServer(MCP_SERVER_INFO, { capabilities: { tools: {} } });
-  registerTools(server, principal, await calledTools(req, principal));
+  registerTools(server, principal, new Set(tool ? [tool] : []));
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   const res = await transport.handleRequest(req, {
+    parsedBody: message,
     authInfo: { token: principal.token, clientId: principal.clientId, scopes: principal.scopes, expiresAt: principal.expiresAt },
   });
   headers.forEach((value, key) => res.headers.set(key, value)); // ours over the SDK's (no-store over its no-cache)
   void server.close().catch(() => undefined);
   return res;
-});
+}

@@ -1,6 +1,7 @@
 // Who calls /mcp: an OAuth access token (its grant's merchant, mode and scopes) or the merchant's API key
 // (its mode, every scope; a restricted key's grants decide which tools it sees). `actor` names the caller for
-// idempotency records: a key's id, or the grant.
+// idempotency records: a key's id, or the grant. `bucket` names its rate-limit bucket (the one an API key's /v1
+// calls take from, or the grant's) and the holder of its tool-call slots.
 import { bearerToken } from "../http/authenticate";
 import { sql, statement } from "../db";
 import { hashSecret, looksLikeSecret } from "../merchants/api-key-secret";
@@ -12,6 +13,8 @@ export interface McpPrincipal {
   livemode: boolean;
   scopes: OAuthScope[];
   actor: string;
+  /** Its rate-limit bucket: `key:<api key id>` as on /v1 (lib/http/authenticate.ts), or `oauth:<grant id>`. */
+  bucket: string;
   /** The OAuth client, or "api_key". */
   clientId: string;
   token: string;
@@ -34,7 +37,8 @@ export async function mcpPrincipal(req: Request): Promise<McpPrincipal | null | 
     const [key] = await sql().rows<KeyRow>(FIND_KEY, [hashSecret(token)]);
     if (!key) return "invalid";
     const { merchant_id: merchantId, livemode, permissions } = key;
-    return { merchantId, livemode, scopes: ["read", "write"], actor: key.id, clientId: "api_key", token, permissions };
+    const bucket = `key:${key.id}`;
+    return { merchantId, livemode, scopes: ["read", "write"], actor: key.id, bucket, clientId: "api_key", token, permissions };
   }
   if (token.length > 200) return "invalid";
   const grant = await verifyAccessToken(token);
@@ -44,6 +48,7 @@ export async function mcpPrincipal(req: Request): Promise<McpPrincipal | null | 
     livemode: grant.livemode,
     scopes: grant.scopes.filter((s): s is OAuthScope => s === "read" || s === "write"),
     actor: `oauth:${grant.grantId}`,
+    bucket: `oauth:${grant.grantId}`,
     clientId: grant.clientId,
     token,
     expiresAt: Math.floor(grant.expiresAt.getTime() / 1000),

@@ -1,15 +1,17 @@
 // Tick, step 2: charge the aggregate PaymentIntents that settlements opened (status requires_payment; a
 // prepaid meter's fundings are charged by their requests, fund-meter.ts),
-// each in one transaction under the PaymentIntent's row lock: the rail charge (idempotent on the
-// PaymentIntent's unique meterChargeKey, so a retry after a crash or a time-out never charges twice), then
-// the transition, the ledger posting and the payment_intent.* event together. A declined charge fails the
+// each in one transaction under the PaymentIntent's row lock, through the charge engine
+// (lib/payments/charge-payment.ts): the rail charge (idempotent on the PaymentIntent's unique meterChargeKey,
+// so a retry after a crash or a time-out never charges twice), then the transition, the ledger posting and
+// the payment_intent.* event together, with the meter's part (SETTLEMENT). A rail that answers `pending`
+// leaves the PaymentIntent processing, for the tick's resolveProcessingPayments. A declined charge fails the
 // PaymentIntent, moves its amount from billed to outstanding and makes the meter past_due (no new usage or
 // reservations until POST /v1/meters/:id/retry-payment collects it); a rail failure leaves it for the next tick.
 import type { Db } from "../db";
-import { emitPaymentIntentEvent } from "../payments/emit-payment-intent-event";
+import { logUnlessDatabaseDown } from "../db-availability";
 import { inTransaction } from "../in-transaction";
-import { postCapture } from "../ledger/post";
-import { transitionPaymentIntent } from "../payments/transitions";
+import type { ChargeFollower } from "../payments/apply-charge-outcome";
+import { chargePayment } from "../payments/charge-payment";
 import { breakerScopeOf, guarded, railFor } from "../rails";
 
 export async function chargeMeterPayments(db: Db, batch = 200, maxPerTick = 2000): Promise<number> {
@@ -26,7 +28,7 @@ export async function chargeMeterPayments(db: Db, batch = 200, maxPerTick = 2000
     for (const { id } of pending) {
       tried.push(id);
       const done = await inTransaction(db, (tx) => chargeMeterPayment(tx, id)).catch(async (err) => {
-        console.error(`meter charge of ${id} failed (retried after the others):`, err instanceof Error ? err.message : err);
+        logUnlessDatabaseDown(`meter charge of ${id} failed (retried after the others):`, err);
         await db.$executeRaw`UPDATE payment_intents SET updated_at = now() WHERE id = ${id} AND status = 'requires_payment'`;
         return false;
       });
@@ -42,35 +44,21 @@ async function chargeMeterPayment(tx: Db, id: string): Promise<boolean> {
   if (!locked[0]) return false;
   const pi = await tx.paymentIntent.findUniqueOrThrow({ where: { id } });
   const rail = guarded(railFor(pi.livemode), breakerScopeOf(pi));
-  const outcome = await rail.charge({
-    key: pi.meterChargeKey!,
-    amount: pi.amount,
-    currency: pi.currency,
-    paymentMethod: pi.paymentMethod!,
-  });
-  if (outcome.status === "succeeded") {
-    const captured = await transitionPaymentIntent(tx, id, "captured", {
-      amountCaptured: pi.amount,
-      capturedAt: new Date(),
-      rail: rail.name,
-      railChargeId: outcome.chargeId,
-    });
-    await postCapture(tx, captured, captured.id, captured.currency, captured.amountCaptured);
-    await emitPaymentIntentEvent(tx, "payment_intent.captured", captured);
-    // A past-due meter whose declined amounts are all collected again takes usage again.
-    await tx.$executeRaw`UPDATE meters SET status = 'open', updated_at = now() WHERE id = ${pi.meterId} AND status = 'past_due' AND outstanding_minor = 0`;
-    return true;
-  }
-  const failed = await transitionPaymentIntent(tx, id, "failed", {
-    failureReason: outcome.reason,
-    rail: rail.name,
-    railChargeId: outcome.chargeId,
-  });
-  await emitPaymentIntentEvent(tx, "payment_intent.failed", failed);
-  // The declined amount is not billed after all: it is outstanding until retry-payment collects it.
-  await tx.$executeRaw`
-    UPDATE meters SET status = CASE WHEN status = 'open' THEN 'past_due' ELSE status END,
-           billed_minor = billed_minor - ${pi.amount}::bigint, outstanding_minor = outstanding_minor + ${pi.amount}::bigint, updated_at = now()
-     WHERE id = ${pi.meterId}`;
+  await chargePayment(tx, pi, { rail, paymentMethod: pi.paymentMethod!, chargeKey: pi.meterChargeKey!, follower: SETTLEMENT });
   return true;
 }
+
+/** The meter's part of a settlement's outcome (the engine writes the PaymentIntent's, the ledger's and the event). */
+export const SETTLEMENT: ChargeFollower = {
+  async captured(tx, pi) {
+    // A past-due meter whose declined amounts are all collected again takes usage again.
+    await tx.$executeRaw`UPDATE meters SET status = 'open', updated_at = now() WHERE id = ${pi.meterId} AND status = 'past_due' AND outstanding_minor = 0`;
+  },
+  async failed(tx, pi) {
+    // The declined amount is not billed after all: it is outstanding until retry-payment collects it.
+    await tx.$executeRaw`
+      UPDATE meters SET status = CASE WHEN status = 'open' THEN 'past_due' ELSE status END,
+             billed_minor = billed_minor - ${pi.amount}::bigint, outstanding_minor = outstanding_minor + ${pi.amount}::bigint, updated_at = now()
+       WHERE id = ${pi.meterId}`;
+  },
+};

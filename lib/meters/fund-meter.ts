@@ -3,24 +3,28 @@
 // never taken without a record of it, nor twice:
 // 1. openFunding writes the PaymentIntent (requires_payment, rail charge key `<meterId>:fund:<n>`) in a
 //    transaction that commits BEFORE any rail call; a retried request finds it again by its request key.
-// 2. chargeFunding, under the PaymentIntent's row lock, charges it (the rail is idempotent on the key) and, in
-//    the same transaction, captures it, posts the ledger, emits payment_intent.captured and raises the budget.
+// 2. chargeFunding, under the PaymentIntent's row lock, charges it through the charge engine
+//    (lib/payments/charge-payment.ts; the rail is idempotent on the key), which in the same transaction
+//    captures it, posts the ledger and emits payment_intent.captured; the meter's part (FUNDING) raises the budget.
 // A request that dies between the two leaves the PaymentIntent requires_payment; the tick reconciles it
-// (reconcileFundings) once no charge of it can still land: it asks the rail what became of the key and
-// records that, never charging on its own.
+// (reconcileFundings) once no charge of it can still land: the engine asks the rail what became of the key
+// and records that (recoverCharge), never charging on its own. A rail that answers `pending` leaves the
+// funding processing, for the tick's resolveProcessingPayments.
 // Callers: create-meter.ts and top-up-meter.ts (the merchant's key), fund-meter-as-payer.ts (a payer's own key:
 // payerMerchantId set, and a payer's own wallet shown to the payee as "customer_wallet").
 import { TRANSACTION_TIMEOUT_MS, transaction, type Db } from "../db";
+import { logUnlessDatabaseDown } from "../db-availability";
 import { env } from "../env";
-import { CircuitOpenError, ConflictError, PaymentDeclinedError } from "../errors";
-import { emitPaymentIntentEvent } from "../payments/emit-payment-intent-event";
+import { ConflictError, PaymentDeclinedError } from "../errors";
 import type { Meter, PaymentIntent } from "../generated/prisma/client";
-import { createId } from "../ids";
 import { inTransaction } from "../in-transaction";
-import { postCapture } from "../ledger/post";
+import type { ChargeFollower } from "../payments/apply-charge-outcome";
+import { chargePayment, railCertainlyNotCharged } from "../payments/charge-payment";
+import { emitPaymentIntentEvent } from "../payments/emit-payment-intent-event";
+import { openPaymentIntent } from "../payments/open-payment-intent";
+import { recoverCharge } from "../payments/recover-charge";
 import { transitionPaymentIntent } from "../payments/transitions";
-import { breakerScopeOf, guarded, RailCallFailedError, railFor } from "../rails";
-import type { ChargeResult } from "../rails/rail";
+import { breakerScopeOf, guarded, railFor } from "../rails";
 import { FOREIGN_WALLET_METHOD, isCustomerWalletMethod } from "../rails/test-cards";
 import { meterClosed, wrongTrustModel } from "./meter-errors";
 
@@ -48,30 +52,27 @@ export async function openFunding(
     RETURNING funding_count, funded_minor, base_units_per_minor`;
   if (!numbered) throw meter.prepaid ? meterClosed({ ...meter, status: "closed" }) : wrongTrustModel(meter, "funding");
   const [{ pending }] = await tx.$queryRaw<{ pending: bigint }[]>`
-    SELECT coalesce(sum(amount), 0)::bigint AS pending FROM payment_intents WHERE meter_id = ${meter.id} AND meter_funding AND status = 'requires_payment'`;
+    SELECT coalesce(sum(amount), 0)::bigint AS pending FROM payment_intents
+     WHERE meter_id = ${meter.id} AND meter_funding AND status IN ('requires_payment', 'processing')`;
   if ((numbered.funded_minor + pending + BigInt(amountMinor)) * numbered.base_units_per_minor > MAX_BUDGET_BASE) {
     throw new ConflictError(`Meter ${meter.id} cannot be funded further: its budget would pass ${MAX_BUDGET_BASE} base units.`, {
       reason: "meter_totals_limit",
       meterId: meter.id,
     });
   }
-  return tx.paymentIntent.create({
-    data: {
-      id: createId("paymentIntent"),
-      merchantId: meter.merchantId,
-      livemode: meter.livemode,
-      status: "requires_payment",
-      amount: amountMinor,
-      currency: meter.currency,
-      customerId: meter.customerId,
-      ...shownAndCharged(meter, paymentMethod, payer),
-      meterId: meter.id,
-      meterFunding: true,
-      source: "meter",
-      meterChargeKey: `${meter.id}:fund:${numbered.funding_count}`,
-      payerRequestKey: requestKey,
-      payerMerchantId: payer?.merchantId ?? null,
-    },
+  return openPaymentIntent(tx, {
+    merchantId: meter.merchantId,
+    livemode: meter.livemode,
+    amount: amountMinor,
+    currency: meter.currency,
+    customerId: meter.customerId,
+    ...shownAndCharged(meter, paymentMethod, payer),
+    meterId: meter.id,
+    meterFunding: true,
+    source: "meter",
+    meterChargeKey: `${meter.id}:fund:${numbered.funding_count}`,
+    payerRequestKey: requestKey,
+    payerMerchantId: payer?.merchantId ?? null,
   });
 }
 
@@ -115,24 +116,21 @@ export async function chargeFunding(db: Db, paymentIntentId: string, hooks: Fund
   const { pi, railError } = await transaction(async (tx) => {
     const pi = await lockFunding(tx, paymentIntentId);
     if (!pi || pi.status !== "requires_payment") return { pi, railError: null }; // a concurrent copy finished it
-    const rail = guarded(railFor(pi.livemode), breakerScopeOf(pi));
-    let outcome: ChargeResult;
     try {
-      outcome = await rail.charge({
-        key: pi.meterChargeKey!,
-        amount: pi.amount,
-        currency: pi.currency,
+      const charged = await chargePayment(tx, pi, {
+        rail: guarded(railFor(pi.livemode), breakerScopeOf(pi)),
         paymentMethod: chargedMethodOf(pi),
+        chargeKey: pi.meterChargeKey!,
+        follower: FUNDING,
+        afterRailCharge: hooks.afterRailCharge,
       });
+      return { pi: charged, railError: null };
     } catch (err) {
-      const notCharged = err instanceof CircuitOpenError || (err instanceof RailCallFailedError && err.notCharged);
-      if (!notCharged) throw err;
+      if (!railCertainlyNotCharged(err)) throw err;
       const canceled = await transitionPaymentIntent(tx, pi.id, "canceled", { payerRequestKey: null });
       await emitPaymentIntentEvent(tx, "payment_intent.canceled", canceled);
       return { pi: canceled, railError: err };
     }
-    hooks.afterRailCharge?.();
-    return { pi: await applyFundingOutcome(tx, pi, rail.name, outcome), railError: null };
   });
   if (railError) throw railError;
   return fundingAnswer(pi!);
@@ -154,7 +152,7 @@ export function fundingAnswer(pi: PaymentIntent): PaymentIntent {
       status: pi.status,
     });
   }
-  if (pi.status === "requires_payment") {
+  if (pi.status === "requires_payment" || pi.status === "processing") {
     throw new ConflictError(`The funding charge ${pi.id} is still being processed; retry shortly.`, { ...details, status: pi.status });
   }
   return pi;
@@ -174,34 +172,20 @@ async function lockStaleFunding(tx: Db, id: string, graceSeconds: number): Promi
   return locked[0] ? tx.paymentIntent.findUniqueOrThrow({ where: { id } }) : null;
 }
 
-/** Records the rail's answer: captured (and the budget raised) or failed. The caller holds the PaymentIntent's lock. */
-async function applyFundingOutcome(tx: Db, pi: PaymentIntent, railName: string, outcome: ChargeResult): Promise<PaymentIntent> {
-  if (outcome.status !== "succeeded") {
-    const failed = await transitionPaymentIntent(tx, pi.id, "failed", {
-      failureReason: outcome.reason,
-      rail: railName,
-      railChargeId: outcome.chargeId,
-    });
-    await emitPaymentIntentEvent(tx, "payment_intent.failed", failed);
-    return failed;
-  }
-  const captured = await transitionPaymentIntent(tx, pi.id, "captured", {
-    amountCaptured: pi.amount,
-    capturedAt: new Date(),
-    rail: railName,
-    railChargeId: outcome.chargeId,
-  });
-  await postCapture(tx, captured, captured.id, captured.currency, captured.amountCaptured);
-  await emitPaymentIntentEvent(tx, "payment_intent.captured", captured);
-  // Funds that arrive after the meter closed (a late reconcile) are flagged for the close settlement,
-  // which returns whatever the usage did not draw.
-  await tx.$executeRaw`
-    UPDATE meters SET funded_minor = funded_minor + ${pi.amount}::bigint,
-           budget_base = budget_base + ${pi.amount}::bigint * base_units_per_minor,
-           settle_due_at = CASE WHEN status = 'closed' THEN now() ELSE settle_due_at END, updated_at = now()
-     WHERE id = ${pi.meterId}`;
-  return captured;
-}
+/**
+ * The meter's part of a funding's outcome (the engine writes the PaymentIntent's, the ledger's and the
+ * event): a captured funding raises the budget. Funds that arrive after the meter closed (a late reconcile)
+ * are flagged for the close settlement, which returns whatever the usage did not draw.
+ */
+export const FUNDING: ChargeFollower = {
+  async captured(tx, pi) {
+    await tx.$executeRaw`
+      UPDATE meters SET funded_minor = funded_minor + ${pi.amount}::bigint,
+             budget_base = budget_base + ${pi.amount}::bigint * base_units_per_minor,
+             settle_due_at = CASE WHEN status = 'closed' THEN now() ELSE settle_due_at END, updated_at = now()
+       WHERE id = ${pi.meterId}`;
+  },
+};
 
 /**
  * Tick: fundings left requires_payment by a request that died (or whose rail call timed out), once no
@@ -220,13 +204,11 @@ export async function reconcileFundings(db: Db, batch = 100): Promise<number> {
     const done = await inTransaction(db, async (tx) => {
       const pi = await lockStaleFunding(tx, id, graceSeconds);
       if (!pi) return false;
-      const rail = guarded(railFor(pi.livemode), breakerScopeOf(pi));
-      const outcome = await rail.retrieveCharge(pi.meterChargeKey!);
-      if (outcome) await applyFundingOutcome(tx, pi, rail.name, outcome);
-      else await emitPaymentIntentEvent(tx, "payment_intent.canceled", await transitionPaymentIntent(tx, pi.id, "canceled"));
+      const recovered = await recoverCharge(tx, pi, pi.meterChargeKey!, { follower: FUNDING });
+      if (!recovered) await emitPaymentIntentEvent(tx, "payment_intent.canceled", await transitionPaymentIntent(tx, pi.id, "canceled"));
       return true;
     }).catch((err) => {
-      console.error(`reconciling meter funding ${id} failed (retried next tick):`, err instanceof Error ? err.message : err);
+      logUnlessDatabaseDown(`reconciling meter funding ${id} failed (retried next tick):`, err);
       return false;
     });
     if (done) settled += 1;

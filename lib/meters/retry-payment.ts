@@ -10,7 +10,7 @@
 import { MAX_AMOUNT } from "../money/limits";
 import type { Db } from "../db";
 import { ConflictError } from "../errors";
-import { createId } from "../ids";
+import { openPaymentIntent } from "../payments/open-payment-intent";
 import type { Scope } from "../scope";
 import { checkPaymentMethod } from "./create-meter";
 import { readMeter } from "./meter-errors";
@@ -29,12 +29,10 @@ export async function retryMeterPayment(tx: Db, scope: Scope, meterId: string, i
   const first = locked.settlement_count + 1;
   const last = locked.settlement_count + parts.length;
   const paymentMethod = input.paymentMethod ?? locked.payment_method;
-  await tx.paymentIntent.createMany({
-    data: parts.map((amount, i) => ({
-      id: createId("paymentIntent"),
+  for (const [i, amount] of parts.entries()) {
+    await openPaymentIntent(tx, {
       merchantId: meter.merchantId,
       livemode: meter.livemode,
-      status: "requires_payment",
       amount,
       currency: meter.currency,
       customerId: meter.customerId,
@@ -42,8 +40,8 @@ export async function retryMeterPayment(tx: Db, scope: Scope, meterId: string, i
       meterId,
       meterChargeKey: `${meterId}:${first + i}`,
       source: "meter",
-    })),
-  });
+    });
+  }
   await tx.$executeRaw`
     UPDATE meters SET billed_minor = billed_minor + outstanding_minor, outstanding_minor = 0, settlement_count = ${last}::int,
            payment_method = ${paymentMethod}, updated_at = now()

@@ -6,8 +6,9 @@
 // The rail is charged in step 2 (charge-meter-payments.ts), outside the meter's lock, so usage never
 // waits on a rail call.
 import type { Db } from "../db";
+import { logUnlessDatabaseDown } from "../db-availability";
 import { inTransaction } from "../in-transaction";
-import { createId } from "../ids";
+import { openPaymentIntent } from "../payments/open-payment-intent";
 import { returnUnusedFunds } from "./return-unused-funds";
 
 interface LockedMeter {
@@ -44,10 +45,7 @@ export async function settleDueMeters(db: Db, batch = 200, maxPerTick = 2000): P
     for (const { id } of due) {
       tried.push(id);
       const done = await inTransaction(db, (tx) => settleMeter(tx, id)).catch(async (err) => {
-        console.error(
-          `meter settlement of ${id} failed (retried in ${SETTLEMENT_RETRY_SECONDS} s):`,
-          err instanceof Error ? err.message : err,
-        );
+        logUnlessDatabaseDown(`meter settlement of ${id} failed (retried in ${SETTLEMENT_RETRY_SECONDS} s):`, err);
         await db.$executeRaw`
           UPDATE meters SET settle_due_at = now() + make_interval(secs => ${SETTLEMENT_RETRY_SECONDS}::int) WHERE id = ${id} AND settle_due_at IS NOT NULL`;
         return false;
@@ -83,20 +81,16 @@ async function settleMeter(tx: Db, id: string): Promise<boolean> {
   const { minor, takenBase } = settlementOf(meter);
   const n = meter.settlement_count + 1;
   if (minor > 0n) {
-    await tx.paymentIntent.create({
-      data: {
-        id: createId("paymentIntent"),
-        merchantId: meter.merchant_id,
-        livemode: meter.livemode,
-        status: "requires_payment",
-        amount: Number(minor),
-        currency: meter.currency,
-        customerId: meter.customer_id,
-        paymentMethod: meter.payment_method,
-        meterId: meter.id,
-        meterChargeKey: `${meter.id}:${n}`,
-        source: "meter",
-      },
+    await openPaymentIntent(tx, {
+      merchantId: meter.merchant_id,
+      livemode: meter.livemode,
+      amount: Number(minor),
+      currency: meter.currency,
+      customerId: meter.customer_id,
+      paymentMethod: meter.payment_method,
+      meterId: meter.id,
+      meterChargeKey: `${meter.id}:${n}`,
+      source: "meter",
     });
   }
   await tx.$executeRaw`

@@ -2,6 +2,7 @@
 // (application/problem+json) with the Payment scheme's problem types, and, for every 402, a fresh challenge in
 // WWW-Authenticate whose id the body names (challengeId), so the client can pay again at once.
 import { Challenge } from "mppx";
+import type { HttpResult } from "../http/errors";
 
 /** What a browser client may read of a /mpp answer. */
 export const EXPOSED_HEADERS = "WWW-Authenticate, Payment-Receipt, Retry-After";
@@ -22,6 +23,7 @@ export type ProblemKind =
   | "rate_limited"
   | "method_not_allowed"
   | "bad_gateway"
+  | "service_unavailable"
   | "internal";
 
 const KINDS: Record<ProblemKind, { status: number; title: string; type: string }> = {
@@ -39,6 +41,7 @@ const KINDS: Record<ProblemKind, { status: number; title: string; type: string }
   rate_limited: { status: 429, title: "Too Many Requests", type: "about:blank" },
   method_not_allowed: { status: 405, title: "Method Not Allowed", type: "about:blank" },
   bad_gateway: { status: 502, title: "Bad Gateway", type: "about:blank" },
+  service_unavailable: { status: 503, title: "Service Unavailable", type: "about:blank" },
   internal: { status: 500, title: "Internal Payment Error", type: `${PROBLEM_BASE}internal-payment-error` },
 };
 
@@ -52,12 +55,14 @@ export interface ProblemOptions {
   status?: number;
 }
 
-export function problemResponse(kind: ProblemKind, options: ProblemOptions): Response {
+/** Whether a problem of this kind is a 402 (it then carries a fresh challenge). */
+export function isPaymentProblem(kind: ProblemKind): boolean {
+  return KINDS[kind].status === 402;
+}
+
+/** The problem as the pipeline answers it (its error shape); `headers` gets the challenge. */
+export function problemResult(kind: ProblemKind, options: ProblemOptions, headers: Headers): HttpResult {
   const { status, title, type } = KINDS[kind];
-  const headers = new Headers(options.headers);
-  headers.set("Content-Type", "application/problem+json");
-  headers.set("Cache-Control", "no-store");
-  headers.set("Access-Control-Expose-Headers", EXPOSED_HEADERS);
   if (options.challenge) headers.set("WWW-Authenticate", Challenge.serialize(options.challenge));
   const body = {
     type,
@@ -67,7 +72,16 @@ export function problemResponse(kind: ProblemKind, options: ProblemOptions): Res
     ...options.extra,
     ...(options.challenge ? { challengeId: options.challenge.id } : {}),
   };
-  return new Response(JSON.stringify(body), { status: options.status ?? status, headers });
+  return { status: options.status ?? status, body, contentType: "application/problem+json" };
+}
+
+export function problemResponse(kind: ProblemKind, options: ProblemOptions): Response {
+  const headers = new Headers(options.headers);
+  headers.set("Cache-Control", "no-store");
+  headers.set("Access-Control-Expose-Headers", EXPOSED_HEADERS);
+  const { status, body, contentType } = problemResult(kind, options, headers);
+  headers.set("Content-Type", contentType!);
+  return new Response(JSON.stringify(body), { status, headers });
 }
 
 /** 405 for a method a /mpp path does not take (its body is never read). */

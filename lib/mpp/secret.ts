@@ -3,14 +3,15 @@
 // per-process key when unset, e.g. in a bare `next dev`). The realm is the host of BASE_URL.
 import { createHmac, randomBytes } from "node:crypto";
 import { env } from "../env";
-
-const globalForKey = globalThis as unknown as { mppChallengeKey?: string };
+import { globalSingleton } from "../global-singleton";
 
 export function challengeSecret(): string {
-  globalForKey.mppChallengeKey ??= (
-    env.SECRETS_ENCRYPTION_KEY ? createHmac("sha256", env.SECRETS_ENCRYPTION_KEY).update("aps:mpp-challenge:v1").digest() : randomBytes(32)
-  ).toString("hex");
-  return globalForKey.mppChallengeKey;
+  return globalSingleton("mpp.challenge-key", () =>
+    (env.SECRETS_ENCRYPTION_KEY
+      ? createHmac("sha256", env.SECRETS_ENCRYPTION_KEY).update("aps:mpp-challenge:v1").digest()
+      : randomBytes(32)
+    ).toString("hex"),
+  );
 }
 
 /** The realm of the service's challenges: BASE_URL's host name (the same for every process behind one address). */

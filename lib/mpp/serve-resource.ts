@@ -1,162 +1,132 @@
-// /mpp/r/:id: a hosted paid resource (xr_, lib/paid-resources) sold over the Payment HTTP authentication
-// scheme with the service method (docs/mpp.md). Public: the payment is the credential, and requests are
-// limited per client IP. Without a credential: 402 + WWW-Authenticate: Payment (a fresh, single-use challenge
-// bound to this resource and its price). With one: the challenge is checked (issued here, this resource, this
-// price, not expired), then the token is redeemed once into a captured PaymentIntent (source "mpp", the
-// resource's sale) in one transaction, and only after that commits is the content returned (a `content`
-// resource, GET) or the request forwarded to the merchant's `url` (any method; the body is read before anything
-// is charged), with Payment-Receipt. A forward that fails (5xx, network error, time-out) is refunded and
-// answered 502, as on x402. Every refusal is an RFC 9457 problem body with a fresh challenge; nothing here is a
-// 500 unless something unexpected failed (and then nothing was charged: the transaction rolled back).
+// /mpp/r/:id: a hosted paid resource (xr_, lib/paid-resources) sold over the Payment HTTP authentication scheme with
+// the service method (docs/mpp.md), by the one door of paid resources (lib/paid-sale/sell-paid-resource.ts) with
+// MPP's part: without a credential, 402 + WWW-Authenticate: Payment (a fresh, single-use challenge bound to this
+// resource and its price); with one, the challenge checked (issued here, this resource, this price, not expired),
+// then the token redeemed once into a captured PaymentIntent (source "mpp", the resource's sale; settleCredential),
+// the receipt in Payment-Receipt. Every answer but the paid content is an RFC 9457 problem body, a 402 with a
+// fresh challenge, whatever the door or the pipeline throws included (404, 429, 400 body, 502 forward_failed,
+// 503 database); nothing here is a 500 unless something unexpected failed (and then nothing was charged).
 import { Receipt } from "mppx";
-import { getDb, transaction } from "../db";
-import { env } from "../env";
-import { DomainError, keepCommittedState, RateLimitedError } from "../errors";
-import type { PaidResource } from "../generated/prisma/client";
-import { limitByClientIp } from "../http/rate-limit-step";
-import { readBodyText } from "../http/read-body";
-import { forwardPaidRequest } from "../paid-resources/forward-request";
-import { findPublicPaidResource } from "../paid-resources/get-paid-resource";
-import { createRefund } from "../refunds/create-refund";
 import { MPP_METHOD_NAME } from "agent-payments-sdk/mpp";
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "../db-availability";
+import { DomainError, keepCommittedState } from "../errors";
+import type { HttpResult } from "../http/errors";
+import { paidResourceRoute } from "../paid-sale/sell-paid-resource";
+import type { SaleProtocol } from "../paid-sale/sale-protocol";
 import { checkChallenge, issueChallenge } from "./challenge";
-import { parseServiceCredential } from "./parse-credential";
-import { EXPOSED_HEADERS, methodNotAllowed, problemResponse, type ProblemKind } from "./problem";
+import { parseServiceCredential, type ServiceCredential } from "./parse-credential";
+import { EXPOSED_HEADERS, isPaymentProblem, problemResponse, problemResult, type ProblemKind } from "./problem";
 import { settleCredential } from "./settle-credential";
 
-export async function serveMppResource(req: Request, id: string): Promise<Response> {
-  const headers = new Headers();
-  try {
-    await limitByClientIp(req, headers);
-  } catch (err) {
-    if (err instanceof RateLimitedError) return problemResponse("rate_limited", { detail: err.message, headers });
-    throw err;
-  }
-  const resource = await findPublicPaidResource(getDb(), id);
-  if (!resource) return problemResponse("not_found", { detail: `No such paid resource: '${id.slice(0, 80)}'`, headers });
-  const forwarded = resource.url !== null;
-  if (!forwarded && req.method !== "GET" && req.method !== "HEAD") return methodNotAllowed(["GET", "HEAD"]); // the body is never read
+/** A problem to answer: its kind, detail and extension members (a 402 gets a fresh challenge). */
+interface Refusal {
+  kind: ProblemKind;
+  detail: string;
+  extra?: Record<string, unknown>;
+}
 
-  const refuse = (kind: ProblemKind, detail: string, extra?: Record<string, unknown>) =>
-    problemResponse(kind, { detail, extra, headers, challenge: issueChallenge(priced(resource)) });
+/** A credential whose challenge checked out for this resource. */
+interface Payment {
+  credential: ServiceCredential;
+  expiresAt: Date;
+}
 
-  const authorization = req.headers.get("authorization");
-  // HEAD never pays (its answer has no body to deliver): it always gets the challenge, whatever it carries.
-  if (req.method === "HEAD" || !authorization || !/^payment(\s|$)/i.test(authorization.trim())) {
-    return refuse("payment_required", `Payment is required (${resource.name}).`);
-  }
-  const parsed = parseServiceCredential(authorization);
-  if (!parsed.ok) return refuse(parsed.problem, parsed.message);
-  const check = checkChallenge(parsed.credential, priced(resource));
-  if (!check.ok) return refuse(check.problem, check.message);
-
-  // A body to forward is read (and size-checked) before anything is charged.
-  let body: string | undefined;
-  if (forwarded && req.method !== "GET" && req.method !== "HEAD") {
-    try {
-      body = await readBodyText(req, env.BODY_LIMIT_BYTES);
-    } catch (err) {
-      if (err instanceof DomainError) return problemResponse("bad_request", { detail: err.message, headers });
-      throw err;
-    }
-  }
-
-  const { challenge, spt } = parsed.credential;
-  let settled;
-  try {
+const mppSale: SaleProtocol<ServiceCredential, Payment, Refusal> = {
+  name: "mpp",
+  headers: { "Cache-Control": "no-store", "Access-Control-Expose-Headers": EXPOSED_HEADERS },
+  errorResult: mppErrorResult,
+  unpaid: ({ resource }) => ({ kind: "payment_required", detail: `Payment is required (${resource.name}).` }),
+  parse(sale) {
+    const authorization = sale.req.headers.get("authorization");
+    if (!authorization || !/^payment(\s|$)/i.test(authorization.trim())) return { ok: false, refusal: mppSale.unpaid(sale) };
+    const parsed = parseServiceCredential(authorization);
+    return parsed.ok ? { ok: true, value: parsed.credential } : refused(parsed.problem, parsed.message);
+  },
+  async verify({ resource }, credential) {
+    const check = checkChallenge(credential, resource);
+    return check.ok ? { ok: true, value: { credential, expiresAt: check.expiresAt } } : refused(check.problem, check.message);
+  },
+  async settle(tx, { resource }, { credential, expiresAt }) {
+    const payer = credential.raw.source ?? null;
     // A decline commits (its PaymentIntent failed) and is answered as a refusal.
-    settled = await transaction((tx) =>
-      keepCommittedState(() =>
-        settleCredential(
-          tx,
-          { merchantId: resource.merchantId, livemode: resource.livemode },
-          {
-            challengeId: challenge.id,
-            resourceId: resource.id,
-            expiresAt: check.expiresAt,
-            amount: resource.amount,
-            currency: resource.currency,
-            description: resource.name,
-            spt,
-            sale: { paidResourceId: resource.id, payer: parsed.credential.raw.source ?? null },
-          },
-        ),
+    const settled = await keepCommittedState(() =>
+      settleCredential(
+        tx,
+        { merchantId: resource.merchantId, livemode: resource.livemode },
+        {
+          challengeId: credential.challenge.id,
+          resourceId: resource.id,
+          expiresAt,
+          amount: resource.amount,
+          currency: resource.currency,
+          description: resource.name,
+          spt: credential.spt,
+          sale: { paidResourceId: resource.id, payer },
+        },
       ),
     );
-  } catch (err) {
-    if (err instanceof DomainError) return refusalOf(err, refuse);
+    return settled.ok
+      ? { ok: true, value: { paymentIntentId: settled.value.id, payer } }
+      : { ok: false, refusal: refusalOf(settled.error) };
+  },
+  settleFailed(_sale, _payment, err) {
+    if (err instanceof DomainError) return refusalOf(err);
+    if (isDatabaseUnavailable(err)) throw err; // the pipeline's 503 (mppErrorResult)
     console.error("[mpp] settling a credential failed:", err instanceof Error ? (err.stack ?? err.message) : err);
-    return problemResponse("internal", { detail: "An internal error occurred; nothing was charged.", headers });
-  }
-  if (!settled.ok) return refusalOf(settled.error, refuse);
-  const paymentIntent = settled.value;
-
-  const receipt = Receipt.serialize(
-    Receipt.from({
+    return { kind: "internal", detail: "An internal error occurred; nothing was charged." };
+  },
+  receipt({ resource }, _payment, settled) {
+    const receipt = Receipt.from({
       method: MPP_METHOD_NAME,
-      reference: paymentIntent.id,
+      reference: settled.paymentIntentId,
       status: "success",
       timestamp: new Date().toISOString(),
       externalId: resource.id,
-    }),
-  );
-  headers.set("Cache-Control", "no-store");
-  headers.set("Access-Control-Expose-Headers", EXPOSED_HEADERS);
-  if (!forwarded) {
-    headers.set("Payment-Receipt", receipt);
-    headers.set("Content-Type", "application/json");
-    return new Response(JSON.stringify(resource.content ?? null), { status: 200, headers });
-  }
-  return forwardPaid(req, resource, paymentIntent.id, parsed.credential.raw.source ?? null, body, receipt, headers);
-}
+    });
+    return { "Payment-Receipt": Receipt.serialize(receipt) };
+  },
+  refuse({ resource, headers }, { kind, detail, extra }) {
+    return problemResponse(kind, { detail, extra, headers, ...(isPaymentProblem(kind) ? { challenge: issueChallenge(resource) } : {}) });
+  },
+  methodNotAllowed: ({ headers }, allowed) => {
+    headers.set("Allow", allowed.join(", "));
+    return problemResponse("method_not_allowed", { detail: `This path takes ${allowed.join(" and ")} only.`, headers });
+  },
+};
 
-/** The paid request, forwarded once the payment committed; a failed forward is refunded (the payer keeps nothing it did not get). */
-async function forwardPaid(
-  req: Request,
-  resource: PaidResource,
-  paymentIntentId: string,
-  payer: string | null,
-  body: string | undefined,
-  receipt: string,
-  headers: Headers,
-): Promise<Response> {
-  const answer = await forwardPaidRequest(req, { resourceId: resource.id, url: resource.url!, paymentIntentId, payer, body });
-  if (!answer.ok) {
-    const scope = { merchantId: resource.merchantId, livemode: resource.livemode };
-    const failure = `${answer.failure}${answer.status ? ` ${answer.status}` : ""}`;
-    try {
-      const refund = await transaction((tx) =>
-        createRefund(tx, scope, { paymentIntentId, reason: `MPP paid resource: the merchant's server failed (${failure})` }),
-      );
-      return problemResponse("bad_gateway", {
-        detail: `The merchant's server for paid resource ${resource.id} failed (${failure}); the payment ${paymentIntentId} was refunded (${refund.id}).`,
-        extra: { reason: "forward_failed", paymentIntentId, refundId: refund.id },
-        headers,
-      });
-    } catch (err) {
-      // The refund itself failed (e.g. the rail is down): say so; the merchant sees the captured payment and can refund it.
-      console.error(`[mpp] refunding ${paymentIntentId} after a failed forward failed:`, err instanceof Error ? err.message : err);
-      return problemResponse("bad_gateway", {
-        detail: `The merchant's server for paid resource ${resource.id} failed (${failure}), and refunding the payment ${paymentIntentId} failed too; the merchant can refund it.`,
-        extra: { reason: "forward_failed", paymentIntentId, refundId: null },
-        headers,
-      });
-    }
-  }
-  headers.set("Payment-Receipt", receipt);
-  if (answer.contentType) headers.set("Content-Type", answer.contentType);
-  return new Response(req.method === "HEAD" ? null : new Uint8Array(answer.body), { status: answer.status, headers });
-}
-
-function priced(resource: PaidResource) {
-  return { id: resource.id, merchantId: resource.merchantId, amount: resource.amount, currency: resource.currency, name: resource.name };
+function refused(kind: ProblemKind, detail: string): { ok: false; refusal: Refusal } {
+  return { ok: false, refusal: { kind, detail } };
 }
 
 /** A refusal of the settlement as the Payment scheme's problem; nothing was charged. */
-function refusalOf(err: DomainError, refuse: (kind: ProblemKind, detail: string, extra?: Record<string, unknown>) => Response): Response {
+function refusalOf(err: DomainError): Refusal {
   const reason = typeof err.details.reason === "string" ? err.details.reason : err.code.toLowerCase();
   const extra = { reason };
-  if (reason === "challenge_used" || reason === "challenge_in_use") return refuse("invalid_challenge", err.message, extra);
-  if (reason === "amount_exceeds_max") return refuse("payment_insufficient", err.message, extra);
-  return refuse("verification_failed", err.message, extra);
+  if (reason === "challenge_used" || reason === "challenge_in_use") return { kind: "invalid_challenge", detail: err.message, extra };
+  if (reason === "amount_exceeds_max") return { kind: "payment_insufficient", detail: err.message, extra };
+  return { kind: "verification_failed", detail: err.message, extra };
 }
+
+/** What the pipeline or the door threw, as a problem (never the /v1 error contract, which no MPP client reads). */
+function mppErrorResult(err: unknown, requestId: string, headers: Headers): HttpResult {
+  const [kind, detail, extra] = problemOf(err, requestId);
+  return problemResult(kind, { detail, extra }, headers);
+}
+
+function problemOf(err: unknown, requestId: string): [ProblemKind, string, Record<string, unknown>?] {
+  if (isDatabaseUnavailable(err)) {
+    // Nothing was charged (a settlement commits or nothing does); the pipeline sets Retry-After.
+    const detail = "The database is unavailable; nothing was charged. Retry after the time in the Retry-After header.";
+    return ["service_unavailable", detail, { code: "CIRCUIT_OPEN", reason: DATABASE_UNAVAILABLE }];
+  }
+  if (err instanceof DomainError) {
+    if (err.code === "RATE_LIMITED") return ["rate_limited", err.message];
+    if (err.code === "NOT_FOUND") return ["not_found", `No such paid resource: '${String(err.details.id ?? "").slice(0, 80)}'`];
+    if (err.code === "VALIDATION_ERROR") return ["bad_request", err.message]; // the body to forward (size, UTF-8)
+    if (err.code === "UPSTREAM_ERROR") return ["bad_gateway", err.message, err.details]; // forward_failed, refunded
+  }
+  console.error(`[${requestId}] [mpp] unhandled error:`, err instanceof Error ? (err.stack ?? err.message) : err);
+  return ["internal", "An internal error occurred; nothing was charged."];
+}
+
+export const serveMppResource = paidResourceRoute(mppSale);

@@ -3,14 +3,15 @@
 // redeemToken (lib/shared-payment-tokens/redeem-token.ts): its token lock, checkout and capture.
 //
 // Single use of a challenge: the row's primary key (merchant, mode, challenge id) is the guard. A transaction
-// try-locks the key first (pg_try_advisory_xact_lock): a second credential for a challenge being settled right
-// now is refused at once instead of waiting on a connection; then INSERT ... ON CONFLICT DO NOTHING inserts
+// try-locks the challenge first (lockSingleUse, lib/single-use.ts): a second credential for a challenge being
+// settled right now is refused at once instead of waiting on a connection; then INSERT ... ON CONFLICT DO NOTHING inserts
 // nothing for a challenge already settled (committed), which is a replay. A refusal of the token rolls the
 // insert back with everything else, so the challenge stays usable with another token; a declined charge
 // commits (the PaymentIntent failed, the token still active) with its challenge used.
 import type { Db } from "../db";
 import { BusyError, ConflictError } from "../errors";
 import type { Scope } from "../scope";
+import { lockSingleUse } from "../single-use";
 import { redeemToken } from "../shared-payment-tokens/redeem-token";
 
 export interface SettleInput {
@@ -28,9 +29,8 @@ export interface SettleInput {
 }
 
 export async function settleCredential(tx: Db, merchant: Scope, input: SettleInput) {
-  const key = `mpp:${merchant.merchantId}:${merchant.livemode ? "live" : "test"}:${input.challengeId}`;
-  const [{ locked }] = await tx.$queryRaw<{ locked: boolean }[]>`SELECT pg_try_advisory_xact_lock(hashtextextended(${key}, 0)) AS locked`;
-  if (!locked)
+  const key = `${merchant.merchantId}:${merchant.livemode ? "live" : "test"}:${input.challengeId}`;
+  if (!(await lockSingleUse(tx, "mpp", key)))
     throw new BusyError(`Challenge ${input.challengeId} is being paid by another request.`, {
       reason: "challenge_in_use",
       challengeId: input.challengeId,

@@ -1,7 +1,9 @@
 // Checks an authorization request (GET /oauth/authorize, the consent page and its POST read the same
 // parameters). The client and its redirect URI are checked first: until both are known good an error is
-// shown here, never redirected (no open redirect). After that, errors go back to the client's redirect URI
-// with `state` and `iss` (RFC 6749 4.1.2.1, RFC 9207).
+// UnredirectableError. After that it is a BoundRequestError, which goes back to the client's redirect URI
+// with `state` and `iss` (RFC 6749 4.1.2.1, RFC 9207) only from the consent form's POST once its checks
+// passed (lib/dashboard/oauth-consent.ts); anywhere else it is shown, never redirected: anyone can register a client
+// with any redirect URI, so a bad request alone must not make this server an open redirector (RFC 9700 4.11.2).
 import { getDb } from "../db";
 import { issuer, mcpResource, parseScopes, type Scope } from "./config";
 import { OAuthError, type OAuthErrorCode } from "./errors";
@@ -18,6 +20,18 @@ export interface AuthorizeRequest {
 
 /** An error that must not be redirected: the client or redirect URI is not known good. */
 export class UnredirectableError extends OAuthError {}
+
+/** An error in a request tied to a known client and one of its registered redirect URIs. */
+export class BoundRequestError extends OAuthError {
+  constructor(
+    readonly redirectUri: string,
+    readonly state: string | null,
+    error: OAuthErrorCode,
+    description: string,
+  ) {
+    super(error, description);
+  }
+}
 
 /** An error to send back to the client's (verified) redirect URI. */
 export class RedirectedError extends Error {
@@ -80,7 +94,7 @@ export async function checkAuthorizeRequest(params: URLSearchParams): Promise<Au
   }
 
   const state = params.getAll("state").length > 1 ? null : single(params, "state");
-  const fail = (error: OAuthErrorCode, description: string) => errorRedirect(redirectUri, state, error, description);
+  const fail = (error: OAuthErrorCode, description: string) => new BoundRequestError(redirectUri, state, error, description);
   for (const name of AUTHORIZE_PARAMS)
     if (params.getAll(name).length > 1) throw fail("invalid_request", `The parameter '${name}' is repeated.`);
   if (state !== null && state.length > 500) throw fail("invalid_request", "state is longer than 500 characters.");

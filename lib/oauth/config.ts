@@ -48,6 +48,9 @@ export function protectedResourceMetadata() {
   };
 }
 
+/** The merchant may leave write out of a grant only when read was asked too: a grant is never more, nor other, than asked. */
+export const writeIsOptional = (asked: readonly Scope[]) => asked.includes("read") && asked.includes("write");
+
 /** Space-separated scope string -> known scopes, or null when one is unknown. Empty/absent: read. */
 export function parseScopes(raw: string | null | undefined): Scope[] | null {
   const words = (raw ?? "").split(" ").filter(Boolean);

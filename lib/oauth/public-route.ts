@@ -1,7 +1,8 @@
 // The wrapper of every public OAuth endpoint (/oauth/*, the /.well-known documents): the request pipeline
 // (lib/http/pipeline.ts) with the per-IP step (the API's token bucket and RateLimit-* headers, TRUSTED_PROXY_HOPS
 // honoured by lib/http/client-ip.ts); the handler reads its own form or query. An OAuthError becomes the RFC's
-// JSON error, anything else the service's error contract. Responses are never cached (RFC 6749 5.1).
+// JSON error (a 429 too, as `temporarily_unavailable`), anything else the service's error contract.
+// Responses are never cached (RFC 6749 5.1).
 import { DomainError } from "../errors";
 import { toErrorResult, type HttpResult } from "../http/errors";
 import { byClientIp, pipeline, type Steps } from "../http/pipeline";
@@ -13,6 +14,9 @@ export const OAUTH_BODY_LIMIT_BYTES = 16 * 1024;
 
 function oauthErrorResult(err: unknown, requestId: string): HttpResult {
   if (err instanceof OAuthError) return { status: err.status, body: err.body() };
+  // A per-IP limit (the pipeline's, or registration's own): 429 with Retry-After, in OAuth's shape.
+  if (err instanceof DomainError && err.code === "RATE_LIMITED")
+    return { status: 429, body: { error: "temporarily_unavailable", error_description: err.message } };
   // A body that was too large, cut short or not UTF-8 (read-body.ts) is the client's malformed request.
   if (err instanceof DomainError && err.code === "VALIDATION_ERROR")
     return { status: 400, body: { error: "invalid_request", error_description: err.message } };

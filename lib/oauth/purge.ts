@@ -1,7 +1,10 @@
 // The tick's clean-up of OAuth leftovers: codes, access tokens and refresh tokens more than a day past
 // their expiry. A rotated refresh token is kept until then (its reuse must still revoke the family);
-// grants, revoked or not, stay as the record of who was allowed what.
+// grants, revoked or not, stay as the record of who was allowed what. And registered clients nobody
+// authorized within OAUTH_UNUSED_CLIENT_HOURS: registration is open to anyone, so the table must not keep
+// whatever a script registers (a client that ever got a code stays, with its grants).
 import { sql, statement } from "../db";
+import { env } from "../env";
 
 const PURGE = statement(
   "oauth_purge",
@@ -11,7 +14,26 @@ const PURGE = statement(
    SELECT (SELECT count(*) FROM c) + (SELECT count(*) FROM a) + (SELECT count(*) FROM r) AS n`,
 );
 
+/** Clients deleted per tick at most (the rest go on the next ticks). */
+const UNUSED_CLIENTS_PER_TICK = 1000;
+
+// A consent stamps its client (issue-code.ts) in the row itself: a client being stamped right now is skipped
+// (SKIP LOCKED), and the DELETE re-checks the stamp on the row it deletes, so a consent and the purge never
+// both win; the consent that loses finds the client gone (invalid_client).
+const PURGE_UNUSED_CLIENTS = statement(
+  "oauth_purge_unused_clients",
+  `DELETE FROM oauth_clients
+    WHERE id IN (SELECT id FROM oauth_clients
+                  WHERE last_authorized_at IS NULL AND created_at < now() - make_interval(hours => $1::int)
+                  ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+      AND last_authorized_at IS NULL`,
+);
+
 export async function purgeOAuthLeftovers(): Promise<number> {
   const [row] = await sql().rows<{ n: string }>(PURGE, []);
   return Number(row?.n ?? 0);
+}
+
+export function purgeUnusedOAuthClients(): Promise<number> {
+  return sql().count(PURGE_UNUSED_CLIENTS, [env.OAUTH_UNUSED_CLIENT_HOURS, UNUSED_CLIENTS_PER_TICK]);
 }

@@ -1,11 +1,20 @@
-// The OpenAPI 3.1 document of /v1, built from the operation list (operations.ts) with zod's own JSON Schema
-// output (draft 2020-12, OpenAPI 3.1's dialect). Response objects are named components (`.meta({ id })` in
-// their domain's schemas.ts); request bodies are converted as the routes read them (io: "input").
+// The OpenAPI 3.1 document, built from the routes' own operations (operation.ts: each beside its route, found by
+// scripts/lib/route-operations.ts, as documenso's generateOpenApiDocument(appRouter) reads its routers) with zod's
+// own JSON Schema output (draft 2020-12, OpenAPI 3.1's dialect). Response objects are named components
+// (`.meta({ id })` in their domain's schemas.ts); request bodies are converted as the routes read them (io: "input").
 // Served at GET /v1/openapi.json and written to docs/openapi.json by `npm run openapi`.
 import { z } from "zod";
 import { ErrorBodySchema } from "../http/errors";
 import type { Permission } from "../merchants/permissions";
-import { EVENT_STREAM, OPERATIONS, type Operation } from "./operations";
+import { EVENT_STREAM, type Operation, type SuccessResponse } from "./operation";
+import { TAGS } from "./tags";
+
+/** An operation at its place: the method and OpenAPI path template of the route that serves it. */
+export interface RouteOperation extends Operation {
+  method: "get" | "post" | "put" | "patch" | "delete";
+  /** OpenAPI path template: `/v1/customers/{id}`. */
+  path: string;
+}
 
 type JsonSchema = Record<string, unknown>;
 
@@ -15,7 +24,7 @@ const TARGET = "draft-2020-12" as const;
 
 function idOf(schema: z.ZodType): string {
   const id = z.globalRegistry.get(schema)?.id;
-  if (!id) throw new Error("Every response schema of lib/openapi/operations.ts needs a .meta({ id }) (its component name).");
+  if (!id) throw new Error("Every response schema of an operation needs a .meta({ id }) (its component name).");
   return id;
 }
 
@@ -56,7 +65,9 @@ function responseComponents(roots: string[]): Record<string, JsonSchema> {
 
 const jsonContent = (schema: JsonSchema) => ({ "application/json": { schema } });
 
-function parameters(op: Operation) {
+const isSchema = (response: SuccessResponse): response is z.ZodType => response instanceof z.ZodType;
+
+function parameters(op: RouteOperation) {
   const params: JsonSchema[] = [...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
     name,
     in: "path",
@@ -74,20 +85,14 @@ function parameters(op: Operation) {
       name: "Idempotency-Key",
       in: "header",
       required: false,
-      description: op.idempotent
+      description: isIdempotent(op)
         ? "A retry with the same key gets the first answer again (stored 24 hours)."
         : "Read by the operation itself: a retry with the same key finds the same result.",
       schema: { type: "string", maxLength: 255 },
     });
   }
-  if (op.auth === "signature") {
-    params.push({
-      name: "X-Service-Signature",
-      in: "header",
-      required: true,
-      description: "t=<unix>,v1=<hex HMAC-SHA256>",
-      schema: { type: "string" },
-    });
+  if (typeof op.auth === "object" && op.auth.header) {
+    params.push({ name: op.auth.header, in: "header", required: true, description: op.auth.description, schema: { type: "string" } });
   }
   if (op.responses[200] === EVENT_STREAM) {
     params.push({
@@ -101,59 +106,74 @@ function parameters(op: Operation) {
   return params;
 }
 
-function requestBody(op: Operation, components: Record<string, JsonSchema>, bodyNames: Map<string, z.ZodType>) {
+/** The generic Idempotency-Key record: a mutating api() route with an API key, unless it sets idempotent: false. */
+const isIdempotent = (op: RouteOperation) => op.method !== "get" && op.auth === "secret" && op.idempotent !== false;
+
+function requestBody(op: RouteOperation, components: Record<string, JsonSchema>, bodyNames: Map<string, z.ZodType>) {
   if (!op.body) return undefined;
-  const json = inputSchema(op.body.schema);
+  const json = inputSchema(op.body);
   let schema = json;
-  const name = op.body.name;
+  const name = op.bodyName;
   if (name) {
-    if ((components[name] && !bodyNames.has(name)) || (bodyNames.get(name) ?? op.body.schema) !== op.body.schema)
+    if ((components[name] && !bodyNames.has(name)) || (bodyNames.get(name) ?? op.body) !== op.body)
       throw new Error(`Component name ${name} names two schemas.`);
-    bodyNames.set(name, op.body.schema);
+    bodyNames.set(name, op.body);
     components[name] = json;
     schema = { $ref: componentRef(name) };
   }
-  return { required: !op.body.schema.safeParse(undefined).success, content: jsonContent(schema) };
+  return { required: !op.body.safeParse(undefined).success, content: jsonContent(schema) };
 }
 
-function responses(op: Operation) {
+function successResponse(status: string, response: SuccessResponse) {
+  if (response === EVENT_STREAM)
+    return { description: "A stream of server-sent events", content: { [EVENT_STREAM]: { schema: { type: "string" } } } };
+  if (isSchema(response))
+    return { description: status === "201" ? "Created" : "OK", content: jsonContent({ $ref: componentRef(idOf(response)) }) };
+  return response.contentType
+    ? { description: response.description, content: { [response.contentType]: {} } }
+    : { description: response.description };
+}
+
+function responses(op: RouteOperation) {
   const out: Record<string, unknown> = {};
-  for (const [status, schema] of Object.entries(op.responses)) {
-    out[status] =
-      schema === EVENT_STREAM
-        ? { description: "A stream of server-sent events", content: { [EVENT_STREAM]: { schema: { type: "string" } } } }
-        : { description: status === "201" ? "Created" : "OK", content: jsonContent({ $ref: componentRef(idOf(schema)) }) };
-  }
-  out.default = { description: "An error in the error contract", content: jsonContent({ $ref: componentRef(idOf(ErrorBodySchema)) }) };
+  for (const [status, response] of Object.entries(op.responses)) out[status] = successResponse(status, response);
+  out.default = op.errors
+    ? { description: op.errors.description, ...(op.errors.contentType ? { content: { [op.errors.contentType]: {} } } : {}) }
+    : { description: "An error in the error contract", content: jsonContent({ $ref: componentRef(idOf(ErrorBodySchema)) }) };
   return out;
 }
 
 /** The permission a restricted key needs, in words and as the `x-required-permission` extension. */
-function permissionOf([resource, access]: Permission) {
+function permissionOf([resource, access]: Permission, auth: RouteOperation["auth"]) {
   return {
-    description: `Restricted keys need \`${resource}: ${access}\`${access === "read" ? " (or write)" : ""}; otherwise 403 FORBIDDEN with details.reason \`permission_denied\`. Secret keys may call every operation.`,
+    description: `${typeof auth === "object" ? `${auth.description} ` : ""}Restricted keys need \`${resource}: ${access}\`${access === "read" ? " (or write)" : ""}; otherwise 403 FORBIDDEN with details.reason \`permission_denied\`. Secret keys may call every operation.`,
     "x-required-permission": { resource, access },
   };
 }
 
-export function buildOpenApiDocument() {
-  const roots = [
-    idOf(ErrorBodySchema),
-    ...OPERATIONS.flatMap((op) =>
-      Object.values(op.responses)
-        .filter((r) => r !== EVENT_STREAM)
-        .map(idOf),
-    ),
-  ];
+/** The operations in the reference's order: by tag (tags.ts), then as found. */
+function ordered(operations: RouteOperation[]): RouteOperation[] {
+  const rank = new Map(TAGS.map(({ name }, i) => [name, i]));
+  const unknown = operations.filter((op) => !rank.has(op.tag)).map((op) => `${op.operationId}: ${op.tag}`);
+  if (unknown.length) throw new Error(`Tags not in lib/openapi/tags.ts: ${unknown.join(", ")}`);
+  return operations
+    .map((op, i) => ({ op, i }))
+    .sort((a, b) => rank.get(a.op.tag)! - rank.get(b.op.tag)! || a.i - b.i)
+    .map(({ op }) => op);
+}
+
+export function buildOpenApiDocument(found: RouteOperation[]) {
+  const operations = ordered(found);
+  const roots = [idOf(ErrorBodySchema), ...operations.flatMap((op) => Object.values(op.responses).filter(isSchema).map(idOf))];
   const components = responseComponents(roots);
   const bodyNames = new Map<string, z.ZodType>();
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const op of OPERATIONS) {
+  for (const op of operations) {
     paths[op.path] ??= {};
     paths[op.path][op.method] = {
       operationId: op.operationId,
       summary: op.summary,
-      ...(op.permission ? permissionOf(op.permission) : {}),
+      ...(op.permission ? permissionOf(op.permission, op.auth) : typeof op.auth === "object" ? { description: op.auth.description } : {}),
       tags: [op.tag],
       ...(op.auth === "secret" ? {} : { security: [] }),
       parameters: parameters(op),
@@ -176,7 +196,7 @@ export function buildOpenApiDocument() {
     },
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
     security: [{ apiKey: [] }],
-    tags: [...new Set(OPERATIONS.map((op) => op.tag))].map((name) => ({ name })),
+    tags: TAGS.filter(({ name }) => operations.some((op) => op.tag === name)),
     paths: JSON.parse(JSON.stringify(paths)) as typeof paths, // drops the undefined requestBody of body-less operations
     components: {
       securitySchemes: {
@@ -189,13 +209,4 @@ export function buildOpenApiDocument() {
       schemas: sorted,
     },
   };
-}
-
-export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;
-
-let built: OpenApiDocument | undefined;
-
-/** The document, built once per process. */
-export function openApiDocument(): OpenApiDocument {
-  return (built ??= buildOpenApiDocument());
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ListQuery } from "../validation/common";
 import { listOf, Timestamp } from "../validation/objects";
-import { PAYMENT_SOURCES } from "../payments/sources";
+import { PAYMENT_SOURCES } from "../payment-sources";
 import { ORDER_STATUSES } from "./transitions";
 
 export const ListOrdersQuery = ListQuery.extend({

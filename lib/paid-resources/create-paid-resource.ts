@@ -2,13 +2,16 @@ import type { Db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import { createId } from "../ids";
 import type { Scope } from "../scope";
-import { checkWebhookUrl } from "../webhooks/address-policy";
+import { newSigningSecret } from "../webhooks/signing-secrets";
 import type { CreatePaidResourceInput } from "./schemas";
+import { checkForwardUrl } from "./forward-request";
 import { serializePaidResource } from "./serialize";
 
 export async function createPaidResource(tx: Db, scope: Scope, input: CreatePaidResourceInput) {
-  // A forward target passes the same SSRF policy as webhook URLs (and is checked again at every forward).
-  const url = input.url !== undefined ? await checkWebhookUrl(input.url) : null;
+  // A forward target passes the SSRF policy of webhook URLs with its own switch (and is checked again at every forward).
+  const url = input.url !== undefined ? await checkForwardUrl(input.url) : null;
+  // Every resource gets a forwarding secret, a `content` one too: it may be pointed at a `url` later.
+  const forwarding = newSigningSecret();
   const now = new Date();
   const resource = await tx.paidResource.create({
     data: {
@@ -21,11 +24,13 @@ export async function createPaidResource(tx: Db, scope: Scope, input: CreatePaid
       currency: input.currency,
       url,
       ...(url === null ? { content: input.content as Prisma.InputJsonValue } : {}),
+      method: input.method,
+      forwardingSecretCiphertext: forwarding.sealed,
       metadata: input.metadata ?? {},
       active: input.active ?? true,
       createdAt: now,
       updatedAt: now,
     },
   });
-  return serializePaidResource(resource);
+  return serializePaidResource(resource, forwarding.secret);
 }

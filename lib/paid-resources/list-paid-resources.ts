@@ -9,6 +9,6 @@ export async function listPaidResources(db: Db, scope: Scope, query: ListPaidRes
     db.paidResource,
     { scope: { merchantId: scope.merchantId, livemode: scope.livemode }, filters: { active: query.active } },
     query,
-    serializePaidResource,
+    (row) => serializePaidResource(row), // never with a secret
   );
 }

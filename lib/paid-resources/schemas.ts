@@ -10,6 +10,11 @@ const Name = z.string().trim().min(1, "must not be empty").max(256);
 const Description = z.string().max(1000);
 const Url = z.string().min(1).max(2048);
 
+/** The one method payers use (another answers 405 before any payment is read); the forward uses it too. */
+export const PAID_RESOURCE_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+export type PaidResourceMethod = (typeof PAID_RESOURCE_METHODS)[number];
+const Method = z.enum(PAID_RESOURCE_METHODS, { message: `must be one of: ${PAID_RESOURCE_METHODS.join(", ")}` });
+
 /** Largest `content` kept (its JSON text), returned as is once paid. */
 export const MAX_CONTENT_BYTES = 64 * 1024;
 const Content = z
@@ -39,6 +44,7 @@ export const CreatePaidResourceBody = z
     currency: Currency,
     url: Url.optional(),
     content: Content.optional(),
+    method: Method.default("GET"),
     metadata: Metadata.optional(),
     active: z.boolean().optional(),
   })
@@ -58,6 +64,7 @@ export const UpdatePaidResourceBody = z
     currency: Currency.optional(),
     url: Url.optional(),
     content: Content.optional(),
+    method: Method.optional(),
     metadata: Metadata.optional(),
     active: z.boolean().optional(),
   })
@@ -93,6 +100,17 @@ export const PaidResourceObject = z
     url: z.string().nullable(),
     /** JSON returned once paid (null when the request is forwarded to `url`). */
     content: z.unknown(),
+    /** The one HTTP method payers use (another answers 405); a forward uses it too. */
+    method: z.enum(PAID_RESOURCE_METHODS),
+    /**
+     * Signs each forwarded request (x-service-signature over method, path and query, x-payment-intent and body):
+     * only in the response that created or rotated it.
+     */
+    forwardingSecret: z.string().optional(),
+    /** False for a resource made before forwards were signed: its forwards are unsigned until a rotation. */
+    forwardingSecretSet: z.boolean(),
+    /** After a rotation: until when the previous forwarding secret still signs beside the current one (else null). */
+    previousForwardingSecretExpiresAt: Timestamp.nullable(),
     metadata: StoredMetadata,
     active: z.boolean(),
     x402Url: z.string(),

@@ -1,10 +1,11 @@
-import { env } from "../env";
 import type { z } from "zod";
 import type { PaidResource } from "../generated/prisma/client";
 import type { StoredMetadata } from "../validation/objects";
-import type { PaidResourceObject as PaidResourceSchema } from "./schemas";
+import { paidResourceUrl } from "./paid-content";
+import type { PaidResourceMethod, PaidResourceObject as PaidResourceSchema } from "./schemas";
 
-export function serializePaidResource(resource: PaidResource) {
+/** `forwardingSecret` only in the answer that made it (creation, rotation). */
+export function serializePaidResource(resource: PaidResource, forwardingSecret?: string) {
   return {
     id: resource.id,
     object: "paid_resource" as const,
@@ -14,11 +15,15 @@ export function serializePaidResource(resource: PaidResource) {
     currency: resource.currency,
     url: resource.url,
     content: resource.content ?? null,
+    method: resource.method as PaidResourceMethod,
+    ...(forwardingSecret ? { forwardingSecret } : {}),
+    forwardingSecretSet: resource.forwardingSecretCiphertext !== null,
+    previousForwardingSecretExpiresAt: resource.previousForwardingSecretExpiresAt?.toISOString() ?? null,
     metadata: resource.metadata as StoredMetadata,
     active: resource.active,
     /** Where payers reach it: x402 (PAYMENT-REQUIRED / PAYMENT-SIGNATURE / X-PAYMENT) and MPP (Payment auth scheme). */
-    x402Url: `${env.BASE_URL}/x402/r/${resource.id}`,
-    mppUrl: `${env.BASE_URL}/mpp/r/${resource.id}`,
+    x402Url: paidResourceUrl("x402", resource.id),
+    mppUrl: paidResourceUrl("mpp", resource.id),
     livemode: resource.livemode,
     createdAt: resource.createdAt.toISOString(),
     updatedAt: resource.updatedAt.toISOString(),

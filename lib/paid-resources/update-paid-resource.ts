@@ -3,14 +3,14 @@
 import type { Db } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import type { Scope } from "../scope";
-import { checkWebhookUrl } from "../webhooks/address-policy";
 import { findPaidResource } from "./get-paid-resource";
 import type { UpdatePaidResourceInput } from "./schemas";
+import { checkForwardUrl } from "./forward-request";
 import { serializePaidResource } from "./serialize";
 
 export async function updatePaidResource(tx: Db, scope: Scope, id: string, input: UpdatePaidResourceInput) {
   await findPaidResource(tx, scope, id); // 404 for another merchant's or mode's resource
-  const url = input.url !== undefined ? await checkWebhookUrl(input.url) : undefined;
+  const url = input.url !== undefined ? await checkForwardUrl(input.url) : undefined;
   const resource = await tx.paidResource.update({
     where: { id },
     data: {
@@ -19,6 +19,7 @@ export async function updatePaidResource(tx: Db, scope: Scope, id: string, input
       description: input.description,
       amount: input.amount,
       currency: input.currency,
+      method: input.method,
       metadata: input.metadata,
       active: input.active,
       ...(url !== undefined ? { url, content: Prisma.DbNull } : {}),

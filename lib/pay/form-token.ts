@@ -3,16 +3,16 @@
 // submission to a page the server rendered for that checkout; the Origin check does the rest.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { env } from "../env";
+import { globalSingleton } from "../global-singleton";
 
 const MAX_AGE_MS = 25 * 60 * 60 * 1000; // a checkout lives at most 24 h
 
-const globalForKey = globalThis as unknown as { payFormKey?: Buffer };
-
 function key(): Buffer {
-  globalForKey.payFormKey ??= env.SECRETS_ENCRYPTION_KEY
-    ? createHmac("sha256", env.SECRETS_ENCRYPTION_KEY).update("aps:pay-form-token:v1").digest()
-    : randomBytes(32);
-  return globalForKey.payFormKey;
+  return globalSingleton("pay.form-key", () =>
+    env.SECRETS_ENCRYPTION_KEY
+      ? createHmac("sha256", env.SECRETS_ENCRYPTION_KEY).update("aps:pay-form-token:v1").digest()
+      : randomBytes(32),
+  );
 }
 
 function sign(checkoutId: string, issuedAt: number): string {

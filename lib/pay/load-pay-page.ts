@@ -3,7 +3,7 @@
 // The checkout id is the capability: unguessable, so the page needs no credential.
 import { getCheckout } from "../checkouts/get-checkout";
 import type { Db } from "../db";
-import { getPaymentIntent } from "../payments/get-payment-intent";
+import { getPaymentIntent } from "../checkouts/read-orders-and-payments";
 import { paymentsAvailable } from "../rails";
 import type { Scope } from "../scope";
 import { PATH_ID_PATTERN } from "../validation/text-safety";

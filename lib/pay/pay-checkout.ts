@@ -5,6 +5,7 @@
 import { captureCheckout } from "../checkouts/capture-checkout";
 import { getDb, transaction, type Db } from "../db";
 import {
+  BusyError,
   CircuitOpenError,
   DomainError,
   keepCommittedState,
@@ -30,6 +31,12 @@ export type PayOutcome =
   | { kind: "unavailable"; code: "unavailable" | "live_unavailable" }
   | { kind: "not_found" };
 
+const TOKEN_REFUSED: PayOutcome = {
+  kind: "invalid",
+  errors: { cardNumber: "This card was refused: check the number and the code. For an agentic token, ask your agent for a fresh code." },
+  code: "invalid_card",
+};
+
 export async function payCheckout(checkoutId: string, form: CardForm, now: Date = new Date(), db: Db = getDb()): Promise<PayOutcome> {
   const scope = await checkoutScope(db, checkoutId);
   if (!scope) return { kind: "not_found" };
@@ -40,8 +47,9 @@ export async function payCheckout(checkoutId: string, form: CardForm, now: Date 
   if (!COUNTRY_CODES.has(card.billingCountry))
     return { kind: "invalid", errors: { billingCountry: "Choose your billing country." }, code: "invalid_card" };
 
-  // A Mastercard agentic token number with its code as the CVC (docs/cards.md "The hosted card form").
-  const agenticToken = await isAgenticTokenNumber(db, scope.livemode, card.number);
+  // A Mastercard agentic token number with its code as the CVC (docs/cards.md "The hosted card form"): by its
+  // shape alone, never by a lookup, so that an unknown number and a refused token answer alike.
+  const agenticToken = isAgenticTokenNumber(card.number);
   const paymentMethod = agenticToken ? "agentic_token" : paymentMethodForTestCard(card.number);
   if (!paymentMethod) {
     if (scope.livemode) return { kind: "unavailable", code: "live_unavailable" };
@@ -71,16 +79,16 @@ export async function payCheckout(checkoutId: string, form: CardForm, now: Date 
   }
   if (!failure) return { kind: "paid" };
   if (failure instanceof PaymentDeclinedError) return { kind: "declined", reason: String(failure.details.reason ?? "generic_decline") };
-  // An agentic token refused before any charge (nothing written): shown on the form, which stays usable.
+  // An agentic token refused before any charge (nothing written), or no token of that number, or one in use:
+  // ONE answer, whatever the reason, so the form never tells whether a token exists or what state it is in.
+  if (agenticToken && failure instanceof BusyError) return TOKEN_REFUSED;
   if (failure instanceof DomainError && (failure.code === "PAYMENT_DECLINED" || failure.code === "FORBIDDEN")) {
-    const reason = String(failure.details.reason ?? "");
-    if (reason === "dtvc_invalid")
-      return {
-        kind: "invalid",
-        errors: { cvc: "The code is wrong, used or expired: ask your agent for a fresh one." },
-        code: "invalid_card",
-      };
-    return { kind: "invalid", errors: { cardNumber: `This token cannot pay this checkout (${reason}).` }, code: "invalid_card" };
+    if (agenticToken) return TOKEN_REFUSED;
+    return {
+      kind: "invalid",
+      errors: { cardNumber: `This card cannot pay this checkout (${String(failure.details.reason ?? "")}).` },
+      code: "invalid_card",
+    };
   }
   if (failure instanceof DomainError && failure.code === "CONFLICT")
     return { kind: "closed", status: String(failure.details.status ?? "closed") };

@@ -1,11 +1,13 @@
 // Charge attempts: the service's own trace of a rail call, committed on a side connection BEFORE the rail
-// is called. If the process dies after the rail charged but before the request's transaction committed,
-// the attempt is still there, `pending`; whoever next locks the checkout (a retried capture, a cancel, the
-// expiry sweep) asks the rail what became of that charge key and applies the answer, so the money the
-// rail took is never charged twice nor lost.
+// is called (charge-payment.ts, for every payment). If the process dies after the rail charged but before
+// the request's transaction committed, the attempt is still there, `pending`; whoever next locks the
+// payment's owner (a checkout's retried capture, cancel or expiry sweep; a meter's next charge of the same
+// key, or the funding reconcile) asks the rail what became of that charge key and applies the answer, so the
+// money the rail took is never charged twice nor lost. Statuses: pending, processing (the rail answered
+// `pending`), succeeded, declined, failed and abandoned (never charged).
 import { TRANSACTION_TIMEOUT_MS, type Db } from "../db";
 import { env } from "../env";
-import { ConflictError } from "../errors";
+import { BusyError, ConflictError } from "../errors";
 import type { PaymentAttempt, PaymentIntent } from "../generated/prisma/client";
 import { createId } from "../ids";
 import type { ChargeResult } from "../rails/rail";
@@ -57,10 +59,11 @@ export async function closeAttemptNotCharged(id: string, status: "abandoned" | "
   );
 }
 
-export async function finishAttempt(tx: Db, id: string, outcome: ChargeResult): Promise<void> {
-  await tx.paymentAttempt.update({
-    where: { id },
-    data: { status: outcome.status, railChargeId: outcome.chargeId, updatedAt: new Date() },
+/** The attempt of this charge key as the rail answered it (`processing` while the rail's answer is `pending`). */
+export async function finishAttempt(tx: Db, chargeKey: string, outcome: ChargeResult): Promise<void> {
+  await tx.paymentAttempt.updateMany({
+    where: { chargeKey },
+    data: { status: outcome.status === "pending" ? "processing" : outcome.status, railChargeId: outcome.chargeId, updatedAt: new Date() },
   });
 }
 
@@ -75,8 +78,10 @@ export async function recoverPendingAttempt(tx: Db, pi: PaymentIntent): Promise<
   if (outcome) return { attempt, outcome };
   // Unknown to the rail. Its request may still be alive, its rail call in flight past a rolled-back
   // transaction; only once no such call can still land is the attempt certainly abandoned.
+  // A conflict that passes by itself (BusyError): the Idempotency-Key is freed, not stored with this 409, so the
+  // same key retried after a crash or a database outage gets the real answer once the attempt is settled.
   if (Date.now() - attempt.createdAt.getTime() < TRANSACTION_TIMEOUT_MS + env.RAIL_TIMEOUT_MS) {
-    throw new ConflictError("A charge for this payment is still being processed; retry shortly.", { paymentIntentId: pi.id });
+    throw new BusyError("A charge for this payment is still being processed; retry shortly.", { paymentIntentId: pi.id });
   }
   await closeAttemptNotCharged(attempt.id, "abandoned");
   return null;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ListQuery } from "../validation/common";
 import { listOf, Timestamp } from "../validation/objects";
-import { PAYMENT_SOURCES } from "./sources";
+import { PAYMENT_SOURCES } from "../payment-sources";
 import { PAYMENT_INTENT_STATUSES } from "./transitions";
 
 export const ListPaymentIntentsQuery = ListQuery.extend({

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { PaymentIntent } from "../generated/prisma/client";
 import type { AgentRecord as AgentRecordSchema, PaymentIntentObject as PaymentIntentSchema } from "./schemas";
-import type { PaymentSource } from "./sources";
+import type { PaymentSource } from "../payment-sources";
 import type { PaymentIntentStatus } from "./transitions";
 
 /** The `agent` of a card-network payment (docs/cards.md "The agent on the PaymentIntent"). */
@@ -36,8 +36,10 @@ export type PaymentIntentFields = Pick<
   | "createdAt"
 >;
 
-/** Raw SQL select list giving a PaymentIntentFields row. */
-export const PAYMENT_INTENT_COLUMNS = `id, status, amount, amount_captured AS "amountCaptured", amount_refunded AS "amountRefunded", currency,
+/** Raw SQL select list (FROM payment_intents) giving a PaymentIntentFields row, its status computed by the SQL `status`. */
+export const paymentIntentColumns = (
+  status: string,
+) => `id, ${status} AS status, amount, amount_captured AS "amountCaptured", amount_refunded AS "amountRefunded", currency,
   checkout_id AS "checkoutId", order_id AS "orderId", customer_id AS "customerId", payment_method AS "paymentMethod", sku,
   meter_id AS "meterId", meter_funding AS "meterFunding", captured_at AS "capturedAt", settled_at AS "settledAt", failure_reason AS "failureReason", livemode,
   source, paid_resource_id AS "paidResourceId", payer, agent, billing_name AS "billingName", billing_country AS "billingCountry", created_at AS "createdAt"`;
@@ -64,7 +66,7 @@ export function serializePaymentIntent(pi: PaymentIntentFields) {
     capturedAt: pi.capturedAt?.toISOString() ?? null,
     settledAt: pi.settledAt?.toISOString() ?? null,
     failureReason: pi.failureReason,
-    /** How it came (lib/payments/sources.ts): api, pay_page, paywall, meter, spt, x402, mpp, ... */
+    /** How it came (lib/payment-sources.ts): api, pay_page, paywall, meter, spt, x402, mpp, ... */
     source: pi.source as PaymentSource,
     /** A sale of a hosted paid resource (xr_): the resource sold; null for other payments. */
     paidResourceId: pi.paidResourceId,

@@ -3,6 +3,7 @@
 // payment_intent.settled is emitted. One transaction per PaymentIntent under its row lock; the status
 // guard makes a race between two ticks settle it once.
 import type { Db } from "../db";
+import { logUnlessDatabaseDown } from "../db-availability";
 import { env } from "../env";
 import { emitPaymentIntentEvent } from "./emit-payment-intent-event";
 import { inTransaction } from "../in-transaction";
@@ -44,7 +45,7 @@ export async function settleDuePaymentIntents(db: Db, sweep: SettlementSweep = {
       await emitPaymentIntentEvent(tx, "payment_intent.settled", pi);
       return true;
     }).catch((err) => {
-      console.error(`settlement of ${id} failed:`, err instanceof Error ? err.message : err);
+      logUnlessDatabaseDown(`settlement of ${id} failed:`, err);
       return false;
     });
     if (done) settled += 1;

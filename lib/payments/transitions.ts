@@ -3,11 +3,23 @@ import type { Db } from "../db";
 import type { PaymentIntent, Prisma } from "../generated/prisma/client";
 import { fromStatesOf, transitionConflict, type TransitionTable } from "../state-machine";
 
-export const PAYMENT_INTENT_STATUSES = ["requires_payment", "captured", "settled", "refunded", "failed", "expired", "canceled"] as const;
+export const PAYMENT_INTENT_STATUSES = [
+  "requires_payment",
+  "processing",
+  "captured",
+  "settled",
+  "refunded",
+  "failed",
+  "expired",
+  "canceled",
+] as const;
 export type PaymentIntentStatus = (typeof PAYMENT_INTENT_STATUSES)[number];
 
 export const PAYMENT_INTENT_TRANSITIONS: TransitionTable<PaymentIntentStatus> = {
-  requires_payment: ["captured", "failed", "expired", "canceled"],
+  requires_payment: ["processing", "captured", "failed", "expired", "canceled"],
+  // Sent to the rail, its answer later (a rail that settles asynchronously): only the rail's answer ends it
+  // (charge-engine.ts resolveProcessing), never a cancel or an expiry, as the money may still arrive.
+  processing: ["captured", "failed"],
   captured: ["settled", "refunded"],
   settled: ["refunded"],
   refunded: [],

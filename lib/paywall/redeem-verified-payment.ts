@@ -1,18 +1,19 @@
 // POST /v1/paywall/redemptions { paymentIntentId, merchantId?, amount, currency, sku }: verify and redeem
 // in ONE statement, the SDK's hot path in one request when its consumed store is this service's
 // (docs/paywall.md). The terms are checked exactly as POST /v1/paywall/verify checks them (the same SQL
-// fragment, terms-check.ts, the same reason codes and answer, verify-payment.ts's verdictOf), and the
+// fragment, terms-check.ts, the same reason codes and answer, verify-payment.ts's refusal), and the
 // redemption is inserted only when they pass: a proof that does not fit is never consumed. First insert
 // wins, and the winner's own retry is answered redeemed again, as for a plain redemption.
 import type { Sql } from "../db";
 import { createId } from "../ids";
-import { PAYMENT_INTENT_COLUMNS, serializePaymentIntent, type PaymentIntentObject } from "../payments/serialize";
+import { PAYMENT_INTENTS_NOW } from "../checkouts/seen-now";
+import { serializePaymentIntent, type PaymentIntentObject } from "../payments/serialize";
 import type { Scope } from "../scope";
 import { requestDigest } from "../idempotency/request-key";
 import { redemptionStatement, wonRedemption, type RedemptionOutcome } from "./redemption-statement";
 import type { PaywallReasonCode, VerifiedRedemptionInput } from "./schemas";
 import { termsMismatchSql } from "./terms-check";
-import { assertOwnMerchant, checkPaymentIntent, verdictOf, type CheckedPaymentIntent, type VerifyResult } from "./verify-payment";
+import { assertOwnMerchant, NOT_FOUND, refusal, type CheckedPaymentIntent } from "./verify-payment";
 
 export type VerifiedRedeemResult =
   | { redeemed: true; paymentIntent: PaymentIntentObject }
@@ -22,7 +23,7 @@ export type VerifiedRedeemResult =
 // $6 amount, $7 currency, $8 sku.
 const REDEEM_VERIFIED = redemptionStatement(
   "paywall_redeem_verified",
-  `${PAYMENT_INTENT_COLUMNS}, ${termsMismatchSql({ amount: "$6", currency: "$7", sku: "$8" })} AS "reasonCode"`,
+  `${PAYMENT_INTENTS_NOW.columns}, ${termsMismatchSql({ amount: "$6", currency: "$7", sku: "$8" })} AS "reasonCode"`,
   `pi."reasonCode" IS NULL`,
 );
 
@@ -36,8 +37,7 @@ export async function redeemVerifiedPayment(
 ): Promise<VerifiedRedeemResult> {
   assertOwnMerchant(principal, input.merchantId);
   const id = input.paymentIntentId;
-  const recheck = () => checkPaymentIntent(db, principal, id, input);
-  if (!id.startsWith("pi_")) return notValid(await verdictOf(principal, null, recheck));
+  if (!id.startsWith("pi_")) return { redeemed: false, ...NOT_FOUND };
 
   const digest = requestDigest(principal.apiKeyId, idempotencyKey);
   const values = [
@@ -51,16 +51,9 @@ export async function redeemVerifiedPayment(
     input.sku,
   ];
   const [row] = await db.rows<Row>(REDEEM_VERIFIED, values);
-  if (row.id === null || row.reasonCode !== null) return notValid(await verdictOf(principal, row.id === null ? null : row, recheck));
+  // A proof that does not fit: nothing was inserted for it.
+  if (row.id === null) return { redeemed: false, ...NOT_FOUND };
+  if (row.reasonCode !== null) return { redeemed: false, ...refusal(row.reasonCode, row.status) };
   if (!(await wonRedemption(db, principal, id, row, digest))) return { redeemed: false, result: "already_redeemed" };
   return { redeemed: true, paymentIntent: serializePaymentIntent(row) };
-}
-
-/** Verify's answer for a proof that does not fit; nothing was inserted for it. */
-function notValid(verdict: VerifyResult): VerifiedRedeemResult {
-  // Only an unpaid PaymentIntent is checked again (after expiring its overdue checkout), and it stays
-  // unpaid then; should it have been paid meanwhile, nothing was redeemed and a retry will be.
-  if (verdict.valid)
-    return { redeemed: false, valid: false, reasonCode: "not_captured", details: { paymentIntentStatus: verdict.paymentIntent.status } };
-  return { redeemed: false, ...verdict };
 }

@@ -4,7 +4,7 @@ import { BillingCountry, PaymentMethod } from "../checkouts/schemas";
 import { MAX_AMOUNT } from "../money/limits";
 import { PaymentIntentObject } from "../payments/schemas";
 import { PAYMENT_INTENT_STATUSES } from "../payments/transitions";
-import { Currency } from "../validation/common";
+import { Currency, MerchantId } from "../validation/common";
 
 /** A tool's sku: what a paywall payment is bound to (docs/sdk.md "Paywall (single-use), for MCP tools"). */
 export const Sku = z
@@ -13,8 +13,6 @@ export const Sku = z
   .min(1)
   .max(200)
   .regex(/^[\x20-\x7E]+$/, "printable ASCII");
-
-export const MerchantId = z.string().regex(/^mer_[0-9A-Za-z]{10,64}$/, "must be a merchant id");
 
 /**
  * Any presented id up to the SDK's limit: a proof is whatever the caller sent, so an id that cannot

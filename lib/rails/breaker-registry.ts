@@ -3,7 +3,7 @@
 // `maxSize` are kept, least recently used first out; a breaker that is closed with no failure counted is
 // dropped before any other, since a fresh one in its place behaves the same. Only when every breaker kept
 // holds state (open, half-open, or failures counted) does the least recently used of them go.
-import { CircuitBreaker } from "./circuit-breaker";
+import { CircuitBreaker } from "../circuit-breaker";
 
 export class BreakerRegistry {
   // A Map iterates in insertion order: re-inserting on every use keeps the least recently used first.

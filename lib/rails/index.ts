@@ -1,12 +1,14 @@
 // Which rail serves a mode, and every call to it through that rail's circuit breaker. Test mode always
 // uses the test rail; live mode uses LIVE_RAIL, and with none configured a live charge is a 502 that
 // says so (never a silent success).
+import { isDatabaseUnavailable } from "../db-availability";
 import { env } from "../env";
 import { UpstreamError } from "../errors";
 import { BreakerRegistry } from "./breaker-registry";
-import { CircuitBreaker } from "./circuit-breaker";
+import { CircuitBreaker } from "../circuit-breaker";
 import { RailUnavailableError, type ChargeRequest, type ChargeResult, type Rail, type RefundRequest, type RefundResult } from "./rail";
 import { testRail } from "./test-rail";
+import { globalSingleton } from "../global-singleton";
 
 /** 502 from a rail call; `notCharged` says the rail certainly took nothing (the breaker's fast fail included). */
 export class RailCallFailedError extends UpstreamError {
@@ -32,12 +34,13 @@ export function breakerScopeOf(pi: { merchantId: string; payerMerchantId: string
 /** Breakers kept per process at most (bounded memory; see breaker-registry.ts for what is dropped first). */
 export const MAX_BREAKERS = 10_000;
 
-const globalForBreakers = globalThis as unknown as { railBreakers?: BreakerRegistry };
-
 function breakerFor(rail: Rail, scope: BreakerScope): CircuitBreaker {
-  globalForBreakers.railBreakers ??= new BreakerRegistry(MAX_BREAKERS, (key) => new CircuitBreaker(key.split(":")[0]));
+  const breakers = globalSingleton(
+    "rails.breakers",
+    () => new BreakerRegistry(MAX_BREAKERS, (key) => new CircuitBreaker(key.split(":")[0])),
+  );
   const key = rail.breakerPerMerchant ? `${rail.name}:${scope.merchantId}:${scope.livemode ? "live" : "test"}` : rail.name;
-  return globalForBreakers.railBreakers.get(key);
+  return breakers.get(key);
 }
 
 /** Whether payments of this mode can be charged at all: test mode always, live mode once LIVE_RAIL names a rail. */
@@ -53,7 +56,9 @@ export function railFor(livemode: boolean): Rail {
 /**
  * The rail's calls, guarded. A decline is an answer, not an error; anything a rail call throws is an
  * upstream failure: it counts against the breaker of `scope` (the rail's only one, or the merchant's and
- * mode's on a per-merchant rail) and becomes 502 UPSTREAM_ERROR.
+ * mode's on a per-merchant rail) and becomes 502 UPSTREAM_ERROR. Except our own database being unreachable
+ * (the test rail keeps its books there): that is the outage's 503, and says nothing about the rail; the
+ * charge's outcome is then unknown, as after a crash (the attempt stays pending until the rail is asked).
  */
 export function guarded(rail: Rail, scope: BreakerScope) {
   const breaker = breakerFor(rail, scope);
@@ -62,10 +67,10 @@ export function guarded(rail: Rail, scope: BreakerScope) {
     try {
       return await breaker.run(
         () => ((reached = true), withTimeLimit(call())),
-        () => true,
+        (err) => !isDatabaseUnavailable(err),
       );
     } catch (err) {
-      if (!reached) throw err; // the breaker's own fast fail (503): the rail was not called
+      if (!reached || isDatabaseUnavailable(err)) throw err; // the breaker's own fast fail (503), or our database's outage (503)
       const reason = err instanceof RailUnavailableError ? err.message : "unexpected rail error";
       if (!(err instanceof RailUnavailableError)) console.error(`${rail.name} rail error:`, err);
       throw new RailCallFailedError(`The ${rail.name} rail failed: ${reason}`, err instanceof RailUnavailableError && err.notCharged);

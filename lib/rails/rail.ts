@@ -9,7 +9,14 @@ export interface ChargeRequest {
   paymentMethod: string;
 }
 
-export type ChargeResult = { status: "succeeded"; chargeId: string } | { status: "declined"; chargeId: string; reason: string };
+/**
+ * The rail's answer. `pending`: it took the charge and decides later (a rail that settles asynchronously, such
+ * as an on-chain transfer awaiting confirmation); `retrieveCharge` on the same key gives the final answer.
+ */
+export type ChargeResult =
+  | { status: "succeeded"; chargeId: string }
+  | { status: "declined"; chargeId: string; reason: string }
+  | { status: "pending"; chargeId: string };
 
 export interface RefundRequest {
   /** Idempotency key of the refund. */
@@ -29,7 +36,7 @@ export interface Rail {
   /** Whether this rail understands the payment method (else the request is a 400). */
   supportsPaymentMethod(paymentMethod: string): boolean;
   charge(request: ChargeRequest): Promise<ChargeResult>;
-  /** The result of an earlier charge with this key, or null if the rail never took it. */
+  /** The result of an earlier charge with this key (`pending` while undecided), or null if the rail never took it. */
   retrieveCharge(key: string): Promise<ChargeResult | null>;
   /** Idempotent on the key: a repeated key returns the refund made the first time, with ITS amount. */
   refund(request: RefundRequest): Promise<RefundResult>;

@@ -3,7 +3,8 @@
 // through ownValue (own keys: `constructor` is no payment method).
 import { ownValue } from "../own-key";
 
-export type TestOutcome = { status: "succeeded" } | { status: "declined"; reason: string } | { status: "unavailable" };
+export type TestOutcome =
+  { status: "succeeded" } | { status: "declined"; reason: string } | { status: "unavailable" } | { status: "pending" };
 
 export const TEST_PAYMENT_METHODS: Record<string, TestOutcome> = {
   pm_card_visa: { status: "succeeded" },
@@ -12,6 +13,8 @@ export const TEST_PAYMENT_METHODS: Record<string, TestOutcome> = {
   pm_card_chargeDeclinedInsufficientFunds: { status: "declined", reason: "insufficient_funds" },
   pm_card_chargeDeclinedExpiredCard: { status: "declined", reason: "expired_card" },
   pm_rail_unavailable: { status: "unavailable" },
+  // Answers `pending` (the PaymentIntent goes processing); the rail's next retrieveCharge of the key succeeds.
+  pm_card_pending: { status: "pending" },
 };
 
 /** The outcome of a test payment method id, or undefined for an id the table does not hold. */

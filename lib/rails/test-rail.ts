@@ -9,14 +9,13 @@ import { isCustomerWalletMethod, isX402TestPaymentMethod, testPaymentMethodOutco
 
 interface ChargeRow {
   id: string;
-  status: "succeeded" | "declined";
+  status: "succeeded" | "declined" | "pending";
   decline_reason: string | null;
 }
 
 function toResult(row: ChargeRow): ChargeResult {
-  return row.status === "succeeded"
-    ? { status: "succeeded", chargeId: row.id }
-    : { status: "declined", chargeId: row.id, reason: row.decline_reason ?? "generic_decline" };
+  if (row.status === "declined") return { status: "declined", chargeId: row.id, reason: row.decline_reason ?? "generic_decline" };
+  return { status: row.status, chargeId: row.id };
 }
 
 async function findCharge(client: pg.PoolClient, key: string): Promise<ChargeRow | undefined> {
@@ -56,7 +55,7 @@ export const testRail: Rail = {
       }
       const row: ChargeRow = {
         id: createId("railCharge"),
-        status: declineReason ? "declined" : "succeeded",
+        status: declineReason ? "declined" : known?.status === "pending" ? "pending" : "succeeded",
         decline_reason: declineReason,
       };
       await client.query(
@@ -70,7 +69,12 @@ export const testRail: Rail = {
 
   async retrieveCharge(key: string): Promise<ChargeResult | null> {
     return sideTransaction("test-rail", async (client) => {
-      const row = await findCharge(client, key);
+      // A pending charge (pm_card_pending) is decided when it is next asked about: it succeeds.
+      const decided = await client.query<ChargeRow>(
+        "UPDATE test_rail_charges SET status = 'succeeded' WHERE charge_key = $1 AND status = 'pending' RETURNING id, status, decline_reason",
+        [key],
+      );
+      const row = decided.rows[0] ?? (await findCharge(client, key));
       return row ? toResult(row) : null;
     });
   },

@@ -4,10 +4,9 @@ import { env } from "../env";
 import { postgresLimiter } from "./postgres-limiter";
 import { redisLimiter } from "./redis-limiter";
 import type { RateLimiter } from "./token-bucket";
+import { globalSingleton } from "../global-singleton";
 
 export type { RateLimiter, TakeResult } from "./token-bucket";
-
-const globalForLimiter = globalThis as unknown as { rateLimiter?: RateLimiter };
 
 export const bucketConfig = () => ({ max: env.RATE_LIMIT_MAX, windowMs: env.RATE_LIMIT_WINDOW_MS });
 
@@ -17,8 +16,9 @@ export const bucketsInPostgres = () => !env.REDIS_URL;
 export function getRateLimiter(): RateLimiter {
   const config = bucketConfig();
   const postgres = () => postgresLimiter(sql, config);
-  globalForLimiter.rateLimiter ??= env.REDIS_URL ? withFallback(redisLimiter(env.REDIS_URL, config), postgres()) : postgres();
-  return globalForLimiter.rateLimiter;
+  return globalSingleton("rate-limit.limiter", () =>
+    env.REDIS_URL ? withFallback(redisLimiter(env.REDIS_URL, config), postgres()) : postgres(),
+  );
 }
 
 /** A Redis outage must not fail every request: the Postgres buckets take over until Redis answers again. */

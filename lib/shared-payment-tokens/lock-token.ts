@@ -3,11 +3,13 @@
 import type { Db } from "../db";
 import { BusyError, NotFoundError } from "../errors";
 import type { SharedPaymentToken } from "../generated/prisma/client";
+import { lockSingleUse } from "../single-use";
 
 /**
  * The token of this mode (and of this payer, when `payerMerchantId` is given); else 404. `wait: false`
- * (redemptions) does not queue behind a redemption in progress: it answers 409 `token_in_use` at once, so a
- * burst of redemptions of one token never holds a database connection each while the first one charges.
+ * (redemptions) first tries the token's single-use lock (lib/single-use.ts) and does not queue behind a
+ * redemption in progress: it answers 409 `token_in_use` at once, so a burst of redemptions of one token never
+ * holds a database connection each while the first one charges. The row lock then orders it with a revoke.
  */
 export async function lockToken(
   tx: Db,
@@ -15,23 +17,22 @@ export async function lockToken(
   livemode: boolean,
   options: { payerMerchantId?: string; wait?: boolean } = {},
 ): Promise<SharedPaymentToken> {
-  const rows =
-    options.wait === false
-      ? await tx.$queryRaw<
-          { id: string }[]
-        >`SELECT id FROM shared_payment_tokens WHERE id = ${id} AND livemode = ${livemode} FOR UPDATE SKIP LOCKED`
-      : await tx.$queryRaw<{ id: string }[]>`SELECT id FROM shared_payment_tokens WHERE id = ${id} AND livemode = ${livemode} FOR UPDATE`;
-  const token = rows[0]
-    ? await tx.sharedPaymentToken.findUniqueOrThrow({ where: { id } })
-    : await busyOrMissing(tx, id, livemode, options.wait === false);
+  if (options.wait === false && !(await lockSingleUse(tx, "spt", `${livemode ? "live" : "test"}:${id}`))) {
+    await throwIfBusy(tx, id, livemode);
+    throw new NotFoundError("shared_payment_token", id);
+  }
+  const rows = await tx.$queryRaw<
+    { id: string }[]
+  >`SELECT id FROM shared_payment_tokens WHERE id = ${id} AND livemode = ${livemode} FOR UPDATE`;
+  const token = rows[0] ? await tx.sharedPaymentToken.findUniqueOrThrow({ where: { id } }) : null;
   if (!token || (options.payerMerchantId !== undefined && token.payerMerchantId !== options.payerMerchantId))
     throw new NotFoundError("shared_payment_token", id);
   return token;
 }
 
-async function busyOrMissing(tx: Db, id: string, livemode: boolean, skipped: boolean): Promise<null> {
-  if (skipped && (await tx.sharedPaymentToken.count({ where: { id, livemode } }))) {
+/** A token another redemption holds: 409 token_in_use (an unknown one is the caller's 404). */
+async function throwIfBusy(tx: Db, id: string, livemode: boolean): Promise<void> {
+  if (await tx.sharedPaymentToken.count({ where: { id, livemode } })) {
     throw new BusyError(`Shared payment token ${id} is being redeemed by another request; retry shortly.`, { reason: "token_in_use" });
   }
-  return null;
 }

@@ -3,10 +3,13 @@
 // (openCheckout) captured at once by captureCheckout with the token's method, so the ledger posting, the
 // events and webhooks, and later refunds are the usual ones; nothing here moves money itself.
 //
-// - Single use: the first redemption holds the row lock (in any process) until it commits the token
-//   redeemed, in the same transaction as its capture; a redemption arriving meanwhile is answered 409
-//   token_in_use at once (SKIP LOCKED: it never waits on a connection), and every later one 410 token_redeemed.
+// - Single use: the first redemption holds the token's single-use lock and its row lock (in any process) until it
+//   commits the token redeemed, in the same transaction as its capture; a redemption arriving meanwhile is answered
+//   409 token_in_use at once (lockSingleUse, lib/single-use.ts: it never waits on a connection), and every later
+//   one 410 token_redeemed.
 // - A declined charge commits (PaymentIntent failed, 402) and leaves the token active: nothing moved.
+// - A token minted for any merchant is bound to the first merchant that tries it, a declined try included
+//   (bindToMerchant); from then on it is that merchant's alone.
 // - Crash safety: the rail's charge key is `<token>:<n>:<amount>`, n counting committed tries. A process that dies
 //   after the rail charged rolls everything back, n included, so the retry charges under the SAME key and
 //   the rail answers with the first charge instead of taking the money twice (charge-attempts.ts).
@@ -14,8 +17,8 @@ import { captureCheckout } from "../checkouts/capture-checkout";
 import { openCheckout, type CheckoutOrigin } from "../checkouts/open-checkout";
 import type { Db } from "../db";
 import { DomainError, ForbiddenError, GoneError } from "../errors";
-import { getPaymentIntent } from "../payments/get-payment-intent";
-import type { PaymentSource } from "../payments/sources";
+import { getPaymentIntent } from "../checkouts/read-orders-and-payments";
+import type { PaymentSource } from "../payment-sources";
 import type { Scope } from "../scope";
 import { lockToken } from "./lock-token";
 import type { RedeemTokenInput } from "./schemas";
@@ -34,7 +37,7 @@ export interface RedeemOptions {
 
 export async function redeemToken(tx: Db, merchant: Scope, id: string, input: RedeemTokenInput, options: RedeemOptions = {}) {
   const token = await lockToken(tx, id, merchant.livemode, { wait: false }); // the other mode's token: 404; in use: 409
-  if (token.merchantId !== null && token.merchantId !== merchant.merchantId) {
+  if ((await bindToMerchant(tx, id, token.merchantId, merchant.merchantId)) !== merchant.merchantId) {
     throw refusal(new ForbiddenError(`Shared payment token ${id} is for another merchant; nothing was charged.`), {
       reason: "merchant_mismatch",
     });
@@ -95,6 +98,19 @@ export async function redeemToken(tx: Db, merchant: Scope, id: string, input: Re
     },
   });
   return getPaymentIntent(tx, merchant, order.paymentIntentId);
+}
+
+/**
+ * The merchant the token is for. One minted for any merchant is bound to the first that tries it, by an
+ * atomic UPDATE ... WHERE merchant_id IS NULL in this transaction: a declined try commits (and keeps the
+ * binding), a refusal before any charge rolls it back. Every other merchant is then refused as for a token
+ * named for someone else, so a token that leaked cannot be tried merchant after merchant.
+ */
+async function bindToMerchant(tx: Db, id: string, boundTo: string | null, merchantId: string): Promise<string | null> {
+  if (boundTo !== null) return boundTo;
+  const bound = await tx.$executeRaw`
+    UPDATE shared_payment_tokens SET merchant_id = ${merchantId}, updated_at = now() WHERE id = ${id} AND merchant_id IS NULL`;
+  return bound === 1 ? merchantId : null;
 }
 
 function refusal(err: DomainError, details: Record<string, unknown>): DomainError {

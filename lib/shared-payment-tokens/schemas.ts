@@ -2,8 +2,7 @@
 import { z } from "zod";
 import { checkSale, SaleFields } from "../checkouts/schemas";
 import { MAX_AMOUNT } from "../money/limits";
-import { MerchantId } from "../paywall/schemas";
-import { Currency, ListQuery, Metadata } from "../validation/common";
+import { Currency, ListQuery, MerchantId, Metadata } from "../validation/common";
 import { listOf, StoredMetadata, Timestamp } from "../validation/objects";
 
 /** Longest a token may live (the default is one hour). */

@@ -15,6 +15,9 @@ export const Currency = z
 /** Money in minor units: a non-negative safe integer. */
 export const MinorAmount = z.number().int("must be an integer in minor units").min(0).max(Number.MAX_SAFE_INTEGER);
 
+/** A merchant's id as a caller names it (a paywall's payee, a token's only redeemer). */
+export const MerchantId = z.string().regex(/^mer_[0-9A-Za-z]{10,64}$/, "must be a merchant id");
+
 export const Email = z.string().max(254).email();
 
 /** `?limit=&startingAfter=` of every list endpoint. */

@@ -1,14 +1,18 @@
 // Visa TAP: an agent browses a merchant's checkout (tag agent-browser-auth) and pays it (tag agent-payer-auth)
 // with a single-use credential in the body's agenticPaymentContainer, signed by the same key and nonce (docs/cards.md
 // "Paying a checkout (Visa)"). One transaction: the message signature (nonce spent), the container's signature,
-// the credential row locked (SKIP LOCKED: in use elsewhere -> 409 at once), its scope and the instruction's
+// the credential's single-use lock (lib/single-use.ts: in use elsewhere -> 409 at once) and its row, its scope and the instruction's
 // mandate, then captureCheckout through lib/card-networks/pay-with-agent.ts and the credential marked used.
 import { requireVerifiedAgent } from "../agent-identity/signed-request";
 import { captureWithAgent, lockSellerCheckout } from "../card-networks/pay-with-agent";
+import { CHECKOUTS_NOW } from "../checkouts/seen-now";
+import type { CheckoutFields } from "../checkouts/serialize";
+import { Prisma } from "../generated/prisma/client";
 import { declined } from "../card-networks/declines";
 import type { Db } from "../db";
 import { BusyError, NotFoundError } from "../errors";
 import type { Scope } from "../scope";
+import { lockSingleUse } from "../single-use";
 import { mandateFor } from "./instructions";
 import { checkPaymentContainer } from "../agent-identity/payment-container";
 import type { VisaPayInput } from "./schemas";
@@ -16,7 +20,9 @@ import type { VisaPayInput } from "./schemas";
 /** What a browsing agent may read of a checkout: its terms. */
 export async function browseCheckout(db: Db, req: Request, payer: Scope, id: string) {
   await requireVerifiedAgent(db, req, payer, "visa", "browse");
-  const checkout = await db.checkout.findFirst({ where: { id, livemode: payer.livemode } });
+  // Its status as seen now (an overdue open checkout is expired; checkouts/seen-now.ts).
+  const [checkout] = await db.$queryRaw<(CheckoutFields & { merchantId: string })[]>`
+    SELECT ${Prisma.raw(CHECKOUTS_NOW.columns)}, merchant_id AS "merchantId" FROM checkouts WHERE id = ${id} AND livemode = ${payer.livemode}`;
   if (!checkout) throw new NotFoundError("checkout", id);
   return {
     id: checkout.id,
@@ -37,9 +43,7 @@ export async function payCheckoutWithCredential(tx: Db, req: Request, payer: Sco
   const agent = await requireVerifiedAgent(tx, req, payer, "visa", "pay");
   const credentialId = checkPaymentContainer(input.agenticPaymentContainer, agent);
 
-  const rows = await tx.$queryRaw<{ id: string }[]>`
-    SELECT id FROM visa_credentials WHERE id = ${credentialId} AND livemode = ${payer.livemode} AND payer_merchant_id = ${payer.merchantId} FOR UPDATE SKIP LOCKED`;
-  if (!rows[0]) {
+  if (!(await lockSingleUse(tx, "visa", `${payer.livemode ? "live" : "test"}:${credentialId}`))) {
     const exists = await tx.visaCredential.count({
       where: { id: credentialId, livemode: payer.livemode, payerMerchantId: payer.merchantId },
     });
@@ -47,6 +51,9 @@ export async function payCheckoutWithCredential(tx: Db, req: Request, payer: Sco
       throw new BusyError(`Credential ${credentialId} is being used by another payment; retry shortly.`, { reason: "credential_in_use" });
     throw new NotFoundError("visa_credential", credentialId);
   }
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    SELECT id FROM visa_credentials WHERE id = ${credentialId} AND livemode = ${payer.livemode} AND payer_merchant_id = ${payer.merchantId} FOR UPDATE`;
+  if (!rows[0]) throw new NotFoundError("visa_credential", credentialId);
   const credential = await tx.visaCredential.findUniqueOrThrow({ where: { id: credentialId } });
   const instruction = await tx.visaInstruction.findUniqueOrThrow({ where: { id: credential.instructionId } });
   if (instruction.agentKeyId !== agent.key.id)

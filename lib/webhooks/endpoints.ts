@@ -5,7 +5,7 @@ import { NotFoundError, ValidationError } from "../errors";
 import { createId } from "../ids";
 import { listNewestFirst } from "../pagination";
 import type { Scope } from "../scope";
-import { checkWebhookUrl } from "./address-policy";
+import { checkWebhookUrl } from "../security/address-policy";
 import type { CreateEndpointInput, UpdateEndpointInput } from "./schemas";
 import { serializeEndpoint } from "./serialize";
 import { newSigningSecret, ROTATION_OVERLAP_MS } from "./signing-secrets";

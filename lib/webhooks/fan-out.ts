@@ -4,12 +4,12 @@
 // aps_random_id, migration 20261126152505), so a crash in between loses nothing, several app instances
 // never fan out one event twice, and the application neither reads the events nor makes a row per delivery
 // (it did through Prisma's createMany: the largest share of the sender's CPU, docs/BENCHMARKS.md).
-// An ACP endpoint (format "acp", lib/acp/order-webhook.ts) takes only the order events of orders an ACP
-// checkout session paid.
+// An endpoint whose format takes only session events (ACP's, lib/webhooks/formats.ts) gets only those types
+// of orders an ACP checkout session paid.
 import type { Db } from "../db";
-import { ACP_ORDER_EVENT_TYPES, isAcpOrderEvent } from "../acp/order-webhook";
 import { sql, statement } from "../db";
 import { createId } from "../ids";
+import { fanOutFilter, takesEvent, webhookFormat } from "./formats";
 
 /** Events per fan-out statement. */
 export const FAN_OUT_BATCH = 1000;
@@ -26,7 +26,7 @@ const FAN_OUT = statement(
      SELECT aps_random_id('wdl'), ev.id, ep.id, 'pending', now()
        FROM ev JOIN webhook_endpoints ep ON ep.merchant_id = ev.merchant_id AND ep.livemode = ev.livemode AND ep.status = 'enabled'
       WHERE (COALESCE(cardinality(ep.enabled_events), 0) = 0 OR ev.type = ANY(ep.enabled_events))
-        AND (ep.format <> 'acp' OR (ev.type = ANY($2::text[]) AND EXISTS (SELECT 1 FROM acp_checkout_sessions s WHERE s.order_id = ev.object_id)))
+        AND (ep.format = ANY($2::text[]) OR (ev.type = ANY($3::text[]) AND EXISTS (SELECT 1 FROM acp_checkout_sessions s WHERE s.order_id = ev.object_id)))
      RETURNING 1
    )
    SELECT (SELECT count(*) FROM marked)::int AS events, (SELECT count(*) FROM queued)::int AS deliveries`,
@@ -34,14 +34,9 @@ const FAN_OUT = statement(
 
 /** Fans out up to FAN_OUT_BATCH events not fanned out yet; returns how many events it took. */
 export async function fanOutEvents(): Promise<number> {
-  const [row] = await sql().rows<{ events: number; deliveries: number }>(FAN_OUT, [FAN_OUT_BATCH, [...ACP_ORDER_EVENT_TYPES]]);
+  const { openFormats, sessionEventTypes } = fanOutFilter();
+  const [row] = await sql().rows<{ events: number; deliveries: number }>(FAN_OUT, [FAN_OUT_BATCH, openFormats, sessionEventTypes]);
   return row.events;
-}
-
-/** Whether an endpoint takes an event (the fan-out statement's test, for resends). */
-function subscribes(ep: { enabledEvents: string[]; format: string }, type: string, acpSessionId: string | null): boolean {
-  if (ep.format === "acp" && !isAcpOrderEvent(type, acpSessionId)) return false;
-  return ep.enabledEvents.length === 0 || ep.enabledEvents.includes(type);
 }
 
 /** Queues an event again (POST /v1/events/:id/resend): to one endpoint, or to every current subscriber. */
@@ -54,13 +49,14 @@ export async function queueEventFor(
     where: { merchantId: event.merchantId, livemode: event.livemode, status: "enabled", ...(endpointId ? { id: endpointId } : {}) },
     select: { id: true, enabledEvents: true, format: true },
   });
-  const acpSession = endpoints.some((ep) => ep.format === "acp")
+  const sessionOnly = (ep: { format: string }) => webhookFormat(ep.format).sessionEventTypes !== undefined;
+  const session = endpoints.some(sessionOnly)
     ? await tx.$queryRaw<
         { id: string }[]
       >`SELECT s.id FROM acp_checkout_sessions s JOIN events e ON e.object_id = s.order_id WHERE e.id = ${event.id}`
     : [];
-  const acpSessionId = acpSession[0]?.id ?? null;
-  const targets = endpoints.filter((ep) => (endpointId && ep.format !== "acp" ? true : subscribes(ep, event.type, acpSessionId)));
+  const sessionId = session[0]?.id ?? null;
+  const targets = endpoints.filter((ep) => (endpointId && !sessionOnly(ep) ? true : takesEvent(ep, event.type, sessionId)));
   const now = new Date();
   await tx.webhookDelivery.createMany({
     data: targets.map((ep) => ({ id: createId("delivery"), eventId: event.id, endpointId: ep.id, status: "pending", nextAttemptAt: now })),

@@ -6,7 +6,7 @@ import http from "node:http";
 import https from "node:https";
 import { env } from "../env";
 import { classifySendError, type DeliveryErrorClass } from "./delivery-errors";
-import { outboundAgents } from "./outbound-agents";
+import { outboundAgents } from "../security/outbound-agents";
 
 export interface SendResult {
   ok: boolean;

@@ -11,39 +11,36 @@
 // Fairness: the claim takes, per endpoint, at most WEBHOOK_ENDPOINT_CONCURRENCY attempts in flight
 // (counted over every process: `sending` rows with a live lease) and per merchant at most
 // WEBHOOK_MERCHANT_CONCURRENCY, and orders what it takes round-robin between merchants (each merchant's
-// oldest first), so one merchant's slow endpoints can fill only their own slots. Sends are not batched in
+// oldest first), so one merchant's slow endpoints can fill only their own slots. It picks each endpoint's due
+// work before it ranks anything (at most the free slots' worth from each endpoint with work, found through
+// partial indexes), so its cost follows the caps and the number of endpoints with work, never the backlog:
+// 25,000 due attempts of one merchant do not push another's first one back. Sends are not batched in
 // waves: each attempt frees its slot when it ends, and its outcome is recorded with others that ended
 // about the same time (one transaction per flush).
-import { acpOrderEventBody, MERCHANT_SIGNATURE_HEADER } from "../acp/order-webhook";
 import { DeferredTransaction, sql, statement } from "../db";
+import { logUnlessDatabaseDown } from "../db-availability";
 import { env } from "../env";
 import { createId } from "../ids";
 import { signWebhookPayload } from "agent-payments-sdk";
 import { openSecret } from "../crypto/secret-box";
-import { mayUsePrivateAddresses } from "./address-policy";
+import { mayUsePrivateAddresses } from "../security/address-policy";
 import type { DeliveryErrorClass } from "./delivery-errors";
 import { FAN_OUT_BATCH, fanOutEvents } from "./fan-out";
+import { webhookFormat, type FormattedEvent } from "./formats";
 import { sendSignedPost, type SendResult } from "./send-delivery";
+import { globalSingleton } from "../global-singleton";
 
-export interface ClaimedRow {
+export interface ClaimedRow extends FormattedEvent {
   id: string;
   endpoint_id: string;
   attempts: number;
-  event_id: string;
-  event_type: string;
-  /** The event's stored JSON (`data`), as text: spliced into the body without a parse and re-serialise. */
-  event_data: string;
-  event_created: Date;
-  event_livemode: boolean;
   url: string;
   endpoint_status: string;
   secret_ciphertext: string;
   previous_secret_ciphertext: string | null;
   previous_secret_expires_at: Date | null;
-  /** "service" or "acp" (lib/acp/order-webhook.ts). */
+  /** The endpoint's format: its entry in the table of lib/webhooks/formats.ts ("service", or an adapter's). */
   format: string;
-  /** The ACP checkout session of the event's order, if an ACP session paid it. */
-  acp_session_id: string | null;
 }
 
 interface Outcome {
@@ -55,34 +52,60 @@ interface Outcome {
 
 /** A lease covers one send (its time-out) and the short wait until its outcome is flushed. */
 const leaseSeconds = () => Math.ceil(env.WEBHOOK_TIMEOUT_MS / 1000) + 10;
-/** Due rows the claim looks at, oldest first (bounds its cost under a huge backlog). */
-const CLAIM_SCAN = 20_000;
 
 // $1 how many, $2 per-endpoint cap, $3 per-merchant cap, $4 lease seconds, $5 only merchants with nothing in
 // flight, $6 ids of this process's attempts that have finished but are not recorded yet (not in flight).
+// Work is picked per endpoint BEFORE anything is ranked, so the cost follows the caps, not the backlog:
+//  busy_ep/busy_m  live leases per endpoint and merchant (the partial index of `sending` rows: as many as
+//                  the attempts in flight);
+//  queued_ep       every endpoint with pending rows and its earliest one: a skip scan of the partial index of
+//                  `pending` rows, one probe per endpoint however many rows it holds;
+//  room            per endpoint with due work (or a lease run out), how many it may take: its free slots,
+//                  its merchant's, and the claim's limit, whichever is fewest;
+//  due             per endpoint at most that many rows, its leases run out and its due rows, oldest first;
+//  per_m/pick      each merchant's rows ranked across its endpoints (the emptiest endpoint first), cut at
+//                  the merchant's free slots, then taken round-robin between merchants.
 const CLAIM = statement(
   "webhook_claim_fair",
-  `WITH busy_ep AS (
+  `WITH RECURSIVE busy_ep AS (
      SELECT endpoint_id, count(*)::int AS n FROM webhook_deliveries
       WHERE status = 'sending' AND locked_until >= now() AND NOT (id = ANY($6::text[])) GROUP BY endpoint_id
    ), busy_m AS (
      SELECT e.merchant_id, sum(b.n)::int AS n FROM busy_ep b JOIN webhook_endpoints e ON e.id = b.endpoint_id GROUP BY e.merchant_id
+   ), queued_ep AS (
+     (SELECT endpoint_id, next_attempt_at FROM webhook_deliveries WHERE status = 'pending' ORDER BY endpoint_id, next_attempt_at LIMIT 1)
+     UNION ALL
+     SELECT n.endpoint_id, n.next_attempt_at FROM queued_ep q CROSS JOIN LATERAL (
+       SELECT d.endpoint_id, d.next_attempt_at FROM webhook_deliveries d
+        WHERE d.status = 'pending' AND d.endpoint_id > q.endpoint_id ORDER BY d.endpoint_id, d.next_attempt_at LIMIT 1
+     ) n
+   ), candidate AS (
+     SELECT endpoint_id FROM queued_ep WHERE next_attempt_at <= now()
+     UNION
+     SELECT endpoint_id FROM webhook_deliveries WHERE status = 'sending' AND locked_until < now()
+   ), room AS (
+     SELECT c.endpoint_id, e.merchant_id, COALESCE(be.n, 0) AS ep_busy, COALESCE(bm.n, 0) AS m_busy,
+            GREATEST(LEAST($2 - COALESCE(be.n, 0), $3 - COALESCE(bm.n, 0), $1), 0) AS n
+       FROM candidate c JOIN webhook_endpoints e ON e.id = c.endpoint_id
+       LEFT JOIN busy_ep be ON be.endpoint_id = c.endpoint_id LEFT JOIN busy_m bm ON bm.merchant_id = e.merchant_id
+      WHERE NOT $5::boolean OR bm.n IS NULL
    ), due AS (
-     SELECT d.id, d.endpoint_id, d.next_attempt_at FROM webhook_deliveries d
-      WHERE (d.status = 'pending' AND d.next_attempt_at <= now()) OR (d.status = 'sending' AND d.locked_until < now())
-      ORDER BY d.next_attempt_at LIMIT ${CLAIM_SCAN}
-   ), per_ep AS (
-     SELECT due.*, e.merchant_id,
-            row_number() OVER (PARTITION BY due.endpoint_id ORDER BY due.next_attempt_at, due.id) + COALESCE(b.n, 0) AS ep_slot
-       FROM due JOIN webhook_endpoints e ON e.id = due.endpoint_id LEFT JOIN busy_ep b ON b.endpoint_id = due.endpoint_id
+     SELECT r.merchant_id, r.m_busy, x.id, x.next_attempt_at,
+            row_number() OVER (PARTITION BY r.endpoint_id ORDER BY x.next_attempt_at, x.id) + r.ep_busy AS ep_slot
+       FROM room r CROSS JOIN LATERAL (
+         SELECT u.id, u.next_attempt_at FROM (
+           (SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+             WHERE d.endpoint_id = r.endpoint_id AND d.status = 'sending' AND d.locked_until < now() ORDER BY d.locked_until LIMIT r.n)
+           UNION ALL
+           (SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+             WHERE d.endpoint_id = r.endpoint_id AND d.status = 'pending' AND d.next_attempt_at <= now() ORDER BY d.next_attempt_at LIMIT r.n)
+         ) u ORDER BY u.next_attempt_at LIMIT r.n
+       ) x
+      WHERE r.n > 0
    ), per_m AS (
-     SELECT p.id, p.next_attempt_at,
-            row_number() OVER (PARTITION BY p.merchant_id ORDER BY p.ep_slot, p.next_attempt_at, p.id) AS m_rank,
-            COALESCE(bm.n, 0) AS m_busy
-       FROM per_ep p LEFT JOIN busy_m bm ON bm.merchant_id = p.merchant_id
-      WHERE p.ep_slot <= $2
+     SELECT id, next_attempt_at, m_busy, row_number() OVER (PARTITION BY merchant_id ORDER BY ep_slot, next_attempt_at, id) AS m_rank FROM due
    ), pick AS (
-     SELECT id FROM per_m WHERE m_rank + m_busy <= $3 AND (NOT $5::boolean OR m_busy = 0) ORDER BY m_rank, next_attempt_at LIMIT $1
+     SELECT id FROM per_m WHERE m_rank + m_busy <= $3 ORDER BY m_rank, next_attempt_at LIMIT $1
    ), locked AS (
      SELECT d.id FROM webhook_deliveries d
       WHERE d.id IN (SELECT id FROM pick)
@@ -96,7 +119,7 @@ const CLAIM = statement(
    RETURNING d.id, d.endpoint_id, d.attempts, ev.id AS event_id, ev.type AS event_type, ev.data::text AS event_data,
              ev.created_at AS event_created, ev.livemode AS event_livemode, ep.url, ep.status AS endpoint_status,
              ep.secret_ciphertext, ep.previous_secret_ciphertext, ep.previous_secret_expires_at, ep.format,
-             (SELECT s.id FROM acp_checkout_sessions s WHERE s.order_id = ev.object_id) AS acp_session_id`,
+             (SELECT s.id FROM acp_checkout_sessions s WHERE s.order_id = ev.object_id) AS session_id`,
 );
 
 export async function claimDue(limit: number, idleMerchantsOnly = false, finishedIds: string[] = []): Promise<ClaimedRow[]> {
@@ -137,11 +160,6 @@ function opened(sealed: string): string {
   return secret;
 }
 
-/** The delivery body: `data` spliced in as stored (jsonb text), the rest serialised here. */
-export function deliveryBody(row: Pick<ClaimedRow, "event_id" | "event_type" | "event_data" | "event_created" | "event_livemode">): string {
-  return `{"id":${JSON.stringify(row.event_id)},"type":${JSON.stringify(row.event_type)},"data":${row.event_data},"created":${Math.floor(row.event_created.getTime() / 1000)},"livemode":${row.event_livemode}}`;
-}
-
 const failure = (error: DeliveryErrorClass): SendResult => ({ ok: false, responseStatus: null, durationMs: 0, error });
 
 async function sendOne(row: ClaimedRow, bodies: Map<string, string>): Promise<Outcome> {
@@ -150,21 +168,17 @@ async function sendOne(row: ClaimedRow, bodies: Map<string, string>): Promise<Ou
   try {
     if (row.endpoint_status !== "enabled") result = failure("endpoint_disabled");
     else {
-      const acp = row.format === "acp";
+      const format = webhookFormat(row.format);
       const bodyKey = `${row.format}:${row.event_id}`;
       let body = bodies.get(bodyKey);
-      if (body === undefined)
-        bodies.set(bodyKey, (body = acp ? acpOrderEventBody(row.event_type, row.event_data, row.acp_session_id) : deliveryBody(row)));
+      if (body === undefined) bodies.set(bodyKey, (body = format.body(row)));
       const active = [opened(row.secret_ciphertext)];
       if (row.previous_secret_ciphertext && row.previous_secret_expires_at && row.previous_secret_expires_at > attemptedAt)
         active.push(opened(row.previous_secret_ciphertext));
-      // The SDK's signer, so that what merchants verify with is exactly what signs (ACP's Merchant-Signature is
-      // the same t=,v1= scheme); an ACP receiver dedupes on Request-Id, the event's id.
+      // The SDK's signer, so that what merchants verify with is exactly what signs (every format carries the
+      // same t=,v1= scheme, in its own header).
       const signature = signWebhookPayload(active, body, Math.floor(attemptedAt.getTime() / 1000));
-      const headers: Record<string, string> = acp
-        ? { [MERCHANT_SIGNATURE_HEADER]: signature, "Request-Id": row.event_id, Timestamp: attemptedAt.toISOString() }
-        : { "x-service-signature": signature, "x-service-event-id": row.event_id };
-      result = await sendSignedPost(row.url, body, headers, mayUsePrivateAddresses());
+      result = await sendSignedPost(row.url, body, format.headers(row, signature, attemptedAt), mayUsePrivateAddresses());
     }
   } catch (err) {
     // One bad delivery (e.g. a secret that no longer decrypts) fails alone; the detail goes to the log.
@@ -328,12 +342,7 @@ class SenderEngine {
     if (batch.length === 0) return Promise.resolve();
     this.recording = batch;
     this.flushing = recordOutcomes(batch)
-      .catch((err) =>
-        console.error(
-          "webhook sender: recording failed (the leases will run out and the attempts be retried):",
-          err instanceof Error ? err.message : err,
-        ),
-      )
+      .catch((err) => logUnlessDatabaseDown("webhook sender: recording failed (the leases will run out and the attempts be retried):", err))
       .finally(() => {
         this.flushing = null;
         this.recording = [];
@@ -392,22 +401,22 @@ interface Background {
   engine: SenderEngine;
   wake: () => void;
 }
-const KEY = Symbol.for("aps.webhooks.background-sender");
-const g = globalThis as unknown as Record<symbol, Background | undefined>;
+/** This process's running loop, if it started one. */
+const loop = globalSingleton("webhooks.background-sender", (): { current?: Background } => ({}));
 
 /** Whether this process runs the background sender (then the tick only wakes it). */
 export function backgroundSenderRunning(): boolean {
-  return g[KEY] !== undefined;
+  return loop.current !== undefined;
 }
 
 /** Wakes this process's background sender, if it runs one. */
 export function wakeBackgroundSender(): boolean {
-  g[KEY]?.wake();
-  return g[KEY] !== undefined;
+  loop.current?.wake();
+  return loop.current !== undefined;
 }
 
 export function startBackgroundSender(): void {
-  if (g[KEY]) return;
+  if (loop.current) return;
   let running = false;
   let again = false;
   let fanOutNeeded = true;
@@ -425,7 +434,8 @@ export function startBackgroundSender(): void {
         await engine.pump();
       } while (again);
     } catch (err) {
-      console.error("webhook sender:", err instanceof Error ? err.message : err);
+      // Woken again by the next commit, finished send or tick; a database outage is logged once, by its breaker.
+      logUnlessDatabaseDown("webhook sender:", err);
     } finally {
       running = false;
     }
@@ -455,6 +465,6 @@ export function startBackgroundSender(): void {
     fanOutNeeded = true;
     schedule(2);
   };
-  g[KEY] = { engine, wake };
+  loop.current = { engine, wake };
   wake();
 }

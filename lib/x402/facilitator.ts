@@ -2,14 +2,16 @@
 // POST /x402/settle and GET /x402/supported, authenticated with the merchant's key, bodies and answers as the
 // x402 specification (v2, and v1 bodies): verify -> { isValid, invalidReason?, invalidMessage?, payer? },
 // settle -> { success, errorReason?, errorMessage?, payer?, transaction, network }. A refusal is an answer
-// (200); a body that is not a facilitator request at all is 400 in the same shape.
+// (200); a body that is not a facilitator request at all is 400 in the same shape, and a settlement that
+// failed on our side (no rail, the rail down) its error's status in the same shape (facilitator-route.ts).
 import { Reply } from "../http/api";
 import type { Caller } from "../scope";
 import type { Db } from "../db";
 import { checkPayment, type RefusedPayment } from "./check-payment";
 import { BASE_SEPOLIA, networkFor, payToAddress } from "./networks";
 import { FacilitatorBody } from "./schemas";
-import { authorizationUsed, nonceUsed, settlePayment } from "./settle-payment";
+import { failedSettleResponse, SettlementFailed } from "./settle-failure";
+import { authorizationUsed, nonceUsed, settlePayment, settleResponse } from "./settle-payment";
 
 function malformed(message: string) {
   return { reason: "invalid_payload", message: `Not an x402 facilitator request: ${message}` };
@@ -40,14 +42,7 @@ function verifyRefusal(refused: RefusedPayment) {
 }
 
 function settleRefusal(refused: RefusedPayment) {
-  return {
-    success: false,
-    errorReason: refused.reason,
-    errorMessage: refused.message,
-    transaction: "",
-    network: refused.networkName,
-    ...(refused.payer ? { payer: refused.payer } : {}),
-  };
+  return failedSettleResponse(refused.reason, refused.message, refused.networkName, refused.payer);
 }
 
 export async function verifyX402(db: Db, principal: Caller, body: unknown) {
@@ -75,15 +70,14 @@ export async function settleX402(tx: Db, principal: Caller, body: unknown) {
     ...request,
   });
   if (!payment.ok) return settleRefusal(payment);
-  const settled = await settlePayment(tx, principal, payment, { name: payment.description || payment.resourceUrl || "x402 payment" });
+  // A settlement that throws (no rail, the rail down) rolls back and is answered in the settle response's shape.
+  const settled = await settlePayment(tx, principal, payment, { name: payment.description || payment.resourceUrl || "x402 payment" }).catch(
+    (err: unknown) => {
+      throw new SettlementFailed(err, payment.networkName, payment.payer);
+    },
+  );
   if (!settled.ok) return settleRefusal(settled);
-  return {
-    success: true,
-    transaction: settled.paymentIntentId,
-    network: payment.networkName,
-    payer: payment.payer,
-    amount: payment.authorization.value,
-  };
+  return { ...settleResponse(payment, settled.paymentIntentId), amount: payment.authorization.value };
 }
 
 /** What this facilitator settles for the key's mode, and where the merchant is paid (extra.payTo). */

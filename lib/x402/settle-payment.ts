@@ -3,9 +3,9 @@
 // (openCheckout, source x402) captured at once by captureCheckout, so the PaymentIntent, order, ledger posting,
 // events and webhooks, and later refunds are the usual ones; nothing here moves money itself.
 //
-// - Single use: a transaction-scoped advisory lock on the authorization's key is TRIED first: a settlement of
-//   the same authorization running elsewhere (any process) makes this one refuse at once, without waiting on
-//   a connection; after it committed, the row is there and the insert finds it. The primary key backs both.
+// - Single use: the authorization's single-use lock (lockSingleUse, lib/single-use.ts) is TRIED first: a
+//   settlement of the same authorization running elsewhere (any process) makes this one refuse at once, without
+//   waiting on a connection; after it committed, the row is there and the insert finds it. The primary key backs both.
 // - Crash safety: the rail's charge key is the authorization's key, so a retry after a crash that rolled the
 //   settlement back finds the rail's first charge instead of taking a second one.
 // - Live mode: no on-chain rail yet, 502 UPSTREAM_ERROR before anything is written.
@@ -14,6 +14,7 @@ import { openCheckout } from "../checkouts/open-checkout";
 import type { Db } from "../db";
 import { UpstreamError } from "../errors";
 import type { Scope } from "../scope";
+import { lockSingleUse } from "../single-use";
 import type { RefusedPayment, VerifiedPayment } from "./check-payment";
 
 export interface SaleOf {
@@ -56,6 +57,11 @@ export function nonceUsed(payment: VerifiedPayment): RefusedPayment {
   };
 }
 
+/** The x402 SettleResponse of a settled payment: the facilitator's answer, a hosted resource's PAYMENT-RESPONSE. */
+export function settleResponse(payment: VerifiedPayment, paymentIntentId: string) {
+  return { success: true, transaction: paymentIntentId, network: payment.networkName, payer: payment.payer };
+}
+
 export async function settlePayment(tx: Db, merchant: Scope, payment: VerifiedPayment, sale: SaleOf): Promise<Settlement> {
   if (merchant.livemode)
     throw new UpstreamError(
@@ -63,10 +69,7 @@ export async function settlePayment(tx: Db, merchant: Scope, payment: VerifiedPa
     );
   const key = authorizationKey(payment);
   const keyText = `${key.network}:${key.asset}:${key.payer}:${key.nonce}`;
-  const [lock] = await tx.$queryRaw<
-    { locked: boolean }[]
-  >`SELECT pg_try_advisory_xact_lock(hashtextextended(${`x402:${keyText}`}, 0)) AS locked`;
-  if (!lock?.locked) return nonceUsed(payment); // being settled right now by another request
+  if (!(await lockSingleUse(tx, "x402", keyText))) return nonceUsed(payment); // being settled right now by another request
   const inserted = await tx.$queryRaw<{ nonce: string }[]>`
     INSERT INTO x402_authorizations (network, asset, payer, nonce, merchant_id, livemode, value)
     VALUES (${key.network}, ${key.asset}, ${key.payer}, ${key.nonce}, ${merchant.merchantId}, ${merchant.livemode}, ${payment.authorization.value})

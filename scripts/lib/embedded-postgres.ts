@@ -16,6 +16,8 @@ export interface RunningDatabase {
   /** Server address without a database name, for creating databases. */
   adminUrl: (database: string) => string;
   stop: () => Promise<void>;
+  /** The data directory of a server this call started (none when one was already running on the port). */
+  dataDir?: string;
 }
 
 export interface EmbeddedOptions {
@@ -117,7 +119,8 @@ const LOG_SETTINGS = [
   "-c log_rotation_size=0",
   "-c log_truncate_on_rotation=on",
 ];
-// A throwaway database trades durability on a machine crash for speed; a crash of the server alone loses nothing.
+// A throwaway database trades durability for speed: a machine crash loses data, and so can a crash (SIGKILL) of
+// the server alone, the last commits it acknowledged (synchronous_commit off). Tests that kill it do not use these.
 const THROWAWAY_SETTINGS = ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"];
 
 export async function startEmbeddedPostgres(name: string, port: number, options: EmbeddedOptions = {}): Promise<RunningDatabase> {
@@ -139,6 +142,7 @@ export async function startEmbeddedPostgres(name: string, port: number, options:
   }
   return {
     adminUrl,
+    dataDir,
     stop: async () => {
       if (existsSync(path.join(dataDir, "postmaster.pid")))
         await asOwner(owner, pgCtl, ["stop", "-D", dataDir, "-m", "fast", "-w", "-t", "60"]);

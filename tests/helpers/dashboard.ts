@@ -199,8 +199,8 @@ export interface DashboardMerchant {
 }
 
 /** `twoFactor`: the owner enrolls in two-factor sign-in first, so that this session may act in live mode. */
-export async function dashboardMerchant(name: string, options: { twoFactor?: boolean } = {}): Promise<DashboardMerchant> {
-  const session = await signUpOverHttp({ name });
+export async function dashboardMerchant(name: string, options: { twoFactor?: boolean; base?: string } = {}): Promise<DashboardMerchant> {
+  const session = await signUpOverHttp({ name }, options.base);
   const csrfToken = (await dashboardPage(session)).csrfToken!;
   if (options.twoFactor) await enrollTwoFactor(session, csrfToken);
   const key = await dashboardCall(session, "POST", "/api/dashboard/api-keys", { body: { name: "tests" }, csrfToken });

@@ -1,5 +1,6 @@
 // A minimal server-sent-events client over fetch for the stream tests: collects frames (id, event, data)
-// and comment lines as they arrive; close() disconnects.
+// and comment lines as they arrive; close() disconnects. `paused`: reads nothing until resume() (a client
+// that stops reading: fetch stops taking bytes from the socket once its own small buffer is full).
 import { checkV1Response, recordV1Response } from "./openapi-responses";
 
 export interface SseFrame {
@@ -17,13 +18,17 @@ export interface SseConnection {
   errorBody?: any;
   waitFor: (predicate: (frames: SseFrame[]) => boolean, timeoutMs?: number) => Promise<void>;
   close: () => void;
+  /** Resolves when the stream has ended (the server ended it, or close()). */
   closed: Promise<void>;
+  ended: boolean;
+  /** Starts reading a stream opened with `paused`. */
+  resume: () => void;
 }
 
 export async function openStream(
   base: string,
   key: string,
-  options: { types?: string; lastEventId?: string } = {},
+  options: { types?: string; lastEventId?: string; paused?: boolean } = {},
 ): Promise<SseConnection> {
   const abort = new AbortController();
   const url = new URL("/v1/events/stream", base);
@@ -47,19 +52,28 @@ export async function openStream(
       while (!predicate(connection.frames)) {
         if (Date.now() > deadline)
           throw new Error(
-            `stream: condition not met in ${timeoutMs} ms (${connection.frames.length} frames: ${connection.frames.map((f) => f.event).join(",")})`,
+            `stream: condition not met in ${timeoutMs} ms (${connection.frames.length} frames: ${connection.frames
+              .slice(0, 20)
+              .map((f) => f.event)
+              .join(",")}${connection.frames.length > 20 ? ",..." : ""})`,
           );
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     },
     close: () => abort.abort(),
     closed: Promise.resolve(),
+    ended: false,
+    resume: () => resume(),
   };
+  let resume!: () => void;
+  const resumed = new Promise<void>((resolve) => (resume = resolve));
+  if (!options.paused) resume();
   if (res.status !== 200) {
     connection.errorBody = await res.json();
     return connection;
   }
   connection.closed = (async () => {
+    await resumed;
     const decoder = new TextDecoder();
     let buffer = "";
     try {
@@ -84,8 +98,9 @@ export async function openStream(
         }
       }
     } catch {
-      // aborted by close()
+      // aborted by close(), or the server dropped the connection
     }
+    connection.ended = true;
   })();
   return connection;
 }

@@ -1,4 +1,4 @@
-// A migrated database of one test file's own, on the test database's server, for tests whose background
+// A migrated database of one test file's own, on the test database's server (or a server of its own), for tests whose background
 // work must be theirs alone (nothing else ticks it) and that cannot share ISOLATED_DATABASE_URL with
 // webhook-delivery.http. Dropped by `drop()`; merchants are made through the same domain function.
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -15,8 +15,9 @@ export interface OwnDatabase {
   drop: () => Promise<void>;
 }
 
-export async function ownDatabase(suffix: string): Promise<OwnDatabase> {
-  const base = new URL(process.env.DATABASE_URL!);
+/** `server`: any database's URL on the server to use (default the test database's; a test's own server: own-postgres.ts). */
+export async function ownDatabase(suffix: string, server = process.env.DATABASE_URL!): Promise<OwnDatabase> {
+  const base = new URL(server);
   const name = `${base.pathname.slice(1)}_${suffix}`;
   const adminUrl = Object.assign(new URL(base.href), { pathname: "/postgres" }).href;
   const url = Object.assign(new URL(base.href), { pathname: `/${name}` }).href;

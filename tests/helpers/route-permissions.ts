@@ -16,20 +16,33 @@ export function files(dir: string, name: RegExp): string[] {
 }
 
 /** `app/v1/checkouts/[id]/cancel/route.ts` -> `/v1/checkouts/{id}/cancel`. */
-function templateOf(file: string): string {
+export function templateOf(file: string): string {
   const dir = path.relative(APP, path.dirname(file)).split(path.sep).join("/");
   return `/${dir.replace(/\[(\w+)\]/g, "{$1}")}`;
 }
 
 /** A route file's source; a file that re-exports another route's methods stands for that file. */
-function sourceOf(file: string): string {
+export function sourceOf(file: string): { file: string; text: string } {
   const text = readFileSync(file, "utf8");
   const reexport = /^export \{[^}]+\} from "(\.[^"]+\/route)";$/m.exec(text);
-  return reexport ? sourceOf(path.resolve(path.dirname(file), `${reexport[1]}.ts`)) : text;
+  return reexport ? sourceOf(path.resolve(path.dirname(file), `${reexport[1]}.ts`)) : { file, text };
+}
+
+/**
+ * A handler made with the operation beside its route (`api(operation.POST, ...)`, lib/openapi/operation.ts) reads
+ * as if its options were written in place: the text of that export of the route's operations.ts.
+ */
+function withOperation(handler: string, routeFile: string): string {
+  const named = /^((?:asDirectory\()?\w+\()\s*operation\.(\w+)\b/.exec(handler);
+  if (!named) return handler;
+  const text = readFileSync(path.join(path.dirname(routeFile), "operations.ts"), "utf8");
+  const options = handlers(text).get(named[2]) ?? "";
+  const fields = [/auth: "\w+"/, DECLARED].map((field) => field.exec(options)?.[0]).filter(Boolean);
+  return `${named[1]}{ ${fields.join(", ")} })`;
 }
 
 /** Each exported method's handler: the text of `export const M = ...`, or the name it re-exports. */
-function handlers(text: string): Map<string, string> {
+export function handlers(text: string): Map<string, string> {
   const found = new Map<string, string>();
   const chunks = text.split(/^(?=export )/m);
   for (const chunk of chunks) {
@@ -78,14 +91,17 @@ export function routeRows(): { rows: Row[]; missing: string[] } {
   for (const file of files(APP, /^route\.tsx?$/)) {
     if (file.includes("[...")) continue; // catch-alls: plain 404s
     const route = templateOf(file);
-    for (const [method, handler] of handlers(sourceOf(file))) {
+    const source = sourceOf(file);
+    for (const [method, written] of handlers(source.text)) {
+      const handler = withOperation(written, source.file);
       const key = `${method} ${route}`;
       const composition = compositions.get(handler.trim().replace(/;$/, ""));
       if (composition) {
         rows.push({ method, path: route, resource: composition[0], access: composition[1] });
         continue;
       }
-      const withKey = /^(?:asDirectory\()?(?:api|acpRoute)\(/.test(handler) && !/auth: "public"/.test(handler.slice(0, 200));
+      const withKey =
+        /^(?:asDirectory\()?(?:api|acpRoute|facilitatorRoute)\(/.test(handler) && !/auth: "public"/.test(handler.slice(0, 200));
       if (!withKey) continue;
       const declared = DECLARED.exec(handler);
       if (!declared) missing.push(key);

@@ -54,3 +54,41 @@ export async function startReceiver(respond: Receiver["respond"] = () => 200): P
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
   return receiver;
 }
+
+export interface SlowReceiver {
+  /** Base URL: endpoints add a path each (`${url}/a0`), counted apart in `maxInFlightByPath`. */
+  url: string;
+  state: { received: number; answered: number; inFlight: number; maxInFlight: number; maxInFlightByPath: Map<string, number> };
+  close: () => Promise<void>;
+}
+
+/** A receiver that answers 200 after `delayMs`, counting requests in flight (in all and per path) and answered. */
+export async function startSlowReceiver(delayMs: number): Promise<SlowReceiver> {
+  const state: SlowReceiver["state"] = { received: 0, answered: 0, inFlight: 0, maxInFlight: 0, maxInFlightByPath: new Map() };
+  const byPath = new Map<string, number>();
+  const server = http.createServer((req, res) => {
+    req.resume();
+    const path = req.url ?? "/";
+    const here = (byPath.get(path) ?? 0) + 1;
+    byPath.set(path, here);
+    state.maxInFlightByPath.set(path, Math.max(state.maxInFlightByPath.get(path) ?? 0, here));
+    state.received++;
+    state.inFlight++;
+    state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
+    let open = true;
+    const done = () => {
+      if (!open) return;
+      open = false;
+      state.inFlight--;
+      byPath.set(path, byPath.get(path)! - 1);
+    };
+    const timer = setTimeout(() => (done(), state.answered++, res.writeHead(200).end()), delayMs);
+    res.on("close", () => (clearTimeout(timer), done()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    state,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
+}

@@ -1,7 +1,7 @@
 // GET /v1/events/stream over real HTTP against a production server (docs/webhooks.md,
 // "Live events for developers"): frames exactly as fixed there, the ?types= filter, modes kept apart, Last-Event-ID replay
-// without a gap (also for an event whose transaction commits after a later one), keep-alive comments,
-// clean-up on disconnect. The file's own database: it holds transactions open and inserts live events.
+// without a gap or a repeat (also around a transaction that commits after a younger one), keep-alive comments,
+// clean-up on disconnect. The caps, the time limit and backpressure: event-stream-limits.http.test.ts. The file's own database: it holds transactions open and inserts live events.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createId } from "../../lib/ids";
@@ -138,35 +138,40 @@ describe("GET /v1/events/stream", () => {
 
     const resumed = await stream(m.testKey, { lastEventId: a });
     await resumed.waitFor((f) => [b, c, lateId].every((id) => f.some((x) => x.id === id)));
-    expect(resumed.frames.some((f) => f.id === a)).toBe(false); // the last seen one is not sent again
     const d = await insertEvent(m.merchantId, false);
     await resumed.waitFor((f) => f.some((x) => x.id === d));
-    expect(new Set(resumed.frames.map((f) => f.id)).size).toBe(resumed.frames.length);
+    await sleep(300);
+    // Exactly what the client had not seen, each once, in transaction order (the late one began first).
+    expect(resumed.frames.map((f) => f.id)).toEqual([lateId, b, c, d]);
 
     // An unknown Last-Event-ID is refused rather than silently starting live.
     const unknown = await stream(m.testKey, { lastEventId: "evt_doesnotexist000000000000" });
     expect(unknown.status).toBe(400);
   });
 
-  it("live: an event whose transaction commits after a later one's is still sent, once", async () => {
+  it("live: an event of a younger transaction waits while an older one is open, then both go out in order, once", async () => {
     const m = await database.createMerchant();
     const s = await stream(m.testKey);
     const late = new pg.Client({ connectionString: database.url });
     await late.connect();
     await late.query("BEGIN");
-    const early = await insertEvent(m.merchantId, false, "order.refunded", late); // lower seq, not committed
+    const early = await insertEvent(m.merchantId, false, "order.refunded", late); // the older transaction, not committed
     const later = await insertEvent(m.merchantId, false);
-    await s.waitFor((f) => f.some((x) => x.id === later));
+    await sleep(700);
+    // Sending `later` now would let a client resuming from it skip `early`: it waits for the older transaction.
+    expect(s.frames).toHaveLength(0);
     await late.query("COMMIT");
     await late.end();
-    await s.waitFor((f) => f.some((x) => x.id === early));
+    await s.waitFor((f) => f.length >= 2);
     await sleep(300);
-    expect(s.frames.map((f) => f.id)).toEqual([later, early]);
+    expect(s.frames.map((f) => f.id)).toEqual([early, later]);
 
-    // And a reconnect resuming from `later` (sent first) still gets `early`, which committed after it.
+    // A reconnect resuming from `early` gets `later` and nothing twice.
     s.close();
-    const resumed = await stream(m.testKey, { lastEventId: later });
-    await resumed.waitFor((f) => f.some((x) => x.id === early));
+    const resumed = await stream(m.testKey, { lastEventId: early });
+    await resumed.waitFor((f) => f.some((x) => x.id === later));
+    await sleep(300);
+    expect(resumed.frames.map((f) => f.id)).toEqual([later]);
   });
 
   it("keeps the connection alive with comment lines and cleans up when the client goes away", async () => {

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { expireOverdueCheckouts } from "../../lib/checkouts/expire-checkouts";
 import { getDb } from "../../lib/db";
 import { EVENT_TYPES } from "../../lib/events/types";
 import { settleDuePaymentIntents } from "../../lib/payments/settle-payment-intents";
@@ -24,10 +25,14 @@ describe("events", () => {
     // payment_intent.canceled + order.canceled
     const canceled = await openCheckout(m.testKey);
     expect((await call("POST", `/v1/checkouts/${canceled.id}/cancel`, { key: m.testKey })).status).toBe(200);
-    // payment_intent.expired + order.canceled
+    // payment_intent.expired + order.canceled (the tick's expiry: a read shows it expired and writes nothing)
     const expired = await openCheckout(m.testKey, { expiresInSeconds: 1 });
     await sleep(1100);
     expect((await call("GET", `/v1/checkouts/${expired.id}`, { key: m.testKey })).body.status).toBe("expired");
+    await expireOverdueCheckouts(getDb(), { checkoutIds: [expired.id] });
+    // payment_intent.processing (a rail that answers later: the test rail's pm_card_pending)
+    const processing = await openCheckout(m.testKey);
+    expect((await capture(m.testKey, processing.id, "pm_card_pending")).status).toBe(200);
 
     const events = await allEvents(m.testKey);
     const about = (id: string) => events.filter((e) => e.data.object.id === id).map((e) => e.type);

@@ -386,7 +386,7 @@ describe("the hosted /pay card form: token number as the card number, the code a
     const dtvc = await code(agent, token.id);
     const wrong = await submit(checkout.id, token.tokenNumber, dtvc === "999" ? "998" : "999");
     expect(wrong.status).toBe(400);
-    expect(wrong.body.fieldErrors.cvc).toBeTruthy();
+    expect(wrong.body.fieldErrors.cardNumber).toBeTruthy();
     // A wrong code voids the outstanding ones: the right one no longer pays, a fresh one does.
     expect((await submit(checkout.id, token.tokenNumber, dtvc)).status).toBe(400);
     const fresh = await code(agent, token.id);
@@ -399,6 +399,45 @@ describe("the hosted /pay card form: token number as the card number, the code a
     const used = await submit(again.id, token.tokenNumber, fresh);
     expect(used.status).toBe(400);
     await expectUnpaidPi(again.id);
+  });
+
+  /** A card number in the agentic tokens' range, Luhn-valid, that is no token. */
+  function notAToken(): string {
+    let body = "522222";
+    while (body.length < 15) body += String(Math.floor(Math.random() * 10));
+    let sum = 0;
+    for (let i = 0; i < body.length; i++) {
+      let d = Number(body[body.length - 1 - i]);
+      if (i % 2 === 0) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+      sum += d;
+    }
+    return body + String((10 - (sum % 10)) % 10);
+  }
+
+  it("a wrong token answers as a wrong card: an unknown number, a wrong code, a revoked token, another shop's token, alike", async () => {
+    const agent = await registerAgent();
+    const token = await issueToken(agent);
+    const foreign = await issueToken(agent, {}, otherShop.merchantId);
+    const revoked = await issueToken(agent);
+    expect((await call("POST", `/mastercard/agentic_tokens/${revoked.id}/revoke`, { key: payer.testKey })).status).toBe(200);
+    const checkout = await openCheckout(shop.testKey, { amount: 700 });
+    const right = await code(agent, token.id);
+    const answers = [
+      await submit(checkout.id, notAToken(), "123"),
+      await submit(checkout.id, token.tokenNumber, right === "123" ? "124" : "123"),
+      await submit(checkout.id, revoked.tokenNumber, "123"),
+      await submit(checkout.id, foreign.tokenNumber, await code(agent, foreign.id)),
+    ];
+    expect(answers[0].status).toBe(400);
+    for (const answer of answers) expect(answer).toEqual(answers[0]);
+    await expectUnpaidPi(checkout.id);
+    // On a checkout that is no longer open, a token and a made-up number get the same answer too.
+    const paid = await openCheckout(shop.testKey, { amount: 300 });
+    expect(
+      (await call("POST", `/v1/checkouts/${paid.id}/capture`, { key: shop.testKey, body: { paymentMethod: "pm_card_visa" } })).status,
+    ).toBe(200);
+    const closed = [await submit(paid.id, notAToken(), "123"), await submit(paid.id, token.tokenNumber, "123")];
+    expect(closed[1]).toEqual(closed[0]);
   });
 
   async function expectUnpaidPi(checkoutId: string) {

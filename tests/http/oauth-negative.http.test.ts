@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { createHash } from "node:crypto";
-import { dashboardPage, signUpOverHttp, type DashboardSession } from "../helpers/dashboard";
+import { dashboardPage, enrollTwoFactor, signUpOverHttp, type DashboardSession } from "../helpers/dashboard";
+import { SCOPE_DESCRIPTIONS } from "../../lib/oauth/config";
 import { authorizeUrl, codeFor, consentPage, pkce, registerClient, tokenRequest } from "../helpers/oauth";
 import { startTestServer, TEST_CRON_SECRET } from "../helpers/server";
 import type { ServerProcess } from "../../scripts/lib/server-process";
@@ -162,6 +163,7 @@ describe("authorization request refusals", () => {
     const text = await res.text();
     return { status: res.status, location: res.headers.get("location"), body: text ? JSON.parse(text) : null };
   }
+  const consentPath = (params: Record<string, string | undefined>) => `/oauth/consent${new URL(authorizeUrl(base, params)).search}`;
 
   it("a redirect URI not registered (or not exactly) is refused here, never redirected to", async () => {
     const client = (await registerClient(base)).body;
@@ -204,7 +206,7 @@ describe("authorization request refusals", () => {
     expect(page.html).toContain("not valid");
   });
 
-  it("no PKCE, plain PKCE, implicit grant, unknown scope, foreign resource -> error redirected with state", async () => {
+  it("no PKCE, plain PKCE, implicit grant, unknown scope, foreign resource: refused here (no redirect) until the consent form's checks passed", async () => {
     const client = (await registerClient(base)).body;
     const { challenge } = pkce();
     const good = {
@@ -224,16 +226,60 @@ describe("authorization request refusals", () => {
       [{ resource: "https://evil.example/mcp" }, "invalid_target"],
     ];
     for (const [change, error] of cases) {
+      // Unauthenticated (GET /oauth/authorize): the RFC's JSON error, never a redirect.
       const res = await authorize({ ...good, ...change });
-      expect(res.status, JSON.stringify(change)).toBe(303);
-      const location = new URL(res.location!);
-      expect(`${location.origin}${location.pathname}`).toBe("http://127.0.0.1:9/callback");
-      expect(location.searchParams.get("error"), JSON.stringify(change)).toBe(error);
-      expect(location.searchParams.get("state")).toBe("st-1");
-      expect(location.searchParams.get("code")).toBeNull();
+      expect(res.status, JSON.stringify(change)).toBe(400);
+      expect(res.location, JSON.stringify(change)).toBeNull();
+      expect(res.body.error, JSON.stringify(change)).toBe(error);
+      // Signed in, the consent page shows the error (no form, no redirect).
+      const page = await consentPage(session, consentPath({ ...good, ...change }));
+      expect(page.status, JSON.stringify(change)).toBe(200);
+      expect(page.location, JSON.stringify(change)).toBeNull();
+      expect(page.csrfToken).toBeNull();
+      expect(page.html).toContain("not valid");
     }
+    // The consent form's POST, once its checks pass (this site's Origin, the session's CSRF token): the error
+    // goes back to the client's registered redirect URI with state.
+    const csrfToken = (await consentPage(session, consentPath(good))).csrfToken!;
+    const decided = await fetch(`${base}/oauth/authorize`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: session.cookie, Origin: base },
+      body: new URLSearchParams({ ...good, scope: "read admin", csrf_token: csrfToken, decision: "approve", mode: "test" }),
+    });
+    expect(decided.status).toBe(303);
+    const location = new URL(decided.headers.get("location")!);
+    expect(`${location.origin}${location.pathname}`).toBe("http://127.0.0.1:9/callback");
+    expect(location.searchParams.get("error")).toBe("invalid_scope");
+    expect(location.searchParams.get("state")).toBe("st-1");
+    expect(location.searchParams.get("code")).toBeNull();
     // And the good one goes to the consent page.
     expect((await authorize(good)).location).toMatch(/^\/oauth\/consent\?/);
+  });
+
+  it("a client registered with an attacker's redirect URI cannot bounce a browser there with a bad request", async () => {
+    const client = (await registerClient(base, { redirect_uris: ["https://evil.example/landing"] })).body;
+    const bad = {
+      response_type: "token",
+      client_id: client.client_id,
+      redirect_uri: "https://evil.example/landing",
+      state: "phish",
+    };
+    const res = await authorize(bad);
+    expect(res.status).toBe(400);
+    expect(res.location).toBeNull();
+    const page = await consentPage(session, consentPath(bad));
+    expect(page.location).toBeNull();
+    expect(page.status).toBe(200);
+    // A form posted without the consent page's checks is refused before the request is even read.
+    const forged = await fetch(`${base}/oauth/authorize`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: session.cookie, Origin: base },
+      body: new URLSearchParams({ ...bad, decision: "deny" }),
+    });
+    expect(forged.status).toBe(403);
+    expect(forged.headers.get("location")).toBeNull();
   });
 
   it("denial -> error=access_denied with state, no code", async () => {
@@ -278,6 +324,66 @@ describe("authorization request refusals", () => {
     expect(back.pathname).toBe("/oauth/consent");
     expect(Object.fromEntries(back.searchParams)).toEqual(Object.fromEntries(params));
     expect(await dashboardPage(session)).toBeTruthy();
+  });
+});
+
+describe("the consent screen (issue 29: the registrant's name is not trusted; test mode and the asked scopes preselected)", () => {
+  async function consentFor(who: DashboardSession, scope: string | undefined, metadata: Record<string, unknown> = {}) {
+    const client = (await registerClient(base, metadata)).body;
+    const params = new URLSearchParams({
+      response_type: "code",
+      client_id: client.client_id,
+      redirect_uri: client.redirect_uris[0],
+      code_challenge: pkce().challenge,
+      code_challenge_method: "S256",
+      state: "s",
+      ...(scope === undefined ? {} : { scope }),
+    });
+    const page = await consentPage(who, `/oauth/consent?${params}`);
+    expect(page.status).toBe(200);
+    expect(page.csrfToken).toBeTruthy();
+    return page.html;
+  }
+  /** The <input> tag of that name (and value), whatever the order of its attributes. */
+  const input = (html: string, name: string, value?: string) =>
+    [...html.matchAll(/<input[^>]*>/g)]
+      .map((m) => m[0])
+      .find((tag) => tag.includes(`name="${name}"`) && (value === undefined || tag.includes(`value="${value}"`))) ?? null;
+
+  it("names the client as unverified, beside the host its redirect URI sends the browser to", async () => {
+    const html = await consentFor(session, "read", { client_name: "Official Bank App", redirect_uris: ["https://evil.example/cb"] });
+    expect(html).toContain("Official Bank App");
+    expect(html).toContain("(unverified name)");
+    expect(html).toContain("evil.example");
+    expect(html).not.toMatch(/<h1[^>]*>[^<]*Official Bank App[^<]*to use your account\?<\/h1>/);
+  });
+
+  it("preselects test mode, even when the dashboard shows live mode", async () => {
+    const owner = await signUpOverHttp({ name: "Live consent" }, base);
+    await enrollTwoFactor(owner, (await dashboardPage(owner)).csrfToken!);
+    const html = await consentFor({ ...owner, cookie: `${owner.cookie}; aps_dashboard_mode=live` }, "read write");
+    expect(input(html, "mode", "live")).not.toBeNull();
+    expect(input(html, "mode", "live")).not.toContain("disabled");
+    expect(input(html, "mode", "test")).toContain('checked=""');
+    expect(input(html, "mode", "live")).not.toContain("checked");
+  });
+
+  it("preselects exactly the scopes asked (read when none), and never grants more", async () => {
+    const none = await consentFor(session, undefined);
+    expect(none).toContain(SCOPE_DESCRIPTIONS.read);
+    expect(none).not.toContain(SCOPE_DESCRIPTIONS.write);
+    const both = await consentFor(session, "read write");
+    expect(input(both, "grant_write")).toContain('checked=""');
+    // Asked for write alone: read is neither shown nor granted.
+    const writeOnly = await consentFor(session, "write");
+    expect(writeOnly).toContain(SCOPE_DESCRIPTIONS.write);
+    expect(writeOnly).not.toContain(SCOPE_DESCRIPTIONS.read);
+    const c = await codeFor(session, { scope: "write", choice: { write: false } });
+    const token = await exchange(c);
+    expect(token.status).toBe(200);
+    expect(token.body.scope).toBe("write");
+    const r = await codeFor(session, { scope: "read" });
+    expect((await exchange(r)).body.scope).toBe("read");
   });
 });
 

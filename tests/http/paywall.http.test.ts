@@ -275,7 +275,7 @@ describe("POST /v1/paywall/redemptions with terms: verify and redeem in one call
     expect((await redeemWith(m.testKey, { ...terms({ sku: "tool:translate" }), paymentIntentId: otherSku })).status).toBe(201);
   });
 
-  it("an unpaid PaymentIntent whose checkout is overdue is expired first and named so", async () => {
+  it("an unpaid PaymentIntent whose checkout is overdue is named expired (read as seen now)", async () => {
     const pi = await paywallPayment(m, search, null);
     await getDb()
       .$executeRaw`UPDATE checkouts SET expires_at = now() - interval '1 second' WHERE id = (SELECT checkout_id FROM payment_intents WHERE id = ${pi})`;

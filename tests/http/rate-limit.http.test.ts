@@ -1,32 +1,13 @@
 // docs/api-reference.md "Rate limits": token bucket per API key (120 per 60 s by default, burst 120), per IP on public
 // paths, probes never limited; the limit holds across two processes sharing one store (both backends).
-import { request } from "node:http";
 import { afterAll, describe, expect, it } from "vitest";
 import type { ServerProcess } from "../../scripts/lib/server-process";
+import { burst } from "../helpers/burst";
+import { randomLoopback, statusFrom } from "../helpers/from-address";
 import { call, type ApiResponse } from "../helpers/http";
 import { createTestMerchant } from "../helpers/merchants";
 import { redisUrlForTests } from "../helpers/redis";
 import { startTestServer } from "../helpers/server";
-
-async function burst(count: number, send: (i: number) => Promise<ApiResponse>, concurrency = 10): Promise<ApiResponse[]> {
-  const results: ApiResponse[] = [];
-  for (let i = 0; i < count; i += concurrency) {
-    results.push(...(await Promise.all(Array.from({ length: Math.min(concurrency, count - i) }, (_, j) => send(i + j)))));
-  }
-  return results;
-}
-
-/** The status of a GET sent from the given local (loopback) address. */
-function statusFrom(localAddress: string, url: string, headers: Record<string, string>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { localAddress, headers }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
 
 describe("rate limits with the default settings", () => {
   it("a burst of 120 passes, then 429 RATE_LIMITED with Retry-After; another key is unaffected", async () => {
@@ -64,7 +45,7 @@ describe("rate limits with the default settings", () => {
     // Every server of the run shares one bucket table, and other files call public paths from 127.0.0.1:
     // these requests come from a loopback address of their own, so no one else takes from their bucket.
     const server = await startTestServer({ RATE_LIMIT_MAX: "5", RATE_LIMIT_WINDOW_MS: "3600000" });
-    const from = `127.0.${Math.floor(Math.random() * 250) + 2}.${Math.floor(Math.random() * 250) + 2}`;
+    const from = randomLoopback();
     const customers = (headers: Record<string, string> = {}) =>
       statusFrom(from, `${server.url}/v1/customers`, { Authorization: "Bearer sk_test_bad", ...headers });
     try {

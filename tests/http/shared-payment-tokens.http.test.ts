@@ -239,10 +239,53 @@ describe("redeeming (the merchant's key)", () => {
 
     expect(await sptPayments(payee.merchantId)).toBe(before); // not even a PaymentIntent was opened
     expect((await call("GET", `/v1/shared_payment_tokens/${token.id}`, { key: payer.testKey })).body.status).toBe("active");
-    // A token naming no merchant is redeemable by any merchant (once).
+    // A token naming no merchant is redeemable by any merchant (once); it is then that merchant's.
     const open = await mint({ merchantId: undefined });
     expect((await redeem(open.id, {}, { key: other.testKey })).status).toBe(201);
-    expect((await redeem(open.id)).status).toBe(410);
+    expect((await redeem(open.id)).status).toBe(403);
+    expect((await redeem(open.id, {}, { key: other.testKey })).status).toBe(410);
+  });
+
+  it("a token minted for no merchant is bound to the first merchant that tries it, a declined try included; another merchant is then refused", async () => {
+    const wallet = await createCustomer(payer.testKey, { amount: 100, currency: "usd" }); // too little for 700
+    const token = await mint({ paymentMethod: wallet.id, merchantId: undefined, maxAmount: 2000 });
+    const declined = await redeem(token.id, { amount: 700 }, { key: other.testKey });
+    expect(declined.status).toBe(402);
+    expect(declined.body.error.details.reason).toBe("insufficient_funds");
+    const read = await call("GET", `/v1/shared_payment_tokens/${token.id}`, { key: payer.testKey });
+    expect(read.body).toMatchObject({ status: "active", merchantId: other.merchantId });
+    expect(
+      (await call("POST", `/v1/customers/${wallet.id}/fund`, { key: payer.testKey, body: { amount: 5000, currency: "usd" } })).status,
+    ).toBe(200);
+    // Another merchant now gets what a token named for someone else gets, and nothing moves.
+    const before = await sptPayments(payee.merchantId);
+    const second = await redeem(token.id, { amount: 700 });
+    expect(second.status).toBe(403);
+    expect(second.body.error).toMatchObject({ code: "FORBIDDEN", details: { reason: "merchant_mismatch" } });
+    expect(await sptPayments(payee.merchantId)).toBe(before);
+    expect(await walletBalance(wallet.id)).toBe(5100);
+    // The merchant it is bound to can still use it.
+    const first = await redeem(token.id, { amount: 700 }, { key: other.testKey });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect(await walletBalance(wallet.id)).toBe(4400);
+  });
+
+  it("two merchants trying an unbound token at once: it is bound to one of them only", async () => {
+    const token = await mint({ paymentMethod: "pm_card_chargeDeclined", merchantId: undefined });
+    const tries = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => redeem(token.id, { amount: 100 }, { key: i % 2 ? other.testKey : payee.testKey })),
+    );
+    const bound = (await call("GET", `/v1/shared_payment_tokens/${token.id}`, { key: payer.testKey })).body.merchantId;
+    expect([payee.merchantId, other.merchantId]).toContain(bound);
+    const boundKey = bound === payee.merchantId ? payee.testKey : other.testKey;
+    tries.forEach((res, i) => {
+      const mine = (i % 2 ? other.testKey : payee.testKey) === boundKey;
+      // The bound merchant's tries are declines (or 409 while another holds the token); never a 403.
+      if (mine) expect([402, 409], JSON.stringify(res.body)).toContain(res.status);
+      else expect([403, 409], JSON.stringify(res.body)).toContain(res.status);
+    });
+    const loser = boundKey === payee.testKey ? other.testKey : payee.testKey;
+    expect((await redeem(token.id, { amount: 100 }, { key: loser })).status).toBe(403);
   });
 
   it("a declined charge is 402 and leaves the token active (nothing moved); a rail outage is 502 and leaves nothing", async () => {

@@ -4,8 +4,6 @@
 // merchant B's order.paid still reaches its receiver within 2 s of the capture, and the cron tick (npm start's
 // 1 s ticker) keeps its cadence: B's checkout expires and B's payment settles on time, and the tick's
 // webhook task never waits on a send.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createId } from "../../lib/ids";
@@ -15,7 +13,7 @@ import { call } from "../helpers/http";
 import { ownDatabase, type OwnDatabase } from "../helpers/own-database";
 import { capture, openCheckout, sleep, tick } from "../helpers/payments";
 import { startTestServer, TEST_CRON_SECRET } from "../helpers/server";
-import { startReceiver } from "../helpers/webhook-receiver";
+import { startReceiver, startSlowReceiver } from "../helpers/webhook-receiver";
 
 let database: OwnDatabase;
 let server: ServerProcess;
@@ -36,28 +34,13 @@ afterAll(async () => {
   await database?.drop();
 });
 
-/** A receiver that answers 200 after `delayMs`, counting requests in flight. */
-async function slowReceiver(delayMs: number) {
-  const state = { received: 0, inFlight: 0, maxInFlight: 0 };
-  const server = http.createServer((req, res) => {
-    req.resume();
-    state.received++;
-    state.inFlight++;
-    state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
-    const timer = setTimeout(() => (state.inFlight--, res.writeHead(200).end()), delayMs);
-    res.on("close", () => clearTimeout(timer));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  cleanups.push(() => new Promise((resolve) => (server.closeAllConnections(), server.close(resolve))));
-  return { state, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
-
 describe("fairness between merchants", () => {
   it("with merchant A's 16 endpoints answering after 9.9 s, B's order.paid arrives within 2 s and expiry and settlement keep their cadence", async () => {
     const stopTicker = startTicker(server.url, TEST_CRON_SECRET, 1_000);
     cleanups.push(stopTicker);
     const a = await database.createMerchant("Slow merchant A");
-    const slow = await slowReceiver(9_900);
+    const slow = await startSlowReceiver(9_900);
+    cleanups.push(() => slow.close());
     for (let i = 0; i < 16; i++) {
       const res = await call("POST", "/v1/webhook-endpoints", { key: a.testKey, base: server.url, body: { url: `${slow.url}/a${i}` } });
       expect(res.status).toBe(201);

@@ -5,6 +5,8 @@
 // (x402Client.createPaymentPayload with @x402/evm's ExactEvmScheme), or signed by hand with viem where the
 // client would refuse to make them (an expired authorization).
 import { x402Client } from "@x402/core/client";
+import { HTTPFacilitatorClient } from "@x402/core/server";
+import { decodePaymentResponseHeader, wrapFetchWithPayment } from "@x402/fetch";
 import { ExactEvmScheme } from "@x402/evm";
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -224,6 +226,14 @@ describe("bad input at the facilitator: its own answers, never a 500", () => {
       headers: { "Content-Type": "application/json" },
     });
     expect(notJson.status).toBe(400);
+    expect(notJson.body).toMatchObject({ isValid: false, invalidReason: "invalid_payload" });
+    const notJsonSettle = await call("POST", "/x402/settle", {
+      key: m.testKey,
+      rawBody: "{nope",
+      headers: { "Content-Type": "application/json" },
+    });
+    expect(notJsonSettle.status).toBe(400);
+    expect(notJsonSettle.body).toMatchObject({ success: false, errorReason: "invalid_payload", transaction: "", network: "" });
     for (const path of ["/x402/verify", "/x402/settle"]) {
       for (const body of [{}, { x402Version: "2" }, { x402Version: 2, paymentPayload: "x", paymentRequirements: {} }, [1, 2]]) {
         const res = await call("POST", path, { key: m.testKey, body });
@@ -304,7 +314,7 @@ describe("bad input at the facilitator: its own answers, never a 500", () => {
     });
   });
 
-  it("GET /x402/supported names exact on the mode's network (v2 and v1) and the merchant's payTo; live settle is 502 UPSTREAM_ERROR", async () => {
+  it("GET /x402/supported names exact on the mode's network (v2 and v1) and the merchant's payTo; live settle is 502 in the settle response's shape", async () => {
     const test = await call("GET", "/x402/supported", { key: m.testKey });
     expect(test.body.kinds).toEqual([
       {
@@ -329,7 +339,83 @@ describe("bad input at the facilitator: its own answers, never a 500", () => {
     expect((await call("POST", "/x402/verify", { key: m.liveKey, body })).body).toMatchObject({ isValid: true });
     const settle = await call("POST", "/x402/settle", { key: m.liveKey, body });
     expect(settle.status).toBe(502);
-    expect(settle.body.error.code).toBe("UPSTREAM_ERROR");
+    expect(settle.body).toEqual({
+      success: false,
+      errorReason: "unexpected_settle_error",
+      errorMessage: expect.stringContaining("nothing was settled"),
+      transaction: "",
+      network: "eip155:8453",
+      payer: live.payload.authorization.from,
+    });
     expect(await getDb().paymentIntent.count({ where: { merchantId: m.merchantId, livemode: true } })).toBe(0);
+  });
+});
+
+describe("a settlement the rail cannot make answers in x402's shape, with nothing charged", () => {
+  let tripped: TestMerchant;
+  beforeAll(async () => {
+    // Trip the merchant's own test-rail circuit on the shared server (CIRCUIT_FAILURE_THRESHOLD, default 5).
+    tripped = await createTestMerchant("x402 circuit open");
+    let status = 0;
+    for (let i = 0; i < 10 && status !== 503; i++) {
+      const checkout = await call("POST", "/v1/checkouts", { key: tripped.testKey, body: { amount: 100, currency: "usd" } });
+      status = (
+        await call("POST", `/v1/checkouts/${checkout.body.id}/capture`, {
+          key: tripped.testKey,
+          body: { paymentMethod: "pm_rail_unavailable" },
+        })
+      ).status;
+    }
+    expect(status).toBe(503);
+  });
+
+  async function trippedResource() {
+    const res = await call("POST", "/v1/paid_resources", {
+      key: tripped.testKey,
+      body: { name: "Circuit", amount: 7, currency: "usd", content: { ok: true } },
+    });
+    expect(res.status).toBe(201);
+    return res.body;
+  }
+
+  it("the hosted resource, paid with the stock @x402/fetch: 402 with the reason in PAYMENT-REQUIRED and a failed PAYMENT-RESPONSE", async () => {
+    const r = await trippedResource();
+    const account = privateKeyToAccount(generatePrivateKey());
+    const pay = wrapFetchWithPayment(fetch, new x402Client().register("eip155:84532", new ExactEvmScheme(account)));
+    const res = await pay(`${baseUrl()}/x402/r/${r.id}`);
+    expect(res.status).toBe(402);
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(unb64(res.headers.get("payment-required")!)).toMatchObject({ x402Version: 2, error: "unexpected_settle_error" });
+    expect(decodePaymentResponseHeader(res.headers.get("payment-response")!)).toMatchObject({
+      success: false,
+      errorReason: "unexpected_settle_error",
+      transaction: "",
+      network: "eip155:84532",
+      payer: account.address,
+    });
+    expect(await res.json()).toMatchObject({ x402Version: 1, error: "unexpected_settle_error", accepts: [expect.any(Object)] });
+    expect(await getDb().paymentIntent.count({ where: { paidResourceId: r.id } })).toBe(0);
+  });
+
+  it("the facilitator: 503 in the settle response's shape with Retry-After, which the stock HTTPFacilitatorClient reads as a SettleError", async () => {
+    const r = await trippedResource();
+    const { payload } = await signedFor(r.id);
+    const body = { x402Version: 2, paymentPayload: payload, paymentRequirements: payload.accepted };
+    const settle = await call("POST", "/x402/settle", { key: tripped.testKey, body });
+    expect(settle.status).toBe(503);
+    expect(Number(settle.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(settle.body).toMatchObject({ success: false, errorReason: "unexpected_settle_error", transaction: "", network: "eip155:84532" });
+    const facilitator = new HTTPFacilitatorClient({
+      url: `${baseUrl()}/x402`,
+      createAuthHeaders: async () => {
+        const headers = { Authorization: `Bearer ${tripped.testKey}` };
+        return { verify: headers, settle: headers, supported: headers };
+      },
+    });
+    await expect(facilitator.settle(payload, payload.accepted)).rejects.toMatchObject({
+      statusCode: 503,
+      errorReason: "unexpected_settle_error",
+    });
+    expect(await getDb().paymentIntent.count({ where: { merchantId: tripped.merchantId, source: "x402" } })).toBe(0);
   });
 });

@@ -189,7 +189,7 @@ describe("hosted paid resources with the real @x402/fetch (v2)", () => {
     await new Promise<void>((resolve) => merchant.listen(0, "127.0.0.1", resolve));
     const port = (merchant.address() as AddressInfo).port;
     try {
-      const r = await resource({ content: undefined, url: `http://127.0.0.1:${port}/api/jobs`, amount: 3 });
+      const r = await resource({ content: undefined, url: `http://127.0.0.1:${port}/api/jobs`, amount: 3, method: "POST" });
       const before = await balanceUsd(m.testKey);
       const { pay, account } = v2Payer();
       const res = await pay(`${baseUrl()}/x402/r/${r.id}?q=1`, {
@@ -207,7 +207,7 @@ describe("hosted paid resources with the real @x402/fetch (v2)", () => {
 
       failWith = 503;
       const second = v2Payer();
-      const failed = await second.pay(`${baseUrl()}/x402/r/${r.id}`);
+      const failed = await second.pay(`${baseUrl()}/x402/r/${r.id}`, { method: "POST" });
       expect(failed.status).toBe(502);
       const body = await failed.json();
       expect(body.error).toMatchObject({ code: "UPSTREAM_ERROR", details: { reason: "forward_failed" } });

@@ -57,6 +57,8 @@ describe("SDK boundaries", () => {
       "ServiceClient",
       "ServiceError",
       "verifyWebhook",
+      "verifyForwardedRequest",
+      "signForwardedRequest",
       "signWebhookPayload",
       "generateTestHeader",
       "paywall",

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CircuitOpenError } from "../../lib/errors";
 import { BreakerRegistry } from "../../lib/rails/breaker-registry";
-import { CircuitBreaker } from "../../lib/rails/circuit-breaker";
+import { CircuitBreaker } from "../../lib/circuit-breaker";
 
 const fail = () => Promise.reject(new Error("down"));
 const ok = () => Promise.resolve("ok");
@@ -50,6 +50,31 @@ describe("CircuitBreaker", () => {
     now = 1200;
     await expect(breaker.run(fail, () => true)).rejects.toThrow();
     expect(breaker.currentState).toBe("open");
+  });
+
+  it("tells its hooks once per outage; a call that began before it opened neither closes nor re-opens it", async () => {
+    let now = 0;
+    const events: string[] = [];
+    const breaker = new CircuitBreaker("db", 1, 100, () => now, {
+      refusal: (testing) => new Error(testing ? "testing" : "open"),
+      onOpen: (err) => events.push(`open: ${(err as Error).message}`),
+      onClose: () => events.push("closed"),
+    });
+    let finishEarly!: () => void;
+    const early = breaker.run(
+      () => new Promise<string>((resolve) => (finishEarly = () => resolve("early"))),
+      () => true,
+    );
+    await expect(breaker.run(fail, () => true)).rejects.toThrow("down");
+    await expect(breaker.run(ok, () => true)).rejects.toThrow("open");
+    finishEarly();
+    await expect(early).resolves.toBe("early");
+    expect(breaker.currentState).toBe("open"); // the early success says nothing new
+    now = 100;
+    await expect(breaker.run(fail, () => true)).rejects.toThrow("down"); // a failed trial re-opens, silently
+    now = 200;
+    await expect(breaker.run(ok, () => true)).resolves.toBe("ok");
+    expect(events).toEqual(["open: down", "closed"]);
   });
 
   it("errors that are not failures (declines) neither count nor open it", async () => {

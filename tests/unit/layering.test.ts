@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { LAYERS } from "../../scripts/layers.mjs";
 
 const ROOT = path.join(import.meta.dirname, "../..");
 const LIB = path.join(ROOT, "lib");
@@ -84,6 +85,15 @@ export function cyclesOf(graph: Map<string, Iterable<string>>): string[][] {
 }
 
 describe("layering of lib/", () => {
+  it("names every lib/ folder and file directly in lib/ in exactly one layer (scripts/layers.mjs)", () => {
+    const units = readdirSync(LIB, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() || /\.(ts|tsx|mjs)$/.test(entry.name))
+      .map((entry) => (entry.isDirectory() ? entry.name : entry.name.replace(/\.(ts|tsx|mjs)$/, "")));
+    const named = Object.values(LAYERS).flat();
+    expect(units.filter((unit) => named.filter((n) => n === unit).length !== 1)).toEqual([]);
+    expect(named.filter((unit) => !units.includes(unit))).toEqual([]); // no layer names what is gone
+  });
+
   it("finds a cycle when there is one", () => {
     const graph = new Map([
       ["orders", ["payments"]],

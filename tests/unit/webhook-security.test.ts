@@ -6,7 +6,7 @@ let openSecret: (sealed: string) => string;
 
 beforeAll(async () => {
   process.env.SECRETS_ENCRYPTION_KEY = "ab".repeat(32);
-  ({ isForbiddenAddress } = await import("../../lib/webhooks/address-policy"));
+  ({ isForbiddenAddress } = await import("../../lib/security/address-policy"));
   ({ sealSecret, openSecret } = await import("../../lib/crypto/secret-box"));
 });
 

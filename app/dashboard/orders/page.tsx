@@ -15,9 +15,9 @@ import { listPageQuery, sourceQuery, type SearchParams } from "@/lib/dashboard/l
 import { orNotFound } from "@/lib/dashboard/not-found";
 import { requireDashboard } from "@/lib/dashboard/session";
 import { checkoutDescriptions, whatWasSold } from "@/lib/dashboard/what-was-sold";
-import { PAYMENT_SOURCES } from "@/lib/payments/sources";
+import { PAYMENT_SOURCES } from "@/lib/payment-sources";
 import { ORDER_STATUSES } from "@/lib/orders/transitions";
-import { listOrdersAfterExpiry } from "@/lib/checkouts/read-after-expiry";
+import { listOrders } from "@/lib/checkouts/read-orders-and-payments";
 
 export const metadata: Metadata = { title: "Orders" };
 
@@ -26,7 +26,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Searc
   const query = await listPageQuery(searchParams, ORDER_STATUSES);
   const source = await sourceQuery(searchParams, PAYMENT_SOURCES);
   const db = getDb();
-  const page = await orNotFound(listOrdersAfterExpiry(db, scope, { ...query, source }));
+  const page = await orNotFound(listOrders(db, scope, { ...query, source }));
   const descriptions = await checkoutDescriptions(
     db,
     scope,

@@ -15,9 +15,9 @@ import { formatDateTime } from "@/lib/dashboard/format";
 import { listPageQuery, sourceQuery, type SearchParams } from "@/lib/dashboard/list-query";
 import { orNotFound } from "@/lib/dashboard/not-found";
 import { requireDashboard } from "@/lib/dashboard/session";
-import { PAYMENT_SOURCES } from "@/lib/payments/sources";
+import { PAYMENT_SOURCES } from "@/lib/payment-sources";
 import { PAYMENT_INTENT_STATUSES } from "@/lib/payments/transitions";
-import { listPaymentIntentsAfterExpiry } from "@/lib/checkouts/read-after-expiry";
+import { listPaymentIntents } from "@/lib/checkouts/read-orders-and-payments";
 
 export const metadata: Metadata = { title: "Payments" };
 
@@ -25,7 +25,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Sea
   const { scope } = await requireDashboard();
   const query = await listPageQuery(searchParams, PAYMENT_INTENT_STATUSES);
   const source = await sourceQuery(searchParams, PAYMENT_SOURCES);
-  const page = await orNotFound(listPaymentIntentsAfterExpiry(getDb(), scope, { ...query, source }));
+  const page = await orNotFound(listPaymentIntents(getDb(), scope, { ...query, source }));
   return (
     <>
       <PageHeader

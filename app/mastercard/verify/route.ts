@@ -1,12 +1,9 @@
 // POST /mastercard/verify (merchant key): was this request, received by the merchant's own server, signed by a
 // registered mastercard agent? (docs/cards.md "Verify for your own server").
-import { VerifyRequestBody } from "@/lib/agent-identity/signed-request";
 import { verifyForMerchant } from "@/lib/agent-identity/verify-for-merchant";
 import { api } from "@/lib/http/api";
+import * as operation from "./operations";
 
-export const POST = api(
-  { auth: "secret", permission: ["mastercard", "write"], body: VerifyRequestBody, idempotent: false, bodyLimitBytes: 512 * 1024 },
-  ({ tx, principal, body }) => verifyForMerchant(tx, principal, "mastercard", body),
-);
+export const POST = api(operation.POST, ({ tx, principal, body }) => verifyForMerchant(tx, principal, "mastercard", body));
 
 export const dynamic = "force-dynamic";

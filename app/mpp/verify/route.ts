@@ -3,13 +3,10 @@
 // turns into the Payment-Receipt (lib/mpp/verify-merchant-credential.ts).
 import { api } from "@/lib/http/api";
 import { methodNotAllowed } from "@/lib/mpp/problem";
-import { VerifyCredentialBody } from "@/lib/mpp/schemas";
 import { verifyMerchantCredential } from "@/lib/mpp/verify-merchant-credential";
+import * as operation from "./operations";
 
-export const POST = api(
-  { auth: "secret", permission: ["mpp", "write"], body: VerifyCredentialBody, bodyLimitBytes: 32 * 1024 },
-  ({ tx, principal, body }) => verifyMerchantCredential(tx, principal, body),
-);
+export const POST = api(operation.POST, ({ tx, principal, body }) => verifyMerchantCredential(tx, principal, body));
 
 // Any other method: 405 with a problem body.
 export const GET = () => methodNotAllowed(["POST"]);

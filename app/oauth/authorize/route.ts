@@ -1,13 +1,13 @@
 // OAuth 2.1 authorization endpoint (public, limited per IP).
 // GET: checks the request (client, exact redirect URI, PKCE S256, scope, resource) and sends the browser to
-// the consent page (/oauth/consent, which sends a signed-out browser through /login and back). Errors about
-// the client or redirect URI are answered here (400, never redirected); the others go back to the client.
-// POST: the consent page's decision (lib/oauth/consent.ts).
+// the consent page (/oauth/consent, which sends a signed-out browser through /login and back). Its errors are
+// answered here (400, the RFC's JSON), never redirected: nothing has checked the browser's user yet.
+// POST: the consent page's decision (lib/dashboard/oauth-consent.ts), the one place an error is redirected to the client.
 import { CALLBACK_PARAM, OAUTH_CONSENT_PATH } from "@/lib/dashboard/callback-path";
 import { getDashboard } from "@/lib/dashboard/session";
 import { readBodyText } from "@/lib/http/read-body";
 import { checkAuthorizeRequest, RedirectedError } from "@/lib/oauth/authorize-request";
-import { authorizeParamsOf, decideConsent } from "@/lib/oauth/consent";
+import { authorizeParamsOf, decideConsent } from "@/lib/dashboard/oauth-consent";
 import { OAUTH_BODY_LIMIT_BYTES, publicRoute } from "@/lib/oauth/public-route";
 
 function seeOther(location: string, headers: Headers): Response {
@@ -25,13 +25,11 @@ async function redirectingErrors(work: () => Promise<string>, headers: Headers):
   }
 }
 
-export const GET = publicRoute(async (req, headers) =>
-  redirectingErrors(async () => {
-    const params = authorizeParamsOf(new URL(req.url).searchParams);
-    await checkAuthorizeRequest(params);
-    return `${OAUTH_CONSENT_PATH}?${params}`;
-  }, headers),
-);
+export const GET = publicRoute(async (req, headers) => {
+  const params = authorizeParamsOf(new URL(req.url).searchParams);
+  await checkAuthorizeRequest(params);
+  return seeOther(`${OAUTH_CONSENT_PATH}?${params}`, headers);
+});
 
 export const POST = publicRoute(async (req, headers) =>
   redirectingErrors(async () => {

@@ -1,18 +1,18 @@
 // The OAuth consent screen: which app asks, where it will be sent back to, what it may do and in which
 // mode. Signed out: through /login and back here (the sign-in's callback allow-list names this page).
-// The form posts to /oauth/authorize with the session's CSRF token (lib/oauth/consent.ts).
+// The form posts to /oauth/authorize with the session's CSRF token (lib/dashboard/oauth-consent.ts).
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { AuthCard } from "@/components/auth/AuthCard";
 import { buttonClass } from "@/components/dashboard/Button";
+import { ConsentScopes } from "@/components/oauth/ConsentScopes";
 import { loginUrlFor, OAUTH_CONSENT_PATH } from "@/lib/dashboard/callback-path";
 import { hasRole } from "@/lib/accounts/roles";
 import { getDashboard } from "@/lib/dashboard/session";
 import { needsTwoFactorForLive, TWO_FACTOR_SETUP_PATH } from "@/lib/dashboard/two-factor-gate";
-import { checkAuthorizeRequest, RedirectedError, type AuthorizeRequest } from "@/lib/oauth/authorize-request";
-import { SCOPE_DESCRIPTIONS } from "@/lib/oauth/config";
-import { authorizeParamsOf, CSRF_FIELD, MERCHANT_FIELD } from "@/lib/oauth/consent";
+import { checkAuthorizeRequest, type AuthorizeRequest } from "@/lib/oauth/authorize-request";
+import { authorizeParamsOf, CSRF_FIELD, MERCHANT_FIELD } from "@/lib/dashboard/oauth-consent";
 import { OAuthError } from "@/lib/oauth/errors";
 
 export const dynamic = "force-dynamic";
@@ -34,7 +34,7 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
   try {
     request = await checkAuthorizeRequest(params);
   } catch (err) {
-    if (err instanceof RedirectedError) redirect(err.location);
+    // Shown, never redirected: only the consent form's POST sends an error back to the client (lib/dashboard/oauth-consent.ts).
     const message = err instanceof OAuthError ? err.description : "This authorization request cannot be handled.";
     return (
       <AuthCard
@@ -52,11 +52,13 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
     );
   }
   const mayGrant = hasRole(dashboard.role, "developer");
-  const redirectHost = new URL(request.redirectUri).host || request.redirectUri;
+  // The one checked fact about the app is where its codes go; its name is whatever the registrant typed.
+  const returnTo = new URL(request.redirectUri);
+  const redirectHost = returnTo.host || returnTo.protocol.replace(/:$/, "");
   const liveLocked = needsTwoFactorForLive(dashboard);
   return (
     <AuthCard
-      title={`Allow ${request.client.name} to use your account?`}
+      title={`Allow an app at ${redirectHost} to use your account?`}
       footer={
         <>
           Signed in as {dashboard.user.email} · {dashboard.merchantName}
@@ -69,30 +71,19 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
         ))}
         <input type="hidden" name={CSRF_FIELD} value={dashboard.csrfToken} />
         <input type="hidden" name={MERCHANT_FIELD} value={dashboard.scope.merchantId} />
-        <p className="text-sm text-slate-700">
-          <strong className="font-semibold text-slate-900">{request.client.name}</strong> wants to act for{" "}
-          <strong className="font-semibold text-slate-900">{dashboard.merchantName}</strong> through the MCP server. You will be sent back
-          to <strong className="break-all font-semibold text-slate-900">{redirectHost}</strong>.
+        <p className="break-words text-sm text-slate-700">
+          It calls itself <strong className="font-semibold text-slate-900">{request.client.name}</strong> (unverified name) and wants to act
+          for <strong className="font-semibold text-slate-900">{dashboard.merchantName}</strong> through the MCP server. You will be sent
+          back to <strong className="break-all font-semibold text-slate-900">{redirectHost}</strong>.
         </p>
-        <fieldset className="flex flex-col gap-2">
-          <legend className="mb-1 text-sm font-medium text-slate-700">It will be able to</legend>
-          <p className="flex gap-2 text-sm text-slate-800">
-            <span aria-hidden className="mt-0.5 text-indigo-600">
-              ✓
-            </span>
-            <span>{SCOPE_DESCRIPTIONS.read}</span>
-          </p>
-          {request.scopes.includes("write") ? (
-            <label className="flex gap-2 text-sm text-slate-800">
-              <input type="checkbox" name="grant_write" defaultChecked className="mt-0.5 h-4 w-4 accent-indigo-600" />
-              <span>{SCOPE_DESCRIPTIONS.write}</span>
-            </label>
-          ) : null}
-        </fieldset>
+        <p className="text-xs text-slate-600">
+          Whoever registers an app chooses its name, so the name proves nothing: allow it only if you know the address it sends you back to.
+        </p>
+        <ConsentScopes scopes={request.scopes} />
         <fieldset className="flex flex-col gap-2">
           <legend className="mb-1 text-sm font-medium text-slate-700">Mode</legend>
           <label className="flex items-center gap-2 text-sm text-slate-800">
-            <input type="radio" name="mode" value="test" defaultChecked={dashboard.mode !== "live"} className="h-4 w-4 accent-indigo-600" />
+            <input type="radio" name="mode" value="test" defaultChecked className="h-4 w-4 accent-indigo-600" />
             Test mode (test data only)
           </label>
           <label className="flex items-center gap-2 text-sm text-slate-800">
@@ -100,7 +91,6 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
               type="radio"
               name="mode"
               value="live"
-              defaultChecked={dashboard.mode === "live" && !liveLocked}
               disabled={liveLocked}
               aria-describedby={liveLocked ? "consent-live-two-factor" : undefined}
               className="h-4 w-4 accent-indigo-600"

@@ -1,10 +1,13 @@
-// RFC 7591 dynamic client registration (public, limited per IP): 201 with the client's metadata and client_id.
+// RFC 7591 dynamic client registration (public, limited per IP, and per IP again in a registration bucket of
+// its own): 201 with the client's metadata and client_id.
 import { readBodyText } from "@/lib/http/read-body";
 import { OAuthError } from "@/lib/oauth/errors";
 import { json, OAUTH_BODY_LIMIT_BYTES, publicRoute } from "@/lib/oauth/public-route";
 import { registerClient } from "@/lib/oauth/register-client";
+import { takeRegistration } from "@/lib/oauth/register-limit";
 
 export const POST = publicRoute(async (req, headers) => {
+  await takeRegistration(req, headers);
   const text = await readBodyText(req, OAUTH_BODY_LIMIT_BYTES);
   let body: unknown;
   try {

@@ -13,7 +13,7 @@ import { COUNTRY_CODES, countryList } from "../../../lib/pay/countries";
 import { formatMoney } from "../../../lib/money/format";
 import { issueFormToken } from "../../../lib/pay/form-token";
 import { isPayErrorCode, payErrorMessage } from "../../../lib/pay/messages";
-import { paidTermsPaymentIntent, PaywallTermsQuery, termsQuery, termsSubject } from "../../../lib/paywall/pay-terms";
+import { paidTermsPaymentIntent, PaywallTermsQuery, termsQuery, termsSubject } from "../../../lib/pay/paywall-terms";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Pay for access", robots: { index: false, follow: false } };

@@ -1,9 +1,7 @@
 import { listEvents } from "@/lib/events/list-events";
-import { ListEventsQuery } from "@/lib/events/schemas";
 import { api } from "@/lib/http/api";
+import * as operation from "./operations";
 
-export const GET = api({ auth: "secret", permission: ["events", "read"], query: ListEventsQuery }, ({ tx, principal, query }) =>
-  listEvents(tx, principal, query),
-);
+export const GET = api(operation.GET, ({ tx, principal, query }) => listEvents(tx, principal, query));
 
 export const dynamic = "force-dynamic";

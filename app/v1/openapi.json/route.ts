@@ -5,11 +5,12 @@
 // that share a component id together.
 import document from "@/docs/openapi.json";
 import { api } from "@/lib/http/api";
+import * as operation from "./operations";
 
 const body = JSON.stringify(document);
 
 export const GET = api(
-  { auth: "public" },
+  operation.GET,
   () => new Response(body, { headers: { "Content-Type": "application/json", "Cache-Control": "public, max-age=300" } }),
 );
 

@@ -1,9 +1,7 @@
 import { api } from "@/lib/http/api";
-import { ListOrdersQuery } from "@/lib/orders/schemas";
-import { listOrdersAfterExpiry } from "@/lib/checkouts/read-after-expiry";
+import { listOrders } from "@/lib/checkouts/read-orders-and-payments";
+import * as operation from "./operations";
 
-export const GET = api({ auth: "secret", permission: ["orders", "read"], query: ListOrdersQuery }, ({ tx, principal, query }) =>
-  listOrdersAfterExpiry(tx, principal, query),
-);
+export const GET = api(operation.GET, ({ tx, principal, query }) => listOrders(tx, principal, query));
 
 export const dynamic = "force-dynamic";

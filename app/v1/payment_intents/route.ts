@@ -1,10 +1,7 @@
 import { api } from "@/lib/http/api";
-import { ListPaymentIntentsQuery } from "@/lib/payments/schemas";
-import { listPaymentIntentsAfterExpiry } from "@/lib/checkouts/read-after-expiry";
+import { listPaymentIntents } from "@/lib/checkouts/read-orders-and-payments";
+import * as operation from "./operations";
 
-export const GET = api(
-  { auth: "secret", permission: ["payment_intents", "read"], query: ListPaymentIntentsQuery },
-  ({ tx, principal, query }) => listPaymentIntentsAfterExpiry(tx, principal, query),
-);
+export const GET = api(operation.GET, ({ tx, principal, query }) => listPaymentIntents(tx, principal, query));
 
 export const dynamic = "force-dynamic";

@@ -2,16 +2,10 @@
 import { api } from "@/lib/http/api";
 import { listTokens } from "@/lib/shared-payment-tokens/list-tokens";
 import { mintToken } from "@/lib/shared-payment-tokens/mint-token";
-import { ListTokensQuery, MintTokenBody } from "@/lib/shared-payment-tokens/schemas";
+import * as operation from "./operations";
 
-export const POST = api(
-  { auth: "secret", permission: ["shared_payment_tokens", "write"], body: MintTokenBody, status: 201 },
-  ({ tx, principal, body }) => mintToken(tx, principal, body),
-);
+export const POST = api(operation.POST, ({ tx, principal, body }) => mintToken(tx, principal, body));
 
-export const GET = api(
-  { auth: "secret", permission: ["shared_payment_tokens", "read"], query: ListTokensQuery },
-  ({ tx, principal, query }) => listTokens(tx, principal, query),
-);
+export const GET = api(operation.GET, ({ tx, principal, query }) => listTokens(tx, principal, query));
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,8 @@
 // GET /x402/supported (merchant key): the kinds this facilitator settles, and the merchant's payTo (docs/x402.md).
 import { api } from "@/lib/http/api";
 import { supportedX402 } from "@/lib/x402/facilitator";
+import * as operation from "./operations";
 
-export const GET = api({ auth: "secret", permission: ["x402", "read"] }, ({ principal }) => supportedX402(principal));
+export const GET = api(operation.GET, ({ principal }) => supportedX402(principal));
 
 export const dynamic = "force-dynamic";

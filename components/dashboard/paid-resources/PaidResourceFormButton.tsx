@@ -1,17 +1,21 @@
 "use client";
 // "Create paid resource": name, price (entered in major units, sent in minor units), currency, description, and
-// what is sold: JSON content returned once paid, or a URL the paid request is forwarded to. The same
-// createPaidResource as POST /v1/paid_resources (docs/x402.md).
+// what is sold: JSON content returned once paid, or a URL (and the method) the paid request is forwarded to; then,
+// for a forwarded one, its forwarding secret, shown ONCE (the merchant's server verifies each forward with it).
+// The same createPaidResource as POST /v1/paid_resources (docs/x402.md).
 import { useState } from "react";
 import { currencyDigits } from "@/lib/money/format";
 import { inputToMinor } from "@/lib/dashboard/format";
 import { useDashboardMutation } from "@/components/dashboard/useDashboardMutation";
+import { PAID_RESOURCE_METHODS } from "@/lib/paid-resources/schemas";
+import { CopyableValue } from "../CopyableValue";
 import { DialogButton, messageOfNoField } from "../DialogButton";
+import { SelectField } from "../SelectField";
 import { CatalogFields } from "../CatalogFields";
 import { FieldError, TextField } from "../TextField";
 
-export function PaidResourceFormButton({ mode }: { mode: "test" | "live" }) {
-  const initial = () => ({
+function emptyForm() {
+  return {
     name: "",
     price: "",
     currency: "USD",
@@ -19,19 +23,26 @@ export function PaidResourceFormButton({ mode }: { mode: "test" | "live" }) {
     target: "content" as "content" | "url",
     content: '{ "message": "Thanks for paying" }',
     url: "",
-  });
+    method: "GET",
+  };
+}
+
+export function PaidResourceFormButton({ mode }: { mode: "test" | "live" }) {
   const [open, setOpen] = useState(false);
-  const [form, setForm] = useState(initial);
+  const [form, setForm] = useState(emptyForm);
   const [localError, setLocalError] = useState<{ price?: string; content?: string }>({});
-  const save = useDashboardMutation<Record<string, unknown>>({
+  const [secret, setSecret] = useState<string | null>(null);
+  const save = useDashboardMutation<Record<string, unknown>, { url: string | null; forwardingSecret?: string }>({
     path: "/api/dashboard/paid-resources",
     method: "POST",
     success: "Paid resource created.",
     toastErrors: false,
-    onSuccess: () => setOpen(false),
+    // A forwarded resource's secret is shown once; a content one has nothing to verify and closes.
+    onSuccess: (created) => (created.url && created.forwardingSecret ? setSecret(created.forwardingSecret) : setOpen(false)),
   });
   const start = () => {
-    setForm(initial());
+    setSecret(null);
+    setForm(emptyForm());
     setLocalError({});
     save.reset();
     setOpen(true);
@@ -58,24 +69,56 @@ export function PaidResourceFormButton({ mode }: { mode: "test" | "live" }) {
       amount,
       currency: form.currency,
       ...(description ? { description } : {}),
-      ...(form.target === "content" ? { content } : { url: form.url.trim() }),
+      ...(form.target === "content" ? { content } : { url: form.url.trim(), method: form.method }),
     });
   };
   const fieldErrors = save.error?.fieldErrors ?? {};
-  const set = (field: "name" | "price" | "currency" | "description" | "content" | "url") => (value: string) =>
-    setForm((f) => ({ ...f, [field]: value }));
+  const set = (field: Field) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
   return (
     <DialogButton
       trigger={{ children: "Create paid resource", variant: "primary" }}
       open={open}
       onOpen={start}
       onClose={() => setOpen(false)}
-      title={`Create a ${mode} paid resource`}
-      description="Sold publicly over x402 at /x402/r/:id (USD prices) and over MPP at /mpp/r/:id; the payment is the credential."
+      title={secret ? "Save your forwarding secret" : `Create a ${mode} paid resource`}
+      description={
+        secret
+          ? "Each paid request forwarded to your URL is signed with it (x-service-signature): verify it with verifyForwardedRequest. This is the only time it is shown; if it is lost, rotate it (POST /v1/paid_resources/:id/rotate-forwarding-secret)."
+          : "Sold publicly over x402 at /x402/r/:id (USD prices) and over MPP at /mpp/r/:id; the payment is the credential."
+      }
       action={{ label: "Create paid resource", pending: save.isPending, onClick: submit }}
+      done={secret ? {} : undefined}
       form
       error={messageOfNoField(save.error)}
     >
+      {secret ? (
+        <CopyableValue value={secret} />
+      ) : (
+        <PaidResourceFields form={form} setForm={setForm} set={set} localError={localError} fieldErrors={fieldErrors} />
+      )}
+    </DialogButton>
+  );
+}
+
+type Form = ReturnType<typeof emptyForm>;
+type Field = "name" | "price" | "currency" | "description" | "content" | "url" | "method";
+
+/** What a paid resource is: its catalog fields, and what is sold (JSON content, or a forward URL and method). */
+function PaidResourceFields({
+  form,
+  setForm,
+  set,
+  localError,
+  fieldErrors,
+}: {
+  form: Form;
+  setForm: (update: (f: Form) => Form) => void;
+  set: (field: Field) => (value: string) => void;
+  localError: { price?: string; content?: string };
+  fieldErrors: Record<string, string | undefined>;
+}) {
+  return (
+    <>
       <CatalogFields
         draft={form}
         set={set}
@@ -120,15 +163,18 @@ export function PaidResourceFormButton({ mode }: { mode: "test" | "live" }) {
           <FieldError id="paid-resource-content-error" error={localError.content ?? fieldErrors.content} />
         </div>
       ) : (
-        <TextField
-          label="Forward URL"
-          value={form.url}
-          onChange={set("url")}
-          maxLength={2048}
-          placeholder="https://api.example.com/report"
-          error={fieldErrors.url}
-        />
+        <>
+          <TextField
+            label="Forward URL"
+            value={form.url}
+            onChange={set("url")}
+            maxLength={2048}
+            placeholder="https://api.example.com/report"
+            error={fieldErrors.url}
+          />
+          <SelectField label="Method" value={form.method} onChange={set("method")} options={PAID_RESOURCE_METHODS} />
+        </>
       )}
-    </DialogButton>
+    </>
   );
 }

@@ -20,9 +20,12 @@ export {
   generateTestHeader,
   parseSignatureHeader,
   signWebhookPayload,
+  verifySignedPayload,
   verifyWebhook,
 } from "./webhooks";
 export type { RawBody, VerifyWebhookOptions, WebhookEvent } from "./webhooks";
+export { PAYMENT_INTENT_HEADER, forwardedRequestPayload, signForwardedRequest, verifyForwardedRequest } from "./forwarded-requests";
+export type { ForwardedRequestParts, VerifiedForwardedRequest } from "./forwarded-requests";
 
 export { SERVICE_PAYMENT_JSON_SCHEMA } from "./mcp-types";
 export type { CallToolResult, ContentBlock, ServicePaymentProof, StructuredErrorResult, TextContent } from "./mcp-types";

@@ -203,6 +203,9 @@ export function paidResourcesResource(send: Send) {
       send<T.PaidResource>("POST", path(resourceId), params, options),
     /** Archives the resource (`active: false`): no longer served; its sales stay. */
     archive: (resourceId: string, options?: RequestOptions) => send<T.PaidResource>("DELETE", path(resourceId), undefined, options),
+    /** A new forwarding secret (`forwardingSecret`, in this answer only); the previous one signs beside it for a while (default 24 h). */
+    rotateForwardingSecret: (resourceId: string, params: Partial<T.RotateForwardingSecretParams> = {}, options?: RequestOptions) =>
+      send<T.PaidResource>("POST", `${path(resourceId)}/rotate-forwarding-secret`, params, options),
   };
 }
 

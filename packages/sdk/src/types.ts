@@ -32,6 +32,7 @@ export type ListProductsParams = BooleanFilter<Query<"listProducts">, "active">;
 export type PaidResource = Schemas["PaidResource"];
 export type CreatePaidResourceParams = Schemas["CreatePaidResourceParams"];
 export type UpdatePaidResourceParams = Schemas["UpdatePaidResourceParams"];
+export type RotateForwardingSecretParams = Schemas["RotateForwardingSecretParams"];
 export type ListPaidResourcesParams = BooleanFilter<Query<"listPaidResources">, "active">;
 
 export type SharedPaymentToken = Schemas["SharedPaymentToken"];

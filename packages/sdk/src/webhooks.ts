@@ -65,26 +65,7 @@ export function verifyWebhook<D = WebhookEvent["data"]>(
   secrets: string | readonly string[],
   options: VerifyWebhookOptions = {},
 ): WebhookEvent<D> {
-  const list = secretList(secrets, "verifyWebhook");
-  if (typeof rawBody !== "string" && !(rawBody instanceof Uint8Array)) {
-    throw failure("The body must be the raw request body (string or Buffer), not a parsed object.");
-  }
-  const { timestamp, signatures } = parseSignatureHeader(Array.isArray(header) ? header.join(",") : (header as string | null | undefined));
-
-  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
-  const now = options.now === undefined ? Date.now() / 1000 : options.now instanceof Date ? options.now.getTime() / 1000 : options.now;
-  if (Math.abs(now - timestamp) > tolerance)
-    throw failure("The signature's timestamp is outside the tolerance zone.", { timestamp, toleranceSeconds: tolerance });
-
-  const candidates = signatures.map((hex) => Buffer.from(hex, "hex"));
-  let matched = false;
-  for (const secret of list) {
-    const expected = Buffer.from(computeSignature(secret, rawBody, timestamp), "hex");
-    // No early exit: every comparison runs, each in constant time.
-    for (const candidate of candidates) if (candidate.length === expected.length && timingSafeEqual(candidate, expected)) matched = true;
-  }
-  if (!matched) throw failure("No signature matches the expected signature for the payload.");
-
+  verifySignedPayload(rawBody, header, secrets, options, "verifyWebhook");
   const text = typeof rawBody === "string" ? rawBody : Buffer.from(rawBody).toString("utf8");
   try {
     return JSON.parse(text) as WebhookEvent<D>;
@@ -93,9 +74,42 @@ export function verifyWebhook<D = WebhookEvent["data"]>(
   }
 }
 
+/**
+ * Checks a `t=,v1=` header against a signed payload (a webhook body, or a forwarded request's signed string) and
+ * returns its timestamp: some v1 matches some secret, in constant time, and `t` is within the tolerance.
+ */
+export function verifySignedPayload(
+  payload: RawBody,
+  header: string | readonly string[] | null | undefined,
+  secrets: string | readonly string[],
+  options: VerifyWebhookOptions = {},
+  caller = "verifySignedPayload",
+): number {
+  const list = secretList(secrets, caller);
+  if (typeof payload !== "string" && !(payload instanceof Uint8Array)) {
+    throw verificationFailure("The body must be the raw request body (string or Buffer), not a parsed object.");
+  }
+  const { timestamp, signatures } = parseSignatureHeader(Array.isArray(header) ? header.join(",") : (header as string | null | undefined));
+
+  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  const now = options.now === undefined ? Date.now() / 1000 : options.now instanceof Date ? options.now.getTime() / 1000 : options.now;
+  if (Math.abs(now - timestamp) > tolerance)
+    throw verificationFailure("The signature's timestamp is outside the tolerance zone.", { timestamp, toleranceSeconds: tolerance });
+
+  const candidates = signatures.map((hex) => Buffer.from(hex, "hex"));
+  let matched = false;
+  for (const secret of list) {
+    const expected = Buffer.from(computeSignature(secret, payload, timestamp), "hex");
+    // No early exit: every comparison runs, each in constant time.
+    for (const candidate of candidates) if (candidate.length === expected.length && timingSafeEqual(candidate, expected)) matched = true;
+  }
+  if (!matched) throw verificationFailure("No signature matches the expected signature for the payload.");
+  return timestamp;
+}
+
 /** `t=..,v1=..,v1=..` -> timestamp and the v1 signatures (other schemes such as v0 are ignored). */
 export function parseSignatureHeader(header: string | null | undefined): { timestamp: number; signatures: string[] } {
-  if (typeof header !== "string" || header.trim() === "") throw failure(`Missing ${SIGNATURE_HEADER} header.`);
+  if (typeof header !== "string" || header.trim() === "") throw verificationFailure(`Missing ${SIGNATURE_HEADER} header.`);
   let timestamp: number | undefined;
   const signatures: string[] = [];
   for (const part of header.split(",")) {
@@ -106,8 +120,8 @@ export function parseSignatureHeader(header: string | null | undefined): { times
     if (key === "t" && /^\d{1,15}$/.test(value)) timestamp = Number(value);
     else if (key === "v1" && /^[0-9a-fA-F]{64}$/.test(value)) signatures.push(value.toLowerCase());
   }
-  if (timestamp === undefined) throw failure("Unable to extract a timestamp from the signature header.");
-  if (signatures.length === 0) throw failure("No v1 signature found in the signature header.");
+  if (timestamp === undefined) throw verificationFailure("Unable to extract a timestamp from the signature header.");
+  if (signatures.length === 0) throw verificationFailure("No v1 signature found in the signature header.");
   return { timestamp, signatures };
 }
 
@@ -117,6 +131,6 @@ function secretList(secrets: string | readonly string[], fn: string): string[] {
   return list;
 }
 
-function failure(message: string, details: Record<string, unknown> = {}): ServiceError {
+export function verificationFailure(message: string, details: Record<string, unknown> = {}): ServiceError {
   return new ServiceError({ code: "signature_verification_failed", status: 400, message, details });
 }

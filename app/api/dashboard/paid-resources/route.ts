@@ -5,6 +5,7 @@ import { CreatePaidResourceBody } from "@/lib/paid-resources/schemas";
 
 export const dynamic = "force-dynamic";
 
-export const POST = dashboardApi({ role: "developer", body: CreatePaidResourceBody, status: 201 }, ({ tx, scope, body }) =>
-  createPaidResource(tx, scope, body),
+export const POST = dashboardApi(
+  { role: "developer", body: CreatePaidResourceBody, status: 201, secretInResponse: true },
+  ({ tx, scope, body }) => createPaidResource(tx, scope, body),
 );

@@ -18,7 +18,7 @@ import { walletBalances } from "@/lib/dashboard/customer-wallets";
 import { formatDateTime } from "@/lib/dashboard/format";
 import { orNotFound, pageId } from "@/lib/dashboard/not-found";
 import { requireDashboard } from "@/lib/dashboard/session";
-import { listPaymentIntentsAfterExpiry } from "@/lib/checkouts/read-after-expiry";
+import { listPaymentIntents } from "@/lib/checkouts/read-orders-and-payments";
 
 export const metadata: Metadata = { title: "Customer" };
 
@@ -28,7 +28,7 @@ export default async function CustomerPage({ params }: { params: Promise<{ id: s
   const customer = await orNotFound(getCustomer(sql(), scope, await pageId(params)));
   const [wallets, payments] = await Promise.all([
     walletBalances(db, [customer.id]),
-    listPaymentIntentsAfterExpiry(db, scope, { limit: 20, customerId: customer.id }),
+    listPaymentIntents(db, scope, { limit: 20, customerId: customer.id }),
   ]);
   return (
     <>

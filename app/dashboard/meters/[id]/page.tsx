@@ -22,7 +22,7 @@ import { requireDashboard } from "@/lib/dashboard/session";
 import { getMeter } from "@/lib/meters/get-meter";
 import { listRecentUsage } from "@/lib/meters/recent-usage";
 import { getUsageSummary } from "@/lib/meters/usage-summary";
-import { listPaymentIntentsAfterExpiry } from "@/lib/checkouts/read-after-expiry";
+import { listPaymentIntents } from "@/lib/checkouts/read-orders-and-payments";
 
 export const metadata: Metadata = { title: "Meter" };
 
@@ -48,7 +48,7 @@ export default async function MeterPage({ params, searchParams }: { params: Prom
   const [meter, settlements, usage, summary] = await orNotFound(
     Promise.all([
       getMeter(db, scope, id),
-      listPaymentIntentsAfterExpiry(db, scope, { meterId: id, limit: SETTLEMENTS_SHOWN }),
+      listPaymentIntents(db, scope, { meterId: id, limit: SETTLEMENTS_SHOWN }),
       listRecentUsage(db, scope, id),
       getUsageSummary(sql(), scope, id, { interval }),
     ]),

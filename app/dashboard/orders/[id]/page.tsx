@@ -25,16 +25,16 @@ import { requireDashboard } from "@/lib/dashboard/session";
 import { checkoutDescriptions } from "@/lib/dashboard/what-was-sold";
 import { timelineOf } from "@/lib/dashboard/timeline";
 import { listRefunds } from "@/lib/refunds/list-refunds";
-import { getOrderAfterExpiry, getPaymentIntentAfterExpiry } from "@/lib/checkouts/read-after-expiry";
+import { getOrder, getPaymentIntent } from "@/lib/checkouts/read-orders-and-payments";
 
 export const metadata: Metadata = { title: "Order" };
 
 export default async function OrderPage({ params }: { params: Promise<{ id: string }> }) {
   const { scope, role } = await requireDashboard();
   const db = getDb();
-  const order = await orNotFound(getOrderAfterExpiry(db, scope, await pageId(params)));
+  const order = await orNotFound(getOrder(db, scope, await pageId(params)));
   const [pi, refunds, timeline, acpSessionId, mandates, descriptions] = await Promise.all([
-    getPaymentIntentAfterExpiry(db, scope, order.paymentIntentId),
+    getPaymentIntent(db, scope, order.paymentIntentId),
     listRefunds(db, scope, { limit: 100, paymentIntentId: order.paymentIntentId }),
     timelineOf(db, scope, [order.id, order.paymentIntentId]),
     order.source === "acp" ? sessionIdOfOrder(db, scope, order.id) : null,

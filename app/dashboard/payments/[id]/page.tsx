@@ -17,14 +17,14 @@ import { orNotFound, pageId } from "@/lib/dashboard/not-found";
 import { hasRole } from "@/lib/accounts/roles";
 import { requireDashboard } from "@/lib/dashboard/session";
 import { timelineOf } from "@/lib/dashboard/timeline";
-import { getPaymentIntentAfterExpiry } from "@/lib/checkouts/read-after-expiry";
+import { getPaymentIntent } from "@/lib/checkouts/read-orders-and-payments";
 
 export const metadata: Metadata = { title: "Payment" };
 
 export default async function PaymentPage({ params }: { params: Promise<{ id: string }> }) {
   const { scope, role } = await requireDashboard();
   const db = getDb();
-  const pi = await orNotFound(getPaymentIntentAfterExpiry(db, scope, await pageId(params)));
+  const pi = await orNotFound(getPaymentIntent(db, scope, await pageId(params)));
   const timeline = await timelineOf(db, scope, [pi.id]);
   const refundable = pi.amountCaptured - pi.amountRefunded;
   return (

@@ -2,7 +2,8 @@
 import { asDirectory } from "@/lib/agent-identity/directory-response";
 import { keyDirectory } from "@/lib/agent-identity/agent-keys";
 import { api } from "@/lib/http/api";
+import * as operation from "./operations";
 
-export const GET = asDirectory(api({ auth: "public" }, ({ tx }) => keyDirectory(tx, "mastercard")));
+export const GET = asDirectory(api(operation.GET, ({ tx }) => keyDirectory(tx, "mastercard")));
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 // The paywall terms page's card form endpoint.
-import { handleTermsSubmit } from "../../../../lib/paywall/handle-terms-submit";
+import { handleTermsSubmit } from "../../../../lib/pay/handle-terms-submit";
 
 export const dynamic = "force-dynamic";
 

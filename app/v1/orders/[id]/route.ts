@@ -1,8 +1,7 @@
 import { api } from "@/lib/http/api";
-import { getOrderAfterExpiry } from "@/lib/checkouts/read-after-expiry";
+import { getOrder } from "@/lib/checkouts/read-orders-and-payments";
+import * as operation from "./operations";
 
-export const GET = api({ auth: "secret", permission: ["orders", "read"] }, ({ tx, principal, params }) =>
-  getOrderAfterExpiry(tx, principal, params.id),
-);
+export const GET = api(operation.GET, ({ tx, principal, params }) => getOrder(tx, principal, params.id));
 
 export const dynamic = "force-dynamic";

@@ -1,8 +1,7 @@
 import { api } from "@/lib/http/api";
-import { getPaymentIntentAfterExpiry } from "@/lib/checkouts/read-after-expiry";
+import { getPaymentIntent } from "@/lib/checkouts/read-orders-and-payments";
+import * as operation from "./operations";
 
-export const GET = api({ auth: "secret", permission: ["payment_intents", "read"] }, ({ tx, principal, params }) =>
-  getPaymentIntentAfterExpiry(tx, principal, params.id),
-);
+export const GET = api(operation.GET, ({ tx, principal, params }) => getPaymentIntent(tx, principal, params.id));
 
 export const dynamic = "force-dynamic";

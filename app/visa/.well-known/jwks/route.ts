@@ -2,9 +2,10 @@
 import { asDirectory } from "@/lib/agent-identity/directory-response";
 import { keyDirectory } from "@/lib/agent-identity/agent-keys";
 import { api } from "@/lib/http/api";
+import * as operation from "./operations";
 
 export const GET = asDirectory(
-  api({ auth: "public" }, ({ tx }) => keyDirectory(tx, "visa")),
+  api(operation.GET, ({ tx }) => keyDirectory(tx, "visa")),
   "application/jwk-set+json",
 );
 

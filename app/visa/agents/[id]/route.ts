@@ -1,9 +1,8 @@
 // GET one of the caller's visa agent keys (docs/cards.md "Agent keys").
 import { getAgentKey } from "@/lib/agent-identity/agent-keys";
 import { api } from "@/lib/http/api";
+import * as operation from "./operations";
 
-export const GET = api({ auth: "secret", permission: ["visa", "read"] }, ({ tx, principal, params }) =>
-  getAgentKey(tx, principal, "visa", params.id),
-);
+export const GET = api(operation.GET, ({ tx, principal, params }) => getAgentKey(tx, principal, "visa", params.id));
 
 export const dynamic = "force-dynamic";

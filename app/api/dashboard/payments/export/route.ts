@@ -2,7 +2,7 @@
 // download (lib/dashboard/payments-csv.ts). An unknown filter value is ignored, as on the page.
 import { dashboardApi } from "@/lib/dashboard/route";
 import { paymentsCsv } from "@/lib/dashboard/payments-csv";
-import { PAYMENT_SOURCES } from "@/lib/payments/sources";
+import { PAYMENT_SOURCES } from "@/lib/payment-sources";
 import { PAYMENT_INTENT_STATUSES } from "@/lib/payments/transitions";
 
 export const dynamic = "force-dynamic";

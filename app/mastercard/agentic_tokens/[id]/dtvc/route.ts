@@ -2,9 +2,8 @@
 // Code for one purchase (docs/cards.md "Codes").
 import { api } from "@/lib/http/api";
 import { requestCode } from "@/lib/mastercard/request-code";
+import * as operation from "./operations";
 
-export const POST = api({ auth: "secret", permission: ["mastercard", "write"], idempotent: false }, ({ tx, req, principal, params }) =>
-  requestCode(tx, req, principal, params.id),
-);
+export const POST = api(operation.POST, ({ tx, req, principal, params }) => requestCode(tx, req, principal, params.id));
 
 export const dynamic = "force-dynamic";

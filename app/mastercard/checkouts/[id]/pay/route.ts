@@ -2,11 +2,10 @@
 // a fresh code (docs/cards.md "Paying a checkout"); 200 the paid order, `agent` on its PaymentIntent.
 import { api } from "@/lib/http/api";
 import { payCheckoutWithToken } from "@/lib/mastercard/pay-checkout";
-import { PayCheckoutBody } from "@/lib/mastercard/schemas";
+import * as operation from "./operations";
 
-export const POST = api(
-  { auth: "secret", permission: ["mastercard", "write"], body: PayCheckoutBody, idempotent: false },
-  ({ tx, req, principal, params, body }) => payCheckoutWithToken(tx, req, principal, params.id, body),
+export const POST = api(operation.POST, ({ tx, req, principal, params, body }) =>
+  payCheckoutWithToken(tx, req, principal, params.id, body),
 );
 
 export const dynamic = "force-dynamic";

@@ -1,9 +1,7 @@
 import { cancelCheckout } from "@/lib/checkouts/cancel-checkout";
-import { CancelCheckoutBody } from "@/lib/checkouts/schemas";
 import { api } from "@/lib/http/api";
+import * as operation from "./operations";
 
-export const POST = api({ auth: "secret", permission: ["checkouts", "write"], body: CancelCheckoutBody }, ({ tx, principal, params }) =>
-  cancelCheckout(tx, principal, params.id),
-);
+export const POST = api(operation.POST, ({ tx, principal, params }) => cancelCheckout(tx, principal, params.id));
 
 export const dynamic = "force-dynamic";

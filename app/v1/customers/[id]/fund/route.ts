@@ -1,10 +1,7 @@
 import { fundTestWallet } from "@/lib/customers/fund-test-wallet";
-import { FundTestWalletBody } from "@/lib/customers/schemas";
 import { api } from "@/lib/http/api";
+import * as operation from "./operations";
 
-export const POST = api(
-  { auth: "secret", permission: ["customers", "write"], body: FundTestWalletBody },
-  ({ tx, principal, params, body }) => fundTestWallet(tx, principal, params.id, body),
-);
+export const POST = api(operation.POST, ({ tx, principal, params, body }) => fundTestWallet(tx, principal, params.id, body));
 
 export const dynamic = "force-dynamic";

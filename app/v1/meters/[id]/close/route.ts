@@ -1,9 +1,7 @@
 import { api } from "@/lib/http/api";
 import { closeMeter } from "@/lib/meters/close-meter";
-import { EmptyBody } from "@/lib/meters/schemas";
+import * as operation from "./operations";
 
-export const POST = api({ auth: "secret", permission: ["meters", "write"], body: EmptyBody }, ({ tx, principal, params }) =>
-  closeMeter(tx, principal, params.id),
-);
+export const POST = api(operation.POST, ({ tx, principal, params }) => closeMeter(tx, principal, params.id));
 
 export const dynamic = "force-dynamic";

@@ -3,12 +3,10 @@
 import { faultAt } from "@/lib/http/fault-injection";
 import { api } from "@/lib/http/api";
 import { redeemToken } from "@/lib/shared-payment-tokens/redeem-token";
-import { RedeemTokenBody } from "@/lib/shared-payment-tokens/schemas";
+import * as operation from "./operations";
 
-export const POST = api(
-  { auth: "secret", permission: ["shared_payment_tokens", "write"], body: RedeemTokenBody, status: 201 },
-  ({ tx, principal, params, body, req }) =>
-    redeemToken(tx, principal, params.id, body, { afterRailCharge: () => faultAt(req, "after-rail-charge") }),
+export const POST = api(operation.POST, ({ tx, principal, params, body, req }) =>
+  redeemToken(tx, principal, params.id, body, { afterRailCharge: () => faultAt(req, "after-rail-charge") }),
 );
 
 export const dynamic = "force-dynamic";

@@ -2,11 +2,10 @@
 // and nonce): pay a merchant's checkout with a single-use Visa credential (docs/cards.md); 200 the paid order.
 import { api } from "@/lib/http/api";
 import { payCheckoutWithCredential } from "@/lib/visa/pay-checkout";
-import { VisaPayBody } from "@/lib/visa/schemas";
+import * as operation from "./operations";
 
-export const POST = api(
-  { auth: "secret", permission: ["visa", "write"], body: VisaPayBody, idempotent: false },
-  ({ tx, req, principal, params, body }) => payCheckoutWithCredential(tx, req, principal, params.id, body),
+export const POST = api(operation.POST, ({ tx, req, principal, params, body }) =>
+  payCheckoutWithCredential(tx, req, principal, params.id, body),
 );
 
 export const dynamic = "force-dynamic";

@@ -2,11 +2,8 @@
 // (vtok_) for one merchant and amount, refused outside the instruction's mandates (docs/cards.md).
 import { api } from "@/lib/http/api";
 import { requestCredential } from "@/lib/visa/instructions";
-import { CredentialRequestBody } from "@/lib/visa/schemas";
+import * as operation from "./operations";
 
-export const POST = api(
-  { auth: "secret", permission: ["visa", "write"], body: CredentialRequestBody, status: 201, idempotent: false },
-  ({ tx, req, principal, params, body }) => requestCredential(tx, req, principal, params.id, body),
-);
+export const POST = api(operation.POST, ({ tx, req, principal, params, body }) => requestCredential(tx, req, principal, params.id, body));
 
 export const dynamic = "force-dynamic";

@@ -1,11 +1,8 @@
 import { api } from "@/lib/http/api";
 import { finishReservation } from "@/lib/meters/finish-reservation";
-import { EmptyBody } from "@/lib/meters/schemas";
+import * as operation from "./operations";
 
 // One atomic statement; finishing twice the same way answers the same reservation (idempotent by itself).
-export const POST = api(
-  { auth: "secret", permission: ["meters", "write"], body: EmptyBody, idempotent: false, transaction: false, db: "sql" },
-  ({ tx, principal, params }) => finishReservation(tx, principal, params.id, params.rid, "release"),
-);
+export const POST = api(operation.POST, ({ tx, principal, params }) => finishReservation(tx, principal, params.id, params.rid, "release"));
 
 export const dynamic = "force-dynamic";

@@ -1,0 +1,13 @@
+// The operations of /acp/checkout_sessions (lib/openapi/operation.ts): what the OpenAPI document says of them. The route's own
+// composition (acpRoute) reads its input; its permission is checked against this one (tests/unit/openapi-coverage.test.ts).
+import { documented } from "@/lib/openapi/operation";
+
+export const POST = documented({
+  operationId: "createAcpCheckoutSession",
+  summary: "ACP: create a checkout session",
+  tag: "ACP",
+  auth: "secret",
+  permission: ["acp", "write"],
+  responses: { 201: { description: "ACP's CheckoutSession" } },
+  errors: { description: "ACP's flat error: { type, code, message, param? }" },
+});

@@ -1,0 +1,14 @@
+// The operations of /mpp/verify (lib/openapi/operation.ts): the route's api() options and its OpenAPI entry.
+import { VerifyCredentialBody } from "@/lib/mpp/schemas";
+import { operation } from "@/lib/openapi/operation";
+
+export const POST = operation({
+  operationId: "verifyMppCredential",
+  summary: "Settle a `service` credential for a challenge the merchant's own mppx server issued (a captured PaymentIntent, source mpp)",
+  tag: "MPP",
+  auth: "secret",
+  permission: ["mpp", "write"],
+  body: VerifyCredentialBody,
+  bodyLimitBytes: 32 * 1024,
+  responses: { 200: { description: "What the SDK's serviceServerMethod turns into the Payment-Receipt" } },
+});

@@ -1,0 +1,16 @@
+// The operations of /v1/checkouts/{id}/capture (lib/openapi/operation.ts): the route's api() options and its OpenAPI entry.
+import { CaptureCheckoutBody } from "@/lib/checkouts/schemas";
+import { operation } from "@/lib/openapi/operation";
+import { OrderObject } from "@/lib/orders/schemas";
+
+export const POST = operation({
+  operationId: "captureCheckout",
+  summary: "Pay a checkout: charge and capture; answers its order",
+  tag: "Checkouts",
+  auth: "secret",
+  permission: ["checkouts", "write"],
+  body: CaptureCheckoutBody,
+  bodyName: "CaptureCheckoutParams",
+  responses: { 200: OrderObject },
+  sdk: { resource: "checkouts", method: "capture" },
+});

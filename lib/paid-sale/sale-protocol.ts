@@ -1,0 +1,56 @@
+// What a payment protocol gives the one door of a hosted paid resource (sell-paid-resource.ts): how its credential
+// is read and checked, how it is spent and settled, what the paid answer carries and how a refusal reads. The door
+// owns everything else, once for every protocol. x402 (lib/x402/serve-resource.ts) and MPP
+// (lib/mpp/serve-resource.ts) are the two.
+// Where a protocol grows (settling on a real chain, a lost answer's retry getting the first result), it grows here:
+// `settle` may answer from an earlier settlement of the same credential, and the door serves the content again.
+import type { Db } from "../db";
+import type { PaidResource } from "../generated/prisma/client";
+import type { HttpResult } from "../http/errors";
+
+/** One request for a resource, as the door and its protocol see it. */
+export interface Sale {
+  req: Request;
+  resource: PaidResource;
+  /** The answer's headers so far (request id, rate limit): every answer starts from them. */
+  headers: Headers;
+}
+
+/** A step's result: its value, or the protocol's refusal (answered 402 or as the refusal says; nothing charged). */
+export type Step<T, R> = { ok: true; value: T } | { ok: false; refusal: R };
+
+/** A committed payment: the captured PaymentIntent and the payer it names (forwarded to the merchant). */
+export interface Settled {
+  paymentIntentId: string;
+  payer: string | null;
+}
+
+export interface SaleProtocol<Credential, Payment, Refusal> {
+  /** The path's protocol ("x402" -> /x402/r/:id); the refund of a failed forward names it. */
+  name: "x402" | "mpp";
+  /** Headers of every answer (what a browser may read of them, caching). */
+  headers: Record<string, string>;
+  /** The protocol's shape of what the door throws: 404, 429, 400 body, 502 forward_failed, 503 (default: the error contract). */
+  errorResult?: (err: unknown, requestId: string, headers: Headers) => HttpResult;
+  /** A resource the protocol cannot sell, thrown before anything is read (x402: priced in USD only). */
+  assertSells?(resource: PaidResource): void;
+  /** The refusal of a request without a payment (a HEAD, whatever it carries): the terms to pay. */
+  unpaid(sale: Sale): Refusal;
+  /** The request's credential, or what is wrong with it (absent: `unpaid`). Nothing is read from the database. */
+  parse(sale: Sale): Step<Credential, Refusal>;
+  /** The credential against the resource's terms (amount, recipient, expiry, signature); nothing is written. */
+  verify(sale: Sale, credential: Credential): Promise<Step<Payment, Refusal>>;
+  /**
+   * In the door's ONE transaction: the credential spent once (lockSingleUse, lib/single-use.ts, and a statement
+   * that succeeds once) and the captured PaymentIntent (source, order, ledger, events) through the domain.
+   */
+  settle(tx: Db, sale: Sale, payment: Payment): Promise<Step<Settled, Refusal>>;
+  /** The settlement threw and rolled back (nothing charged): the refusal to answer, or the error rethrown. */
+  settleFailed(sale: Sale, payment: Payment, err: unknown): Refusal;
+  /** The receipt headers of the paid answer. */
+  receipt(sale: Sale, payment: Payment, settled: Settled): Record<string, string>;
+  /** A refusal as the protocol answers it (a 402 carries the terms to pay again). */
+  refuse(sale: Sale, refusal: Refusal): Response;
+  /** 405: the resource takes other methods (`allowed`); nothing was read. */
+  methodNotAllowed(sale: Sale, allowed: string[]): Response;
+}

@@ -1,0 +1,62 @@
+// The one function that applies a rail's answer to a PaymentIntent, whoever started the payment (a
+// checkout's capture, a meter's settlement or funding, the tick's recovery): the PaymentIntent's transition,
+// its ledger posting and its payment_intent.* event, and the owner's own writes (ChargeFollower), all in the
+// caller's transaction. The caller holds the locks that make the transition its own (the checkout's row,
+// the PaymentIntent's row).
+import type { Db } from "../db";
+import type { PaymentIntent, Prisma } from "../generated/prisma/client";
+import { postCapture } from "../ledger/post";
+import type { ChargeResult } from "../rails/rail";
+import { finishAttempt } from "./charge-attempts";
+import { emitPaymentIntentEvent } from "./emit-payment-intent-event";
+import { transitionPaymentIntent } from "./transitions";
+
+/**
+ * What the payment's owner writes with an outcome. Its events stand around the PaymentIntent's as
+ * docs/api-reference.md "Events" lists them: `captured` runs before payment_intent.captured (a checkout's
+ * order.paid comes first), `failed` after payment_intent.failed (then order.canceled).
+ */
+export interface ChargeFollower {
+  captured?(tx: Db, pi: PaymentIntent): Promise<void>;
+  failed?(tx: Db, pi: PaymentIntent): Promise<void>;
+}
+
+export interface ApplyOptions {
+  /** The rail that answered. */
+  rail: string;
+  /** The charge key of the payment attempt the answer is about (its row is finished with it). */
+  chargeKey?: string;
+  /** More fields the owner records on the PaymentIntent with the outcome (a checkout: the method shown, the payer, billing). */
+  changes?: Omit<Prisma.PaymentIntentUpdateManyMutationInput, "status" | "id">;
+  /** Who paid (a customer), recorded when the rail took the charge (captured or processing), not on a decline. */
+  payer?: string | null;
+  follower?: ChargeFollower;
+}
+
+/**
+ * `succeeded`: captured, the ledger's capture posting, payment_intent.captured. `declined`: failed,
+ * payment_intent.failed. `pending` (the rail took it and answers later): processing and
+ * payment_intent.processing; the tick's resolveProcessingPayments applies the rail's final answer.
+ */
+export async function applyChargeOutcome(tx: Db, pi: PaymentIntent, outcome: ChargeResult, options: ApplyOptions): Promise<PaymentIntent> {
+  const { follower } = options;
+  if (options.chargeKey) await finishAttempt(tx, options.chargeKey, outcome);
+  const recorded = { ...options.changes, rail: options.rail, railChargeId: outcome.chargeId };
+  const taken = options.payer === undefined ? recorded : { ...recorded, customerId: options.payer };
+  if (outcome.status === "pending") {
+    const processing = await transitionPaymentIntent(tx, pi.id, "processing", taken);
+    await emitPaymentIntentEvent(tx, "payment_intent.processing", processing);
+    return processing;
+  }
+  if (outcome.status === "succeeded") {
+    const captured = await transitionPaymentIntent(tx, pi.id, "captured", { ...taken, amountCaptured: pi.amount, capturedAt: new Date() });
+    await follower?.captured?.(tx, captured);
+    await postCapture(tx, captured, captured.id, captured.currency, captured.amountCaptured);
+    await emitPaymentIntentEvent(tx, "payment_intent.captured", captured);
+    return captured;
+  }
+  const failed = await transitionPaymentIntent(tx, pi.id, "failed", { ...recorded, failureReason: outcome.reason });
+  await emitPaymentIntentEvent(tx, "payment_intent.failed", failed);
+  await follower?.failed?.(tx, failed);
+  return failed;
+}

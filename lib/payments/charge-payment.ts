@@ -1,0 +1,47 @@
+// The charge engine's one path to the rail: record the attempt (committed on its own, before the call) ->
+// the rail -> apply the outcome (apply-charge-outcome.ts) in the caller's transaction. Checkouts' captures and
+// meters' settlements and fundings all charge through it; what stays theirs is what they do around it (the
+// checks before, their follower, their answer to a rail failure).
+import type { Db } from "../db";
+import { CircuitOpenError } from "../errors";
+import type { PaymentIntent } from "../generated/prisma/client";
+import { RailCallFailedError, type guarded } from "../rails";
+import { applyChargeOutcome, type ApplyOptions } from "./apply-charge-outcome";
+import { closeAttemptNotCharged, recordAttempt } from "./charge-attempts";
+
+export interface ChargeRequest extends Omit<ApplyOptions, "rail" | "chargeKey"> {
+  rail: ReturnType<typeof guarded>;
+  /** What the rail charges (may differ from what the PaymentIntent shows the payee, e.g. another merchant's wallet). */
+  paymentMethod: string;
+  /**
+   * The rail's charge key when the caller must find the same charge again on a retry (a meter's
+   * `meterChargeKey`, a shared payment token's `<token>:<n>`); default: a fresh key per attempt.
+   */
+  chargeKey?: string;
+  /** Test instrument: runs right after the rail answered, before anything is written (fault injection). */
+  afterRailCharge?: () => void;
+}
+
+/** Whether a failed rail call certainly took nothing (a refusal before processing, or the breaker's fast fail). */
+export function railCertainlyNotCharged(err: unknown): boolean {
+  return err instanceof CircuitOpenError || (err instanceof RailCallFailedError && err.notCharged);
+}
+
+/**
+ * Charges `pi` (amount and currency) and applies the outcome; returns the PaymentIntent as it now is. A
+ * rail failure is thrown as it came: when the rail certainly took nothing the attempt is closed first;
+ * an unknown outcome (a time-out) leaves it pending, for the owner's recovery to ask the rail about.
+ */
+export async function chargePayment(tx: Db, pi: PaymentIntent, request: ChargeRequest): Promise<PaymentIntent> {
+  const { rail, paymentMethod } = request;
+  const attempt = await recordAttempt(pi.id, rail.name, paymentMethod, request.chargeKey);
+  const outcome = await rail
+    .charge({ key: attempt.chargeKey, amount: pi.amount, currency: pi.currency, paymentMethod })
+    .catch(async (err) => {
+      if (railCertainlyNotCharged(err)) await closeAttemptNotCharged(attempt.id, "failed");
+      throw err;
+    });
+  request.afterRailCharge?.();
+  const { changes, payer, follower } = request;
+  return applyChargeOutcome(tx, pi, outcome, { rail: rail.name, chargeKey: attempt.chargeKey, changes, payer, follower });
+}

@@ -1,0 +1,19 @@
+// The one lock of a credential that must be used once (docs/architecture.md, "Concurrency is decided by the
+// database"): an x402 authorization's nonce, an MPP challenge, a shared payment token, a Mastercard agentic token,
+// a Visa credential. It is a transaction-scoped advisory lock on the credential's key, TRIED: a second request
+// spending the same credential right now is told at once (false) instead of holding a database connection while
+// it waits, so a burst of one credential costs one connection. The lock only decides who goes first; the spend itself is the caller's statement that can
+// succeed only once (a primary key; a row locked FOR UPDATE and then marked used), which also refuses every later
+// request after the first committed. Released at commit or rollback.
+import type { Db } from "./db";
+
+/** The credentials spent once; the kind keeps their keys apart. */
+export type SingleUseKind = "x402" | "mpp" | "spt" | "atk" | "visa";
+
+/** true: this transaction holds the credential until it ends; false: another transaction is spending it now. */
+export async function lockSingleUse(tx: Db, kind: SingleUseKind, key: string): Promise<boolean> {
+  const [row] = await tx.$queryRaw<
+    { locked: boolean }[]
+  >`SELECT pg_try_advisory_xact_lock(hashtextextended(${`${kind}:${key}`}, 0)) AS locked`;
+  return row?.locked === true;
+}
