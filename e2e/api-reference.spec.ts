@@ -13,7 +13,20 @@ test("the API reference renders every operation of /v1/openapi.json from assets 
     (n, methods) => n + Object.keys(methods).length,
     0,
   );
-  await expect(page.locator(".opblock")).toHaveCount(operations);
+  // Swagger UI renders a long document's operations as they scroll into view: scroll down step by step and
+  // collect every operation that rendered, until all of the document's have.
+  const rendered = new Set<string>();
+  await expect
+    .poll(
+      async () => {
+        for (const id of await page.locator(".opblock").evaluateAll((blocks) => blocks.map((block) => block.id))) rendered.add(id);
+        await page.mouse.wheel(0, 600);
+        return rendered.size;
+      },
+      { timeout: 60_000, intervals: [150] },
+    )
+    .toBe(operations);
+  await page.evaluate(() => window.scrollTo(0, 0));
   await expect(page.locator(".opblock-summary-path", { hasText: /^\/v1\/customers$/ }).first()).toBeVisible();
 
   // An operation opens with its parameters and its documented responses.
