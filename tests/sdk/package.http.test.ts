@@ -1,10 +1,12 @@
-// The SDK as a merchant installs it: `npm pack` of packages/sdk (its prepack builds dist/ with tsup), the
-// tarball installed into a scratch project outside the repository (its other dependencies from the npm
-// registry), then from there: the entries load through require and import, the declarations type-check the
-// MCP example, the bin runs, and the example itself (examples/mcp-server.ts, copied unchanged; it imports
-// the SDK by its package name) serves a paid tool call end to end against the running service.
+// The SDK as a merchant installs it. packages/sdk is copied alone out of the repository and installed there
+// from the npm registry (its own devDependencies, no workspace around it); its own scripts (test, lint) pass
+// there, and `npm pack` there (its prepack builds dist/ with tsup) makes the tarball. The tarball is installed
+// into a scratch project, then from there: the entries load through require and import, the declarations
+// type-check the MCP example and a client script, the bin runs, the client script (TypeScript, run by tsx)
+// calls the service through the generated resource methods, and the example itself (examples/mcp-server.ts,
+// copied unchanged; it imports the SDK by its package name) serves a paid tool call end to end.
 import { execFile } from "node:child_process";
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -20,15 +22,28 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const PACKAGE_DIR = path.join(ROOT, "packages/sdk");
 const PACKAGE_NAME = JSON.parse(readFileSync(path.join(PACKAGE_DIR, "package.json"), "utf8")).name as string;
 const scratch = mkdtempSync(path.join(tmpdir(), "aps-sdk-package-"));
+/** The package folder copied alone (no node_modules, no dist): what a clean checkout of packages/sdk holds. */
+const packageAlone = path.join(scratch, "sdk-alone");
 
 /** npm's own settings of the `npm test` that runs us (its prefix is this repository) must not reach the scratch project. */
 const cleanEnv = Object.fromEntries(
   Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith("npm_")),
 ) as NodeJS.ProcessEnv;
-const inScratch = (command: string, args: string[]) => run(command, args, { cwd: scratch, env: cleanEnv, maxBuffer: 16 << 20 });
+const runIn = (cwd: string, command: string, args: string[]) => run(command, args, { cwd, env: cleanEnv, maxBuffer: 16 << 20 });
+const inScratch = (command: string, args: string[]) => runIn(scratch, command, args);
 /** The version of a dependency this repository has installed (the scratch project asks the registry for the same). */
 const installedVersion = (name: string) =>
   JSON.parse(readFileSync(path.join(ROOT, "node_modules", name, "package.json"), "utf8")).version as string;
+
+/** A merchant's script against the installed package: typed resource methods, answers read by their types. */
+const CLIENT_CALL = `import { ServiceClient, type Customer, type List } from "agent-payments-sdk";
+
+const client = new ServiceClient({ baseUrl: process.env.SERVICE_URL!, apiKey: process.env.SERVICE_API_KEY! });
+const created: Customer = await client.customers.create({ name: "Packed SDK customer", email: "packed@example.com" });
+const listed: List<Customer> = await client.customers.list({ limit: 5 });
+const endpoints = await client.webhookEndpoints.list();
+console.log(JSON.stringify({ id: created.id, listed: listed.data.map((c) => c.id), endpoints: endpoints.data.length }));
+`;
 
 let seller: TestMerchant;
 let payer: TestMerchant;
@@ -37,7 +52,9 @@ const clients: Client[] = [];
 
 beforeAll(async () => {
   [seller, payer] = await Promise.all([createTestMerchant("Packed SDK seller"), createTestMerchant("Packed SDK agent")]);
-  await run("npm", ["pack", "--pack-destination", scratch], { cwd: PACKAGE_DIR, env: cleanEnv, maxBuffer: 16 << 20 });
+  cpSync(PACKAGE_DIR, packageAlone, { recursive: true, filter: (from) => !/[/\\](node_modules|dist)$/.test(from) });
+  await runIn(packageAlone, "npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"]);
+  await runIn(packageAlone, "npm", ["pack", "--pack-destination", scratch]);
   const tarball = readdirSync(scratch).find((name) => name.endsWith(".tgz"));
   expect(tarball).toBeDefined();
   writeFileSync(path.join(scratch, "package.json"), JSON.stringify({ name: "sdk-scratch", private: true, type: "module" }));
@@ -52,15 +69,16 @@ beforeAll(async () => {
     `zod@${installedVersion("zod")}`,
   ]);
   copyFileSync(path.join(ROOT, "examples/mcp-server.ts"), path.join(scratch, "mcp-server.ts"));
+  writeFileSync(path.join(scratch, "client-call.ts"), CLIENT_CALL);
   // Its own tsconfig, so neither tsx nor tsc finds this repository's paths (which point at the source). Node's
   // declarations (the example uses node:http) come from this repository's @types.
   const compilerOptions = { target: "ES2022", module: "NodeNext", strict: true, noEmit: true, skipLibCheck: true, types: ["node"] };
   const tsconfig = {
     compilerOptions: { ...compilerOptions, typeRoots: [path.join(ROOT, "node_modules/@types")] },
-    files: ["mcp-server.ts"],
+    files: ["mcp-server.ts", "client-call.ts"],
   };
   writeFileSync(path.join(scratch, "tsconfig.json"), JSON.stringify(tsconfig));
-}, 240_000);
+}, 420_000);
 
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
@@ -87,7 +105,25 @@ describe(`the packed SDK (${PACKAGE_NAME}), installed from its tarball outside t
     expect(help.stdout).toMatch(/^usage: agent-payments-listen --api-key/);
   });
 
-  it("its declarations type-check the MCP example (NodeNext resolution, the package's `types` conditions)", async () => {
+  it("its own scripts pass in the folder installed alone: test (tsc and vitest) and lint", async () => {
+    await runIn(packageAlone, "npm", ["test"]);
+    await runIn(packageAlone, "npm", ["run", "lint"]);
+  }, 180_000);
+
+  it("a TypeScript client script calls the service through the installed package", async () => {
+    const result = await run(path.join(ROOT, "node_modules/.bin/tsx"), ["client-call.ts"], {
+      cwd: scratch,
+      env: { ...cleanEnv, SERVICE_URL: baseUrl(), SERVICE_API_KEY: seller.testKey },
+    });
+    const printed = JSON.parse(result.stdout) as { id: string; listed: string[]; endpoints: number };
+    expect(printed.id).toMatch(/^cus_/);
+    expect(printed.listed).toContain(printed.id);
+    const stored = await fetch(`${baseUrl()}/v1/customers/${printed.id}`, { headers: { authorization: `Bearer ${seller.testKey}` } });
+    expect(stored.status).toBe(200);
+    expect(((await stored.json()) as { name: string }).name).toBe("Packed SDK customer");
+  });
+
+  it("its declarations type-check the MCP example and the client script (NodeNext resolution, the package's `types` conditions)", async () => {
     const result = await inScratch(path.join(ROOT, "node_modules/.bin/tsc"), ["-p", "."]).catch((err: { stdout: string }) => err);
     expect(result.stdout).toBe("");
   });

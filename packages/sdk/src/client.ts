@@ -1,6 +1,6 @@
 // ServiceClient: typed access to the /v1 API (docs/api-reference.md) with idempotent retries (see request-sender.ts).
 import { RequestSender, type HttpMethod, type RequestOptions } from "./request-sender";
-import * as resources from "./resources";
+import { ServiceResources } from "./generated/resources";
 import type { FetchLike } from "./transport";
 
 export interface ServiceClientOptions {
@@ -21,32 +21,22 @@ export interface ServiceClientOptions {
   maxRetryAfterMs?: number;
 }
 
-export class ServiceClient {
+/**
+ * The API's resources (`client.customers.create(...)`, generated from the API's operations: generated/resources.ts)
+ * over one RequestSender, plus request() for any path.
+ */
+export class ServiceClient extends ServiceResources {
   readonly baseUrl: string;
   private readonly sender: RequestSender;
-
-  readonly customers: ReturnType<typeof resources.customersResource>;
-  readonly checkouts: ReturnType<typeof resources.checkoutsResource>;
-  readonly paymentIntents: ReturnType<typeof resources.paymentIntentsResource>;
-  readonly orders: ReturnType<typeof resources.ordersResource>;
-  readonly refunds: ReturnType<typeof resources.refundsResource>;
-  readonly balance: ReturnType<typeof resources.balanceResource>;
-  readonly events: ReturnType<typeof resources.eventsResource>;
-  readonly webhookEndpoints: ReturnType<typeof resources.webhookEndpointsResource>;
-  readonly paywall: ReturnType<typeof resources.paywallResource>;
-  readonly meters: ReturnType<typeof resources.metersResource>;
-  readonly products: ReturnType<typeof resources.productsResource>;
-  readonly sharedPaymentTokens: ReturnType<typeof resources.sharedPaymentTokensResource>;
-  readonly paidResources: ReturnType<typeof resources.paidResourcesResource>;
 
   constructor(options: ServiceClientOptions) {
     if (!options || typeof options.baseUrl !== "string" || !options.baseUrl) throw configError("ServiceClient needs a baseUrl.");
     if (typeof options.apiKey !== "string" || !options.apiKey) throw configError("ServiceClient needs an apiKey.");
     const fetchImpl = options.fetch ?? globalThis.fetch;
     if (typeof fetchImpl !== "function") throw configError("No fetch implementation: pass options.fetch.");
-    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
-    this.sender = new RequestSender({
-      baseUrl: this.baseUrl,
+    const baseUrl = options.baseUrl.replace(/\/+$/, "");
+    const sender = new RequestSender({
+      baseUrl,
       apiKey: options.apiKey,
       timeoutMs: nonNegative(options.timeoutMs, 30_000, "timeoutMs"),
       maxRetries: nonNegative(options.maxRetries, 2, "maxRetries"),
@@ -56,20 +46,12 @@ export class ServiceClient {
       maxRetryAfterMs: nonNegative(options.maxRetryAfterMs, 60_000, "maxRetryAfterMs"),
       userAgent: "agent-payments-sdk",
     });
-    const send: resources.Send = (method, path, body, requestOptions) => this.request(method, path, body, requestOptions);
-    this.customers = resources.customersResource(send);
-    this.checkouts = resources.checkoutsResource(send);
-    this.paymentIntents = resources.paymentIntentsResource(send);
-    this.orders = resources.ordersResource(send);
-    this.refunds = resources.refundsResource(send);
-    this.balance = resources.balanceResource(send);
-    this.events = resources.eventsResource(send);
-    this.webhookEndpoints = resources.webhookEndpointsResource(send);
-    this.paywall = resources.paywallResource(send);
-    this.meters = resources.metersResource(send);
-    this.products = resources.productsResource(send);
-    this.sharedPaymentTokens = resources.sharedPaymentTokensResource(send);
-    this.paidResources = resources.paidResourcesResource(send);
+    super(
+      async <R>(method: HttpMethod, path: string, body?: unknown, requestOptions?: RequestOptions) =>
+        (await sender.send<R>(method, path, body, requestOptions)).body,
+    );
+    this.baseUrl = baseUrl;
+    this.sender = sender;
   }
 
   /** Any /v1 request; resolves to the parsed JSON body of a 2xx, throws ServiceError otherwise. */

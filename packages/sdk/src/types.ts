@@ -75,6 +75,9 @@ export type CreateWebhookEndpointParams = Schemas["CreateWebhookEndpointParams"]
 export type UpdateWebhookEndpointParams = Schemas["UpdateWebhookEndpointParams"];
 export type DeletedWebhookEndpoint = Schemas["DeletedWebhookEndpoint"];
 export type WebhookDeliveryAttempt = Schemas["WebhookDeliveryAttempt"];
+export type WebhookEndpointHealth = Schemas["WebhookEndpointHealth"];
+export type ReplayFailedDeliveriesParams = Schemas["ReplayFailedDeliveriesParams"];
+export type WebhookReplay = Schemas["WebhookReplay"];
 
 export type PaywallVerifyParams = Schemas["PaywallVerifyParams"];
 export type PaywallVerifyResult = Schemas["PaywallVerifyResult"];

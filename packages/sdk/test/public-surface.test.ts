@@ -59,6 +59,7 @@ import type {
   PaywallVerifyResult,
   Product,
   RedeemSharedPaymentTokenParams,
+  ReplayFailedDeliveriesParams,
   Refund,
   RequestOptions,
   RotateForwardingSecretParams,
@@ -70,6 +71,8 @@ import type {
   UpdateWebhookEndpointParams,
   WebhookDeliveryAttempt,
   WebhookEndpoint,
+  WebhookEndpointHealth,
+  WebhookReplay,
 } from "../src/index";
 
 type Options = RequestOptions | undefined;
@@ -118,6 +121,8 @@ interface Surface {
     del: (endpointId: string, options?: Options) => Promise<DeletedWebhookEndpoint>;
     rotateSecret: (endpointId: string, options?: Options) => Promise<WebhookEndpoint>;
     listDeliveries: (endpointId: string, params?: ListParams, options?: Options) => Promise<List<WebhookDeliveryAttempt>>;
+    health: (endpointId: string, options?: Options) => Promise<WebhookEndpointHealth>;
+    replayFailed: (endpointId: string, params?: ReplayFailedDeliveriesParams, options?: Options) => Promise<WebhookReplay>;
   };
   paywall: {
     verify: (params: PaywallVerifyParams, options?: Options) => Promise<PaywallVerifyResult>;
@@ -180,7 +185,7 @@ const METHODS = {
   refunds: ["create", "retrieve", "list"],
   balance: ["retrieve"],
   events: ["retrieve", "list", "resend"],
-  webhookEndpoints: ["create", "retrieve", "list", "update", "del", "rotateSecret", "listDeliveries"],
+  webhookEndpoints: ["create", "retrieve", "list", "update", "del", "rotateSecret", "listDeliveries", "health", "replayFailed"],
   paywall: ["verify", "pay", "redeem", "verifyAndRedeem"],
   meters: [
     "create",

@@ -11,5 +11,11 @@ export const POST = operation({
   body: ReplayFailedBody,
   bodyName: "ReplayFailedDeliveriesParams",
   responses: { 200: WebhookReplayObject },
-  sdk: { resource: "webhookEndpoints", method: "replayFailed", ids: "endpointId", doc: "Queues again every failed delivery since a time." },
+  sdk: {
+    resource: "webhookEndpoints",
+    method: "replayFailed",
+    ids: "endpointId",
+    params: "params: T.ReplayFailedDeliveriesParams = {}",
+    doc: "Queues again every failed delivery since a time.",
+  },
 });
