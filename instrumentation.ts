@@ -7,6 +7,9 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { registerAdapters } = await import("./lib/register-adapters");
   registerAdapters();
+  // Live x402's chains are resolved now: a network without a token stops the start, not a payment later.
+  const { liveNetworks } = await import("./lib/chains/live-networks");
+  liveNetworks();
   // Any server process (a serverless host's too): a production start that cannot send mail says so once.
   const { warnWhenMailCannotLeave } = await import("./lib/mail/transport-warning");
   warnWhenMailCannotLeave();

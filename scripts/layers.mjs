@@ -54,6 +54,7 @@ export const LAYERS = {
   // The database client and what every module shares.
   foundation: [
     "canonical-json",
+    "chains",
     "circuit-breaker",
     "db",
     "db-availability",

@@ -7,6 +7,7 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js"
 import { SUPPORTED_API_VERSIONS } from "../acp/schemas";
 import { env } from "../env";
 import { SCOPES } from "../oauth/config";
+import { liveNetworks } from "../chains/live-networks";
 import { A2A_VERSIONS, AP2_EXTENSION_URI, X402_EXTENSION_URI } from "./a2a-versions";
 
 export interface Integration {
@@ -38,12 +39,14 @@ const mcp: Entry = (base) => ({
 });
 
 // x402 (docs/x402.md): the facilitator for merchants' own servers (merchant key) and the hosted paid
-// resources (public, the payment is the credential), exact scheme on Base (Sepolia in test mode).
+// resources (public, the payment is the credential), exact scheme on Base Sepolia in test mode, and in live
+// mode on the chains the deployment configured (lib/x402/live-networks.ts).
 const x402: Entry = (base) => ({
   id: "x402",
   versions: ["2", "1"],
   schemes: ["exact"],
-  networks: { test: "eip155:84532", live: "eip155:8453" },
+  // Live: exactly the chains this deployment settles on (X402_RPC_URLS), none when it has none.
+  networks: { test: "eip155:84532", live: liveNetworks().map((network) => network.caip2) },
   endpoints: {
     verify: `${base}/x402/verify`,
     settle: `${base}/x402/settle`,

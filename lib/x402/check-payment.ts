@@ -6,7 +6,8 @@
 import { getAddress, verifyTypedData } from "viem";
 import type { z } from "zod";
 import { MAX_AMOUNT } from "../money/limits";
-import { atomicToCents, modeNetwork, networkFor, payToAddress, SCHEME, type X402Network } from "./networks";
+import type { EvmNetwork } from "../chains/networks";
+import { atomicToCents, modeNetwork, networkFor, payToAddress, SCHEME } from "./networks";
 import { ExactEvmPayload, PayloadV1, PayloadV2, RequirementsV1, RequirementsV2 } from "./schemas";
 
 export type X402Version = 1 | 2;
@@ -14,7 +15,7 @@ export type X402Version = 1 | 2;
 export interface VerifiedPayment {
   ok: true;
   version: X402Version;
-  network: X402Network;
+  network: EvmNetwork;
   /** The network as the requirements named it (CAIP-2 for v2, the v1 name for v1): answers echo it. */
   networkName: string;
   payer: `0x${string}`;

@@ -2,41 +2,15 @@
 // of USDC), on Base Sepolia in test mode and Base in live mode (verified, but live settlement has no rail yet).
 // Prices are integer minor units (USD cents); USDC has 6 decimals, so one cent is 10,000 atomic units.
 import { getAddress, keccak256, toHex } from "viem";
-
-export interface X402Network {
-  /** CAIP-2 id (x402 v2). */
-  caip2: string;
-  /** The name x402 v1 uses for the same chain. */
-  v1Name: string;
-  chainId: number;
-  /** The USDC contract (the EIP-712 verifyingContract) and its EIP-712 domain name and version. */
-  asset: `0x${string}`;
-  extra: { name: string; version: string };
-}
-
-export const BASE_SEPOLIA: X402Network = {
-  caip2: "eip155:84532",
-  v1Name: "base-sepolia",
-  chainId: 84532,
-  asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
-  extra: { name: "USDC", version: "2" },
-};
-
-export const BASE_MAINNET: X402Network = {
-  caip2: "eip155:8453",
-  v1Name: "base",
-  chainId: 8453,
-  asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
-  extra: { name: "USD Coin", version: "2" },
-};
+import { BASE_MAINNET, BASE_SEPOLIA, type EvmNetwork } from "../chains/networks";
 
 /** Test keys pay and settle on Base Sepolia; live keys verify on Base (settlement: 502, no on-chain rail yet). */
-export function networkFor(livemode: boolean): X402Network {
+export function networkFor(livemode: boolean): EvmNetwork {
   return livemode ? BASE_MAINNET : BASE_SEPOLIA;
 }
 
 /** The network a requirement names, by its v2 (CAIP-2) or v1 name, if it is the mode's. */
-export function modeNetwork(livemode: boolean, name: string, version: 1 | 2): X402Network | null {
+export function modeNetwork(livemode: boolean, name: string, version: 1 | 2): EvmNetwork | null {
   const network = networkFor(livemode);
   return (version === 2 ? network.caip2 : network.v1Name) === name ? network : null;
 }
