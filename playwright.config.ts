@@ -63,6 +63,10 @@ export default defineConfig({
         MAIL_RETRY_BASE_SECONDS: "1",
         MAIL_RETRY_MAX_SECONDS: "2",
         DEV_MAIL_VIEWER: "1",
+        // One live x402 network (Base Sepolia's public USDC), so Settings offers payout addresses; nothing here
+        // calls its chain (the address is unused), and the key is a throwaway one.
+        X402_RPC_URLS: JSON.stringify({ "eip155:84532": "http://127.0.0.1:9/rpc" }),
+        X402_FACILITATOR_PRIVATE_KEY: `0x${"33".repeat(32)}`,
         // Webhook retries within the test's patience (seconds before each retry).
         WEBHOOK_RETRY_SCHEDULE: "1,1,1",
       },

@@ -38,6 +38,7 @@ export const ID_PREFIXES = {
   visaInstruction: "vi",
   visaCredential: "vtok",
   activity: "act",
+  x402PayoutAddress: "xpa",
   invitation: "inv",
   eventStreamLease: "esl",
 } as const;

@@ -40,7 +40,7 @@ const mcp: Entry = (base) => ({
 
 // x402 (docs/x402.md): the facilitator for merchants' own servers (merchant key) and the hosted paid
 // resources (public, the payment is the credential), exact scheme on Base Sepolia in test mode, and in live
-// mode on the chains the deployment configured (lib/x402/live-networks.ts).
+// mode on the chains the deployment configured (lib/chains/live-networks.ts).
 const x402: Entry = (base) => ({
   id: "x402",
   versions: ["2", "1"],

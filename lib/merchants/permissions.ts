@@ -20,6 +20,8 @@ export const RESOURCES = [
   "paid_resources",
   "shared_payment_tokens",
   "paywall",
+  // Live x402's payout addresses: readable with a grant; never written with a restricted key (lib/x402/payout-addresses.ts).
+  "payout_addresses",
   "x402",
   "mpp",
   "acp",

@@ -35,6 +35,10 @@ export type UpdatePaidResourceParams = Schemas["UpdatePaidResourceParams"];
 export type RotateForwardingSecretParams = Schemas["RotateForwardingSecretParams"];
 export type ListPaidResourcesParams = BooleanFilter<Query<"listPaidResources">, "active">;
 
+/** Where a merchant's live x402 payments on one network go (docs/x402.md, "Going live"). */
+export type X402PayoutAddress = Schemas["X402PayoutAddress"];
+export type SetX402PayoutAddressParams = Schemas["SetX402PayoutAddressParams"];
+
 export type SharedPaymentToken = Schemas["SharedPaymentToken"];
 export type SharedPaymentTokenStatus = SharedPaymentToken["status"];
 export type MintSharedPaymentTokenParams = Schemas["MintSharedPaymentTokenParams"];

@@ -63,6 +63,7 @@ import type {
   Refund,
   RequestOptions,
   RotateForwardingSecretParams,
+  SetX402PayoutAddressParams,
   ServiceClient,
   ServiceEvent,
   SharedPaymentToken,
@@ -73,6 +74,7 @@ import type {
   WebhookEndpoint,
   WebhookEndpointHealth,
   WebhookReplay,
+  X402PayoutAddress,
 } from "../src/index";
 
 type Options = RequestOptions | undefined;
@@ -123,6 +125,10 @@ interface Surface {
     listDeliveries: (endpointId: string, params?: ListParams, options?: Options) => Promise<List<WebhookDeliveryAttempt>>;
     health: (endpointId: string, options?: Options) => Promise<WebhookEndpointHealth>;
     replayFailed: (endpointId: string, params?: ReplayFailedDeliveriesParams, options?: Options) => Promise<WebhookReplay>;
+  };
+  payoutAddresses: {
+    list: (options?: Options) => Promise<List<X402PayoutAddress>>;
+    set: (params: SetX402PayoutAddressParams, options?: Options) => Promise<X402PayoutAddress>;
   };
   paywall: {
     verify: (params: PaywallVerifyParams, options?: Options) => Promise<PaywallVerifyResult>;
@@ -186,6 +192,7 @@ const METHODS = {
   balance: ["retrieve"],
   events: ["retrieve", "list", "resend"],
   webhookEndpoints: ["create", "retrieve", "list", "update", "del", "rotateSecret", "listDeliveries", "health", "replayFailed"],
+  payoutAddresses: ["list", "set"],
   paywall: ["verify", "pay", "redeem", "verifyAndRedeem"],
   meters: [
     "create",
@@ -429,6 +436,7 @@ describe("the SDK's public surface (today's names and signatures)", () => {
     expectTypeOf<Today<"events">>().toEqualTypeOf<Surface["events"]>();
     expectTypeOf<Today<"webhookEndpoints">>().toEqualTypeOf<Surface["webhookEndpoints"]>();
     expectTypeOf<Today<"paywall">>().toEqualTypeOf<Surface["paywall"]>();
+    expectTypeOf<Today<"payoutAddresses">>().toEqualTypeOf<Surface["payoutAddresses"]>();
     expectTypeOf<Today<"meters">>().toEqualTypeOf<Surface["meters"]>();
     expectTypeOf<Today<"products">>().toEqualTypeOf<Surface["products"]>();
     expectTypeOf<Today<"sharedPaymentTokens">>().toEqualTypeOf<Surface["sharedPaymentTokens"]>();

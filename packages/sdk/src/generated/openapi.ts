@@ -1143,6 +1143,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/x402/payout_addresses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The current live x402 payout addresses, one per network (live key)
+         * @description Restricted keys need `payout_addresses: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        get: operations["listX402PayoutAddresses"];
+        put?: never;
+        /**
+         * Set where live x402 payments on a network go (live key; replaces the network's current address)
+         * @description Restricted keys need `payout_addresses: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        post: operations["setX402PayoutAddress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/x402/r/{id}": {
         parameters: {
             query?: never;
@@ -2807,6 +2831,10 @@ export interface components {
             data: components["schemas"]["ServiceEvent"][];
             hasMore: boolean;
         };
+        SetX402PayoutAddressParams: {
+            network: string;
+            address: string;
+        };
         SharedPaymentToken: {
             id: string;
             /** @constant */
@@ -2964,6 +2992,22 @@ export interface components {
             webhookEndpointId: string;
             since: components["schemas"]["Timestamp"];
             requeuedDeliveries: number;
+        };
+        X402PayoutAddress: {
+            id: string;
+            /** @constant */
+            object: "x402_payout_address";
+            network: string;
+            address: string;
+            /** @constant */
+            livemode: true;
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        X402PayoutAddressList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["X402PayoutAddress"][];
+            hasMore: boolean;
         };
     };
     responses: never;
@@ -5477,6 +5521,71 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MeterUsageBatch"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listX402PayoutAddresses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["X402PayoutAddressList"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    setX402PayoutAddress: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key gets the first answer again (stored 24 hours). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetX402PayoutAddressParams"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["X402PayoutAddress"];
                 };
             };
             /** @description An error in the error contract */

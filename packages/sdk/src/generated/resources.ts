@@ -121,6 +121,16 @@ export function paymentIntentsResource(send: Send) {
   };
 }
 
+export function payoutAddressesResource(send: Send) {
+  return {
+    /** Live key only: the current payout address of each live network. */
+    list: (options?: RequestOptions) => send<T.List<T.X402PayoutAddress>>("GET", `/v1/x402/payout_addresses`, undefined, options),
+    /** Live key only (a secret key, never a restricted one): where live x402 payments on `network` go, replacing the current address; every owner is mailed. */
+    set: (params: T.SetX402PayoutAddressParams, options?: RequestOptions) =>
+      send<T.X402PayoutAddress>("POST", `/v1/x402/payout_addresses`, params, options),
+  };
+}
+
 export function paywallResource(send: Send) {
   return {
     /** Pays a gate's terms with the PAYER's own key; returns the paymentIntentId to present as proof. */
@@ -219,6 +229,7 @@ export class ServiceResources {
   readonly orders: ReturnType<typeof ordersResource>;
   readonly paidResources: ReturnType<typeof paidResourcesResource>;
   readonly paymentIntents: ReturnType<typeof paymentIntentsResource>;
+  readonly payoutAddresses: ReturnType<typeof payoutAddressesResource>;
   readonly paywall: ReturnType<typeof paywallResource>;
   readonly products: ReturnType<typeof productsResource>;
   readonly refunds: ReturnType<typeof refundsResource>;
@@ -234,6 +245,7 @@ export class ServiceResources {
     this.orders = ordersResource(send);
     this.paidResources = paidResourcesResource(send);
     this.paymentIntents = paymentIntentsResource(send);
+    this.payoutAddresses = payoutAddressesResource(send);
     this.paywall = paywallResource(send);
     this.products = productsResource(send);
     this.refunds = refundsResource(send);
