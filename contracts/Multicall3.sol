@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The part of Multicall3 (github.com/mds1/multicall, MIT) that x402's facilitator and viem call: aggregate,
 // tryAggregate and aggregate3, with the same signatures and semantics. Anvil does not deploy Multicall3; the
-// test chain (tests/helpers/chain.ts) puts this code at its canonical address with anvil_setCode.
+// test chain (scripts/lib/test-chain.ts) puts this code at its canonical address with anvil_setCode.
 pragma solidity ^0.8.20;
 
 contract Multicall3 {

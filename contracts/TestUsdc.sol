@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// A USDC-compatible token for the test chain (tests/helpers/chain.ts): ERC-20 with 6 decimals and EIP-3009
+// A USDC-compatible token for the test chain (scripts/lib/test-chain.ts): ERC-20 with 6 decimals and EIP-3009
 // (transferWithAuthorization, authorizationState), modeled on Circle's open-source FiatToken v2 (its EIP-712
 // domain is name + version + chainId + verifyingContract, and its revert messages are kept, since the x402
 // facilitator reads reasons out of them). Only what x402 `exact` uses; the deployer mints.

@@ -35,6 +35,8 @@ export type RollApiKeyInput = z.output<typeof RollApiKeyBody>;
 /** Who acts, for the activity log: the dashboard user and the request's origin, or the operator CLI. */
 export interface KeyActor {
   userId?: string | null;
+  /** The dashboard user's role in the merchant, recorded on the key it makes (lib/x402/payout-addresses.ts reads it). */
+  role?: string;
   origin?: RequestOrigin;
   via?: "dashboard" | "cli";
 }
@@ -91,7 +93,10 @@ function activityOf(actor: KeyActor, scope: Scope, action: string, detail: Recor
 
 /** A new key of the scope's mode (restricted when permissions are given); the response carries `secret`, shown once. */
 export async function createScopedApiKey(tx: Db, scope: Scope, input: CreateApiKeyInput, actor: KeyActor = {}) {
-  const created = await createApiKey(tx, scope.merchantId, scope.livemode, input.name, { permissions: input.permissions });
+  const created = await createApiKey(tx, scope.merchantId, scope.livemode, input.name, {
+    permissions: input.permissions,
+    createdByRole: actor.role,
+  });
   const key = await tx.apiKey.findUniqueOrThrow({ where: { id: created.id } });
   const object = serializeApiKey(key);
   await recordActivity(tx, activityOf(actor, scope, "api_key_created", { apiKeyId: key.id, type: object.type, prefix: key.prefix }));
@@ -128,7 +133,11 @@ export async function rollApiKey(tx: Db, scope: Scope, id: string, input: RollAp
     throw new ConflictError("This key was already revoked or rolled: roll its replacement instead.", { reason: "key_not_active" });
   }
   const permissions = old.permissions ? normalizePermissions(old.permissions as Record<string, unknown>) : null;
-  const created = await createApiKey(tx, scope.merchantId, scope.livemode, old.name, { permissions, rolledFromId: old.id });
+  const created = await createApiKey(tx, scope.merchantId, scope.livemode, old.name, {
+    permissions,
+    rolledFromId: old.id,
+    createdByRole: actor.role,
+  });
   const [previous, key] = await Promise.all([
     tx.apiKey.findUniqueOrThrow({ where: { id: old.id } }),
     tx.apiKey.findUniqueOrThrow({ where: { id: created.id } }),

@@ -23,6 +23,8 @@ export interface KeySettings {
   permissions?: Permissions | null;
   /** The key a roll replaces. */
   rolledFromId?: string;
+  /** The role of the dashboard user making it (absent: the merchant's creation or the operator CLI). */
+  createdByRole?: string;
 }
 
 export class ApiKeyLimitError extends ForbiddenError {
@@ -58,6 +60,7 @@ export async function createApiKey(
       name: name ?? null,
       permissions: settings.permissions ? storedPermissions(settings.permissions) : undefined,
       rolledFromId: settings.rolledFromId ?? null,
+      createdByRole: settings.createdByRole ?? null,
     },
   });
   return { id: key.id, livemode, secret, prefix: key.prefix };

@@ -1,8 +1,9 @@
-// Where a merchant's live x402 money goes (docs/x402.md, "Going live"): one address per live network, the
-// payTo of its live resources and of the facilitator's live settlements. The money never passes through the
-// service; these rows only redirect it, so setting one is guarded: a live secret key or an owner (never a
-// restricted key), a replaced address kept as history, every change mailed to all owners and written to the
-// account activity log, all in the change's transaction.
+// Where a merchant's live x402 money goes (docs/x402.md, "Going live"): one address per live network, to be the
+// payTo of its live resources and of the facilitator's live settlements once live settlement lands. The money
+// never passes through the service; these rows only redirect it, so setting one is guarded: an owner in the
+// dashboard, or a live secret key an owner made (or the merchant's own first key; never a restricted key, nor a
+// key a developer or admin made), a replaced address kept as history, every change mailed to all owners and
+// written to the account activity log, all in the change's transaction.
 import { getAddress, isAddress, zeroAddress } from "viem";
 import { z } from "zod";
 import { recordActivity, type RequestOrigin } from "../accounts/activity";
@@ -76,6 +77,7 @@ export async function setPayoutAddress(tx: Db, caller: Caller, input: SetPayoutA
     throw new ForbiddenError("A restricted key cannot change where live money goes: use a secret key, or an owner in the dashboard.", {
       reason: "secret_key_required",
     });
+  if (by.apiKeyId) await requireOwnersKey(tx, by.apiKeyId);
   const network = liveNetwork(input.network);
   if (!network || network.caip2 !== input.network) {
     const offered = liveNetworks().map((n) => n.caip2);
@@ -86,20 +88,24 @@ export async function setPayoutAddress(tx: Db, caller: Caller, input: SetPayoutA
       },
     ]);
   }
-  if (!isAddress(input.address, { strict: true }) || getAddress(input.address) === zeroAddress)
+  // EIP-55: all lower or all upper case carries no checksum; mixed case must be the checksum.
+  const given = /^0x[0-9A-F]{40}$/.test(input.address) ? input.address.toLowerCase() : input.address;
+  if (!isAddress(given, { strict: true }) || getAddress(given) === zeroAddress)
     throw new ValidationError("Not an EVM address.", [
       { path: "address", message: "a 0x address of 40 hex digits, checksummed when mixed-case, not the zero address" },
     ]);
-  const address = getAddress(input.address);
+  const address = getAddress(given);
 
   await tx.$queryRaw`SELECT id FROM merchants WHERE id = ${caller.merchantId} FOR NO KEY UPDATE`;
+  // Times read once the lock is held (clock_timestamp, not the transaction's start): changes that waited on
+  // the lock keep the order in which they applied.
   const replaced = await tx.$queryRaw<{ address: string }[]>`
-    UPDATE x402_payout_addresses SET replaced_at = now()
+    UPDATE x402_payout_addresses SET replaced_at = clock_timestamp()
      WHERE merchant_id = ${caller.merchantId} AND network = ${network.caip2} AND replaced_at IS NULL
     RETURNING address`;
   const [row] = await tx.$queryRaw<PayoutRow[]>`
-    INSERT INTO x402_payout_addresses (id, merchant_id, network, address)
-    VALUES (${createId("x402PayoutAddress")}, ${caller.merchantId}, ${network.caip2}, ${address})
+    INSERT INTO x402_payout_addresses (id, merchant_id, network, address, created_at)
+    VALUES (${createId("x402PayoutAddress")}, ${caller.merchantId}, ${network.caip2}, ${address}, clock_timestamp())
     RETURNING id, network, address, created_at`;
   const previous = replaced[0]?.address ?? null;
   await recordActivity(tx, {
@@ -111,6 +117,19 @@ export async function setPayoutAddress(tx: Db, caller: Caller, input: SetPayoutA
   });
   await mailOwners(tx, caller.merchantId, network.caip2, address, previous);
   return serialize(row);
+}
+
+/**
+ * A live secret key may redirect live money only if an owner made it (or it came with the merchant, made by
+ * no one in the dashboard): a developer may make live keys, and must not be able to move the money with one.
+ */
+async function requireOwnersKey(tx: Db, apiKeyId: string): Promise<void> {
+  const [key] = await tx.$queryRaw<{ created_by_role: string | null }[]>`SELECT created_by_role FROM api_keys WHERE id = ${apiKeyId}`;
+  if (key?.created_by_role && key.created_by_role !== "owner")
+    throw new ForbiddenError(
+      `This key was made by a ${key.created_by_role}: only a key an owner made (or an owner in the dashboard) changes where live money goes.`,
+      { reason: "owner_key_required" },
+    );
 }
 
 /** Every owner hears of a change of where the money goes, whoever made it. */

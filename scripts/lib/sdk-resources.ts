@@ -56,8 +56,13 @@ function renderMethod(op: RouteOperation, sdk: SdkMethod): string {
   const paramName = params ? params.split(/[?:]/)[0].trim() : "";
   let index = 0;
   let url = op.path.replace(/\{\w+\}/g, () => `\${segment(${ids[index++]})}`);
+  const readOnly = op.method === "get" || op.method === "delete";
+  // GET and DELETE send no body: their parameters go in the query (a GET's), or there are none.
+  if (readOnly && sdk.body) throw new Error(`${op.operationId}: sdk.body on a ${op.method.toUpperCase()}, which sends no body`);
+  if (op.method === "delete" && paramName) throw new Error(`${op.operationId}: a DELETE method takes no params`);
+  if (op.method === "get" && op.query && !paramName) throw new Error(`${op.operationId}: its query has no params in its sdk entry`);
   let body = sdk.body ?? (paramName ? paramName : op.method === "post" ? "{}" : "undefined");
-  if (op.method === "get" && paramName && !sdk.body) {
+  if (op.method === "get" && paramName) {
     url += `\${query(${paramName})}`;
     body = "undefined";
   }

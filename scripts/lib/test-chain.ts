@@ -76,9 +76,11 @@ export function compileContracts(): Record<string, Compiled> {
   return compiled;
 }
 
+/** The anvil binary of this platform's package (@foundry-rs/anvil-<os>-<arch>: linux-amd64, linux-arm64, ...). */
 function anvilBinary(): string {
   const require = createRequire(import.meta.url);
-  return path.join(path.dirname(require.resolve("@foundry-rs/anvil-linux-amd64/package.json")), "bin/anvil");
+  const arch = process.arch === "x64" ? "amd64" : process.arch;
+  return path.join(path.dirname(require.resolve(`@foundry-rs/anvil-${process.platform}-${arch}/package.json`)), "bin/anvil");
 }
 
 export interface TestToken {
@@ -134,7 +136,8 @@ export async function startTestChain(options: { chainId?: number } = {}): Promis
   const child = spawn(anvilBinary(), ["--port", String(port), "--host", "127.0.0.1", "--chain-id", String(chainId), "--quiet"], {
     stdio: "ignore",
   });
-  await waitForRpc(rpcUrl, child);
+  const failedToStart = new Promise<never>((_, reject) => child.once("error", reject));
+  await Promise.race([waitForRpc(rpcUrl, child), failedToStart]);
 
   const chain = defineChain({
     id: chainId,

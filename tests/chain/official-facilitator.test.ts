@@ -70,8 +70,10 @@ describe("the test chain, with the official x402 client and facilitator", () => 
     expect(await chain.balanceOf(payer.address)).toBe(1_000_000n - PRICE);
     expect(await chain.balanceOf(payTo)).toBe(PRICE);
 
+    const block = await chain.blockNumber();
     const again = await facilitator.settle(payload, accepted).catch((err: { invalidReason?: string; errorReason?: string }) => err);
-    expect(again).toMatchObject({ success: false });
+    expect(again).toMatchObject({ success: false, errorReason: "invalid_exact_evm_nonce_already_used" });
+    expect(await chain.blockNumber()).toBe(block); // refused before sending: no reverted transaction paid gas
     expect(await chain.balanceOf(payTo)).toBe(PRICE);
   });
 

@@ -2,7 +2,8 @@
 // network of the deployment. Against a server configured with a live network (Base Sepolia's public USDC; no
 // chain is called here): a live secret key sets and lists them, a replaced address stays as history, every
 // owner is mailed and the activity log has the change; a test key gets 404, a restricted key may read but never
-// set them; bad networks and addresses are 400; concurrent changes of one merchant apply one after the other.
+// set them, nor a live key a developer made; bad networks and addresses are 400 (an all-caps address is fine);
+// concurrent changes of one merchant apply one after the other, their history in that order.
 import { privateKeyToAccount, generatePrivateKey } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { transaction } from "../../lib/db";
@@ -124,6 +125,16 @@ describe("payout addresses", () => {
     expect((await request("GET", "/v1/x402/payout_addresses", { key: none.secret })).status).toBe(403);
   });
 
+  it("takes an address in all capitals (no checksum), answered checksummed", async () => {
+    const address = newAddress();
+    const res = await request("POST", "/v1/x402/payout_addresses", {
+      key: merchant.liveKey,
+      body: { network: NETWORK, address: `0x${address.slice(2).toUpperCase()}` },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.address).toBe(address);
+  });
+
   it("refuses a network the deployment does not settle on, and what is not an address, with 400 naming the field", async () => {
     const good = newAddress();
     const mixedCaseWrong =
@@ -154,9 +165,18 @@ describe("payout addresses", () => {
       ),
     );
     expect(answers.map((res) => res.status)).toEqual(Array(10).fill(201));
-    const rows = await sql("SELECT replaced_at FROM x402_payout_addresses WHERE merchant_id = $1", [m.merchantId]);
+    const rows = await sql<{ created_at: Date; replaced_at: Date | null }>(
+      "SELECT created_at, replaced_at FROM x402_payout_addresses WHERE merchant_id = $1 ORDER BY created_at",
+      [m.merchantId],
+    );
     expect(rows).toHaveLength(10);
     expect(rows.filter((row) => row.replaced_at === null)).toHaveLength(1);
+    // The history in the order the changes applied: each address replaced when the next one was set, the last current.
+    rows.forEach((row, i) => {
+      if (i === rows.length - 1) return expect(row.replaced_at).toBeNull();
+      expect(row.replaced_at!.getTime()).toBeGreaterThanOrEqual(row.created_at.getTime());
+      expect(rows[i + 1].created_at.getTime()).toBeGreaterThanOrEqual(row.replaced_at!.getTime());
+    });
   });
 
   it("in the dashboard: an owner with two-factor sign-in sets one in live mode; without it, or as an admin, or in test mode, refused", async () => {
@@ -184,7 +204,34 @@ describe("payout addresses", () => {
     expect(page.status).toBe(200);
     expect(page.html).toContain("Live x402 payout addresses");
 
-    const admin = await newMember({ session: owner.session, csrfToken: owner.csrfToken, email: "", password: "" }, "admin");
+    const owners = { session: owner.session, csrfToken: owner.csrfToken, email: "", password: "" };
+    // A live key an owner made may set them; one a developer made may not (developers make live keys without a second factor).
+    const ownersKey = await dashboardCall(owner.session, "POST", "/api/dashboard/api-keys", {
+      body: { name: "owner's" },
+      csrfToken: owner.csrfToken,
+      mode: "live",
+    });
+    expect(ownersKey.status).toBe(201);
+    const byOwnersKey = await request("POST", "/v1/x402/payout_addresses", {
+      key: ownersKey.body.secret,
+      body: { network: NETWORK, address: newAddress() },
+    });
+    expect(byOwnersKey.status).toBe(201);
+    const developer = await newMember(owners, "developer");
+    const developersKey = await dashboardCall(developer.session, "POST", "/api/dashboard/api-keys", {
+      body: { name: "developer's" },
+      csrfToken: developer.csrfToken,
+      mode: "live",
+    });
+    expect(developersKey.status, JSON.stringify(developersKey.body)).toBe(201);
+    const byDevelopersKey = await request("POST", "/v1/x402/payout_addresses", {
+      key: developersKey.body.secret,
+      body: { network: NETWORK, address: newAddress() },
+    });
+    expect(byDevelopersKey.status).toBe(403);
+    expect(byDevelopersKey.body.error.details.reason).toBe("owner_key_required");
+
+    const admin = await newMember(owners, "admin");
     const byAdmin = await dashboardCall(admin.session, "POST", path, { body, csrfToken: admin.csrfToken, mode: "live" });
     expect(byAdmin.status).toBe(403);
     expect(byAdmin.body.error.details).toMatchObject({ reason: "role_required", role: "owner" });

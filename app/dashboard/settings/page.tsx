@@ -63,7 +63,7 @@ export default async function SettingsPage() {
             <DetailList
               items={networks.map((network) => ({
                 label: network,
-                value: payoutAddresses.find((row) => row.network === network)?.address ?? "Not set: not offered to payers",
+                value: payoutAddresses.find((row) => row.network === network)?.address ?? "Not set",
               }))}
             />
             {role === "owner" ? (

@@ -5,7 +5,7 @@ import type { HttpMethod, RequestOptions } from "./request-sender";
 /** One request through the RequestSender, which adds the API key, the Idempotency-Key of every POST, the time-out and the retries. */
 export type Send = <R>(method: HttpMethod, path: string, body?: unknown, options?: RequestOptions) => Promise<R>;
 
-/** A path id, encoded (an id never holds a `/`, but a caller's typo must not reach another path). */
+/** A path id, percent-encoded so that it stays one path segment (a `/` or `?` in it cannot change the path). */
 export const segment = (value: string) => encodeURIComponent(value);
 
 /** `?limit=..&startingAfter=..&...` from defined values only. */

@@ -7,5 +7,6 @@ export const dynamic = "force-dynamic";
 
 export const POST = dashboardApi(
   { role: "developer", body: CreateApiKeyBody, status: 201, secretInResponse: true },
-  ({ tx, scope, body, dashboard, origin }) => createScopedApiKey(tx, scope, body, { userId: dashboard.user.id, origin }),
+  ({ tx, scope, body, dashboard, origin }) =>
+    createScopedApiKey(tx, scope, body, { userId: dashboard.user.id, role: dashboard.role, origin }),
 );

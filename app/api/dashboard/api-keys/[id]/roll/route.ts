@@ -7,5 +7,6 @@ export const dynamic = "force-dynamic";
 
 export const POST = dashboardApi(
   { role: "developer", body: RollApiKeyBody, status: 201, secretInResponse: true },
-  ({ tx, scope, params, body, dashboard, origin }) => rollApiKey(tx, scope, params.id, body, { userId: dashboard.user.id, origin }),
+  ({ tx, scope, params, body, dashboard, origin }) =>
+    rollApiKey(tx, scope, params.id, body, { userId: dashboard.user.id, role: dashboard.role, origin }),
 );
