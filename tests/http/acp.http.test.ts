@@ -175,7 +175,8 @@ describe("ACP checkout flow", () => {
     const v1Order = await call("GET", `/v1/orders/${order.id}`, { key: m.testKey });
     expect(v1Order.body).toMatchObject({ status: "paid", source: "acp", amount: 2500, currency: "USD" });
     const pi = await call("GET", `/v1/payment_intents/${v1Order.body.paymentIntentId}`, { key: m.testKey });
-    expect(pi.body).toMatchObject({ status: "captured", source: "acp", amount: 2500 });
+    // Captured; or settled already, when another test's tick ran the settlement (test mode settles on the next tick).
+    expect(pi.body).toMatchObject({ status: expect.stringMatching(/^(captured|settled)$/), source: "acp", amount: 2500 });
 
     // Completed: GET shows the order; cancel is 405; complete again is refused; the token is spent.
     const after = await acpCall("GET", `/acp/checkout_sessions/${session.id}`, { key: m.testKey });
