@@ -3,9 +3,8 @@
 import { MCP_CREDENTIAL } from "@/lib/openapi/protocol-auth";
 import { documented } from "@/lib/openapi/operation";
 
-export const GET = documented({
-  operationId: "getMcp",
-  summary: "The MCP server's event stream (Streamable HTTP)",
+/** What the three methods of the one MCP transport share: the credential, the permission and the answers. */
+const mcpTransport = {
   tag: "MCP",
   auth: MCP_CREDENTIAL,
   permission: ["mcp", "read"],
@@ -13,28 +12,14 @@ export const GET = documented({
   errors: {
     description: "401 with WWW-Authenticate naming the protected resource metadata, 403 for a foreign Host or Origin, or a JSON-RPC error",
   },
-});
+} as const;
+
+export const GET = documented({ ...mcpTransport, operationId: "getMcp", summary: "The MCP server's event stream (Streamable HTTP)" });
 
 export const POST = documented({
+  ...mcpTransport,
   operationId: "postMcp",
   summary: "One MCP JSON-RPC message (Streamable HTTP): initialize, tools/list, tools/call, ...",
-  tag: "MCP",
-  auth: MCP_CREDENTIAL,
-  permission: ["mcp", "read"],
-  responses: { 200: { description: "The MCP transport's answer" } },
-  errors: {
-    description: "401 with WWW-Authenticate naming the protected resource metadata, 403 for a foreign Host or Origin, or a JSON-RPC error",
-  },
 });
 
-export const DELETE = documented({
-  operationId: "deleteMcp",
-  summary: "End an MCP session",
-  tag: "MCP",
-  auth: MCP_CREDENTIAL,
-  permission: ["mcp", "read"],
-  responses: { 200: { description: "The MCP transport's answer" } },
-  errors: {
-    description: "401 with WWW-Authenticate naming the protected resource metadata, 403 for a foreign Host or Origin, or a JSON-RPC error",
-  },
-});
+export const DELETE = documented({ ...mcpTransport, operationId: "deleteMcp", summary: "End an MCP session" });
