@@ -109,6 +109,18 @@ const EnvSchema = z
     ),
     /** Blocks on top of a settlement's before it is captured. */
     X402_CONFIRMATIONS: z.coerce.number().int().min(1).max(64).default(1),
+    /**
+     * How long a live settlement waits for its confirmations before it answers `settlement_pending` (the
+     * PaymentIntent stays processing and the tick captures it from the chain).
+     */
+    X402_CONFIRMATION_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+    /** Below this native balance (wei) the facilitator account is warned about in the log and on the dashboard (default 0.005 ETH). */
+    X402_FACILITATOR_MIN_BALANCE_WEI: z.coerce.bigint().min(0n).default(5_000_000_000_000_000n),
+    /**
+     * How long a hosted paid resource answers again a payment it already took (the same x402 payload): a
+     * lost answer is recovered, never paid twice (docs/x402.md "Going live").
+     */
+    PAID_REPLAY_WINDOW_SECONDS: z.coerce.number().int().min(0).default(86_400),
     /** Longest a rail call may take; must stay well under the 15 s transaction time-out. */
     RAIL_TIMEOUT_MS: z.coerce.number().int().min(100).max(10_000).default(8_000),
     /** Consecutive rail failures (per process; on the test rail per merchant and mode) that open the circuit breaker. */

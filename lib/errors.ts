@@ -114,6 +114,19 @@ export class CircuitOpenError extends DomainError {
   }
 }
 
+/**
+ * A live on-chain payment sent but not confirmed yet (docs/x402.md "Going live"): 503 with Retry-After, never a
+ * 402 (which would make a client sign a second payment); the same payment sent again later gets its outcome.
+ */
+export class SettlementPendingError extends CircuitOpenError {
+  constructor(paymentIntentId: string | null, transaction: string, retryAfterSeconds = 2) {
+    super(
+      `The payment${paymentIntentId ? ` ${paymentIntentId}` : ""} is being settled on chain${transaction ? ` (transaction ${transaction})` : ""}; send the same payment again after the Retry-After time for the content. It is never charged twice.`,
+      { reason: "settlement_pending", paymentIntentId, transaction, retryAfterSeconds },
+    );
+  }
+}
+
 /** The database cannot be reached (lib/db-availability.ts): 503 CIRCUIT_OPEN, retry after `retryAfterSeconds`. */
 export class DatabaseUnavailableError extends CircuitOpenError {
   constructor(readonly retryAfterSeconds = 1) {

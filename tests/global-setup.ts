@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { documentedSuccesses } from "./helpers/openapi-responses";
-import { startTestServer } from "./helpers/server";
+import { startTestServer, UNREACHABLE_LIVE_CHAIN } from "./helpers/server";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -47,6 +47,9 @@ export default async function setup(project: TestProject) {
     LOGIN_IP_RATE_LIMIT_MAX: "1000",
     PASSWORD_RESET_IP_RATE_LIMIT_MAX: "1000",
     OAUTH_REGISTER_RATE_LIMIT_MAX: "1000",
+    // A live x402 network with no node behind it (port 9 refuses): live paid resources can be made once a merchant
+    // sets its payout address (tests/helpers/merchants.ts livePayable); paying them live is tests/chain's, on anvil.
+    ...UNREACHABLE_LIVE_CHAIN,
   });
   project.provide("baseUrl", server.url);
   const seenDir = mkdtempSync(path.join(tmpdir(), "openapi-seen-"));

@@ -31,7 +31,7 @@ type Intent =
 interface Terms {
   method: "x402" | "ap2";
   cart: CartTerms;
-  x402?: ReturnType<typeof paymentRequiredFor>;
+  x402?: Awaited<ReturnType<typeof paymentRequiredFor>>;
   ap2?: { jti: string; cartId: string };
 }
 
@@ -130,7 +130,15 @@ export class MerchantAgent implements AgentExecutor {
           TaskState.TASK_STATE_REJECTED,
           agentMessage(task, [textPart(`x402 pays in USDC, so only USD carts; this one is in ${cart.currency} (pay it with AP2).`)]),
         );
-      const required = paymentRequiredFor(this.scope, cart, `${agentUrl(this.merchant.id)}#task=${task.id}`);
+      const required = await paymentRequiredFor(this.scope, cart, `${agentUrl(this.merchant.id)}#task=${task.id}`);
+      if (required.accepts.length === 0)
+        return withStatus(
+          task,
+          TaskState.TASK_STATE_REJECTED,
+          agentMessage(task, [
+            textPart("x402 is not payable here: the merchant has no payout address on a live network this service settles on."),
+          ]),
+        );
       const terms: Terms = { method: "x402", cart, x402: required };
       return withStatus(
         task,

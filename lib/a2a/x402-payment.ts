@@ -1,18 +1,20 @@
 // Payment inside an A2A task with the a2a-x402 extension (standalone flow, spec v0.2; docs/a2a.md). The terms are
-// the x402 v2 PaymentRequired of the service's own facilitator (lib/x402: the merchant's payTo, the mode's
-// network and USDC, whole cents); the buyer's PaymentPayload is checked and settled by the SAME functions as
-// /x402 (checkPayment, settlePayment): nothing here moves money. One payment per task: the task's row takes the
+// the x402 v2 PaymentRequired of the service's own facilitator (lib/x402: the networks the merchant is paid on, their
+// USDC and payTo, whole cents); the buyer's PaymentPayload is checked and settled by the SAME functions as /x402
+// (checkPayment, settleVerifiedPayment: on chain in live mode): nothing here moves money. One payment per task: the task's row takes the
 // PaymentIntent id in the settling transaction (payment_intent_id IS NULL), so a second payment for a task
 // already paid rolls back entirely.
 import type { CartTerms } from "../ap2/cart-mandate";
-import { transaction } from "../db";
+import { getDb, type Db } from "../db";
 import type { Scope } from "../scope";
 import { checkPayment } from "../x402/check-payment";
-import { centsToAtomic, MAX_TIMEOUT_SECONDS, networkFor, payToAddress, SCHEME } from "../x402/networks";
-import { settlePayment } from "../x402/settle-payment";
+import { centsToAtomic, MAX_TIMEOUT_SECONDS, SCHEME } from "../x402/networks";
+import { payableNetworks } from "../chains/payable-networks";
+import { settleVerifiedPayment } from "../x402/settle";
 
-export function paymentRequiredFor(scope: Scope, cart: CartTerms, resourceUrl: string) {
-  const network = networkFor(scope.livemode);
+/** The x402 PaymentRequired of a cart: one requirement per network the merchant is paid on (empty: none in this mode). */
+export async function paymentRequiredFor(scope: Scope, cart: CartTerms, resourceUrl: string) {
+  const networks = await payableNetworks(getDb(), scope.merchantId, scope.livemode);
   const description = cart.items
     .map((item) => `${item.quantity} x ${item.name}`)
     .join(", ")
@@ -20,17 +22,15 @@ export function paymentRequiredFor(scope: Scope, cart: CartTerms, resourceUrl: s
   return {
     x402Version: 2,
     resource: { url: resourceUrl, description, mimeType: "application/json" },
-    accepts: [
-      {
-        scheme: SCHEME,
-        network: network.caip2,
-        amount: centsToAtomic(cart.amount).toString(),
-        asset: network.asset,
-        payTo: payToAddress(scope.merchantId, scope.livemode),
-        maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
-        extra: { ...network.extra },
-      },
-    ],
+    accepts: networks.map((network) => ({
+      scheme: SCHEME,
+      network: network.caip2,
+      amount: centsToAtomic(cart.amount).toString(),
+      asset: network.asset,
+      payTo: network.payTo,
+      maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
+      extra: { ...network.extra },
+    })),
   };
 }
 
@@ -41,7 +41,8 @@ export function x402ErrorCode(reason: string): string {
   if (reason.endsWith("valid_before") || reason.endsWith("valid_after")) return "EXPIRED_PAYMENT";
   if (reason === "invalid_network" || reason.endsWith("network_mismatch")) return "NETWORK_MISMATCH";
   if (reason.endsWith("authorization_value") || reason === "invalid_amount") return "INVALID_AMOUNT";
-  if (reason === "settlement_failed" || reason === "task_already_paid") return "SETTLEMENT_FAILED";
+  if (reason === "settlement_failed" || reason === "task_already_paid" || reason === "settlement_pending") return "SETTLEMENT_FAILED";
+  if (reason.endsWith("insufficient_balance")) return "INSUFFICIENT_FUNDS";
   return "INVALID_SIGNATURE";
 }
 
@@ -61,10 +62,11 @@ export async function settleInTask(
   scope: Scope,
   taskId: string,
   cart: CartTerms,
-  required: ReturnType<typeof paymentRequiredFor>,
+  required: Awaited<ReturnType<typeof paymentRequiredFor>>,
   paymentPayload: unknown,
 ): Promise<InTaskSettlement> {
-  const requirements = required.accepts[0];
+  const chosen = (paymentPayload as { accepted?: { network?: unknown } } | null)?.accepted?.network;
+  const requirements = required.accepts.find((accept) => accept.network === chosen) ?? required.accepts[0];
   const refuse = (reason: string, message: string, payer?: string): InTaskSettlement => ({
     ok: false,
     code: x402ErrorCode(reason),
@@ -74,33 +76,35 @@ export async function settleInTask(
   });
   const version = (paymentPayload as { x402Version?: unknown } | null)?.x402Version;
   if (version !== 2) return refuse("invalid_x402_version", "x402.payment.payload must be an x402 v2 PaymentPayload (x402Version 2).");
-  const payment = await checkPayment({
-    merchantId: scope.merchantId,
-    livemode: scope.livemode,
-    version: 2,
-    paymentPayload,
-    paymentRequirements: requirements,
-  });
+  const networks = await payableNetworks(getDb(), scope.merchantId, scope.livemode);
+  const signed = { paymentPayload, paymentRequirements: requirements };
+  const payment = await checkPayment({ livemode: scope.livemode, networks, version: 2, ...signed });
   if (!payment.ok) return refuse(payment.reason, payment.message, payment.payer);
   if (payment.cents !== cart.amount)
     return refuse("invalid_amount", `The authorization moves ${payment.cents} cents; the cart is ${cart.amount}.`, payment.payer);
   try {
-    const settled = await transaction(async (tx) => {
-      const result = await settlePayment(tx, scope, payment, {
-        name: "A2A purchase",
-        source: "a2a",
-        items: cart.items.map(({ productId, quantity }) => ({ productId, quantity })),
-      });
-      if (!result.ok) return result;
-      const claimed =
-        await tx.$executeRaw`UPDATE a2a_tasks SET payment_intent_id = ${result.paymentIntentId}, updated_at = now() WHERE id = ${taskId} AND merchant_id = ${scope.merchantId} AND payment_intent_id IS NULL`;
-      if (claimed !== 1) throw new TaskAlreadyPaid();
-      return result;
-    });
-    if (!settled.ok) return refuse(settled.reason, settled.message, payment.payer);
+    const sale = {
+      name: "A2A purchase",
+      source: "a2a" as const,
+      items: cart.items.map(({ productId, quantity }) => ({ productId, quantity })),
+      // The task takes the PaymentIntent in the transaction that spends the authorization: one payment per task.
+      async inClaim(tx: Db, paymentIntentId: string) {
+        const claimed =
+          await tx.$executeRaw`UPDATE a2a_tasks SET payment_intent_id = ${paymentIntentId}, updated_at = now() WHERE id = ${taskId} AND merchant_id = ${scope.merchantId} AND payment_intent_id IS NULL`;
+        if (claimed !== 1) throw new TaskAlreadyPaid();
+      },
+    };
+    const settled = await settleVerifiedPayment(scope, payment, sale, signed);
+    if (settled.kind === "refused") return refuse(settled.refusal.reason, settled.refusal.message, payment.payer);
+    if (settled.kind === "pending")
+      return refuse(
+        "settlement_pending",
+        `The payment is being settled on chain (transaction ${settled.transaction || "being sent"}); send the same payment again shortly for its outcome.`,
+        payment.payer,
+      );
     return {
       ok: true,
-      receipt: { success: true, transaction: settled.paymentIntentId, network: payment.networkName, payer: payment.payer },
+      receipt: { success: true, transaction: settled.transaction, network: payment.networkName, payer: payment.payer },
       paymentIntentId: settled.paymentIntentId,
       orderId: settled.orderId,
     };

@@ -30,6 +30,10 @@ export function resolveLiveNetworks(settings: LiveSettings): LiveNetwork[] {
   const networks = Object.entries(settings.X402_RPC_URLS).flatMap(([caip2, rpcUrl]): LiveNetwork[] => {
     const chainId = Number(caip2.slice("eip155:".length));
     const asset = settings.X402_ASSETS[caip2];
+    if (asset && asset.decimals !== USDC_DECIMALS) {
+      problems.push(`X402_ASSETS ${caip2}: decimals ${asset.decimals}; x402 here settles USDC-like tokens of ${USDC_DECIMALS} decimals`);
+      return [];
+    }
     if (asset) {
       const address = asset.address as `0x${string}`;
       const known = PUBLIC_USDC.get(caip2);

@@ -8,6 +8,7 @@ import { DomainError, PaymentDeclinedError } from "../errors";
 import { serializeOrder } from "../orders/serialize";
 import { chargePayment } from "../payments/charge-payment";
 import { guarded, railFor } from "../rails";
+import type { Rail } from "../rails/rail";
 import type { Scope } from "../scope";
 import { appliedCharge, checkoutAsOwner, recoverCrashedCharge } from "./apply-outcomes";
 import { refuseWhileProcessing } from "./closed-checkout-error";
@@ -33,6 +34,8 @@ export interface CaptureHooks {
    * the mode's rail still records the charge (and refunds it) under `chargeKey`.
    */
   verifiedPayment?: boolean;
+  /** The rail a verified payment names itself (live x402 on chain: `x402-evm`), instead of the mode's. */
+  rail?: Rail;
   /**
    * A card-network agent whose signature was verified pays (docs/cards.md): only such a capture may pay a
    * checkout that requires a verified agent.
@@ -61,7 +64,7 @@ export async function captureCheckout(tx: Db, scope: Scope, id: string, input: C
   }
 
   const rail = hooks.verifiedPayment
-    ? guarded(railFor(scope.livemode), scope)
+    ? guarded(hooks.rail ?? railFor(scope.livemode), scope)
     : await checkCapturable(tx, scope.livemode, input, hooks.walletOwner ?? scope);
 
   const billing = { name: input.billingName, country: input.billingCountry };

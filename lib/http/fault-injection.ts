@@ -3,7 +3,7 @@
 // and never honoured unless the setting is on.
 import { env } from "../env";
 
-export type FaultPoint = "after-handler" | "after-rail-charge";
+export type FaultPoint = "after-handler" | "after-rail-charge" | "after-broadcast";
 
 export function faultAt(req: Request | undefined, point: FaultPoint): void {
   if (!env.FAULT_INJECTION || !req) return;

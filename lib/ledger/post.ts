@@ -3,14 +3,15 @@
 // commit (deferred constraint trigger `ledger_posting_balanced`), so no code path can book half a move.
 //
 // Accounts: `payer` (the outside world: the payer's payment method), `merchant_pending` (captured, not
-// yet settled), `merchant_payable` (settled, owed to the merchant).
+// yet settled), `merchant_payable` (settled, owed to the merchant), `merchant_paid_out` (already in the merchant's
+// own hands: a non-custodial payment, e.g. live x402 paid on chain straight to its wallet).
 import type { Db } from "../db";
 import { InvariantViolation } from "../errors";
 import { createId } from "../ids";
 import type { Scope } from "../scope";
 
-export type LedgerAccount = "payer" | "merchant_pending" | "merchant_payable";
-export type PostingKind = "capture" | "settlement" | "refund";
+export type LedgerAccount = "payer" | "merchant_pending" | "merchant_payable" | "merchant_paid_out";
+export type PostingKind = "capture" | "settlement" | "refund" | "payout";
 
 export interface Posting {
   kind: PostingKind;
@@ -67,6 +68,20 @@ export function postSettlement(tx: Db, scope: Scope, paymentIntentId: string, cu
     legs: [
       { account: "merchant_pending", amount: -amount },
       { account: "merchant_payable", amount },
+    ],
+  });
+}
+
+/** Payout: pending funds that are already the merchant's (paid to its own wallet by the payer), never payable here. */
+export function postPayout(tx: Db, scope: Scope, paymentIntentId: string, currency: string, amount: number) {
+  return post(tx, {
+    kind: "payout",
+    scope,
+    currency,
+    paymentIntentId,
+    legs: [
+      { account: "merchant_pending", amount: -amount },
+      { account: "merchant_paid_out", amount },
     ],
   });
 }

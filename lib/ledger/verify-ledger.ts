@@ -30,6 +30,7 @@ export async function verifyLedger(db: Db, merchantIds?: string[]): Promise<stri
       refunded: bigint;
       pending: bigint;
       payable: bigint;
+      paid_out: bigint;
       refund_rows: bigint;
     }[]
   >`
@@ -39,20 +40,23 @@ export async function verifyLedger(db: Db, merchantIds?: string[]): Promise<stri
            coalesce((SELECT sum(amount) FROM ledger_entries e WHERE e.payment_intent_id = pi.id AND e.kind = 'refund' AND e.account = 'payer'), 0)::bigint AS refunded,
            coalesce((SELECT sum(amount) FROM ledger_entries e WHERE e.payment_intent_id = pi.id AND e.account = 'merchant_pending'), 0)::bigint AS pending,
            coalesce((SELECT sum(amount) FROM ledger_entries e WHERE e.payment_intent_id = pi.id AND e.account = 'merchant_payable'), 0)::bigint AS payable,
+           coalesce((SELECT sum(amount) FROM ledger_entries e WHERE e.payment_intent_id = pi.id AND e.account = 'merchant_paid_out'), 0)::bigint AS paid_out,
            coalesce((SELECT sum(amount) FROM refunds r WHERE r.payment_intent_id = pi.id), 0)::bigint AS refund_rows
       FROM payment_intents pi LEFT JOIN orders o ON o.payment_intent_id = pi.id
      WHERE pi.merchant_id = ANY(${merchants})`;
   for (const r of rows) {
     const say = (what: string) => problems.push(`${r.id} (${r.status}): ${what}`);
-    const [captured, refunded, pending, payable] = [r.captured, r.refunded, r.pending, r.payable].map(Number);
+    const [captured, refunded, pending, payable, paidOut] = [r.captured, r.refunded, r.pending, r.payable, r.paid_out].map(Number);
     if (r.amount_captured !== captured) say(`amountCaptured ${r.amount_captured} but the ledger captured ${captured}`);
     if (r.amount_refunded !== refunded) say(`amountRefunded ${r.amount_refunded} but the ledger refunded ${refunded}`);
     if (Number(r.refund_rows) !== refunded) say(`refund objects sum to ${r.refund_rows} but the ledger refunded ${refunded}`);
     if (r.amount_refunded > r.amount_captured) say(`refunded ${r.amount_refunded} more than captured ${r.amount_captured}`);
-    if (pending + payable !== captured - refunded) say(`merchant holds ${pending + payable}, expected ${captured - refunded}`);
+    if (pending + payable + paidOut !== captured - refunded)
+      say(`merchant holds ${pending + payable + paidOut}, expected ${captured - refunded}`);
+    if (paidOut !== 0 && payable !== 0) say(`both paid out ${paidOut} (non-custodial) and payable ${payable}`);
     if (r.settled_at === null && payable !== 0) say(`unsettled but payable ${payable}`);
     if (r.settled_at !== null && pending !== 0) say(`settled but pending ${pending}`);
-    if (pending < 0 || payable < 0) say(`negative merchant account (pending ${pending}, payable ${payable})`);
+    if (pending < 0 || payable < 0 || paidOut < 0) say(`negative merchant account (pending ${pending}, payable ${payable})`);
     const expectCaptured = ["captured", "settled", "refunded"].includes(r.status);
     if (expectCaptured !== (r.amount_captured === r.amount)) say(`status vs amountCaptured ${r.amount_captured}/${r.amount}`);
     if (r.status === "refunded" && r.amount_refunded !== r.amount_captured) say("refunded but not fully");

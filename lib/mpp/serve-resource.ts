@@ -8,6 +8,7 @@
 // 503 database); nothing here is a 500 unless something unexpected failed (and then nothing was charged).
 import { Receipt } from "mppx";
 import { MPP_METHOD_NAME } from "agent-payments-sdk/mpp";
+import { transaction } from "../db";
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "../db-availability";
 import { DomainError, keepCommittedState } from "../errors";
 import type { HttpResult } from "../http/errors";
@@ -46,23 +47,25 @@ const mppSale: SaleProtocol<ServiceCredential, Payment, Refusal> = {
     const check = checkChallenge(credential, resource);
     return check.ok ? { ok: true, value: { credential, expiresAt: check.expiresAt } } : refused(check.problem, check.message);
   },
-  async settle(tx, { resource }, { credential, expiresAt }) {
+  async settle({ resource }, { credential, expiresAt }) {
     const payer = credential.raw.source ?? null;
-    // A decline commits (its PaymentIntent failed) and is answered as a refusal.
-    const settled = await keepCommittedState(() =>
-      settleCredential(
-        tx,
-        { merchantId: resource.merchantId, livemode: resource.livemode },
-        {
-          challengeId: credential.challenge.id,
-          resourceId: resource.id,
-          expiresAt,
-          amount: resource.amount,
-          currency: resource.currency,
-          description: resource.name,
-          spt: credential.spt,
-          sale: { paidResourceId: resource.id, payer },
-        },
+    // ONE transaction; a decline commits (its PaymentIntent failed) and is answered as a refusal.
+    const settled = await transaction((tx) =>
+      keepCommittedState(() =>
+        settleCredential(
+          tx,
+          { merchantId: resource.merchantId, livemode: resource.livemode },
+          {
+            challengeId: credential.challenge.id,
+            resourceId: resource.id,
+            expiresAt,
+            amount: resource.amount,
+            currency: resource.currency,
+            description: resource.name,
+            spt: credential.spt,
+            sale: { paidResourceId: resource.id, payer },
+          },
+        ),
       ),
     );
     return settled.ok

@@ -1,4 +1,6 @@
+import { payableNetworks } from "../chains/payable-networks";
 import type { Db } from "../db";
+import { ConflictError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
 import { createId } from "../ids";
 import type { Scope } from "../scope";
@@ -10,6 +12,11 @@ import { serializePaidResource } from "./serialize";
 export async function createPaidResource(tx: Db, scope: Scope, input: CreatePaidResourceInput) {
   // A forward target passes the SSRF policy of webhook URLs with its own switch (and is checked again at every forward).
   const url = input.url !== undefined ? await checkForwardUrl(input.url) : null;
+  if (scope.livemode && (await payableNetworks(tx, scope.merchantId, true)).length === 0)
+    throw new ConflictError(
+      "A live paid resource needs a network to be paid on: set a payout address (POST /v1/x402/payout_addresses) on a live network this service settles on (GET /x402/supported).",
+      { reason: "no_payable_network" },
+    );
   // Every resource gets a forwarding secret, a `content` one too: it may be pointed at a `url` later.
   const forwarding = newSigningSecret();
   const now = new Date();

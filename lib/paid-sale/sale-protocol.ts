@@ -4,7 +4,6 @@
 // (lib/mpp/serve-resource.ts) are the two.
 // Where a protocol grows (settling on a real chain, a lost answer's retry getting the first result), it grows here:
 // `settle` may answer from an earlier settlement of the same credential, and the door serves the content again.
-import type { Db } from "../db";
 import type { PaidResource } from "../generated/prisma/client";
 import type { HttpResult } from "../http/errors";
 
@@ -23,6 +22,11 @@ export type Step<T, R> = { ok: true; value: T } | { ok: false; refusal: R };
 export interface Settled {
   paymentIntentId: string;
   payer: string | null;
+  /**
+   * The money went straight to the merchant's own wallet (live x402 on chain): a failed forward cannot be refunded;
+   * it is answered 502 with the transaction, and the same payment sent again is forwarded again.
+   */
+  onChain?: { transaction: string };
 }
 
 export interface SaleProtocol<Credential, Payment, Refusal> {
@@ -32,8 +36,8 @@ export interface SaleProtocol<Credential, Payment, Refusal> {
   headers: Record<string, string>;
   /** The protocol's shape of what the door throws: 404, 429, 400 body, 502 forward_failed, 503 (default: the error contract). */
   errorResult?: (err: unknown, requestId: string, headers: Headers) => HttpResult;
-  /** A resource the protocol cannot sell, thrown before anything is read (x402: priced in USD only). */
-  assertSells?(resource: PaidResource): void;
+  /** A resource the protocol cannot sell, thrown before anything is read (x402: priced in USD, a payable network in live mode). */
+  assertSells?(sale: Sale): Promise<void>;
   /** The refusal of a request without a payment (a HEAD, whatever it carries): the terms to pay. */
   unpaid(sale: Sale): Refusal;
   /** The request's credential, or what is wrong with it (absent: `unpaid`). Nothing is read from the database. */
@@ -41,10 +45,11 @@ export interface SaleProtocol<Credential, Payment, Refusal> {
   /** The credential against the resource's terms (amount, recipient, expiry, signature); nothing is written. */
   verify(sale: Sale, credential: Credential): Promise<Step<Payment, Refusal>>;
   /**
-   * In the door's ONE transaction: the credential spent once (lockSingleUse, lib/single-use.ts, and a statement
-   * that succeeds once) and the captured PaymentIntent (source, order, ledger, events) through the domain.
+   * The credential spent once (lockSingleUse, lib/single-use.ts, and a statement that succeeds once) and the
+   * captured PaymentIntent (source, order, ledger, events) through the domain, in the protocol's own transactions:
+   * one (MPP, x402 in test mode), or claim / chain / capture (live x402, lib/x402/settle-on-chain.ts).
    */
-  settle(tx: Db, sale: Sale, payment: Payment): Promise<Step<Settled, Refusal>>;
+  settle(sale: Sale, payment: Payment): Promise<Step<Settled, Refusal>>;
   /** The settlement threw and rolled back (nothing charged): the refusal to answer, or the error rethrown. */
   settleFailed(sale: Sale, payment: Payment, err: unknown): Refusal;
   /** The receipt headers of the paid answer. */

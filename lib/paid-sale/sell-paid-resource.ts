@@ -5,10 +5,12 @@
 //      before anything is read), whether the protocol sells it;
 //   2. the credential parsed (HEAD never pays: it gets the terms) and verified, nothing written;
 //   3. a body to forward read and size-checked, before anything is charged;
-//   4. ONE transaction: the credential spent once and the captured PaymentIntent (the protocol's `settle`);
+//   4. the credential spent once and the captured PaymentIntent (the protocol's `settle`, in its transactions);
 //   5. only after it committed, the paid content (the resource's `content`, or the request forwarded to the
 //      merchant's `url`) with the protocol's receipt. A forward that fails (5xx, network error, time-out, too
-//      large) is refunded and answered 502 `forward_failed`: the payer keeps nothing it did not get.
+//      large) is refunded and answered 502 `forward_failed`: the payer keeps nothing it did not get. Money paid
+//      on chain to the merchant's own wallet cannot be refunded here: 502 `forward_failed` with the transaction,
+//      and the same payment sent again is forwarded again.
 // The protocol (sale-protocol.ts) says how its credential reads, verifies, settles, what the receipt and the
 // refusals are; it never moves money itself.
 import { getDb, transaction } from "../db";
@@ -39,7 +41,7 @@ export async function sellPaidResource<C, P, R>(protocol: SaleProtocol<C, P, R>,
   const sale = { req, resource, headers };
   const allowed = allowedMethods(resource);
   if (!allowed.includes(req.method)) return protocol.methodNotAllowed(sale, allowed); // the body is never read
-  protocol.assertSells?.(resource);
+  await protocol.assertSells?.(sale);
 
   // HEAD never pays (its answer has no body to deliver): it gets the terms, whatever it carries.
   if (req.method === "HEAD") return protocol.refuse(sale, protocol.unpaid(sale));
@@ -53,7 +55,7 @@ export async function sellPaidResource<C, P, R>(protocol: SaleProtocol<C, P, R>,
 
   let settled;
   try {
-    settled = await transaction((tx) => protocol.settle(tx, sale, payment.value));
+    settled = await protocol.settle(sale, payment.value);
   } catch (err) {
     return protocol.refuse(sale, protocol.settleFailed(sale, payment.value, err)); // rolled back: nothing charged
   }
@@ -71,10 +73,22 @@ export async function sellPaidResource<C, P, R>(protocol: SaleProtocol<C, P, R>,
     payer: settled.value.payer,
     body,
   });
-  if (!answer.ok)
-    throw await refundFailedForward(protocol.name, resource, settled.value, `${answer.failure}${answer.status ? ` ${answer.status}` : ""}`);
+  if (!answer.ok) {
+    const failure = `${answer.failure}${answer.status ? ` ${answer.status}` : ""}`;
+    if (settled.value.onChain) throw failedForwardOnChain(resource, settled.value, settled.value.onChain.transaction, failure);
+    throw await refundFailedForward(protocol.name, resource, settled.value, failure);
+  }
   for (const [name, value] of Object.entries(receipt)) headers.set(name, value);
   return paidContentResponse(headers, answer);
+}
+
+/** A forward that failed after the chain moved the money: the capture stands; the same payment sent again forwards again. */
+function failedForwardOnChain(resource: PaidResource, settled: Settled, transaction: string, failure: string): UpstreamError {
+  const error = new UpstreamError(
+    `The merchant's server for paid resource ${resource.id} failed (${failure}). The payment ${settled.paymentIntentId} was settled on chain (${transaction}) and cannot be refunded by this service: send the same payment again to retry the request, or ask the merchant for a refund from its wallet.`,
+  );
+  Object.assign(error.details, { reason: "forward_failed", paymentIntentId: settled.paymentIntentId, transaction });
+  return error;
 }
 
 /** The payment of a forward that failed, refunded; the 502 `forward_failed` to throw (refundId null when the refund failed too). */

@@ -5,7 +5,8 @@
 // the PaymentIntent's row).
 import type { Db } from "../db";
 import type { PaymentIntent, Prisma } from "../generated/prisma/client";
-import { postCapture } from "../ledger/post";
+import { postCapture, postPayout } from "../ledger/post";
+import { isNonCustodialRail } from "../rails";
 import type { ChargeResult } from "../rails/rail";
 import { finishAttempt } from "./charge-attempts";
 import { emitPaymentIntentEvent } from "./emit-payment-intent-event";
@@ -49,11 +50,22 @@ export async function applyChargeOutcome(tx: Db, pi: PaymentIntent, outcome: Cha
     return processing;
   }
   if (outcome.status === "succeeded") {
-    const captured = await transitionPaymentIntent(tx, pi.id, "captured", { ...taken, amountCaptured: pi.amount, capturedAt: new Date() });
+    const settlement = outcome.settlement ? { settlement: outcome.settlement } : {};
+    const captured = await transitionPaymentIntent(tx, pi.id, "captured", {
+      ...taken,
+      ...settlement,
+      amountCaptured: pi.amount,
+      capturedAt: new Date(),
+    });
     await follower?.captured?.(tx, captured);
     await postCapture(tx, captured, captured.id, captured.currency, captured.amountCaptured);
     await emitPaymentIntentEvent(tx, "payment_intent.captured", captured);
-    return captured;
+    if (!isNonCustodialRail(options.rail)) return captured;
+    // Already in the merchant's own wallet: paid out with the capture, settled in the same transaction.
+    const settled = await transitionPaymentIntent(tx, pi.id, "settled", { settledAt: captured.capturedAt });
+    await postPayout(tx, settled, settled.id, settled.currency, settled.amountCaptured);
+    await emitPaymentIntentEvent(tx, "payment_intent.settled", settled);
+    return settled;
   }
   const failed = await transitionPaymentIntent(tx, pi.id, "failed", { ...recorded, failureReason: outcome.reason });
   await emitPaymentIntentEvent(tx, "payment_intent.failed", failed);

@@ -11,7 +11,7 @@ import { BusyError, ConflictError } from "../errors";
 import type { PaymentAttempt, PaymentIntent } from "../generated/prisma/client";
 import { createId } from "../ids";
 import type { ChargeResult } from "../rails/rail";
-import { breakerScopeOf, guarded, railFor } from "../rails";
+import { breakerScopeOf, guarded, railNamed } from "../rails";
 import { sideTransaction } from "../side-pool";
 
 export async function recordAttempt(
@@ -74,7 +74,7 @@ export async function finishAttempt(tx: Db, chargeKey: string, outcome: ChargeRe
 export async function recoverPendingAttempt(tx: Db, pi: PaymentIntent): Promise<{ attempt: PaymentAttempt; outcome: ChargeResult } | null> {
   const attempt = await tx.paymentAttempt.findFirst({ where: { paymentIntentId: pi.id, status: "pending" } });
   if (!attempt) return null;
-  const outcome = await guarded(railFor(pi.livemode), breakerScopeOf(pi)).retrieveCharge(attempt.chargeKey);
+  const outcome = await guarded(railNamed(attempt.rail), breakerScopeOf(pi)).retrieveCharge(attempt.chargeKey);
   if (outcome) return { attempt, outcome };
   // Unknown to the rail. Its request may still be alive, its rail call in flight past a rolled-back
   // transaction; only once no such call can still land is the attempt certainly abandoned.

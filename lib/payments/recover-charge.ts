@@ -8,7 +8,7 @@ import type { Db } from "../db";
 import { logUnlessDatabaseDown } from "../db-availability";
 import type { PaymentIntent } from "../generated/prisma/client";
 import { inTransaction } from "../in-transaction";
-import { breakerScopeOf, guarded, railFor } from "../rails";
+import { breakerScopeOf, guarded, railFor, railNamed } from "../rails";
 import { applyChargeOutcome, type ApplyOptions, type ChargeFollower } from "./apply-charge-outcome";
 import { recoverPendingAttempt } from "./charge-attempts";
 
@@ -58,7 +58,7 @@ export async function recoverCharge(
 export async function resolveProcessing(tx: Db, pi: PaymentIntent, owner: { follower?: ChargeFollower } = {}): Promise<PaymentIntent> {
   const attempt = await tx.paymentAttempt.findFirst({ where: { paymentIntentId: pi.id, status: "processing" } });
   if (!attempt) return pi;
-  const outcome = await guarded(railFor(pi.livemode), breakerScopeOf(pi)).retrieveCharge(attempt.chargeKey);
+  const outcome = await guarded(railNamed(attempt.rail), breakerScopeOf(pi)).retrieveCharge(attempt.chargeKey);
   if (!outcome || outcome.status === "pending") return pi;
   return applyChargeOutcome(tx, pi, outcome, { rail: attempt.rail, chargeKey: attempt.chargeKey, follower: owner.follower });
 }

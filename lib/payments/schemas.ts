@@ -17,6 +17,21 @@ export type ListPaymentIntentsInput = z.output<typeof ListPaymentIntentsQuery>;
 
 // Responses.
 
+/** A live x402 payment's on-chain settlement: the transaction that moved the money from the payer's wallet to payTo. */
+export const ChainSettlement = z
+  .object({
+    /** CAIP-2 network. */
+    network: z.string(),
+    /** The transaction hash (0x...). */
+    transaction: z.string(),
+    blockNumber: z.number().int(),
+    payer: z.string(),
+    payTo: z.string(),
+    /** The token contract. */
+    asset: z.string(),
+  })
+  .meta({ id: "ChainSettlement" });
+
 /** The `agent` of a card-network payment (docs/cards.md "The agent on the PaymentIntent"). */
 export const AgentRecord = z
   .object({
@@ -63,6 +78,8 @@ export const PaymentIntentObject = z
     payer: z.string().nullable(),
     /** A card-network agent payment: who paid and how it was verified; null for other payments. */
     agent: AgentRecord.nullable(),
+    /** A live x402 payment settled on chain (docs/x402.md "Going live"): where and by which transaction; null for other payments. */
+    settlement: ChainSettlement.nullable(),
     /** The payer's name and billing country as given at capture. */
     billingDetails: z.object({ name: z.string().nullable(), country: z.string().nullable() }),
     livemode: z.boolean(),

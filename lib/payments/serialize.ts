@@ -1,11 +1,17 @@
 import type { z } from "zod";
 import type { PaymentIntent } from "../generated/prisma/client";
-import type { AgentRecord as AgentRecordSchema, PaymentIntentObject as PaymentIntentSchema } from "./schemas";
+import type {
+  AgentRecord as AgentRecordSchema,
+  ChainSettlement as ChainSettlementSchema,
+  PaymentIntentObject as PaymentIntentSchema,
+} from "./schemas";
 import type { PaymentSource } from "../payment-sources";
 import type { PaymentIntentStatus } from "./transitions";
 
 /** The `agent` of a card-network payment (docs/cards.md "The agent on the PaymentIntent"). */
 export type AgentRecord = z.output<typeof AgentRecordSchema>;
+/** The `settlement` of a live on-chain x402 payment (docs/x402.md "Going live"). */
+export type ChainSettlement = z.output<typeof ChainSettlementSchema>;
 
 /** The columns the API object shows (a raw-SQL read selects just these: PAYMENT_INTENT_COLUMNS). */
 export type PaymentIntentFields = Pick<
@@ -31,6 +37,7 @@ export type PaymentIntentFields = Pick<
   | "paidResourceId"
   | "payer"
   | "agent"
+  | "settlement"
   | "billingName"
   | "billingCountry"
   | "createdAt"
@@ -42,7 +49,7 @@ export const paymentIntentColumns = (
 ) => `id, ${status} AS status, amount, amount_captured AS "amountCaptured", amount_refunded AS "amountRefunded", currency,
   checkout_id AS "checkoutId", order_id AS "orderId", customer_id AS "customerId", payment_method AS "paymentMethod", sku,
   meter_id AS "meterId", meter_funding AS "meterFunding", captured_at AS "capturedAt", settled_at AS "settledAt", failure_reason AS "failureReason", livemode,
-  source, paid_resource_id AS "paidResourceId", payer, agent, billing_name AS "billingName", billing_country AS "billingCountry", created_at AS "createdAt"`;
+  source, paid_resource_id AS "paidResourceId", payer, agent, settlement, billing_name AS "billingName", billing_country AS "billingCountry", created_at AS "createdAt"`;
 
 export function serializePaymentIntent(pi: PaymentIntentFields) {
   return {
@@ -74,6 +81,8 @@ export function serializePaymentIntent(pi: PaymentIntentFields) {
     payer: pi.payer,
     /** A card-network agent payment (docs/cards.md): who paid and how it was verified; null for other payments. */
     agent: (pi.agent ?? null) as AgentRecord | null,
+    /** A live x402 payment settled on chain: the network, transaction, block, payer, payTo and token. */
+    settlement: (pi.settlement ?? null) as ChainSettlement | null,
     /** The payer's name and billing country as given at capture (null fields when not given), as Stripe's billing_details. */
     billingDetails: { name: pi.billingName, country: pi.billingCountry },
     livemode: pi.livemode,

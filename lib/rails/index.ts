@@ -54,6 +54,31 @@ export function railFor(livemode: boolean): Rail {
 }
 
 /**
+ * Rails by name, for the charges a rail other than the mode's took (live x402's `x402-evm`, chosen by the
+ * payment itself): its adapter registers it at startup (lib/register-adapters.ts). On globalThis: Next
+ * bundles instrumentation and the routes apart, and they must see the same table.
+ */
+function namedRails(): Map<string, Rail> {
+  return globalSingleton("rails.named", () => new Map<string, Rail>([[testRail.name, testRail]]));
+}
+
+export function registerRail(rail: Rail): void {
+  namedRails().set(rail.name, rail);
+}
+
+/** The rail that took a charge (its attempt's `rail`), to ask it again or to refund it. */
+export function railNamed(name: string): Rail {
+  const rail = namedRails().get(name);
+  if (!rail) throw new UpstreamError(`The ${name} rail is not available in this process; nothing was charged.`);
+  return rail;
+}
+
+/** Whether the money of this rail's charges never passes through the service (Rail.custodial). */
+export function isNonCustodialRail(name: string | null): boolean {
+  return name !== null && namedRails().get(name)?.custodial === false;
+}
+
+/**
  * The rail's calls, guarded. A decline is an answer, not an error; anything a rail call throws is an
  * upstream failure: it counts against the breaker of `scope` (the rail's only one, or the merchant's and
  * mode's on a per-merchant rail) and becomes 502 UPSTREAM_ERROR. Except our own database being unreachable
@@ -78,6 +103,7 @@ export function guarded(rail: Rail, scope: BreakerScope) {
   };
   return {
     name: rail.name,
+    custodial: rail.custodial,
     supportsPaymentMethod: (paymentMethod: string) => rail.supportsPaymentMethod(paymentMethod),
     charge: (request: ChargeRequest): Promise<ChargeResult> => run(() => rail.charge(request)),
     retrieveCharge: (key: string): Promise<ChargeResult | null> => run(() => rail.retrieveCharge(key)),

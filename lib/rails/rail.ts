@@ -14,7 +14,12 @@ export interface ChargeRequest {
  * as an on-chain transfer awaiting confirmation); `retrieveCharge` on the same key gives the final answer.
  */
 export type ChargeResult =
-  | { status: "succeeded"; chargeId: string }
+  | {
+      status: "succeeded";
+      chargeId: string;
+      /** Where an on-chain rail's transfer landed (recorded on the PaymentIntent as `settlement`). */
+      settlement?: Record<string, string | number>;
+    }
   | { status: "declined"; chargeId: string; reason: string }
   | { status: "pending"; chargeId: string };
 
@@ -33,6 +38,11 @@ export interface Rail {
    * and must not make every tenant's calls fail fast. A real processor's outage is everyone's: one breaker.
    */
   readonly breakerPerMerchant?: boolean;
+  /**
+   * false: the money never passes through the service (an on-chain transfer straight to the merchant's own
+   * wallet), so a capture is paid out in the same transaction and nothing can be refunded through the rail.
+   */
+  readonly custodial?: false;
   /** Whether this rail understands the payment method (else the request is a 400). */
   supportsPaymentMethod(paymentMethod: string): boolean;
   charge(request: ChargeRequest): Promise<ChargeResult>;

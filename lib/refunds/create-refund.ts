@@ -13,7 +13,7 @@ import { postRefund } from "../ledger/post";
 import { formatMoney } from "../money/format";
 import { transitionOrder } from "../orders/transitions";
 import { transitionPaymentIntent } from "../payments/transitions";
-import { guarded, railFor } from "../rails";
+import { guarded, isNonCustodialRail, railFor } from "../rails";
 import type { Scope } from "../scope";
 import type { CreateRefundInput } from "./schemas";
 import { serializeRefund } from "./serialize";
@@ -42,6 +42,12 @@ export async function createRefund(tx: Db, scope: Scope, input: CreateRefundInpu
     throw new ConflictError(`The PaymentIntent ${pi.id} was never captured (status '${pi.status}'); there is nothing to refund.`, {
       status: pi.status,
     });
+  }
+  if (isNonCustodialRail(pi.rail)) {
+    throw new ConflictError(
+      `The PaymentIntent ${pi.id} was paid on chain straight to the merchant's own wallet; this service never held the money and cannot pull it back. Refund the payer from that wallet.`,
+      { reason: "non_custodial_payment", settlement: pi.settlement },
+    );
   }
   if (pi.meterFunding) await refuseWhileMeterFunds(tx, pi);
   const remainder = pi.amountCaptured - pi.amountRefunded;

@@ -68,6 +68,7 @@ export function sampleObject(type: EventType, scope: Scope, now = new Date()): R
     billingCountry: "US",
     rail: null,
     railChargeId: null,
+    settlement: null,
     failureReason: action === "failed" ? "card_declined" : null,
     sku: null,
     payerMerchantId: null,

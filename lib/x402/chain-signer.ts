@@ -2,6 +2,8 @@
 // viem, reading from and sending to one chain's JSON-RPC URL with the account's key. viem's own gas and fee
 // estimation apply; the scheme calls it for reads (balances, authorization state, simulation), for the
 // EIP-712 check, and for the one transferWithAuthorization it broadcasts per settlement.
+// The hooks are where the service's books meet the broadcast (settle-on-chain.ts): `send` wraps every
+// transaction sent (the account's nonce lock), `onBroadcast` records its hash before anything waits on it.
 import { toFacilitatorEvmSigner, type FacilitatorEvmSigner } from "@x402/evm";
 import { createWalletClient, defineChain, http, publicActions, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -11,10 +13,22 @@ export interface ChainEndpoint {
   rpcUrl: string;
 }
 
-/** How long the scheme waits for a receipt before it gives the settlement up as pending. */
-const CONFIRMATION_TIMEOUT_MS = 30_000;
+export interface SignerHooks {
+  /** Blocks a receipt must have under it before the scheme takes it (X402_CONFIRMATIONS; default 1). */
+  confirmations?: number;
+  /** How long the scheme waits for the receipt before it answers `settlement_pending` (default 30 s). */
+  confirmationTimeoutMs?: number;
+  /** Runs each send (nonce, sign, eth_sendRawTransaction) inside it: the account's lock. */
+  send?: <T>(send: () => Promise<T>) => Promise<T>;
+  /** Told each broadcast transaction's hash, awaited before the scheme waits for its receipt. */
+  onBroadcast?: (hash: Hex) => Promise<void>;
+}
 
-export function facilitatorSigner(endpoint: ChainEndpoint, privateKey: Hex): FacilitatorEvmSigner {
+const DEFAULT_CONFIRMATION_TIMEOUT_MS = 30_000;
+/** How often a receipt is asked for while waiting (viem's default, 4 s, is longer than a block on Base). */
+const RECEIPT_POLLING_MS = 500;
+
+export function facilitatorSigner(endpoint: ChainEndpoint, privateKey: Hex, hooks: SignerHooks = {}): FacilitatorEvmSigner {
   const chain = defineChain({
     id: endpoint.chainId,
     name: `eip155:${endpoint.chainId}`,
@@ -22,18 +36,28 @@ export function facilitatorSigner(endpoint: ChainEndpoint, privateKey: Hex): Fac
     rpcUrls: { default: { http: [endpoint.rpcUrl] } },
   });
   const account = privateKeyToAccount(privateKey);
-  const wallet = createWalletClient({ chain, account, transport: http(endpoint.rpcUrl, { retryCount: 0 }) }).extend(publicActions);
+  const wallet = createWalletClient({
+    chain,
+    account,
+    transport: http(endpoint.rpcUrl, { retryCount: 0 }),
+    pollingInterval: RECEIPT_POLLING_MS,
+  }).extend(publicActions);
+  const send = hooks.send ?? ((call) => call());
+  const broadcast = async (hash: Hex) => {
+    await hooks.onBroadcast?.(hash);
+    return hash;
+  };
   // The scheme's argument types are looser than viem's (records rather than typed ABIs): passed through as given.
   return toFacilitatorEvmSigner(
     {
       address: account.address,
       readContract: (args) => wallet.readContract(args as Parameters<typeof wallet.readContract>[0]),
       verifyTypedData: (args) => wallet.verifyTypedData(args as Parameters<typeof wallet.verifyTypedData>[0]),
-      writeContract: (args) => wallet.writeContract(args as Parameters<typeof wallet.writeContract>[0]),
-      sendTransaction: (args) => wallet.sendTransaction(args),
-      waitForTransactionReceipt: (args) => wallet.waitForTransactionReceipt(args),
+      writeContract: async (args) => broadcast(await send(() => wallet.writeContract(args as Parameters<typeof wallet.writeContract>[0]))),
+      sendTransaction: async (args) => broadcast(await send(() => wallet.sendTransaction(args))),
+      waitForTransactionReceipt: (args) => wallet.waitForTransactionReceipt({ ...args, confirmations: hooks.confirmations ?? 1 }),
       getCode: (args) => wallet.getCode(args),
     },
-    { confirmationTimeoutMs: CONFIRMATION_TIMEOUT_MS },
+    { confirmationTimeoutMs: hooks.confirmationTimeoutMs ?? DEFAULT_CONFIRMATION_TIMEOUT_MS },
   );
 }

@@ -6,8 +6,8 @@
 import { getAddress, verifyTypedData } from "viem";
 import type { z } from "zod";
 import { MAX_AMOUNT } from "../money/limits";
-import type { EvmNetwork } from "../chains/networks";
-import { atomicToCents, modeNetwork, networkFor, payToAddress, SCHEME } from "./networks";
+import { atomicToCents, SCHEME } from "./networks";
+import { payableNetwork, type PayableNetwork } from "../chains/payable-networks";
 import { ExactEvmPayload, PayloadV1, PayloadV2, RequirementsV1, RequirementsV2 } from "./schemas";
 
 export type X402Version = 1 | 2;
@@ -15,7 +15,7 @@ export type X402Version = 1 | 2;
 export interface VerifiedPayment {
   ok: true;
   version: X402Version;
-  network: EvmNetwork;
+  network: PayableNetwork;
   /** The network as the requirements named it (CAIP-2 for v2, the v1 name for v1): answers echo it. */
   networkName: string;
   payer: `0x${string}`;
@@ -38,8 +38,9 @@ export interface RefusedPayment {
 export type PaymentCheck = VerifiedPayment | RefusedPayment;
 
 export interface CheckInput {
-  merchantId: string;
   livemode: boolean;
+  /** Where the merchant can be paid in this mode (payable-networks.ts): the network, its token and payTo. */
+  networks: PayableNetwork[];
   /** The x402Version of the envelope (the facilitator body's; a header's own). */
   version: number;
   paymentPayload: unknown;
@@ -107,12 +108,13 @@ export async function checkPayment(input: CheckInput): Promise<PaymentCheck> {
       payer,
     );
   }
-  const network = modeNetwork(input.livemode, req.network, version);
+  const network = payableNetwork(input.networks, req.network, version);
   if (!network) {
-    const expected = networkFor(input.livemode);
+    const names = input.networks.map((n) => (version === 2 ? n.caip2 : n.v1Name)).filter((name) => name !== null);
+    const offered = names.length ? names.join(", ") : input.livemode ? "none: no payout address on a live network" : "none";
     return refuse(
       "invalid_network",
-      `Network '${req.network}' is not supported in ${input.livemode ? "live" : "test"} mode (${version === 2 ? expected.caip2 : expected.v1Name}).`,
+      `Network '${req.network}' is not supported in ${input.livemode ? "live" : "test"} mode (${offered}).`,
       networkName,
       payer,
     );
@@ -163,7 +165,7 @@ export async function checkPayment(input: CheckInput): Promise<PaymentCheck> {
       networkName,
       payer,
     );
-  const merchantPayTo = payToAddress(input.merchantId, input.livemode);
+  const merchantPayTo = network.payTo;
   if (!sameAddress(req.payTo, merchantPayTo)) {
     return refuse(
       "invalid_exact_evm_recipient_mismatch",

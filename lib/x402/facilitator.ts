@@ -6,13 +6,14 @@
 // failed on our side (no rail, the rail down) its error's status in the same shape (facilitator-route.ts).
 import { Reply } from "../http/api";
 import type { Caller } from "../scope";
-import type { Db } from "../db";
+import { getDb, type Db } from "../db";
 import { checkPayment, type RefusedPayment } from "./check-payment";
-import { BASE_SEPOLIA } from "../chains/networks";
-import { networkFor, payToAddress } from "./networks";
+import { payableNetworks } from "../chains/payable-networks";
 import { FacilitatorBody } from "./schemas";
+import { settleVerifiedPayment } from "./settle";
 import { failedSettleResponse, SettlementFailed } from "./settle-failure";
-import { authorizationUsed, nonceUsed, settlePayment, settleResponse } from "./settle-payment";
+import { SETTLEMENT_PENDING, verifyOnChain, type ChainHooks } from "./settle-on-chain";
+import { authorizationUsed, nonceUsed, settleResponse } from "./settle-payment";
 
 function malformed(message: string) {
   return { reason: "invalid_payload", message: `Not an x402 facilitator request: ${message}` };
@@ -49,52 +50,49 @@ function settleRefusal(refused: RefusedPayment) {
 export async function verifyX402(db: Db, principal: Caller, body: unknown) {
   const { request, error } = parseBody(body);
   if (!request) return new Reply(400, { isValid: false, invalidReason: error.reason, invalidMessage: error.message });
-  const payment = await checkPayment({
-    merchantId: principal.merchantId,
-    livemode: principal.livemode,
-    version: request.x402Version,
-    ...request,
-  });
+  const networks = await payableNetworks(db, principal.merchantId, principal.livemode);
+  const payment = await checkPayment({ livemode: principal.livemode, networks, version: request.x402Version, ...request });
   if (!payment.ok) return verifyRefusal(payment);
   if (await authorizationUsed(db, payment)) return verifyRefusal(nonceUsed(payment));
+  // Live: the official scheme's checks against the chain (balance, authorization state, simulation).
+  const refused = principal.livemode ? await verifyOnChain(payment, request) : null;
+  if (refused) return verifyRefusal(refused);
   return { isValid: true, payer: payment.payer };
 }
 
-export async function settleX402(tx: Db, principal: Caller, body: unknown) {
+export async function settleX402(principal: Caller, body: unknown, hooks: ChainHooks = {}) {
   const { request, error } = parseBody(body);
   if (!request)
     return new Reply(400, { success: false, errorReason: error.reason, errorMessage: error.message, transaction: "", network: "" });
-  const payment = await checkPayment({
-    merchantId: principal.merchantId,
-    livemode: principal.livemode,
-    version: request.x402Version,
-    ...request,
-  });
+  const networks = await payableNetworks(getDb(), principal.merchantId, principal.livemode);
+  const payment = await checkPayment({ livemode: principal.livemode, networks, version: request.x402Version, ...request });
   if (!payment.ok) return settleRefusal(payment);
-  // A settlement that throws (no rail, the rail down) rolls back and is answered in the settle response's shape.
-  const settled = await settlePayment(tx, principal, payment, { name: payment.description || payment.resourceUrl || "x402 payment" }).catch(
-    (err: unknown) => {
-      throw new SettlementFailed(err, payment.networkName, payment.payer);
-    },
-  );
-  if (!settled.ok) return settleRefusal(settled);
-  return { ...settleResponse(payment, settled.paymentIntentId), amount: payment.authorization.value };
+  // A settlement that throws (no rail, the rail or the chain down) is answered in the settle response's shape.
+  const sale = { name: payment.description || payment.resourceUrl || "x402 payment" };
+  const settled = await settleVerifiedPayment(principal, payment, sale, request, hooks).catch((err: unknown) => {
+    throw new SettlementFailed(err, payment.networkName, payment.payer);
+  });
+  if (settled.kind === "refused") return { ...settleRefusal(settled.refusal), transaction: settled.transaction };
+  if (settled.kind === "pending") {
+    const message = `The transaction ${settled.transaction || "(being sent)"} is not confirmed yet; settle the same payment again to learn its outcome.`;
+    return { ...failedSettleResponse(SETTLEMENT_PENDING, message, payment.networkName, payment.payer), transaction: settled.transaction };
+  }
+  return {
+    ...settleResponse(payment, settled.transaction),
+    amount: payment.authorization.value,
+    ...(settled.replayed ? { extensions: { replayed: true } } : {}),
+  };
 }
 
-/** What this facilitator settles for the key's mode, and where the merchant is paid (extra.payTo). */
-export function supportedX402(principal: Caller) {
-  const network = networkFor(principal.livemode);
-  const extra = {
-    payTo: payToAddress(principal.merchantId, principal.livemode),
-    asset: network.asset,
-    ...network.extra,
-    settles: network === BASE_SEPOLIA,
-  };
+/** What this facilitator settles for the key's mode, and where the merchant is paid (extra.payTo): one kind per payable network. */
+export async function supportedX402(db: Db, principal: Caller) {
+  const networks = await payableNetworks(db, principal.merchantId, principal.livemode);
   return {
-    kinds: [
-      { x402Version: 2, scheme: "exact", network: network.caip2, extra },
-      { x402Version: 1, scheme: "exact", network: network.v1Name, extra },
-    ],
+    kinds: networks.flatMap((network) => {
+      const extra = { payTo: network.payTo, asset: network.asset, ...network.extra, settles: true };
+      const v2 = { x402Version: 2, scheme: "exact", network: network.caip2, extra };
+      return network.v1Name ? [v2, { x402Version: 1, scheme: "exact", network: network.v1Name, extra }] : [v2];
+    }),
     extensions: [],
     signers: {},
   };

@@ -1,55 +1,81 @@
 // A hosted paid resource over x402 (docs/x402.md): public at /x402/r/:id (the payment is the credential), sold by
 // the one door of paid resources (lib/paid-sale/sell-paid-resource.ts) with x402's part: unpaid, 402 with
 // PAYMENT-REQUIRED (standard base64 of the v2 PaymentRequired) and the v1 JSON body { x402Version: 1, error,
-// accepts }; paid, PAYMENT-SIGNATURE (v2) or X-PAYMENT (v1) verified offline (checkPayment) and settled into a
-// captured PaymentIntent (settlePayment; a settlement that fails on our side: 402 with the reason and a failed
+// accepts } (one requirement per payable network: payable-networks.ts); paid, PAYMENT-SIGNATURE (v2) or X-PAYMENT
+// (v1) checked (checkPayment) and settled into a captured PaymentIntent (settleVerifiedPayment: test mode at once,
+// live mode on chain; a test-mode settlement that fails on our side: 402 with the reason and a failed
 // PAYMENT-RESPONSE, settle-failure.ts); the receipt in PAYMENT-RESPONSE and X-PAYMENT-RESPONSE. What the door
-// throws (404, 409 currency, 429, 502 forward_failed, 503) is in the service's error contract.
-import { ConflictError } from "../errors";
+// throws (404, 409 currency or no payable network, 429, 502 forward_failed or the chain down, 503 settlement
+// pending) is in the service's error contract.
+import { getDb } from "../db";
+import { ConflictError, SettlementPendingError } from "../errors";
 import type { PaidResource } from "../generated/prisma/client";
 import { paidResourceRoute } from "../paid-sale/sell-paid-resource";
 import type { Sale, SaleProtocol } from "../paid-sale/sale-protocol";
 import { paidResourceUrl } from "../paid-resources/paid-content";
 import { checkPayment, type VerifiedPayment } from "./check-payment";
 import { decodeHeader, encodeHeader, MAX_PAYMENT_HEADER_CHARS } from "./encoding";
-import { centsToAtomic, MAX_TIMEOUT_SECONDS, networkFor, payToAddress, SCHEME } from "./networks";
+import { centsToAtomic, MAX_TIMEOUT_SECONDS, SCHEME } from "./networks";
+import { payableNetworks, type PayableNetwork } from "../chains/payable-networks";
+import { settleVerifiedPayment } from "./settle";
 import { failedSettleResponse, settleFailureOf, UNEXPECTED_SETTLE_ERROR } from "./settle-failure";
-import { settlePayment, settleResponse } from "./settle-payment";
+import type { SignedPayment } from "./settle-on-chain";
+import { settleResponse } from "./settle-payment";
 
 export const PAYMENT_REQUIRED_HEADER = "PAYMENT-REQUIRED";
 export const PAYMENT_RESPONSE_HEADERS = ["PAYMENT-RESPONSE", "X-PAYMENT-RESPONSE"] as const;
 const EXPOSED = "PAYMENT-REQUIRED, PAYMENT-RESPONSE, X-PAYMENT-RESPONSE";
 
-/** The x402 requirements of a resource, v2 and v1 (v1 accepts never list a non-standard network). */
-export function resourceRequirements(resource: PaidResource) {
-  const network = networkFor(resource.livemode);
+/** The x402 requirements of a resource on each network it is payable on, v2 and v1 (v1 only where the chain has a v1 name). */
+export function resourceRequirements(resource: PaidResource, networks: PayableNetwork[]) {
   const url = paidResourceUrl("x402", resource.id);
   const description = resource.description ?? resource.name;
   const mimeType = resource.url ? "" : "application/json";
-  const payTo = payToAddress(resource.merchantId, resource.livemode);
   const amount = centsToAtomic(resource.amount).toString();
-  const v2 = {
+  const v2 = networks.map((network) => ({
     scheme: SCHEME,
     network: network.caip2,
     amount,
     asset: network.asset,
-    payTo,
+    payTo: network.payTo,
     maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
     extra: { ...network.extra },
-  };
-  const v1 = {
-    scheme: SCHEME,
-    network: network.v1Name,
-    maxAmountRequired: amount,
-    resource: url,
-    description,
-    mimeType,
-    payTo,
-    maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
-    asset: network.asset,
-    extra: { ...network.extra },
-  };
+  }));
+  const v1 = networks.flatMap((network) =>
+    network.v1Name
+      ? [
+          {
+            scheme: SCHEME,
+            network: network.v1Name,
+            maxAmountRequired: amount,
+            resource: url,
+            description,
+            mimeType,
+            payTo: network.payTo,
+            maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
+            asset: network.asset,
+            extra: { ...network.extra },
+          },
+        ]
+      : [],
+  );
   return { resource: { url, description, mimeType }, v2, v1 };
+}
+
+/** Where the sale's merchant is paid (loaded once per request by assertSells). */
+const saleNetworks = new WeakMap<Sale, PayableNetwork[]>();
+
+function networksOf(sale: Sale): PayableNetwork[] {
+  const networks = saleNetworks.get(sale);
+  if (!networks) throw new Error("x402 sale read before assertSells loaded its networks");
+  return networks;
+}
+
+/** The requirements the payment names among the resource's (by network and version). */
+function requirementsFor(sale: Sale, version: 1 | 2, payload: { network?: unknown; accepted?: { network?: unknown } }) {
+  const terms = resourceRequirements(sale.resource, networksOf(sale));
+  if (version === 2) return terms.v2.find((r) => r.network === payload.accepted?.network) ?? terms.v2[0];
+  return terms.v1.find((r) => r.network === payload.network) ?? terms.v1[0];
 }
 
 /** A 402's reason (x402's `error`), its message, and the failed settle response of a payment that was tried. */
@@ -65,15 +91,29 @@ interface Envelope {
   payload: object;
 }
 
-const x402Sale: SaleProtocol<Envelope, VerifiedPayment, Refusal> = {
+/** A verified payment, with what the payer sent (the official scheme settles it whole in live mode). */
+interface Payment {
+  verified: VerifiedPayment;
+  signed: SignedPayment;
+}
+
+const x402Sale: SaleProtocol<Envelope, Payment, Refusal> = {
   name: "x402",
   headers: { "Access-Control-Expose-Headers": EXPOSED },
-  assertSells(resource) {
-    if (resource.currency === "USD") return;
-    throw new ConflictError(
-      `Paid resource ${resource.id} is priced in ${resource.currency}; x402 pays in USDC, so only USD-priced resources are sold here (MPP: /mpp/r/${resource.id}).`,
-      { reason: "currency_not_supported" },
-    );
+  async assertSells(sale) {
+    const { resource } = sale;
+    if (resource.currency !== "USD")
+      throw new ConflictError(
+        `Paid resource ${resource.id} is priced in ${resource.currency}; x402 pays in USDC, so only USD-priced resources are sold here (MPP: /mpp/r/${resource.id}).`,
+        { reason: "currency_not_supported" },
+      );
+    const networks = await payableNetworks(getDb(), resource.merchantId, resource.livemode);
+    if (networks.length === 0)
+      throw new ConflictError(
+        `Paid resource ${resource.id} has no network to be paid on over x402: its merchant has no payout address on a live network this service settles on.`,
+        { reason: "no_payable_network" },
+      );
+    saleNetworks.set(sale, networks);
   },
   unpaid: () => ({ error: "Payment required", message: "Pay with PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (v1)." }),
   parse(sale) {
@@ -87,32 +127,32 @@ const x402Sale: SaleProtocol<Envelope, VerifiedPayment, Refusal> = {
     if (version !== 1 && version !== 2) return refused("invalid_x402_version", `x402Version ${String(version)} is not supported (1 or 2).`);
     return { ok: true, value: { version, payload: decoded } };
   },
-  async verify({ resource }, { version, payload }) {
-    const terms = resourceRequirements(resource);
-    const payment = await checkPayment({
-      merchantId: resource.merchantId,
-      livemode: resource.livemode,
-      version,
-      paymentPayload: payload,
-      paymentRequirements: version === 2 ? terms.v2 : terms.v1,
-    });
-    return payment.ok ? { ok: true, value: payment } : refused(payment.reason, payment.message);
+  async verify(sale, { version, payload }) {
+    const { resource } = sale;
+    const signed = { paymentPayload: payload, paymentRequirements: requirementsFor(sale, version, payload) };
+    const verified = await checkPayment({ livemode: resource.livemode, networks: networksOf(sale), version, ...signed });
+    return verified.ok ? { ok: true, value: { verified, signed } } : refused(verified.reason, verified.message);
   },
-  async settle(tx, { resource }, payment) {
+  async settle({ resource }, { verified, signed }) {
     const scope = { merchantId: resource.merchantId, livemode: resource.livemode };
-    const settled = await settlePayment(tx, scope, payment, { paidResourceId: resource.id, name: resource.name });
-    if (!settled.ok) return refused(settled.reason, settled.message); // the payment refused (nonce used)
-    return { ok: true, value: { paymentIntentId: settled.paymentIntentId, payer: payment.payer } };
+    const settled = await settleVerifiedPayment(scope, verified, { paidResourceId: resource.id, name: resource.name }, signed);
+    if (settled.kind === "refused") return refused(settled.refusal.reason, settled.refusal.message); // nonce used, funds, reverted
+    // Sent, not confirmed: 503 with Retry-After (a 402 would make the client sign a second payment).
+    if (settled.kind === "pending") throw new SettlementPendingError(settled.paymentIntentId, settled.transaction);
+    const onChain = resource.livemode ? { onChain: { transaction: settled.transaction } } : {};
+    return { ok: true, value: { paymentIntentId: settled.paymentIntentId, payer: verified.payer, ...onChain } };
   },
-  settleFailed({ headers }, payment, err) {
+  settleFailed({ headers, resource }, { verified: payment }, err) {
+    // Live: the chain or the database failed: the error contract (502 UPSTREAM_ERROR, 503 pending or outage).
+    if (resource.livemode || err instanceof SettlementPendingError) throw err;
     // x402's answer to a failed settlement, never the /v1 error contract.
     const failure = settleFailureOf(err, headers.get("Request-Id") ?? "");
     if (failure.retryAfterSeconds !== null) headers.set("Retry-After", String(failure.retryAfterSeconds));
     const settlement = failedSettleResponse(UNEXPECTED_SETTLE_ERROR, failure.message, payment.networkName, payment.payer);
     return { error: UNEXPECTED_SETTLE_ERROR, message: failure.message, settlement };
   },
-  receipt(_sale, payment, settled) {
-    const receipt = encodeHeader(settleResponse(payment, settled.paymentIntentId));
+  receipt(_sale, { verified }, settled) {
+    const receipt = encodeHeader(settleResponse(verified, settled.onChain?.transaction ?? settled.paymentIntentId));
     return Object.fromEntries(PAYMENT_RESPONSE_HEADERS.map((name) => [name, receipt]));
   },
   refuse: paymentRequired,
@@ -129,12 +169,13 @@ function refused(error: string, message: string): { ok: false; refusal: Refusal 
 }
 
 /** 402 with the terms; `settlement`: the failed settle response of a payment that was tried (PAYMENT-RESPONSE, x402 v2). */
-function paymentRequired({ resource, headers }: Sale, { error, message, settlement }: Refusal): Response {
-  const terms = resourceRequirements(resource);
-  headers.set(PAYMENT_REQUIRED_HEADER, encodeHeader({ x402Version: 2, error, resource: terms.resource, accepts: [terms.v2] }));
+function paymentRequired(sale: Sale, { error, message, settlement }: Refusal): Response {
+  const { headers } = sale;
+  const terms = resourceRequirements(sale.resource, networksOf(sale));
+  headers.set(PAYMENT_REQUIRED_HEADER, encodeHeader({ x402Version: 2, error, resource: terms.resource, accepts: terms.v2 }));
   if (settlement) for (const name of PAYMENT_RESPONSE_HEADERS) headers.set(name, encodeHeader(settlement));
   headers.set("Content-Type", "application/json");
-  return new Response(JSON.stringify({ x402Version: 1, error, ...(message ? { message } : {}), accepts: [terms.v1] }), {
+  return new Response(JSON.stringify({ x402Version: 1, error, ...(message ? { message } : {}), accepts: terms.v1 }), {
     status: 402,
     headers,
   });

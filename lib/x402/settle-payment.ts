@@ -8,11 +8,10 @@
 //   waiting on a connection; after it committed, the row is there and the insert finds it. The primary key backs both.
 // - Crash safety: the rail's charge key is the authorization's key, so a retry after a crash that rolled the
 //   settlement back finds the rail's first charge instead of taking a second one.
-// - Live mode: no on-chain rail yet, 502 UPSTREAM_ERROR before anything is written.
+// - Test mode only: live mode settles on chain (settle-on-chain.ts); settleVerifiedPayment (settle.ts) picks.
 import { captureCheckout } from "../checkouts/capture-checkout";
 import { openCheckout } from "../checkouts/open-checkout";
 import type { Db } from "../db";
-import { UpstreamError } from "../errors";
 import type { Scope } from "../scope";
 import { lockSingleUse } from "../single-use";
 import type { RefusedPayment, VerifiedPayment } from "./check-payment";
@@ -26,6 +25,8 @@ export interface SaleOf {
   source?: "x402" | "a2a";
   /** Catalog items sold (priced from the products; their total must be what the authorization moves). */
   items?: { productId: string; quantity: number }[];
+  /** Runs in the transaction that spends the authorization, with its PaymentIntent (the A2A task takes it). */
+  inClaim?: (tx: Db, paymentIntentId: string) => Promise<void>;
 }
 
 export type Settlement = { ok: true; paymentIntentId: string; orderId: string } | RefusedPayment;
@@ -57,16 +58,16 @@ export function nonceUsed(payment: VerifiedPayment): RefusedPayment {
   };
 }
 
-/** The x402 SettleResponse of a settled payment: the facilitator's answer, a hosted resource's PAYMENT-RESPONSE. */
-export function settleResponse(payment: VerifiedPayment, paymentIntentId: string) {
-  return { success: true, transaction: paymentIntentId, network: payment.networkName, payer: payment.payer };
+/**
+ * The x402 SettleResponse of a settled payment: the facilitator's answer, a hosted resource's PAYMENT-RESPONSE.
+ * `transaction`: the on-chain transaction in live mode, the PaymentIntent's id in test mode (no chain).
+ */
+export function settleResponse(payment: VerifiedPayment, transaction: string) {
+  return { success: true, transaction, network: payment.networkName, payer: payment.payer };
 }
 
 export async function settlePayment(tx: Db, merchant: Scope, payment: VerifiedPayment, sale: SaleOf): Promise<Settlement> {
-  if (merchant.livemode)
-    throw new UpstreamError(
-      "x402 settlement in live mode needs an on-chain rail, which this service does not have yet; nothing was settled.",
-    );
+  if (merchant.livemode) throw new Error("settlePayment settles test mode only; live mode settles on chain (settle-on-chain.ts)");
   const key = authorizationKey(payment);
   const keyText = `${key.network}:${key.asset}:${key.payer}:${key.nonce}`;
   if (!(await lockSingleUse(tx, "x402", keyText))) return nonceUsed(payment); // being settled right now by another request
@@ -105,5 +106,6 @@ export async function settlePayment(tx: Db, merchant: Scope, payment: VerifiedPa
   await tx.$executeRaw`
     UPDATE x402_authorizations SET payment_intent_id = ${order.paymentIntentId}
      WHERE network = ${key.network} AND asset = ${key.asset} AND payer = ${key.payer} AND nonce = ${key.nonce}`;
+  await sale.inClaim?.(tx, order.paymentIntentId);
   return { ok: true, paymentIntentId: order.paymentIntentId, orderId: order.id };
 }

@@ -7,6 +7,12 @@ export const TEST_SECRETS_KEY = "11".repeat(32);
 
 export { freePort } from "../../scripts/lib/ports";
 
+/** Live x402 on Base Sepolia through a JSON-RPC URL nothing answers (port 9 refuses): live resources can exist, never be paid. */
+export const UNREACHABLE_LIVE_CHAIN = {
+  X402_RPC_URLS: JSON.stringify({ "eip155:84532": "http://127.0.0.1:9/rpc" }),
+  X402_FACILITATOR_PRIVATE_KEY: `0x${"33".repeat(32)}`,
+};
+
 /** `port`: a port chosen beforehand (a setting names it); `nodeArgs`: e.g. an --import preload (tests/helpers/dns-stub.mjs). */
 export async function startTestServer(
   env: Record<string, string> = {},

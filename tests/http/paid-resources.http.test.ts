@@ -2,7 +2,7 @@
 // /v1/x402/resources, merchant- and mode-scoped, validated, paginated, archived by DELETE.
 import { beforeAll, describe, expect, it } from "vitest";
 import { call } from "../helpers/http";
-import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
+import { createTestMerchant, livePayable, type TestMerchant } from "../helpers/merchants";
 
 let m: TestMerchant;
 let other: TestMerchant;
@@ -49,6 +49,14 @@ describe("/v1/paid_resources CRUD", () => {
     expect((await call("GET", `/v1/paid_resources/${viaAlias.id}`, { key: m.testKey })).body.name).toBe("Alias");
     const forwarded = await resource(m.testKey, { content: undefined, url: "http://127.0.0.1:9/api" });
     expect(forwarded).toMatchObject({ url: "http://127.0.0.1:9/api", content: null });
+    // Live: only once the merchant can be paid on a live network (its payout address there).
+    const unpayable = await call("POST", "/v1/paid_resources", {
+      key: m.liveKey,
+      body: { name: "Live", amount: 5, currency: "usd", content: {} },
+    });
+    expect(unpayable.status).toBe(409);
+    expect(unpayable.body.error.details.reason).toBe("no_payable_network");
+    await livePayable(m);
     const live = await resource(m.liveKey);
     expect(live.livemode).toBe(true);
   });
@@ -156,6 +164,7 @@ describe("/v1/paid_resources CRUD", () => {
     const made = [];
     for (let i = 0; i < 5; i++) made.push(await resource(merchant.testKey, { name: `R${i}` }));
     await call("DELETE", `/v1/paid_resources/${made[0].id}`, { key: merchant.testKey });
+    await livePayable(merchant);
     await resource(merchant.liveKey, { name: "live one" });
     const page1 = await call("GET", "/v1/paid_resources?limit=2", { key: merchant.testKey });
     expect(page1.body).toMatchObject({ object: "list", hasMore: true });

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../lib/db";
 import type { ServerProcess } from "../../scripts/lib/server-process";
 import { baseUrl, call } from "../helpers/http";
-import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
+import { createTestMerchant, livePayable, type TestMerchant } from "../helpers/merchants";
 import { startTestServer } from "../helpers/server";
 
 const USDC = "0x036CbD53842c5426634e7929541eC2318f3dCF7e";
@@ -26,7 +26,7 @@ let livePayTo: string;
 beforeAll(async () => {
   m = await createTestMerchant("x402 robustness");
   payTo = (await call("GET", "/x402/supported", { key: m.testKey })).body.kinds[0].extra.payTo;
-  livePayTo = (await call("GET", "/x402/supported", { key: m.liveKey })).body.kinds[0].extra.payTo;
+  livePayTo = await livePayable(m); // live: the merchant's payout address on the server's (unreachable) live network
 });
 
 async function resource(amount = 5) {
@@ -314,7 +314,7 @@ describe("bad input at the facilitator: its own answers, never a 500", () => {
     });
   });
 
-  it("GET /x402/supported names exact on the mode's network (v2 and v1) and the merchant's payTo; live settle is 502 in the settle response's shape", async () => {
+  it("GET /x402/supported names exact on the mode's networks (v2 and v1) and where the merchant is paid; live mode needs the chain", async () => {
     const test = await call("GET", "/x402/supported", { key: m.testKey });
     expect(test.body.kinds).toEqual([
       {
@@ -325,8 +325,15 @@ describe("bad input at the facilitator: its own answers, never a 500", () => {
       },
       { x402Version: 1, scheme: "exact", network: "base-sepolia", extra: expect.objectContaining({ payTo }) },
     ]);
+    // Live: the configured live network (Base Sepolia here), paid to the merchant's own payout address.
+    const supportedLive = await call("GET", "/x402/supported", { key: m.liveKey });
+    expect(supportedLive.body.kinds).toEqual([
+      { x402Version: 2, scheme: "exact", network: "eip155:84532", extra: expect.objectContaining({ payTo: livePayTo, asset: USDC }) },
+      { x402Version: 1, scheme: "exact", network: "base-sepolia", extra: expect.objectContaining({ payTo: livePayTo }) },
+    ]);
     expect(livePayTo).not.toBe(payTo);
-    const live = await handSigned({
+    // A network this deployment does not settle on in live mode: refused, as the protocol refuses it.
+    const mainnet = await handSigned({
       to: livePayTo,
       value: "10000",
       validBefore: now() + 300n,
@@ -335,16 +342,25 @@ describe("bad input at the facilitator: its own answers, never a 500", () => {
       network: "eip155:8453",
       name: "USD Coin",
     });
+    const refused = { x402Version: 2, paymentPayload: mainnet, paymentRequirements: mainnet.accepted };
+    expect((await call("POST", "/x402/verify", { key: m.liveKey, body: refused })).body).toMatchObject({
+      isValid: false,
+      invalidReason: "invalid_network",
+    });
+    // A well-formed live payment while its chain cannot be reached: 502 in the facilitator's shape, nothing written.
+    const live = await handSigned({ to: livePayTo, value: "10000", validBefore: now() + 300n });
     const body = { x402Version: 2, paymentPayload: live, paymentRequirements: live.accepted };
-    expect((await call("POST", "/x402/verify", { key: m.liveKey, body })).body).toMatchObject({ isValid: true });
+    const verify = await call("POST", "/x402/verify", { key: m.liveKey, body });
+    expect(verify.status).toBe(502);
+    expect(verify.body).toMatchObject({ isValid: false, invalidReason: "unexpected_verify_error" });
     const settle = await call("POST", "/x402/settle", { key: m.liveKey, body });
     expect(settle.status).toBe(502);
     expect(settle.body).toEqual({
       success: false,
       errorReason: "unexpected_settle_error",
-      errorMessage: expect.stringContaining("nothing was settled"),
+      errorMessage: expect.stringContaining("could not be reached"),
       transaction: "",
-      network: "eip155:8453",
+      network: "eip155:84532",
       payer: live.payload.authorization.from,
     });
     expect(await getDb().paymentIntent.count({ where: { merchantId: m.merchantId, livemode: true } })).toBe(0);

@@ -3,6 +3,6 @@ import { api } from "@/lib/http/api";
 import { supportedX402 } from "@/lib/x402/facilitator";
 import * as operation from "./operations";
 
-export const GET = api(operation.GET, ({ principal }) => supportedX402(principal));
+export const GET = api(operation.GET, ({ tx, principal }) => supportedX402(tx, principal));
 
 export const dynamic = "force-dynamic";

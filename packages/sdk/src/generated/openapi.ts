@@ -2207,6 +2207,14 @@ export interface components {
             paymentMethod: string;
             billingCountry?: string;
         };
+        ChainSettlement: {
+            network: string;
+            transaction: string;
+            blockNumber: number;
+            payer: string;
+            payTo: string;
+            asset: string;
+        };
         Checkout: {
             id: string;
             /** @constant */
@@ -2659,6 +2667,7 @@ export interface components {
             paidResourceId: string | null;
             payer: string | null;
             agent: components["schemas"]["PaymentAgent"] | null;
+            settlement: components["schemas"]["ChainSettlement"] | null;
             billingDetails: {
                 name: string | null;
                 country: string | null;
