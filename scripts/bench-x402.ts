@@ -3,15 +3,21 @@
 // (@x402/core x402Client + @x402/evm ExactEvmScheme, createPaymentPayload for the resource's 402), then
 // GET /x402/r/:id with PAYMENT-SIGNATURE: the service verifies the signature offline, settles into a captured
 // PaymentIntent in one transaction (ledger, order, events) and returns the content. Also measured: the whole
-// stock @x402/fetch round (402, sign, paid retry) and the GET /health baseline, in the same run.
+// stock @x402/fetch round (402, sign, paid retry) and the GET /health baseline, in the same run. And the live row:
+// the same paid request in LIVE mode, settled on a real chain (anvil, mining each transaction at once; the
+// service's JSON-RPC calls counted through a relay in front of it) by the official facilitator scheme.
 // BENCH_DURATION seconds per loop (default 10), BENCH_CONCURRENCY callers (default 8), BENCH_ROUNDS (default 2).
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { x402Client } from "@x402/core/client";
-import { ExactEvmScheme } from "@x402/evm";
+import { ExactEvmScheme, toClientEvmSigner } from "@x402/evm";
+import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { wrapFetchWithPayment } from "@x402/fetch";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { getHealth, loadAverages, machineLoadLine, resultRow, timedLoop, type LoopRun } from "./lib/bench-loop";
 import { freshBenchDatabase } from "./lib/bench-setup";
 import { startServerProcess } from "./lib/server-process";
+import { startTestChain } from "./lib/test-chain";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -20,10 +26,29 @@ const PRICE = 1; // cents
 
 const loadBefore = loadAverages();
 const database = await freshBenchDatabase();
+const chain = await startTestChain();
+/** A relay in front of the node that counts the service's JSON-RPC calls. */
+let rpcCalls = 0;
+const relay = createServer(async (req, res) => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const body = Buffer.concat(chunks);
+  const parsed = JSON.parse(body.toString("utf8")) as unknown;
+  rpcCalls += Array.isArray(parsed) ? parsed.length : 1;
+  const answer = await fetch(chain.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body });
+  res.writeHead(answer.status, { "content-type": "application/json" });
+  res.end(Buffer.from(await answer.arrayBuffer()));
+});
+await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+const relayUrl = `http://127.0.0.1:${(relay.address() as AddressInfo).port}`;
+const token = chain.token;
 const server = await startServerProcess(Number(process.env.BENCH_PORT ?? 3996), {
   DATABASE_URL: database.url,
   CRON_SECRET: "bench",
   RATE_LIMIT_MAX: "1000000000",
+  X402_RPC_URLS: JSON.stringify({ [chain.network]: relayUrl }),
+  X402_ASSETS: JSON.stringify({ [chain.network]: { address: token.address, name: token.name, version: token.version, decimals: 6 } }),
+  X402_FACILITATOR_PRIVATE_KEY: chain.facilitatorKey,
 });
 process.env.DATABASE_URL = database.url;
 const { transaction, closeDb, getDb } = await import("../lib/db");
@@ -59,18 +84,62 @@ try {
     if (res.status !== 200) throw new Error(`stock client: ${res.status}`);
     await res.arrayBuffer();
   };
+  // Live: the seller's payout address on the chain, a live resource, payers holding the token.
+  const live = { Authorization: `Bearer ${seller.liveSecretKey}`, "Content-Type": "application/json" };
+  const payout = privateKeyToAccount(generatePrivateKey()).address;
+  const set = await fetch(`${server.url}/v1/x402/payout_addresses`, {
+    method: "POST",
+    headers: live,
+    body: JSON.stringify({ network: chain.network, address: payout }),
+  });
+  if (set.status !== 201) throw new Error(`payout address: ${set.status} ${await set.text()}`);
+  const liveCreated = await fetch(`${server.url}/v1/paid_resources`, {
+    method: "POST",
+    headers: live,
+    body: JSON.stringify({ name: "Bench live content", amount: PRICE, currency: "usd", content: { answer: 42 } }),
+  });
+  if (liveCreated.status !== 201) throw new Error(`create live resource: ${liveCreated.status} ${await liveCreated.text()}`);
+  const liveUrl = `${server.url}/x402/r/${((await liveCreated.json()) as { id: string }).id}`;
+  const liveRequired = JSON.parse(Buffer.from((await fetch(liveUrl)).headers.get("payment-required")!, "base64").toString("utf8"));
+  const liveSigners: x402Client[] = [];
+  for (let i = 0; i < CONCURRENCY; i++) {
+    const payer = await chain.newPayer(1_000_000_000_000n); // the minter sends one at a time
+    const client = new x402Client().setSpendControls({
+      allowedAssets: [{ network: chain.network as `${string}:${string}`, asset: token.address }],
+    });
+    registerExactEvmScheme(client, { signer: toClientEvmSigner(privateKeyToAccount(payer.key), chain.client) });
+    liveSigners.push(client);
+  }
+  /** Live: sign + verify (offline and on chain) + claim + broadcast + receipt + capture + content. */
+  const livePaidRequest = async (worker: number) => {
+    const payload = await liveSigners[worker].createPaymentPayload(liveRequired);
+    const res = await fetch(liveUrl, { headers: { "PAYMENT-SIGNATURE": Buffer.from(JSON.stringify(payload)).toString("base64") } });
+    if (res.status !== 200) throw new Error(`live paid request: ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+  };
+
   const loop = (seconds: number, call: (worker: number) => Promise<void>) => timedLoop(seconds, CONCURRENCY, call);
   await loop(2, paidRequest); // warm-up
   await loop(1, stockRound);
-  const runs = { paid: [] as LoopRun[], stock: [] as LoopRun[], health: [] as LoopRun[] };
+  await loop(2, livePaidRequest);
+  const runs = { paid: [] as LoopRun[], stock: [] as LoopRun[], live: [] as LoopRun[], health: [] as LoopRun[] };
   const loadAtRounds: string[] = [];
+  let liveCalls = 0;
+  let liveSettled = 0;
   for (let round = 0; round < ROUNDS; round++) {
     loadAtRounds.push(loadAverages());
     runs.paid.push(await loop(DURATION, paidRequest));
     runs.stock.push(await loop(DURATION, stockRound));
+    const [callsBefore, settledBefore] = [rpcCalls, await liveCount()];
+    runs.live.push(await loop(DURATION, livePaidRequest));
+    liveCalls += rpcCalls - callsBefore;
+    liveSettled += (await liveCount()) - settledBefore;
     runs.health.push(await loop(Math.min(DURATION, 5), () => getHealth(server.url)));
   }
   const settled = await getDb().paymentIntent.count({ where: { merchantId: seller.merchantId, source: "x402", status: "captured" } });
+  async function liveCount() {
+    return getDb().paymentIntent.count({ where: { merchantId: seller.merchantId, livemode: true, status: "settled" } });
+  }
 
   console.log(
     `\nx402 benchmark: ${ROUNDS} rounds of ${DURATION}s per way, ${CONCURRENCY} concurrent payers, production build, fresh database`,
@@ -80,10 +149,14 @@ try {
   console.log("|---|---:|---:|---:|");
   console.log(resultRow("paid x402 request: sign + verify + settle + content (GET /x402/r/:id)", runs.paid));
   console.log(resultRow("stock @x402/fetch round: 402, sign, paid retry", runs.stock));
+  console.log(resultRow("live paid x402 request, settled on chain (anvil, automine)", runs.live));
   console.log(resultRow("baseline: GET /health", runs.health));
-  console.log(`\ncaptured x402 PaymentIntents: ${settled}`);
+  console.log(`\ncaptured x402 PaymentIntents: ${settled}; live, settled on chain: ${liveSettled} (timed rounds)`);
+  console.log(`JSON-RPC calls per live settlement: ${(liveCalls / Math.max(1, liveSettled)).toFixed(1)}`);
 } finally {
   await closeDb();
   await server.stop();
+  relay.close();
+  await chain.stop();
   await database.cleanup();
 }

@@ -1,4 +1,5 @@
-// Dashboard home: balance, net volume over the last 14 days, recent orders, failed webhook deliveries.
+// Dashboard home: balance, net volume over the last 14 days, recent orders, failed webhook deliveries, and in live
+// mode a warning when the service's x402 facilitator account is low on gas.
 import type { Metadata } from "next";
 import Link from "next/link";
 import { DataTable } from "@/components/dashboard/DataTable";
@@ -18,18 +19,20 @@ import { hasRole } from "@/lib/accounts/roles";
 import { requireDashboard } from "@/lib/dashboard/session";
 import { getBalance } from "@/lib/ledger/get-balance";
 import { listOrders } from "@/lib/checkouts/read-orders-and-payments";
+import { facilitatorLowBalances } from "@/lib/x402/facilitator-balance";
 
 export const metadata: Metadata = { title: "Home" };
 
 export default async function DashboardHome() {
   const { scope, merchantName, role } = await requireDashboard();
   const db = getDb();
-  const [balance, revenue, orders, failed, steps] = await Promise.all([
+  const [balance, revenue, orders, failed, steps, lowGas] = await Promise.all([
     getBalance(db, scope),
     revenueByDay(db, scope, 14),
     listOrders(db, scope, { limit: 5 }),
     recentFailedDeliveries(db, scope, 5),
     firstRunSteps(db, scope),
+    scope.livemode ? facilitatorLowBalances() : Promise.resolve([]),
   ]);
   const hasEndpoints = steps.find((step) => step.id === "webhook_endpoint")!.done;
   const currencies = [...new Set([...balance.pending, ...balance.payable].map((entry) => entry.currency))];
@@ -41,6 +44,16 @@ export default async function DashboardHome() {
     <>
       <PageHeader title="Home" description={`An overview of ${merchantName}.`} />
       {hasRole(role, "developer") ? <GettingStarted steps={steps} /> : null}
+      {lowGas.length > 0 ? (
+        <p
+          role="status"
+          className="mb-6 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900"
+          data-testid="facilitator-low-balance"
+        >
+          Live x402 payments on {lowGas.map((entry) => entry.network).join(", ")} may not settle: the service&apos;s facilitator account is
+          low on gas ({lowGas.map((entry) => `${entry.balance} ETH`).join(", ")}). The operator has been warned in the log.
+        </p>
+      ) : null}
       <div className="grid gap-6 lg:grid-cols-3">
         <Section title="Balance" description="Pending funds settle into payable.">
           {currencies.length === 0 ? (

@@ -246,6 +246,18 @@ export class MerchantAgent implements AgentExecutor {
   private async settleX402(ctx: RequestContext, task: Task, terms: Terms, payload: unknown): Promise<Task> {
     ctx.context.addActivatedExtension(X402_EXTENSION_URI);
     const result = await settleInTask(this.scope, task.id, terms.cart, terms.x402!, payload);
+    if (!result.ok && result.reason === "settlement_pending") {
+      // Sent on chain, not confirmed yet: the task waits for the same payment to be sent again (never failed: it may be paid).
+      return withStatus(
+        task,
+        TaskState.TASK_STATE_INPUT_REQUIRED,
+        agentMessage(task, [textPart(`Payment submitted and being settled on chain: ${result.message}`)], {
+          ...task.status?.message?.metadata,
+          [X402_KEYS.status]: "payment-submitted",
+          [X402_KEYS.receipts]: [result.receipt],
+        }),
+      );
+    }
     if (!result.ok) {
       return withStatus(
         task,

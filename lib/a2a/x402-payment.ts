@@ -93,6 +93,12 @@ export async function settleInTask(
           await tx.$executeRaw`UPDATE a2a_tasks SET payment_intent_id = ${paymentIntentId}, updated_at = now() WHERE id = ${taskId} AND merchant_id = ${scope.merchantId} AND payment_intent_id IS NULL`;
         if (claimed !== 1) throw new TaskAlreadyPaid();
       },
+      // The same payment sent again (its settlement was pending) is answered for this task only.
+      async paidBy(paymentIntentId: string) {
+        const rows = await getDb().$queryRaw<{ one: number }[]>`
+          SELECT 1 AS one FROM a2a_tasks WHERE id = ${taskId} AND merchant_id = ${scope.merchantId} AND payment_intent_id = ${paymentIntentId}`;
+        return rows.length === 1;
+      },
     };
     const settled = await settleVerifiedPayment(scope, payment, sale, signed);
     if (settled.kind === "refused") return refuse(settled.refusal.reason, settled.refusal.message, payment.payer);

@@ -1,8 +1,13 @@
 // The claim of a live x402 authorization (x402_authorizations, unique on network + token + payer + nonce): made in
 // the transaction that opens its PaymentIntent (settle-on-chain.ts), it is what makes the authorization broadcast
-// at most once across processes, retries and crashes. A broadcast needs the claim's lease (taken with the claim,
-// or again only once the last one ran out with nothing sent); the transaction's hash is recorded the moment it is
-// sent, before anything waits on it; a refusal of the chain (nothing sent) is recorded so that nothing is sent later.
+// at most once across processes, retries and crashes:
+//   - a broadcast needs the claim's lease (taken with the claim, or again only once the last one ran out with
+//     nothing sent), identified by its token;
+//   - the transaction is signed first and its hash recorded with a statement that succeeds only for the lease's
+//     holder, while the lease runs, and only once (write-ahead): only then is it sent. So at most one transaction
+//     is ever sent for a claim, and the books always know it;
+//   - a refusal of the chain before anything was sent is recorded, so that nothing is sent later.
+import { randomBytes } from "node:crypto";
 import type { Db } from "../db";
 import type { VerifiedPayment } from "./check-payment";
 
@@ -16,10 +21,13 @@ export interface ClaimKey {
 
 export interface Claim extends ClaimKey {
   merchantId: string;
+  livemode: boolean;
   value: string;
   paymentIntentId: string | null;
   transactionHash: `0x${string}` | null;
   refusalReason: string | null;
+  /** Unix seconds: after this an authorization that was not used can never be. */
+  validBefore: bigint | null;
   /** Whether a broadcast lease is running (someone may be sending it right now). */
   leased: boolean;
 }
@@ -48,20 +56,29 @@ export function claimKeyFromChargeKey(chargeKey: string): ClaimKey | null {
   return { network: parts.slice(1, -3).join(":"), asset, payer, nonce };
 }
 
-/** The claim, inserted with the first broadcast lease; false when the authorization was claimed already. */
-export async function insertClaim(tx: Db, key: ClaimKey, merchant: { merchantId: string; livemode: boolean }, value: string) {
+const newToken = () => randomBytes(12).toString("hex");
+
+/** The claim, inserted with the first broadcast lease (its token); null when the authorization was claimed already. */
+export async function insertClaim(
+  tx: Db,
+  key: ClaimKey,
+  merchant: { merchantId: string; livemode: boolean },
+  payment: VerifiedPayment,
+): Promise<string | null> {
+  const token = newToken();
   const inserted = await tx.$executeRaw`
-    INSERT INTO x402_authorizations (network, asset, payer, nonce, merchant_id, livemode, value, broadcast_until)
-    VALUES (${key.network}, ${key.asset}, ${key.payer}, ${key.nonce}, ${merchant.merchantId}, ${merchant.livemode}, ${value},
+    INSERT INTO x402_authorizations (network, asset, payer, nonce, merchant_id, livemode, value, valid_before, broadcast_token, broadcast_until)
+    VALUES (${key.network}, ${key.asset}, ${key.payer}, ${key.nonce}, ${merchant.merchantId}, ${merchant.livemode},
+            ${payment.authorization.value}, ${BigInt(payment.authorization.validBefore)}, ${token},
             now() + make_interval(secs => ${BROADCAST_LEASE_SECONDS}))
     ON CONFLICT DO NOTHING`;
-  return inserted === 1;
+  return inserted === 1 ? token : null;
 }
 
 export async function readClaim(db: Db, key: ClaimKey): Promise<Claim | null> {
   const rows = await db.$queryRaw<Claim[]>`
-    SELECT network, asset, payer, nonce, merchant_id AS "merchantId", value, payment_intent_id AS "paymentIntentId",
-           transaction_hash AS "transactionHash", refusal_reason AS "refusalReason",
+    SELECT network, asset, payer, nonce, merchant_id AS "merchantId", livemode, value, payment_intent_id AS "paymentIntentId",
+           transaction_hash AS "transactionHash", refusal_reason AS "refusalReason", valid_before AS "validBefore",
            coalesce(broadcast_until > now(), false) AS leased
       FROM x402_authorizations
      WHERE network = ${key.network} AND asset = ${key.asset} AND payer = ${key.payer} AND nonce = ${key.nonce}`;
@@ -74,38 +91,59 @@ export async function setClaimPaymentIntent(tx: Db, key: ClaimKey, paymentIntent
      WHERE network = ${key.network} AND asset = ${key.asset} AND payer = ${key.payer} AND nonce = ${key.nonce}`;
 }
 
-/** A new lease for a claim nothing was sent for and nobody holds: true when this caller may broadcast it. */
-export async function takeBroadcastLease(db: Db, key: ClaimKey): Promise<boolean> {
+/** A new lease for a claim nothing was sent for and nobody holds: its token when this caller may broadcast it. */
+export async function takeBroadcastLease(db: Db, key: ClaimKey): Promise<string | null> {
+  const token = newToken();
   const taken = await db.$executeRaw`
-    UPDATE x402_authorizations SET broadcast_until = now() + make_interval(secs => ${BROADCAST_LEASE_SECONDS})
+    UPDATE x402_authorizations SET broadcast_token = ${token}, broadcast_until = now() + make_interval(secs => ${BROADCAST_LEASE_SECONDS})
      WHERE network = ${key.network} AND asset = ${key.asset} AND payer = ${key.payer} AND nonce = ${key.nonce}
        AND transaction_hash IS NULL AND refusal_reason IS NULL AND (broadcast_until IS NULL OR broadcast_until <= now())`;
-  return taken === 1;
+  return taken === 1 ? token : null;
 }
 
 /** The lease given back (nothing was sent): a retry of the same payment may broadcast it at once. */
-export async function releaseBroadcastLease(db: Db, key: ClaimKey): Promise<void> {
+export async function releaseBroadcastLease(db: Db, key: ClaimKey, token: string): Promise<void> {
   await db.$executeRaw`
     UPDATE x402_authorizations SET broadcast_until = NULL
-     WHERE network = ${key.network} AND asset = ${key.asset} AND payer = ${key.payer} AND nonce = ${key.nonce} AND transaction_hash IS NULL`;
-}
-
-/** The transaction that carries the authorization, recorded as soon as it was sent. */
-export async function recordBroadcast(db: Db, key: ClaimKey, hash: string): Promise<void> {
-  await db.$executeRaw`
-    UPDATE x402_authorizations SET transaction_hash = ${hash.toLowerCase()}
-     WHERE network = ${key.network} AND asset = ${key.asset} AND payer = ${key.payer} AND nonce = ${key.nonce}`;
+     WHERE network = ${key.network} AND asset = ${key.asset} AND payer = ${key.payer} AND nonce = ${key.nonce}
+       AND broadcast_token = ${token} AND transaction_hash IS NULL`;
 }
 
 /**
- * The chain refused the authorization and nothing was sent (or what was sent is gone): no broadcast may follow.
- * `onlyIfAbandoned`: only when no lease runs (the tick's decision about a claim whose broadcaster died).
+ * The signed transaction's hash, recorded BEFORE it is sent: only by the lease's holder, while the lease runs,
+ * with nothing recorded or refused yet. false: it must not be sent (the lease ran out, or another took over).
  */
-export async function recordRefusal(db: Db, key: ClaimKey, reason: string, onlyIfAbandoned = false): Promise<boolean> {
+export async function recordBeforeSending(db: Db, key: ClaimKey, token: string, hash: string): Promise<boolean> {
+  const recorded = await db.$executeRaw`
+    UPDATE x402_authorizations SET transaction_hash = ${hash.toLowerCase()}
+     WHERE network = ${key.network} AND asset = ${key.asset} AND payer = ${key.payer} AND nonce = ${key.nonce}
+       AND broadcast_token = ${token} AND broadcast_until > now() AND transaction_hash IS NULL AND refusal_reason IS NULL`;
+  return recorded === 1;
+}
+
+/** The transaction the chain says used the authorization, when none was recorded (sent by a process that died, or elsewhere). */
+export async function adoptTransaction(db: Db, key: ClaimKey, hash: string): Promise<void> {
+  await db.$executeRaw`
+    UPDATE x402_authorizations SET transaction_hash = ${hash.toLowerCase()}
+     WHERE network = ${key.network} AND asset = ${key.asset} AND payer = ${key.payer} AND nonce = ${key.nonce} AND transaction_hash IS NULL`;
+}
+
+/**
+ * The chain refused the authorization and nothing was sent for it: no broadcast may follow. `abandoned`: only
+ * when no lease runs either (the tick's decision about a claim whose sender died). false: not recorded.
+ */
+export async function refuseUnsent(db: Db, key: ClaimKey, reason: string, abandoned = false): Promise<boolean> {
   const recorded = await db.$executeRaw`
     UPDATE x402_authorizations SET refusal_reason = ${reason}, broadcast_until = NULL
      WHERE network = ${key.network} AND asset = ${key.asset} AND payer = ${key.payer} AND nonce = ${key.nonce}
-       AND refusal_reason IS NULL
-       AND (${!onlyIfAbandoned} OR (transaction_hash IS NULL AND (broadcast_until IS NULL OR broadcast_until <= now())))`;
+       AND refusal_reason IS NULL AND transaction_hash IS NULL
+       AND (${!abandoned} OR broadcast_until IS NULL OR broadcast_until <= now())`;
   return recorded === 1;
+}
+
+/** The authorization can no longer execute (past its validBefore, unused) although a transaction was recorded for it. */
+export async function refuseSent(db: Db, key: ClaimKey, reason: string): Promise<void> {
+  await db.$executeRaw`
+    UPDATE x402_authorizations SET refusal_reason = ${reason}, broadcast_until = NULL
+     WHERE network = ${key.network} AND asset = ${key.asset} AND payer = ${key.payer} AND nonce = ${key.nonce} AND refusal_reason IS NULL`;
 }

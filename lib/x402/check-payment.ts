@@ -215,8 +215,10 @@ export async function checkPayment(input: CheckInput): Promise<PaymentCheck> {
       networkName,
       payer,
     );
+  // The time window: live mode leaves it to the official scheme's check against the chain, so that the same
+  // payment sent again after its window (a lost answer, a pending settlement) still gets its first result.
   const now = BigInt(Math.floor((input.now ?? new Date()).getTime() / 1000));
-  if (BigInt(authorization.validBefore) < now + VALID_BEFORE_MARGIN_SECONDS) {
+  if (!input.livemode && BigInt(authorization.validBefore) < now + VALID_BEFORE_MARGIN_SECONDS) {
     return refuse(
       "invalid_exact_evm_payload_authorization_valid_before",
       "The authorization has expired (validBefore).",
@@ -224,7 +226,7 @@ export async function checkPayment(input: CheckInput): Promise<PaymentCheck> {
       payer,
     );
   }
-  if (BigInt(authorization.validAfter) > now)
+  if (!input.livemode && BigInt(authorization.validAfter) > now)
     return refuse(
       "invalid_exact_evm_payload_authorization_valid_after",
       "The authorization is not valid yet (validAfter).",

@@ -4,18 +4,19 @@
 // The rail is chosen by the payment itself, whatever LIVE_RAIL says; lib/register-adapters.ts registers it.
 //   - charge: the authorization was claimed in the caller's transaction (chain-claims.ts) and is broadcast
 //     after it commits (settle-on-chain.ts), so the charge is `pending` until the chain has answered.
-//   - retrieveCharge: the chain's answer for the claim: the receipt of its recorded transaction (captured with
-//     X402_CONFIRMATIONS on top, the token's Transfer from the payer checked), else the token's own
-//     authorizationState and AuthorizationUsed log (a transaction sent by a process that died before recording
-//     it); a claim nothing was sent for once its lease ran out, a reverted or dropped transaction: declined.
-import { getAddress, parseAbi, parseEventLogs, type Hex } from "viem";
+//   - retrieveCharge: the chain's answer. The token's authorizationState decides: used, the transaction that
+//     used it (the recorded one, or the token's AuthorizationUsed log: a sender that died, or someone else
+//     executing the public authorization) is captured once it has X402_CONFIRMATIONS, its Transfer from the
+//     payer checked; not used, it stays pending while it could still execute (a transaction in flight, a
+//     sender holding the lease, the chain's clock before validBefore), and is declined only after that.
+import { getAddress, parseAbi, parseEventLogs, type Hex, type TransactionReceipt } from "viem";
 import { liveNetwork, type LiveNetwork } from "../chains/live-networks";
 import { getDb } from "../db";
 import { env } from "../env";
 import { ConflictError } from "../errors";
 import { RailUnavailableError, type ChargeResult, type Rail } from "../rails/rail";
 import { chainClient } from "./chain-client";
-import { claimKeyFromChargeKey, readClaim, recordBroadcast, recordRefusal, type Claim } from "./chain-claims";
+import { adoptTransaction, claimKeyFromChargeKey, readClaim, refuseSent, refuseUnsent, type Claim, type ClaimKey } from "./chain-claims";
 
 export const X402_EVM_RAIL = "x402-evm";
 
@@ -23,57 +24,57 @@ const TOKEN_ABI = parseAbi([
   "function authorizationState(address authorizer, bytes32 nonce) view returns (bool)",
   "event Transfer(address indexed from, address indexed to, uint256 value)",
   "event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)",
+  "event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce)",
 ]);
 
-/** How far back the AuthorizationUsed log of a transaction nobody recorded is looked for. */
+/** How far back the log of a transaction nobody recorded is looked for. */
 const LOG_LOOKBACK_BLOCKS = 10_000n;
 
-/** Declines whose reason is the official scheme's (what the x402 answer names). */
+/** Declines (the official scheme's reason where it has one). */
 export const TRANSACTION_FAILED = "invalid_exact_evm_transaction_failed";
 export const TRANSFER_EVENT_MISMATCH = "invalid_exact_evm_transfer_event_mismatch";
-export const SETTLEMENT_ABANDONED = "settlement_abandoned";
-const TRANSACTION_DROPPED = "transaction_dropped";
+const SETTLEMENT_ABANDONED = "settlement_abandoned";
 const AUTHORIZATION_CANCELED = "authorization_canceled";
 
 async function chainAnswer(chargeKey: string): Promise<ChargeResult | null> {
   const key = claimKeyFromChargeKey(chargeKey);
   const claim = key && (await readClaim(getDb(), key));
   if (!key || !claim) return null;
-  const pending: ChargeResult = { status: "pending", chargeId: claim.transactionHash ?? chargeKey };
-  const declined = (reason: string): ChargeResult => ({ status: "declined", chargeId: claim.transactionHash ?? chargeKey, reason });
-  if (claim.refusalReason) return declined(claim.refusalReason);
+  const chargeId = claim.transactionHash ?? chargeKey;
+  if (claim.refusalReason) return { status: "declined", chargeId, reason: claim.refusalReason };
   const network = liveNetwork(claim.network);
   if (!network) throw new RailUnavailableError(`no JSON-RPC URL is configured for ${claim.network} (X402_RPC_URLS)`);
-
-  const hash = claim.transactionHash ?? (await unrecordedTransaction(network, claim));
-  if (hash === "unused") {
-    if (claim.leased) return pending; // being sent right now
-    return (await recordRefusal(getDb(), key, SETTLEMENT_ABANDONED, true)) ? declined(SETTLEMENT_ABANDONED) : chainAnswer(chargeKey);
-  }
-  if (hash === "canceled") {
-    await recordRefusal(getDb(), key, AUTHORIZATION_CANCELED);
-    return declined(AUTHORIZATION_CANCELED);
-  }
-  if (!claim.transactionHash) await recordBroadcast(getDb(), key, hash);
-
   const client = chainClient(network);
-  const receipt = await client.getTransactionReceipt({ hash }).catch((err: Error) => {
-    if (err.name === "TransactionReceiptNotFoundError") return null;
-    throw err;
-  });
-  if (!receipt) {
-    const sent = await client.getTransaction({ hash }).catch((err: Error) => {
-      if (err.name === "TransactionNotFoundError") return null;
-      throw err;
-    });
-    if (sent) return { status: "pending", chargeId: hash }; // in the mempool
-    if (await authorizationUsed(network, claim)) return { status: "pending", chargeId: hash }; // mined meanwhile
-    await recordRefusal(getDb(), key, TRANSACTION_DROPPED);
-    return { status: "declined", chargeId: hash, reason: TRANSACTION_DROPPED };
+
+  if (await authorizationUsed(network, claim)) {
+    const recorded = claim.transactionHash ? await receiptOf(network, claim.transactionHash) : null;
+    const receipt = recorded && usesAuthorization(recorded, claim) ? recorded : await receiptOfUser(network, key, claim);
+    if (receipt === "canceled") {
+      await refuseUnsent(getDb(), key, AUTHORIZATION_CANCELED);
+      return { status: "declined", chargeId, reason: AUTHORIZATION_CANCELED };
+    }
+    const head = await client.getBlockNumber({ cacheTime: 0 }); // viem caches it for a polling interval otherwise
+    if (head - receipt.blockNumber + 1n < BigInt(env.X402_CONFIRMATIONS)) return { status: "pending", chargeId: receipt.transactionHash };
+    return captured(claim, receipt);
   }
-  if (receipt.status !== "success") return { status: "declined", chargeId: hash, reason: TRANSACTION_FAILED };
-  const head = await client.getBlockNumber({ cacheTime: 0 }); // viem caches it for a polling interval otherwise
-  if (head - receipt.blockNumber + 1n < BigInt(env.X402_CONFIRMATIONS)) return { status: "pending", chargeId: hash };
+
+  // Not used: it may still execute while a sender holds the lease, a transaction is in flight, or before validBefore.
+  if (claim.leased) return { status: "pending", chargeId };
+  const latest = await client.getBlock({ blockTag: "latest" });
+  if (claim.validBefore !== null && latest.timestamp < claim.validBefore) return { status: "pending", chargeId };
+  if (!claim.transactionHash) {
+    if (await refuseUnsent(getDb(), key, SETTLEMENT_ABANDONED, true)) return { status: "declined", chargeId, reason: SETTLEMENT_ABANDONED };
+    return chainAnswer(chargeKey); // taken over meanwhile: ask again
+  }
+  const receipt = await receiptOf(network, claim.transactionHash);
+  const reason = receipt?.status === "reverted" ? TRANSACTION_FAILED : "transaction_dropped";
+  await refuseSent(getDb(), key, reason);
+  return { status: "declined", chargeId, reason };
+}
+
+/** The capture of a transaction that used the authorization: where the token's Transfer from the payer went. */
+function captured(claim: Claim, receipt: TransactionReceipt): ChargeResult {
+  const hash = receipt.transactionHash;
   const transfer = parseEventLogs({ abi: TOKEN_ABI, eventName: "Transfer", logs: receipt.logs }).find(
     (log) =>
       log.address.toLowerCase() === claim.asset && log.args.from.toLowerCase() === claim.payer && log.args.value === BigInt(claim.value),
@@ -93,20 +94,46 @@ async function chainAnswer(chargeKey: string): Promise<ChargeResult | null> {
   };
 }
 
-/** A claim without a recorded hash: the transaction that used its nonce (a sender that died before recording it), or why none. */
-async function unrecordedTransaction(network: LiveNetwork, claim: Claim): Promise<Hex | "unused" | "canceled"> {
-  if (!(await authorizationUsed(network, claim))) return "unused";
+function usesAuthorization(receipt: TransactionReceipt, claim: Claim): boolean {
+  return (
+    receipt.status === "success" &&
+    parseEventLogs({ abi: TOKEN_ABI, eventName: "AuthorizationUsed", logs: receipt.logs }).some(
+      (log) =>
+        log.address.toLowerCase() === claim.asset &&
+        log.args.authorizer.toLowerCase() === claim.payer &&
+        log.args.nonce.toLowerCase() === claim.nonce,
+    )
+  );
+}
+
+async function receiptOf(network: LiveNetwork, hash: Hex): Promise<TransactionReceipt | null> {
+  return chainClient(network)
+    .getTransactionReceipt({ hash })
+    .catch((err: Error) => {
+      if (err.name === "TransactionReceiptNotFoundError") return null;
+      throw err;
+    });
+}
+
+/** The receipt of the transaction the token's logs say used (or canceled) the authorization; adopted on the claim. */
+async function receiptOfUser(network: LiveNetwork, key: ClaimKey, claim: Claim): Promise<TransactionReceipt | "canceled"> {
   const client = chainClient(network);
   const head = await client.getBlockNumber({ cacheTime: 0 });
-  const logs = await client.getContractEvents({
-    address: claim.asset as Hex,
-    abi: TOKEN_ABI,
-    eventName: "AuthorizationUsed",
-    args: { authorizer: claim.payer as Hex, nonce: claim.nonce as Hex },
-    fromBlock: head > LOG_LOOKBACK_BLOCKS ? head - LOG_LOOKBACK_BLOCKS : 0n,
-    toBlock: head,
-  });
-  return logs[0]?.transactionHash ?? "canceled"; // used without AuthorizationUsed: the payer canceled it
+  const range = { fromBlock: head > LOG_LOOKBACK_BLOCKS ? head - LOG_LOOKBACK_BLOCKS : 0n, toBlock: head };
+  const args = { authorizer: claim.payer as Hex, nonce: claim.nonce as Hex };
+  const address = claim.asset as Hex;
+  const [used] = await client.getContractEvents({ address, abi: TOKEN_ABI, eventName: "AuthorizationUsed", args, ...range });
+  if (used) {
+    await adoptTransaction(getDb(), key, used.transactionHash);
+    const receipt = await receiptOf(network, used.transactionHash);
+    if (receipt) return receipt;
+  }
+  const [canceled] = await client.getContractEvents({ address, abi: TOKEN_ABI, eventName: "AuthorizationCanceled", args, ...range });
+  if (canceled) return "canceled";
+  // Used, but by no transaction in reach: never guessed (it stays processing; the log says why each tick).
+  throw new RailUnavailableError(
+    `the transaction that used authorization ${claim.nonce} was not found in the last ${LOG_LOOKBACK_BLOCKS} blocks`,
+  );
 }
 
 async function authorizationUsed(network: LiveNetwork, claim: Claim): Promise<boolean> {

@@ -12,7 +12,7 @@ import { payableNetworks } from "../chains/payable-networks";
 import { FacilitatorBody } from "./schemas";
 import { settleVerifiedPayment } from "./settle";
 import { failedSettleResponse, SettlementFailed } from "./settle-failure";
-import { SETTLEMENT_PENDING, verifyOnChain, type ChainHooks } from "./settle-on-chain";
+import { SETTLEMENT_PENDING, verifyPaymentOnChain, type ChainHooks } from "./settle-on-chain";
 import { authorizationUsed, nonceUsed, settleResponse } from "./settle-payment";
 
 function malformed(message: string) {
@@ -55,7 +55,7 @@ export async function verifyX402(db: Db, principal: Caller, body: unknown) {
   if (!payment.ok) return verifyRefusal(payment);
   if (await authorizationUsed(db, payment)) return verifyRefusal(nonceUsed(payment));
   // Live: the official scheme's checks against the chain (balance, authorization state, simulation).
-  const refused = principal.livemode ? await verifyOnChain(payment, request) : null;
+  const refused = principal.livemode ? await verifyPaymentOnChain(payment, request) : null;
   if (refused) return verifyRefusal(refused);
   return { isValid: true, payer: payment.payer };
 }
@@ -77,10 +77,11 @@ export async function settleX402(principal: Caller, body: unknown, hooks: ChainH
     const message = `The transaction ${settled.transaction || "(being sent)"} is not confirmed yet; settle the same payment again to learn its outcome.`;
     return { ...failedSettleResponse(SETTLEMENT_PENDING, message, payment.networkName, payment.payer), transaction: settled.transaction };
   }
+  // extensions: the PaymentIntent (in live mode `transaction` is the chain's), and whether this answers a payment again.
   return {
     ...settleResponse(payment, settled.transaction),
     amount: payment.authorization.value,
-    ...(settled.replayed ? { extensions: { replayed: true } } : {}),
+    extensions: { paymentIntentId: settled.paymentIntentId, ...(settled.replayed ? { replayed: true } : {}) },
   };
 }
 

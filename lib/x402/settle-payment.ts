@@ -27,6 +27,8 @@ export interface SaleOf {
   items?: { productId: string; quantity: number }[];
   /** Runs in the transaction that spends the authorization, with its PaymentIntent (the A2A task takes it). */
   inClaim?: (tx: Db, paymentIntentId: string) => Promise<void>;
+  /** Live replays: whether this PaymentIntent paid this very sale (the A2A task's own); the resource and source are always compared. */
+  paidBy?: (paymentIntentId: string) => Promise<boolean>;
 }
 
 export type Settlement = { ok: true; paymentIntentId: string; orderId: string } | RefusedPayment;

@@ -2,8 +2,10 @@
 // with an EIP-3009 USDC-like token, the service pointed at it with X402_RPC_URLS / X402_ASSETS, and the stock x402
 // clients paying. Everything is read back from the chain itself (balances, receipts, block numbers) and from the
 // service's books (the PaymentIntent, the ledger, the events).
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
+import { TaskState } from "@a2a-js/sdk";
+import { paywallHttp, serviceBackend, serviceConsumedStore, type HttpHandler } from "agent-payments-sdk";
 import { HTTPFacilitatorClient, x402ResourceServer } from "@x402/core/server";
 import { x402Facilitator } from "@x402/core/facilitator";
 import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
@@ -20,8 +22,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../lib/db";
 import { verifyLedger } from "../../lib/ledger/verify-ledger";
 import { facilitatorSigner } from "../../lib/x402/chain-signer";
+import { lowBalances } from "../../lib/x402/facilitator-balance";
 import { startTestChain, type TestChain } from "../../scripts/lib/test-chain";
 import type { ServerProcess } from "../../scripts/lib/server-process";
+import { a2aClient, send, text, userMessage, X402_EXT } from "../helpers/a2a";
 import { call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 import { tick } from "../helpers/payments";
@@ -297,6 +301,116 @@ describe("live x402 settled on chain", () => {
     const pis = (await livePaymentIntents(m.merchantId)).filter((p) => p.paidResourceId === resource.id);
     expect(pis.map((p) => p.status)).toEqual(["settled"]);
     expect(await chain.balanceOf(payer.address)).toBe(1_000_000n - PRICE);
+  });
+});
+
+describe("every live path settles on chain", () => {
+  it("a live-mode a2a-x402 purchase through the real @a2a-js/sdk client settles on chain", async () => {
+    const buyer = await createTestMerchant("live a2a buyer");
+    const product = await call("POST", "/v1/products", {
+      base,
+      key: m.liveKey,
+      body: { name: "Live hat", unitAmount: PRICE_CENTS, currency: "usd" },
+    });
+    expect(product.status).toBe(201);
+    const client = await a2aClient(m.merchantId, buyer.liveKey, base);
+    const t1 = await send(client, userMessage([text(`buy ${product.body.id} 1`)]), [X402_EXT]);
+    expect(t1.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const required = t1.status!.message!.metadata!["x402.payment.required"];
+    expect(required.accepts).toEqual([expect.objectContaining({ network: chain.network, payTo: payout, amount: PRICE.toString() })]);
+    const payer = await stockPayer(chain, 1_000_000n);
+    const payload = await payer.client.createPaymentPayload(required);
+    const before = await chain.balanceOf(payout);
+    const t2 = await send(
+      client,
+      userMessage([text("paying")], {
+        taskId: t1.id,
+        contextId: t1.contextId,
+        metadata: { "x402.payment.status": "payment-submitted", "x402.payment.payload": payload },
+      }),
+      [X402_EXT],
+    );
+    expect(t2.status?.state, JSON.stringify(t2.status)).toBe(TaskState.TASK_STATE_COMPLETED);
+    const [receipt] = t2.status!.message!.metadata!["x402.payment.receipts"];
+    expect(receipt).toMatchObject({ success: true, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/), network: chain.network });
+    expect((await chain.client.getTransactionReceipt({ hash: receipt.transaction })).status).toBe("success");
+    expect(await chain.balanceOf(payout)).toBe(before + PRICE);
+    const pis = await getDb().paymentIntent.findMany({ where: { merchantId: m.merchantId, livemode: true, payer: payer.address } });
+    expect(pis).toMatchObject([
+      { status: "settled", source: "a2a", settlement: expect.objectContaining({ transaction: receipt.transaction }) },
+    ]);
+  });
+
+  it("the SDK's paywallHttp x402 path with a live key is paid on chain by the stock @x402/fetch", async () => {
+    const service = { baseUrl: base, apiKey: m.liveKey };
+    let runs = 0;
+    const handler = paywallHttp({
+      backend: serviceBackend(service),
+      consumed: serviceConsumedStore({ ...service, merchantId: m.merchantId }),
+      merchantId: m.merchantId,
+      price: PRICE_CENTS,
+      currency: "usd",
+      sku: "api:live",
+      x402: service,
+    })(async () => {
+      runs++;
+      return Response.json({ weather: "sunny" });
+    });
+    const listening = await serveFetch(handler);
+    try {
+      const url = `http://127.0.0.1:${(listening.address() as AddressInfo).port}/weather`;
+      const payer = await stockPayer(chain, 1_000_000n);
+      const before = await chain.balanceOf(payout);
+      const res = await payer.pay(url);
+      expect(res.status).toBe(200);
+      const paid = await res.json();
+      expect(paid).toMatchObject({ weather: "sunny", payment: { status: "paid" } });
+      expect(runs).toBe(1);
+      const receipt = decodePaymentResponseHeader(res.headers.get("payment-response")!);
+      expect(receipt.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+      expect(await chain.balanceOf(payout)).toBe(before + PRICE);
+      const pis = await getDb().paymentIntent.findMany({ where: { merchantId: m.merchantId, livemode: true, payer: payer.address } });
+      expect(pis).toMatchObject([
+        { id: paid.payment.paymentIntentId, status: "settled", settlement: expect.objectContaining({ transaction: receipt.transaction }) },
+      ]);
+    } finally {
+      listening.close();
+    }
+  });
+});
+
+/** Serves a Fetch-API handler over node:http (the SDK's paywallHttp is one). */
+function serveFetch(handler: HttpHandler): Promise<Server> {
+  const s = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
+    const body = chunks.length ? Buffer.concat(chunks) : undefined;
+    const response = await handler(new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body }));
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    res.end(Buffer.from(await response.arrayBuffer()));
+  });
+  return new Promise((resolve) => s.listen(0, "127.0.0.1", () => resolve(s)));
+}
+
+describe("operations", () => {
+  it("the facilitator account's gas is low below the threshold, not above; /ready does not depend on it", async () => {
+    const network = {
+      caip2: chain.network,
+      v1Name: null,
+      chainId: chain.chainId,
+      rpcUrl: chain.rpcUrl,
+      asset: chain.token.address,
+      extra: { name: chain.token.name, version: chain.token.version },
+      decimals: 6,
+    };
+    const account = privateKeyToAccount(chain.facilitatorKey).address;
+    expect(await lowBalances([network], account, 1n)).toEqual([]);
+    expect(await lowBalances([network], account, 10n ** 30n)).toEqual([
+      expect.objectContaining({ network: chain.network, account, threshold: "1000000000000" }),
+    ]);
+    expect((await fetch(`${base}/ready`)).status).toBe(200);
   });
 });
 

@@ -71,6 +71,12 @@ async function payWithX402(x402: X402Gate, req: Request, handler: HttpHandler): 
       error: { code: "UPSTREAM_ERROR", message: "The x402 payment could not be checked; it was not used, retry.", details: {} },
     });
   }
+  if (outcome.kind === "pending") {
+    // Never a 402 for a payment already sent: the client would sign a second one. The same payment, sent again, gets its outcome.
+    const message = `The x402 payment is being settled on chain (transaction ${outcome.transaction || "being sent"}); send the same payment again shortly.`;
+    const details = { reason: "settlement_pending", transaction: outcome.transaction };
+    return json(503, { error: { code: "CIRCUIT_OPEN", message, details } }, { "Retry-After": "2" });
+  }
   if (outcome.kind !== "paid") {
     const reason = outcome.kind === "refused" ? outcome.reason : "Payment required";
     return json(

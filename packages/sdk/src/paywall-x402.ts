@@ -19,7 +19,11 @@ export interface PaywallX402Options {
 }
 
 export type X402Outcome =
-  { kind: "none" } | { kind: "paid"; paymentIntentId: string; receipt: string } | { kind: "refused"; reason: string; message?: string };
+  | { kind: "none" }
+  | { kind: "paid"; paymentIntentId: string; receipt: string }
+  | { kind: "refused"; reason: string; message?: string }
+  /** Live: the payment was sent on chain and is not confirmed yet. */
+  | { kind: "pending"; transaction: string };
 
 interface Kind {
   x402Version: number;
@@ -146,6 +150,9 @@ export class X402Gate {
         message: verify.invalidMessage as string | undefined,
       };
     const settled = await this.call("/x402/settle", body);
+    // Live: sent on chain, not confirmed yet; the same payment sent again later gets its outcome (never a 402).
+    if (!settled.success && settled.errorReason === "settlement_pending")
+      return { kind: "pending", transaction: String(settled.transaction ?? "") };
     if (!settled.success)
       return {
         kind: "refused",
@@ -153,7 +160,9 @@ export class X402Gate {
         message: settled.errorMessage as string | undefined,
       };
     const receipt = encodeBase64Json({ success: true, transaction: settled.transaction, network: settled.network, payer: settled.payer });
-    return { kind: "paid", paymentIntentId: String(settled.transaction), receipt };
+    // The PaymentIntent: extensions.paymentIntentId (in live mode `transaction` is the chain's transaction).
+    const extensions = (settled.extensions ?? {}) as { paymentIntentId?: unknown };
+    return { kind: "paid", paymentIntentId: String(extensions.paymentIntentId ?? settled.transaction), receipt };
   }
 
   private async call(path: string, body: string): Promise<Record<string, unknown>> {

@@ -27,6 +27,8 @@ export default async function PaymentPage({ params }: { params: Promise<{ id: st
   const pi = await orNotFound(getPaymentIntent(db, scope, await pageId(params)));
   const timeline = await timelineOf(db, scope, [pi.id]);
   const refundable = pi.amountCaptured - pi.amountRefunded;
+  // Live x402 paid on chain went straight to the merchant's own wallet: nothing here can refund it (docs/x402.md "Going live").
+  const onChain = pi.settlement;
   return (
     <>
       <PageHeader
@@ -44,7 +46,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ id: st
         }
         description={<span className="font-mono">{pi.id}</span>}
         actions={
-          refundable > 0 && hasRole(role, "admin") ? (
+          refundable > 0 && !onChain && hasRole(role, "admin") ? (
             <RefundButton target={{ paymentIntentId: pi.id }} currency={pi.currency} remaining={refundable} />
           ) : null
         }
@@ -70,6 +72,22 @@ export default async function PaymentPage({ params }: { params: Promise<{ id: st
               },
               ...paymentMethodRows(pi),
               ...(pi.agent ? [{ label: "Agent", value: <AgentSummary agent={pi.agent} /> }] : []),
+              ...(onChain
+                ? [
+                    {
+                      label: "Paid on chain",
+                      value: (
+                        <span className="flex flex-col gap-1">
+                          <span className="break-all font-mono text-xs">{onChain.transaction}</span>
+                          <span className="text-xs text-slate-600">
+                            {onChain.network}, block {onChain.blockNumber}, to {onChain.payTo}. The money went straight to your wallet: this
+                            service never held it and cannot refund it; refund the payer from that wallet.
+                          </span>
+                        </span>
+                      ),
+                    },
+                  ]
+                : []),
               { label: "Failure reason", value: pi.failureReason ? pi.failureReason.replace(/_/g, " ") : "—" },
               { label: "Captured at", value: pi.capturedAt ? formatDateTime(pi.capturedAt) : "—" },
               { label: "Settled at", value: pi.settledAt ? formatDateTime(pi.settledAt) : "—" },
