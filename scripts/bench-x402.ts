@@ -46,6 +46,8 @@ const server = await startServerProcess(Number(process.env.BENCH_PORT ?? 3996), 
   DATABASE_URL: database.url,
   CRON_SECRET: "bench",
   RATE_LIMIT_MAX: "1000000000",
+  // Every paid resource gets a forwarding secret, stored encrypted.
+  SECRETS_ENCRYPTION_KEY: "33".repeat(32),
   X402_RPC_URLS: JSON.stringify({ [chain.network]: relayUrl }),
   X402_ASSETS: JSON.stringify({ [chain.network]: { address: token.address, name: token.name, version: token.version, decimals: 6 } }),
   X402_FACILITATOR_PRIVATE_KEY: chain.facilitatorKey,
