@@ -12,10 +12,8 @@
 // The same authorization sent again finds its claim: the first result (settled, or refused), or the settlement
 // still pending; it is broadcast again only when nothing was sent and nobody holds the lease.
 import { liveNetwork, type LiveNetwork } from "../chains/live-networks";
-import { captureCheckout } from "../checkouts/capture-checkout";
 import { recoverCrashedCharge } from "../checkouts/apply-outcomes";
 import { lockCheckout } from "../checkouts/lock-checkout";
-import { openCheckout } from "../checkouts/open-checkout";
 import { getDb, transaction, type Db } from "../db";
 import { env } from "../env";
 import { UpstreamError } from "../errors";
@@ -27,7 +25,7 @@ import { broadcast, verifyOnChain, type ChainHooks, type SignedPayment } from ".
 import { chargeKeyOf, claimKeyOf, insertClaim, readClaim, setClaimPaymentIntent, takeBroadcastLease, type ClaimKey } from "./chain-claims";
 import { x402EvmRail } from "./evm-rail";
 import { facilitatorLowBalances } from "./facilitator-balance";
-import { nonceUsed, type SaleOf } from "./settle-payment";
+import { captureSale, nonceUsed, type SaleOf } from "./settle-payment";
 
 export type { ChainHooks, SignedPayment } from "./chain-broadcast";
 
@@ -85,32 +83,7 @@ async function claimAndOpen({ merchant, payment, sale, key }: Attempt) {
     if (!(await lockSingleUse(tx, "x402", chargeKeyOf(key)))) return null; // being claimed right now
     const token = await insertClaim(tx, key, merchant, payment);
     if (!token) return null;
-    const description = payment.description || payment.resourceUrl || sale.name;
-    const checkout = await openCheckout(
-      tx,
-      merchant,
-      {
-        amount: payment.cents,
-        currency: "USD",
-        items: sale.items?.length ? sale.items : [{ name: sale.name.slice(0, 256), quantity: 1, unitAmount: payment.cents }],
-        description: description.slice(0, 1000),
-        metadata: {
-          x402_network: payment.networkName.slice(0, 500),
-          x402_payer: payment.payer,
-          x402_nonce: key.nonce,
-          ...(payment.resourceUrl ? { x402_resource: payment.resourceUrl.slice(0, 500) } : {}),
-        },
-        expiresInSeconds: 300,
-      },
-      { source: sale.source ?? "x402", sale: { paidResourceId: sale.paidResourceId ?? null, payer: payment.payer } },
-    );
-    const order = await captureCheckout(
-      tx,
-      merchant,
-      checkout.id,
-      { paymentMethod: `x402:${key.network}:${payment.payer}` },
-      { chargeKey: chargeKeyOf(key), verifiedPayment: true, rail: x402EvmRail },
-    );
+    const order = await captureSale(tx, merchant, payment, sale, { chargeKey: chargeKeyOf(key), rail: x402EvmRail });
     await setClaimPaymentIntent(tx, key, order.paymentIntentId);
     await sale.inClaim?.(tx, order.paymentIntentId);
     return { token, paymentIntentId: order.paymentIntentId };

@@ -12,6 +12,7 @@
 import { captureCheckout } from "../checkouts/capture-checkout";
 import { openCheckout } from "../checkouts/open-checkout";
 import type { Db } from "../db";
+import type { Rail } from "../rails/rail";
 import type { Scope } from "../scope";
 import { lockSingleUse } from "../single-use";
 import type { RefusedPayment, VerifiedPayment } from "./check-payment";
@@ -68,17 +69,17 @@ export function settleResponse(payment: VerifiedPayment, transaction: string) {
   return { success: true, transaction, network: payment.networkName, payer: payment.payer };
 }
 
-export async function settlePayment(tx: Db, merchant: Scope, payment: VerifiedPayment, sale: SaleOf): Promise<Settlement> {
-  if (merchant.livemode) throw new Error("settlePayment settles test mode only; live mode settles on chain (settle-on-chain.ts)");
-  const key = authorizationKey(payment);
-  const keyText = `${key.network}:${key.asset}:${key.payer}:${key.nonce}`;
-  if (!(await lockSingleUse(tx, "x402", keyText))) return nonceUsed(payment); // being settled right now by another request
-  const inserted = await tx.$queryRaw<{ nonce: string }[]>`
-    INSERT INTO x402_authorizations (network, asset, payer, nonce, merchant_id, livemode, value)
-    VALUES (${key.network}, ${key.asset}, ${key.payer}, ${key.nonce}, ${merchant.merchantId}, ${merchant.livemode}, ${payment.authorization.value})
-    ON CONFLICT DO NOTHING RETURNING nonce`;
-  if (!inserted[0]) return nonceUsed(payment);
-
+/**
+ * The sale of a verified payment, in the caller's transaction: an ordinary checkout of the merchant (one line, or the
+ * catalog items), captured under the authorization's charge key through the mode's rail, or `rail` (live: x402-evm).
+ */
+export async function captureSale(
+  tx: Db,
+  merchant: Scope,
+  payment: VerifiedPayment,
+  sale: SaleOf,
+  charge: { chargeKey: string; rail?: Rail },
+) {
   const description = payment.description || payment.resourceUrl || sale.name;
   const checkout = await openCheckout(
     tx,
@@ -91,20 +92,34 @@ export async function settlePayment(tx: Db, merchant: Scope, payment: VerifiedPa
       metadata: {
         x402_network: payment.networkName.slice(0, 500),
         x402_payer: payment.payer,
-        x402_nonce: key.nonce,
+        x402_nonce: payment.authorization.nonce.toLowerCase(),
         ...(payment.resourceUrl ? { x402_resource: payment.resourceUrl.slice(0, 500) } : {}),
       },
       expiresInSeconds: 300,
     },
     { source: sale.source ?? "x402", sale: { paidResourceId: sale.paidResourceId ?? null, payer: payment.payer } },
   );
-  const order = await captureCheckout(
+  return captureCheckout(
     tx,
     merchant,
     checkout.id,
-    { paymentMethod: `x402:${key.network}:${payment.payer}` },
-    { chargeKey: `x402:${keyText}`, verifiedPayment: true },
+    { paymentMethod: `x402:${payment.network.caip2}:${payment.payer}` },
+    { chargeKey: charge.chargeKey, verifiedPayment: true, rail: charge.rail },
   );
+}
+
+export async function settlePayment(tx: Db, merchant: Scope, payment: VerifiedPayment, sale: SaleOf): Promise<Settlement> {
+  if (merchant.livemode) throw new Error("settlePayment settles test mode only; live mode settles on chain (settle-on-chain.ts)");
+  const key = authorizationKey(payment);
+  const keyText = `${key.network}:${key.asset}:${key.payer}:${key.nonce}`;
+  if (!(await lockSingleUse(tx, "x402", keyText))) return nonceUsed(payment); // being settled right now by another request
+  const inserted = await tx.$queryRaw<{ nonce: string }[]>`
+    INSERT INTO x402_authorizations (network, asset, payer, nonce, merchant_id, livemode, value)
+    VALUES (${key.network}, ${key.asset}, ${key.payer}, ${key.nonce}, ${merchant.merchantId}, ${merchant.livemode}, ${payment.authorization.value})
+    ON CONFLICT DO NOTHING RETURNING nonce`;
+  if (!inserted[0]) return nonceUsed(payment);
+
+  const order = await captureSale(tx, merchant, payment, sale, { chargeKey: `x402:${keyText}` });
   await tx.$executeRaw`
     UPDATE x402_authorizations SET payment_intent_id = ${order.paymentIntentId}
      WHERE network = ${key.network} AND asset = ${key.asset} AND payer = ${key.payer} AND nonce = ${key.nonce}`;

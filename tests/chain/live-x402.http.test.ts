@@ -275,6 +275,46 @@ describe("live x402 settled on chain", () => {
     expect((await livePaymentIntents(m.merchantId)).filter((p) => p.paidResourceId === resource.id)).toHaveLength(0);
   });
 
+  it("a forward that fails after the chain moved the money: 502 forward_failed with the transaction, no refund; the same payment forwards again", async () => {
+    let failing = true;
+    let forwards = 0;
+    const shop = createServer((req, res) => {
+      forwards++;
+      res.writeHead(failing ? 500 : 200, { "content-type": "application/json" });
+      res.end(JSON.stringify(failing ? { down: true } : { fresh: "data" }));
+    });
+    await new Promise<void>((resolve) => shop.listen(0, "127.0.0.1", resolve));
+    try {
+      const target = `http://127.0.0.1:${(shop.address() as AddressInfo).port}/api`;
+      const resource = await liveResource(base, m.liveKey, { content: undefined, url: target });
+      const payer = await stockPayer(chain, 1_000_000n);
+      const { header } = await signedFor(payer, `${base}/x402/r/${resource.id}`);
+      const first = await fetch(`${base}/x402/r/${resource.id}`, { headers: { "PAYMENT-SIGNATURE": header } });
+      expect(first.status).toBe(502);
+      const failed = (await first.json()).error;
+      expect(failed).toMatchObject({
+        code: "UPSTREAM_ERROR",
+        details: { reason: "forward_failed", paymentIntentId: expect.stringMatching(/^pi_/), transaction: expect.stringMatching(/^0x/) },
+      });
+      // The capture stands (the money is in the merchant's wallet): no refund was made or attempted.
+      const pi = await getDb().paymentIntent.findUniqueOrThrow({ where: { id: failed.details.paymentIntentId } });
+      expect(pi).toMatchObject({ status: "settled", amountRefunded: 0 });
+      expect(await chain.balanceOf(payer.address)).toBe(1_000_000n - PRICE);
+
+      failing = false;
+      const block = await chain.blockNumber();
+      const again = await fetch(`${base}/x402/r/${resource.id}`, { headers: { "PAYMENT-SIGNATURE": header } });
+      expect(again.status).toBe(200);
+      expect(await again.json()).toEqual({ fresh: "data" });
+      expect(forwards).toBe(2);
+      expect(await chain.blockNumber()).toBe(block);
+      expect(await chain.balanceOf(payer.address)).toBe(1_000_000n - PRICE);
+      expect((await livePaymentIntents(m.merchantId)).filter((p) => p.paidResourceId === resource.id)).toHaveLength(1);
+    } finally {
+      shop.close();
+    }
+  });
+
   it("a transaction not confirmed in time: 503 settlement_pending (never 402), then the same payment gets the content", async () => {
     const resource = await liveResource(base, m.liveKey);
     const payer = await stockPayer(chain, 1_000_000n);
