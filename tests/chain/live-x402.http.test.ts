@@ -5,7 +5,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { TaskState } from "@a2a-js/sdk";
-import { paywallHttp, serviceBackend, serviceConsumedStore, type HttpHandler } from "agent-payments-sdk";
+import { paywallHttp, serviceBackend, serviceConsumedStore } from "agent-payments-sdk";
 import { HTTPFacilitatorClient, x402ResourceServer } from "@x402/core/server";
 import { x402Facilitator } from "@x402/core/facilitator";
 import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
@@ -26,6 +26,7 @@ import { lowBalances } from "../../lib/x402/facilitator-balance";
 import { startTestChain, type TestChain } from "../../scripts/lib/test-chain";
 import type { ServerProcess } from "../../scripts/lib/server-process";
 import { a2aClient, send, text, userMessage, X402_EXT } from "../helpers/a2a";
+import { serveFetch } from "../helpers/fetch-server";
 import { call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 import { tick } from "../helpers/payments";
@@ -398,7 +399,7 @@ describe("every live path settles on chain", () => {
     });
     const listening = await serveFetch(handler);
     try {
-      const url = `http://127.0.0.1:${(listening.address() as AddressInfo).port}/weather`;
+      const url = `${listening.url}/weather`;
       const payer = await stockPayer(chain, 1_000_000n);
       const before = await chain.balanceOf(payout);
       const res = await payer.pay(url);
@@ -414,25 +415,10 @@ describe("every live path settles on chain", () => {
         { id: paid.payment.paymentIntentId, status: "settled", settlement: expect.objectContaining({ transaction: receipt.transaction }) },
       ]);
     } finally {
-      listening.close();
+      await listening.close();
     }
   });
 });
-
-/** Serves a Fetch-API handler over node:http (the SDK's paywallHttp is one). */
-function serveFetch(handler: HttpHandler): Promise<Server> {
-  const s = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
-    const body = chunks.length ? Buffer.concat(chunks) : undefined;
-    const response = await handler(new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body }));
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(Buffer.from(await response.arrayBuffer()));
-  });
-  return new Promise((resolve) => s.listen(0, "127.0.0.1", () => resolve(s)));
-}
 
 describe("operations", () => {
   it("the facilitator account's gas is low below the threshold, not above; /ready does not depend on it", async () => {
