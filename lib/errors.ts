@@ -127,6 +127,19 @@ export class SettlementPendingError extends CircuitOpenError {
   }
 }
 
+/**
+ * A paid request sent again while its first answer is still being made (docs/x402.md "Lost answers"): 503 with
+ * Retry-After, never a 402 or a second charge; the same payment sent again later gets the first answer.
+ */
+export class AnswerPendingError extends CircuitOpenError {
+  constructor(paymentIntentId: string, retryAfterSeconds = 2) {
+    super(
+      `The payment ${paymentIntentId} was taken and its answer is still being made; send the same payment again after the Retry-After time for it. It is never charged twice.`,
+      { reason: "answer_pending", paymentIntentId, retryAfterSeconds },
+    );
+  }
+}
+
 /** The database cannot be reached (lib/db-availability.ts): 503 CIRCUIT_OPEN, retry after `retryAfterSeconds`. */
 export class DatabaseUnavailableError extends CircuitOpenError {
   constructor(readonly retryAfterSeconds = 1) {

@@ -12,6 +12,7 @@ import { purgeExpiredStreamLeases } from "../events/stream-leases";
 import { purgeExpiredRecords } from "../idempotency/claims";
 import { deliverDueMails } from "../mail/deliver-due";
 import { purgeOldMails } from "../mail/outbox";
+import { purgeExpiredPaidAnswers } from "../paid-resources/paid-answers";
 import { purgeOAuthLeftovers, purgeUnusedOAuthClients } from "../oauth/purge";
 import { chargeMeterPayments } from "../meters/charge-meter-payments";
 import { expireReservations } from "../meters/expire-reservations";
@@ -52,6 +53,7 @@ const TASKS: Record<string, Task> = {
   oauthUnusedClientsPurged: purgeUnusedOAuthClients,
   agentNoncesPurged: () => purgeAgentNonces(getDb()),
   eventStreamLeasesPurged: purgeExpiredStreamLeases,
+  paidAnswersPurged: () => purgeExpiredPaidAnswers(getDb()),
 };
 
 export interface TickSummary {

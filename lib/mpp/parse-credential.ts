@@ -1,6 +1,8 @@
 // Reads a `Payment` credential (the Authorization header of /mpp/r/:id, the `credential` of POST /mpp/verify)
 // into the service method's credential, or says exactly what is wrong with it. Never throws anything else.
+import { createHash } from "node:crypto";
 import { Credential } from "mppx";
+import { canonicalJson } from "../canonical-json";
 import { MPP_INTENT, MPP_METHOD_NAME, service } from "agent-payments-sdk/mpp";
 
 /** Longest credential read (a real one is well under 2 KB); longer is malformed before any decoding. */
@@ -60,4 +62,9 @@ export function parseServiceCredential(value: string): ParsedCredential {
 
 function fail(problem: CredentialProblem, message: string): ParsedCredential {
   return { ok: false, problem, message };
+}
+
+/** The exact credential's identity (challenge, payload and source, canonical JSON): the same credential again is a replay. */
+export function credentialHashOf(credential: ServiceCredential): string {
+  return createHash("sha256").update(canonicalJson(credential.raw)).digest("hex");
 }

@@ -10,12 +10,14 @@ import { Receipt } from "mppx";
 import { MPP_METHOD_NAME } from "agent-payments-sdk/mpp";
 import { transaction } from "../db";
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "../db-availability";
-import { DomainError, keepCommittedState } from "../errors";
+import { setTimeout as sleep } from "node:timers/promises";
+import { BusyError, DomainError, keepCommittedState } from "../errors";
+import type { PaidResource } from "../generated/prisma/client";
 import type { HttpResult } from "../http/errors";
 import { paidResourceRoute } from "../paid-sale/sell-paid-resource";
-import type { SaleProtocol } from "../paid-sale/sale-protocol";
+import type { RecordSale, SaleProtocol, Settled, Step } from "../paid-sale/sale-protocol";
 import { checkChallenge, issueChallenge } from "./challenge";
-import { parseServiceCredential, type ServiceCredential } from "./parse-credential";
+import { credentialHashOf, parseServiceCredential, type ServiceCredential } from "./parse-credential";
 import { EXPOSED_HEADERS, isPaymentProblem, problemResponse, problemResult, type ProblemKind } from "./problem";
 import { settleCredential } from "./settle-credential";
 
@@ -43,34 +45,23 @@ const mppSale: SaleProtocol<ServiceCredential, Payment, Refusal> = {
     const parsed = parseServiceCredential(authorization);
     return parsed.ok ? { ok: true, value: parsed.credential } : refused(parsed.problem, parsed.message);
   },
-  async verify({ resource }, credential) {
-    const check = checkChallenge(credential, resource);
+  fingerprint: (credential) => credentialHashOf(credential),
+  async verify({ resource }, credential, paidBefore) {
+    // A credential that paid already has its answer made again, however long ago its challenge expired.
+    const check = checkChallenge(credential, resource, paidBefore ? Number.NEGATIVE_INFINITY : Date.now());
     return check.ok ? { ok: true, value: { credential, expiresAt: check.expiresAt } } : refused(check.problem, check.message);
   },
-  async settle({ resource }, { credential, expiresAt }) {
-    const payer = credential.raw.source ?? null;
-    // ONE transaction; a decline commits (its PaymentIntent failed) and is answered as a refusal.
-    const settled = await transaction((tx) =>
-      keepCommittedState(() =>
-        settleCredential(
-          tx,
-          { merchantId: resource.merchantId, livemode: resource.livemode },
-          {
-            challengeId: credential.challenge.id,
-            resourceId: resource.id,
-            expiresAt,
-            amount: resource.amount,
-            currency: resource.currency,
-            description: resource.name,
-            spt: credential.spt,
-            sale: { paidResourceId: resource.id, payer },
-          },
-        ),
-      ),
-    );
-    return settled.ok
-      ? { ok: true, value: { paymentIntentId: settled.value.id, payer } }
-      : { ok: false, refusal: refusalOf(settled.error) };
+  async settle({ resource }, payment, record) {
+    // A duplicate of a credential being settled right now waits for it (its first result, below), a few seconds at most.
+    const deadline = Date.now() + 3_000;
+    for (;;) {
+      try {
+        return await settleOnce(resource, payment, record);
+      } catch (err) {
+        if (!(err instanceof BusyError) || Date.now() > deadline) throw err;
+        await sleep(25);
+      }
+    }
   },
   settleFailed(_sale, _payment, err) {
     if (err instanceof DomainError) return refusalOf(err);
@@ -96,6 +87,34 @@ const mppSale: SaleProtocol<ServiceCredential, Payment, Refusal> = {
     return problemResponse("method_not_allowed", { detail: `This path takes ${allowed.join(" and ")} only.`, headers });
   },
 };
+
+/** ONE transaction; a decline commits (its PaymentIntent failed) and is answered as a refusal. */
+async function settleOnce(resource: PaidResource, { credential, expiresAt }: Payment, record: RecordSale): Promise<Step<Settled, Refusal>> {
+  const payer = credential.raw.source ?? null;
+  const settled = await transaction((tx) =>
+    keepCommittedState(async () => {
+      const result = await settleCredential(
+        tx,
+        { merchantId: resource.merchantId, livemode: resource.livemode },
+        {
+          challengeId: credential.challenge.id,
+          resourceId: resource.id,
+          expiresAt,
+          amount: resource.amount,
+          currency: resource.currency,
+          description: resource.name,
+          spt: credential.spt,
+          credentialHash: credentialHashOf(credential),
+          sale: { paidResourceId: resource.id, payer },
+        },
+      );
+      if (!result.replayed) await record(tx, result.paymentIntent.id);
+      return result;
+    }),
+  );
+  if (!settled.ok) return { ok: false, refusal: refusalOf(settled.error) };
+  return { ok: true, value: { paymentIntentId: settled.value.paymentIntent.id, payer, replayed: settled.value.replayed } };
+}
 
 function refused(kind: ProblemKind, detail: string): { ok: false; refusal: Refusal } {
   return { ok: false, refusal: { kind, detail } };

@@ -2,6 +2,9 @@
 // captured PaymentIntent (source "mpp"), in the caller's ONE transaction. Money moves only through
 // redeemToken (lib/shared-payment-tokens/redeem-token.ts): its token lock, checkout and capture.
 //
+// The same credential sent again (a lost answer) within PAID_REPLAY_WINDOW_SECONDS answers its first settlement
+// (`replayed`): the row keeps the credential's hash, and only that exact credential gets it.
+//
 // Single use of a challenge: the row's primary key (merchant, mode, challenge id) is the guard. A transaction
 // try-locks the challenge first (lockSingleUse, lib/single-use.ts): a second credential for a challenge being
 // settled right now is refused at once instead of waiting on a connection; then INSERT ... ON CONFLICT DO NOTHING inserts
@@ -9,9 +12,12 @@
 // insert back with everything else, so the challenge stays usable with another token; a declined charge
 // commits (the PaymentIntent failed, the token still active) with its challenge used.
 import type { Db } from "../db";
+import { env } from "../env";
+import type { MppChallenge, PaymentIntent } from "../generated/prisma/client";
 import { BusyError, ConflictError } from "../errors";
 import type { Scope } from "../scope";
 import { lockSingleUse } from "../single-use";
+import { getPaymentIntent } from "../checkouts/read-orders-and-payments";
 import { redeemToken } from "../shared-payment-tokens/redeem-token";
 
 export interface SettleInput {
@@ -24,11 +30,19 @@ export interface SettleInput {
   currency: string;
   description?: string;
   spt: string;
+  /** The exact credential's hash (credentialHashOf). */
+  credentialHash: string;
   /** A hosted resource's sale: its id and the payer as the credential names it (its optional `source`). */
   sale?: { paidResourceId: string; payer?: string | null };
 }
 
-export async function settleCredential(tx: Db, merchant: Scope, input: SettleInput) {
+type SerializedPaymentIntent = Awaited<ReturnType<typeof getPaymentIntent>>;
+
+export async function settleCredential(
+  tx: Db,
+  merchant: Scope,
+  input: SettleInput,
+): Promise<{ paymentIntent: SerializedPaymentIntent; replayed: boolean }> {
   const key = `${merchant.merchantId}:${merchant.livemode ? "live" : "test"}:${input.challengeId}`;
   if (!(await lockSingleUse(tx, "mpp", key)))
     throw new BusyError(`Challenge ${input.challengeId} is being paid by another request.`, {
@@ -36,8 +50,9 @@ export async function settleCredential(tx: Db, merchant: Scope, input: SettleInp
       challengeId: input.challengeId,
     });
   const inserted = await tx.$executeRaw`
-    INSERT INTO mpp_challenges (merchant_id, livemode, challenge_id, resource_id, token_id, amount, currency, expires_at)
-    VALUES (${merchant.merchantId}, ${merchant.livemode}, ${input.challengeId}, ${input.resourceId}, ${input.spt}, ${input.amount}, ${input.currency.toUpperCase()}, ${input.expiresAt})
+    INSERT INTO mpp_challenges (merchant_id, livemode, challenge_id, resource_id, token_id, amount, currency, expires_at, credential_hash)
+    VALUES (${merchant.merchantId}, ${merchant.livemode}, ${input.challengeId}, ${input.resourceId}, ${input.spt}, ${input.amount},
+            ${input.currency.toUpperCase()}, ${input.expiresAt}, ${input.credentialHash})
     ON CONFLICT DO NOTHING`;
   if (inserted === 0) {
     const used = await tx.mppChallenge.findUnique({
@@ -45,6 +60,8 @@ export async function settleCredential(tx: Db, merchant: Scope, input: SettleInp
         merchantId_livemode_challengeId: { merchantId: merchant.merchantId, livemode: merchant.livemode, challengeId: input.challengeId },
       },
     });
+    const first = used && (await replayedPayment(tx, used, input));
+    if (first) return { paymentIntent: await getPaymentIntent(tx, merchant, first.id), replayed: true };
     throw new ConflictError(`Challenge ${input.challengeId} has already been used; nothing was charged.`, {
       reason: "challenge_used",
       challengeId: input.challengeId,
@@ -68,5 +85,13 @@ export async function settleCredential(tx: Db, merchant: Scope, input: SettleInp
     },
     data: { paymentIntentId: paymentIntent.id },
   });
-  return paymentIntent;
+  return { paymentIntent, replayed: false };
+}
+
+/** The first settlement of this exact credential, paid within the replay window; null for another credential. */
+async function replayedPayment(tx: Db, used: MppChallenge, input: SettleInput): Promise<PaymentIntent | null> {
+  if (used.credentialHash !== input.credentialHash || !used.paymentIntentId || used.resourceId !== input.resourceId) return null;
+  if (used.createdAt.getTime() < Date.now() - env.PAID_REPLAY_WINDOW_SECONDS * 1000) return null;
+  const pi = await tx.paymentIntent.findUnique({ where: { id: used.paymentIntentId } });
+  return pi && ["captured", "settled", "refunded"].includes(pi.status) ? pi : null; // a declined one stays refused
 }

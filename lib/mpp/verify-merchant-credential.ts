@@ -3,11 +3,12 @@
 // challenge's HMAC (its own secret) and that it matches the route; the service cannot (it does not know that
 // secret), so what it enforces is its own part: the credential is well formed, of the service method, not
 // expired, its challenge never settled before for this merchant (a replay), and the token pays the
-// challenge's amount once (settleCredential). The answer carries the receipt the merchant's server sends.
+// challenge's amount once (settleCredential). The answer carries the receipt the merchant's server sends. The same
+// credential sent again (a lost answer) answers its first settlement again (`replayed: true`), never a second charge.
 import type { Db } from "../db";
 import { DomainError, GoneError } from "../errors";
 import type { Scope } from "../scope";
-import { parseServiceCredential } from "./parse-credential";
+import { credentialHashOf, parseServiceCredential } from "./parse-credential";
 import { settleCredential } from "./settle-credential";
 import { MPP_METHOD_NAME } from "agent-payments-sdk/mpp";
 
@@ -20,6 +21,7 @@ export async function verifyMerchantCredential(tx: Db, merchant: Scope, input: {
     });
   }
   const { challenge, request, spt } = parsed.credential;
+  const credentialHash = credentialHashOf(parsed.credential);
   const expiresAt = challenge.expires ? new Date(challenge.expires) : null;
   if (!expiresAt || Number.isNaN(expiresAt.getTime())) {
     throw new DomainError("VALIDATION_ERROR", "The challenge has no valid expires; challenges without an expiry are refused.", {
@@ -27,13 +29,14 @@ export async function verifyMerchantCredential(tx: Db, merchant: Scope, input: {
       fields: [{ path: "credential", message: "challenge.expires is required" }],
     });
   }
-  if (expiresAt.getTime() <= Date.now()) {
+  // Expired, unless this very credential paid already (a lost answer): then its first result, below.
+  if (expiresAt.getTime() <= Date.now() && !(await paidBefore(tx, merchant, challenge.id, credentialHash))) {
     throw withDetails(new GoneError(`Challenge ${challenge.id} expired at ${challenge.expires}; nothing was charged.`), {
       reason: "challenge_expired",
       challengeId: challenge.id,
     });
   }
-  const paymentIntent = await settleCredential(tx, merchant, {
+  const { paymentIntent, replayed } = await settleCredential(tx, merchant, {
     challengeId: challenge.id,
     resourceId: null,
     expiresAt,
@@ -41,19 +44,30 @@ export async function verifyMerchantCredential(tx: Db, merchant: Scope, input: {
     currency: request.currency,
     description: request.description ?? challenge.description,
     spt,
+    credentialHash,
   });
+  // The receipt is the payment's, the same every time it is asked for (its capture time).
   return {
     object: "mpp_verification",
     challengeId: challenge.id,
+    ...(replayed ? { replayed: true } : {}),
     receipt: {
       method: MPP_METHOD_NAME,
       reference: paymentIntent.id,
       status: "success",
-      timestamp: new Date().toISOString(),
+      timestamp: paymentIntent.capturedAt ?? paymentIntent.createdAt,
       ...(request.externalId ? { externalId: request.externalId } : {}),
     },
     paymentIntent,
   };
+}
+
+async function paidBefore(tx: Db, merchant: Scope, challengeId: string, credentialHash: string): Promise<boolean> {
+  const used = await tx.mppChallenge.findUnique({
+    where: { merchantId_livemode_challengeId: { merchantId: merchant.merchantId, livemode: merchant.livemode, challengeId } },
+    select: { credentialHash: true },
+  });
+  return used?.credentialHash === credentialHash;
 }
 
 function withDetails(err: DomainError, details: Record<string, unknown>): DomainError {

@@ -32,6 +32,7 @@ export async function createPaidResource(tx: Db, scope: Scope, input: CreatePaid
       url,
       ...(url === null ? { content: input.content as Prisma.InputJsonValue } : {}),
       method: input.method,
+      replayable: input.replayable,
       forwardingSecretCiphertext: forwarding.sealed,
       metadata: input.metadata ?? {},
       active: input.active ?? true,

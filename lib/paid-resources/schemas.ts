@@ -45,6 +45,7 @@ export const CreatePaidResourceBody = z
     url: Url.optional(),
     content: Content.optional(),
     method: Method.default("GET"),
+    replayable: z.boolean().default(true),
     metadata: Metadata.optional(),
     active: z.boolean().optional(),
   })
@@ -65,6 +66,7 @@ export const UpdatePaidResourceBody = z
     url: Url.optional(),
     content: Content.optional(),
     method: Method.optional(),
+    replayable: z.boolean().optional(),
     metadata: Metadata.optional(),
     active: z.boolean().optional(),
   })
@@ -102,6 +104,11 @@ export const PaidResourceObject = z
     content: z.unknown(),
     /** The one HTTP method payers use (another answers 405); a forward uses it too. */
     method: z.enum(PAID_RESOURCE_METHODS),
+    /**
+     * Whether the paid answer is kept (sealed, PAID_REPLAY_WINDOW_SECONDS) so that the same payment sent again after a
+     * lost answer gets it again; false: the answer is never stored, and a replay is 409 `replay_not_stored`.
+     */
+    replayable: z.boolean(),
     /**
      * Signs each forwarded request (x-service-signature over method, path and query, x-payment-intent and body):
      * only in the response that created or rotated it.

@@ -16,6 +16,7 @@ export function serializePaidResource(resource: PaidResource, forwardingSecret?:
     url: resource.url,
     content: resource.content ?? null,
     method: resource.method as PaidResourceMethod,
+    replayable: resource.replayable,
     ...(forwardingSecret ? { forwardingSecret } : {}),
     forwardingSecretSet: resource.forwardingSecretCiphertext !== null,
     previousForwardingSecretExpiresAt: resource.previousForwardingSecretExpiresAt?.toISOString() ?? null,

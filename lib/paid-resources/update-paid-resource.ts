@@ -20,6 +20,7 @@ export async function updatePaidResource(tx: Db, scope: Scope, id: string, input
       amount: input.amount,
       currency: input.currency,
       method: input.method,
+      replayable: input.replayable,
       metadata: input.metadata,
       active: input.active,
       ...(url !== undefined ? { url, content: Prisma.DbNull } : {}),

@@ -2,8 +2,9 @@
 // is read and checked, how it is spent and settled, what the paid answer carries and how a refusal reads. The door
 // owns everything else, once for every protocol. x402 (lib/x402/serve-resource.ts) and MPP
 // (lib/mpp/serve-resource.ts) are the two.
-// Where a protocol grows (settling on a real chain, a lost answer's retry getting the first result), it grows here:
-// `settle` may answer from an earlier settlement of the same credential, and the door serves the content again.
+// A lost answer's retry: the door finds the answer it gave to the same credential (its `fingerprint`); when it must
+// make that answer again (its maker died), `settle` answers the earlier settlement of the credential (`replayed`).
+import type { Db } from "../db";
 import type { PaidResource } from "../generated/prisma/client";
 import type { HttpResult } from "../http/errors";
 
@@ -27,7 +28,12 @@ export interface Settled {
    * it is answered 502 with the transaction, and the same payment sent again is forwarded again.
    */
   onChain?: { transaction: string };
+  /** The credential was settled before (the very same one sent again): its first settlement, nothing charged now. */
+  replayed?: boolean;
 }
+
+/** Runs in the transaction that spends the credential, with its PaymentIntent: the door's record of the sale. */
+export type RecordSale = (tx: Db, paymentIntentId: string) => Promise<void>;
 
 export interface SaleProtocol<Credential, Payment, Refusal> {
   /** The path's protocol ("x402" -> /x402/r/:id); the refund of a failed forward names it. */
@@ -42,14 +48,20 @@ export interface SaleProtocol<Credential, Payment, Refusal> {
   unpaid(sale: Sale): Refusal;
   /** The request's credential, or what is wrong with it (absent: `unpaid`). Nothing is read from the database. */
   parse(sale: Sale): Step<Credential, Refusal>;
-  /** The credential against the resource's terms (amount, recipient, expiry, signature); nothing is written. */
-  verify(sale: Sale, credential: Credential): Promise<Step<Payment, Refusal>>;
+  /** The credential as the exact text of the payment (signature included): the door finds an earlier answer by its hash. */
+  fingerprint(credential: Credential): string;
+  /**
+   * The credential against the resource's terms (amount, recipient, expiry, signature); nothing is written.
+   * `paidBefore`: the credential paid already (its answer is made again): its time limits are not checked.
+   */
+  verify(sale: Sale, credential: Credential, paidBefore: boolean): Promise<Step<Payment, Refusal>>;
   /**
    * The credential spent once (lockSingleUse, lib/single-use.ts, and a statement that succeeds once) and the
    * captured PaymentIntent (source, order, ledger, events) through the domain, in the protocol's own transactions:
-   * one (MPP, x402 in test mode), or claim / chain / capture (live x402, lib/x402/settle-on-chain.ts).
+   * one (MPP, x402 in test mode), or claim / chain / capture (live x402, lib/x402/settle-on-chain.ts). `record` runs in
+   * the transaction that spends it. The same credential settled before answers that settlement (`replayed`).
    */
-  settle(sale: Sale, payment: Payment): Promise<Step<Settled, Refusal>>;
+  settle(sale: Sale, payment: Payment, record: RecordSale): Promise<Step<Settled, Refusal>>;
   /** The settlement threw and rolled back (nothing charged): the refusal to answer, or the error rethrown. */
   settleFailed(sale: Sale, payment: Payment, err: unknown): Refusal;
   /** The receipt headers of the paid answer. */

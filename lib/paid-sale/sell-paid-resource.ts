@@ -3,27 +3,41 @@
 // protocol, in order:
 //   1. the resource (active, by id alone: its row says whose and which mode; else 404), its method (else 405,
 //      before anything is read), whether the protocol sells it;
-//   2. the credential parsed (HEAD never pays: it gets the terms) and verified, nothing written;
+//   2. the credential parsed (HEAD never pays: it gets the terms); the same credential paid before (a lost answer,
+//      a retry) gets the answer it got, kept for PAID_REPLAY_WINDOW_SECONDS (paid-resources/paid-answers.ts), never
+//      a second charge or forward; else it is verified, nothing written;
 //   3. a body to forward read and size-checked, before anything is charged;
 //   4. the credential spent once and the captured PaymentIntent (the protocol's `settle`, in its transactions);
 //   5. only after it committed, the paid content (the resource's `content`, or the request forwarded to the
-//      merchant's `url`) with the protocol's receipt. A forward that fails (5xx, network error, time-out, too
+//      merchant's `url`) with the protocol's receipt, made by one request (the answer's lease, taken with the
+//      settlement) and kept; a retry meanwhile waits for it. A forward that fails (5xx, network error, time-out, too
 //      large) is refunded and answered 502 `forward_failed`: the payer keeps nothing it did not get. Money paid
 //      on chain to the merchant's own wallet cannot be refunded here: 502 `forward_failed` with the transaction,
 //      and the same payment sent again is forwarded again.
 // The protocol (sale-protocol.ts) says how its credential reads, verifies, settles, what the receipt and the
 // refusals are; it never moves money itself.
-import { getDb, transaction } from "../db";
+import { createHash } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import { getDb, transaction, type Db } from "../db";
 import { env } from "../env";
-import { NotFoundError, UpstreamError } from "../errors";
+import { AnswerPendingError, ConflictError, NotFoundError, UpstreamError } from "../errors";
 import type { PaidResource } from "../generated/prisma/client";
 import { byClientIp, pipeline } from "../http/pipeline";
 import { readBodyText } from "../http/read-body";
 import { forwardPaidRequest } from "../paid-resources/forward-request";
 import { findPublicPaidResource } from "../paid-resources/get-paid-resource";
 import { allowedMethods, paidContentResponse, redirectToContentOrigin } from "../paid-resources/paid-content";
+import {
+  ANSWER_LEASE_MS,
+  findPaidSale,
+  keepAnswer,
+  leaseAnswer,
+  readAnswer,
+  releaseAnswerLease,
+  type PaidAnswer,
+} from "../paid-resources/paid-answers";
 import { createRefund } from "../refunds/create-refund";
-import type { SaleProtocol, Settled } from "./sale-protocol";
+import type { Sale, SaleProtocol, Settled } from "./sale-protocol";
 
 /** The route handler of a protocol's /<protocol>/r/:id (every method: the resource answers its own). */
 export function paidResourceRoute<C, P, R>(protocol: SaleProtocol<C, P, R>) {
@@ -47,38 +61,130 @@ export async function sellPaidResource<C, P, R>(protocol: SaleProtocol<C, P, R>,
   if (req.method === "HEAD") return protocol.refuse(sale, protocol.unpaid(sale));
   const credential = protocol.parse(sale);
   if (!credential.ok) return protocol.refuse(sale, credential.refusal);
-  const payment = await protocol.verify(sale, credential.value);
+  // The same payment sent again (a lost answer): the answer it got, never a second charge or forward.
+  const credentialHash = createHash("sha256").update(protocol.fingerprint(credential.value)).digest("hex");
+  const earlier = await findPaidSale(getDb(), resource.id, credentialHash);
+  if (earlier?.captured) {
+    const again = await answerAgain(sale, earlier.paymentIntentId);
+    if (again) return again; // null: nobody made its answer (its maker died): made below from the payment again
+  }
+  const payment = await protocol.verify(sale, credential.value, earlier !== null);
   if (!payment.ok) return protocol.refuse(sale, payment.refusal);
 
   const forwarded = resource.url !== null;
   const body = forwarded && req.method !== "GET" ? await readBodyText(req, env.BODY_LIMIT_BYTES) : undefined;
 
+  // The sale's row goes in with the settlement, leased to this request: a retry meanwhile waits for its answer.
+  let lease: { paymentIntentId: string; token: string } | null = null;
+  const record = async (tx: Db, paymentIntentId: string) => {
+    const token = await leaseAnswer(tx, { paymentIntentId, paidResourceId: resource.id, credentialHash });
+    if (token) lease = { paymentIntentId, token };
+  };
   let settled;
   try {
-    settled = await protocol.settle(sale, payment.value);
+    settled = await protocol.settle(sale, payment.value, record);
   } catch (err) {
+    await giveBack(lease); // a live payment still settling: its retry makes the answer
     return protocol.refuse(sale, protocol.settleFailed(sale, payment.value, err)); // rolled back: nothing charged
   }
-  if (!settled.ok) return protocol.refuse(sale, settled.refusal);
+  if (!settled.ok) {
+    await giveBack(lease);
+    return protocol.refuse(sale, settled.refusal);
+  }
 
-  // Committed: the payment is in the ledger. Now the paid content.
-  const receipt = protocol.receipt(sale, payment.value, settled.value);
-  if (!forwarded) {
-    for (const [name, value] of Object.entries(receipt)) headers.set(name, value);
-    const content = new TextEncoder().encode(JSON.stringify(resource.content ?? null));
-    return paidContentResponse(headers, { status: 200, contentType: "application/json", body: content });
+  // Committed: the payment is in the ledger. Now the paid content, made once.
+  const paid = settled.value;
+  const receipt = protocol.receipt(sale, payment.value, paid);
+  const key = { paymentIntentId: paid.paymentIntentId, paidResourceId: resource.id, credentialHash };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const token = (lease as { token: string } | null)?.token ?? (await leaseAnswer(getDb(), key));
+    lease = null;
+    if (token) return makeAnswer(protocol.name, sale, paid, { token, receipt, body });
+    const again = await answerAgain(sale, paid.paymentIntentId);
+    if (again) return again;
   }
-  const answer = await forwardPaidRequest(req, resource, {
-    paymentIntentId: settled.value.paymentIntentId,
-    payer: settled.value.payer,
-    body,
-  });
-  if (!answer.ok) {
-    const failure = `${answer.failure}${answer.status ? ` ${answer.status}` : ""}`;
-    if (settled.value.onChain) throw failedForwardOnChain(resource, settled.value, settled.value.onChain.transaction, failure);
-    throw await refundFailedForward(protocol.name, resource, settled.value, failure);
+  throw new AnswerPendingError(paid.paymentIntentId);
+}
+
+/** A lease taken with the settlement given back unused (the payment failed or is still settling on chain). */
+async function giveBack(lease: { paymentIntentId: string; token: string } | null): Promise<void> {
+  if (lease) await releaseAnswerLease(getDb(), lease.paymentIntentId, lease.token).catch(() => undefined);
+}
+
+/**
+ * The paid answer, by the lease's holder: the resource's content or the merchant's forwarded answer, kept for a
+ * replay (the body only when the resource is replayable). A forward that fails is refunded and its 502 kept; one
+ * paid on chain cannot be refunded: the lease is given back so that the same payment forwards again.
+ */
+async function makeAnswer(
+  protocol: string,
+  { req, resource, headers }: Sale,
+  settled: Settled,
+  made: { token: string; receipt: Record<string, string>; body: string | undefined },
+): Promise<Response> {
+  const { paymentIntentId } = settled;
+  const keep = (answer: PaidAnswer) =>
+    keepAnswer(getDb(), paymentIntentId, made.token, answer, resource.replayable).catch((err: unknown) =>
+      console.error(
+        `[paid] keeping the answer to ${paymentIntentId} failed (a replay makes it again):`,
+        err instanceof Error ? err.message : err,
+      ),
+    );
+  let answer: PaidAnswer;
+  if (resource.url === null) {
+    const body = Buffer.from(JSON.stringify(resource.content ?? null));
+    answer = { kind: "content", status: 200, contentType: "application/json", headers: made.receipt, body };
+  } else {
+    const forward = await forwardPaidRequest(req, resource, { paymentIntentId, payer: settled.payer, body: made.body }).catch(
+      (err: unknown) => {
+        void releaseAnswerLease(getDb(), paymentIntentId, made.token).catch(() => undefined);
+        throw err;
+      },
+    );
+    if (!forward.ok) {
+      const failure = `${forward.failure}${forward.status ? ` ${forward.status}` : ""}`;
+      if (settled.onChain) {
+        await releaseAnswerLease(getDb(), paymentIntentId, made.token);
+        throw failedForwardOnChain(resource, settled, settled.onChain.transaction, failure);
+      }
+      const error = await refundFailedForward(protocol, resource, settled, failure);
+      await keep({ kind: "error", message: error.message, details: error.details });
+      throw error;
+    }
+    answer = { kind: "content", status: forward.status, contentType: forward.contentType, headers: made.receipt, body: forward.body };
   }
-  for (const [name, value] of Object.entries(receipt)) headers.set(name, value);
+  await keep(answer);
+  return answerWith(headers, answer, paymentIntentId);
+}
+
+/**
+ * The answer given to a payment, again: the kept answer (waiting while another request makes it), or null when
+ * nobody is making it (the caller makes it). 503 answer_pending when it takes longer than a lease.
+ */
+async function answerAgain({ headers }: Sale, paymentIntentId: string): Promise<Response | null> {
+  const deadline = Date.now() + ANSWER_LEASE_MS();
+  for (;;) {
+    const kept = await readAnswer(getDb(), paymentIntentId);
+    if (kept.answer) return answerWith(headers, kept.answer, paymentIntentId);
+    if (!kept.leased) return null;
+    if (Date.now() > deadline) throw new AnswerPendingError(paymentIntentId);
+    await sleep(50);
+  }
+}
+
+/** A kept answer as the response: the content with its receipt, the failed forward's error, or 409 replay_not_stored. */
+function answerWith(headers: Headers, answer: PaidAnswer, paymentIntentId: string): Response {
+  if (answer.kind === "error") {
+    const error = new UpstreamError(answer.message);
+    Object.assign(error.details, answer.details);
+    throw error;
+  }
+  if (answer.kind === "not_stored")
+    throw new ConflictError(
+      `The payment ${paymentIntentId} was answered already, and this resource does not keep its answers (replayable: false); it is never charged twice.`,
+      { reason: "replay_not_stored", paymentIntentId },
+    );
+  for (const [name, value] of Object.entries(answer.headers)) headers.set(name, value);
   return paidContentResponse(headers, answer);
 }
 

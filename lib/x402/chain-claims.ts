@@ -9,7 +9,9 @@
 //   - a refusal of the chain before anything was sent is recorded, so that nothing is sent later.
 import { randomBytes } from "node:crypto";
 import type { Db } from "../db";
+import { env } from "../env";
 import type { VerifiedPayment } from "./check-payment";
+import type { ClaimOfPayment, PaymentIdentity } from "./replays";
 
 /** The claim's key: the authorization's own identity (lower-case hex). */
 export interface ClaimKey {
@@ -19,11 +21,8 @@ export interface ClaimKey {
   nonce: string;
 }
 
-export interface Claim extends ClaimKey {
-  merchantId: string;
-  livemode: boolean;
+export interface Claim extends ClaimKey, ClaimOfPayment {
   value: string;
-  paymentIntentId: string | null;
   transactionHash: `0x${string}` | null;
   refusalReason: string | null;
   /** Unix seconds: after this an authorization that was not used can never be. */
@@ -64,13 +63,15 @@ export async function insertClaim(
   key: ClaimKey,
   merchant: { merchantId: string; livemode: boolean },
   payment: VerifiedPayment,
+  identity: PaymentIdentity,
 ): Promise<string | null> {
   const token = newToken();
   const inserted = await tx.$executeRaw`
-    INSERT INTO x402_authorizations (network, asset, payer, nonce, merchant_id, livemode, value, valid_before, broadcast_token, broadcast_until)
+    INSERT INTO x402_authorizations (network, asset, payer, nonce, merchant_id, livemode, value, valid_before, broadcast_token, broadcast_until,
+                                     payload_hash, payment_identifier)
     VALUES (${key.network}, ${key.asset}, ${key.payer}, ${key.nonce}, ${merchant.merchantId}, ${merchant.livemode},
             ${payment.authorization.value}, ${BigInt(payment.authorization.validBefore)}, ${token},
-            now() + make_interval(secs => ${BROADCAST_LEASE_SECONDS}))
+            now() + make_interval(secs => ${BROADCAST_LEASE_SECONDS}), ${identity.payloadHash}, ${identity.paymentIdentifier})
     ON CONFLICT DO NOTHING`;
   return inserted === 1 ? token : null;
 }
@@ -79,7 +80,8 @@ export async function readClaim(db: Db, key: ClaimKey): Promise<Claim | null> {
   const rows = await db.$queryRaw<Claim[]>`
     SELECT network, asset, payer, nonce, merchant_id AS "merchantId", livemode, value, payment_intent_id AS "paymentIntentId",
            transaction_hash AS "transactionHash", refusal_reason AS "refusalReason", valid_before AS "validBefore",
-           coalesce(broadcast_until > now(), false) AS leased
+           coalesce(broadcast_until > now(), false) AS leased, payload_hash AS "payloadHash",
+           payment_identifier AS "paymentIdentifier", created_at > now() - make_interval(secs => ${env.PAID_REPLAY_WINDOW_SECONDS}) AS recent
       FROM x402_authorizations
      WHERE network = ${key.network} AND asset = ${key.asset} AND payer = ${key.payer} AND nonce = ${key.nonce}`;
   return rows[0] ?? null;

@@ -46,6 +46,8 @@ export interface CheckInput {
   paymentPayload: unknown;
   paymentRequirements: unknown;
   now?: Date;
+  /** Leave the time window to the caller (windowRefusal): a payment that may be one sent again. */
+  skipWindow?: boolean;
 }
 
 /** validBefore must leave this many seconds to settle (the reference facilitator's margin). */
@@ -215,24 +217,6 @@ export async function checkPayment(input: CheckInput): Promise<PaymentCheck> {
       networkName,
       payer,
     );
-  // The time window: live mode leaves it to the official scheme's check against the chain, so that the same
-  // payment sent again after its window (a lost answer, a pending settlement) still gets its first result.
-  const now = BigInt(Math.floor((input.now ?? new Date()).getTime() / 1000));
-  if (!input.livemode && BigInt(authorization.validBefore) < now + VALID_BEFORE_MARGIN_SECONDS) {
-    return refuse(
-      "invalid_exact_evm_payload_authorization_valid_before",
-      "The authorization has expired (validBefore).",
-      networkName,
-      payer,
-    );
-  }
-  if (!input.livemode && BigInt(authorization.validAfter) > now)
-    return refuse(
-      "invalid_exact_evm_payload_authorization_valid_after",
-      "The authorization is not valid yet (validAfter).",
-      networkName,
-      payer,
-    );
   const value = BigInt(authorization.value);
   if (value < amount)
     return refuse(
@@ -252,5 +236,39 @@ export async function checkPayment(input: CheckInput): Promise<PaymentCheck> {
 
   const resourceUrl = version === 2 ? ((signed as PayloadV2).resource?.url ?? null) : ((req as RequirementsV1).resource ?? null);
   const description = version === 2 ? ((signed as PayloadV2).resource?.description ?? null) : ((req as RequirementsV1).description ?? null);
-  return { ok: true, version, network, networkName, payer: getAddress(authorization.from), authorization, cents, resourceUrl, description };
+  const payment: VerifiedPayment = {
+    ok: true,
+    version,
+    network,
+    networkName,
+    payer: getAddress(authorization.from),
+    authorization,
+    cents,
+    resourceUrl,
+    description,
+  };
+  // The time window: live mode leaves it to the official scheme's check against the chain, and a payment sent again
+  // (a lost answer) is checked for its first result before it (replays.ts), so both may skip it here.
+  return input.livemode || input.skipWindow ? payment : (windowRefusal(payment, input.now) ?? payment);
+}
+
+/** The authorization's time window (validAfter, validBefore with the settling margin) against now; null when open. */
+export function windowRefusal(payment: VerifiedPayment, at?: Date): RefusedPayment | null {
+  const { authorization, networkName, payer } = payment;
+  const now = BigInt(Math.floor((at ?? new Date()).getTime() / 1000));
+  if (BigInt(authorization.validBefore) < now + VALID_BEFORE_MARGIN_SECONDS)
+    return refuse(
+      "invalid_exact_evm_payload_authorization_valid_before",
+      "The authorization has expired (validBefore).",
+      networkName,
+      payer,
+    );
+  if (BigInt(authorization.validAfter) > now)
+    return refuse(
+      "invalid_exact_evm_payload_authorization_valid_after",
+      "The authorization is not valid yet (validAfter).",
+      networkName,
+      payer,
+    );
+  return null;
 }

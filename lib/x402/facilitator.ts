@@ -7,13 +7,15 @@
 import { Reply } from "../http/api";
 import type { Caller } from "../scope";
 import { getDb, type Db } from "../db";
-import { checkPayment, type RefusedPayment } from "./check-payment";
+import { claimKeyOf, readClaim } from "./chain-claims";
+import { checkPayment, windowRefusal, type RefusedPayment } from "./check-payment";
+import { identifierConflict, identifierTaken, identityOf, PAYMENT_IDENTIFIER_CONFLICT, replayedPayment } from "./replays";
 import { payableNetworks } from "../chains/payable-networks";
 import { FacilitatorBody } from "./schemas";
 import { settleVerifiedPayment } from "./settle";
 import { failedSettleResponse, SettlementFailed } from "./settle-failure";
 import { SETTLEMENT_PENDING, verifyPaymentOnChain, type ChainHooks } from "./settle-on-chain";
-import { authorizationUsed, nonceUsed, settleResponse } from "./settle-payment";
+import { nonceUsed, settleResponse } from "./settle-payment";
 
 function malformed(message: string) {
   return { reason: "invalid_payload", message: `Not an x402 facilitator request: ${message}` };
@@ -51,11 +53,22 @@ export async function verifyX402(db: Db, principal: Caller, body: unknown) {
   const { request, error } = parseBody(body);
   if (!request) return new Reply(400, { isValid: false, invalidReason: error.reason, invalidMessage: error.message });
   const networks = await payableNetworks(db, principal.merchantId, principal.livemode);
-  const payment = await checkPayment({ livemode: principal.livemode, networks, version: request.x402Version, ...request });
+  const check = { livemode: principal.livemode, networks, version: request.x402Version, skipWindow: true, ...request };
+  const payment = await checkPayment(check);
   if (!payment.ok) return verifyRefusal(payment);
-  if (await authorizationUsed(db, payment)) return verifyRefusal(nonceUsed(payment));
-  // Live: the official scheme's checks against the chain (balance, authorization state, simulation).
-  const refused = principal.livemode ? await verifyPaymentOnChain(payment, request) : null;
+  const identity = identityOf(request.paymentPayload);
+  if (!identity.ok) return verifyRefusal({ ...nonceUsed(payment), reason: "invalid_payload", message: identity.message });
+  // Settled before: valid for the merchant that settled this very payload (its settle answers the first result).
+  const claim = await readClaim(db, claimKeyOf(payment));
+  if (claim) {
+    const pi = await replayedPayment(db, claim, principal, identity.identity, {});
+    if (pi === "conflict") return new Reply(409, verifyRefusal(identifierConflict(payment)));
+    return pi && pi.status !== "failed" ? { isValid: true, payer: payment.payer } : verifyRefusal(nonceUsed(payment));
+  }
+  if (await identifierTaken(db, principal, identity.identity.paymentIdentifier))
+    return new Reply(409, verifyRefusal(identifierConflict(payment)));
+  // Test mode: the time window. Live: the official scheme's checks against the chain (window, balance, authorization state, simulation).
+  const refused = principal.livemode ? await verifyPaymentOnChain(payment, request) : windowRefusal(payment);
   if (refused) return verifyRefusal(refused);
   return { isValid: true, payer: payment.payer };
 }
@@ -65,19 +78,29 @@ export async function settleX402(principal: Caller, body: unknown, hooks: ChainH
   if (!request)
     return new Reply(400, { success: false, errorReason: error.reason, errorMessage: error.message, transaction: "", network: "" });
   const networks = await payableNetworks(getDb(), principal.merchantId, principal.livemode);
-  const payment = await checkPayment({ livemode: principal.livemode, networks, version: request.x402Version, ...request });
+  const payment = await checkPayment({
+    livemode: principal.livemode,
+    networks,
+    version: request.x402Version,
+    skipWindow: true,
+    ...request,
+  });
   if (!payment.ok) return settleRefusal(payment);
   // A settlement that throws (no rail, the rail or the chain down) is answered in the settle response's shape.
   const sale = { name: payment.description || payment.resourceUrl || "x402 payment" };
   const settled = await settleVerifiedPayment(principal, payment, sale, request, hooks).catch((err: unknown) => {
     throw new SettlementFailed(err, payment.networkName, payment.payer);
   });
-  if (settled.kind === "refused") return { ...settleRefusal(settled.refusal), transaction: settled.transaction };
+  if (settled.kind === "refused") {
+    const refusal = { ...settleRefusal(settled.refusal), transaction: settled.transaction };
+    return settled.refusal.reason === PAYMENT_IDENTIFIER_CONFLICT ? new Reply(409, refusal) : refusal;
+  }
   if (settled.kind === "pending") {
     const message = `The transaction ${settled.transaction || "(being sent)"} is not confirmed yet; settle the same payment again to learn its outcome.`;
     return { ...failedSettleResponse(SETTLEMENT_PENDING, message, payment.networkName, payment.payer), transaction: settled.transaction };
   }
-  // extensions: the PaymentIntent (in live mode `transaction` is the chain's), and whether this answers a payment again.
+  // extensions: the PaymentIntent (in live mode `transaction` is the chain's), and whether this answers a payment
+  // again (the same payload settled before: its first result, which the SDK's paywall never serves twice).
   return {
     ...settleResponse(payment, settled.transaction),
     amount: payment.authorization.value,

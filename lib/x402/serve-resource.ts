@@ -7,6 +7,8 @@
 // PAYMENT-RESPONSE, settle-failure.ts); the receipt in PAYMENT-RESPONSE and X-PAYMENT-RESPONSE. What the door
 // throws (404, 409 currency or no payable network, 429, 502 forward_failed or the chain down, 503 settlement
 // pending) is in the service's error contract.
+import { declarePaymentIdentifierExtension, PAYMENT_IDENTIFIER } from "@x402/extensions/payment-identifier";
+import { canonicalJson } from "../canonical-json";
 import { getDb } from "../db";
 import { ConflictError, SettlementPendingError } from "../errors";
 import type { PaidResource } from "../generated/prisma/client";
@@ -17,6 +19,7 @@ import { checkPayment, type VerifiedPayment } from "./check-payment";
 import { decodeHeader, encodeHeader, MAX_PAYMENT_HEADER_CHARS } from "./encoding";
 import { centsToAtomic, MAX_TIMEOUT_SECONDS, SCHEME } from "./networks";
 import { payableNetworks, type PayableNetwork } from "../chains/payable-networks";
+import { PAYMENT_IDENTIFIER_CONFLICT } from "./replays";
 import { settleVerifiedPayment } from "./settle";
 import { failedSettleResponse, settleFailureOf, UNEXPECTED_SETTLE_ERROR } from "./settle-failure";
 import type { SignedPayment } from "./settle-on-chain";
@@ -127,20 +130,25 @@ const x402Sale: SaleProtocol<Envelope, Payment, Refusal> = {
     if (version !== 1 && version !== 2) return refused("invalid_x402_version", `x402Version ${String(version)} is not supported (1 or 2).`);
     return { ok: true, value: { version, payload: decoded } };
   },
+  fingerprint: ({ payload }) => canonicalJson(payload),
   async verify(sale, { version, payload }) {
     const { resource } = sale;
     const signed = { paymentPayload: payload, paymentRequirements: requirementsFor(sale, version, payload) };
-    const verified = await checkPayment({ livemode: resource.livemode, networks: networksOf(sale), version, ...signed });
+    // The time window is the settlement's to check (settle.ts), after a payment sent again got its first result.
+    const check = { livemode: resource.livemode, networks: networksOf(sale), version, skipWindow: true, ...signed };
+    const verified = await checkPayment(check);
     return verified.ok ? { ok: true, value: { verified, signed } } : refused(verified.reason, verified.message);
   },
-  async settle({ resource }, { verified, signed }) {
+  async settle({ resource }, { verified, signed }, record) {
     const scope = { merchantId: resource.merchantId, livemode: resource.livemode };
-    const settled = await settleVerifiedPayment(scope, verified, { paidResourceId: resource.id, name: resource.name }, signed);
+    const sale = { paidResourceId: resource.id, name: resource.name, inClaim: record };
+    const settled = await settleVerifiedPayment(scope, verified, sale, signed);
     if (settled.kind === "refused") return refused(settled.refusal.reason, settled.refusal.message); // nonce used, funds, reverted
     // Sent, not confirmed: 503 with Retry-After (a 402 would make the client sign a second payment).
     if (settled.kind === "pending") throw new SettlementPendingError(settled.paymentIntentId, settled.transaction);
     const onChain = resource.livemode ? { onChain: { transaction: settled.transaction } } : {};
-    return { ok: true, value: { paymentIntentId: settled.paymentIntentId, payer: verified.payer, ...onChain } };
+    const value = { paymentIntentId: settled.paymentIntentId, payer: verified.payer, replayed: settled.replayed, ...onChain };
+    return { ok: true, value };
   },
   settleFailed({ headers, resource }, { verified: payment }, err) {
     // Live: the chain or the database failed: the error contract (502 UPSTREAM_ERROR, 503 pending or outage).
@@ -168,13 +176,21 @@ function refused(error: string, message: string): { ok: false; refusal: Refusal 
   return { ok: false, refusal: { error, message } };
 }
 
-/** 402 with the terms; `settlement`: the failed settle response of a payment that was tried (PAYMENT-RESPONSE, x402 v2). */
+/**
+ * 402 with the terms; `settlement`: the failed settle response of a payment that was tried (PAYMENT-RESPONSE, x402
+ * v2). A payment-identifier used with another payment is 409, as the extension says (nothing moved).
+ */
 function paymentRequired(sale: Sale, { error, message, settlement }: Refusal): Response {
   const { headers } = sale;
-  const terms = resourceRequirements(sale.resource, networksOf(sale));
-  headers.set(PAYMENT_REQUIRED_HEADER, encodeHeader({ x402Version: 2, error, resource: terms.resource, accepts: terms.v2 }));
-  if (settlement) for (const name of PAYMENT_RESPONSE_HEADERS) headers.set(name, encodeHeader(settlement));
   headers.set("Content-Type", "application/json");
+  if (error === PAYMENT_IDENTIFIER_CONFLICT) {
+    const body = { error: { code: "CONFLICT", message, details: { reason: error } } };
+    return new Response(JSON.stringify(body), { status: 409, headers });
+  }
+  const terms = resourceRequirements(sale.resource, networksOf(sale));
+  const extensions = { [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false) };
+  headers.set(PAYMENT_REQUIRED_HEADER, encodeHeader({ x402Version: 2, error, resource: terms.resource, accepts: terms.v2, extensions }));
+  if (settlement) for (const name of PAYMENT_RESPONSE_HEADERS) headers.set(name, encodeHeader(settlement));
   return new Response(JSON.stringify({ x402Version: 1, error, ...(message ? { message } : {}), accepts: terms.v1 }), {
     status: 402,
     headers,

@@ -15,7 +15,6 @@ import { liveNetwork, type LiveNetwork } from "../chains/live-networks";
 import { recoverCrashedCharge } from "../checkouts/apply-outcomes";
 import { lockCheckout } from "../checkouts/lock-checkout";
 import { getDb, transaction, type Db } from "../db";
-import { env } from "../env";
 import { UpstreamError } from "../errors";
 import type { PaymentIntent } from "../generated/prisma/client";
 import type { Scope } from "../scope";
@@ -25,6 +24,7 @@ import { broadcast, verifyOnChain, type ChainHooks, type SignedPayment } from ".
 import { chargeKeyOf, claimKeyOf, insertClaim, readClaim, setClaimPaymentIntent, takeBroadcastLease, type ClaimKey } from "./chain-claims";
 import { x402EvmRail } from "./evm-rail";
 import { facilitatorLowBalances } from "./facilitator-balance";
+import { identifierConflict, identifierTaken, replayedPayment, type PaymentIdentity } from "./replays";
 import { captureSale, nonceUsed, type SaleOf } from "./settle-payment";
 
 export type { ChainHooks, SignedPayment } from "./chain-broadcast";
@@ -44,6 +44,7 @@ interface Attempt {
   network: LiveNetwork;
   key: ClaimKey;
   signed: SignedPayment;
+  identity: PaymentIdentity;
   hooks: ChainHooks;
 }
 
@@ -63,10 +64,11 @@ export async function settleOnChain(
   payment: VerifiedPayment,
   sale: SaleOf,
   signed: SignedPayment,
+  identity: PaymentIdentity,
   hooks: ChainHooks = {},
 ): Promise<ChainSettlement> {
   const network = networkOf(payment);
-  const attempt: Attempt = { merchant, payment, sale, network, key: claimKeyOf(payment), signed, hooks };
+  const attempt: Attempt = { merchant, payment, sale, network, key: claimKeyOf(payment), signed, identity, hooks };
   if (await readClaim(getDb(), attempt.key)) return answerAgain(attempt);
   const refused = await verifyOnChain(network, payment, signed);
   // Refused as used on chain: perhaps by a concurrent request of the same payment that claimed it meanwhile.
@@ -78,10 +80,10 @@ export async function settleOnChain(
 }
 
 /** Step 1: the claim (with the first broadcast lease) and the processing PaymentIntent, committed; null when claimed already. */
-async function claimAndOpen({ merchant, payment, sale, key }: Attempt) {
+async function claimAndOpen({ merchant, payment, sale, key, identity }: Attempt) {
   return transaction(async (tx) => {
     if (!(await lockSingleUse(tx, "x402", chargeKeyOf(key)))) return null; // being claimed right now
-    const token = await insertClaim(tx, key, merchant, payment);
+    const token = await insertClaim(tx, key, merchant, payment, identity);
     if (!token) return null;
     const order = await captureSale(tx, merchant, payment, sale, { chargeKey: chargeKeyOf(key), rail: x402EvmRail });
     await setClaimPaymentIntent(tx, key, order.paymentIntentId);
@@ -148,25 +150,24 @@ function outcomeOf(pi: PaymentIntent, payment: VerifiedPayment, transaction: str
 }
 
 /**
- * The authorization was claimed before. Answered again only for the same merchant, mode and sale (the same paid
- * resource, the same A2A task, the facilitator's): the first result, the settlement still pending, or its
- * broadcast resumed when nothing was sent and the chain shows it unused.
+ * The authorization was claimed before. Answered again only for the very payment (replays.ts: the same merchant,
+ * mode, exact payload and sale, recently): the first result, the settlement still pending, or its broadcast
+ * resumed when nothing was sent and the chain shows it unused.
  */
 async function answerAgain(attempt: Attempt): Promise<ChainSettlement> {
-  const { merchant, payment, sale, key } = attempt;
+  const { merchant, payment, sale, key, identity } = attempt;
   const claim = await readClaim(getDb(), key);
+  if (!claim && (await identifierTaken(getDb(), merchant, identity.paymentIdentifier)))
+    return { kind: "refused", refusal: identifierConflict(payment), transaction: "" };
   if (!claim?.paymentIntentId) return { kind: "pending", paymentIntentId: null, transaction: "" }; // its claim is committing now
-  const refused: ChainSettlement = { kind: "refused", refusal: nonceUsed(payment), transaction: "" };
-  if (claim.merchantId !== merchant.merchantId || !claim.livemode || claim.value !== payment.authorization.value) return refused;
-  const pi = await getDb().paymentIntent.findUniqueOrThrow({ where: { id: claim.paymentIntentId } });
-  if (pi.paidResourceId !== (sale.paidResourceId ?? null) || pi.source !== (sale.source ?? "x402")) return refused;
-  if (sale.paidBy && !(await sale.paidBy(pi.id))) return refused;
+  const pi = await replayedPayment(getDb(), claim, merchant, identity, sale);
+  if (pi === "conflict") return { kind: "refused", refusal: identifierConflict(payment), transaction: "" };
+  if (!pi) return { kind: "refused", refusal: nonceUsed(payment), transaction: "" };
   let now = pi.status === "processing" ? await applyChainAnswerOrWait(merchant, pi.id) : pi;
   if (now.status === "processing" && !claim.transactionHash && !claim.refusalReason) {
     const token = await takeBroadcastLease(getDb(), key); // unused on chain, nothing sent, nobody sending
     if (token) return sendAndApply(attempt, token, pi.id);
     now = await getDb().paymentIntent.findUniqueOrThrow({ where: { id: pi.id } });
   }
-  if (now.capturedAt && now.capturedAt.getTime() < Date.now() - env.PAID_REPLAY_WINDOW_SECONDS * 1000) return refused; // answered again only within the window
   return outcomeOf(now, payment, settlementOf(now) ?? claim.transactionHash ?? "", true);
 }

@@ -15,7 +15,9 @@ import type { Db } from "../db";
 import type { Rail } from "../rails/rail";
 import type { Scope } from "../scope";
 import { lockSingleUse } from "../single-use";
+import { claimKeyOf, readClaim } from "./chain-claims";
 import type { RefusedPayment, VerifiedPayment } from "./check-payment";
+import { identifierConflict, identifierTaken, replayedPayment, type PaymentIdentity } from "./replays";
 
 export interface SaleOf {
   /** The hosted paid resource sold (xr_), if any. */
@@ -28,28 +30,11 @@ export interface SaleOf {
   items?: { productId: string; quantity: number }[];
   /** Runs in the transaction that spends the authorization, with its PaymentIntent (the A2A task takes it). */
   inClaim?: (tx: Db, paymentIntentId: string) => Promise<void>;
-  /** Live replays: whether this PaymentIntent paid this very sale (the A2A task's own); the resource and source are always compared. */
+  /** Replays: whether this PaymentIntent paid this very sale (the A2A task's own); the resource and source are always compared. */
   paidBy?: (paymentIntentId: string) => Promise<boolean>;
 }
 
-export type Settlement = { ok: true; paymentIntentId: string; orderId: string } | RefusedPayment;
-
-export function authorizationKey(payment: VerifiedPayment) {
-  return {
-    network: payment.network.caip2,
-    asset: payment.network.asset.toLowerCase(),
-    payer: payment.payer.toLowerCase(),
-    nonce: payment.authorization.nonce.toLowerCase(),
-  };
-}
-
-/** Whether this authorization was settled already (verify's read; settle relies on the key itself). */
-export async function authorizationUsed(db: Db, payment: VerifiedPayment): Promise<boolean> {
-  const key = authorizationKey(payment);
-  const rows = await db.$queryRaw<{ one: number }[]>`
-    SELECT 1 AS one FROM x402_authorizations WHERE network = ${key.network} AND asset = ${key.asset} AND payer = ${key.payer} AND nonce = ${key.nonce}`;
-  return rows.length > 0;
-}
+export type Settlement = { ok: true; paymentIntentId: string; orderId: string; replayed: boolean } | (RefusedPayment & { busy?: boolean });
 
 export function nonceUsed(payment: VerifiedPayment): RefusedPayment {
   return {
@@ -108,21 +93,48 @@ export async function captureSale(
   );
 }
 
-export async function settlePayment(tx: Db, merchant: Scope, payment: VerifiedPayment, sale: SaleOf): Promise<Settlement> {
+/**
+ * Test mode's settlement. The authorization claimed before: its first result when this is the very payment sent again
+ * (replays.ts), else refused as used; `busy`: another transaction is settling it right now (the caller may wait).
+ */
+export async function settlePayment(
+  tx: Db,
+  merchant: Scope,
+  payment: VerifiedPayment,
+  sale: SaleOf,
+  identity: PaymentIdentity,
+): Promise<Settlement> {
   if (merchant.livemode) throw new Error("settlePayment settles test mode only; live mode settles on chain (settle-on-chain.ts)");
-  const key = authorizationKey(payment);
+  const key = claimKeyOf(payment);
   const keyText = `${key.network}:${key.asset}:${key.payer}:${key.nonce}`;
-  if (!(await lockSingleUse(tx, "x402", keyText))) return nonceUsed(payment); // being settled right now by another request
+  if (!(await lockSingleUse(tx, "x402", keyText))) return { ...nonceUsed(payment), busy: true }; // being settled right now
   const inserted = await tx.$queryRaw<{ nonce: string }[]>`
-    INSERT INTO x402_authorizations (network, asset, payer, nonce, merchant_id, livemode, value)
-    VALUES (${key.network}, ${key.asset}, ${key.payer}, ${key.nonce}, ${merchant.merchantId}, ${merchant.livemode}, ${payment.authorization.value})
+    INSERT INTO x402_authorizations (network, asset, payer, nonce, merchant_id, livemode, value, payload_hash, payment_identifier)
+    VALUES (${key.network}, ${key.asset}, ${key.payer}, ${key.nonce}, ${merchant.merchantId}, ${merchant.livemode}, ${payment.authorization.value},
+            ${identity.payloadHash}, ${identity.paymentIdentifier})
     ON CONFLICT DO NOTHING RETURNING nonce`;
-  if (!inserted[0]) return nonceUsed(payment);
+  if (!inserted[0]) return settledBefore(tx, merchant, payment, sale, identity);
 
   const order = await captureSale(tx, merchant, payment, sale, { chargeKey: `x402:${keyText}` });
   await tx.$executeRaw`
     UPDATE x402_authorizations SET payment_intent_id = ${order.paymentIntentId}
      WHERE network = ${key.network} AND asset = ${key.asset} AND payer = ${key.payer} AND nonce = ${key.nonce}`;
   await sale.inClaim?.(tx, order.paymentIntentId);
-  return { ok: true, paymentIntentId: order.paymentIntentId, orderId: order.id };
+  return { ok: true, paymentIntentId: order.paymentIntentId, orderId: order.id, replayed: false };
+}
+
+/** Nothing inserted: the authorization was claimed (the first result, or used), or its payment-identifier was. */
+export async function settledBefore(
+  tx: Db,
+  merchant: Scope,
+  payment: VerifiedPayment,
+  sale: SaleOf,
+  identity: PaymentIdentity,
+): Promise<Settlement> {
+  const claim = await readClaim(tx, claimKeyOf(payment));
+  if (!claim) return (await identifierTaken(tx, merchant, identity.paymentIdentifier)) ? identifierConflict(payment) : nonceUsed(payment);
+  const pi = await replayedPayment(tx, claim, merchant, identity, sale);
+  if (pi === "conflict") return identifierConflict(payment);
+  if (!pi?.orderId) return nonceUsed(payment);
+  return { ok: true, paymentIntentId: pi.id, orderId: pi.orderId, replayed: true };
 }

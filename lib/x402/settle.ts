@@ -1,13 +1,20 @@
 // The one way a verified x402 payment is settled, whichever path it came by (the facilitator's /x402/settle, a
 // hosted resource, the A2A merchant agent): test mode in one transaction with no chain (settle-payment.ts), live
-// mode on the chain (settle-on-chain.ts). Both answer in the same terms.
-import { transaction } from "../db";
+// mode on the chain (settle-on-chain.ts). Both answer in the same terms, and both answer the very payment sent
+// again with its first result (`replayed`; replays.ts). A settlement of the same authorization racing this one
+// is waited for (a few seconds at most) so that its duplicate gets the same result, never "used".
+import { setTimeout as sleep } from "node:timers/promises";
+import { getDb, transaction } from "../db";
 import type { Scope } from "../scope";
-import type { VerifiedPayment } from "./check-payment";
+import { windowRefusal, type VerifiedPayment } from "./check-payment";
+import { identityOf, PAYMENT_IDENTIFIER_CONFLICT } from "./replays";
 import { settleOnChain, type ChainHooks, type ChainSettlement, type SignedPayment } from "./settle-on-chain";
-import { settlePayment, type SaleOf } from "./settle-payment";
+import { settledBefore, settlePayment, type SaleOf } from "./settle-payment";
 
 export type X402Settlement = ChainSettlement;
+
+/** How long a duplicate waits for the settlement of its authorization running elsewhere to commit. */
+const RACE_WAIT_MS = 3_000;
 
 export async function settleVerifiedPayment(
   merchant: Scope,
@@ -16,9 +23,43 @@ export async function settleVerifiedPayment(
   signed: SignedPayment,
   hooks: ChainHooks = {},
 ): Promise<X402Settlement> {
-  if (merchant.livemode) return settleOnChain(merchant, payment, sale, signed, hooks);
-  const settled = await transaction((tx) => settlePayment(tx, merchant, payment, sale));
-  if (!settled.ok) return { kind: "refused", refusal: settled, transaction: "" };
-  const { paymentIntentId, orderId } = settled;
-  return { kind: "settled", paymentIntentId, orderId, transaction: paymentIntentId, replayed: false };
+  const identity = identityOf(signed.paymentPayload);
+  if (!identity.ok) {
+    const refusal = {
+      ok: false as const,
+      reason: "invalid_payload",
+      message: identity.message,
+      networkName: payment.networkName,
+      payer: payment.payer,
+    };
+    return { kind: "refused", refusal, transaction: "" };
+  }
+  if (merchant.livemode) return settleOnChain(merchant, payment, sale, signed, identity.identity, hooks);
+  // Test mode checks the time window here, after the payment's first result: a payment sent again after it still gets that.
+  const late = windowRefusal(payment);
+  if (late) {
+    const again = await settledBefore(getDb(), merchant, payment, sale, identity.identity);
+    return again.ok
+      ? settledAnswer(again)
+      : { kind: "refused", refusal: again.reason === PAYMENT_IDENTIFIER_CONFLICT ? again : late, transaction: "" };
+  }
+  const deadline = Date.now() + RACE_WAIT_MS;
+  for (;;) {
+    const settled = await transaction((tx) => settlePayment(tx, merchant, payment, sale, identity.identity));
+    if (settled.ok) return settledAnswer(settled);
+    if (!settled.busy || Date.now() > deadline) return { kind: "refused", refusal: settled, transaction: "" };
+    await sleep(25); // the racing settlement commits in milliseconds; then this one finds its claim
+  }
+}
+
+function settledAnswer({
+  paymentIntentId,
+  orderId,
+  replayed,
+}: {
+  paymentIntentId: string;
+  orderId: string;
+  replayed: boolean;
+}): X402Settlement {
+  return { kind: "settled", paymentIntentId, orderId, transaction: paymentIntentId, replayed };
 }

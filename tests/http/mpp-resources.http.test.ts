@@ -152,20 +152,26 @@ describe("GET /mpp/r/:id", () => {
     expect(await balanceTotal()).toBe(before);
   });
 
-  it("a replayed credential is refused (invalid-challenge, fresh challenge) on either process; nothing moves", async () => {
+  it("the same credential again (a lost answer) gets the same content and Payment-Receipt on either process; one charge", async () => {
     const token = await mint();
     const credential = await credentialFor(resource.id, token.id);
     const ok = await fetch(url(resource.id), { headers: { Authorization: credential } });
     expect(ok.status).toBe(200);
+    const content = await ok.text();
     const before = await balanceTotal();
     const count = await mppPayments();
     for (const s of [s1, s2]) {
       const replay = await fetch(url(resource.id, s), { headers: { Authorization: credential } });
-      const problem = await expectProblem(replay, 402, "invalid-challenge");
-      expect(problem.reason).toBe("challenge_used");
+      expect(replay.status).toBe(200);
+      expect(await replay.text()).toBe(content);
+      expect(replay.headers.get("payment-receipt")).toBe(ok.headers.get("payment-receipt"));
     }
     expect(await mppPayments()).toBe(count);
     expect(await balanceTotal()).toBe(before);
+    // A new challenge paid with the used token is a second payment, not a replay: refused.
+    const second = await fetch(url(resource.id), { headers: { Authorization: await credentialFor(resource.id, token.id) } });
+    expect(second.status).toBe(402);
+    expect(await mppPayments()).toBe(count);
   });
 
   it("a used token, an expired token, a token for another merchant, an amount above maxAmount: each refused, nothing charged", async () => {
@@ -430,15 +436,21 @@ describe("concurrency across two server processes", () => {
     expect(await verifyLedger(getDb(), [payee.merchantId])).toEqual([]);
   });
 
-  it("one credential sent 50 times at once: exactly one 200", async () => {
+  it("one credential sent 50 times at once: one charge, and all 50 get the same paid answer and receipt", async () => {
     const token = await mint();
     const credential = await credentialFor(resource.id, token.id);
     const count = await mppPayments();
     const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => fetch(url(resource.id, i % 2 ? s1 : s2), { headers: { Authorization: credential } })),
+      Array.from({ length: 50 }, (_, i) =>
+        fetch(url(resource.id, i % 2 ? s1 : s2), { headers: { Authorization: credential } }).then(async (res) => ({
+          status: res.status,
+          body: await res.text(),
+          receipt: res.headers.get("payment-receipt"),
+        })),
+      ),
     );
-    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
-    expect(results.filter((r) => r.status !== 200 && r.status !== 402)).toEqual([]);
+    expect(results.map((r) => r.status).filter((status) => status !== 200)).toEqual([]);
+    expect(new Set(results.map((r) => `${r.body} ${r.receipt}`)).size).toBe(1);
     expect(await mppPayments()).toBe(count + 1);
   });
 

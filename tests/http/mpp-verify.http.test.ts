@@ -151,22 +151,27 @@ describe("a merchant's own mppx/server app with the SDK's service method", () =>
     expect((await call("GET", "/v1/payment_intents?source=mpp", { key: payee.key })).body.data.map((p: any) => p.id)).toContain(pi.id);
   });
 
-  it("a replayed credential is refused (invalid-challenge, fresh challenge) and nothing moves; /mpp/verify says challenge_used", async () => {
+  it("the same credential again gets the same content and receipt (/mpp/verify answers its first result, replayed) and nothing moves", async () => {
     const token = await mint();
     const credential = await credentialFor("/report", token.id);
     const ok = await fetch(`${shop.url}/report`, { headers: { Authorization: credential } });
     expect(ok.status).toBe(200);
+    const content = await ok.text();
     const reference = Receipt.fromResponse(ok).reference;
     const before = await balanceTotal(payee.key);
     const count = await mppPayments(payee.merchantId);
 
     const replay = await fetch(`${shop.url}/report`, { headers: { Authorization: credential } });
-    const problem = await expectRefusedProblem(replay, "invalid-challenge");
-    expect(problem.detail).toContain("already been used");
+    expect(replay.status).toBe(200);
+    expect(await replay.text()).toBe(content);
+    expect(Receipt.fromResponse(replay).reference).toBe(reference);
 
     const direct = await call("POST", "/mpp/verify", { key: payee.key, body: { credential } });
-    expect(direct.status).toBe(409);
-    expect(direct.body.error.details).toMatchObject({ reason: "challenge_used", paymentIntentId: reference });
+    expect(direct.status).toBe(200);
+    expect(direct.body).toMatchObject({ replayed: true, receipt: { reference }, paymentIntent: { id: reference } });
+    // Another merchant cannot learn or take it.
+    const elsewhere = await call("POST", "/mpp/verify", { key: other.testKey, body: { credential } });
+    expect(elsewhere.status).not.toBe(200);
     expect(await mppPayments(payee.merchantId)).toBe(count);
     expect(await balanceTotal(payee.key)).toBe(before);
   });
@@ -243,7 +248,8 @@ describe("a merchant's Next.js route handler made with mppx/nextjs", () => {
       });
       expect(await balanceTotal(payee.key)).toBe(before + 275);
       const replay = await fetch(`${app.url}/api/report`, { headers: { Authorization: credential } });
-      await expectRefusedProblem(replay, "invalid-challenge");
+      expect(replay.status).toBe(200);
+      expect(Receipt.fromResponse(replay).reference).toBe(receipt.reference);
       expect(await balanceTotal(payee.key)).toBe(before + 275);
     } finally {
       await app.close();
@@ -277,10 +283,19 @@ describe("POST /mpp/verify directly", () => {
       receipt: { method: "service", status: "success", reference: res.body.paymentIntent.id },
       paymentIntent: { status: "captured", amount: 300, source: "mpp" },
     });
-    // Without the "Payment " prefix too; the second time it is a replay.
+    // Without the "Payment " prefix too; the second time it is the same credential: its first result, replayed.
     const again = await call("POST", "/mpp/verify", { key: payee.key, body: { credential: cred.replace(/^Payment /, "") } });
-    expect(again.status).toBe(409);
-    expect(again.body.error.details.reason).toBe("challenge_used");
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ replayed: true, receipt: res.body.receipt, paymentIntent: { id: res.body.paymentIntent.id } });
+    // The same challenge with another token is refused: challenge_used.
+    const another = await mint();
+    const sameChallenge = { ...Credential.deserialize(cred).challenge };
+    const stolen = await call("POST", "/mpp/verify", {
+      key: payee.key,
+      body: { credential: credential({ challenge: sameChallenge, payload: { spt: another.id } }) },
+    });
+    expect(stolen.status).toBe(409);
+    expect(stolen.body.error.details.reason).toBe("challenge_used");
   });
 
   it("an expired challenge is 410 challenge_expired; nothing charged, the token still active", async () => {

@@ -2302,6 +2302,8 @@ export interface components {
              * @enum {string}
              */
             method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /** @default true */
+            replayable?: boolean;
             metadata?: {
                 [key: string]: string;
             };
@@ -2609,6 +2611,7 @@ export interface components {
             content: unknown;
             /** @enum {string} */
             method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            replayable: boolean;
             forwardingSecret?: string;
             forwardingSecretSet: boolean;
             previousForwardingSecretExpiresAt: components["schemas"]["Timestamp"] | null;
@@ -2893,6 +2896,7 @@ export interface components {
             content?: unknown;
             /** @enum {string} */
             method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            replayable?: boolean;
             metadata?: {
                 [key: string]: string;
             };

@@ -1,0 +1,114 @@
+// The answers a hosted paid resource gave (paid_answers; docs/x402.md "Lost answers"): one row per payment, written in
+// the transaction that settles it, so that the same credential sent again (a lost answer, a timed-out client) is
+// answered as the first time for PAID_REPLAY_WINDOW_SECONDS, never charged or forwarded twice.
+//   - The row is keyed by the PaymentIntent and found by (resource, hash of the exact credential): only the very
+//     payment that paid unlocks it.
+//   - One request makes the answer: the one that takes the row's lease (an atomic UPDATE). Others wait for it; a
+//     lease that ran out with no answer (its process died) is taken over.
+//   - The body is sealed with SECRETS_ENCRYPTION_KEY; a resource with `replayable: false` keeps none.
+//   - A failed forward that was refunded keeps its error, answered again as the same error. One that could not be
+//     refunded (paid on chain to the merchant) gives its lease back: the same payment forwards again.
+import { randomBytes } from "node:crypto";
+import type { Db } from "../db";
+import { openBytes, sealBytes } from "../crypto/secret-box";
+import { env } from "../env";
+
+/** How long one request may take to make an answer before another takes over (the forward's time-out, and margin). */
+export const ANSWER_LEASE_MS = () => env.WEBHOOK_TIMEOUT_MS + 20_000;
+
+/** A paid answer as kept: the content with its receipt headers, the error of a refunded forward, or nothing kept. */
+export type PaidAnswer =
+  | { kind: "content"; status: number; contentType: string | null; headers: Record<string, string>; body: Buffer }
+  | { kind: "error"; message: string; details: Record<string, unknown> }
+  | { kind: "not_stored" };
+
+/** A payment of the resource found by its credential: its PaymentIntent and whether the charge is settled (captured). */
+export interface PaidSale {
+  paymentIntentId: string;
+  /** The PaymentIntent is captured (or refunded since): the sale stands and only its answer is due. */
+  captured: boolean;
+}
+
+/** A payment of the resource, as the door names it: its PaymentIntent and the hash of the exact credential. */
+export interface PaidSaleKey {
+  paymentIntentId: string;
+  paidResourceId: string;
+  credentialHash: string;
+}
+
+/**
+ * The right to make the payment's answer: its row written (answerable for the replay window) or found, and a token
+ * when no answer exists and nobody holds a running lease. In the settlement's transaction it always succeeds.
+ */
+export async function leaseAnswer(db: Db, sale: PaidSaleKey): Promise<string | null> {
+  const token = randomBytes(12).toString("hex");
+  const leased = await db.$queryRaw<{ token: string }[]>`
+    INSERT INTO paid_answers (payment_intent_id, paid_resource_id, credential_hash, forward_token, forward_until, expires_at)
+    VALUES (${sale.paymentIntentId}, ${sale.paidResourceId}, ${sale.credentialHash}, ${token},
+            now() + make_interval(secs => ${ANSWER_LEASE_MS() / 1000}), now() + make_interval(secs => ${env.PAID_REPLAY_WINDOW_SECONDS}))
+    ON CONFLICT (payment_intent_id) DO UPDATE SET forward_token = excluded.forward_token, forward_until = excluded.forward_until
+     WHERE paid_answers.answered_at IS NULL AND (paid_answers.forward_until IS NULL OR paid_answers.forward_until <= now())
+    RETURNING forward_token AS token`;
+  return leased[0]?.token ?? null;
+}
+
+/** The payment this exact credential made for the resource, within the replay window; null if none. */
+export async function findPaidSale(db: Db, paidResourceId: string, credentialHash: string): Promise<PaidSale | null> {
+  const rows = await db.$queryRaw<PaidSale[]>`
+    SELECT a.payment_intent_id AS "paymentIntentId", pi.status IN ('captured', 'settled', 'refunded') AS captured
+      FROM paid_answers a JOIN payment_intents pi ON pi.id = a.payment_intent_id
+     WHERE a.paid_resource_id = ${paidResourceId} AND a.credential_hash = ${credentialHash} AND a.expires_at > now()`;
+  return rows[0] ?? null;
+}
+
+/** The lease given back with no answer (a forward that may be tried again with the same payment). */
+export async function releaseAnswerLease(db: Db, paymentIntentId: string, token: string): Promise<void> {
+  await db.$executeRaw`
+    UPDATE paid_answers SET forward_until = NULL WHERE payment_intent_id = ${paymentIntentId} AND forward_token = ${token} AND answered_at IS NULL`;
+}
+
+/** The answer kept by the lease's holder (once); `keep: false` records only that it was given (replayable: false). */
+export async function keepAnswer(db: Db, paymentIntentId: string, token: string, answer: PaidAnswer, keep: boolean): Promise<void> {
+  const content = answer.kind === "content" && keep ? answer : null;
+  const error = answer.kind === "error" ? { message: answer.message, details: answer.details } : null;
+  const notStored = answer.kind === "not_stored" || (answer.kind === "content" && !keep);
+  await db.$executeRaw`
+    UPDATE paid_answers
+       SET status = ${content?.status ?? null}, content_type = ${content?.contentType ?? null},
+           headers = ${content ? JSON.stringify(content.headers) : null}::jsonb,
+           body_sealed = ${content ? sealBytes(content.body) : null}, error = ${error ? JSON.stringify(error) : null}::jsonb,
+           not_stored = ${notStored}, answered_at = now(), forward_until = NULL
+     WHERE payment_intent_id = ${paymentIntentId} AND forward_token = ${token} AND answered_at IS NULL`;
+}
+
+/** The kept answer, or whether one is still being made (`leased`: someone holds a running lease). */
+export async function readAnswer(db: Db, paymentIntentId: string): Promise<{ answer: PaidAnswer } | { answer: null; leased: boolean }> {
+  const rows = await db.$queryRaw<
+    {
+      status: number | null;
+      contentType: string | null;
+      headers: Record<string, string> | null;
+      body: Uint8Array | null;
+      error: { message: string; details: Record<string, unknown> } | null;
+      notStored: boolean;
+      answered: boolean;
+      leased: boolean;
+    }[]
+  >`
+    SELECT status, content_type AS "contentType", headers, body_sealed AS body, error, not_stored AS "notStored",
+           answered_at IS NOT NULL AS answered, coalesce(forward_until > now(), false) AS leased
+      FROM paid_answers WHERE payment_intent_id = ${paymentIntentId}`;
+  const row = rows[0];
+  if (!row?.answered) return { answer: null, leased: row?.leased ?? false };
+  if (row.error) return { answer: { kind: "error", ...row.error } };
+  if (row.notStored || row.status === null || row.body === null) return { answer: { kind: "not_stored" } };
+  const body = openBytes(row.body);
+  return { answer: { kind: "content", status: row.status, contentType: row.contentType, headers: row.headers ?? {}, body } };
+}
+
+/** The tick's purge of answers past the replay window (bounded per run). */
+export async function purgeExpiredPaidAnswers(db: Db): Promise<number> {
+  return db.$executeRaw`
+    DELETE FROM paid_answers WHERE payment_intent_id IN (
+      SELECT payment_intent_id FROM paid_answers WHERE expires_at < now() ORDER BY expires_at LIMIT 1000)`;
+}

@@ -1,0 +1,96 @@
+// An x402 payment sent again (docs/x402.md "Lost answers"): the facilitator, a hosted resource and the A2A merchant
+// agent answer the same payload with its first result instead of refusing it as used, so that a client whose answer
+// was lost never pays twice. Only ever for the very payment: the same merchant and mode, the exact payload (its hash,
+// signature included), the same sale (resource, source, A2A task), within PAID_REPLAY_WINDOW_SECONDS. The
+// `payment-identifier` extension (@x402/extensions) names a payment too: the same id with another payload is refused.
+import { createHash } from "node:crypto";
+import { extractAndValidatePaymentIdentifier } from "@x402/extensions/payment-identifier";
+import { canonicalJson } from "../canonical-json";
+import type { Db } from "../db";
+import type { PaymentIntent } from "../generated/prisma/client";
+import type { Scope } from "../scope";
+import type { RefusedPayment, VerifiedPayment } from "./check-payment";
+
+export const PAYMENT_IDENTIFIER_CONFLICT = "payment_identifier_conflict";
+
+/** What identifies the exact payment sent: its payload's hash, and the client's payment-identifier if any. */
+export interface PaymentIdentity {
+  payloadHash: string;
+  paymentIdentifier: string | null;
+}
+
+/** The hash of a payload as sent (canonical JSON: the same payload re-encoded is the same payment). */
+export function payloadHashOf(paymentPayload: unknown): string {
+  return createHash("sha256").update(canonicalJson(paymentPayload)).digest("hex");
+}
+
+/** The payment's identity, or why its payment-identifier is malformed (16-128 of [A-Za-z0-9_-]). */
+export function identityOf(paymentPayload: unknown): { ok: true; identity: PaymentIdentity } | { ok: false; message: string } {
+  const payloadHash = payloadHashOf(paymentPayload);
+  const extensions = (paymentPayload as { extensions?: Record<string, unknown> } | null)?.extensions;
+  if (!extensions || typeof extensions !== "object" || !("payment-identifier" in extensions))
+    return { ok: true, identity: { payloadHash, paymentIdentifier: null } };
+  const { id, validation } = extractAndValidatePaymentIdentifier(paymentPayload as never);
+  if (!validation.valid)
+    return { ok: false, message: `The payment-identifier extension is invalid: ${(validation.errors ?? []).join("; ")}` };
+  return { ok: true, identity: { payloadHash, paymentIdentifier: id } };
+}
+
+/** The same payment-identifier was used with another payment: refused, nothing moved (409 where the path has statuses). */
+export function identifierConflict(payment: VerifiedPayment): RefusedPayment {
+  return {
+    ok: false,
+    reason: PAYMENT_IDENTIFIER_CONFLICT,
+    message: "This payment-identifier was already used with a different payment; nothing was charged.",
+    networkName: payment.networkName,
+    payer: payment.payer,
+  };
+}
+
+/** The sale a replay must be of: the hosted resource, the source, and (A2A) whether the PaymentIntent paid this task. */
+export interface ReplaySale {
+  paidResourceId?: string;
+  source?: "x402" | "a2a";
+  paidBy?: (paymentIntentId: string) => Promise<boolean>;
+}
+
+/** An authorization's claim as a replay reads it. */
+export interface ClaimOfPayment {
+  merchantId: string;
+  livemode: boolean;
+  paymentIntentId: string | null;
+  payloadHash: string | null;
+  paymentIdentifier: string | null;
+  /** Claimed within PAID_REPLAY_WINDOW_SECONDS. */
+  recent: boolean;
+}
+
+/**
+ * The PaymentIntent this payment made, when the claim answers it again (same merchant and mode, exact payload, same
+ * sale, recent); null when it is another payment's claim (refused as used), or `conflict` for a payment-identifier reused.
+ */
+export async function replayedPayment(
+  db: Db,
+  claim: ClaimOfPayment,
+  merchant: Scope,
+  identity: PaymentIdentity,
+  sale: ReplaySale,
+): Promise<PaymentIntent | "conflict" | null> {
+  if (claim.payloadHash !== identity.payloadHash)
+    return identity.paymentIdentifier !== null && claim.paymentIdentifier === identity.paymentIdentifier ? "conflict" : null;
+  if (claim.merchantId !== merchant.merchantId || claim.livemode !== merchant.livemode || !claim.recent || !claim.paymentIntentId)
+    return null;
+  const pi = await db.paymentIntent.findUnique({ where: { id: claim.paymentIntentId } });
+  if (!pi || pi.paidResourceId !== (sale.paidResourceId ?? null) || pi.source !== (sale.source ?? "x402")) return null;
+  if (sale.paidBy && !(await sale.paidBy(pi.id))) return null;
+  return pi;
+}
+
+/** Whether this merchant's mode has another authorization claimed with the payment-identifier. */
+export async function identifierTaken(db: Db, merchant: Scope, paymentIdentifier: string | null): Promise<boolean> {
+  if (paymentIdentifier === null) return false;
+  const rows = await db.$queryRaw<{ one: number }[]>`
+    SELECT 1 AS one FROM x402_authorizations
+     WHERE merchant_id = ${merchant.merchantId} AND livemode = ${merchant.livemode} AND payment_identifier = ${paymentIdentifier}`;
+  return rows.length > 0;
+}
