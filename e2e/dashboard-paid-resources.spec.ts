@@ -56,7 +56,10 @@ test("create a paid resource, see its x402 sale, archive it", async ({ page, req
   expect((await request.get(`/x402/r/${resource.id}`)).status()).toBe(404);
 });
 
-test("a forwarded paid resource: its method, and its forwarding secret shown once", async ({ page, request }) => {
+test("a forwarded paid resource: its method, whether its answers are kept, and its forwarding secret shown once", async ({
+  page,
+  request,
+}) => {
   await newSignedInMerchant(page, "Forwarding Pages");
   const key = await createApiKeyInDashboard(page);
   await page.goto("/dashboard/paid-resources");
@@ -67,6 +70,9 @@ test("a forwarded paid resource: its method, and its forwarding secret shown onc
   await dialog.getByLabel("Forward the request to my URL").check();
   await dialog.getByLabel("Forward URL").fill("https://api.example.com/jobs");
   await dialog.getByLabel("Method").selectOption("POST");
+  const keep = dialog.getByLabel(/Keep each paid answer/);
+  await expect(keep).toBeChecked();
+  await keep.uncheck();
   await expectAccessible(page);
   await dialog.getByRole("button", { name: "Create paid resource" }).click();
   await expect(dialog).toContainText("Save your forwarding secret");
@@ -77,6 +83,12 @@ test("a forwarded paid resource: its method, and its forwarding secret shown onc
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId("row").filter({ hasText: "Jobs API" })).toContainText("$0.03");
   const list = await (await request.get("/v1/paid_resources", { headers: { Authorization: `Bearer ${key}` } })).json();
-  expect(list.data[0]).toMatchObject({ name: "Jobs API", url: "https://api.example.com/jobs", method: "POST", forwardingSecretSet: true });
+  expect(list.data[0]).toMatchObject({
+    name: "Jobs API",
+    url: "https://api.example.com/jobs",
+    method: "POST",
+    replayable: false,
+    forwardingSecretSet: true,
+  });
   expect(list.data[0].forwardingSecret).toBeUndefined();
 });

@@ -133,6 +133,11 @@ const EnvSchema = z
     WALLET_WEBHOOK_SECRET: z.string().optional(),
     /** How long a CartMandate the AP2 merchant agent signs is valid (its JWT `exp` and `cart_expiry`; docs/a2a.md). */
     AP2_CART_MANDATE_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+    /**
+     * How long a retired receipt signing key stays published at /.well-known/jwks.json (docs/receipts.md): the
+     * receipts it signed verify for that long after a rotation. 400 days outlasts a card dispute window.
+     */
+    RECEIPT_KEY_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
     /** 32-byte key (64 hex characters or base64) that encrypts stored webhook signing secrets. */
     SECRETS_ENCRYPTION_KEY: z.string().optional(),
     /**

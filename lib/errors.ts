@@ -132,9 +132,10 @@ export class SettlementPendingError extends CircuitOpenError {
  * Retry-After, never a 402 or a second charge; the same payment sent again later gets the first answer.
  */
 export class AnswerPendingError extends CircuitOpenError {
-  constructor(paymentIntentId: string, retryAfterSeconds = 2) {
+  /** `paymentIntentId` null: another request is taking this very payment right now. */
+  constructor(paymentIntentId: string | null, retryAfterSeconds = 2) {
     super(
-      `The payment ${paymentIntentId} was taken and its answer is still being made; send the same payment again after the Retry-After time for it. It is never charged twice.`,
+      `The payment${paymentIntentId ? ` ${paymentIntentId}` : ""} is being taken and its answer is still being made; send the same payment again after the Retry-After time for it. It is never charged twice.`,
       { reason: "answer_pending", paymentIntentId, retryAfterSeconds },
     );
   }

@@ -45,6 +45,7 @@ export const LAYERS = {
     "products",
     "rails",
     "rate-limit",
+    "receipts",
     "refunds",
     "shared-payment-tokens",
     "team",

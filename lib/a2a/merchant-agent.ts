@@ -15,6 +15,7 @@ import type { Scope } from "../scope";
 import { issueCartMandate, type CartTerms } from "../ap2/cart-mandate";
 import { sha256B64url } from "../ap2/canonical";
 import { MandateRefused, payMandate } from "../ap2/pay-mandate";
+import { serviceReceiptOf } from "../receipts/service-receipt";
 import { AP2_EXTENSION_URI, X402_EXTENSION_URI } from "../integrations/a2a-versions";
 import { agentUrl } from "./card";
 import { agentMessage, AP2_KEYS, dataOf, dataPart, textOf, textPart, TERMS_KEY, withStatus, X402_KEYS } from "./protocol";
@@ -269,12 +270,14 @@ export class MerchantAgent implements AgentExecutor {
         }),
       );
     }
+    // The x402 receipt carries the service's signed receipt of the payment beside the settle response (docs/receipts.md).
+    const receipt = { ...result.receipt, ...(await serviceReceiptOf(getDb(), result.paymentIntentId)) };
     return withStatus(
       task,
       TaskState.TASK_STATE_COMPLETED,
       agentMessage(task, [textPart(`Payment completed. Order ${result.orderId}.`)], {
         [X402_KEYS.status]: "payment-completed",
-        [X402_KEYS.receipts]: [result.receipt],
+        [X402_KEYS.receipts]: [receipt],
       }),
       { artifacts: [...task.artifacts, orderArtifact(result.orderId, result.paymentIntentId, terms.cart)] },
     );
@@ -295,6 +298,7 @@ export class MerchantAgent implements AgentExecutor {
         payment_id: paid.paymentIntentId,
         psp_confirmation_id: paid.paymentIntentId,
         network_confirmation_id: paid.orderId,
+        ...(await serviceReceiptOf(getDb(), paid.paymentIntentId)),
       };
       const cart = (task.metadata?.[TERMS_KEY] as Terms).cart;
       return withStatus(

@@ -78,7 +78,8 @@ export async function settleInTask(
   if (version !== 2) return refuse("invalid_x402_version", "x402.payment.payload must be an x402 v2 PaymentPayload (x402Version 2).");
   const networks = await payableNetworks(getDb(), scope.merchantId, scope.livemode);
   const signed = { paymentPayload, paymentRequirements: requirements };
-  const payment = await checkPayment({ livemode: scope.livemode, networks, version: 2, ...signed });
+  // The time window is the settlement's (settle.ts), after a payment sent again got its first result.
+  const payment = await checkPayment({ livemode: scope.livemode, networks, version: 2, skipWindow: true, ...signed });
   if (!payment.ok) return refuse(payment.reason, payment.message, payment.payer);
   if (payment.cents !== cart.amount)
     return refuse("invalid_amount", `The authorization moves ${payment.cents} cents; the cart is ${cart.amount}.`, payment.payer);

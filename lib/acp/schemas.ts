@@ -186,7 +186,13 @@ export const AuthenticationProvider = z
   .object({ provider: z.enum(["stripe", "adyen"]), merchant_id: z.string(), supported_authentication_methods: z.array(z.enum(["3ds"])) })
   .strict();
 
-export const Order = z.object({ id: z.string(), checkout_session_id: z.string(), permalink_url: z.url() }).strict();
+/**
+ * ACP's Order, plus `serviceReceipt`: the service's signed receipt of the payment (a compact JWS; docs/receipts.md), the
+ * one field beyond ACP's closed schema, as the contract requires of the completed order ("Receipts").
+ */
+export const Order = z
+  .object({ id: z.string(), checkout_session_id: z.string(), permalink_url: z.url(), serviceReceipt: z.string().optional() })
+  .strict();
 
 export const CheckoutSession = z
   .object({

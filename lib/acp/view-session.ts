@@ -9,6 +9,7 @@ import type { Scope } from "../scope";
 import { env } from "../env";
 import type { AcpCheckoutSession, Product } from "../generated/prisma/client";
 import type { SoldItem } from "../checkouts/price-items";
+import { serviceReceiptOf } from "../receipts/service-receipt";
 import type { CheckoutSessionObject } from "./schemas";
 import type { StoredSessionStatus } from "./transitions";
 
@@ -151,7 +152,12 @@ export async function viewSession(db: Db, session: AcpCheckoutSession, priced?: 
     const sold = await db.order.findUniqueOrThrow({ where: { id: session.orderId } });
     lines = soldLines(sold.items as SoldItem[]);
     currency = sold.currency.toLowerCase();
-    order = { id: sold.id, checkout_session_id: session.id, permalink_url: permalinkUrl(sold.id) };
+    order = {
+      id: sold.id,
+      checkout_session_id: session.id,
+      permalink_url: permalinkUrl(sold.id),
+      ...(await serviceReceiptOf(db, sold.paymentIntentId)),
+    };
   } else {
     const cart = priced ?? (await priceCart(db, session, session.items as unknown as CartItem[]));
     lines = cart.lines;

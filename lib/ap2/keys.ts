@@ -2,36 +2,23 @@
 // (lib/crypto/secret-box.ts), published as a JWKS at GET /ap2/:merchantId/jwks.json. One active key per merchant
 // (a partial unique index decides between concurrent first uses); rotation retires it, and a retired key stays in
 // the JWKS, and verifies mandates it signed, for RETIRED_KEY_SECONDS.
-import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from "jose";
-import { openSecret, sealSecret } from "../crypto/secret-box";
+import { importJWK, type JWK } from "jose";
+import { newSealedKeyPair, openPrivateKey, SIGNING_ALG } from "../crypto/signing-key-pair";
 import type { Db } from "../db";
 
 export const RETIRED_KEY_SECONDS = 24 * 3600;
-export const ALG = "ES256";
+export const ALG = SIGNING_ALG;
 
 export interface SigningKey {
   kid: string;
   privateKey: CryptoKey;
 }
 
-async function newKeyRow(merchantId: string) {
-  const { publicKey, privateKey } = await generateKeyPair(ALG, { extractable: true });
-  const publicJwk = await exportJWK(publicKey);
-  const kid = await calculateJwkThumbprint(publicJwk);
-  const privateJwk = await exportJWK(privateKey);
-  return {
-    kid,
-    merchantId,
-    publicJwk: { ...publicJwk, kid, alg: ALG, use: "sig" },
-    sealed: sealSecret(JSON.stringify({ ...privateJwk, kid, alg: ALG })),
-  };
-}
-
 async function insertKey(db: Db, merchantId: string): Promise<void> {
-  const row = await newKeyRow(merchantId);
+  const row = await newSealedKeyPair();
   await db.$executeRaw`
     INSERT INTO ap2_signing_keys (kid, merchant_id, public_jwk, private_jwk_ciphertext, active)
-    VALUES (${row.kid}, ${merchantId}, ${JSON.stringify(row.publicJwk)}::jsonb, ${row.sealed}, true)
+    VALUES (${row.kid}, ${merchantId}, ${JSON.stringify(row.publicJwk)}::jsonb, ${row.sealedPrivateJwk}, true)
     ON CONFLICT DO NOTHING`;
 }
 
@@ -42,8 +29,7 @@ export async function activeSigningKey(db: Db, merchantId: string): Promise<Sign
     await insertKey(db, merchantId); // a concurrent first use inserts nothing (one active key per merchant)
     key = await db.ap2SigningKey.findFirstOrThrow({ where: { merchantId, active: true } });
   }
-  const jwk = JSON.parse(openSecret(key.privateJwkCiphertext)) as JWK;
-  return { kid: key.kid, privateKey: (await importJWK(jwk, ALG)) as CryptoKey };
+  return { kid: key.kid, privateKey: await openPrivateKey(key.privateJwkCiphertext) };
 }
 
 function publishedWhere(merchantId: string) {

@@ -1,6 +1,6 @@
 // Restricted API keys' permissions (docs/restricted-keys.md): resource -> "none" | "read" | "write", write
 // implying read. The resources are the /v1 collections and the protocol paths as the contract names them, plus
-// `paywall` (the /v1/paywall/* service side, which no collection of the contract's list covers). A secret key
+// `paywall` (the /v1/paywall/* service side, which no collection of the contract's list covers) and `receipts`. A secret key
 // (`sk_`) has no permissions object: it may do everything. Every route and MCP tool declares the one
 // (resource, level) it needs; the request pipeline checks it in the authentication statement itself.
 import { z } from "zod";
@@ -20,6 +20,9 @@ export const RESOURCES = [
   "paid_resources",
   "shared_payment_tokens",
   "paywall",
+  // Signed receipts (GET /v1/payment_intents/:id/receipt, read only): a resource of its own, so that a key that
+  // gathers evidence (receipts for a dispute) needs no access to list or search the PaymentIntents.
+  "receipts",
   // Live x402's payout addresses: readable with a grant; never written with a restricted key (lib/x402/payout-addresses.ts).
   "payout_addresses",
   "x402",

@@ -47,7 +47,8 @@ export type ChallengeCheck =
  * Whether a credential's challenge is one the service issued (HMAC), for THIS resource at its CURRENT price,
  * and not expired. Single use is the settlement's part.
  */
-export function checkChallenge(credential: ServiceCredential, resource: PricedResource, now = Date.now()): ChallengeCheck {
+/** `paidBefore`: this very credential paid already (its answer is made again): its price and expiry stand as paid. */
+export function checkChallenge(credential: ServiceCredential, resource: PricedResource, paidBefore = false): ChallengeCheck {
   const { challenge, request } = credential;
   let issued = false;
   try {
@@ -59,13 +60,13 @@ export function checkChallenge(credential: ServiceCredential, resource: PricedRe
   if (request.externalId !== resource.id || request.recipient !== resource.merchantId) {
     return { ok: false, problem: "invalid_challenge", message: "The challenge is for another resource." };
   }
-  if (request.amount !== String(resource.amount) || request.currency.toLowerCase() !== resource.currency.toLowerCase()) {
+  if (!paidBefore && (request.amount !== String(resource.amount) || request.currency.toLowerCase() !== resource.currency.toLowerCase())) {
     return { ok: false, problem: "invalid_challenge", message: "The challenge's price is not this resource's price." };
   }
   const expiresAt = challenge.expires ? new Date(challenge.expires) : null;
   if (!expiresAt || Number.isNaN(expiresAt.getTime()))
     return { ok: false, problem: "invalid_challenge", message: "The challenge has no expiry." };
-  if (expiresAt.getTime() <= now)
+  if (!paidBefore && expiresAt.getTime() <= Date.now())
     return { ok: false, problem: "payment_expired", message: `The challenge expired at ${challenge.expires}.` };
   return { ok: true, expiresAt };
 }

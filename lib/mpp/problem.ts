@@ -22,6 +22,7 @@ export type ProblemKind =
   | "not_found"
   | "rate_limited"
   | "method_not_allowed"
+  | "conflict"
   | "bad_gateway"
   | "service_unavailable"
   | "internal";
@@ -40,6 +41,8 @@ const KINDS: Record<ProblemKind, { status: number; title: string; type: string }
   not_found: { status: 404, title: "Not Found", type: "about:blank" },
   rate_limited: { status: 429, title: "Too Many Requests", type: "about:blank" },
   method_not_allowed: { status: 405, title: "Method Not Allowed", type: "about:blank" },
+  // A payment taken already whose answer is not kept (replay_not_stored): never a 402 (that would invite paying again).
+  conflict: { status: 409, title: "Conflict", type: "about:blank" },
   bad_gateway: { status: 502, title: "Bad Gateway", type: "about:blank" },
   service_unavailable: { status: 503, title: "Service Unavailable", type: "about:blank" },
   internal: { status: 500, title: "Internal Payment Error", type: `${PROBLEM_BASE}internal-payment-error` },

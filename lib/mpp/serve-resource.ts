@@ -8,13 +8,14 @@
 // 503 database); nothing here is a 500 unless something unexpected failed (and then nothing was charged).
 import { Receipt } from "mppx";
 import { MPP_METHOD_NAME } from "agent-payments-sdk/mpp";
-import { transaction } from "../db";
+import { getDb, transaction } from "../db";
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "../db-availability";
 import { setTimeout as sleep } from "node:timers/promises";
-import { BusyError, DomainError, keepCommittedState } from "../errors";
+import { AnswerPendingError, BusyError, DomainError, keepCommittedState } from "../errors";
 import type { PaidResource } from "../generated/prisma/client";
 import type { HttpResult } from "../http/errors";
 import { paidResourceRoute } from "../paid-sale/sell-paid-resource";
+import { serviceReceiptOf } from "../receipts/service-receipt";
 import type { RecordSale, SaleProtocol, Settled, Step } from "../paid-sale/sale-protocol";
 import { checkChallenge, issueChallenge } from "./challenge";
 import { credentialHashOf, parseServiceCredential, type ServiceCredential } from "./parse-credential";
@@ -47,8 +48,8 @@ const mppSale: SaleProtocol<ServiceCredential, Payment, Refusal> = {
   },
   fingerprint: (credential) => credentialHashOf(credential),
   async verify({ resource }, credential, paidBefore) {
-    // A credential that paid already has its answer made again, however long ago its challenge expired.
-    const check = checkChallenge(credential, resource, paidBefore ? Number.NEGATIVE_INFINITY : Date.now());
+    // A credential that paid already has its answer made again, whatever its challenge's expiry or today's price.
+    const check = checkChallenge(credential, resource, paidBefore);
     return check.ok ? { ok: true, value: { credential, expiresAt: check.expiresAt } } : refused(check.problem, check.message);
   },
   async settle({ resource }, payment, record) {
@@ -58,24 +59,27 @@ const mppSale: SaleProtocol<ServiceCredential, Payment, Refusal> = {
       try {
         return await settleOnce(resource, payment, record);
       } catch (err) {
-        if (!(err instanceof BusyError) || Date.now() > deadline) throw err;
+        if (!(err instanceof BusyError)) throw err;
+        if (Date.now() > deadline) throw new AnswerPendingError(null); // being taken: never a 402 inviting a second payment
         await sleep(25);
       }
     }
   },
   settleFailed(_sale, _payment, err) {
+    if (err instanceof AnswerPendingError) throw err; // 503 with Retry-After (mppErrorResult)
     if (err instanceof DomainError) return refusalOf(err);
     if (isDatabaseUnavailable(err)) throw err; // the pipeline's 503 (mppErrorResult)
     console.error("[mpp] settling a credential failed:", err instanceof Error ? (err.stack ?? err.message) : err);
     return { kind: "internal", detail: "An internal error occurred; nothing was charged." };
   },
-  receipt({ resource }, _payment, settled) {
+  async receipt({ resource }, _payment, settled) {
     const receipt = Receipt.from({
       method: MPP_METHOD_NAME,
       reference: settled.paymentIntentId,
       status: "success",
       timestamp: new Date().toISOString(),
       externalId: resource.id,
+      ...(await serviceReceiptOf(getDb(), settled.paymentIntentId)), // the signed receipt, kept in the JSON stock mppx parses
     });
     return { "Payment-Receipt": Receipt.serialize(receipt) };
   },
@@ -143,6 +147,9 @@ function problemOf(err: unknown, requestId: string): [ProblemKind, string, Recor
   }
   if (err instanceof DomainError) {
     if (err.code === "RATE_LIMITED") return ["rate_limited", err.message];
+    // A payment taken already: its answer not kept (409), or still being made (503 answer_pending, Retry-After).
+    if (err.code === "CONFLICT") return ["conflict", err.message, err.details];
+    if (err.code === "CIRCUIT_OPEN") return ["service_unavailable", err.message, { code: err.code, ...err.details }];
     if (err.code === "NOT_FOUND") return ["not_found", `No such paid resource: '${String(err.details.id ?? "").slice(0, 80)}'`];
     if (err.code === "VALIDATION_ERROR") return ["bad_request", err.message]; // the body to forward (size, UTF-8)
     if (err.code === "UPSTREAM_ERROR") return ["bad_gateway", err.message, err.details]; // forward_failed, refunded

@@ -9,6 +9,7 @@ import type { Db } from "../db";
 import { DomainError, GoneError } from "../errors";
 import type { Scope } from "../scope";
 import { credentialHashOf, parseServiceCredential } from "./parse-credential";
+import { serviceReceiptOf } from "../receipts/service-receipt";
 import { settleCredential } from "./settle-credential";
 import { MPP_METHOD_NAME } from "agent-payments-sdk/mpp";
 
@@ -57,6 +58,7 @@ export async function verifyMerchantCredential(tx: Db, merchant: Scope, input: {
       status: "success",
       timestamp: paymentIntent.capturedAt ?? paymentIntent.createdAt,
       ...(request.externalId ? { externalId: request.externalId } : {}),
+      ...(await serviceReceiptOf(tx, paymentIntent.id)),
     },
     paymentIntent,
   };

@@ -8,6 +8,7 @@ export const TAGS: { name: string; description?: string }[] = [
   { name: "Checkouts" },
   { name: "Orders" },
   { name: "PaymentIntents" },
+  { name: "Receipts", description: "Signed receipts of captured PaymentIntents and the keys that verify them (docs/receipts.md)" },
   { name: "Refunds" },
   { name: "Balance" },
   { name: "Events" },

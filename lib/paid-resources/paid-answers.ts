@@ -61,6 +61,14 @@ export async function findPaidSale(db: Db, paidResourceId: string, credentialHas
   return rows[0] ?? null;
 }
 
+/** The lease taken with the settlement, renewed once the payment stands (a live one waited on the chain): false if lost. */
+export async function renewAnswerLease(db: Db, paymentIntentId: string, token: string): Promise<boolean> {
+  const renewed = await db.$executeRaw`
+    UPDATE paid_answers SET forward_until = now() + make_interval(secs => ${ANSWER_LEASE_MS() / 1000})
+     WHERE payment_intent_id = ${paymentIntentId} AND forward_token = ${token} AND answered_at IS NULL`;
+  return renewed === 1;
+}
+
 /** The lease given back with no answer (a forward that may be tried again with the same payment). */
 export async function releaseAnswerLease(db: Db, paymentIntentId: string, token: string): Promise<void> {
   await db.$executeRaw`

@@ -64,8 +64,8 @@ export interface SaleProtocol<Credential, Payment, Refusal> {
   settle(sale: Sale, payment: Payment, record: RecordSale): Promise<Step<Settled, Refusal>>;
   /** The settlement threw and rolled back (nothing charged): the refusal to answer, or the error rethrown. */
   settleFailed(sale: Sale, payment: Payment, err: unknown): Refusal;
-  /** The receipt headers of the paid answer. */
-  receipt(sale: Sale, payment: Payment, settled: Settled): Record<string, string>;
+  /** The receipt headers of the paid answer (signed receipts included: lib/receipts). */
+  receipt(sale: Sale, payment: Payment, settled: Settled): Promise<Record<string, string>>;
   /** A refusal as the protocol answers it (a 402 carries the terms to pay again). */
   refuse(sale: Sale, refusal: Refusal): Response;
   /** 405: the resource takes other methods (`allowed`); nothing was read. */

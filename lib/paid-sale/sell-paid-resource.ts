@@ -34,6 +34,7 @@ import {
   leaseAnswer,
   readAnswer,
   releaseAnswerLease,
+  renewAnswerLease,
   type PaidAnswer,
 } from "../paid-resources/paid-answers";
 import { createRefund } from "../refunds/create-refund";
@@ -94,11 +95,13 @@ export async function sellPaidResource<C, P, R>(protocol: SaleProtocol<C, P, R>,
 
   // Committed: the payment is in the ledger. Now the paid content, made once.
   const paid = settled.value;
-  const receipt = protocol.receipt(sale, payment.value, paid);
+  const receipt = await protocol.receipt(sale, payment.value, paid);
   const key = { paymentIntentId: paid.paymentIntentId, paidResourceId: resource.id, credentialHash };
+  // The lease taken with the settlement, renewed (a live payment may have waited on the chain past it), or another.
+  const held = lease as { token: string } | null;
+  let token = held && (await renewAnswerLease(getDb(), paid.paymentIntentId, held.token)) ? held.token : null;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const token = (lease as { token: string } | null)?.token ?? (await leaseAnswer(getDb(), key));
-    lease = null;
+    token ??= await leaseAnswer(getDb(), key);
     if (token) return makeAnswer(protocol.name, sale, paid, { token, receipt, body });
     const again = await answerAgain(sale, paid.paymentIntentId);
     if (again) return again;
@@ -123,13 +126,7 @@ async function makeAnswer(
   made: { token: string; receipt: Record<string, string>; body: string | undefined },
 ): Promise<Response> {
   const { paymentIntentId } = settled;
-  const keep = (answer: PaidAnswer) =>
-    keepAnswer(getDb(), paymentIntentId, made.token, answer, resource.replayable).catch((err: unknown) =>
-      console.error(
-        `[paid] keeping the answer to ${paymentIntentId} failed (a replay makes it again):`,
-        err instanceof Error ? err.message : err,
-      ),
-    );
+  const keep = (answer: PaidAnswer) => keepWithRetries(paymentIntentId, made.token, answer, resource.replayable);
   let answer: PaidAnswer;
   if (resource.url === null) {
     const body = Buffer.from(JSON.stringify(resource.content ?? null));
@@ -148,7 +145,9 @@ async function makeAnswer(
         throw failedForwardOnChain(resource, settled, settled.onChain.transaction, failure);
       }
       const error = await refundFailedForward(protocol, resource, settled, failure);
-      await keep({ kind: "error", message: error.message, details: error.details });
+      // Refunded: that 502 is the answer for good. Not refunded (the rail down too): the same payment forwards again.
+      if (error.details.refundId) await keep({ kind: "error", message: error.message, details: error.details });
+      else await releaseAnswerLease(getDb(), paymentIntentId, made.token);
       throw error;
     }
     answer = { kind: "content", status: forward.status, contentType: forward.contentType, headers: made.receipt, body: forward.body };
@@ -163,12 +162,30 @@ async function makeAnswer(
  */
 async function answerAgain({ headers }: Sale, paymentIntentId: string): Promise<Response | null> {
   const deadline = Date.now() + ANSWER_LEASE_MS();
-  for (;;) {
+  for (let pause = 20; ; pause = Math.min(pause * 2, 500)) {
     const kept = await readAnswer(getDb(), paymentIntentId);
     if (kept.answer) return answerWith(headers, kept.answer, paymentIntentId);
     if (!kept.leased) return null;
     if (Date.now() > deadline) throw new AnswerPendingError(paymentIntentId);
-    await sleep(50);
+    await sleep(pause); // a content answer takes milliseconds, a forward up to its time-out
+  }
+}
+
+/** The answer kept, retried over a brief database error: a replay would otherwise wait out the lease and forward again. */
+async function keepWithRetries(paymentIntentId: string, token: string, answer: PaidAnswer, keepBody: boolean): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await keepAnswer(getDb(), paymentIntentId, token, answer, keepBody);
+    } catch (err) {
+      if (attempt === 3) {
+        console.error(
+          `[paid] keeping the answer to ${paymentIntentId} failed (a replay makes it again):`,
+          err instanceof Error ? err.message : err,
+        );
+        return;
+      }
+      await sleep(100 * attempt);
+    }
   }
 }
 

@@ -48,6 +48,11 @@ export interface CheckInput {
   now?: Date;
   /** Leave the time window to the caller (windowRefusal): a payment that may be one sent again. */
   skipWindow?: boolean;
+  /**
+   * The very payment was taken before (a hosted resource found its answer): its own terms stand (the requirements
+   * are its `accepted`, its payTo the address it paid); its settlement can only answer the first one.
+   */
+  paidBefore?: boolean;
 }
 
 /** validBefore must leave this many seconds to settle (the reference facilitator's margin). */
@@ -168,7 +173,8 @@ export async function checkPayment(input: CheckInput): Promise<PaymentCheck> {
       payer,
     );
   const merchantPayTo = network.payTo;
-  if (!sameAddress(req.payTo, merchantPayTo)) {
+  // A payment taken before keeps the address it paid, whatever the merchant's is now (its answer is made again).
+  if (!input.paidBefore && !sameAddress(req.payTo, merchantPayTo)) {
     return refuse(
       "invalid_exact_evm_recipient_mismatch",
       `payTo must be this merchant's address ${merchantPayTo} (GET /x402/supported).`,

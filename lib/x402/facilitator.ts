@@ -9,6 +9,7 @@ import type { Caller } from "../scope";
 import { getDb, type Db } from "../db";
 import { claimKeyOf, readClaim } from "./chain-claims";
 import { checkPayment, windowRefusal, type RefusedPayment } from "./check-payment";
+import { settleReceipts } from "./receipts";
 import { identifierConflict, identifierTaken, identityOf, PAYMENT_IDENTIFIER_CONFLICT, replayedPayment } from "./replays";
 import { payableNetworks } from "../chains/payable-networks";
 import { FacilitatorBody } from "./schemas";
@@ -56,7 +57,7 @@ export async function verifyX402(db: Db, principal: Caller, body: unknown) {
   const check = { livemode: principal.livemode, networks, version: request.x402Version, skipWindow: true, ...request };
   const payment = await checkPayment(check);
   if (!payment.ok) return verifyRefusal(payment);
-  const identity = identityOf(request.paymentPayload);
+  const identity = identityOf(request.paymentPayload, payment);
   if (!identity.ok) return verifyRefusal({ ...nonceUsed(payment), reason: "invalid_payload", message: identity.message });
   // Settled before: valid for the merchant that settled this very payload (its settle answers the first result).
   const claim = await readClaim(db, claimKeyOf(payment));
@@ -101,10 +102,13 @@ export async function settleX402(principal: Caller, body: unknown, hooks: ChainH
   }
   // extensions: the PaymentIntent (in live mode `transaction` is the chain's), and whether this answers a payment
   // again (the same payload settled before: its first result, which the SDK's paywall never serves twice).
+  // The service's receipt only: the offer-receipt is the resource server's to sign (a hosted resource's answer has it).
+  const paid = { paymentIntentId: settled.paymentIntentId, payer: payment.payer, network: payment.network.caip2 };
+  const receipts = await settleReceipts(getDb(), { ...paid, transaction: settled.transaction, resourceUrl: null });
   return {
     ...settleResponse(payment, settled.transaction),
     amount: payment.authorization.value,
-    extensions: { paymentIntentId: settled.paymentIntentId, ...(settled.replayed ? { replayed: true } : {}) },
+    extensions: { paymentIntentId: settled.paymentIntentId, ...(settled.replayed ? { replayed: true } : {}), ...receipts },
   };
 }
 

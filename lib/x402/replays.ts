@@ -17,6 +17,8 @@ export const PAYMENT_IDENTIFIER_CONFLICT = "payment_identifier_conflict";
 export interface PaymentIdentity {
   payloadHash: string;
   paymentIdentifier: string | null;
+  /** What the authorization moves (atomic units): compared instead of the hash for a claim made before hashes were kept. */
+  value: string;
 }
 
 /** The hash of a payload as sent (canonical JSON: the same payload re-encoded is the same payment). */
@@ -25,15 +27,19 @@ export function payloadHashOf(paymentPayload: unknown): string {
 }
 
 /** The payment's identity, or why its payment-identifier is malformed (16-128 of [A-Za-z0-9_-]). */
-export function identityOf(paymentPayload: unknown): { ok: true; identity: PaymentIdentity } | { ok: false; message: string } {
+export function identityOf(
+  paymentPayload: unknown,
+  payment: VerifiedPayment,
+): { ok: true; identity: PaymentIdentity } | { ok: false; message: string } {
   const payloadHash = payloadHashOf(paymentPayload);
+  const value = payment.authorization.value;
   const extensions = (paymentPayload as { extensions?: Record<string, unknown> } | null)?.extensions;
   if (!extensions || typeof extensions !== "object" || !("payment-identifier" in extensions))
-    return { ok: true, identity: { payloadHash, paymentIdentifier: null } };
+    return { ok: true, identity: { payloadHash, paymentIdentifier: null, value } };
   const { id, validation } = extractAndValidatePaymentIdentifier(paymentPayload as never);
   if (!validation.valid)
     return { ok: false, message: `The payment-identifier extension is invalid: ${(validation.errors ?? []).join("; ")}` };
-  return { ok: true, identity: { payloadHash, paymentIdentifier: id } };
+  return { ok: true, identity: { payloadHash, paymentIdentifier: id, value } };
 }
 
 /** The same payment-identifier was used with another payment: refused, nothing moved (409 where the path has statuses). */
@@ -58,6 +64,7 @@ export interface ReplaySale {
 export interface ClaimOfPayment {
   merchantId: string;
   livemode: boolean;
+  value: string;
   paymentIntentId: string | null;
   payloadHash: string | null;
   paymentIdentifier: string | null;
@@ -76,10 +83,12 @@ export async function replayedPayment(
   identity: PaymentIdentity,
   sale: ReplaySale,
 ): Promise<PaymentIntent | "conflict" | null> {
-  if (claim.payloadHash !== identity.payloadHash)
+  if (claim.merchantId !== merchant.merchantId || claim.livemode !== merchant.livemode) return null; // another's: used, no more said
+  // A claim made before payload hashes were kept (a live payment pending across the upgrade): its value is compared.
+  const samePayload = claim.payloadHash === null ? claim.value === identity.value : claim.payloadHash === identity.payloadHash;
+  if (!samePayload)
     return identity.paymentIdentifier !== null && claim.paymentIdentifier === identity.paymentIdentifier ? "conflict" : null;
-  if (claim.merchantId !== merchant.merchantId || claim.livemode !== merchant.livemode || !claim.recent || !claim.paymentIntentId)
-    return null;
+  if (!claim.recent || !claim.paymentIntentId) return null;
   const pi = await db.paymentIntent.findUnique({ where: { id: claim.paymentIntentId } });
   if (!pi || pi.paidResourceId !== (sale.paidResourceId ?? null) || pi.source !== (sale.source ?? "x402")) return null;
   if (sale.paidBy && !(await sale.paidBy(pi.id))) return null;

@@ -10,7 +10,7 @@
 import { declarePaymentIdentifierExtension, PAYMENT_IDENTIFIER } from "@x402/extensions/payment-identifier";
 import { canonicalJson } from "../canonical-json";
 import { getDb } from "../db";
-import { ConflictError, SettlementPendingError } from "../errors";
+import { AnswerPendingError, ConflictError, SettlementPendingError } from "../errors";
 import type { PaidResource } from "../generated/prisma/client";
 import { paidResourceRoute } from "../paid-sale/sell-paid-resource";
 import type { Sale, SaleProtocol } from "../paid-sale/sale-protocol";
@@ -19,6 +19,7 @@ import { checkPayment, type VerifiedPayment } from "./check-payment";
 import { decodeHeader, encodeHeader, MAX_PAYMENT_HEADER_CHARS } from "./encoding";
 import { centsToAtomic, MAX_TIMEOUT_SECONDS, SCHEME } from "./networks";
 import { payableNetworks, type PayableNetwork } from "../chains/payable-networks";
+import { settleReceipts } from "./receipts";
 import { PAYMENT_IDENTIFIER_CONFLICT } from "./replays";
 import { settleVerifiedPayment } from "./settle";
 import { failedSettleResponse, settleFailureOf, UNEXPECTED_SETTLE_ERROR } from "./settle-failure";
@@ -131,11 +132,14 @@ const x402Sale: SaleProtocol<Envelope, Payment, Refusal> = {
     return { ok: true, value: { version, payload: decoded } };
   },
   fingerprint: ({ payload }) => canonicalJson(payload),
-  async verify(sale, { version, payload }) {
+  async verify(sale, { version, payload }, paidBefore) {
     const { resource } = sale;
-    const signed = { paymentPayload: payload, paymentRequirements: requirementsFor(sale, version, payload) };
+    // Taken before (its answer is made again): checked against the terms it paid, not today's (a price or payout changed).
+    const accepted = (payload as { accepted?: object }).accepted;
+    const paymentRequirements = paidBefore && version === 2 && accepted ? accepted : requirementsFor(sale, version, payload);
+    const signed = { paymentPayload: payload, paymentRequirements };
     // The time window is the settlement's to check (settle.ts), after a payment sent again got its first result.
-    const check = { livemode: resource.livemode, networks: networksOf(sale), version, skipWindow: true, ...signed };
+    const check = { livemode: resource.livemode, networks: networksOf(sale), version, skipWindow: true, paidBefore, ...signed };
     const verified = await checkPayment(check);
     return verified.ok ? { ok: true, value: { verified, signed } } : refused(verified.reason, verified.message);
   },
@@ -152,15 +156,18 @@ const x402Sale: SaleProtocol<Envelope, Payment, Refusal> = {
   },
   settleFailed({ headers, resource }, { verified: payment }, err) {
     // Live: the chain or the database failed: the error contract (502 UPSTREAM_ERROR, 503 pending or outage).
-    if (resource.livemode || err instanceof SettlementPendingError) throw err;
+    if (resource.livemode || err instanceof SettlementPendingError || err instanceof AnswerPendingError) throw err;
     // x402's answer to a failed settlement, never the /v1 error contract.
     const failure = settleFailureOf(err, headers.get("Request-Id") ?? "");
     if (failure.retryAfterSeconds !== null) headers.set("Retry-After", String(failure.retryAfterSeconds));
     const settlement = failedSettleResponse(UNEXPECTED_SETTLE_ERROR, failure.message, payment.networkName, payment.payer);
     return { error: UNEXPECTED_SETTLE_ERROR, message: failure.message, settlement };
   },
-  receipt(_sale, { verified }, settled) {
-    const receipt = encodeHeader(settleResponse(verified, settled.onChain?.transaction ?? settled.paymentIntentId));
+  async receipt({ resource }, { verified }, settled) {
+    const transaction = settled.onChain?.transaction ?? settled.paymentIntentId;
+    const paid = { paymentIntentId: settled.paymentIntentId, payer: verified.payer, network: verified.network.caip2, transaction };
+    const extensions = await settleReceipts(getDb(), { ...paid, resourceUrl: paidResourceUrl("x402", resource.id) });
+    const receipt = encodeHeader({ ...settleResponse(verified, transaction), extensions });
     return Object.fromEntries(PAYMENT_RESPONSE_HEADERS.map((name) => [name, receipt]));
   },
   refuse: paymentRequired,

@@ -5,6 +5,7 @@
 // is waited for (a few seconds at most) so that its duplicate gets the same result, never "used".
 import { setTimeout as sleep } from "node:timers/promises";
 import { getDb, transaction } from "../db";
+import { AnswerPendingError } from "../errors";
 import type { Scope } from "../scope";
 import { windowRefusal, type VerifiedPayment } from "./check-payment";
 import { identityOf, PAYMENT_IDENTIFIER_CONFLICT } from "./replays";
@@ -23,7 +24,7 @@ export async function settleVerifiedPayment(
   signed: SignedPayment,
   hooks: ChainHooks = {},
 ): Promise<X402Settlement> {
-  const identity = identityOf(signed.paymentPayload);
+  const identity = identityOf(signed.paymentPayload, payment);
   if (!identity.ok) {
     const refusal = {
       ok: false as const,
@@ -47,7 +48,8 @@ export async function settleVerifiedPayment(
   for (;;) {
     const settled = await transaction((tx) => settlePayment(tx, merchant, payment, sale, identity.identity));
     if (settled.ok) return settledAnswer(settled);
-    if (!settled.busy || Date.now() > deadline) return { kind: "refused", refusal: settled, transaction: "" };
+    if (!settled.busy) return { kind: "refused", refusal: settled, transaction: "" };
+    if (Date.now() > deadline) throw new AnswerPendingError(null); // still being taken: 503, never "used" (a 402 invites paying again)
     await sleep(25); // the racing settlement commits in milliseconds; then this one finds its claim
   }
 }

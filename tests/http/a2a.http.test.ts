@@ -9,6 +9,7 @@ import { Message, TaskState } from "@a2a-js/sdk";
 import { ClientFactory, ClientFactoryOptions, createAuthenticatingFetchWithRetry, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
 import { LegacyJsonRpcTransport } from "@a2a-js/sdk/compat/v0_3/client";
 import { x402Client } from "@x402/fetch";
+import { decodeJwt } from "jose";
 import { ExactEvmScheme } from "@x402/evm";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -234,9 +235,24 @@ describe("buying with the a2a-x402 extension", () => {
     const done = t2.status!.message!.metadata!;
     expect(done["x402.payment.status"]).toBe("payment-completed");
     expect(done["x402.payment.receipts"]).toEqual([
-      { success: true, transaction: expect.stringMatching(/^pi_/), network: "eip155:84532", payer: account.address },
+      {
+        success: true,
+        transaction: expect.stringMatching(/^pi_/),
+        network: "eip155:84532",
+        payer: account.address,
+        serviceReceipt: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
+      },
     ]);
     const piId = done["x402.payment.receipts"][0].transaction;
+    // The service's signed receipt of the payment (docs/receipts.md), the one GET /v1/payment_intents/:id/receipt answers.
+    expect(decodeJwt(done["x402.payment.receipts"][0].serviceReceipt)).toMatchObject({
+      sub: piId,
+      source: "a2a",
+      payer: { type: "address", id: account.address },
+    });
+    expect((await call("GET", `/v1/payment_intents/${piId}/receipt`, { key: seller.testKey })).body.jws).toBe(
+      done["x402.payment.receipts"][0].serviceReceipt,
+    );
 
     const pi = await call("GET", `/v1/payment_intents/${piId}`, { key: seller.testKey });
     expect(pi.body).toMatchObject({

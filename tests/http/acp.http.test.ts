@@ -177,6 +177,9 @@ describe("ACP checkout flow", () => {
     const pi = await call("GET", `/v1/payment_intents/${v1Order.body.paymentIntentId}`, { key: m.testKey });
     // Captured; or settled already, when another test's tick ran the settlement (test mode settles on the next tick).
     expect(pi.body).toMatchObject({ status: expect.stringMatching(/^(captured|settled)$/), source: "acp", amount: 2500 });
+    // The completed order carries the service's signed receipt of the payment (docs/receipts.md).
+    const receipt = await call("GET", `/v1/payment_intents/${pi.body.id}/receipt`, { key: m.testKey });
+    expect(order.serviceReceipt).toBe(receipt.body.jws);
 
     // Completed: GET shows the order; cancel is 405; complete again is refused; the token is spent.
     const after = await acpCall("GET", `/acp/checkout_sessions/${session.id}`, { key: m.testKey });

@@ -6,7 +6,7 @@
 // the old key published.
 import { createHash, randomUUID } from "node:crypto";
 import { Message, TaskState, type Task } from "@a2a-js/sdk";
-import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
+import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../lib/db";
 import type { ServerProcess } from "../../scripts/lib/server-process";
@@ -152,6 +152,12 @@ describe("AP2 with the real @a2a-js/sdk client", () => {
       psp_confirmation_id: expect.stringMatching(/^pi_/),
       network_confirmation_id: expect.stringMatching(/^ord_/),
       reference: expect.any(String),
+    });
+    // The service's signed receipt of the payment rides along (docs/receipts.md).
+    expect(decodeJwt(receipt.serviceReceipt)).toMatchObject({
+      sub: receipt.payment_id,
+      source: "ap2",
+      orderId: receipt.network_confirmation_id,
     });
 
     const pi = await call("GET", `/v1/payment_intents/${receipt.payment_id}`, { key: seller.testKey });

@@ -160,6 +160,10 @@ describe("GET /mpp/r/:id", () => {
     const content = await ok.text();
     const before = await balanceTotal();
     const count = await mppPayments();
+    // The receipt carries the service's signed receipt of the payment (the API's own JWS).
+    const paid = Receipt.deserialize(ok.headers.get("payment-receipt")!) as Receipt.Receipt & { serviceReceipt?: string };
+    const stored = await call("GET", `/v1/payment_intents/${paid.reference}/receipt`, { key: payee.testKey });
+    expect(paid.serviceReceipt).toBe(stored.body.jws);
     for (const s of [s1, s2]) {
       const replay = await fetch(url(resource.id, s), { headers: { Authorization: credential } });
       expect(replay.status).toBe(200);
@@ -172,6 +176,18 @@ describe("GET /mpp/r/:id", () => {
     const second = await fetch(url(resource.id), { headers: { Authorization: await credentialFor(resource.id, token.id) } });
     expect(second.status).toBe(402);
     expect(await mppPayments()).toBe(count);
+  });
+
+  it("replayable: false: the same credential again is a 409 problem replay_not_stored naming the payment, never a 500 or a second charge", async () => {
+    const kept = await createResource({ name: "Not kept", amount: PRICE, currency: "usd", content: { once: true }, replayable: false });
+    const credential = await credentialFor(kept.id, (await mint()).id);
+    const ok = await fetch(url(kept.id), { headers: { Authorization: credential } });
+    expect(ok.status).toBe(200);
+    const reference = Receipt.fromResponse(ok).reference;
+    const replay = await fetch(url(kept.id, s2), { headers: { Authorization: credential } });
+    const problem = await expectProblem(replay, 409, "about:blank");
+    expect(problem).toMatchObject({ reason: "replay_not_stored", paymentIntentId: reference });
+    expect(await getDb().paymentIntent.count({ where: { paidResourceId: kept.id } })).toBe(1);
   });
 
   it("a used token, an expired token, a token for another merchant, an amount above maxAmount: each refused, nothing charged", async () => {

@@ -283,6 +283,8 @@ describe("POST /mpp/verify directly", () => {
       receipt: { method: "service", status: "success", reference: res.body.paymentIntent.id },
       paymentIntent: { status: "captured", amount: 300, source: "mpp" },
     });
+    const stored = await call("GET", `/v1/payment_intents/${res.body.paymentIntent.id}/receipt`, { key: payee.key });
+    expect(res.body.receipt.serviceReceipt).toBe(stored.body.jws);
     // Without the "Payment " prefix too; the second time it is the same credential: its first result, replayed.
     const again = await call("POST", "/mpp/verify", { key: payee.key, body: { credential: cred.replace(/^Payment /, "") } });
     expect(again.status).toBe(200);

@@ -5,6 +5,7 @@
 // resources that keep no answer (replayable: false), and a refunded forward's 502 answered again.
 import { x402Client } from "@x402/core/client";
 import { ExactEvmScheme } from "@x402/evm";
+import { verifyReceiptSignatureJWS, type JWSSignedReceipt } from "@x402/extensions/offer-receipt";
 import { appendPaymentIdentifierToExtensions, generatePaymentId } from "@x402/extensions/payment-identifier";
 import { decodePaymentResponseHeader, wrapFetchWithPayment } from "@x402/fetch";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -106,6 +107,16 @@ describe("the same x402 payment after a lost answer", () => {
     expect(new Set(answers.map((a) => a.receipt)).size).toBe(1);
     const receipt = decodePaymentResponseHeader(answers[0].receipt!);
     expect(receipt).toMatchObject({ success: true, transaction: expect.stringMatching(/^pi_/) });
+    // Its receipts: the service's (the API's own JWS) and the offer-receipt extension's (the did:web key).
+    const stored = await call("GET", `/v1/payment_intents/${receipt.transaction}/receipt`, { key: m.testKey });
+    expect(receipt.extensions?.["service-receipt"]).toEqual({ jws: stored.body.jws });
+    const offerReceipt = (receipt.extensions?.["offer-receipt"] as { info: { receipt: JWSSignedReceipt } }).info.receipt;
+    expect(await verifyReceiptSignatureJWS(offerReceipt)).toMatchObject({
+      resourceUrl: `${baseUrl()}/x402/r/${r.id}`,
+      network: "eip155:84532",
+      transaction: receipt.transaction,
+      payer: receipt.payer,
+    });
     expect(await paymentsOf(r.id)).toBe(1);
     expect(forwardsTo(r.id)).toBe(1);
     expect(await balanceUsd(m.testKey)).toBe(before + 6);
@@ -158,6 +169,37 @@ describe("the same x402 payment after a lost answer", () => {
     const later = await send(r.id, header);
     expect(later.status).toBe(200);
     expect(JSON.parse(later.body)).toEqual({ fixed: true });
+  });
+
+  it("the request making the answer died (its lease ran out, no answer): the retry makes it, even after a price change; one PaymentIntent", async () => {
+    const r = await resource();
+    const { payload } = await payloadFor(r.id);
+    const header = b64(payload);
+    expect((await send(r.id, header)).status).toBe(200);
+    const pi = await getDb().paymentIntent.findFirstOrThrow({ where: { paidResourceId: r.id } });
+    // As a process killed mid-forward leaves it: the row, no answer, its lease run out. And the merchant reprices.
+    await getDb()
+      .$executeRaw`UPDATE paid_answers SET answered_at = NULL, status = NULL, body_sealed = NULL, forward_until = now() - interval '1 second' WHERE payment_intent_id = ${pi.id}`;
+    expect((await call("POST", `/v1/paid_resources/${r.id}`, { key: m.testKey, body: { amount: 9 } })).status).toBe(200);
+    const retry = await send(r.id, header);
+    expect(retry.status).toBe(200);
+    expect(forwardsTo(r.id)).toBe(2); // the one case the merchant's server is asked again: its first answer was never kept
+    expect(await paymentsOf(r.id)).toBe(1);
+    expect(await send(r.id, header)).toEqual(retry);
+  });
+
+  it("a payment header nested thousands deep is a 400, never a 500", async () => {
+    const r = await resource({ url: undefined, content: { x: 1 } });
+    const deep = `${"[".repeat(5000)}${"]".repeat(5000)}`;
+    const header = Buffer.from(`{"x402Version":2,"payload":${deep}}`).toString("base64");
+    const res = await fetch(`${baseUrl()}/x402/r/${r.id}`, { headers: { "PAYMENT-SIGNATURE": header } });
+    expect(res.status).toBe(400);
+    const facilitator = await fetch(`${baseUrl()}/x402/settle`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${m.testKey}`, "Content-Type": "application/json" },
+      body: `{"x402Version":2,"paymentPayload":{"x402Version":2,"payload":${deep}},"paymentRequirements":{}}`,
+    });
+    expect(facilitator.status).toBeLessThan(500);
   });
 
   it("an altered payload (another signature) unlocks nothing: refused, nothing charged", async () => {

@@ -57,6 +57,7 @@ describe("SDK boundaries", () => {
       "ServiceClient",
       "ServiceError",
       "verifyWebhook",
+      "verifyReceipt",
       "verifyForwardedRequest",
       "signForwardedRequest",
       "signWebhookPayload",

@@ -1,6 +1,13 @@
 // paywallHttp(options)(handler): the single-use paywall over plain HTTP (402 gate, proof in body or header).
 import { describe, expect, it } from "vitest";
-import { inMemoryConsumedStore, paywallHttp, REASON_CODES, ServiceError, type PaywallOptions } from "agent-payments-sdk";
+import {
+  inMemoryConsumedStore,
+  paywallHttp,
+  REASON_CODES,
+  serviceConsumedStore,
+  ServiceError,
+  type PaywallOptions,
+} from "agent-payments-sdk";
 import { FakePaywallBackend, PAY_ENDPOINT } from "./support";
 
 const terms = { merchantId: "mer_test", price: 99, currency: "EUR", sku: "api.translate" };
@@ -118,5 +125,20 @@ describe("paywallHttp", () => {
 
   it("construction fails without a consumed store", () => {
     expect(() => paywallHttp({ backend: new FakePaywallBackend(), ...terms } as unknown as PaywallOptions)).toThrow(/consumed/);
+  });
+
+  it("x402 redeems in the consumed store: a service store of the other mode than the x402 key fails at construction", () => {
+    const service = "http://service.test";
+    const store = serviceConsumedStore({ baseUrl: service, apiKey: "sk_test_abc", merchantId: "mer_test" });
+    const options = (apiKey: string): PaywallOptions => ({
+      backend: new FakePaywallBackend(),
+      consumed: store,
+      ...terms,
+      currency: "usd",
+      x402: { baseUrl: service, apiKey },
+    });
+    expect(() => paywallHttp(options("sk_live_abc"))).toThrow(/same mode/);
+    expect(() => paywallHttp(options("rk_live_abc"))).toThrow(/same mode/);
+    expect(() => paywallHttp(options("rk_test_abc"))).not.toThrow();
   });
 });

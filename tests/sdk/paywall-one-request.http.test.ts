@@ -78,7 +78,7 @@ describe("paywall with the service store of the same service: one request per pa
     ).toBe(true);
   });
 
-  it("paywall() (MCP): each reason code reaches the gate as before, one request each", async () => {
+  it("paywall() (MCP): each reason code reaches the gate as before, one request each (insufficient_amount: and its refunds)", async () => {
     const service = { baseUrl: proxy.url, apiKey: seller.testKey };
     let runs = 0;
     const tool = paywall({
@@ -97,7 +97,13 @@ describe("paywall with the service store of the same service: one request per pa
     ];
     for (const [paymentIntentId, reasonCode] of cases) {
       let result: Awaited<ReturnType<typeof tool>> | undefined;
-      expect(await requestsDuring(async () => (result = await tool({ _servicePayment: { paymentIntentId } }, {})))).toHaveLength(1);
+      // insufficient_amount also reads the payment's refunds: one this paywall made after a failed call means it was
+      // redeemed (already_redeemed, docs/sdk.md "When the paid call fails").
+      const expected = [
+        "POST /v1/paywall/redemptions",
+        ...(reasonCode === "insufficient_amount" ? [expect.stringMatching(/^GET \/v1\/refunds\?/)] : []),
+      ];
+      expect(await requestsDuring(async () => (result = await tool({ _servicePayment: { paymentIntentId } }, {})))).toEqual(expected);
       expect((result as { structuredContent?: unknown }).structuredContent, paymentIntentId).toMatchObject({
         kind: "payment_required",
         reasonCode,

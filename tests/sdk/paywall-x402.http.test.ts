@@ -1,6 +1,7 @@
 // paywallHttp() also speaks x402 (issue 15 item 6, docs/x402.md "SDK"): one endpoint, served over node:http,
 // answers the stock @x402/fetch (PAYMENT-REQUIRED beside the service gate; PAYMENT-SIGNATURE settled through
-// the real service's facilitator with the merchant's key) and the service's own proof alike.
+// the real service's facilitator with the merchant's key) and the service's own proof alike. The same payment sent
+// again is SPEC 3.3's already_redeemed (issue 32 item 3), and a handler failing with a 5xx has it refunded (item 5).
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ExactEvmScheme } from "@x402/evm";
@@ -45,14 +46,39 @@ beforeAll(async () => {
     currency: "usd",
     sku: "api:weather",
     x402: service,
-  })(async () => {
+  })(async (req) => {
     runs++;
+    if (new URL(req.url).pathname === "/broken") return Response.json({ error: "the weather feed is down" }, { status: 500 });
     return Response.json({ weather: "sunny" });
   });
   server = await serve(handler);
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/weather`;
 });
 afterAll(() => server?.close());
+
+/** A stock @x402/fetch client's payment for `target`, signed and kept (not sent): the PAYMENT-SIGNATURE header. */
+async function signedPayment(target: string): Promise<string> {
+  const account = privateKeyToAccount(generatePrivateKey());
+  let signed = "";
+  const keep = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(input, init);
+    const header = request.headers.get("payment-signature");
+    if (header === null) return fetch(request);
+    signed = header;
+    return new Response("{}", { status: 200, headers: { "content-type": "application/json" } });
+  }) as typeof fetch;
+  await wrapFetchWithPayment(keep, new x402Client().register("eip155:84532", new ExactEvmScheme(account)))(target);
+  expect(signed).not.toBe("");
+  return signed;
+}
+
+const sendPayment = (target: string, signature: string) => fetch(target, { headers: { "PAYMENT-SIGNATURE": signature } });
+
+async function balanceUsd(): Promise<number> {
+  const body = (await call("GET", "/v1/balance", { key: seller.testKey })).body;
+  const sum = (list: { currency: string; amount: number }[]) => list.filter((b) => b.currency === "USD").reduce((t, b) => t + b.amount, 0);
+  return sum(body.pending) + sum(body.payable);
+}
 
 describe("paywallHttp with x402", () => {
   it("the 402 carries the service gate AND PAYMENT-REQUIRED (exact, eip155:84532, 6 cents = 60000, the merchant's payTo)", async () => {
@@ -68,7 +94,7 @@ describe("paywallHttp with x402", () => {
     });
   });
 
-  it("the stock @x402/fetch pays it: 200, the handler ran once, a captured x402 PaymentIntent for the merchant; the replay is refused", async () => {
+  it("the stock @x402/fetch pays it: 200, the handler ran once, a captured x402 PaymentIntent; the replay is already_redeemed", async () => {
     const account = privateKeyToAccount(generatePrivateKey());
     const sent: string[] = [];
     const recording = (async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -90,15 +116,64 @@ describe("paywallHttp with x402", () => {
     const pi = await call("GET", `/v1/payment_intents/${receipt.transaction}`, { key: seller.testKey });
     expect(pi.body).toMatchObject({ status: "captured", amount: 6, source: "x402", payer: account.address });
 
+    // The same payment again (its answer lost): the facilitator answers it as settled before, and the SDK answers
+    // SPEC 3.3's already_redeemed without running the handler (never a 402: the client would pay again).
     const replay = await fetch(url, { headers: { "PAYMENT-SIGNATURE": sent[0] } });
-    expect(replay.status).toBe(402);
-    expect(JSON.parse(Buffer.from(replay.headers.get("payment-required")!, "base64").toString("utf8")).error).toBe(
-      "invalid_exact_evm_nonce_already_used",
-    );
+    expect(replay.status).toBe(409);
+    expect(await replay.json()).toMatchObject({
+      kind: "already_redeemed",
+      result: "already_redeemed",
+      paymentIntentId: receipt.transaction,
+    });
     expect(runs).toBe(before + 1);
     const garbage = await fetch(url, { headers: { "PAYMENT-SIGNATURE": "%%%" } });
     expect(garbage.status).toBe(402);
     expect(runs).toBe(before + 1);
+  });
+
+  it("a handler answering 5xx after an x402 payment: refunded once (ledger checked); the same payment again is already_redeemed", async () => {
+    const broken = url.replace(/\/weather$/, "/broken");
+    const signature = await signedPayment(broken);
+    const before = { runs, balance: await balanceUsd() };
+    const res = await sendPayment(broken, signature);
+    expect(res.status).toBe(500);
+    const body = await res.json();
+    const paymentIntentId = body.payment?.paymentIntentId as string;
+    expect(body).toEqual({
+      error: "the weather feed is down",
+      payment: { status: "refunded", paymentIntentId: expect.stringMatching(/^pi_/), refundId: expect.stringMatching(/^re_/) },
+    });
+    expect(JSON.parse(res.headers.get("x-service-payment-response")!)).toEqual(body.payment);
+    expect(decodePaymentResponseHeader(res.headers.get("payment-response")!)).toMatchObject({
+      success: true,
+      transaction: paymentIntentId,
+    });
+    expect(runs).toBe(before.runs + 1);
+    const refunds = (await call("GET", `/v1/refunds?paymentIntentId=${paymentIntentId}`, { key: seller.testKey })).body.data;
+    expect(refunds).toEqual([expect.objectContaining({ id: body.payment.refundId, amount: 6, status: "succeeded" })]);
+    const pi = await call("GET", `/v1/payment_intents/${paymentIntentId}`, { key: seller.testKey });
+    expect(pi.body).toMatchObject({ status: "refunded", source: "x402", amountCaptured: 6, amountRefunded: 6 });
+    expect(await balanceUsd()).toBe(before.balance);
+
+    // SPEC 3.3: the payment was redeemed; sent again it never runs the handler (nor is it refunded) again.
+    const again = await sendPayment(broken, signature);
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ kind: "already_redeemed", paymentIntentId });
+    expect(runs).toBe(before.runs + 1);
+    expect((await call("GET", `/v1/refunds?paymentIntentId=${paymentIntentId}`, { key: seller.testKey })).body.data).toHaveLength(1);
+  });
+
+  it("five concurrent copies of one x402 payment: the handler runs once; one 200, four already_redeemed; one PaymentIntent", async () => {
+    const signature = await signedPayment(url);
+    const before = { runs, balance: await balanceUsd() };
+    const answers = await Promise.all(Array.from({ length: 5 }, () => sendPayment(url, signature)));
+    const bodies = await Promise.all(answers.map((a) => a.json()));
+    expect(runs).toBe(before.runs + 1);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409, 409]);
+    const paid = bodies.find((b) => b.payment?.status === "paid");
+    for (const body of bodies.filter((b) => b !== paid))
+      expect(body).toMatchObject({ kind: "already_redeemed", paymentIntentId: paid.payment.paymentIntentId });
+    expect(await balanceUsd()).toBe(before.balance + 6);
   });
 
   it("the service's own proof still works on the same endpoint", async () => {

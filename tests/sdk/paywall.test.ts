@@ -87,6 +87,65 @@ describe("paywall (MCP)", () => {
     expect(seen).toHaveLength(1);
   });
 
+  it("a handler that throws: isError with its message, the payment refunded through the refund option's service (its key, Idempotency-Key paywall-failure:<pi>), still redeemed", async () => {
+    const sent: { url: string; headers: Record<string, string>; body: unknown }[] = [];
+    const fetch = async (url: string, init: RequestInit) => {
+      sent.push({ url, headers: init.headers as Record<string, string>, body: JSON.parse(init.body as string) });
+      return Response.json({ id: "re_123", object: "refund", status: "succeeded", amount: 250 }, { status: 201 });
+    };
+    const backend = new FakePaywallBackend();
+    const tool = paywall({
+      backend,
+      consumed: inMemoryConsumedStore(),
+      ...terms,
+      refund: { baseUrl: "http://service.test/", apiKey: "sk_test_x", fetch },
+    })(async () => {
+      throw new Error("upstream exploded");
+    });
+    const pi = backend.pay("pi_fails", { merchantId: "mer_test", amount: 250, currency: "USD", sku: "tool.weather" });
+    const args = { city: "Oslo", _servicePayment: { paymentIntentId: pi } } as { city: string };
+    const result = await tool(args, {});
+    expect(result).toEqual({
+      content: [
+        { type: "text", text: "upstream exploded" },
+        { type: "text", text: expect.stringContaining("payment pi_fails was refunded (re_123)") },
+      ],
+      isError: true,
+      payment: { status: "refunded", paymentIntentId: pi, refundId: "re_123" },
+    });
+    expect(sent).toEqual([
+      {
+        url: "http://service.test/v1/refunds",
+        headers: expect.objectContaining({ Authorization: "Bearer sk_test_x", "Idempotency-Key": "paywall-failure:pi_fails" }),
+        body: { paymentIntentId: pi, reason: "paywall: the paid call failed" },
+      },
+    ]);
+    expect(sc(await tool(args, {})).kind).toBe("already_redeemed");
+    expect(sent).toHaveLength(1);
+  });
+
+  it("a handler that throws with no service to refund through: refund_failed (refund_not_configured), logged, never thrown", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    try {
+      const backend = new FakePaywallBackend();
+      const tool = paywall({ backend, consumed: inMemoryConsumedStore(), ...terms })(async () => {
+        throw "not even an Error";
+      });
+      const pi = backend.pay("pi_nowhere", { merchantId: "mer_test", amount: 250, currency: "USD", sku: "tool.weather" });
+      const result = await tool({ city: "Oslo", _servicePayment: { paymentIntentId: pi } } as { city: string }, {});
+      expect(result.isError).toBe(true);
+      expect(result.content[0]).toEqual({ type: "text", text: "not even an Error" });
+      expect(result.payment).toEqual({
+        status: "refund_failed",
+        paymentIntentId: pi,
+        error: { code: "refund_not_configured", message: expect.any(String) },
+      });
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining("pi_nowhere"));
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it.each(REASON_CODES)(
     "a proof failing verification with %s returns the gate with that reasonCode; the proof is not consumed",
     async (reasonCode) => {

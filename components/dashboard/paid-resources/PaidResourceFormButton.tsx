@@ -24,6 +24,7 @@ function emptyForm() {
     content: '{ "message": "Thanks for paying" }',
     url: "",
     method: "GET",
+    replayable: true,
   };
 }
 
@@ -70,6 +71,7 @@ export function PaidResourceFormButton({ mode }: { mode: "test" | "live" }) {
       currency: form.currency,
       ...(description ? { description } : {}),
       ...(form.target === "content" ? { content } : { url: form.url.trim(), method: form.method }),
+      replayable: form.replayable,
     });
   };
   const fieldErrors = save.error?.fieldErrors ?? {};
@@ -175,6 +177,18 @@ function PaidResourceFields({
           <SelectField label="Method" value={form.method} onChange={set("method")} options={PAID_RESOURCE_METHODS} />
         </>
       )}
+      <label className="flex items-start gap-2 text-sm text-slate-700">
+        <input
+          type="checkbox"
+          className="mt-0.5"
+          checked={form.replayable}
+          onChange={(event) => setForm((f) => ({ ...f, replayable: event.target.checked }))}
+        />
+        <span>
+          Keep each paid answer (encrypted, for a day) so that a payer whose answer was lost gets it again with the same payment. Clear this
+          for answers that must not be stored: a retry is then refused, never charged twice.
+        </span>
+      </label>
     </>
   );
 }

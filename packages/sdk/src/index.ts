@@ -30,7 +30,8 @@ export type { ForwardedRequestParts, VerifiedForwardedRequest } from "./forwarde
 export { SERVICE_PAYMENT_JSON_SCHEMA } from "./mcp-types";
 export type { CallToolResult, ContentBlock, ServicePaymentProof, StructuredErrorResult, TextContent } from "./mcp-types";
 export { PAYMENT_ARGUMENT, paywall } from "./paywall";
-export type { AlreadyRedeemedToolResult, GateToolResult, PaidToolResult, PaywalledResult } from "./paywall";
+export type { AlreadyRedeemedToolResult, FailedToolResult, GateToolResult, PaidToolResult, PaywalledResult } from "./paywall";
+export type { FailedCallPayment, RefundedPayment, RefundFailedPayment } from "./paywall-refund";
 export {
   PAYMENT_HEADER,
   PAYMENT_RESPONSE_HEADER,
@@ -84,3 +85,5 @@ export type { RefusedUsage, SendBatch, UsageBuffer, UsageBufferOptions } from ".
 // The MPP payment method needs mppx (an optional peer dependency): import it from "agent-payments-sdk/mpp" (mpp.ts).
 export { agentKeyId, signAgentObject, signAgentRequest } from "./agent-signature";
 export type { AgentPrivateJwk, AgentSignature, AgentSignOptions } from "./agent-signature";
+export { clearReceiptKeyCache, verifyReceipt } from "./receipts";
+export type { ReceiptPayer, ServiceReceipt, VerifyReceiptOptions } from "./receipts";

@@ -117,7 +117,7 @@ export interface MppVerification {
   object: "mpp_verification";
   challengeId: string;
   /** What the receipt says: method "service", reference = the captured PaymentIntent's id. */
-  receipt: { method: string; reference: string; status: "success"; timestamp: string; externalId?: string };
+  receipt: { method: string; reference: string; status: "success"; timestamp: string; externalId?: string; serviceReceipt?: string };
   paymentIntent: PaymentIntent;
 }
 

@@ -7,14 +7,23 @@
 //                          block) and, when the body is a JSON object, a `payment` field in it
 //   verifier/store down -> 502 UPSTREAM_ERROR in the service's error shape; the proof is not consumed by a
 //                          failed verify, so the caller may retry
+//   handler answers 5xx -> that response, its payment refunded (paywall-refund.ts): the payment block (header and
+//                          JSON field) is { status: "refunded", paymentIntentId, refundId } or "refund_failed"
+//   handler throws      -> 500 INVARIANT_VIOLATION in the service's error shape, with that payment block
+//                          (the redemption stays consumed either way: the same proof is then 409 already_redeemed)
+//   x402 payment        -> settled through the facilitator (paywall-x402.ts), its PaymentIntent consumed in the
+//                          store, then as above; the same payment again (the facilitator answers it as settled
+//                          before) finds it consumed: 409 already_redeemed, the handler never runs twice
 // Proof: `_servicePayment: { paymentIntentId }` in a JSON body, or an `x-service-payment` header holding
 // that JSON or a bare paymentIntentId. A proof taken from the body is removed before the handler reads it.
 import { ServiceError } from "./errors";
 import { PAYMENT_ARGUMENT } from "./paywall";
-import { resolvePaywallOptions, type PaywallOptions } from "./paywall-options";
-import type { PaymentBlock } from "./paywall-terms";
+import { resolvePaywallOptions, type PaywallOptions, type ResolvedPaywall } from "./paywall-options";
+import type { FailedCallPayment, FailureRefunds } from "./paywall-refund";
+import { alreadyRedeemed, type PaymentBlock } from "./paywall-terms";
 import { X402Gate } from "./paywall-x402";
 import { decideRedemption } from "./redeem";
+import { keyMode, linkedKeyMode } from "./service-link";
 
 export const PAYMENT_HEADER = "x-service-payment";
 export const PAYMENT_RESPONSE_HEADER = "x-service-payment-response";
@@ -29,10 +38,14 @@ export function paywallHttp(options: PaywallOptions) {
   const x402 = options.x402
     ? new X402Gate(options.x402, { price: resolved.terms.price, currency: resolved.terms.currency, sku: resolved.terms.sku })
     : null;
+  // An x402 payment is redeemed in the store: a service store of the other mode would refuse every settled payment.
+  const [storeMode, x402Mode] = [linkedKeyMode(resolved.consumed), options.x402 ? keyMode(options.x402.apiKey) : null];
+  if (storeMode && x402Mode && storeMode !== x402Mode)
+    throw new TypeError("paywallHttp: the x402 key and the consumed store's key must be of the same mode (both test or both live).");
   return function wrap(handler: HttpHandler) {
     if (typeof handler !== "function") throw new TypeError("paywallHttp(options)(handler): handler must be a function.");
     return async function paywalled(req: Request): Promise<Response> {
-      if (x402 && X402Gate.carriesPayment(req) && !req.headers.has(PAYMENT_HEADER)) return payWithX402(x402, req, handler);
+      if (x402 && X402Gate.carriesPayment(req) && !req.headers.has(PAYMENT_HEADER)) return payWithX402(x402, resolved, req, handler);
       const { proof, forward } = await readProof(req);
       let decision;
       try {
@@ -43,8 +56,7 @@ export function paywallHttp(options: PaywallOptions) {
       }
       if (decision.kind === "gate") return json(402, decision.gate, x402 ? await x402Required(x402, req) : undefined);
       if (decision.kind === "already_redeemed") return json(409, decision.body);
-      const response = await handler(forward);
-      return withPayment(response, { status: "paid", paymentIntentId: decision.paymentIntentId });
+      return runPaid(() => handler(forward), decision.paymentIntentId, resolved.refunds);
     };
   };
 }
@@ -62,7 +74,7 @@ async function x402Required(x402: X402Gate, req: Request, error?: string): Promi
 }
 
 /** A stock x402 client's retry: settled through the facilitator before the handler runs; a refusal is a 402 again. */
-async function payWithX402(x402: X402Gate, req: Request, handler: HttpHandler): Promise<Response> {
+async function payWithX402(x402: X402Gate, paywall: ResolvedPaywall, req: Request, handler: HttpHandler): Promise<Response> {
   let outcome;
   try {
     outcome = await x402.settle(req);
@@ -90,10 +102,40 @@ async function payWithX402(x402: X402Gate, req: Request, handler: HttpHandler): 
       await x402Required(x402, req, reason),
     );
   }
-  const response = await withPayment(await handler(req), { status: "paid", paymentIntentId: outcome.paymentIntentId });
+  // SPEC 3.3: one payment runs the handler once, however often it is sent (its answer lost, copies racing): the
+  // settled PaymentIntent is redeemed like a service proof. The facilitator answers a replay as settled, so a
+  // payment whose first request never reached the handler (pending on chain, cut off) still runs it, once.
+  const { paymentIntentId } = outcome;
+  let first: boolean;
+  try {
+    first = await paywall.consumed.consume(paymentIntentId);
+  } catch {
+    const message = `The x402 payment was settled (${paymentIntentId}) but could not be redeemed; send the same payment again.`;
+    return json(502, { error: { code: "UPSTREAM_ERROR", message, details: { paymentIntentId } } });
+  }
+  if (!first) return json(409, alreadyRedeemed(paymentIntentId));
+  const response = await runPaid(() => handler(req), paymentIntentId, x402.refunds);
   response.headers.set(X402_PAYMENT_RESPONSE_HEADER, outcome.receipt);
   response.headers.set("X-PAYMENT-RESPONSE", outcome.receipt);
   return response;
+}
+
+/**
+ * Runs the handler of a consumed payment: its answer with the paid block; a 5xx answer (or a throw, then a 500)
+ * with the payment refunded instead. The redemption is never undone.
+ */
+async function runPaid(run: () => Response | Promise<Response>, paymentIntentId: string, refunds: FailureRefunds): Promise<Response> {
+  let response: Response;
+  try {
+    response = await run();
+  } catch (err) {
+    // As a framework would: the throw is logged, the caller gets a 500 without its details.
+    console.error("paywallHttp: the handler threw; its payment is refunded:", err);
+    const message = "The request failed after it was paid; see payment for the refund.";
+    return withPayment(json(500, { error: { code: "INVARIANT_VIOLATION", message, details: {} } }), await refunds.refund(paymentIntentId));
+  }
+  if (response.status >= 500) return withPayment(response, await refunds.refund(paymentIntentId));
+  return withPayment(response, { status: "paid", paymentIntentId });
 }
 
 /**
@@ -121,7 +163,7 @@ async function readProof(req: Request): Promise<{ proof: unknown; forward: Reque
   return { proof: headerProof ?? bodyProof, forward };
 }
 
-async function withPayment(response: Response, payment: PaymentBlock): Promise<Response> {
+async function withPayment(response: Response, payment: PaymentBlock | FailedCallPayment): Promise<Response> {
   const headers = new Headers(response.headers);
   headers.set(PAYMENT_RESPONSE_HEADER, JSON.stringify(payment));
   if (isJson(response.headers.get("content-type")) && response.body !== null) {

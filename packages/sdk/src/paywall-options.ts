@@ -1,8 +1,11 @@
 // docs/sdk.md "Paywall (single-use), for MCP tools": the single-use paywall's options, shared by paywall() (MCP) and paywallHttp() (plain HTTP).
+import { ServiceClient } from "./client";
 import type { ConsumedStore } from "./consumed-stores/types";
-import type { PaywallBackend } from "./paywall-backend";
+import type { PaywallBackend, ServiceBackendOptions } from "./paywall-backend";
+import { failureRefunds, type FailureRefunds } from "./paywall-refund";
 import { validateTerms, type PaywallTerms } from "./paywall-terms";
 import type { PaywallX402Options } from "./paywall-x402";
+import { linkedClient } from "./service-link";
 
 export interface PaywallOptions {
   /** Verifier of the presented payment; serviceBackend({ baseUrl, apiKey }) calls the service's /verify. */
@@ -25,12 +28,21 @@ export interface PaywallOptions {
    * Needs a USD price. `{ baseUrl, apiKey }` are the service's address and the MERCHANT's key.
    */
   x402?: PaywallX402Options;
+  /**
+   * Where the payment of a call that failed (the handler threw, or paywallHttp's handler answered 5xx) is
+   * refunded: the service and the MERCHANT's key. Default: those of `backend` (serviceBackend()) or, failing that,
+   * of `consumed` (serviceConsumedStore()). With neither, a failed call's payment block says `refund_failed`
+   * (`refund_not_configured`). An x402 payment is refunded through `x402`'s service and key.
+   */
+  refund?: ServiceBackendOptions;
 }
 
 export interface ResolvedPaywall {
   backend: PaywallBackend;
   consumed: ConsumedStore;
   terms: PaywallTerms;
+  /** The payment of a call that failed: refunded (docs/sdk.md "When the paid call fails"). */
+  refunds: FailureRefunds;
 }
 
 /** Validates the options at construction ("startup fails if consumed is absent, in every environment"). */
@@ -52,5 +64,8 @@ export function resolvePaywallOptions(name: string, options: PaywallOptions): Re
     sku: options.sku,
     productRef: options.productRef,
   });
-  return { backend: options.backend, consumed: options.consumed, terms };
+  const refundClient = options.refund
+    ? new ServiceClient({ timeoutMs: 10_000, ...options.refund })
+    : linkedClient(options.backend, options.consumed);
+  return { backend: options.backend, consumed: options.consumed, terms, refunds: failureRefunds(refundClient, name) };
 }

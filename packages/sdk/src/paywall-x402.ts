@@ -3,8 +3,15 @@
 // the x402 v2 PaymentRequired: scheme exact, the merchant's payTo from GET /x402/supported, the price in
 // atomic USDC = cents x 10,000); a retry with PAYMENT-SIGNATURE (v2) or X-PAYMENT (v1) is verified and settled
 // through the service's facilitator (POST /x402/verify, /x402/settle) with the merchant's key before the
-// handler runs; the answer carries PAYMENT-RESPONSE. The authorization's nonce makes it single-use (the
-// service refuses a replay), so no consumed store is involved on this path.
+// handler runs; the answer carries PAYMENT-RESPONSE. The authorization's nonce makes it single-use: the facilitator
+// settles a payload once, and answers the same payload sent again to this merchant with the first settlement (same
+// `transaction`, `extensions.replayed: true`). So that a payment unlocks one call however often it is sent,
+// paywallHttp redeems the settled PaymentIntent in the paywall's consumed store before running the handler (SPEC 3.3):
+// a replay of a payment that already ran is already_redeemed; one whose first answer never ran the handler (a live
+// settlement still pending then, a request cut off before its handler) runs it once. A handler that fails after
+// the payment (5xx) has it refunded through the same service and key (paywall-refund.ts).
+import { ServiceClient } from "./client";
+import { failureRefunds, type FailureRefunds } from "./paywall-refund";
 import type { FetchLike } from "./transport";
 
 export interface PaywallX402Options {
@@ -20,6 +27,7 @@ export interface PaywallX402Options {
 
 export type X402Outcome =
   | { kind: "none" }
+  /** Settled now, or before (the facilitator answers the same payment sent again with its first settlement). */
   | { kind: "paid"; paymentIntentId: string; receipt: string }
   | { kind: "refused"; reason: string; message?: string }
   /** Live: the payment was sent on chain and is not confirmed yet. */
@@ -53,6 +61,8 @@ export class X402Gate {
   private kinds?: Promise<Kind[]>;
   private readonly fetch: FetchLike;
   private readonly base: string;
+  /** Refunds an x402 PaymentIntent of this merchant (a paid call that failed). */
+  readonly refunds: FailureRefunds;
 
   constructor(
     private readonly options: PaywallX402Options,
@@ -63,6 +73,8 @@ export class X402Gate {
     if (terms.currency.toUpperCase() !== "USD") throw new TypeError("paywallHttp: x402 pays in USDC, so x402 needs a USD price.");
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.base = options.baseUrl.replace(/\/+$/, "");
+    const client = new ServiceClient({ timeoutMs: 10_000, baseUrl: options.baseUrl, apiKey: options.apiKey, fetch: options.fetch });
+    this.refunds = failureRefunds(client, "paywallHttp");
   }
 
   private headers() {

@@ -5,9 +5,12 @@
 //                              -> its result plus `payment: { status: "paid", paymentIntentId }`
 //   same proof again       -> already_redeemed, handler not run
 //   proof fails verify     -> gate with reasonCode
-// The handler's own failure after redemption is not undone (the payment was consumed when it started).
-import { structuredErrorResult, type CallToolResult, type StructuredErrorResult } from "./mcp-types";
+//   the handler throws     -> the redemption stays consumed (the same proof is already_redeemed), the payment is
+//                              refunded (paywall-refund.ts): isError with the error's message (as McpServer words a
+//                              throw) and `payment: { status: "refunded", paymentIntentId, refundId }` (or "refund_failed")
+import { structuredErrorResult, type CallToolResult, type StructuredErrorResult, type TextContent } from "./mcp-types";
 import { resolvePaywallOptions, type PaywallOptions } from "./paywall-options";
+import { refundHint, type FailedCallPayment } from "./paywall-refund";
 import { gateHint, type AlreadyRedeemed, type PaymentBlock, type PaywallGate } from "./paywall-terms";
 import { decideRedemption } from "./redeem";
 
@@ -20,8 +23,17 @@ export type AlreadyRedeemedToolResult = StructuredErrorResult<AlreadyRedeemed> &
 /** The handler's own result with the payment block added. */
 export type PaidToolResult<R> = R & { payment: PaymentBlock; isError?: boolean };
 
+/** The handler threw after its payment was consumed: its message, and what became of the payment (refunded). */
+export interface FailedToolResult {
+  [field: string]: unknown;
+  content: TextContent[];
+  isError: true;
+  payment: FailedCallPayment;
+  structuredContent?: undefined;
+}
+
 /** What a paywalled handler resolves to: the handler's own result (with a payment block) or a paywall answer. */
-export type PaywalledResult<R> = PaidToolResult<R> | GateToolResult | AlreadyRedeemedToolResult;
+export type PaywalledResult<R> = PaidToolResult<R> | GateToolResult | AlreadyRedeemedToolResult | FailedToolResult;
 
 export function gateToolResult(gate: PaywallGate): GateToolResult {
   return structuredErrorResult(gate, gateHint(gate));
@@ -47,9 +59,27 @@ export function paywall(options: PaywallOptions) {
       if (decision.kind === "already_redeemed") return alreadyRedeemedToolResult(decision.body);
 
       const { [PAYMENT_ARGUMENT]: _proof, ...cleanArgs } = args as Record<string, unknown>;
-      const result = await handler(cleanArgs as A, extra);
+      let result: R;
+      try {
+        result = await handler(cleanArgs as A, extra);
+      } catch (err) {
+        return failedToolResult(err, await resolved.refunds.refund(decision.paymentIntentId));
+      }
       return { ...result, payment: { status: "paid", paymentIntentId: decision.paymentIntentId } };
     };
+  };
+}
+
+/** content[0]: the error's message, as McpServer reports a tool that throws; content[1]: what became of the payment. */
+function failedToolResult(err: unknown, payment: FailedCallPayment): FailedToolResult {
+  const message = err instanceof Error ? err.message : String(err);
+  return {
+    content: [
+      { type: "text", text: message },
+      { type: "text", text: refundHint(payment) },
+    ],
+    isError: true,
+    payment,
   };
 }
 

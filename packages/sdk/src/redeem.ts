@@ -4,10 +4,12 @@
 // consumption, so a proof that does not fit is never burnt.
 // When the backend and the consumed store are the same service under the same key (serviceBackend() and
 // serviceConsumedStore()), both steps are ONE request: the service verifies and redeems in one statement,
-// with the same reason codes. Any other store keeps verify, then consume.
+// with the same reason codes. Any other store keeps verify, then consume. A payment refunded after its call failed
+// (paywall-refund.ts) stays redeemed: already_redeemed, not the insufficient_amount its verification now reads.
 import { alreadyRedeemed, buildGate, proofPaymentIntentId, type AlreadyRedeemed, type PaywallGate } from "./paywall-terms";
 import type { ResolvedPaywall } from "./paywall-options";
 import { oneRequestRedemption } from "./service-link";
+import type { PaywallReasonCode } from "./types";
 
 export type RedeemDecision =
   { kind: "gate"; gate: PaywallGate } | { kind: "already_redeemed"; body: AlreadyRedeemed } | { kind: "run"; paymentIntentId: string };
@@ -24,13 +26,23 @@ export async function decideRedemption(paywall: ResolvedPaywall, proof: unknown)
   if (oneRequest) {
     const outcome = await oneRequest(params);
     if (outcome.redeemed) return { kind: "run", paymentIntentId };
-    if ("reasonCode" in outcome) return { kind: "gate", gate: buildGate(terms, backend.payEndpoint, outcome.reasonCode) };
+    if ("reasonCode" in outcome) return refused(paywall, paymentIntentId, outcome.reasonCode);
     return { kind: "already_redeemed", body: alreadyRedeemed(paymentIntentId) };
   }
 
   const verdict = await backend.verify(params);
-  if (!verdict.valid) return { kind: "gate", gate: buildGate(terms, backend.payEndpoint, verdict.reasonCode) };
+  if (!verdict.valid) return refused(paywall, paymentIntentId, verdict.reasonCode);
 
   if (!(await consumed.consume(paymentIntentId))) return { kind: "already_redeemed", body: alreadyRedeemed(paymentIntentId) };
   return { kind: "run", paymentIntentId };
+}
+
+/**
+ * A proof the verifier refuses gets the gate with its reason, except a payment this paywall refunded after its call
+ * failed: redeemed, it reads as insufficient_amount now (nothing is left of it), and SPEC 3.3 answers already_redeemed.
+ */
+async function refused(paywall: ResolvedPaywall, paymentIntentId: string, reasonCode: PaywallReasonCode): Promise<RedeemDecision> {
+  if (reasonCode === "insufficient_amount" && (await paywall.refunds.refundedAfterFailure(paymentIntentId)))
+    return { kind: "already_redeemed", body: alreadyRedeemed(paymentIntentId) };
+  return { kind: "gate", gate: buildGate(paywall.terms, paywall.backend.payEndpoint, reasonCode) };
 }

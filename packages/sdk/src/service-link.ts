@@ -17,6 +17,25 @@ export function linkToService<T extends object>(target: T, client: ServiceClient
   return target;
 }
 
+/** The client of the first of `targets` made by serviceBackend() or serviceConsumedStore(), else null. */
+export function linkedClient(...targets: object[]): ServiceClient | null {
+  for (const target of targets) {
+    const link = links.get(target);
+    if (link) return link.client;
+  }
+  return null;
+}
+
+/** "test" or "live": the mode of the key a serviceBackend() or serviceConsumedStore() uses; null for any other object. */
+export function linkedKeyMode(target: object): "test" | "live" | null {
+  const key = links.get(target)?.apiKey;
+  return key ? keyMode(key) : null;
+}
+
+export function keyMode(apiKey: string): "test" | "live" | null {
+  return /^(sk|rk)_live_/.test(apiKey) ? "live" : /^(sk|rk)_test_/.test(apiKey) ? "test" : null;
+}
+
 export type VerifyAndRedeem = (params: PaywallVerifyParams) => Promise<PaywallVerifiedRedemptionResult>;
 
 /** The one-request redemption when `backend` and `consumed` are the same service and key, else null. */

@@ -58,6 +58,8 @@ export type PaymentSource = PaymentIntent["source"];
 /** Why a meter's payment was made: `settlement` (billing accrued usage) or `funding` (a prepaid budget). */
 export type MeterPaymentPurpose = NonNullable<PaymentIntent["meterPurpose"]>;
 export type ListPaymentIntentsParams = Query<"listPaymentIntents">;
+/** A captured PaymentIntent's signed receipt, `{ object: "receipt", paymentIntentId, jws }`: check it with verifyReceipt. */
+export type Receipt = Schemas["Receipt"];
 
 export type Order = Schemas["Order"];
 export type OrderStatus = Order["status"];

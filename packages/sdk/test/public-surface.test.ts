@@ -96,6 +96,7 @@ interface Surface {
   };
   paymentIntents: {
     retrieve: (paymentIntentId: string, options?: Options) => Promise<PaymentIntent>;
+    receipt: (paymentIntentId: string, options?: Options) => Promise<sdk.Receipt>;
     list: (params?: ListPaymentIntentsParams, options?: Options) => Promise<List<PaymentIntent>>;
   };
   orders: {
@@ -186,7 +187,7 @@ type Today<R extends keyof Surface> = Pick<ServiceClient[R], keyof Surface[R] & 
 const METHODS = {
   customers: ["create", "retrieve", "list", "fund"],
   checkouts: ["create", "retrieve", "list", "capture", "cancel"],
-  paymentIntents: ["retrieve", "list"],
+  paymentIntents: ["retrieve", "receipt", "list"],
   orders: ["retrieve", "list"],
   refunds: ["create", "retrieve", "list"],
   balance: ["retrieve"],
@@ -232,6 +233,7 @@ const VALUES = [
   "X402_PAYMENT_RESPONSE_HEADER",
   "agentKeyId",
   "backoffDelayMs",
+  "clearReceiptKeyCache",
   "computeSignature",
   "forwardedRequestPayload",
   "generateIdempotencyKey",
@@ -254,6 +256,7 @@ const VALUES = [
   "signWebhookPayload",
   "usageBuffer",
   "verifyForwardedRequest",
+  "verifyReceipt",
   "verifySignedPayload",
   "verifyWebhook",
 ] as const satisfies readonly (keyof typeof sdk)[];
@@ -300,6 +303,8 @@ export type TypeExports = [
   sdk.DeletedWebhookEndpoint,
   sdk.EventResend,
   sdk.EventType,
+  sdk.FailedCallPayment,
+  sdk.FailedToolResult,
   sdk.FetchLike,
   sdk.ForwardedRequestParts,
   sdk.FundCustomerParams,
@@ -374,10 +379,14 @@ export type TypeExports = [
   sdk.PostgresConsumedStoreOptions,
   sdk.Product,
   sdk.RawBody,
+  sdk.Receipt,
+  sdk.ReceiptPayer,
   sdk.RedeemSharedPaymentTokenParams,
   sdk.RedisConsumedStoreOptions,
   sdk.RedisLike,
   sdk.Refund,
+  sdk.RefundFailedPayment,
+  sdk.RefundedPayment,
   sdk.RefusedUsage,
   sdk.RequestOptions,
   sdk.ReservationParams,
@@ -393,6 +402,7 @@ export type TypeExports = [
   sdk.ServiceEvent,
   sdk.ServiceMeteringBackendOptions,
   sdk.ServicePaymentProof,
+  sdk.ServiceReceipt,
   sdk.SharedPaymentToken,
   sdk.SharedPaymentTokenStatus,
   sdk.StructuredErrorResult<Record<string, unknown>>,
@@ -409,6 +419,7 @@ export type TypeExports = [
   sdk.UsageParams,
   sdk.VerifiedForwardedRequest,
   sdk.VerifyOutcome,
+  sdk.VerifyReceiptOptions,
   sdk.VerifyWebhookOptions,
   sdk.WebhookDeliveryAttempt,
   sdk.WebhookEndpoint,

@@ -1,10 +1,12 @@
-// One PaymentIntent: amounts, its order, the timeline of its events, and the refund button.
+// One PaymentIntent: amounts, its order, the timeline of its events, the refund button, and for a captured
+// payment its signed receipt (docs/receipts.md; viewing it signs it the first time, as the API's GET does).
 import type { Metadata } from "next";
 import Link from "next/link";
 import { AgentSummary } from "@/components/dashboard/AgentSummary";
 import { DetailList } from "@/components/dashboard/DetailList";
 import { paymentMethodRows } from "@/components/dashboard/PaymentMethod";
 import { Money } from "@/components/dashboard/Money";
+import { ReceiptSection } from "@/components/dashboard/payments/ReceiptSection";
 import { RefundButton } from "@/components/dashboard/orders/RefundButton";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Section } from "@/components/dashboard/Section";
@@ -18,6 +20,8 @@ import { hasRole } from "@/lib/accounts/roles";
 import { requireDashboard } from "@/lib/dashboard/session";
 import { timelineOf } from "@/lib/dashboard/timeline";
 import { getPaymentIntent } from "@/lib/checkouts/read-orders-and-payments";
+import { hasReceipt, receiptFor } from "@/lib/receipts/receipt-for";
+import { readReceipt } from "@/lib/receipts/read-receipt";
 
 export const metadata: Metadata = { title: "Payment" };
 
@@ -27,6 +31,8 @@ export default async function PaymentPage({ params }: { params: Promise<{ id: st
   const pi = await orNotFound(getPaymentIntent(db, scope, await pageId(params)));
   const timeline = await timelineOf(db, scope, [pi.id]);
   const refundable = pi.amountCaptured - pi.amountRefunded;
+  // A receipt that cannot be signed now (say, the database busy) leaves the rest of the page as it is.
+  const jws = hasReceipt(pi.status) ? await receiptFor(db, pi.id).catch(() => null) : undefined;
   // Live x402 paid on chain went straight to the merchant's own wallet: nothing here can refund it (docs/x402.md "Going live").
   const onChain = pi.settlement;
   return (
@@ -98,6 +104,11 @@ export default async function PaymentPage({ params }: { params: Promise<{ id: st
         <Section title="Timeline" className="self-start">
           <Timeline entries={timeline} created={{ title: "PaymentIntent created", at: pi.createdAt }} />
         </Section>
+        {jws !== undefined ? (
+          <div className="min-w-0 lg:col-span-3">
+            <ReceiptSection receipt={jws === null ? null : readReceipt(pi.id, jws)} />
+          </div>
+        ) : null}
       </div>
     </>
   );

@@ -315,6 +315,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/did.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The deployment's did:web document: the receipt keys as verification methods did:web:<host>#<kid> */
+        get: operations["getServiceDidDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/jwks.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The keys that verify the service's receipts (a JWK Set: the active key and those retired within the retention) */
+        get: operations["getReceiptJwks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment_intents/{id}/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed receipt of a captured PaymentIntent (a compact JWS; keys at /.well-known/jwks.json)
+         * @description Restricted keys need `receipts: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        get: operations["getPaymentIntentReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/refunds/{id}": {
         parameters: {
             query?: never;
@@ -2774,6 +2828,12 @@ export interface components {
             data: components["schemas"]["Product"][];
             hasMore: boolean;
         };
+        Receipt: {
+            /** @constant */
+            object: "receipt";
+            paymentIntentId: string;
+            jws: string;
+        };
         RedeemSharedPaymentTokenParams: {
             amount?: number;
             currency?: string;
@@ -3694,6 +3754,91 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentIntentList"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getServiceDidDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A DID document (did:web) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getReceiptJwks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A JWK Set (RFC 7517) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getPaymentIntentReceipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Receipt"];
                 };
             };
             /** @description An error in the error contract */

@@ -116,6 +116,8 @@ export function paymentIntentsResource(send: Send) {
   return {
     retrieve: (paymentIntentId: string, options?: RequestOptions) =>
       send<T.PaymentIntent>("GET", `/v1/payment_intents/${segment(paymentIntentId)}`, undefined, options),
+    receipt: (paymentIntentId: string, options?: RequestOptions) =>
+      send<T.Receipt>("GET", `/v1/payment_intents/${segment(paymentIntentId)}/receipt`, undefined, options),
     list: (params?: T.ListPaymentIntentsParams, options?: RequestOptions) =>
       send<T.List<T.PaymentIntent>>("GET", `/v1/payment_intents${query(params)}`, undefined, options),
   };

@@ -1,0 +1,27 @@
+// The signer of x402's offer-receipt extension (@x402/extensions: createJWSOfferReceiptIssuer, createReceiptJWS):
+// the service's active key, named by its DID URL (`did:web:<host>#<kid>`, which a verifier resolves from
+// /.well-known/did.json). Its shape is the extension's JWSSigner, written out so that lib/receipts imports no x402.
+// The extension hands `sign` the JWS signing input; ES256's JWS signature is WebCrypto's raw r || s.
+import type { Db } from "../db";
+import { didKeyId } from "./did-document";
+import { activeSigningKey } from "./signing-key";
+
+export interface OfferReceiptSigner {
+  kid: string;
+  format: "jws";
+  algorithm: string;
+  sign: (signingInput: Uint8Array) => Promise<string>;
+}
+
+export async function offerReceiptSigner(db: Db): Promise<OfferReceiptSigner> {
+  const key = await activeSigningKey(db);
+  return {
+    kid: didKeyId(key.kid),
+    format: "jws",
+    algorithm: key.alg,
+    async sign(signingInput) {
+      const signature = await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, key.privateKey, new Uint8Array(signingInput));
+      return Buffer.from(signature).toString("base64url");
+    },
+  };
+}

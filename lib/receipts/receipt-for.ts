@@ -1,0 +1,53 @@
+// The receipt of a captured PaymentIntent (docs/receipts.md): a compact JWS by the service's active key, signed
+// once and stored. The first call signs and inserts it ON CONFLICT DO NOTHING, then every call (that one included)
+// answers the stored row: concurrent first calls in any number of processes answer one and the same JWS, and no
+// later call signs again (a rotation changes the key of new receipts only). Only a captured PaymentIntent (captured,
+// settled, or refunded after its capture) has one: any other is 409 `not_captured`.
+import { SignJWT } from "jose";
+import type { Db } from "../db";
+import { ConflictError, NotFoundError } from "../errors";
+import type { PaymentIntent } from "../generated/prisma/client";
+import { receiptClaims } from "./receipt-claims";
+import { activeSigningKey } from "./signing-key";
+
+const CAPTURED = new Set(["captured", "settled", "refunded"]);
+
+/** Whether a PaymentIntent of this status has a receipt (it was captured). */
+export function hasReceipt(status: string): boolean {
+  return CAPTURED.has(status);
+}
+
+async function storedJws(db: Db, paymentIntentId: string): Promise<string | null> {
+  const row = await db.receipt.findUnique({ where: { paymentIntentId }, select: { jws: true } });
+  return row?.jws ?? null;
+}
+
+/** The receipt of a PaymentIntent already read (its caller has checked whose it is). */
+export async function receiptOf(db: Db, pi: PaymentIntent): Promise<string> {
+  const stored = await storedJws(db, pi.id);
+  if (stored) return stored;
+  if (!hasReceipt(pi.status) || !pi.capturedAt)
+    throw new ConflictError(`PaymentIntent ${pi.id} is ${pi.status}: only a captured payment has a receipt.`, {
+      reason: "not_captured",
+      status: pi.status,
+    });
+  const key = await activeSigningKey(db);
+  const jws = await new SignJWT({ ...receiptClaims(pi) })
+    .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: "JWT" })
+    .sign(key.privateKey);
+  await db.$executeRaw`
+    INSERT INTO receipts (payment_intent_id, kid, jws) VALUES (${pi.id}, ${key.kid}, ${jws})
+    ON CONFLICT (payment_intent_id) DO NOTHING`;
+  return (await storedJws(db, pi.id))!;
+}
+
+/**
+ * The compact JWS of a captured PaymentIntent's receipt, the same on every call: for the protocol adapters, which
+ * carry it on their own wire (x402's `extensions["service-receipt"].jws`, MPP's `serviceReceipt`, A2A, AP2, ACP).
+ * 404 for an unknown PaymentIntent, 409 `not_captured` for one not captured.
+ */
+export async function receiptFor(db: Db, paymentIntentId: string): Promise<string> {
+  const pi = await db.paymentIntent.findUnique({ where: { id: paymentIntentId } });
+  if (!pi) throw new NotFoundError("payment_intent", paymentIntentId);
+  return receiptOf(db, pi);
+}

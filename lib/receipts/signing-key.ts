@@ -1,0 +1,36 @@
+// The service's signing key (docs/receipts.md): one active ES256 key for the whole deployment, which signs every
+// receipt and x402 offer-receipt. The first is made by whichever process signs first: each process that finds none
+// inserts one ON CONFLICT DO NOTHING (the partial unique index admits one active key), then reads the one that
+// won, so concurrent first uses in any number of processes agree on one key.
+import { newSealedKeyPair, openPrivateKey, SIGNING_ALG } from "../crypto/signing-key-pair";
+import type { Db } from "../db";
+
+export interface ServiceSigningKey {
+  kid: string;
+  alg: typeof SIGNING_ALG;
+  privateKey: CryptoKey;
+}
+
+/** A new active key, unless another is active (then nothing: the index refuses a second). */
+export async function insertActiveKey(db: Db): Promise<void> {
+  const pair = await newSealedKeyPair();
+  await db.$executeRaw`
+    INSERT INTO service_signing_keys (kid, public_jwk, private_jwk_ciphertext, active)
+    VALUES (${pair.kid}, ${JSON.stringify(pair.publicJwk)}::jsonb, ${pair.sealedPrivateJwk}, true)
+    ON CONFLICT DO NOTHING`;
+}
+
+function activeKeyRow(db: Db) {
+  return db.serviceSigningKey.findFirst({ where: { active: true }, select: { kid: true, privateJwkCiphertext: true } });
+}
+
+/** The active key, made on first use. */
+export async function activeSigningKey(db: Db): Promise<ServiceSigningKey> {
+  let row = await activeKeyRow(db);
+  if (!row) {
+    await insertActiveKey(db);
+    row = await db.serviceSigningKey.findFirstOrThrow({ where: { active: true }, select: { kid: true, privateJwkCiphertext: true } });
+  }
+  // An active key always has its private half (a CHECK in the migration); only a retired key loses it.
+  return { kid: row.kid, alg: SIGNING_ALG, privateKey: await openPrivateKey(row.privateJwkCiphertext!) };
+}

@@ -1,0 +1,35 @@
+// The receipts an x402 settle response carries in its `extensions` (docs/receipts.md, "On the wire"): the
+// `offer-receipt` extension's own receipt (@x402/extensions createReceiptJWS: resource, payer, network, transaction,
+// signed by the service key named `did:web:<host>#<kid>`, resolved from /.well-known/did.json), and the service's
+// receipt of the PaymentIntent (`service-receipt`: { jws }, the same JWS GET /v1/payment_intents/:id/receipt gives).
+// The payment stands whatever happens here: a receipt that cannot be signed now is left out (and can be fetched later).
+import { createReceiptJWS, OFFER_RECEIPT } from "@x402/extensions/offer-receipt";
+import type { Db } from "../db";
+import { offerReceiptSigner } from "../receipts/offer-receipt-signer";
+import { receiptFor } from "../receipts/receipt-for";
+
+export const SERVICE_RECEIPT = "service-receipt";
+
+export interface SettledPayment {
+  paymentIntentId: string;
+  payer: string;
+  /** CAIP-2. */
+  network: string;
+  transaction: string;
+  /** The resource paid for (a hosted resource); null at the facilitator, which carries only the service's receipt. */
+  resourceUrl: string | null;
+}
+
+export async function settleReceipts(db: Db, paid: SettledPayment): Promise<Record<string, unknown>> {
+  try {
+    const jws = await receiptFor(db, paid.paymentIntentId);
+    const service = { [SERVICE_RECEIPT]: { jws } };
+    if (!paid.resourceUrl) return service;
+    const { resourceUrl, payer, network, transaction } = paid;
+    const receipt = await createReceiptJWS({ resourceUrl, payer, network, transaction }, await offerReceiptSigner(db));
+    return { [OFFER_RECEIPT]: { info: { receipt } }, ...service };
+  } catch (err) {
+    console.warn(`[x402] receipts of ${paid.paymentIntentId} not signed now:`, err instanceof Error ? err.message : err);
+    return {};
+  }
+}
