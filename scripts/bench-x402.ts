@@ -3,7 +3,8 @@
 // (@x402/core x402Client + @x402/evm ExactEvmScheme, createPaymentPayload for the resource's 402), then
 // GET /x402/r/:id with PAYMENT-SIGNATURE: the service verifies the signature offline, settles into a captured
 // PaymentIntent in one transaction (ledger, order, events) and returns the content. Also measured: the whole
-// stock @x402/fetch round (402, sign, paid retry) and the GET /health baseline, in the same run. And the live row:
+// stock @x402/fetch round (402, sign, paid retry), the same payment sent again (a lost answer: the kept answer) and
+// the GET /health baseline, in the same run. And the live row:
 // the same paid request in LIVE mode, settled on a real chain (anvil, mining each transaction at once; the
 // service's JSON-RPC calls counted through a relay in front of it) by the official facilitator scheme.
 // BENCH_DURATION seconds per loop (default 10), BENCH_CONCURRENCY callers (default 8), BENCH_ROUNDS (default 2).
@@ -80,6 +81,19 @@ try {
     if (res.status !== 200) throw new Error(`paid request: ${res.status} ${await res.text()}`);
     await res.arrayBuffer();
   };
+  /** The same payment sent again (a lost answer): its kept answer, nothing settled. One paid header per worker. */
+  const paidHeaders: string[] = [];
+  for (const signer of signers) {
+    const header = Buffer.from(JSON.stringify(await signer.createPaymentPayload(required))).toString("base64");
+    const first = await fetch(url, { headers: { "PAYMENT-SIGNATURE": header } });
+    if (first.status !== 200) throw new Error(`first paid request: ${first.status} ${await first.text()}`);
+    paidHeaders.push(header);
+  }
+  const replayedRequest = async (worker: number) => {
+    const res = await fetch(url, { headers: { "PAYMENT-SIGNATURE": paidHeaders[worker] } });
+    if (res.status !== 200) throw new Error(`replayed request: ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+  };
   /** The stock client's whole round: 402, sign, paid retry. */
   const stockRound = async (worker: number) => {
     const res = await payers[worker](url);
@@ -124,13 +138,14 @@ try {
   await loop(2, paidRequest); // warm-up
   await loop(1, stockRound);
   await loop(2, livePaidRequest);
-  const runs = { paid: [] as LoopRun[], stock: [] as LoopRun[], live: [] as LoopRun[], health: [] as LoopRun[] };
+  const runs = { paid: [] as LoopRun[], replayed: [] as LoopRun[], stock: [] as LoopRun[], live: [] as LoopRun[], health: [] as LoopRun[] };
   const loadAtRounds: string[] = [];
   let liveCalls = 0;
   let liveSettled = 0;
   for (let round = 0; round < ROUNDS; round++) {
     loadAtRounds.push(loadAverages());
     runs.paid.push(await loop(DURATION, paidRequest));
+    runs.replayed.push(await loop(DURATION, replayedRequest));
     runs.stock.push(await loop(DURATION, stockRound));
     const [callsBefore, settledBefore] = [rpcCalls, await liveCount()];
     runs.live.push(await loop(DURATION, livePaidRequest));
@@ -139,6 +154,8 @@ try {
     runs.health.push(await loop(Math.min(DURATION, 5), () => getHealth(server.url)));
   }
   const settled = await getDb().paymentIntent.count({ where: { merchantId: seller.merchantId, source: "x402", status: "captured" } });
+  const [{ receipts }] = await getDb().$queryRaw<{ receipts: number }[]>`
+    SELECT count(*)::int AS receipts FROM receipts r JOIN payment_intents p ON p.id = r.payment_intent_id WHERE p.merchant_id = ${seller.merchantId}`;
   async function liveCount() {
     return getDb().paymentIntent.count({ where: { merchantId: seller.merchantId, livemode: true, status: "settled" } });
   }
@@ -150,10 +167,13 @@ try {
   console.log("| request | calls/s (per round) | p50 | p99 |");
   console.log("|---|---:|---:|---:|");
   console.log(resultRow("paid x402 request: sign + verify + settle + content (GET /x402/r/:id)", runs.paid));
+  console.log(resultRow("the same payment again (a lost answer): the kept answer", runs.replayed));
   console.log(resultRow("stock @x402/fetch round: 402, sign, paid retry", runs.stock));
   console.log(resultRow("live paid x402 request, settled on chain (anvil, automine)", runs.live));
   console.log(resultRow("baseline: GET /health", runs.health));
-  console.log(`\ncaptured x402 PaymentIntents: ${settled}; live, settled on chain: ${liveSettled} (timed rounds)`);
+  console.log(
+    `\ncaptured x402 PaymentIntents: ${settled} (receipts signed: ${receipts}); live, settled on chain: ${liveSettled} (timed rounds)`,
+  );
   console.log(`JSON-RPC calls per live settlement: ${(liveCalls / Math.max(1, liveSettled)).toFixed(1)}`);
 } finally {
   await closeDb();

@@ -1,10 +1,12 @@
 // npm run bench: request-pipeline throughput on a production build and a fresh database.
-// Measures a trivial route (/health), an authenticated read (GET /v1/customers/:id) and an authenticated,
-// rate-limited, idempotent create (POST /v1/customers with a fresh Idempotency-Key per request).
+// Measures a trivial route (/health), an authenticated read (GET /v1/customers/:id), an authenticated,
+// rate-limited, idempotent create (POST /v1/customers with a fresh Idempotency-Key per request), and an API sale:
+// a checkout opened and captured with the test card (two requests per sale; the ledger posting and its running
+// balances included).
 // The cases run in interleaved rounds (health, get, post, health, get, post, ...) and the table reports each
 // case's median round, so a burst of load from elsewhere on a shared machine skews one round, not a case.
 // Settings: BENCH_DURATION (seconds per case and round, default 10), BENCH_ROUNDS (default 3),
-// BENCH_CONNECTIONS (default 32), BENCH_ONLY (comma-separated case ids: health,get,post),
+// BENCH_CONNECTIONS (default 32), BENCH_ONLY (comma-separated case ids: health,get,post,capture),
 // BENCH_CPU_PROF (a directory: the server writes a V8 CPU profile there when it stops),
 // BENCH_BASELINE (a git revision: its production build runs beside this tree's, on its own fresh database
 // migrated by its own migrations, in the same rounds, each case alternating between the two; the output adds
@@ -91,6 +93,38 @@ function benchCases(url: string, auth: Record<string, string>, customerId: strin
               ...req,
               headers: { ...req.headers, "idempotency-key": randomUUID() },
               body: JSON.stringify({ name: "bench", email: "bench@example.com" }),
+            }),
+          },
+        ],
+      },
+    },
+    {
+      // An API capture: the checkout opened, then paid with the test card (two requests, one sale: each counted).
+      id: "capture",
+      name: "POST /v1/checkouts + POST /v1/checkouts/:id/capture (open, then charge, capture and post)",
+      options: {
+        url,
+        headers: auth,
+        requests: [
+          {
+            method: "POST",
+            path: "/v1/checkouts",
+            setupRequest: (req) => ({
+              ...req,
+              headers: { ...req.headers, "idempotency-key": randomUUID() },
+              body: JSON.stringify({ amount: 1250, currency: "usd", description: "bench" }),
+            }),
+            onResponse: (_status, body, context) => {
+              (context as { checkoutId?: string }).checkoutId = (JSON.parse(body) as { id: string }).id;
+            },
+          },
+          {
+            method: "POST",
+            setupRequest: (req, context) => ({
+              ...req,
+              path: `/v1/checkouts/${(context as { checkoutId?: string }).checkoutId}/capture`,
+              headers: { ...req.headers, "idempotency-key": randomUUID() },
+              body: JSON.stringify({ paymentMethod: "pm_card_visa" }),
             }),
           },
         ],

@@ -11,6 +11,7 @@ import { streamStats } from "../events/stream-hub";
 import { purgeExpiredStreamLeases } from "../events/stream-leases";
 import { purgeExpiredRecords } from "../idempotency/claims";
 import { deliverDueMails } from "../mail/deliver-due";
+import { foldBalanceDeltas } from "../ledger/balances";
 import { purgeOldMails } from "../mail/outbox";
 import { purgeExpiredPaidAnswers } from "../paid-resources/paid-answers";
 import { purgeOAuthLeftovers, purgeUnusedOAuthClients } from "../oauth/purge";
@@ -38,6 +39,8 @@ const TASKS: Record<string, Task> = {
   // The charges whose rail answered `pending`, asked again; before settlement, so one captured now settles in this tick.
   paymentsResolved: () => resolveProcessingPayments(getDb(), lockPaymentOwner),
   paymentIntentsSettled: () => settleDuePaymentIntents(getDb()),
+  // After the postings above: their deltas folded into the running balances in this same tick.
+  ledgerDeltasFolded: () => foldBalanceDeltas(getDb()),
   // After the tasks above, so that the events they emit go out in this same tick.
   eventsFannedOut: fanOutEvents,
   webhooksDelivered: deliverDueWebhooks,

@@ -1,6 +1,7 @@
 // Read models of the dashboard home that no /v1 endpoint has: net revenue per day from the ledger, and
 // the latest failed webhook delivery attempts. Both scoped like every domain query.
 import type { Db } from "../db";
+import { readDailyAmounts } from "../ledger/balances";
 import type { Scope } from "../scope";
 import { publicDeliveryError } from "../webhooks/delivery-errors";
 import { eventObject } from "./events";
@@ -18,21 +19,18 @@ export interface RevenueSeries {
 }
 
 /**
- * Net volume per UTC day for the last `days` days (captures minus refunds), per currency, read from the
- * ledger's `payer` account (a capture debits it, a refund credits it back). Currencies with the most volume first.
+ * Net volume per UTC day for the last `days` days (captures minus refunds), per currency, from the ledger's daily
+ * totals of the `payer` account (a capture debits it, a refund credits it back; lib/ledger/balances.ts): its cost
+ * does not grow with the merchant's history. Currencies with the most volume first.
  */
 export async function revenueByDay(db: Db, scope: Scope, days = 14, now = new Date()): Promise<RevenueSeries[]> {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const since = new Date(today - (days - 1) * 86_400_000);
-  const rows = await db.$queryRaw<{ day: string; currency: string; amount: bigint }[]>`
-    SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, currency, -sum(amount)::bigint AS amount
-      FROM ledger_entries
-     WHERE merchant_id = ${scope.merchantId} AND livemode = ${scope.livemode} AND account = 'payer' AND created_at >= ${since}
-     GROUP BY 1, 2`;
+  const rows = await readDailyAmounts(db, scope, "payer", since);
   const byCurrency = new Map<string, Map<string, number>>();
   for (const row of rows) {
     const series = byCurrency.get(row.currency) ?? new Map<string, number>();
-    series.set(row.day, Number(row.amount));
+    series.set(row.day, -Number(row.amount)); // a capture debits the payer account
     byCurrency.set(row.currency, series);
   }
   const dayKeys = Array.from({ length: days }, (_, index) => new Date(since.getTime() + index * 86_400_000).toISOString().slice(0, 10));

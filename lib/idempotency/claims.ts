@@ -255,9 +255,16 @@ export async function releaseClaim(claimId: string): Promise<void> {
   await sql().count(RELEASE, [claimId]);
 }
 
+/** Rows one purge deletes at most. */
+const PURGE_BATCH = 5_000;
+
 /** Deletes records past retention and claims long past their lock (the tick calls this). */
 export async function purgeExpiredRecords(db: Db): Promise<number> {
+  // Bounded per tick (the oldest first, along the created_at index): a backlog is worked off over a few ticks
+  // instead of one long delete.
   return db.$executeRaw`
-    DELETE FROM idempotency_records
-     WHERE created_at < now() - make_interval(hours => ${env.IDEMPOTENCY_RETENTION_HOURS}::int)`;
+    DELETE FROM idempotency_records WHERE id IN (
+      SELECT id FROM idempotency_records
+       WHERE created_at < now() - make_interval(hours => ${env.IDEMPOTENCY_RETENTION_HOURS}::int)
+       ORDER BY created_at LIMIT ${PURGE_BATCH})`;
 }

@@ -75,7 +75,29 @@ export async function verifyLedger(db: Db, merchantIds?: string[]): Promise<stri
     if (r.order_status !== null && !expectedOrder[r.status]?.includes(r.order_status)) say(`order status ${r.order_status}`);
   }
 
-  // 3. The balance equals the sum of what each PaymentIntent holds (no entries without a PaymentIntent).
+  // 3. The running balances (totals plus deltas not folded yet, balances.ts) equal the sum of the entries, per key.
+  const drifted = await db.$queryRaw<
+    { merchant_id: string; livemode: boolean; account: string; currency: string; entries: bigint | null; running: bigint | null }[]
+  >`
+    WITH entries AS (
+      SELECT merchant_id, livemode, account, currency, sum(amount)::bigint AS total FROM ledger_entries
+       WHERE merchant_id = ANY(${merchants}) GROUP BY merchant_id, livemode, account, currency
+    ), running AS (
+      SELECT merchant_id, livemode, account, currency, sum(amount)::bigint AS total FROM (
+        SELECT merchant_id, livemode, account, currency, amount FROM ledger_balances WHERE merchant_id = ANY(${merchants})
+        UNION ALL
+        SELECT merchant_id, livemode, account, currency, amount FROM ledger_balance_deltas WHERE merchant_id = ANY(${merchants})
+      ) parts GROUP BY merchant_id, livemode, account, currency
+    )
+    SELECT merchant_id, livemode, account, currency, e.total AS entries, r.total AS running
+      FROM entries e FULL JOIN running r USING (merchant_id, livemode, account, currency)
+     WHERE e.total IS DISTINCT FROM r.total AND NOT (e.total IS NULL AND r.total = 0)`;
+  for (const d of drifted)
+    problems.push(
+      `running balance of ${d.merchant_id} (${d.livemode ? "live" : "test"}) ${d.account} ${d.currency} is ${d.running ?? 0}, the entries sum to ${d.entries ?? 0}`,
+    );
+
+  // 4. The balance equals the sum of what each PaymentIntent holds (no entries without a PaymentIntent).
   const orphans = await db.$queryRaw<{ n: bigint }[]>`
     SELECT count(*) AS n FROM ledger_entries e WHERE e.merchant_id = ANY(${merchants})
        AND NOT EXISTS (SELECT 1 FROM payment_intents pi WHERE pi.id = e.payment_intent_id
