@@ -1,8 +1,8 @@
 // npm run bench:scale: whether a merchant's reads stay flat as its history grows (docs/BENCHMARKS.md, "Scale").
 // A production build on a fresh database; one merchant among others gets history in steps (generated in SQL:
-// captured PaymentIntents with their two ledger legs each, so every step adds 2 entries per payment), and at each
-// step the same reads are timed at one caller: GET /v1/balance, the first and a deep page of the PaymentIntents
-// list, one PaymentIntent. The table gives each read's p50 at each step and its ratio to the empty merchant's.
+// captured PaymentIntents with their two ledger legs each, so every step adds 2 entries per payment, and an order
+// and an event each), and at each step the same reads are timed at one caller: GET /v1/balance, the first and a
+// later page of the PaymentIntents and orders lists, one of each, the events list (all, and by type). The table gives each read's p50 at each step and its ratio to the empty merchant's.
 // SCALE_STEPS: the merchant's PaymentIntents at each step (default "0,100000,1000000"; 5,000,000 PaymentIntents is
 // 10 million ledger entries and takes minutes to seed on 2 cores). BENCH_DURATION: seconds per read per step (3).
 import pg from "pg";
@@ -48,8 +48,26 @@ async function seed(merchantId: string, from: number, count: number) {
       [merchantId, start, start + n - 1],
     );
   }
+  // Their orders and events (already fanned out: the merchant has no webhook endpoints).
+  for (let start = from; start < from + count; start += chunk) {
+    const range = [merchantId, start, start + Math.min(chunk, from + count - start) - 1];
+    await db.query(
+      `INSERT INTO orders (id, merchant_id, livemode, status, payment_intent_id, amount, currency, source, created_at)
+       SELECT 'ord_scale' || g, $1, false, 'paid', 'pi_scale' || g, 1000, 'USD', 'api', now() - make_interval(secs => g)
+         FROM generate_series($2::int, $3::int) g`,
+      range,
+    );
+    await db.query(
+      `INSERT INTO events (id, merchant_id, livemode, type, data, object_id, fanned_out_at, created_at)
+       SELECT 'evt_scale' || g, $1, false, 'order.paid',
+              jsonb_build_object('object', jsonb_build_object('id', 'ord_scale' || g, 'object', 'order', 'status', 'paid')),
+              'ord_scale' || g, now(), now() - make_interval(secs => g)
+         FROM generate_series($2::int, $3::int) g`,
+      range,
+    );
+  }
   await db.query("ALTER TABLE ledger_entries ENABLE TRIGGER ledger_posting_balanced");
-  await db.query("ANALYZE payment_intents; ANALYZE ledger_entries");
+  await db.query("ANALYZE payment_intents; ANALYZE ledger_entries; ANALYZE orders; ANALYZE events");
   // The deltas the seed wrote, folded as the tick would.
   await fetch(`${server.url}/api/cron/tick`, { headers: { Authorization: "Bearer bench" } });
 }
@@ -83,6 +101,12 @@ try {
     reads["GET /v1/payment_intents (a later page of 100)"] = () =>
       get(`/v1/payment_intents?limit=100${deepCursor ? `&startingAfter=${deepCursor}` : ""}`);
     reads["GET /v1/payment_intents/:id"] = () => get(`/v1/payment_intents/${deepCursor ?? "pi_none"}`).catch(() => undefined);
+    const deepOrder = (await get("/v1/orders?limit=100")).data?.at(-1)?.id;
+    reads["GET /v1/orders (first page of 100)"] = () => get("/v1/orders?limit=100");
+    reads["GET /v1/orders (a later page of 100)"] = () => get(`/v1/orders?limit=100${deepOrder ? `&startingAfter=${deepOrder}` : ""}`);
+    reads["GET /v1/orders/:id"] = () => get(`/v1/orders/${deepOrder ?? "ord_none"}`).catch(() => undefined);
+    reads["GET /v1/events (first page of 100)"] = () => get("/v1/events?limit=100");
+    reads["GET /v1/events?type=order.paid (first page)"] = () => get("/v1/events?type=order.paid&limit=100");
     for (const [label, read] of Object.entries(reads)) {
       await timedLoop(1, 1, () => read().then(() => undefined)); // warm-up
       const run = await timedLoop(DURATION, 1, () => read().then(() => undefined));
