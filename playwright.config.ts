@@ -56,7 +56,7 @@ export default defineConfig({
         SIGNUP_RATE_LIMIT_MAX: "1000",
         LOGIN_IP_RATE_LIMIT_MAX: "1000",
         // The two-factor spec signs one user in four times (password, codes) within a minute: on a fast run that
-        // met the default 5 per (IP, email) per minute. The limit itself is tested in tests/http/sign-in-limits.
+        // met the default 5 per (IP, email) per minute. The limit itself is tested in tests/http/sign-in-limits.http.test.ts.
         LOGIN_RATE_LIMIT_MAX: "50",
         PASSWORD_RESET_IP_RATE_LIMIT_MAX: "1000",
         // Mail goes out over SMTP to the sink (the server's background mail sender, woken by each commit that

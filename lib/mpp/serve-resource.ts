@@ -53,15 +53,15 @@ const mppSale: SaleProtocol<ServiceCredential, Payment, Refusal> = {
     return check.ok ? { ok: true, value: { credential, expiresAt: check.expiresAt } } : refused(check.problem, check.message);
   },
   async settle({ resource }, payment, record) {
-    // A duplicate of a credential being settled right now waits for it (its first result, below), a few seconds at most.
-    const deadline = Date.now() + 3_000;
-    for (;;) {
+    // A duplicate of a credential being settled right now waits for it (its first result, below), 10 s at most.
+    const deadline = Date.now() + 10_000;
+    for (let pause = 20; ; pause = Math.min(pause * 2, 250)) {
       try {
         return await settleOnce(resource, payment, record);
       } catch (err) {
         if (!(err instanceof BusyError)) throw err;
         if (Date.now() > deadline) throw new AnswerPendingError(null); // being taken: never a 402 inviting a second payment
-        await sleep(25);
+        await sleep(pause);
       }
     }
   },

@@ -2,7 +2,7 @@
 // hosted resource, the A2A merchant agent): test mode in one transaction with no chain (settle-payment.ts), live
 // mode on the chain (settle-on-chain.ts). Both answer in the same terms, and both answer the very payment sent
 // again with its first result (`replayed`; replays.ts). A settlement of the same authorization racing this one
-// is waited for (a few seconds at most) so that its duplicate gets the same result, never "used".
+// is waited for (10 s at most) so that its duplicate gets the same result, never "used".
 import { setTimeout as sleep } from "node:timers/promises";
 import { getDb, transaction } from "../db";
 import { AnswerPendingError } from "../errors";
@@ -15,7 +15,7 @@ import { settledBefore, settlePayment, type SaleOf } from "./settle-payment";
 export type X402Settlement = ChainSettlement;
 
 /** How long a duplicate waits for the settlement of its authorization running elsewhere to commit. */
-const RACE_WAIT_MS = 3_000;
+const RACE_WAIT_MS = 10_000;
 
 export async function settleVerifiedPayment(
   merchant: Scope,
@@ -45,12 +45,12 @@ export async function settleVerifiedPayment(
       : { kind: "refused", refusal: again.reason === PAYMENT_IDENTIFIER_CONFLICT ? again : late, transaction: "" };
   }
   const deadline = Date.now() + RACE_WAIT_MS;
-  for (;;) {
+  for (let pause = 20; ; pause = Math.min(pause * 2, 250)) {
     const settled = await transaction((tx) => settlePayment(tx, merchant, payment, sale, identity.identity));
     if (settled.ok) return settledAnswer(settled);
     if (!settled.busy) return { kind: "refused", refusal: settled, transaction: "" };
     if (Date.now() > deadline) throw new AnswerPendingError(null); // still being taken: 503, never "used" (a 402 invites paying again)
-    await sleep(25); // the racing settlement commits in milliseconds; then this one finds its claim
+    await sleep(pause); // the racing settlement commits in milliseconds (longer under load); then this one finds its claim
   }
 }
 
