@@ -4,7 +4,8 @@
 // GET /x402/r/:id with PAYMENT-SIGNATURE: the service verifies the signature offline, settles into a captured
 // PaymentIntent in one transaction (ledger, order, events) and returns the content. Also measured: the whole
 // stock @x402/fetch round (402, sign, paid retry), the same payment sent again (a lost answer: the kept answer) and
-// the GET /health baseline, in the same run. And the live row:
+// the GET /health baseline, in the same run; then, at one caller, the server's time alone (authorizations signed
+// beforehand), the signing alone and GET /health. And the live row:
 // the same paid request in LIVE mode, settled on a real chain (anvil, mining each transaction at once; the
 // service's JSON-RPC calls counted through a relay in front of it) by the official facilitator scheme.
 // BENCH_DURATION seconds per loop (default 10), BENCH_CONCURRENCY callers (default 8), BENCH_ROUNDS (default 2).
@@ -153,6 +154,23 @@ try {
     liveSettled += (await liveCount()) - settledBefore;
     runs.health.push(await loop(Math.min(DURATION, 5), () => getHealth(server.url)));
   }
+  // One payer (c=1): the server's time for a paid request with the client's signing excluded (authorizations signed
+  // beforehand, each used once), the signing alone, and GET /health, one call at a time.
+  const presigned: string[] = [];
+  const signing = await timedLoop(2, 1, async () => {
+    presigned.push(Buffer.from(JSON.stringify(await signers[0].createPaymentPayload(required))).toString("base64"));
+  });
+  while (presigned.length < DURATION * 250)
+    presigned.push(Buffer.from(JSON.stringify(await signers[0].createPaymentPayload(required))).toString("base64"));
+  const serverOnly = async () => {
+    const header = presigned.pop();
+    if (!header) throw new Error("out of pre-signed authorizations");
+    const res = await fetch(url, { headers: { "PAYMENT-SIGNATURE": header } });
+    if (res.status !== 200) throw new Error(`pre-signed paid request: ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+  };
+  await timedLoop(1, 1, serverOnly); // warm-up
+  const one = { server: await timedLoop(DURATION, 1, serverOnly), health: await timedLoop(DURATION, 1, () => getHealth(server.url)) };
   const settled = await getDb().paymentIntent.count({ where: { merchantId: seller.merchantId, source: "x402", status: "captured" } });
   const [{ receipts }] = await getDb().$queryRaw<{ receipts: number }[]>`
     SELECT count(*)::int AS receipts FROM receipts r JOIN payment_intents p ON p.id = r.payment_intent_id WHERE p.merchant_id = ${seller.merchantId}`;
@@ -171,6 +189,10 @@ try {
   console.log(resultRow("stock @x402/fetch round: 402, sign, paid retry", runs.stock));
   console.log(resultRow("live paid x402 request, settled on chain (anvil, automine)", runs.live));
   console.log(resultRow("baseline: GET /health", runs.health));
+  console.log("\n| one payer (c=1) | calls/s | p50 | p99 |\n|---|---:|---:|---:|");
+  console.log(resultRow("server time of a paid request: verify + settle + content (pre-signed)", [one.server]));
+  console.log(resultRow("the payer's signing alone (createPaymentPayload)", [signing]));
+  console.log(resultRow("baseline: GET /health", [one.health]));
   console.log(
     `\ncaptured x402 PaymentIntents: ${settled} (receipts signed: ${receipts}); live, settled on chain: ${liveSettled} (timed rounds)`,
   );

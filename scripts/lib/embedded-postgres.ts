@@ -167,9 +167,12 @@ export async function createDatabaseIfMissing(adminUrl: string, database: string
   if (!rowCount) await adminQuery(adminUrl, `CREATE DATABASE ${quoted(database)}`);
 }
 
-/** A copy of a database (schema and data) that nobody is connected to. */
-export async function createDatabaseFromTemplate(adminUrl: string, database: string, template: string): Promise<void> {
-  await adminQuery(adminUrl, `CREATE DATABASE ${quoted(database)} TEMPLATE ${quoted(template)}`);
+/**
+ * A copy of a database (schema and data) that nobody is connected to. `fileCopy` copies the files after a checkpoint
+ * instead of writing every block to the WAL: much faster for a large database, slower for a small one.
+ */
+export async function createDatabaseFromTemplate(adminUrl: string, database: string, template: string, fileCopy = false): Promise<void> {
+  await adminQuery(adminUrl, `CREATE DATABASE ${quoted(database)} TEMPLATE ${quoted(template)}${fileCopy ? " STRATEGY = FILE_COPY" : ""}`);
 }
 
 export async function dropDatabase(adminUrl: string, database: string): Promise<void> {
