@@ -15,7 +15,8 @@ export interface ListQuery {
   limit: number;
 }
 
-interface CursorRow {
+/** Where a newest-first list stands: a row's `createdAt` and `id` (its key in the list's order). */
+export interface CursorRow {
   id: string;
   createdAt: Date;
 }
@@ -62,6 +63,12 @@ export interface SqlTable {
   columns: string;
 }
 
+/** Where a page of a newest-first list starts: after a row (its key), at a row, or (null) at the newest. */
+export type ListPosition = { after: CursorRow } | { at: CursorRow } | null;
+
+/** A list's table in `scope` (merchant and mode) narrowed by `filters` (conditions of the caller, never input). */
+type ScopedSqlTable = SqlTable & { scope: Scope; filters: Prisma.Sql[] };
+
 /** `column = value` when the list's optional filter is given (`column`: a column name, the caller's constant). */
 export function filterIfGiven(column: string, value: string | undefined): Prisma.Sql[] {
   return value === undefined ? [] : [Prisma.sql`${Prisma.raw(column)} = ${value}`];
@@ -73,23 +80,58 @@ export function filterIfGiven(column: string, value: string | undefined): Prisma
  */
 export async function listNewestFirstSql<Row, T>(
   db: Db,
-  from: SqlTable & { scope: Scope; filters: Prisma.Sql[] },
+  from: ScopedSqlTable,
   query: ListQuery,
   serialize: (row: Row) => T,
 ): Promise<ListPage<T>> {
-  const table = Prisma.raw(from.table);
-  const conditions = [Prisma.sql`merchant_id = ${from.scope.merchantId} AND livemode = ${from.scope.livemode}`, ...from.filters];
+  let after: ListPosition = null;
   if (query.startingAfter) {
     const [cursor] = await db.$queryRaw<CursorRow[]>`
-      SELECT id, created_at AS "createdAt" FROM ${table}
+      SELECT id, created_at AS "createdAt" FROM ${Prisma.raw(from.table)}
        WHERE id = ${query.startingAfter} AND merchant_id = ${from.scope.merchantId} AND livemode = ${from.scope.livemode}`;
-    requireCursor(cursor ?? null, query.startingAfter);
-    conditions.push(Prisma.sql`(created_at, id) < (${cursor.createdAt}, ${cursor.id})`);
+    after = { after: requireCursor(cursor ?? null, query.startingAfter) };
   }
-  const rows = await db.$queryRaw<Row[]>`
-    SELECT ${Prisma.raw(from.columns)} FROM ${table} WHERE ${Prisma.join(conditions, " AND ")}
-     ORDER BY created_at DESC, id DESC LIMIT ${query.limit + 1}`;
-  return toListPage(rows, query.limit, serialize);
+  return toListPage(await rowsNewestFirstSql<Row>(db, from, after, query.limit + 1), query.limit, serialize);
+}
+
+/** The list's WHERE: its scope, its filters, and its rows from `position` on in (created_at, id) order. */
+function listConditions(from: ScopedSqlTable, position: ListPosition): Prisma.Sql {
+  const conditions = [Prisma.sql`merchant_id = ${from.scope.merchantId} AND livemode = ${from.scope.livemode}`, ...from.filters];
+  if (position && "after" in position) conditions.push(Prisma.sql`(created_at, id) < (${position.after.createdAt}, ${position.after.id})`);
+  if (position && "at" in position) conditions.push(Prisma.sql`(created_at, id) <= (${position.at.createdAt}, ${position.at.id})`);
+  return Prisma.join(conditions, " AND ");
+}
+
+/**
+ * At most `take` of `from`'s rows in `scope`, narrowed by `filters`, newest first, from `position` on: one
+ * statement along the scope's (merchant, mode, created_at, id) index. A reader that walks a whole list (the
+ * dashboard's CSV export) passes the last row's key on, with no lookup of it.
+ */
+export function rowsNewestFirstSql<Row>(db: Db, from: ScopedSqlTable, position: ListPosition, take: number): Promise<Row[]> {
+  return db.$queryRaw<Row[]>`
+    SELECT ${Prisma.raw(from.columns)} FROM ${Prisma.raw(from.table)} WHERE ${listConditions(from, position)}
+     ORDER BY created_at DESC, id DESC LIMIT ${take}`;
+}
+
+/**
+ * How many rows the list has, counting at most `atMost` (a walk along the same index that stops at the
+ * `atMost`th match: a huge list costs no more than its newest `atMost` rows, an index-only scan without filters),
+ * and its newest row's key (null when empty): a walk that starts `at` it reads the very rows counted, whatever is
+ * added meanwhile. One statement.
+ */
+export async function countNewestFirstSql(
+  db: Db,
+  from: ScopedSqlTable,
+  atMost: number,
+): Promise<{ rows: number; newest: CursorRow | null }> {
+  const table = Prisma.raw(from.table);
+  const [newest] = await db.$queryRaw<(CursorRow & { rows: number })[]>`
+    SELECT n.id, n.created_at AS "createdAt",
+           (SELECT count(*)::int FROM (
+              SELECT 1 FROM ${table} WHERE ${listConditions(from, null)} AND (created_at, id) <= (n.created_at, n.id)
+               LIMIT ${atMost}) counted) AS rows
+      FROM (SELECT created_at, id FROM ${table} WHERE ${listConditions(from, null)} ORDER BY created_at DESC, id DESC LIMIT 1) n`;
+  return newest ? { rows: newest.rows, newest: { id: newest.id, createdAt: newest.createdAt } } : { rows: 0, newest: null };
 }
 
 /** One row of `from` by id in the scope (merchant and mode), or null. */

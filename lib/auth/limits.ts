@@ -13,7 +13,7 @@
 //   email, known or not (PASSWORD_RESET_EMAIL_RATE_LIMIT_MAX): nobody can flood an inbox with reset mails.
 // The client IP is a bucket name from lib/http/client-ip.ts (IPv4, or the IPv6 /64). Token buckets share
 // the API limiter's table and window, with their own sizes.
-import { getDb, sql, statement } from "../db";
+import { getDb, sql, statement, type Db } from "../db";
 import { env } from "../env";
 import { postgresLimiter } from "../rate-limit/postgres-limiter";
 import type { RateLimiter, TakeResult } from "../rate-limit/token-bucket";
@@ -108,11 +108,21 @@ export function takePasswordResetEmail(email: string): Promise<TakeResult> {
   return limiter("resetEmailLimiter", env.PASSWORD_RESET_EMAIL_RATE_LIMIT_MAX).take(`reset-email:${email}`);
 }
 
-/** Deletes account counters idle long enough to be forgotten (the tick calls this). */
-export async function purgeSignInThrottles(now = new Date()): Promise<number> {
+/** Account counters one purge deletes at most (one row per email tried, known or not: a spray makes many). */
+export const PURGE_BATCH = 5_000;
+
+/**
+ * Deletes account counters idle long enough to be forgotten and no longer blocking (the tick calls this), at
+ * most PURGE_BATCH a call, the longest idle first along the last_attempt_at index: a backlog drains over a few
+ * ticks. The DELETE re-checks the row it deletes: an attempt counted meanwhile keeps its counter. Returns how
+ * many it deleted.
+ */
+export async function purgeSignInThrottles(db: Db, now = new Date()): Promise<number> {
   const before = new Date(now.getTime() - ACCOUNT_ATTEMPTS_FORGOTTEN_AFTER_HOURS * 3600_000);
-  const { count } = await getDb().signInThrottle.deleteMany({
-    where: { lastAttemptAt: { lt: before }, OR: [{ blockedUntil: null }, { blockedUntil: { lt: now } }] },
-  });
-  return count;
+  return db.$executeRaw`
+    DELETE FROM sign_in_throttles WHERE ctid = ANY(ARRAY(
+      SELECT ctid FROM sign_in_throttles
+       WHERE last_attempt_at < ${before} AND (blocked_until IS NULL OR blocked_until < ${now})
+       ORDER BY last_attempt_at LIMIT ${PURGE_BATCH}))
+      AND last_attempt_at < ${before} AND (blocked_until IS NULL OR blocked_until < ${now})`;
 }

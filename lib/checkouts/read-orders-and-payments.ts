@@ -6,7 +6,7 @@ import type { Db } from "../db";
 import { NotFoundError } from "../errors";
 import type { ListOrdersInput } from "../orders/schemas";
 import { serializeOrder, type OrderFields } from "../orders/serialize";
-import { filterIfGiven, findInScope, listNewestFirstSql } from "../pagination";
+import { countNewestFirstSql, filterIfGiven, findInScope, listNewestFirstSql, rowsNewestFirstSql, type ListPosition } from "../pagination";
 import type { ListPaymentIntentsInput } from "../payments/schemas";
 import { serializePaymentIntent, type PaymentIntentFields } from "../payments/serialize";
 import type { Scope } from "../scope";
@@ -29,15 +29,37 @@ export async function getPaymentIntent(db: Db, scope: Scope, id: string) {
   return serializePaymentIntent(pi);
 }
 
-export async function listPaymentIntents(db: Db, scope: Scope, query: ListPaymentIntentsInput) {
-  const filters = [
+/** The filters of the PaymentIntents list (the API's query without its page). */
+export type PaymentIntentFilters = Omit<ListPaymentIntentsInput, "limit" | "startingAfter">;
+
+/** The PaymentIntents of the scope its filters match: the table as seen now, with the filters' conditions. */
+const paymentIntentsMatching = (scope: Scope, query: PaymentIntentFilters) => ({
+  ...PAYMENT_INTENTS_NOW,
+  scope,
+  filters: [
     ...paymentIntentStatusIs(query.status),
     ...filterIfGiven("meter_id", query.meterId),
     ...filterIfGiven("source", query.source),
     ...filterIfGiven("paid_resource_id", query.paidResourceId),
     ...filterIfGiven("customer_id", query.customerId),
-  ];
-  return listNewestFirstSql(db, { ...PAYMENT_INTENTS_NOW, scope, filters }, query, (row: PaymentIntentFields) =>
-    serializePaymentIntent(row),
-  );
+  ],
+});
+
+export async function listPaymentIntents(db: Db, scope: Scope, query: ListPaymentIntentsInput) {
+  return listNewestFirstSql(db, paymentIntentsMatching(scope, query), query, (row: PaymentIntentFields) => serializePaymentIntent(row));
+}
+
+/**
+ * For a reader that walks the whole list (the dashboard's CSV export): how many PaymentIntents listPaymentIntents
+ * lists with these filters, counting at most `atMost`, and the newest one's key, where the walk starts
+ * (countNewestFirstSql).
+ */
+export function countPaymentIntents(db: Db, scope: Scope, filters: PaymentIntentFilters, atMost: number) {
+  return countNewestFirstSql(db, paymentIntentsMatching(scope, filters), atMost);
+}
+
+/** `take` of the PaymentIntents listPaymentIntents lists, from `position` on (rowsNewestFirstSql): the walk's pages. */
+export async function paymentIntentsFrom(db: Db, scope: Scope, filters: PaymentIntentFilters, position: ListPosition, take: number) {
+  const rows = await rowsNewestFirstSql<PaymentIntentFields>(db, paymentIntentsMatching(scope, filters), position, take);
+  return rows.map(serializePaymentIntent);
 }

@@ -2,6 +2,7 @@
 // else finds customers by email or name and orders by their checkout's description. Every lookup is
 // scoped like the API: another merchant's id is simply not found.
 import type { Db } from "../db";
+import { Prisma } from "../generated/prisma/client";
 import { ID_PREFIXES } from "../ids";
 import type { Scope } from "../scope";
 
@@ -44,17 +45,67 @@ export async function pageOfId(db: Db, scope: Scope, id: string): Promise<string
 /** LIKE pattern for text a person typed: % and _ are literal. */
 const contains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/**
+ * Whether text is long enough to search customers and orders by: 3 letters or digits in a row. The search's
+ * `ILIKE '%text%'` is served by trigram indexes (pg_trgm: a trigram is 3 letters or digits), and text without one
+ * has no trigram to look up: the index would be read whole, or the merchant's rows one by one, and 1 or 2
+ * characters would match nearly every row anyway. Shorter text finds nothing (the page asks for more); an id,
+ * however short its body, still goes straight to its page (pageOfId, before this).
+ */
+export function isSearchableText(text: string): boolean {
+  return /[\p{L}\p{N}]{3}/u.test(text);
+}
+
+/** The newest rows of the merchant a search reads first, checking the text on each. */
+const RECENT_ROWS = 5_000;
+
+/**
+ * The scope's newest `limit` rows of `table` (its own columns; `customers` or `checkouts`, the caller's constant)
+ * whose `match` condition holds, newest first, in two bounded steps whatever the merchant's size
+ * (the trigram indexes: prisma/migrations/20261129100000_dashboard_search_trigram and the three after it):
+ *  1. the newest RECENT_ROWS rows of the scope along its (merchant, mode, created_at, id) index, each checked: a
+ *     common term ("gmail", "espresso") ends here, without sorting its thousands of matches;
+ *  2. when they hold fewer than `limit` matches, every match of the scope through the trigram indexes, then the
+ *     newest `limit` of them: few by then (fewer than `limit` in the newest rows). MATERIALIZED keeps the planner
+ *     from walking the created_at index instead, row by row to the merchant's oldest, which it would do for a term
+ *     its statistics call common (common among other merchants' rows, say) but this merchant has in a few rows.
+ */
+async function newestMatching<R>(db: Db, scope: Scope, table: string, columns: string, match: Prisma.Sql, limit: number): Promise<R[]> {
+  const from = Prisma.raw(table);
+  const select = Prisma.raw(columns);
+  const inScope = Prisma.sql`merchant_id = ${scope.merchantId} AND livemode = ${scope.livemode}`;
+  const recent = await db.$queryRaw<R[]>`
+    SELECT ${select} FROM (
+      SELECT * FROM ${from} WHERE ${inScope} ORDER BY created_at DESC, id DESC LIMIT ${RECENT_ROWS}
+    ) AS ${from}
+     WHERE ${match} ORDER BY created_at DESC, id DESC LIMIT ${limit}`;
+  if (recent.length === limit) return recent;
+  return db.$queryRaw<R[]>`
+    WITH found AS MATERIALIZED (SELECT ${select}, created_at, id AS found_id FROM ${from} WHERE ${inScope} AND ${match})
+    SELECT * FROM found ORDER BY created_at DESC, found_id DESC LIMIT ${limit}`;
+}
+
 export async function searchText(db: Db, scope: Scope, text: string, limit = 20): Promise<SearchHit[]> {
+  if (!isSearchableText(text)) return [];
   const pattern = contains(text);
   const [customers, orders] = await Promise.all([
-    db.$queryRaw<{ id: string; name: string | null; email: string | null }[]>`
-      SELECT id, name, email FROM customers
-       WHERE merchant_id = ${scope.merchantId} AND livemode = ${scope.livemode} AND (email ILIKE ${pattern} OR name ILIKE ${pattern})
-       ORDER BY created_at DESC LIMIT ${limit}`,
-    db.$queryRaw<{ id: string; description: string; amount: number; currency: string }[]>`
-      SELECT o.id, c.description, o.amount, o.currency FROM checkouts c JOIN orders o ON o.id = c.order_id
-       WHERE c.merchant_id = ${scope.merchantId} AND c.livemode = ${scope.livemode} AND c.description ILIKE ${pattern}
-       ORDER BY c.created_at DESC LIMIT ${limit}`,
+    newestMatching<{ id: string; name: string | null; email: string | null }>(
+      db,
+      scope,
+      "customers",
+      "id, name, email",
+      Prisma.sql`(email ILIKE ${pattern} OR name ILIKE ${pattern})`,
+      limit,
+    ),
+    // An order by its checkout's description: the checkout names its order (every checkout has one), no join.
+    newestMatching<{ orderId: string; description: string }>(
+      db,
+      scope,
+      "checkouts",
+      `order_id AS "orderId", description`,
+      Prisma.sql`description ILIKE ${pattern}`,
+      limit,
+    ),
   ]);
   return [
     ...customers.map((c) => ({
@@ -64,6 +115,12 @@ export async function searchText(db: Db, scope: Scope, text: string, limit = 20)
       detail: c.name ? c.email : null,
       href: `/dashboard/customers/${c.id}`,
     })),
-    ...orders.map((o) => ({ kind: "order" as const, id: o.id, title: o.description, detail: null, href: `/dashboard/orders/${o.id}` })),
+    ...orders.map((o) => ({
+      kind: "order" as const,
+      id: o.orderId,
+      title: o.description,
+      detail: null,
+      href: `/dashboard/orders/${o.orderId}`,
+    })),
   ];
 }

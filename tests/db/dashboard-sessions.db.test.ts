@@ -24,7 +24,7 @@ describe("dashboard session purge", () => {
     await getDb().dashboardSession.update({ where: { id: ids.expiredRecently }, data: { expiresAt: ago(60_000) } });
     await getDb().dashboardSession.update({ where: { id: ids.revokedLongAgo }, data: { revokedAt: ago(day + 60_000) } });
 
-    expect(await purgeEndedSessions()).toBeGreaterThanOrEqual(2);
+    expect(await purgeEndedSessions(getDb())).toBeGreaterThanOrEqual(2);
     const left = await getDb().dashboardSession.findMany({ where: { userId }, select: { id: true } });
     expect(left.map((s) => s.id).sort()).toEqual([ids.live, ids.expiredRecently].sort());
   });

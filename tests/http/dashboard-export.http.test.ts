@@ -1,7 +1,9 @@
 // The payments CSV export of the dashboard (GET /api/dashboard/payments/export): the signed-in merchant's
 // payments of its mode, filtered as the page is, amounts in the currency's decimals, payment methods in
-// words, and a payer-chosen billing name that a spreadsheet would run as a formula made inert.
-import { beforeAll, describe, expect, it } from "vitest";
+// words, and a payer-chosen billing name that a spreadsheet would run as a formula made inert; streamed a
+// page at a time, every row once and in order across pages.
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dashboardMerchant, type DashboardMerchant } from "../helpers/dashboard";
 import { baseUrl, call } from "../helpers/http";
 import { capture, openCheckout } from "../helpers/payments";
@@ -10,6 +12,7 @@ const FORMULA_NAME = `=HYPERLINK("http://evil.example","Jane")`;
 
 let m: DashboardMerchant;
 let other: DashboardMerchant;
+let db: pg.Client;
 let byApi: string;
 let byPayPage: string;
 
@@ -54,6 +57,8 @@ function parseCsv(text: string): string[][] {
 }
 
 beforeAll(async () => {
+  db = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await db.connect();
   [m, other] = await Promise.all([dashboardMerchant("Export Espresso"), dashboardMerchant("Someone Else")]);
   const first = await openCheckout(m.key, { amount: 1250, currency: "usd" });
   expect((await capture(m.key, first.id)).status).toBe(200);
@@ -63,6 +68,8 @@ beforeAll(async () => {
   byPayPage = second.paymentIntentId;
   await openCheckout(other.key, { amount: 999, currency: "usd" });
 });
+
+afterAll(() => db?.end());
 
 describe("payments CSV export", () => {
   it("lists the merchant's payments, newest first, as a spreadsheet reads them", async () => {
@@ -110,6 +117,54 @@ describe("payments CSV export", () => {
     const others = parseCsv((await exportCsv(other)).text);
     expect(others).toHaveLength(2);
     expect(others[1][0]).not.toBe(byApi);
+  });
+
+  it("streams more than one page (1,000 rows a page): every payment once, newest first, ties in id order", async () => {
+    const bulk = await dashboardMerchant("Bulk Beans");
+    const first = await openCheckout(bulk.key, { amount: 500, currency: "usd" });
+    const [{ merchant_id: merchantId }] = (await db.query("SELECT merchant_id FROM payment_intents WHERE id = $1", [first.paymentIntentId]))
+      .rows;
+    // 2,500 more, three to a millisecond (rows sharing created_at are ordered by id, across page ends too), older
+    // than the one made through the API; and a live-mode one, which a test-mode export never shows.
+    await db.query(
+      `INSERT INTO payment_intents (id, merchant_id, livemode, status, amount, amount_captured, currency, source, billing_name, created_at)
+       SELECT 'pi_bulk' || lpad(g::text, 5, '0'), $1, g = 0, 'captured', g + 1, g + 1, 'USD', 'api',
+              CASE WHEN g % 500 = 1 THEN '@SUM(A1)' END, now() - interval '1 hour' - (g / 3) * interval '1 millisecond'
+         FROM generate_series(0, 2500) g`,
+      [merchantId],
+    );
+    const expected = (
+      await db.query(`SELECT id FROM payment_intents WHERE merchant_id = $1 AND NOT livemode ORDER BY created_at DESC, id DESC`, [
+        merchantId,
+      ])
+    ).rows.map((row) => row.id as string);
+    expect(expected).toHaveLength(2501);
+
+    const { res, text } = await exportCsv(bulk);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-export-rows")).toBe("2501");
+    expect(res.headers.get("x-export-truncated")).toBe("false");
+    expect(res.headers.get("content-length")).toBeNull(); // streamed, not built whole
+    const [header, ...rows] = parseCsv(text);
+    expect(header[0]).toBe("id");
+    const ids = rows.map((row) => row[0]);
+    expect(ids).toEqual(expected); // the order, and each row exactly once
+    expect(new Set(ids).size).toBe(2501);
+    expect(ids[0]).toBe(first.paymentIntentId);
+    const createdAt = rows.map((row) => row[1]);
+    expect(createdAt).toEqual([...createdAt].sort().reverse());
+    expect(rows.find((row) => row[0] === "pi_bulk00001")!.slice(2, 9)).toEqual(["0.02", "0.00", "USD", "captured", "api", "", "'@SUM(A1)"]);
+    // The filters apply on every page: 750 of them, once their source says pay_page.
+    await db.query(
+      `UPDATE payment_intents SET source = 'pay_page' WHERE merchant_id = $1 AND id LIKE 'pi_bulk%' AND right(id, 1) IN ('1', '4', '7')`,
+      [merchantId],
+    );
+    const paid = await exportCsv(bulk, "?source=pay_page");
+    const paidIds = parseCsv(paid.text)
+      .slice(1)
+      .map((row) => row[0]);
+    expect(paid.res.headers.get("x-export-rows")).toBe(String(paidIds.length));
+    expect(paidIds).toEqual(expected.filter((id) => /^pi_bulk\d{4}[147]$/.test(id)));
   });
 
   it("is 401 without a dashboard session", async () => {

@@ -8,7 +8,7 @@ import { PageHeader } from "@/components/dashboard/PageHeader";
 import { Section } from "@/components/dashboard/Section";
 import { getDb } from "@/lib/db";
 import type { SearchParams } from "@/lib/dashboard/list-query";
-import { pageOfId, searchText } from "@/lib/dashboard/search";
+import { isSearchableText, pageOfId, searchText } from "@/lib/dashboard/search";
 import { requireDashboard } from "@/lib/dashboard/session";
 
 export const metadata: Metadata = { title: "Search" };
@@ -21,6 +21,8 @@ export default async function SearchPage({ searchParams }: { searchParams: Searc
   const page = q ? await pageOfId(db, scope, q) : null;
   if (page) redirect(page);
   const hits = q ? await searchText(db, scope, q) : [];
+  // Text search needs 3 letters or digits in a row (lib/dashboard/search.ts, isSearchableText); an id needs not.
+  const tooShort = q !== "" && !isSearchableText(q);
   return (
     <>
       <PageHeader
@@ -34,8 +36,14 @@ export default async function SearchPage({ searchParams }: { searchParams: Searc
       <Section title="Results" flush>
         {hits.length === 0 ? (
           <EmptyState
-            title={q ? "Nothing found" : "Type something to search"}
-            description={q ? "No object of this mode has that id, and no customer or order matches." : undefined}
+            title={tooShort ? "Type a little more" : q ? "Nothing found" : "Type something to search"}
+            description={
+              tooShort
+                ? "No object of this mode has that id. To search customers and orders, type at least 3 letters or digits in a row."
+                : q
+                  ? "No object of this mode has that id, and no customer or order matches."
+                  : undefined
+            }
           />
         ) : (
           <ul className="divide-y divide-slate-100" data-testid="search-results">
