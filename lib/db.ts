@@ -104,6 +104,51 @@ export function statement(name: string, text: string): Statement {
   return { name, text };
 }
 
+/**
+ * A statement run for an API caller, written against a CTE `caller (api_key_id, merchant_id, livemode)` that holds
+ * one row when the caller may go ahead and none otherwise: its CTEs and SELECT take the caller from there, so
+ * that without it they read and write nothing, and its SELECT gives exactly one row when the caller is there. Its
+ * own parameters are $1..$params. A route runs it with its authentication (`api(operation, { statement },
+ * handler)`): the API-key step puts it inside the API-key statement (lib/http/authenticate.ts), so the whole
+ * request is ONE round trip. `alone` is the same work with the caller as parameters ($params+1..$params+3), for
+ * the Redis buckets (the key is found first) and for callers without an API key (`runAsCaller`).
+ */
+export interface CallerStatement<R> {
+  readonly name: string;
+  readonly params: number;
+  /** Its CTEs after `caller`, comma-separated (none: ""). Names of its own, not the API-key statement's. */
+  readonly ctes: string;
+  /** Its SELECT; no column named `key_*` or `ip_*` (the API-key statement's). */
+  readonly select: string;
+  readonly alone: Statement;
+  /** Never set: the type of its row. */
+  readonly row?: R;
+}
+
+export function callerStatement<R>(name: string, params: number, body: { ctes?: string; select: string }): CallerStatement<R> {
+  const p = (n: number) => `$${params + n}`;
+  const caller = `caller AS (SELECT ${p(1)}::text AS api_key_id, ${p(2)}::text AS merchant_id, ${p(3)}::boolean AS livemode)`;
+  const ctes = body.ctes ?? "";
+  const alone = statement(name, `WITH ${[caller, ctes].filter(Boolean).join(",\n")}\n${body.select}`);
+  return { name, params, ctes, select: body.select, alone };
+}
+
+/** A caller statement with the values of its own parameters: what a route plans before its caller is known. */
+export interface CallerQuery<R> {
+  statement: CallerStatement<R>;
+  values: unknown[];
+}
+
+/** Runs a caller statement on its own for a caller already known (no API key: null). */
+export async function runAsCaller<R>(
+  db: Sql,
+  query: CallerQuery<R>,
+  caller: { apiKeyId: string | null; merchantId: string; livemode: boolean },
+): Promise<R> {
+  const [row] = await db.rows<R>(query.statement.alone, [...query.values, caller.apiKeyId, caller.merchantId, caller.livemode]);
+  return row;
+}
+
 /** Raw SQL on the pool (each statement commits on its own) or on one transaction's connection. */
 export interface Sql {
   rows<R>(statement: Statement, values: unknown[]): Promise<R[]>;

@@ -4,7 +4,8 @@
 //    serviceConsumedStore -> POST /v1/paywall/redemptions), what paywall() does with any other store;
 //  - one request: paywallHttp() with serviceBackend + serviceConsumedStore of the same service and key,
 //    which verifies and redeems in one call (POST /v1/paywall/redemptions with the terms).
-//  1. Database round trips per request of each kind, counted by a proxy in front of PostgreSQL.
+//  1. Database round trips per request of each kind, counted by a proxy in front of PostgreSQL (one each: the
+//     route's statement runs inside the API-key statement, docs/paywall.md "Cost per paid call").
 //  2. Timed loops, interleaved in BENCH_ROUNDS rounds (default 2): BENCH_CONCURRENCY (default 16) workers,
 //     each paying with a fresh paid PaymentIntent after the other, for BENCH_DURATION seconds (default 10)
 //     per loop -> paid calls/s, p50/p99; then GET /health baselines.

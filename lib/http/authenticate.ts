@@ -1,13 +1,17 @@
 // Bearer API key -> principal (merchant, key, mode), the principal's rate-limit token, the route's permission
 // (a restricted key's grants, docs/restricted-keys.md) and, for a mutating request with an Idempotency-Key, the
-// idempotency claim. With the Postgres buckets all four happen in ONE statement (the hot path's first round trip):
+// idempotency claim. With the Postgres buckets all four happen in ONE statement (the request's first round trip):
 // the claim is made only when the token was granted AND the key allows the route, so a denied request never
-// claims its Idempotency-Key (a retry of it is denied again, and the key stays free). With Redis: an indexed
-// lookup by the key's hash (which brings the grants), the Redis take, the permission, then the claim.
+// claims its Idempotency-Key (a retry of it is denied again, and the key stays free); a key that is not found
+// takes the token from the client IP's bucket in that same statement. A route may hand this step its own
+// statement instead of a claim (a caller statement, lib/db.ts: `api(operation, { statement }, handler)`): it runs
+// inside the API-key statement on the same condition, so the whole request is ONE round trip (the paywall's verify
+// and redemptions). With Redis: an indexed lookup by the key's hash (which brings the grants), the Redis take, the
+// permission, then the claim or the route's statement on its own (two round trips).
 // Order of refusals either way: 401 (no such key, revoked, or past a roll's grace) -> 429 -> 403 permission_denied.
-import { sql, statement } from "../db";
+import { runAsCaller, sql, statement, type CallerQuery, type CallerStatement, type Statement } from "../db";
 import { env } from "../env";
-import { ForbiddenError, UnauthorizedError } from "../errors";
+import { ForbiddenError, InvariantViolation, UnauthorizedError } from "../errors";
 import { createId } from "../ids";
 import { allows, PermissionDeniedError, type Permission } from "../merchants/permissions";
 import { claim, claimText, existingRecordText, type ClaimRow } from "../idempotency/claims";
@@ -18,9 +22,9 @@ import { describeBucket, refillPerMs } from "../rate-limit/token-bucket";
 import type { Caller } from "../scope";
 import type { ClaimRequest } from "./idempotency-step";
 import type { Authenticate, Authenticated } from "./pipeline";
-import { applyTakeResult, enforceRateLimit, limitByClientIp } from "./rate-limit-step";
+import { applyTakeResult, clientIpBucket, enforceRateLimit, limitByClientIp } from "./rate-limit-step";
 
-/** An idempotency claim to make once the key is known and its token taken. */
+/** A usable key (not revoked, not past the grace period of a roll) as FIND_KEY reads it. */
 interface KeyRow {
   id: string;
   merchant_id: string;
@@ -29,10 +33,21 @@ interface KeyRow {
   permissions: Record<string, string> | null;
 }
 
-interface KeyLimitClaimRow extends KeyRow {
-  permitted: boolean;
-  tokens: number;
-  allowed: boolean;
+/** What an API-key statement answers first: the key (key_* NULL when none was found) and the token taken. */
+interface KeyVerdict {
+  key_id: string | null;
+  key_merchant_id: string;
+  key_livemode: boolean;
+  key_permissions: Record<string, string> | null;
+  key_permitted: boolean;
+  key_tokens: number;
+  key_allowed: boolean;
+  /** The client IP's bucket: a token is taken from it only when no key was found. */
+  ip_tokens: number | null;
+  ip_allowed: boolean | null;
+}
+
+interface ClaimColumns {
   claim_id: string | null;
   claimed: boolean;
   fingerprint: string | null;
@@ -41,47 +56,88 @@ interface KeyLimitClaimRow extends KeyRow {
   response_body: string | null;
 }
 
-/** A key that authenticates: not revoked, and not past the grace period of a roll. */
-const USABLE_KEY = "secret_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())";
+const usableKey = (hash: string) => `secret_hash = ${hash} AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`;
 
-const FIND_KEY = statement("auth_find_key", `SELECT id, merchant_id, livemode, permissions FROM api_keys WHERE ${USABLE_KEY}`);
+const FIND_KEY = statement("auth_find_key", `SELECT id, merchant_id, livemode, permissions FROM api_keys WHERE ${usableKey("$1")}`);
 
-// $1 secret hash, $2 bucket size, $3 refill per ms, then the claim (all null without one): $4 record id,
-// $5 Idempotency-Key, $6 fingerprint, $7 lock seconds, $8 retention hours; then the route's permission:
-// $9 resource, $10 level ("read" | "write"; null with $9 for a route that takes secret keys only). The claim is
-// made only when the token was granted and the key allows the route; `e` is the record holding the key when the
-// claim did not take it. A secret key (permissions null) is allowed everything; write implies read.
+/**
+ * The CTEs every API-key statement starts with. Parameters, from $offset+1: the secret hash, the bucket's size, its
+ * refill per ms, the route's permission (resource and level, "read" | "write"; a null resource: secret keys only)
+ * and the client IP's bucket (keyValues). `k` is the key and whether it allows the route (a secret key, permissions
+ * null, is allowed everything; write implies read), `t` the token taken from its bucket, `ip` the token taken
+ * from the client IP's bucket when no key was found (a brake on guessing keys).
+ */
+function keyCtes(offset: number): string {
+  const [hash, max, perMs, resource, level, ip] = [1, 2, 3, 4, 5, 6].map((n) => `$${offset + n}`);
+  return `k AS (SELECT id, merchant_id, livemode, permissions,
+                     permissions IS NULL OR (${resource}::text IS NOT NULL
+                       AND (permissions->>${resource}::text = 'write' OR (${level}::text = 'read' AND permissions->>${resource}::text = 'read'))) AS permitted
+                FROM api_keys WHERE ${usableKey(hash)}),
+   t AS (${takeTokenText(max, perMs, (full) => `SELECT 'key:' || k.id, ${full} FROM k`)}),
+   ip AS (${takeTokenText(max, perMs, (full) => `SELECT ${ip}::text, ${full} WHERE NOT EXISTS (SELECT 1 FROM k)`)})`;
+}
+
+const VERDICT_COLUMNS: Record<keyof KeyVerdict, string> = {
+  key_id: "k.id",
+  key_merchant_id: "k.merchant_id",
+  key_livemode: "k.livemode",
+  key_permissions: "k.permissions",
+  key_permitted: "k.permitted",
+  key_tokens: "t.tokens",
+  key_allowed: "t.allowed",
+  ip_tokens: "ip.tokens",
+  ip_allowed: "ip.allowed",
+};
+
+/** The verdict's columns and `more`, in one row whether or not a key was found; `joins` brings the statement's own CTEs. */
+function selectVerdict(more: string, joins: string): string {
+  const verdict = Object.entries(VERDICT_COLUMNS).map(([name, column]) => `${column} AS ${name}`);
+  return `SELECT ${[...verdict, more].join(", ")}
+     FROM (SELECT 1) AS one LEFT JOIN k ON true LEFT JOIN t ON true LEFT JOIN ip ON true ${joins}`;
+}
+
+// The key CTEs ($1..$6), then the claim (all null without one): $7 record id, $8 Idempotency-Key, $9 fingerprint,
+// $10 lock seconds, $11 retention hours. The claim is made only when the token was granted and the key allows the
+// route; `e` is the record holding the key when the claim did not take it.
 const FIND_KEY_TAKE_TOKEN_CLAIM = statement(
   "auth_find_key_take_token_claim",
-  `WITH k AS (SELECT id, merchant_id, livemode, permissions,
-                     permissions IS NULL OR ($9::text IS NOT NULL
-                       AND (permissions->>$9::text = 'write' OR ($10::text = 'read' AND permissions->>$9::text = 'read'))) AS permitted
-                FROM api_keys WHERE ${USABLE_KEY}),
-   t AS (${takeTokenText("$2", "$3", (full) => `SELECT 'key:' || k.id, ${full} FROM k`)}),
+  `WITH ${keyCtes(0)},
    c AS (${claimText(
-     { id: "$4", apiKeyId: "k.id", livemode: "k.livemode", key: "$5", fingerprint: "$6", lockSeconds: "$7", retentionHours: "$8" },
-     "FROM k, t WHERE t.allowed AND k.permitted AND $5::text IS NOT NULL",
+     { id: "$7", apiKeyId: "k.id", livemode: "k.livemode", key: "$8", fingerprint: "$9", lockSeconds: "$10", retentionHours: "$11" },
+     "FROM k, t WHERE t.allowed AND k.permitted AND $8::text IS NOT NULL",
    )}),
-   e AS (${existingRecordText("k.id", "k.livemode", "$5", ", k, t", "t.allowed AND k.permitted AND NOT EXISTS (SELECT 1 FROM c)")})
-   SELECT k.id, k.merchant_id, k.livemode, k.permissions, k.permitted, t.tokens, t.allowed, c.id IS NOT NULL AS claimed,
-          COALESCE(c.id, e.id) AS claim_id, COALESCE(c.fingerprint, e.fingerprint) AS fingerprint,
-          COALESCE(c.status, e.status) AS status, COALESCE(c.response_status, e.response_status) AS response_status,
-          COALESCE(c.response_body, e.response_body) AS response_body
-     FROM k LEFT JOIN t ON true LEFT JOIN c ON true LEFT JOIN e ON true`,
+   e AS (${existingRecordText("k.id", "k.livemode", "$8", ", k, t", "t.allowed AND k.permitted AND NOT EXISTS (SELECT 1 FROM c)")})
+   ${selectVerdict(
+     `c.id IS NOT NULL AS claimed, COALESCE(c.id, e.id) AS claim_id, COALESCE(c.fingerprint, e.fingerprint) AS fingerprint,
+      COALESCE(c.status, e.status) AS status, COALESCE(c.response_status, e.response_status) AS response_status,
+      COALESCE(c.response_body, e.response_body) AS response_body`,
+     "LEFT JOIN c ON true LEFT JOIN e ON true",
+   )}`,
 );
+
+const withRouteStatements = new Map<string, Statement>();
+
+/**
+ * The API-key statement with a route's caller statement (lib/db.ts) in place of the claim: its parameters first,
+ * then the key CTEs'. `caller` is the key when its token was granted and it allows the route, else empty, so the
+ * route's statement does nothing for a refused request; its row comes back beside the verdict (NULLs then).
+ */
+function withRouteStatement(route: CallerStatement<unknown>): Statement {
+  let fused = withRouteStatements.get(route.name);
+  if (!fused) {
+    const caller = "caller AS (SELECT k.id AS api_key_id, k.merchant_id, k.livemode FROM k, t WHERE t.allowed AND k.permitted)";
+    const ctes = [keyCtes(route.params), caller, route.ctes].filter(Boolean).join(",\n");
+    fused = statement(`auth_with_${route.name}`, `WITH ${ctes}\n${selectVerdict("r.*", `LEFT JOIN (${route.select}) AS r ON true`)}`);
+    withRouteStatements.set(route.name, fused);
+  }
+  return fused;
+}
 
 export function bearerToken(req: Request): string | null {
   const header = req.headers.get("authorization");
   if (!header) return null;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match ? match[1] : null;
-}
-
-function presentedSecretHash(req: Request): string {
-  const token = bearerToken(req);
-  if (!token) throw new UnauthorizedError("Missing API key: send 'Authorization: Bearer <API key>'.");
-  if (!looksLikeSecret(token)) throw new UnauthorizedError("Invalid API key.");
-  return hashSecret(token);
 }
 
 function principalOf(row: KeyRow): Caller {
@@ -102,44 +158,61 @@ export function keyAllows(grants: Record<string, string> | null | undefined, per
 }
 
 /**
- * The API's authentication step of the request pipeline: authenticates, takes the principal's token and makes the
- * requested claim. A failed attempt costs a token from the caller's IP bucket instead (a brake on guessing keys).
+ * The API's authentication step of the request pipeline: authenticates, takes the principal's token, and makes the
+ * requested claim or runs the route's statement. A failed attempt costs a token from the caller's IP bucket instead
+ * (a brake on guessing keys).
  */
-export const byApiKey: Authenticate<Caller> = async (req, headers, claimRequest, permission) => {
-  try {
-    const secretHash = presentedSecretHash(req);
-    return bucketsInPostgres()
-      ? await inOneStatement(secretHash, headers, claimRequest, permission)
-      : await stepByStep(secretHash, headers, claimRequest, permission);
-  } catch (err) {
-    if (err instanceof UnauthorizedError) await limitByClientIp(req, headers);
-    throw err;
-  }
+export const byApiKey: Authenticate<Caller> = async (req, headers, claimRequest, permission, route) => {
+  const token = bearerToken(req);
+  if (!token) return refuse(req, headers, "Missing API key: send 'Authorization: Bearer <API key>'.");
+  if (!looksLikeSecret(token)) return refuse(req, headers, "Invalid API key.");
+  if (claimRequest && route) throw new InvariantViolation("A route with a statement of its own takes no idempotency claim.");
+  const presented = { req, secretHash: hashSecret(token), headers, permission };
+  if (!bucketsInPostgres()) return stepByStep(presented, claimRequest, route);
+  return route ? withRoute(presented, route) : inOneStatement(presented, claimRequest);
 };
 
-async function inOneStatement(
-  secretHash: string,
-  headers: Headers,
-  claimRequest?: ClaimRequest,
-  permission?: Permission,
-): Promise<Authenticated<Caller>> {
+/** 401 after a token from the client IP's bucket (429 when that is empty). */
+async function refuse(req: Request, headers: Headers, message: string): Promise<never> {
+  await limitByClientIp(req, headers);
+  throw new UnauthorizedError(message);
+}
+
+interface Presented {
+  req: Request;
+  secretHash: string;
+  headers: Headers;
+  permission?: Permission;
+}
+
+/** The key CTEs' parameters (keyCtes). */
+function keyValues({ req, secretHash, permission }: Presented): unknown[] {
   const config = bucketConfig();
-  const [row] = await sql().rows<KeyLimitClaimRow>(FIND_KEY_TAKE_TOKEN_CLAIM, [
-    secretHash,
-    config.max,
-    refillPerMs(config),
+  return [secretHash, config.max, refillPerMs(config), permission?.[0] ?? null, permission?.[1] ?? null, clientIpBucket(req)];
+}
+
+/** The caller, or the statement's refusal in order: 401 (after the IP's token: 429 when that bucket is empty), 429, 403. */
+function callerOf(row: KeyVerdict, { headers, permission }: Presented): Caller {
+  const config = bucketConfig();
+  if (row.key_id === null) {
+    applyTakeResult(describeBucket(config, row.ip_allowed!, Number(row.ip_tokens)), headers);
+    throw new UnauthorizedError("Invalid API key.");
+  }
+  applyTakeResult(describeBucket(config, row.key_allowed, Number(row.key_tokens)), headers);
+  if (!row.key_permitted) throw permissionDenied(permission);
+  return { merchantId: row.key_merchant_id, apiKeyId: row.key_id, livemode: row.key_livemode, permissions: row.key_permissions };
+}
+
+async function inOneStatement(presented: Presented, claimRequest?: ClaimRequest): Promise<Authenticated<Caller>> {
+  const [row] = await sql().rows<KeyVerdict & ClaimColumns>(FIND_KEY_TAKE_TOKEN_CLAIM, [
+    ...keyValues(presented),
     claimRequest ? createId("idempotency") : null,
     claimRequest?.key ?? null,
     claimRequest?.fingerprint ?? null,
     env.IDEMPOTENCY_LOCK_SECONDS,
     env.IDEMPOTENCY_RETENTION_HOURS,
-    permission?.[0] ?? null,
-    permission?.[1] ?? null,
   ]);
-  if (!row) throw new UnauthorizedError("Invalid API key.");
-  applyTakeResult(describeBucket(config, row.allowed, Number(row.tokens)), headers);
-  if (!row.permitted) throw permissionDenied(permission);
-  const principal = principalOf(row);
+  const principal = callerOf(row, presented);
   if (!claimRequest) return { caller: principal };
   const firstAttempt: ClaimRow | null = row.claim_id
     ? {
@@ -155,17 +228,24 @@ async function inOneStatement(
   return { caller: principal, claim: await claim(sql(), scope, claimRequest.fingerprint, firstAttempt) };
 }
 
-async function stepByStep(
-  secretHash: string,
-  headers: Headers,
-  claimRequest?: ClaimRequest,
-  permission?: Permission,
-): Promise<Authenticated<Caller>> {
+/** The route's statement inside the API-key statement: the request's one round trip. */
+async function withRoute(presented: Presented, route: CallerQuery<unknown>): Promise<Authenticated<Caller>> {
+  const values = [...route.values, ...keyValues(presented)];
+  const [row] = await sql().rows<Record<string, unknown>>(withRouteStatement(route.statement), values);
+  const caller = callerOf(row as unknown as KeyVerdict, presented);
+  const own = { ...row };
+  for (const name of Object.keys(VERDICT_COLUMNS)) delete own[name];
+  return { caller, row: own };
+}
+
+async function stepByStep(presented: Presented, claimRequest?: ClaimRequest, route?: CallerQuery<unknown>): Promise<Authenticated<Caller>> {
+  const { req, secretHash, headers, permission } = presented;
   const [row] = await sql().rows<KeyRow>(FIND_KEY, [secretHash]);
-  if (!row) throw new UnauthorizedError("Invalid API key.");
+  if (!row) return refuse(req, headers, "Invalid API key.");
   const principal = principalOf(row);
   await enforceRateLimit(`key:${principal.apiKeyId}`, headers);
   if (!keyAllows(row.permissions, permission)) throw permissionDenied(permission);
+  if (route) return { caller: principal, row: await runAsCaller(sql(), route, principal) };
   if (!claimRequest) return { caller: principal };
   const scope = { apiKeyId: principal.apiKeyId, livemode: principal.livemode, key: claimRequest.key };
   return { caller: principal, claim: await claim(sql(), scope, claimRequest.fingerprint) };

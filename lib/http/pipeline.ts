@@ -1,7 +1,8 @@
 // The one request pipeline. Its steps, in order:
 //   1. a request id and the response's first headers;
 //   2. authentication and rate limit, the one step each composition supplies (see `Authenticate`), with the route's
-//      permission (`permission`: what a restricted API key must allow, checked in the same step, before any claim);
+//      permission (`permission`: what a restricted API key must allow, checked in the same step, before any claim),
+//      and the route's own statement when it has one (`statement`: run in the API-key statement, one round trip);
 //   3. input: the body (size, JSON, NUL), zod body and query, path ids and the Idempotency-Key. It is read
 //      before step 2, so that the idempotency claim can join the authentication statement, and its errors are
 //      raised after it: callers see auth -> rate limit -> input errors;
@@ -15,7 +16,7 @@
 // lib/integrations/wallet-webhook-route.ts: their own authentication, input and error shapes). A handler sees what it
 // declared, never HTTP. A mutation's steps 4 and 5 are idempotentMutation(), which the MCP tools' writes also run.
 import type { z } from "zod";
-import { DeferredTransaction, getDb, sql, SqlWrite, transaction, type Db, type Sql } from "../db";
+import { DeferredTransaction, getDb, sql, SqlWrite, transaction, type CallerQuery, type Db, type Sql } from "../db";
 import { env } from "../env";
 import { BusyError, InvariantViolation, keepCommittedState, NotFoundError } from "../errors";
 import { releaseClaim, settleFailedClaim, storeResponse, writeAndStoreResponse, type ClaimOutcome } from "../idempotency/claims";
@@ -48,19 +49,23 @@ export interface Authenticated<C> {
   caller: C;
   /** The idempotency claim, when one was requested. */
   claim?: ClaimOutcome;
+  /** The row of the route's statement, when one was given. */
+  row?: unknown;
 }
 
 /**
  * Step 2, a composition's own: who calls (or 401/403), a token from their rate-limit bucket (or 429), whether the
  * caller's key allows the route's permission (or 403 permission_denied; API keys only) and, when a claim request
  * is given, the idempotency claim (made in the authentication's own statement where it can be, and never for a
- * request the permission refuses).
+ * request the permission refuses). A route's statement (`route`, see PipelineOptions.statement) is run for the
+ * caller, on the same condition, and its row answered; only the API-key step (byApiKey) takes one.
  */
 export type Authenticate<C> = (
   req: Request,
   headers: Headers,
   claimRequest?: ClaimRequest,
   permission?: Permission,
+  route?: CallerQuery<unknown>,
 ) => Promise<Authenticated<C>>;
 
 /** A composition: its authentication step, and whether its callers' Idempotency-Keys are claimed. */
@@ -115,6 +120,22 @@ export interface PipelineOptions<B extends z.ZodType | undefined, Q extends z.Zo
   bodyLimitBytes?: number;
   /** The handler reads the request itself (a form, a protocol's body): no body, query, path-id or claim step. */
   rawInput?: true;
+  /**
+   * The route's one statement (a caller statement, lib/db.ts), planned from the checked input before the caller is
+   * known; the API-key step runs it inside its own statement, so authentication, rate limit, permission and the
+   * route's work are ONE round trip (two with the Redis buckets), and the handler gets its row (`row`). A planner
+   * that throws is an input error (after the refusals of step 2). The statement commits on its own, before the
+   * handler: such a route takes `idempotent: false` and `transaction: false` (and recognises its retries itself).
+   */
+  statement?: (input: StatementInput<Infer<B>, Infer<Q>>) => CallerQuery<unknown>;
+}
+
+/** What a route's statement is planned from. */
+export interface StatementInput<B, Q> {
+  body: B;
+  query: Q;
+  params: RouteParams;
+  req: Request;
 }
 
 export interface PipelineContext<C, B, Q, D extends DbKind = "prisma"> {
@@ -127,6 +148,8 @@ export interface PipelineContext<C, B, Q, D extends DbKind = "prisma"> {
   req: Request;
   /** The response's headers so far (a handler answering with its own Response may start from them). */
   headers: Headers;
+  /** The row of the route's statement (PipelineOptions.statement); undefined without one. */
+  row: unknown;
 }
 
 type NextContext = { params: Promise<RouteParams> };
@@ -153,6 +176,8 @@ export function pipeline<C, B extends z.ZodType | undefined, Q extends z.ZodType
 ) {
   type Context = PipelineContext<C, Infer<B>, Infer<Q>, D>;
   const errorResult = steps.errorResult ?? toErrorResult;
+  if (options.statement && (options.idempotent !== false || options.transaction !== false))
+    throw new InvariantViolation("A route with a statement of its own takes idempotent: false and transaction: false.");
   return async (req: Request, nextContext?: NextContext): Promise<Response> => {
     const requestId = createId("request");
     const headers = new Headers({ "Request-Id": requestId, ...steps.headers });
@@ -161,13 +186,20 @@ export function pipeline<C, B extends z.ZodType | undefined, Q extends z.ZodType
       const mutating = MUTATING.has(req.method);
       let input: Input<Infer<B>, Infer<Q>> | undefined;
       let inputError: unknown;
+      let statement: CallerQuery<unknown> | undefined;
       try {
         const claimable = mutating && steps.claims && options.idempotent !== false && !options.rawInput;
-        input = options.rawInput ? await rawInput(nextContext) : await readInput(req, nextContext, claimable, options);
+        const read = options.rawInput
+          ? await rawInput<Infer<B>, Infer<Q>>(nextContext)
+          : await readInput(req, nextContext, claimable, options);
+        statement = options.statement?.({ body: read.body, query: read.query, params: read.params, req });
+        input = read;
       } catch (err) {
         inputError = err;
       }
-      const authenticated = await steps.authenticate(req, headers, input?.claimRequest, options.permission);
+      const authenticated = await steps.authenticate(req, headers, input?.claimRequest, options.permission, statement);
+      if (statement && authenticated.row === undefined)
+        throw new InvariantViolation("This composition's authentication does not run a route's statement.");
       if (authenticated.claim?.kind === "replay") {
         headers.set("Idempotent-Replayed", "true");
         return respondText(authenticated.claim.status, authenticated.claim.bodyText, headers);
@@ -175,7 +207,15 @@ export function pipeline<C, B extends z.ZodType | undefined, Q extends z.ZodType
       claimId = authenticated.claim?.claimId ?? null;
       if (!input) throw inputError;
 
-      const context = { caller: authenticated.caller, body: input.body, query: input.query, params: input.params, req, headers };
+      const context = {
+        caller: authenticated.caller,
+        body: input.body,
+        query: input.query,
+        params: input.params,
+        req,
+        headers,
+        row: authenticated.row,
+      };
       if (!mutating || options.transaction === false) {
         const pool = (options.db === "sql" ? sql() : getDb()) as Context["tx"];
         const value = await handler({ ...context, tx: pool } as Context);

@@ -10,7 +10,12 @@ export async function enforceRateLimit(bucketKey: string, headers: Headers): Pro
 
 /** The limit of a caller without a credential: a token from its client IP's bucket. */
 export async function limitByClientIp(req: Request, headers: Headers): Promise<void> {
-  await enforceRateLimit(`ip:${clientIpKey(req)}`, headers);
+  await enforceRateLimit(clientIpBucket(req), headers);
+}
+
+/** The key of the client IP's bucket. */
+export function clientIpBucket(req: Request): string {
+  return `ip:${clientIpKey(req)}`;
 }
 
 /** Reports the bucket in the headers and refuses the request when it was empty. */

@@ -13,6 +13,14 @@ export function requestDigest(apiKeyId: string, idempotencyKey: string | null, p
   return createHash("sha256").update(material).digest("hex");
 }
 
+/**
+ * requestDigest (without a purpose) as an SQL expression, for a statement that learns the API key itself (one run
+ * inside the API-key statement): the same hex digest, NULL when the Idempotency-Key is NULL.
+ */
+export function requestDigestSql(apiKeyId: string, idempotencyKey: string): string {
+  return `encode(sha256(convert_to(${apiKeyId} || chr(10) || ${idempotencyKey}::text, 'UTF8')), 'hex')`;
+}
+
 export interface RequestKeySteps<Row, Answer> {
   /** The row this request key wrote, if any. */
   find: (requestKey: string) => Promise<Row | null>;

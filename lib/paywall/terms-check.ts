@@ -1,6 +1,7 @@
 // Does a PaymentIntent pay these terms? One rule, as ONE SQL fragment, for every path that checks a proof:
 // the API's verify, the hosted terms page (through verify) and the combined verify-and-redeem, which must
-// decide in the same statement that inserts the redemption (so the rule cannot live in TypeScript).
+// decide in the same statement that inserts the redemption (so the rule cannot live in TypeScript). A
+// redemption without terms (amount NULL) checks nothing.
 // The PaymentIntent is already known to be the merchant's (scoped lookup); another merchant's is not_found.
 // In this order:
 //   not charged (requires_payment, failed, expired, canceled)  -> not_captured
@@ -18,11 +19,12 @@ export interface TermsParams {
 }
 
 /**
- * A SQL expression over a `payment_intents` row: NULL when it pays the terms, else the reason code
- * (`Exclude<PaywallReasonCode, "not_found">`). Select it `AS "reasonCode"`.
+ * A SQL expression over a `payment_intents` row: NULL when it pays the terms (or there are none), else the
+ * reason code (`Exclude<PaywallReasonCode, "not_found">`). Select it `AS "reasonCode"`.
  */
 export function termsMismatchSql(p: TermsParams): string {
   return `CASE
+    WHEN ${p.amount}::integer IS NULL THEN NULL
     WHEN status NOT IN ('captured', 'settled', 'refunded') THEN 'not_captured'
     WHEN sku IS DISTINCT FROM ${p.sku}::text THEN 'reference_mismatch'
     WHEN currency <> upper(${p.currency}::text) THEN 'currency_mismatch'

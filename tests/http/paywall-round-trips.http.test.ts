@@ -1,15 +1,22 @@
 // What the paywall's hot path costs in database round trips, counted by a proxy in front of PostgreSQL
 // (scripts/lib/pg-round-trips.ts, as npm run bench:paywall counts them) on a server of its own: verify,
-// redemption, and the combined verify-and-redeem each cost TWO (the API-key statement with its
-// rate-limit token, then the route's one statement), whatever the answer.
+// redemption, and the combined verify-and-redeem each cost ONE (the route's statement runs inside the API-key
+// statement with its rate-limit token), whatever the answer: redeemed, already_redeemed, not valid, a retry of
+// the winner, and the refusals 401, 429 and 403. With the Redis buckets they cost two (the key, then the statement).
+import { randomBytes } from "node:crypto";
+import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { transaction } from "../../lib/db";
+import { getDb, transaction } from "../../lib/db";
+import { createScopedApiKey } from "../../lib/merchants/api-keys";
+import { normalizePermissions } from "../../lib/merchants/permissions";
 import { openPaywallCheckout } from "../../lib/paywall/open-paywall-checkout";
 import { countRoundTrips, type RoundTripCounter } from "../../scripts/lib/pg-round-trips";
 import type { ServerProcess } from "../../scripts/lib/server-process";
 import { call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
+import { randomLoopback } from "../helpers/from-address";
 import { capture } from "../helpers/payments";
+import { redisUrlForTests } from "../helpers/redis";
 import { startTestServer } from "../helpers/server";
 
 let counter: RoundTripCounter;
@@ -29,25 +36,68 @@ afterAll(async () => {
 const search = { amount: 250, currency: "USD", sku: "tool:search" };
 const terms = () => ({ merchantId: seller.merchantId, ...search });
 
-async function paid(t = search): Promise<string> {
+async function paid(t = search, base = server.url): Promise<string> {
   const checkout = await transaction((tx) => openPaywallCheckout(tx, { merchantId: seller.merchantId, livemode: false }, t));
-  const res = await capture(seller.testKey, checkout.id, "pm_card_visa", { base: server.url });
+  const res = await capture(seller.testKey, checkout.id, "pm_card_visa", { base });
   expect(res.status).toBe(200);
   return checkout.paymentIntentId as string;
 }
 
-const post = (path: string, body: Record<string, unknown>) => call("POST", path, { key: seller.testKey, body, base: server.url });
+type Answer = { status: number; body: any };
 
-/** Round trips the server made for `request`, which must answer `status`. */
-async function tripsOf(request: () => Promise<{ status: number; body: unknown }>, status: number): Promise<number> {
-  const before = counter.count();
-  const res = await request();
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  return counter.count() - before;
+const postWith =
+  (key: string, base = server.url) =>
+  (path: string, body: Record<string, unknown>, headers?: Record<string, string>) =>
+    call("POST", path, { key, body, headers, base });
+
+/**
+ * A POST with an unknown key from a loopback address of its own: a 401 takes a token from the client IP's bucket,
+ * and other files take from 127.0.0.1's (tests/helpers/from-address.ts).
+ */
+function unknownKeyPost(path: string, body: Record<string, unknown>): () => Promise<Answer> {
+  const key = `sk_test_${randomBytes(16).toString("hex")}`;
+  const localAddress = randomLoopback();
+  return () =>
+    new Promise((resolve, reject) => {
+      const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
+      const req = request(`${server.url}${path}`, { method: "POST", localAddress, headers }, (res) => {
+        res.resume();
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: null }));
+      });
+      req.on("error", reject);
+      req.end(JSON.stringify(body));
+    });
+}
+
+/** A key of the seller's (test mode) with these grants; its secret and id. */
+async function sellerKey(permissions: Record<string, string>) {
+  const scope = { merchantId: seller.merchantId, livemode: false };
+  return transaction((tx) => createScopedApiKey(tx, scope, { permissions: normalizePermissions(permissions) }, { via: "cli" }));
+}
+
+/** Empties the key's bucket for an hour: its next request is 429. */
+async function drain(apiKeyId: string): Promise<void> {
+  await getDb().$executeRaw`
+    INSERT INTO rate_limit_buckets (key, tokens, allowed, updated_at) VALUES (${`key:${apiKeyId}`}, 0, false, now() + interval '1 hour')
+    ON CONFLICT (key) DO UPDATE SET tokens = 0, allowed = false, updated_at = EXCLUDED.updated_at`;
+}
+
+/** Round trips the server made for each labelled request, which must answer its status (and body, when given). */
+function measurer() {
+  const measured: Record<string, number[]> = {};
+  const measure = async (label: string, send: () => Promise<Answer>, status: number, body?: object) => {
+    const before = counter.count();
+    const res = await send();
+    expect(res.status, `${label}: ${JSON.stringify(res.body)}`).toBe(status);
+    if (body !== undefined) expect(res.body, label).toMatchObject(body);
+    (measured[label] ??= []).push(counter.count() - before);
+  };
+  return { measured, measure };
 }
 
 describe("database round trips per paywall request", () => {
-  it("verify, redemption, and the combined call: two each, for every answer", async () => {
+  it("verify, redemption, and the combined call: one each, for every answer and refusal", async () => {
+    const post = postWith(seller.testKey);
     // Warm-up: the pool's connections and each named statement's first parse.
     for (let i = 0; i < 3; i++) {
       const pi = await paid();
@@ -56,20 +106,62 @@ describe("database round trips per paywall request", () => {
       await post("/v1/paywall/redemptions", { ...terms(), paymentIntentId: await paid() });
     }
     const wrongSku = await paid({ ...search, sku: "tool:other" });
-    const measured: Record<string, number[]> = {};
-    const measure = async (label: string, request: () => Promise<{ status: number; body: unknown }>, status: number) => {
-      (measured[label] ??= []).push(await tripsOf(request, status));
-    };
+    const limited = await sellerKey({ paywall: "write" });
+    await drain(limited.id);
+    const denied = await sellerKey({ checkouts: "write" });
+    const { measured, measure } = measurer();
     for (let i = 0; i < 5; i++) {
       const [a, b] = [await paid(), await paid()];
-      await measure("verify", () => post("/v1/paywall/verify", { ...terms(), paymentIntentId: a }), 200);
-      await measure("redemption", () => post("/v1/paywall/redemptions", { paymentIntentId: a }), 201);
-      await measure("redemption, already redeemed", () => post("/v1/paywall/redemptions", { paymentIntentId: a }), 200);
-      await measure("combined, redeemed", () => post("/v1/paywall/redemptions", { ...terms(), paymentIntentId: b }), 201);
-      await measure("combined, already redeemed", () => post("/v1/paywall/redemptions", { ...terms(), paymentIntentId: b }), 200);
-      await measure("combined, reference_mismatch", () => post("/v1/paywall/redemptions", { ...terms(), paymentIntentId: wrongSku }), 200);
-      await measure("combined, not_found", () => post("/v1/paywall/redemptions", { ...terms(), paymentIntentId: `pi_unknown${i}` }), 200);
+      const retry = { "Idempotency-Key": `round-trips-${b}` };
+      await measure("verify", () => post("/v1/paywall/verify", { ...terms(), paymentIntentId: a }), 200, { valid: true });
+      await measure("redemption", () => post("/v1/paywall/redemptions", { paymentIntentId: a }), 201, { redeemed: true });
+      await measure("redemption, already redeemed", () => post("/v1/paywall/redemptions", { paymentIntentId: a }), 200, {
+        result: "already_redeemed",
+      });
+      const combined = (pi: string, headers?: Record<string, string>) =>
+        post("/v1/paywall/redemptions", { ...terms(), paymentIntentId: pi }, headers);
+      await measure("combined, redeemed", () => combined(b, retry), 201, { redeemed: true, paymentIntent: { id: b } });
+      await measure("combined, the winner's retry", () => combined(b, retry), 201, { redeemed: true });
+      await measure("combined, already redeemed", () => combined(b), 200, { result: "already_redeemed" });
+      await measure("combined, reference_mismatch", () => combined(wrongSku), 200, { valid: false, reasonCode: "reference_mismatch" });
+      await measure("combined, not_found", () => combined(`pi_unknown${i}`), 200, { valid: false, reasonCode: "not_found" });
+      const refused = (key: string) => () => postWith(key)("/v1/paywall/redemptions", { ...terms(), paymentIntentId: b });
+      await measure("combined, 401 unknown key", unknownKeyPost("/v1/paywall/redemptions", { ...terms(), paymentIntentId: b }), 401);
+      await measure("combined, 429 rate limited", refused(limited.secret), 429);
+      await measure("combined, 403 permission_denied", refused(denied.secret), 403, {
+        error: { details: { reason: "permission_denied" } },
+      });
+      await measure("verify, 401 unknown key", unknownKeyPost("/v1/paywall/verify", { ...terms(), paymentIntentId: a }), 401);
     }
-    for (const [label, trips] of Object.entries(measured)) expect(trips, label).toEqual([2, 2, 2, 2, 2]);
+    for (const [label, trips] of Object.entries(measured)) expect(trips, label).toEqual([1, 1, 1, 1, 1]);
+  });
+});
+
+const redisUrl = redisUrlForTests();
+
+describe.skipIf(!redisUrl)("with the Redis buckets", () => {
+  it("the key is found first, then the route's statement runs on its own: two round trips, the same answers", async () => {
+    const redis = await startTestServer({ DATABASE_URL: counter.url, REDIS_URL: redisUrl! });
+    try {
+      const post = postWith(seller.testKey, redis.url);
+      const combined = (pi: string, headers?: Record<string, string>) =>
+        post("/v1/paywall/redemptions", { ...terms(), paymentIntentId: pi }, headers);
+      for (let i = 0; i < 3; i++) await combined(await paid(search, redis.url)); // warm-up
+      const { measured, measure } = measurer();
+      for (let i = 0; i < 3; i++) {
+        const pi = await paid(search, redis.url);
+        const retry = { "Idempotency-Key": `redis-round-trips-${pi}` };
+        await measure("verify", () => post("/v1/paywall/verify", { ...terms(), paymentIntentId: pi }), 200, { valid: true });
+        await measure("combined, redeemed", () => combined(pi, retry), 201, { redeemed: true, paymentIntent: { id: pi } });
+        await measure("combined, the winner's retry", () => combined(pi, retry), 201, { redeemed: true });
+        await measure("combined, already redeemed", () => combined(pi), 200, { result: "already_redeemed" });
+        await measure("redemption, already redeemed", () => post("/v1/paywall/redemptions", { paymentIntentId: pi }), 200, {
+          result: "already_redeemed",
+        });
+      }
+      for (const [label, trips] of Object.entries(measured)) expect(trips, label).toEqual([2, 2, 2]);
+    } finally {
+      await redis.stop();
+    }
   });
 });
