@@ -35,10 +35,11 @@ export async function receiptOf(db: Db, pi: PaymentIntent): Promise<string> {
   const jws = await new SignJWT({ ...receiptClaims(pi) })
     .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: "JWT" })
     .sign(key.privateKey);
-  await db.$executeRaw`
+  // The row that won a concurrent first signing is the receipt: ours if inserted, else the one stored.
+  const inserted = await db.$queryRaw<{ jws: string }[]>`
     INSERT INTO receipts (payment_intent_id, kid, jws) VALUES (${pi.id}, ${key.kid}, ${jws})
-    ON CONFLICT (payment_intent_id) DO NOTHING`;
-  return (await storedJws(db, pi.id))!;
+    ON CONFLICT (payment_intent_id) DO NOTHING RETURNING jws`;
+  return inserted[0]?.jws ?? (await storedJws(db, pi.id))!;
 }
 
 /**

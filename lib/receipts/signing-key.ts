@@ -24,6 +24,24 @@ function activeKeyRow(db: Db) {
   return db.serviceSigningKey.findFirst({ where: { active: true }, select: { kid: true, privateJwkCiphertext: true } });
 }
 
+/**
+ * Private keys opened in this process, by kid: opening one (decrypting and importing it) costs more CPU than the
+ * signature. Which key is active is read on every use, so a rotation takes effect at once in every process.
+ */
+const opened = new Map<string, Promise<CryptoKey>>();
+const MAX_OPENED = 8;
+
+function openOnce(kid: string, sealed: string): Promise<CryptoKey> {
+  let key = opened.get(kid);
+  if (!key) {
+    if (opened.size >= MAX_OPENED) opened.clear(); // a few rotations' worth; retired keys are never used again
+    key = openPrivateKey(sealed);
+    opened.set(kid, key);
+    key.catch(() => opened.delete(kid));
+  }
+  return key;
+}
+
 /** The active key, made on first use. */
 export async function activeSigningKey(db: Db): Promise<ServiceSigningKey> {
   let row = await activeKeyRow(db);
@@ -32,5 +50,5 @@ export async function activeSigningKey(db: Db): Promise<ServiceSigningKey> {
     row = await db.serviceSigningKey.findFirstOrThrow({ where: { active: true }, select: { kid: true, privateJwkCiphertext: true } });
   }
   // An active key always has its private half (a CHECK in the migration); only a retired key loses it.
-  return { kid: row.kid, alg: SIGNING_ALG, privateKey: await openPrivateKey(row.privateJwkCiphertext!) };
+  return { kid: row.kid, alg: SIGNING_ALG, privateKey: await openOnce(row.kid, row.privateJwkCiphertext!) };
 }

@@ -284,6 +284,23 @@ describe("the payment-identifier extension", () => {
   });
 });
 
+describe("the payment-identifier extension's schema", () => {
+  it("is ours, not the one the client echoes: a schema that refuses every id is ignored, a malformed id is still refused", async () => {
+    const r = await resource({ url: undefined, content: { schema: 1 } });
+    // Compiling a client's schema would cost a new Ajv per request and let the client choose the work.
+    const { payload } = await payloadFor(r.id);
+    appendPaymentIdentifierToExtensions(payload.extensions, generatePaymentId());
+    payload.extensions["payment-identifier"].schema = { type: "object", properties: { id: { type: "string", maxLength: 1 } } };
+    expect((await send(r.id, b64(payload))).status).toBe(200);
+
+    const { payload: malformed } = await payloadFor(r.id);
+    malformed.extensions["payment-identifier"] = { info: { required: false, id: "short" }, schema: {} };
+    const refused = await send(r.id, b64(malformed));
+    expect(refused.status).toBe(402);
+    expect(await paymentsOf(r.id)).toBe(1);
+  });
+});
+
 describe("the facilitator's settle and verify of a payment settled before", () => {
   it("settle twice: two success: true with one transaction (the second marked replayed); verify then says valid; another merchant is refused", async () => {
     const r = await resource({ url: undefined, content: { f: 1 } });
