@@ -1,0 +1,228 @@
+// npm run bench:soak: a long run at a fixed share of the create's throughput, to see whether the service
+// degrades with time (issue 38: "server RSS and PostgreSQL connections flat, p99 stable").
+// Production build on a fresh database, the server set up as in scripts/bench.ts, with `npm start`'s 1 s
+// ticker running (so the tick's work happens during the load). The request is bench.ts's `post` case: an
+// authenticated POST /v1/customers with a fresh Idempotency-Key each.
+//  1. Calibration: autocannon, 32 connections, for SOAK_CALIBRATE_SECONDS (default 15) after a 2 s warm-up
+//     -> the maximum req/s.
+//  2. Soak: SOAK_RATE_PERCENT (default 80) of that rate, open loop, for SOAK_MINUTES (default 10). Every
+//     SOAK_SAMPLE_SECONDS (default 60) one row: requests sent and answered, non-2xx, p50/p99 of the answers,
+//     the server's RSS (/proc/<pid>/status VmRSS), the client connections to the bench database
+//     (pg_stat_activity, read over a connection to the `postgres` database) and the server's CPU per request.
+//  3. Verdicts, computed: RSS growth from the 2nd sample to the last, connections min/max, the median p99 of
+//     the first half of the samples against the second half's, errors. Exits non-zero only on errors.
+// BENCH_PORT (default 3994).
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import http from "node:http";
+import autocannon from "autocannon";
+import pg from "pg";
+import { loadAverages } from "./lib/bench-loop";
+import { freshBenchDatabase, percentile } from "./lib/bench-setup";
+import { runChild } from "./lib/child";
+import { cpuMsByPid } from "./lib/process-cpu";
+import { startServerProcess } from "./lib/server-process";
+import { startTicker } from "./lib/ticker";
+
+const CALIBRATE_SECONDS = Number(process.env.SOAK_CALIBRATE_SECONDS ?? 15);
+const RATE_PERCENT = Number(process.env.SOAK_RATE_PERCENT ?? 80);
+const SOAK_MS = Number(process.env.SOAK_MINUTES ?? 10) * 60_000;
+const SAMPLE_MS = Number(process.env.SOAK_SAMPLE_SECONDS ?? 60) * 1000;
+const DRAIN_MS = 30_000; // after the last send, answers are awaited this long; later ones count as errors
+const CRON = "bench";
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+const sleepUntil = (t: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, t - performance.now())));
+
+const loadBefore = loadAverages();
+const database = await freshBenchDatabase();
+const dbName = new URL(database.url).pathname.slice(1);
+// The bench merchant's key, made by the operator CLI as bench.ts makes it (the CLI's connections end with it).
+const created = await runChild(process.execPath, ["--import", "tsx", "scripts/merchant-create.ts", "--name", "Bench merchant", "--json"], {
+  env: { ...process.env, DATABASE_URL: database.url },
+  capture: true,
+});
+const json = created.output.split("\n").findLast((line) => line.startsWith("{"));
+if (created.code !== 0 || !json) throw new Error(`merchant:create failed:\n${created.output}`);
+const auth = { authorization: `Bearer ${JSON.parse(json).testSecretKey}`, "content-type": "application/json" };
+// bench.ts's server environment (the limiter runs but never refuses), plus a key for stored secrets.
+const server = await startServerProcess(Number(process.env.BENCH_PORT ?? 3994), {
+  DATABASE_URL: database.url,
+  RATE_LIMIT_MAX: "1000000000",
+  CRON_SECRET: CRON,
+  SECRETS_ENCRYPTION_KEY: "50".repeat(32),
+});
+const serverPid = server.child.pid!;
+const admin = new pg.Client({ connectionString: Object.assign(new URL(database.url), { pathname: "/postgres" }).href });
+await admin.connect();
+const stopTicker = startTicker(server.url, CRON);
+
+/** bench.ts's `post` case, through autocannon at 32 connections: its req/s. */
+function calibrate(seconds: number): Promise<autocannon.Result> {
+  const options: autocannon.Options = {
+    url: `${server.url}/v1/customers`,
+    method: "POST",
+    headers: auth,
+    connections: 32,
+    duration: seconds,
+    requests: [
+      {
+        setupRequest: (req) => ({
+          ...req,
+          headers: { ...req.headers, "idempotency-key": randomUUID() },
+          body: JSON.stringify({ name: "bench", email: "bench@example.com" }),
+        }),
+      },
+    ],
+  };
+  return new Promise((resolve, reject) => autocannon(options, (err, result) => (err ? reject(err) : resolve(result))));
+}
+
+// The soak's own open-loop client rather than autocannon's `overallRate`: autocannon rate-limits closed-loop
+// connections (each waits for its answer before sending again; the budget is per connection and per second,
+// so requests go out in bursts at each second's start), and when the server stalls the requests that should
+// have gone out are never sent, so their wait is never measured (coordinated omission). Here request i is due
+// at start + i / rate whatever is still in flight (keep-alive sockets, as many as needed), and its latency
+// runs from that due time to the end of its answer: a stall, or a late client, shows in the percentiles.
+const body = JSON.stringify({ name: "bench", email: "bench@example.com" });
+const agent = new http.Agent({ keepAlive: true });
+const interval = { sent: 0, answered: 0, non2xx: 0, errors: 0, latencies: [] as number[] };
+let inFlight = 0;
+
+function send(due: number) {
+  interval.sent++;
+  inFlight++;
+  let settled = false;
+  const done = (status: number) => {
+    if (settled) return;
+    settled = true;
+    inFlight--;
+    if (status === 0) interval.errors++;
+    else {
+      interval.answered++;
+      interval.latencies.push(performance.now() - due);
+      if (status < 200 || status > 299) interval.non2xx++;
+    }
+  };
+  const headers = { ...auth, "idempotency-key": randomUUID(), "content-length": String(Buffer.byteLength(body)) };
+  const req = http.request(`${server.url}/v1/customers`, { method: "POST", agent, headers }, (res) => {
+    res
+      .on("end", () => done(res.statusCode ?? 0))
+      .on("error", () => done(0))
+      .on("close", () => done(0)); // close without end: cut off
+    res.resume();
+  });
+  req.on("error", () => done(0));
+  req.end(body);
+}
+
+interface Sample {
+  minute: number;
+  sent: number;
+  answered: number;
+  non2xx: number;
+  errors: number;
+  p50: number;
+  p99: number;
+  rssMiB: number;
+  connections: number;
+  cpuMsPerRequest: number;
+}
+const samples: Sample[] = [];
+let cpuBefore = 0;
+let soakStart = 0;
+
+async function sample(): Promise<void> {
+  const { sent, answered, non2xx, errors, latencies } = interval;
+  Object.assign(interval, { sent: 0, answered: 0, non2xx: 0, errors: 0, latencies: [] });
+  const cpuNow = cpuMsByPid([serverPid]).get(serverPid) ?? NaN;
+  const rssKb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${serverPid}/status`, "utf8"))?.[1]);
+  const { rows } = await admin.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend'",
+    [dbName],
+  );
+  latencies.sort((a, b) => a - b);
+  const s: Sample = {
+    minute: (performance.now() - soakStart) / 60_000,
+    sent,
+    answered,
+    non2xx,
+    errors,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    rssMiB: rssKb / 1024,
+    connections: rows[0].n,
+    cpuMsPerRequest: (cpuNow - cpuBefore) / answered,
+  };
+  cpuBefore = cpuNow;
+  samples.push(s);
+  console.log(
+    `| ${s.minute.toFixed(2)} | ${sent} / ${answered} | ${non2xx} | ${errors} | ${s.p50.toFixed(1)} | ${s.p99.toFixed(1)} | ${s.rssMiB.toFixed(1)} | ${s.connections} | ${s.cpuMsPerRequest.toFixed(2)} |`,
+  );
+}
+
+try {
+  await calibrate(2); // warm-up: JIT, connection pools, route compilation
+  const calibration = await calibrate(CALIBRATE_SECONDS);
+  const rate = (calibration.requests.average * RATE_PERCENT) / 100;
+  if (!(rate > 0)) throw new Error(`calibration measured no throughput: ${JSON.stringify(calibration.requests)}`);
+  console.log(
+    `\nSoak: POST /v1/customers (fresh Idempotency-Key), production build, fresh database, 1 s ticker; load average before ${loadBefore}`,
+  );
+  console.log(
+    `Calibration: ${calibration.requests.average.toFixed(0)} req/s over ${CALIBRATE_SECONDS}s at 32 connections (${calibration.non2xx} non-2xx, ${calibration.errors} errors)`,
+  );
+  console.log(`Soak: ${rate.toFixed(0)} req/s (${RATE_PERCENT}%), open loop, ${SOAK_MS / 60_000} min, a row every ${SAMPLE_MS / 1000}s\n`);
+  console.log("| minute | sent / answered | non-2xx | errors | p50 ms | p99 ms | server RSS MiB | PG connections | server CPU ms/req |");
+  console.log("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+
+  soakStart = performance.now();
+  cpuBefore = cpuMsByPid([serverPid]).get(serverPid) ?? NaN;
+  const scheduler = (async () => {
+    for (let i = 0; ;) {
+      const now = performance.now();
+      if (now - soakStart >= SOAK_MS) return;
+      for (; soakStart + (i * 1000) / rate <= now; i++) send(soakStart + (i * 1000) / rate);
+      await sleepUntil(Math.min(soakStart + (i * 1000) / rate, soakStart + SOAK_MS));
+    }
+  })();
+  for (let t = SAMPLE_MS; t < SOAK_MS; t += SAMPLE_MS) {
+    await sleepUntil(soakStart + t);
+    await sample();
+  }
+  await scheduler;
+  const drainEnd = performance.now() + DRAIN_MS;
+  while (inFlight > 0 && performance.now() < drainEnd) await sleepUntil(performance.now() + 50);
+  interval.errors += inFlight; // no answer within the drain
+  await sample(); // the last interval, with the drain
+
+  const second = samples[Math.min(1, samples.length - 1)];
+  const last = samples[samples.length - 1];
+  const growth = last.rssMiB - second.rssMiB;
+  const connections = samples.map((s) => s.connections);
+  const half = Math.floor(samples.length / 2); // an odd count leaves the middle sample out
+  const p99First = median(samples.slice(0, half).map((s) => s.p99));
+  const p99Second = median(samples.slice(samples.length - half).map((s) => s.p99));
+  const non2xx = samples.reduce((sum, s) => sum + s.non2xx, 0);
+  const errors = samples.reduce((sum, s) => sum + s.errors, 0);
+  console.log(
+    `\nRSS: ${second.rssMiB.toFixed(1)} MiB at the 2nd sample, ${last.rssMiB.toFixed(1)} at the last: ${growth >= 0 ? "+" : ""}${growth.toFixed(1)} MiB (${((growth / second.rssMiB) * 100).toFixed(1)}%)`,
+  );
+  console.log(`PostgreSQL connections to the bench database: min ${Math.min(...connections)}, max ${Math.max(...connections)}`);
+  console.log(
+    `p99, median of the samples: first half ${p99First.toFixed(1)} ms, second half ${p99Second.toFixed(1)} ms (${((p99Second / p99First) * 100).toFixed(0)}%)`,
+  );
+  console.log(`Errors: ${non2xx} non-2xx, ${errors} without an answer, of ${samples.reduce((sum, s) => sum + s.sent, 0)} sent`);
+  console.log(`Load average after: ${loadAverages()}`);
+  if (non2xx + errors + calibration.non2xx + calibration.errors > 0) process.exitCode = 1;
+} finally {
+  stopTicker();
+  agent.destroy();
+  await admin.end();
+  await server.stop();
+  await database.cleanup();
+}
