@@ -167,7 +167,8 @@ const measureCpu = canReadProcessCpu();
 async function processIds(target: Target): Promise<number[]> {
   if (!measureCpu) return [];
   const { rows } = await target.db.query<{ pid: number }>(
-    "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+    // Client backends only: an autovacuum worker on the bench database is the tables' upkeep, not the requests' cost.
+    "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'",
   );
   return [target.server.child.pid!, ...rows.map((r) => r.pid)];
 }

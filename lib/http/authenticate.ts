@@ -89,10 +89,10 @@ const VERDICT_COLUMNS: Record<keyof KeyVerdict, string> = {
   ip_allowed: "ip.allowed",
 };
 
-/** The verdict's columns and `more`, in one row whether or not a key was found; `joins` brings the statement's own CTEs. */
+/** The verdict's columns and `more` (if any), in one row whether or not a key was found; `joins` brings the statement's own CTEs. */
 function selectVerdict(more: string, joins: string): string {
   const verdict = Object.entries(VERDICT_COLUMNS).map(([name, column]) => `${column} AS ${name}`);
-  return `SELECT ${[...verdict, more].join(", ")}
+  return `SELECT ${[...verdict, more].filter(Boolean).join(", ")}
      FROM (SELECT 1) AS one LEFT JOIN k ON true LEFT JOIN t ON true LEFT JOIN ip ON true ${joins}`;
 }
 
@@ -114,6 +114,12 @@ const FIND_KEY_TAKE_TOKEN_CLAIM = statement(
      "LEFT JOIN c ON true LEFT JOIN e ON true",
    )}`,
 );
+
+// A request without a claim (a read, or a route that claims nothing) takes this one, not the claim statement with
+// NULLs: a prepared statement's generic plan cannot see that the claim's key is NULL and may read every record of
+// the API key to find none, a cost that grew with the key's writes (issue 38: the read's PostgreSQL CPU per request
+// rising round over round while POSTs of the same key ran between them).
+const FIND_KEY_TAKE_TOKEN = statement("auth_find_key_take_token", `WITH ${keyCtes(0)}\n${selectVerdict("", "")}`);
 
 const withRouteStatements = new Map<string, Statement>();
 
@@ -204,16 +210,19 @@ function callerOf(row: KeyVerdict, { headers, permission }: Presented): Caller {
 }
 
 async function inOneStatement(presented: Presented, claimRequest?: ClaimRequest): Promise<Authenticated<Caller>> {
+  if (!claimRequest) {
+    const [verdict] = await sql().rows<KeyVerdict>(FIND_KEY_TAKE_TOKEN, keyValues(presented));
+    return { caller: callerOf(verdict, presented) };
+  }
   const [row] = await sql().rows<KeyVerdict & ClaimColumns>(FIND_KEY_TAKE_TOKEN_CLAIM, [
     ...keyValues(presented),
-    claimRequest ? createId("idempotency") : null,
-    claimRequest?.key ?? null,
-    claimRequest?.fingerprint ?? null,
+    createId("idempotency"),
+    claimRequest.key,
+    claimRequest.fingerprint,
     env.IDEMPOTENCY_LOCK_SECONDS,
     env.IDEMPOTENCY_RETENTION_HOURS,
   ]);
   const principal = callerOf(row, presented);
-  if (!claimRequest) return { caller: principal };
   const firstAttempt: ClaimRow | null = row.claim_id
     ? {
         id: row.claim_id,
