@@ -5,7 +5,11 @@ import { NotFoundError } from "../errors";
 import type { Meter } from "../generated/prisma/client";
 import type { Scope } from "../scope";
 
-const READ_METER = statement("meter_read", "SELECT * FROM meters WHERE id = $1 AND merchant_id = $2 AND livemode = $3");
+// By the primary key alone, then the scope (see lib/customers/get-customer.ts: a generic plan on the scope's index).
+const READ_METER = statement(
+  "meter_read",
+  "SELECT * FROM (SELECT * FROM meters WHERE id = $1 OFFSET 0) AS meters WHERE merchant_id = $2 AND livemode = $3",
+);
 
 type Big = string | bigint;
 

@@ -29,8 +29,8 @@ export type CheckedRow = CheckedPaymentIntent | { [K in keyof CheckedPaymentInte
  */
 export const CHECKED_PAYMENT_INTENT = `pi AS (
   SELECT ${PAYMENT_INTENTS_NOW.columns}, ${termsMismatchSql({ amount: "$3", currency: "$4", sku: "$5" })} AS "reasonCode"
-    FROM payment_intents
-   WHERE id = $1 AND merchant_id = (SELECT merchant_id FROM caller) AND livemode = (SELECT livemode FROM caller)
+    FROM (SELECT * FROM payment_intents WHERE id = $1 OFFSET 0) AS payment_intents -- by the key alone: lib/customers/get-customer.ts
+   WHERE merchant_id = (SELECT merchant_id FROM caller) AND livemode = (SELECT livemode FROM caller)
      AND merchant_id = COALESCE($2::text, merchant_id)
 )`;
 
