@@ -18,6 +18,7 @@ import http from "node:http";
 import autocannon from "autocannon";
 import pg from "pg";
 import { loadAverages } from "./lib/bench-loop";
+import { postCustomerOptions } from "./lib/bench-requests";
 import { freshBenchDatabase, percentile } from "./lib/bench-setup";
 import { runChild } from "./lib/child";
 import { cpuMsByPid } from "./lib/process-cpu";
@@ -63,22 +64,7 @@ const stopTicker = startTicker(server.url, CRON);
 
 /** bench.ts's `post` case, through autocannon at 32 connections: its req/s. */
 function calibrate(seconds: number): Promise<autocannon.Result> {
-  const options: autocannon.Options = {
-    url: `${server.url}/v1/customers`,
-    method: "POST",
-    headers: auth,
-    connections: 32,
-    duration: seconds,
-    requests: [
-      {
-        setupRequest: (req) => ({
-          ...req,
-          headers: { ...req.headers, "idempotency-key": randomUUID() },
-          body: JSON.stringify({ name: "bench", email: "bench@example.com" }),
-        }),
-      },
-    ],
-  };
+  const options = { ...postCustomerOptions(server.url, auth), connections: 32, duration: seconds } as autocannon.Options;
   return new Promise((resolve, reject) => autocannon(options, (err, result) => (err ? reject(err) : resolve(result))));
 }
 

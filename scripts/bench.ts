@@ -18,6 +18,7 @@ import { loadavg } from "node:os";
 import autocannon from "autocannon";
 import pg from "pg";
 import { baselineBuild } from "./lib/baseline-build";
+import { postCustomerOptions } from "./lib/bench-requests";
 import { freshBenchDatabase } from "./lib/bench-setup";
 import { runChild } from "./lib/child";
 import { canReadProcessCpu, cpuMsBetween, cpuMsByPid } from "./lib/process-cpu";
@@ -83,20 +84,7 @@ function benchCases(url: string, auth: Record<string, string>, customerId: strin
     {
       id: "post",
       name: "POST /v1/customers (auth + rate limit + idempotency + write)",
-      options: {
-        url: `${url}/v1/customers`,
-        method: "POST",
-        headers: auth,
-        requests: [
-          {
-            setupRequest: (req) => ({
-              ...req,
-              headers: { ...req.headers, "idempotency-key": randomUUID() },
-              body: JSON.stringify({ name: "bench", email: "bench@example.com" }),
-            }),
-          },
-        ],
-      },
+      options: postCustomerOptions(url, auth),
     },
     {
       // An API capture: the checkout opened, then paid with the test card (two requests, one sale: each counted).
