@@ -2,6 +2,7 @@
 // Prisma is the default for domain code. Hot paths (the request pipeline, simple routes) use `Sql`
 // instead: each Prisma call costs about a millisecond of CPU in its query compiler, a pg statement a
 // few dozen microseconds.
+import { AsyncLocalStorage } from "node:async_hooks";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient, type Prisma } from "./generated/prisma/client";
@@ -66,7 +67,39 @@ export async function databaseReachable(): Promise<boolean> {
 }
 
 export function getDb(): PrismaClient {
-  return (clients.prisma ??= new PrismaClient({ adapter: new PrismaPg(getPool()) }));
+  return (clients.prisma ??= new PrismaClient({ adapter: new PrismaPg(poolTellingTransactions(getPool())) }));
+}
+
+/**
+ * The connection of a transaction(), for statements (sqlIn) to run in the same transaction as its Prisma calls:
+ * Prisma's adapter checks a connection out of the pool to begin the transaction, inside transaction()'s async
+ * context, where the pool tells it to the transaction's slot. Released (committed, rolled back, or timed out), the
+ * slot is closed, so that a late statement can never run on a connection another request has checked out since.
+ */
+interface TransactionSlot {
+  client?: pg.PoolClient;
+  closed: boolean;
+}
+const checkingOut = new AsyncLocalStorage<TransactionSlot>();
+const transactionSlots = new WeakMap<object, TransactionSlot>();
+
+function poolTellingTransactions(pool: pg.Pool): pg.Pool {
+  const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
+  pool.connect = ((callback?: unknown) => {
+    const slot = checkingOut.getStore();
+    if (callback || !slot || slot.client) return (connect as (cb?: unknown) => unknown)(callback);
+    return connect().then((client) => {
+      slot.client = client;
+      const release = client.release;
+      client.release = (err?: Error | boolean) => {
+        slot.closed = true;
+        client.release = release;
+        return release.call(client, err);
+      };
+      return client;
+    });
+  }) as typeof pool.connect;
+  return pool;
 }
 
 /** Closes the Prisma client and the pool (scripts call this before they exit). */
@@ -83,7 +116,36 @@ export const TRANSACTION_TIMEOUT_MS = 15_000;
 
 /** Runs `work` in one database transaction: everything in it commits together or not at all. */
 export function transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
-  return getDb().$transaction(work, { maxWait: 5_000, timeout: TRANSACTION_TIMEOUT_MS });
+  const slot: TransactionSlot = { closed: false };
+  return checkingOut.run(slot, () =>
+    getDb().$transaction(
+      (tx) => {
+        transactionSlots.set(tx, slot);
+        return work(tx);
+      },
+      { maxWait: 5_000, timeout: TRANSACTION_TIMEOUT_MS },
+    ),
+  );
+}
+
+/**
+ * Statements on what a domain function was given: a transaction() (on its own connection, inside it) or the Prisma
+ * client (the pool, each statement its own transaction). A prepared statement costs about a tenth of a Prisma call's
+ * CPU (its query compiler), so the charge engine's hot path runs on this.
+ */
+export function sqlIn(db: Db | PrismaClient): Sql {
+  if (db === (clients.prisma as unknown)) return sql();
+  const slot = transactionSlots.get(db);
+  if (!slot?.client) return throughPrisma(db); // another client's transaction (a test's own database)
+  const client = slot.client;
+  const open = () => {
+    if (slot.closed) throw new Error("Transaction already closed: its connection was released (committed, rolled back or timed out).");
+    return sqlOn(client);
+  };
+  return {
+    rows: (s, values) => Promise.resolve().then(() => open().rows(s, values)),
+    count: (s, values) => Promise.resolve().then(() => open().count(s, values)),
+  };
 }
 
 /**
@@ -170,6 +232,14 @@ export function sqlOn(queryable: pg.Pool | pg.PoolClient): Sql {
 /** Raw SQL on the pool: every statement is its own transaction. */
 export function sql(): Sql {
   return sqlOn(getPool());
+}
+
+/** Statements through Prisma's raw queries (unprepared): for a transaction this process did not begin. */
+function throughPrisma(db: Db | PrismaClient): Sql {
+  return {
+    rows: <R>(s: Statement, values: unknown[]) => db.$queryRawUnsafe<R[]>(s.text, ...values),
+    count: (s, values) => db.$executeRawUnsafe(s.text, ...values),
+  };
 }
 
 /**

@@ -5,15 +5,15 @@
 // it waits, so a burst of one credential costs one connection. The lock only decides who goes first; the spend itself is the caller's statement that can
 // succeed only once (a primary key; a row locked FOR UPDATE and then marked used), which also refuses every later
 // request after the first committed. Released at commit or rollback.
-import type { Db } from "./db";
+import { sqlIn, statement, type Db } from "./db";
 
 /** The credentials spent once; the kind keeps their keys apart. */
 export type SingleUseKind = "x402" | "mpp" | "spt" | "atk" | "visa";
 
 /** true: this transaction holds the credential until it ends; false: another transaction is spending it now. */
+const TRY_LOCK = statement("single_use_lock", "SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked");
+
 export async function lockSingleUse(tx: Db, kind: SingleUseKind, key: string): Promise<boolean> {
-  const [row] = await tx.$queryRaw<
-    { locked: boolean }[]
-  >`SELECT pg_try_advisory_xact_lock(hashtextextended(${`${kind}:${key}`}, 0)) AS locked`;
+  const [row] = await sqlIn(tx).rows<{ locked: boolean }>(TRY_LOCK, [`${kind}:${key}`]);
   return row?.locked === true;
 }

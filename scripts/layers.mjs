@@ -70,6 +70,7 @@ export const LAYERS = {
     "scope",
     "side-pool",
     "single-use",
+    "sql-model",
     "state-machine",
     "crypto",
     "generated",

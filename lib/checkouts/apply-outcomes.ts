@@ -4,6 +4,7 @@
 import type { Db } from "../db";
 import type { Checkout, Order, PaymentIntent, Prisma } from "../generated/prisma/client";
 import { emitOrderEvent } from "../orders/emit-order-event";
+import { readOrder } from "../orders/read-order";
 import { transitionOrder } from "../orders/transitions";
 import type { ChargeFollower } from "../payments/apply-charge-outcome";
 import { emitPaymentIntentEvent } from "../payments/emit-payment-intent-event";
@@ -57,7 +58,7 @@ async function paymentMethodShownToPayee(tx: Db, checkout: Checkout, paymentMeth
 /** The charge's outcome as the checkout's callers see it. */
 export async function appliedCharge(tx: Db, checkout: Checkout, pi: PaymentIntent): Promise<AppliedCharge> {
   if (pi.status === "failed") return { kind: "declined", reason: pi.failureReason ?? "generic_decline" };
-  const order = await tx.order.findUniqueOrThrow({ where: { id: checkout.orderId } });
+  const order = await readOrder(tx, checkout.orderId);
   return pi.status === "processing" ? { kind: "processing", order } : { kind: "paid", order };
 }
 

@@ -6,6 +6,7 @@
 // events fire once however many ticks race.
 import { Prisma } from "../generated/prisma/client";
 import type { Db } from "../db";
+import { readPaymentIntent } from "../payments/find-payment-intent";
 import { logUnlessDatabaseDown } from "../db-availability";
 import { inTransaction } from "../in-transaction";
 import { applyExpiry, recoverCrashedCharge } from "./apply-outcomes";
@@ -30,7 +31,7 @@ export async function expireOverdueCheckouts(db: Db, sweep: ExpirySweep = {}): P
         SELECT id FROM checkouts WHERE id = ${id} AND status = 'open' AND expires_at <= ${now} FOR UPDATE SKIP LOCKED`;
       if (!locked[0]) return false;
       const checkout = await tx.checkout.findUniqueOrThrow({ where: { id } });
-      const pi = await tx.paymentIntent.findUniqueOrThrow({ where: { id: checkout.paymentIntentId } });
+      const pi = await readPaymentIntent(tx, checkout.paymentIntentId);
       const recovered = await recoverCrashedCharge(tx, checkout, pi);
       if (recovered.recovered) return false; // it had been charged (or declined) before its deadline, or is processing
       await applyExpiry(tx, checkout);

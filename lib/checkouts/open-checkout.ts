@@ -1,12 +1,14 @@
 // Opens a checkout with its PaymentIntent (requires_payment) and order (pending), in one transaction.
 // Catalog items ({ productId, quantity }) are priced from the merchant's products (price-items.ts).
-import type { Db } from "../db";
+import { sqlIn, type Db } from "../db";
 import { NotFoundError, ValidationError } from "../errors";
+import { Prisma, type Checkout } from "../generated/prisma/client";
 import { createId } from "../ids";
 import { openPaymentIntent } from "../payments/open-payment-intent";
 import type { PaymentSource } from "../payment-sources";
 import { priceCheckout } from "./price-items";
 import type { Scope } from "../scope";
+import { insertRow } from "../sql-model";
 import type { OpenCheckoutInput } from "./schemas";
 import { serializeCheckout } from "./serialize";
 
@@ -61,25 +63,32 @@ export async function openCheckout(tx: Db, scope: Scope, input: OpenCheckoutInpu
     },
     ids.paymentIntent,
   );
-  await tx.order.create({
-    data: { ...common, id: ids.order, status: "pending", checkoutId: ids.checkout, paymentIntentId: ids.paymentIntent, items, source },
+  const db = sqlIn(tx);
+  const order = insertRow("orders", Prisma.OrderScalarFieldEnum, {
+    ...common,
+    id: ids.order,
+    status: "pending",
+    checkoutId: ids.checkout,
+    paymentIntentId: ids.paymentIntent,
+    items,
+    source,
   });
-  const checkout = await tx.checkout.create({
-    data: {
-      ...common,
-      id: ids.checkout,
-      status: "open",
-      items,
-      description: input.description ?? null,
-      successUrl: input.successUrl ?? null,
-      cancelUrl: input.cancelUrl ?? null,
-      metadata: input.metadata ?? {},
-      productRef: input.productRef ?? null,
-      requireVerifiedAgent: input.requireVerifiedAgent === true,
-      paymentIntentId: ids.paymentIntent,
-      orderId: ids.order,
-      expiresAt: new Date(now.getTime() + expiresIn * 1000),
-    },
+  await db.count(order.statement, order.values);
+  const insert = insertRow("checkouts", Prisma.CheckoutScalarFieldEnum, {
+    ...common,
+    id: ids.checkout,
+    status: "open",
+    items,
+    description: input.description ?? null,
+    successUrl: input.successUrl ?? null,
+    cancelUrl: input.cancelUrl ?? null,
+    metadata: input.metadata ?? {},
+    productRef: input.productRef ?? null,
+    requireVerifiedAgent: input.requireVerifiedAgent === true,
+    paymentIntentId: ids.paymentIntent,
+    orderId: ids.order,
+    expiresAt: new Date(now.getTime() + expiresIn * 1000),
   });
+  const [checkout] = await db.rows<Checkout>(insert.statement, insert.values);
   return serializeCheckout(checkout);
 }

@@ -1,23 +1,20 @@
 // Outbox: an event is a row written in the transaction of the change it describes, so it exists exactly
 // when the change committed. `data.object` is the object as its GET returns it at that moment. The webhook
 // sender fans deliveries out from these rows later.
-import type { Db } from "../db";
+import { sqlIn, statement, type Db } from "../db";
 import { createId } from "../ids";
 import type { Scope } from "../scope";
 import type { EventType } from "./types";
 
+const INSERT_EVENT = statement(
+  "event_emit",
+  `INSERT INTO events (id, merchant_id, livemode, type, data, object_id, created_at) VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)`,
+);
+
 export async function emitEvent(tx: Db, scope: Scope, type: EventType, object: Record<string, unknown>): Promise<string> {
   const id = createId("event");
-  await tx.event.create({
-    data: {
-      id,
-      merchantId: scope.merchantId,
-      livemode: scope.livemode,
-      type,
-      data: { object } as object,
-      objectId: typeof object.id === "string" ? object.id : null,
-      createdAt: new Date(),
-    },
-  });
+  const objectId = typeof object.id === "string" ? object.id : null;
+  const data = JSON.stringify({ object });
+  await sqlIn(tx).count(INSERT_EVENT, [id, scope.merchantId, scope.livemode, type, data, objectId, new Date()]);
   return id;
 }

@@ -5,7 +5,7 @@
 // Accounts: `payer` (the outside world: the payer's payment method), `merchant_pending` (captured, not
 // yet settled), `merchant_payable` (settled, owed to the merchant), `merchant_paid_out` (already in the merchant's
 // own hands: a non-custodial payment, e.g. live x402 paid on chain straight to its wallet).
-import type { Db } from "../db";
+import { sqlIn, statement, type Db } from "../db";
 import { InvariantViolation } from "../errors";
 import { createId } from "../ids";
 import type { Scope } from "../scope";
@@ -22,25 +22,30 @@ export interface Posting {
   legs: { account: LedgerAccount; amount: number }[];
 }
 
+const INSERT_LEGS = statement(
+  "ledger_post",
+  `INSERT INTO ledger_entries (posting_id, kind, merchant_id, livemode, account, currency, amount, payment_intent_id, refund_id)
+   SELECT $1, $2, $3, $4, leg.account, $5, leg.amount, $6, $7 FROM unnest($8::text[], $9::int[]) AS leg(account, amount)`,
+);
+
 export async function post(tx: Db, posting: Posting): Promise<string> {
   const legs = posting.legs.filter((leg) => leg.amount !== 0);
   if (legs.some((leg) => !Number.isSafeInteger(leg.amount))) throw new InvariantViolation("Ledger amounts must be integers.");
   if (legs.reduce((sum, leg) => sum + leg.amount, 0) !== 0) throw new InvariantViolation(`Unbalanced ${posting.kind} posting.`);
   const postingId = createId("ledgerPosting");
   if (legs.length === 0) return postingId;
-  await tx.ledgerEntry.createMany({
-    data: legs.map((leg) => ({
-      postingId,
-      kind: posting.kind,
-      merchantId: posting.scope.merchantId,
-      livemode: posting.scope.livemode,
-      account: leg.account,
-      currency: posting.currency,
-      amount: leg.amount,
-      paymentIntentId: posting.paymentIntentId,
-      refundId: posting.refundId ?? null,
-    })),
-  });
+  const { scope } = posting;
+  await sqlIn(tx).count(INSERT_LEGS, [
+    postingId,
+    posting.kind,
+    scope.merchantId,
+    scope.livemode,
+    posting.currency,
+    posting.paymentIntentId,
+    posting.refundId ?? null,
+    legs.map((leg) => leg.account),
+    legs.map((leg) => leg.amount),
+  ]);
   return postingId;
 }
 

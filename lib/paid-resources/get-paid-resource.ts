@@ -1,6 +1,7 @@
-import type { Db } from "../db";
+import { sqlIn, statement, type Db } from "../db";
 import { NotFoundError } from "../errors";
-import type { PaidResource } from "../generated/prisma/client";
+import { Prisma, type PaidResource } from "../generated/prisma/client";
+import { selectList } from "../sql-model";
 import type { Scope } from "../scope";
 import { PAID_RESOURCE_ID } from "./schemas";
 import { serializePaidResource } from "./serialize";
@@ -20,7 +21,13 @@ export async function getPaidResource(db: Db, scope: Scope, id: string) {
  * What a public path (/x402/r/:id, /mpp/r/:id) serves: the resource by id alone, active only; an archived or
  * unknown one is null (the caller answers 404). The row says whose it is and in which mode.
  */
+const FIND_PUBLIC = statement(
+  "paid_resource_public",
+  `SELECT ${selectList(Prisma.PaidResourceScalarFieldEnum)} FROM paid_resources WHERE id = $1 AND active`,
+);
+
 export async function findPublicPaidResource(db: Db, id: string): Promise<PaidResource | null> {
   if (!PAID_RESOURCE_ID.test(id)) return null;
-  return db.paidResource.findFirst({ where: { id, active: true } });
+  const [resource] = await sqlIn(db).rows<PaidResource>(FIND_PUBLIC, [id]);
+  return resource ?? null;
 }

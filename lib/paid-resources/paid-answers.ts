@@ -9,7 +9,7 @@
 //   - A failed forward that was refunded keeps its error, answered again as the same error. One that could not be
 //     refunded (paid on chain to the merchant) gives its lease back: the same payment forwards again.
 import { randomBytes } from "node:crypto";
-import type { Db } from "../db";
+import { sqlIn, statement, type Db } from "../db";
 import { openBytes, sealBytes } from "../crypto/secret-box";
 import { env } from "../env";
 
@@ -40,24 +40,40 @@ export interface PaidSaleKey {
  * The right to make the payment's answer: its row written (answerable for the replay window) or found, and a token
  * when no answer exists and nobody holds a running lease. In the settlement's transaction it always succeeds.
  */
+const LEASE_ANSWER = statement(
+  "paid_answer_lease",
+  `INSERT INTO paid_answers (payment_intent_id, paid_resource_id, credential_hash, forward_token, forward_until, expires_at)
+   VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5::float8), now() + make_interval(secs => $6::float8))
+   ON CONFLICT (payment_intent_id) DO UPDATE SET forward_token = excluded.forward_token, forward_until = excluded.forward_until
+    WHERE paid_answers.answered_at IS NULL AND (paid_answers.forward_until IS NULL OR paid_answers.forward_until <= now())
+   RETURNING forward_token AS token`,
+);
+
 export async function leaseAnswer(db: Db, sale: PaidSaleKey): Promise<string | null> {
   const token = randomBytes(12).toString("hex");
-  const leased = await db.$queryRaw<{ token: string }[]>`
-    INSERT INTO paid_answers (payment_intent_id, paid_resource_id, credential_hash, forward_token, forward_until, expires_at)
-    VALUES (${sale.paymentIntentId}, ${sale.paidResourceId}, ${sale.credentialHash}, ${token},
-            now() + make_interval(secs => ${ANSWER_LEASE_MS() / 1000}), now() + make_interval(secs => ${env.PAID_REPLAY_WINDOW_SECONDS}))
-    ON CONFLICT (payment_intent_id) DO UPDATE SET forward_token = excluded.forward_token, forward_until = excluded.forward_until
-     WHERE paid_answers.answered_at IS NULL AND (paid_answers.forward_until IS NULL OR paid_answers.forward_until <= now())
-    RETURNING forward_token AS token`;
+  const { paymentIntentId, paidResourceId, credentialHash } = sale;
+  const window = env.PAID_REPLAY_WINDOW_SECONDS;
+  const leased = await sqlIn(db).rows<{ token: string }>(LEASE_ANSWER, [
+    paymentIntentId,
+    paidResourceId,
+    credentialHash,
+    token,
+    ANSWER_LEASE_MS() / 1000,
+    window,
+  ]);
   return leased[0]?.token ?? null;
 }
 
 /** The payment this exact credential made for the resource, within the replay window; null if none. */
+const FIND_PAID_SALE = statement(
+  "paid_answer_find_sale",
+  `SELECT a.payment_intent_id AS "paymentIntentId", pi.status IN ('captured', 'settled', 'refunded') AS captured
+     FROM paid_answers a JOIN payment_intents pi ON pi.id = a.payment_intent_id
+    WHERE a.paid_resource_id = $1 AND a.credential_hash = $2 AND a.expires_at > now()`,
+);
+
 export async function findPaidSale(db: Db, paidResourceId: string, credentialHash: string): Promise<PaidSale | null> {
-  const rows = await db.$queryRaw<PaidSale[]>`
-    SELECT a.payment_intent_id AS "paymentIntentId", pi.status IN ('captured', 'settled', 'refunded') AS captured
-      FROM paid_answers a JOIN payment_intents pi ON pi.id = a.payment_intent_id
-     WHERE a.paid_resource_id = ${paidResourceId} AND a.credential_hash = ${credentialHash} AND a.expires_at > now()`;
+  const rows = await sqlIn(db).rows<PaidSale>(FIND_PAID_SALE, [paidResourceId, credentialHash]);
   return rows[0] ?? null;
 }
 
@@ -76,17 +92,28 @@ export async function releaseAnswerLease(db: Db, paymentIntentId: string, token:
 }
 
 /** The answer kept by the lease's holder (once); `keep: false` records only that it was given (replayable: false). */
+const KEEP_ANSWER = statement(
+  "paid_answer_keep",
+  `UPDATE paid_answers
+      SET status = $3, content_type = $4, headers = $5::jsonb, body_sealed = $6, error = $7::jsonb,
+          not_stored = $8, answered_at = now(), forward_until = NULL
+    WHERE payment_intent_id = $1 AND forward_token = $2 AND answered_at IS NULL`,
+);
+
 export async function keepAnswer(db: Db, paymentIntentId: string, token: string, answer: PaidAnswer, keep: boolean): Promise<void> {
   const content = answer.kind === "content" && keep ? answer : null;
   const error = answer.kind === "error" ? { message: answer.message, details: answer.details } : null;
   const notStored = answer.kind === "not_stored" || (answer.kind === "content" && !keep);
-  await db.$executeRaw`
-    UPDATE paid_answers
-       SET status = ${content?.status ?? null}, content_type = ${content?.contentType ?? null},
-           headers = ${content ? JSON.stringify(content.headers) : null}::jsonb,
-           body_sealed = ${content ? sealBytes(content.body) : null}, error = ${error ? JSON.stringify(error) : null}::jsonb,
-           not_stored = ${notStored}, answered_at = now(), forward_until = NULL
-     WHERE payment_intent_id = ${paymentIntentId} AND forward_token = ${token} AND answered_at IS NULL`;
+  await sqlIn(db).count(KEEP_ANSWER, [
+    paymentIntentId,
+    token,
+    content?.status ?? null,
+    content?.contentType ?? null,
+    content ? JSON.stringify(content.headers) : null,
+    content ? sealBytes(content.body) : null,
+    error ? JSON.stringify(error) : null,
+    notStored,
+  ]);
 }
 
 /** The kept answer, or whether one is still being made (`leased`: someone holds a running lease). */

@@ -76,10 +76,10 @@ export async function sellPaidResource<C, P, R>(protocol: SaleProtocol<C, P, R>,
   const body = forwarded && req.method !== "GET" ? await readBodyText(req, env.BODY_LIMIT_BYTES) : undefined;
 
   // The sale's row goes in with the settlement, leased to this request: a retry meanwhile waits for its answer.
-  let lease: { paymentIntentId: string; token: string } | null = null;
+  let lease: { paymentIntentId: string; token: string; at: number } | null = null;
   const record = async (tx: Db, paymentIntentId: string) => {
     const token = await leaseAnswer(tx, { paymentIntentId, paidResourceId: resource.id, credentialHash });
-    if (token) lease = { paymentIntentId, token };
+    if (token) lease = { paymentIntentId, token, at: Date.now() };
   };
   let settled;
   try {
@@ -97,9 +97,11 @@ export async function sellPaidResource<C, P, R>(protocol: SaleProtocol<C, P, R>,
   const paid = settled.value;
   const receipt = await protocol.receipt(sale, payment.value, paid);
   const key = { paymentIntentId: paid.paymentIntentId, paidResourceId: resource.id, credentialHash };
-  // The lease taken with the settlement, renewed (a live payment may have waited on the chain past it), or another.
-  const held = lease as { token: string } | null;
-  let token = held && (await renewAnswerLease(getDb(), paid.paymentIntentId, held.token)) ? held.token : null;
+  // The lease taken with the settlement: renewed when the settlement took long (a live payment waited on the chain
+  // past half of it), or another.
+  const held = lease as { token: string; at: number } | null;
+  const fresh = held !== null && Date.now() - held.at < ANSWER_LEASE_MS() / 2;
+  let token = held && (fresh || (await renewAnswerLease(getDb(), paid.paymentIntentId, held.token))) ? held.token : null;
   for (let attempt = 0; attempt < 3; attempt++) {
     token ??= await leaseAnswer(getDb(), key);
     if (token) return makeAnswer(protocol.name, sale, paid, { token, receipt, body });

@@ -5,14 +5,43 @@
 // key, or the funding reconcile) asks the rail what became of that charge key and applies the answer, so the
 // money the rail took is never charged twice nor lost. Statuses: pending, processing (the rail answered
 // `pending`), succeeded, declined, failed and abandoned (never charged).
-import { TRANSACTION_TIMEOUT_MS, type Db } from "../db";
+import { sqlIn, sqlOn, statement, TRANSACTION_TIMEOUT_MS, type Db } from "../db";
 import { env } from "../env";
 import { BusyError, ConflictError } from "../errors";
 import type { PaymentAttempt, PaymentIntent } from "../generated/prisma/client";
 import { createId } from "../ids";
 import type { ChargeResult } from "../rails/rail";
 import { breakerScopeOf, guarded, railNamed } from "../rails";
-import { sideTransaction } from "../side-pool";
+import { sidePool } from "../side-pool";
+import { selectList } from "../sql-model";
+import { Prisma } from "../generated/prisma/client";
+
+// Each statement commits on its own on the attempts' side pool: one round trip.
+const INSERT_ATTEMPT = statement(
+  "attempt_insert",
+  `INSERT INTO payment_attempts (id, payment_intent_id, rail, charge_key, payment_method, status) VALUES ($1, $2, $3, $4, $5, 'pending')`,
+);
+const ADOPT_ATTEMPT = statement(
+  "attempt_adopt",
+  `INSERT INTO payment_attempts (id, payment_intent_id, rail, charge_key, payment_method, status) VALUES ($1, $2, $3, $4, $5, 'pending')
+   ON CONFLICT (charge_key) DO UPDATE SET payment_intent_id = EXCLUDED.payment_intent_id, status = 'pending', updated_at = now()
+    WHERE payment_attempts.status IN ('pending', 'failed', 'abandoned') AND payment_attempts.payment_method = EXCLUDED.payment_method
+   RETURNING id`,
+);
+const CLOSE_ATTEMPT = statement(
+  "attempt_close",
+  `UPDATE payment_attempts SET status = $2, updated_at = now() WHERE id = $1 AND status = 'pending'`,
+);
+const FINISH_ATTEMPT = statement(
+  "attempt_finish",
+  `UPDATE payment_attempts SET status = $2, rail_charge_id = $3, updated_at = now() WHERE charge_key = $1`,
+);
+const PENDING_ATTEMPT = statement(
+  "attempt_pending",
+  `SELECT ${selectList(Prisma.PaymentAttemptScalarFieldEnum)} FROM payment_attempts WHERE payment_intent_id = $1 AND status = 'pending' LIMIT 1`,
+);
+
+const attempts = () => sqlOn(sidePool("attempts"));
 
 export async function recordAttempt(
   paymentIntentId: string,
@@ -23,29 +52,16 @@ export async function recordAttempt(
   const id = createId("paymentAttempt");
   if (!givenKey) {
     const chargeKey = id; // unique per attempt; the rail dedupes on it
-    await sideTransaction("attempts", (client) =>
-      client.query(
-        `INSERT INTO payment_attempts (id, payment_intent_id, rail, charge_key, payment_method, status) VALUES ($1, $2, $3, $4, $5, 'pending')`,
-        [id, paymentIntentId, rail, chargeKey, paymentMethod],
-      ),
-    );
+    await attempts().count(INSERT_ATTEMPT, [id, paymentIntentId, rail, chargeKey, paymentMethod]);
     return { id, chargeKey };
   }
   // A caller-chosen key (capture-checkout.ts CaptureHooks.chargeKey): the caller holds a lock under which only
   // one request uses this key at a time, and reuses a key only after the transaction of its last use rolled
   // back. That attempt, left pending (or closed as never charged) for a PaymentIntent that no longer exists,
   // is adopted by the new PaymentIntent; the rail then answers the same charge key with the charge it made.
-  const adopted = await sideTransaction("attempts", (client) =>
-    client.query<{ id: string }>(
-      `INSERT INTO payment_attempts (id, payment_intent_id, rail, charge_key, payment_method, status) VALUES ($1, $2, $3, $4, $5, 'pending')
-       ON CONFLICT (charge_key) DO UPDATE SET payment_intent_id = EXCLUDED.payment_intent_id, status = 'pending', updated_at = now()
-        WHERE payment_attempts.status IN ('pending', 'failed', 'abandoned') AND payment_attempts.payment_method = EXCLUDED.payment_method
-       RETURNING id`,
-      [id, paymentIntentId, rail, givenKey, paymentMethod],
-    ),
-  );
-  if (!adopted.rows[0]) throw new ConflictError("This charge was already made; retry shortly.", { paymentIntentId, chargeKey: givenKey });
-  return { id: adopted.rows[0].id, chargeKey: givenKey };
+  const [adopted] = await attempts().rows<{ id: string }>(ADOPT_ATTEMPT, [id, paymentIntentId, rail, givenKey, paymentMethod]);
+  if (!adopted) throw new ConflictError("This charge was already made; retry shortly.", { paymentIntentId, chargeKey: givenKey });
+  return { id: adopted.id, chargeKey: givenKey };
 }
 
 /**
@@ -54,17 +70,13 @@ export async function recordAttempt(
  * the request's transaction is about to roll back; the caller holds the checkout's lock.
  */
 export async function closeAttemptNotCharged(id: string, status: "abandoned" | "failed"): Promise<void> {
-  await sideTransaction("attempts", (client) =>
-    client.query(`UPDATE payment_attempts SET status = $2, updated_at = now() WHERE id = $1 AND status = 'pending'`, [id, status]),
-  );
+  await attempts().count(CLOSE_ATTEMPT, [id, status]);
 }
 
 /** The attempt of this charge key as the rail answered it (`processing` while the rail's answer is `pending`). */
 export async function finishAttempt(tx: Db, chargeKey: string, outcome: ChargeResult): Promise<void> {
-  await tx.paymentAttempt.updateMany({
-    where: { chargeKey },
-    data: { status: outcome.status === "pending" ? "processing" : outcome.status, railChargeId: outcome.chargeId, updatedAt: new Date() },
-  });
+  const status = outcome.status === "pending" ? "processing" : outcome.status;
+  await sqlIn(tx).count(FINISH_ATTEMPT, [chargeKey, status, outcome.chargeId]);
 }
 
 /**
@@ -72,7 +84,7 @@ export async function finishAttempt(tx: Db, chargeKey: string, outcome: ChargeRe
  * live request is inside its own charge. Returns the rail's result to apply, or null when there is none.
  */
 export async function recoverPendingAttempt(tx: Db, pi: PaymentIntent): Promise<{ attempt: PaymentAttempt; outcome: ChargeResult } | null> {
-  const attempt = await tx.paymentAttempt.findFirst({ where: { paymentIntentId: pi.id, status: "pending" } });
+  const [attempt] = await sqlIn(tx).rows<PaymentAttempt>(PENDING_ATTEMPT, [pi.id]);
   if (!attempt) return null;
   const outcome = await guarded(railNamed(attempt.rail), breakerScopeOf(pi)).retrieveCharge(attempt.chargeKey);
   if (outcome) return { attempt, outcome };

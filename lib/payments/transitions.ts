@@ -1,7 +1,8 @@
 // PaymentIntent lifecycle (docs/payments.md "Objects and statuses"). The one place a PaymentIntent's status changes.
 import type { Db } from "../db";
-import type { PaymentIntent, Prisma } from "../generated/prisma/client";
-import { fromStatesOf, transitionConflict, type TransitionTable } from "../state-machine";
+import { Prisma, type PaymentIntent } from "../generated/prisma/client";
+import { transition } from "../sql-model";
+import type { TransitionTable } from "../state-machine";
 
 export const PAYMENT_INTENT_STATUSES = [
   "requires_payment",
@@ -30,16 +31,14 @@ export const PAYMENT_INTENT_TRANSITIONS: TransitionTable<PaymentIntentStatus> = 
 
 type Changes = Omit<Prisma.PaymentIntentUpdateManyMutationInput, "status" | "id">;
 
+const PAYMENT_INTENTS = {
+  name: "PaymentIntent",
+  table: "payment_intents",
+  fields: Prisma.PaymentIntentScalarFieldEnum,
+  transitions: PAYMENT_INTENT_TRANSITIONS,
+};
+
 /** Moves the PaymentIntent to `to` if its current status allows it (checked by the UPDATE itself), with `changes`. */
-export async function transitionPaymentIntent(tx: Db, id: string, to: PaymentIntentStatus, changes: Changes = {}): Promise<PaymentIntent> {
-  const from = fromStatesOf(PAYMENT_INTENT_TRANSITIONS, to);
-  const updated = await tx.paymentIntent.updateManyAndReturn({
-    where: { id, status: { in: from } },
-    data: { ...changes, status: to, updatedAt: new Date() },
-  });
-  if (updated.length !== 1) {
-    const current = await tx.paymentIntent.findUnique({ where: { id }, select: { status: true } });
-    throw transitionConflict("PaymentIntent", id, current?.status, to);
-  }
-  return updated[0];
+export function transitionPaymentIntent(tx: Db, id: string, to: PaymentIntentStatus, changes: Changes = {}): Promise<PaymentIntent> {
+  return transition<PaymentIntent, PaymentIntentStatus>(tx, PAYMENT_INTENTS, id, to, changes);
 }

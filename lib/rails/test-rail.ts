@@ -2,8 +2,9 @@
 // (never inside the service's transaction), idempotent on the charge key, like an external system.
 // Outcomes come from the test payment methods; `cus_...` charges that customer's test wallet.
 import type pg from "pg";
+import { sqlOn, statement } from "../db";
 import { createId } from "../ids";
-import { sideTransaction } from "../side-pool";
+import { sidePool, sideTransaction } from "../side-pool";
 import { RailUnavailableError, type ChargeRequest, type ChargeResult, type Rail, type RefundRequest, type RefundResult } from "./rail";
 import { isCustomerWalletMethod, isX402TestPaymentMethod, testPaymentMethodOutcome } from "./test-cards";
 
@@ -16,6 +17,55 @@ interface ChargeRow {
 function toResult(row: ChargeRow): ChargeResult {
   if (row.status === "declined") return { status: "declined", chargeId: row.id, reason: row.decline_reason ?? "generic_decline" };
   return { status: row.status, chargeId: row.id };
+}
+
+// A charge that debits no wallet, in one statement that commits on its own: the first with its key is the charge, a
+// second finds it. One that lost a race to a concurrent first (its insert did nothing, and the statement's snapshot
+// predates that commit) finds it in a new statement.
+const CHARGE = statement(
+  "test_rail_charge",
+  `WITH made AS (
+     INSERT INTO test_rail_charges (id, charge_key, amount, currency, payment_method, status, decline_reason)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (charge_key) DO NOTHING RETURNING id, status, decline_reason)
+   SELECT id, status, decline_reason FROM made
+   UNION ALL SELECT id, status, decline_reason FROM test_rail_charges WHERE charge_key = $2 AND NOT EXISTS (SELECT 1 FROM made)`,
+);
+const FIND_CHARGE = statement("test_rail_find_charge", "SELECT id, status, decline_reason FROM test_rail_charges WHERE charge_key = $1");
+
+async function chargeWithoutWallet(
+  request: ChargeRequest,
+  status: ChargeRow["status"],
+  declineReason: string | null,
+): Promise<ChargeResult> {
+  const rail = sqlOn(sidePool("test-rail"));
+  const values = [createId("railCharge"), request.key, request.amount, request.currency, request.paymentMethod, status, declineReason];
+  const [row] = await rail.rows<ChargeRow>(CHARGE, values);
+  return toResult(row ?? (await rail.rows<ChargeRow>(FIND_CHARGE, [request.key]))[0]);
+}
+
+/** A customer's test wallet debited with the charge, both or neither: one charge per key, even when two callers race. */
+function chargeWallet(request: ChargeRequest): Promise<ChargeResult> {
+  return sideTransaction("test-rail", async (client) => {
+    await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`test-rail:${request.key}`]);
+    const existing = await findCharge(client, request.key);
+    if (existing) return toResult(existing);
+    const debited = await client.query(
+      `UPDATE test_wallets SET balance = balance - $3, updated_at = now()
+        WHERE customer_id = $1 AND currency = $2 AND balance >= $3`,
+      [request.paymentMethod, request.currency, request.amount],
+    );
+    const row: ChargeRow = {
+      id: createId("railCharge"),
+      status: debited.rowCount === 1 ? "succeeded" : "declined",
+      decline_reason: debited.rowCount === 1 ? null : "insufficient_funds",
+    };
+    await client.query(
+      `INSERT INTO test_rail_charges (id, charge_key, amount, currency, payment_method, status, decline_reason)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [row.id, request.key, request.amount, request.currency, request.paymentMethod, row.status, row.decline_reason],
+    );
+    return toResult(row);
+  });
 }
 
 async function findCharge(client: pg.PoolClient, key: string): Promise<ChargeRow | undefined> {
@@ -35,36 +85,11 @@ export const testRail: Rail = {
   async charge(request: ChargeRequest): Promise<ChargeResult> {
     const known = testPaymentMethodOutcome(request.paymentMethod);
     if (known?.status === "unavailable") throw new RailUnavailableError("The test rail is unavailable (pm_rail_unavailable).", true);
-    return sideTransaction("test-rail", async (client) => {
-      // One charge per key, even when two callers race with the same key.
-      await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`test-rail:${request.key}`]);
-      const existing = await findCharge(client, request.key);
-      if (existing) return toResult(existing);
-
-      let declineReason: string | null = null;
-      if (known?.status === "declined") declineReason = known.reason;
-      else if (isCustomerWalletMethod(request.paymentMethod)) {
-        const debited = await client.query(
-          `UPDATE test_wallets SET balance = balance - $3, updated_at = now()
-            WHERE customer_id = $1 AND currency = $2 AND balance >= $3`,
-          [request.paymentMethod, request.currency, request.amount],
-        );
-        if (debited.rowCount !== 1) declineReason = "insufficient_funds";
-      } else if (!known && !isX402TestPaymentMethod(request.paymentMethod)) {
-        declineReason = "invalid_payment_method";
-      }
-      const row: ChargeRow = {
-        id: createId("railCharge"),
-        status: declineReason ? "declined" : known?.status === "pending" ? "pending" : "succeeded",
-        decline_reason: declineReason,
-      };
-      await client.query(
-        `INSERT INTO test_rail_charges (id, charge_key, amount, currency, payment_method, status, decline_reason)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [row.id, request.key, request.amount, request.currency, request.paymentMethod, row.status, row.decline_reason],
-      );
-      return toResult(row);
-    });
+    if (known?.status === "declined") return chargeWithoutWallet(request, "declined", known.reason);
+    if (isCustomerWalletMethod(request.paymentMethod)) return chargeWallet(request);
+    if (!known && !isX402TestPaymentMethod(request.paymentMethod))
+      return chargeWithoutWallet(request, "declined", "invalid_payment_method");
+    return chargeWithoutWallet(request, known?.status === "pending" ? "pending" : "succeeded", null);
   },
 
   async retrieveCharge(key: string): Promise<ChargeResult | null> {

@@ -4,9 +4,10 @@
 // later call signs again (a rotation changes the key of new receipts only). Only a captured PaymentIntent (captured,
 // settled, or refunded after its capture) has one: any other is 409 `not_captured`.
 import { SignJWT } from "jose";
-import type { Db } from "../db";
+import { sqlIn, statement, type Db } from "../db";
 import { ConflictError, NotFoundError } from "../errors";
 import type { PaymentIntent } from "../generated/prisma/client";
+import { findPaymentIntent } from "../payments/find-payment-intent";
 import { receiptClaims } from "./receipt-claims";
 import { activeSigningKey } from "./signing-key";
 
@@ -17,8 +18,14 @@ export function hasReceipt(status: string): boolean {
   return CAPTURED.has(status);
 }
 
+const STORED_JWS = statement("receipt_jws", "SELECT jws FROM receipts WHERE payment_intent_id = $1");
+const INSERT_RECEIPT = statement(
+  "receipt_insert",
+  "INSERT INTO receipts (payment_intent_id, kid, jws) VALUES ($1, $2, $3) ON CONFLICT (payment_intent_id) DO NOTHING RETURNING jws",
+);
+
 async function storedJws(db: Db, paymentIntentId: string): Promise<string | null> {
-  const row = await db.receipt.findUnique({ where: { paymentIntentId }, select: { jws: true } });
+  const [row] = await sqlIn(db).rows<{ jws: string }>(STORED_JWS, [paymentIntentId]);
   return row?.jws ?? null;
 }
 
@@ -36,9 +43,7 @@ export async function receiptOf(db: Db, pi: PaymentIntent): Promise<string> {
     .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: "JWT" })
     .sign(key.privateKey);
   // The row that won a concurrent first signing is the receipt: ours if inserted, else the one stored.
-  const inserted = await db.$queryRaw<{ jws: string }[]>`
-    INSERT INTO receipts (payment_intent_id, kid, jws) VALUES (${pi.id}, ${key.kid}, ${jws})
-    ON CONFLICT (payment_intent_id) DO NOTHING RETURNING jws`;
+  const inserted = await sqlIn(db).rows<{ jws: string }>(INSERT_RECEIPT, [pi.id, key.kid, jws]);
   return inserted[0]?.jws ?? (await storedJws(db, pi.id))!;
 }
 
@@ -48,7 +53,7 @@ export async function receiptOf(db: Db, pi: PaymentIntent): Promise<string> {
  * 404 for an unknown PaymentIntent, 409 `not_captured` for one not captured.
  */
 export async function receiptFor(db: Db, paymentIntentId: string): Promise<string> {
-  const pi = await db.paymentIntent.findUnique({ where: { id: paymentIntentId } });
+  const pi = await findPaymentIntent(db, paymentIntentId);
   if (!pi) throw new NotFoundError("payment_intent", paymentIntentId);
   return receiptOf(db, pi);
 }

@@ -3,7 +3,7 @@
 // inserts one ON CONFLICT DO NOTHING (the partial unique index admits one active key), then reads the one that
 // won, so concurrent first uses in any number of processes agree on one key.
 import { newSealedKeyPair, openPrivateKey, SIGNING_ALG } from "../crypto/signing-key-pair";
-import type { Db } from "../db";
+import { sqlIn, statement, type Db } from "../db";
 
 export interface ServiceSigningKey {
   kid: string;
@@ -20,8 +20,14 @@ export async function insertActiveKey(db: Db): Promise<void> {
     ON CONFLICT DO NOTHING`;
 }
 
-function activeKeyRow(db: Db) {
-  return db.serviceSigningKey.findFirst({ where: { active: true }, select: { kid: true, privateJwkCiphertext: true } });
+const ACTIVE_KEY = statement(
+  "service_signing_key_active",
+  `SELECT kid, private_jwk_ciphertext AS "privateJwkCiphertext" FROM service_signing_keys WHERE active LIMIT 1`,
+);
+
+async function activeKeyRow(db: Db): Promise<{ kid: string; privateJwkCiphertext: string | null } | null> {
+  const [row] = await sqlIn(db).rows<{ kid: string; privateJwkCiphertext: string | null }>(ACTIVE_KEY, []);
+  return row ?? null;
 }
 
 /**
@@ -47,7 +53,8 @@ export async function activeSigningKey(db: Db): Promise<ServiceSigningKey> {
   let row = await activeKeyRow(db);
   if (!row) {
     await insertActiveKey(db);
-    row = await db.serviceSigningKey.findFirstOrThrow({ where: { active: true }, select: { kid: true, privateJwkCiphertext: true } });
+    row = await activeKeyRow(db);
+    if (!row) throw new Error("No active service signing key after inserting one");
   }
   // An active key always has its private half (a CHECK in the migration); only a retired key loses it.
   return { kid: row.kid, alg: SIGNING_ALG, privateKey: await openOnce(row.kid, row.privateJwkCiphertext!) };

@@ -11,7 +11,7 @@
 // - Test mode only: live mode settles on chain (settle-on-chain.ts); settleVerifiedPayment (settle.ts) picks.
 import { captureCheckout } from "../checkouts/capture-checkout";
 import { openCheckout } from "../checkouts/open-checkout";
-import type { Db } from "../db";
+import { sqlIn, statement, type Db } from "../db";
 import type { Rail } from "../rails/rail";
 import type { Scope } from "../scope";
 import { lockSingleUse } from "../single-use";
@@ -33,6 +33,17 @@ export interface SaleOf {
   /** Replays: whether this PaymentIntent paid this very sale (the A2A task's own); the resource and source are always compared. */
   paidBy?: (paymentIntentId: string) => Promise<boolean>;
 }
+
+// The authorization claimed (its primary key: single use), and later the PaymentIntent that it paid.
+const CLAIM = statement(
+  "x402_claim",
+  `INSERT INTO x402_authorizations (network, asset, payer, nonce, merchant_id, livemode, value, payload_hash, payment_identifier)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING RETURNING nonce`,
+);
+const CLAIM_PAID = statement(
+  "x402_claim_paid",
+  `UPDATE x402_authorizations SET payment_intent_id = $5 WHERE network = $1 AND asset = $2 AND payer = $3 AND nonce = $4`,
+);
 
 export type Settlement = { ok: true; paymentIntentId: string; orderId: string; replayed: boolean } | (RefusedPayment & { busy?: boolean });
 
@@ -108,17 +119,19 @@ export async function settlePayment(
   const key = claimKeyOf(payment);
   const keyText = `${key.network}:${key.asset}:${key.payer}:${key.nonce}`;
   if (!(await lockSingleUse(tx, "x402", keyText))) return { ...nonceUsed(payment), busy: true }; // being settled right now
-  const inserted = await tx.$queryRaw<{ nonce: string }[]>`
-    INSERT INTO x402_authorizations (network, asset, payer, nonce, merchant_id, livemode, value, payload_hash, payment_identifier)
-    VALUES (${key.network}, ${key.asset}, ${key.payer}, ${key.nonce}, ${merchant.merchantId}, ${merchant.livemode}, ${payment.authorization.value},
-            ${identity.payloadHash}, ${identity.paymentIdentifier})
-    ON CONFLICT DO NOTHING RETURNING nonce`;
+  const claimKey = [key.network, key.asset, key.payer, key.nonce];
+  const inserted = await sqlIn(tx).rows<{ nonce: string }>(CLAIM, [
+    ...claimKey,
+    merchant.merchantId,
+    merchant.livemode,
+    payment.authorization.value,
+    identity.payloadHash,
+    identity.paymentIdentifier,
+  ]);
   if (!inserted[0]) return settledBefore(tx, merchant, payment, sale, identity);
 
   const order = await captureSale(tx, merchant, payment, sale, { chargeKey: `x402:${keyText}` });
-  await tx.$executeRaw`
-    UPDATE x402_authorizations SET payment_intent_id = ${order.paymentIntentId}
-     WHERE network = ${key.network} AND asset = ${key.asset} AND payer = ${key.payer} AND nonce = ${key.nonce}`;
+  await sqlIn(tx).count(CLAIM_PAID, [...claimKey, order.paymentIntentId]);
   await sale.inClaim?.(tx, order.paymentIntentId);
   return { ok: true, paymentIntentId: order.paymentIntentId, orderId: order.id, replayed: false };
 }
