@@ -151,6 +151,37 @@ const EnvSchema = z
      */
     PAID_RESOURCE_ALLOW_PRIVATE_URLS: z.enum(["0", "1", "true", "false", ""]).optional(),
     /**
+     * Foreign agent operators whose Web Bot Auth key directory (`Signature-Agent` naming their origin) is fetched
+     * and trusted (docs/cards.md "Foreign agent operators"): comma-separated origins, or `*` for any. Unset: none.
+     */
+    AGENT_DIRECTORIES_TRUSTED: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        const entries = (value ?? "")
+          .split(",")
+          .map((entry) => entry.trim())
+          .filter(Boolean);
+        if (entries.includes("*")) return "*" as const;
+        return entries.map((entry) => {
+          const url = URL.canParse(entry) ? new URL(entry) : null;
+          if (!url || !/^https?:$/.test(url.protocol)) ctx.addIssue({ code: "custom", message: `${entry} is not an http(s) origin` });
+          return url?.origin ?? entry;
+        });
+      }),
+    /**
+     * Allow foreign agent directories on loopback, private and link-local addresses (and `http:` origins).
+     * Unset: on only for a loopback BASE_URL, as WEBHOOK_ALLOW_PRIVATE_URLS.
+     */
+    AGENT_DIRECTORY_ALLOW_PRIVATE_URLS: z.enum(["0", "1", "true", "false", ""]).optional(),
+    /**
+     * The least time between two fetches of one foreign agent directory (an unknown keyid, a short max-age), and how
+     * long a failed fetch is remembered (nothing fetched meanwhile).
+     */
+    AGENT_DIRECTORY_REFETCH_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+    /** Agent signatures on payment requests must cover `content-digest` (RFC 9530), checked against the body. */
+    AGENT_PAYMENTS_REQUIRE_CONTENT_DIGEST: flag,
+    /**
      * Another origin (e.g. https://paid.example-content.net, a second host name of this deployment) that serves the
      * paid resources: their x402Url and mppUrl name it, and /x402/r/* and /mpp/r/* on any other host redirect there
      * (308), so paid content never shares the dashboard's origin. Unset: BASE_URL serves them.
@@ -284,11 +315,15 @@ const EnvSchema = z
       ctx.addIssue({ code: "custom", path: ["X402_FACILITATOR_PRIVATE_KEY"], message: "required when X402_RPC_URLS names a network" });
   });
 
-export type Env = Omit<z.infer<typeof EnvSchema>, "AUTH_TRUST_HOST" | "WEBHOOK_ALLOW_PRIVATE_URLS" | "PAID_RESOURCE_ALLOW_PRIVATE_URLS"> & {
+export type Env = Omit<
+  z.infer<typeof EnvSchema>,
+  "AUTH_TRUST_HOST" | "WEBHOOK_ALLOW_PRIVATE_URLS" | "PAID_RESOURCE_ALLOW_PRIVATE_URLS" | "AGENT_DIRECTORY_ALLOW_PRIVATE_URLS"
+> & {
   BASE_URL: string;
   AUTH_TRUST_HOST: boolean;
   WEBHOOK_ALLOW_PRIVATE_URLS: boolean;
   PAID_RESOURCE_ALLOW_PRIVATE_URLS: boolean;
+  AGENT_DIRECTORY_ALLOW_PRIVATE_URLS: boolean;
 };
 
 /** Whether a URL names this machine: localhost (and *.localhost), 127.0.0.0/8, ::1 (IPv4-mapped too). */
@@ -336,6 +371,11 @@ function parseEnv(): Env {
     WEBHOOK_ALLOW_PRIVATE_URLS: allowPrivateWebhookUrls(parsed.WEBHOOK_ALLOW_PRIVATE_URLS, parsed.BASE_URL, parsed.NODE_ENV),
     // The same rule, its own switch: a paid resource's forward is no webhook.
     PAID_RESOURCE_ALLOW_PRIVATE_URLS: allowPrivateWebhookUrls(parsed.PAID_RESOURCE_ALLOW_PRIVATE_URLS, parsed.BASE_URL, parsed.NODE_ENV),
+    AGENT_DIRECTORY_ALLOW_PRIVATE_URLS: allowPrivateWebhookUrls(
+      parsed.AGENT_DIRECTORY_ALLOW_PRIVATE_URLS,
+      parsed.BASE_URL,
+      parsed.NODE_ENV,
+    ),
   };
 }
 

@@ -33,6 +33,7 @@ export const ID_PREFIXES = {
   oauthGrant: "oag",
   acpCheckoutSession: "acs",
   agentKey: "agk",
+  agentKeyChallenge: "akc",
   agenticToken: "atk",
   agenticTokenCode: "dtvc",
   visaInstruction: "vi",

@@ -5,6 +5,7 @@
 // balances included).
 // The cases run in interleaved rounds (health, get, post, health, get, post, ...) and the table reports each
 // case's median round, so a burst of load from elsewhere on a shared machine skews one round, not a case.
+// With the capture case, a one-caller table follows: GET /health against a capture alone (scripts/lib/bench-one-caller.ts).
 // Settings: BENCH_DURATION (seconds per case and round, default 10), BENCH_ROUNDS (default 3),
 // BENCH_CONNECTIONS (default 32), BENCH_ONLY (comma-separated case ids: health,get,post,capture),
 // BENCH_CPU_PROF (a directory: the server writes a V8 CPU profile there when it stops),
@@ -18,6 +19,7 @@ import { loadavg } from "node:os";
 import autocannon from "autocannon";
 import pg from "pg";
 import { baselineBuild } from "./lib/baseline-build";
+import { oneCallerTable } from "./lib/bench-one-caller";
 import { postCustomerOptions } from "./lib/bench-requests";
 import { freshBenchDatabase } from "./lib/bench-setup";
 import { runChild } from "./lib/child";
@@ -57,6 +59,8 @@ interface Target {
   db: pg.Client;
   cases: Case[];
   figures: Map<string, Figures[]>;
+  /** The merchant's test key as request headers. */
+  auth: Record<string, string>;
 }
 
 function autocannonRun(bench: Case, seconds: number): Promise<autocannon.Result> {
@@ -147,7 +151,7 @@ async function startTarget(label: string, root: string, databaseUrl: string, tar
     await fetch(`${server.url}/v1/customers`, { method: "POST", headers: auth, body: JSON.stringify({ name: "bench" }) })
   ).json();
   const cases = benchCases(server.url, auth, customer.id);
-  return { label, server, db, cases, figures: new Map(cases.map((bench) => [bench.id, []])) };
+  return { label, server, db, cases, figures: new Map(cases.map((bench) => [bench.id, []])), auth };
 }
 
 const measureCpu = canReadProcessCpu();
@@ -261,6 +265,10 @@ try {
     console.log(target.label ? `\n${target.label}:\n` : "");
     printTable(target);
     console.log(`\n${await bucketStats(target)}`);
+    if (target.cases.some((bench) => bench.id === "capture")) {
+      console.log(`\nOne caller (${duration}s each):\n`);
+      for (const line of await oneCallerTable(target.server.url, target.auth, duration)) console.log(line);
+    }
   }
   if (baseline) {
     console.log(`\nAfter (this tree) against before (${baselineRef}, ${baseline.commit.slice(0, 12)}), medians:\n`);

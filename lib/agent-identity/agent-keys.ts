@@ -1,7 +1,8 @@
 // Agent keys (agk_; docs/cards.md "Agent keys"): the agent provider (the payer, with its own API key) registers the
-// public key its agent signs with, per network. The keyid is the key's RFC 7638 thumbprint; a key is unique per
-// network and mode. Mastercard's "know your agent": a name starting `pending_` registers the agent as
-// `pending_verification` (test mode's way to get an unverified agent), which cannot pay until approved.
+// public key its agent signs with, per network, proving it holds the private key (register-agent-key.ts). The keyid
+// is the key's RFC 7638 thumbprint; a key is unique per network and mode. Mastercard's "know your agent": a name
+// starting `pending_` registers the agent as `pending_verification` (test mode's way to get an unverified agent),
+// which cannot pay until approved.
 import { z } from "zod";
 import type { Db } from "../db";
 import { env } from "../env";
@@ -42,13 +43,20 @@ export function serializeAgentKey(key: AgentKey) {
   };
 }
 
-export async function registerAgentKey(tx: Db, owner: Scope, network: Network, input: RegisterAgentInput) {
+/** Stores the key (its proof of possession checked first: register-agent-key.ts). */
+/** The key's keyid, when this owner may register it at all (live mode refuses the RFC 9421 test key: 400). */
+export function registrableKeyid(owner: Scope, input: RegisterAgentInput): string {
   const keyid = jwkThumbprint(input.jwk);
   if (owner.livemode && keyid === RFC9421_TEST_KEY_THUMBPRINT) {
     throw new ValidationError("The RFC 9421 test key cannot be registered in live mode.", [
       { path: "jwk", message: "a published test key" },
     ]);
   }
+  return keyid;
+}
+
+export async function insertAgentKey(tx: Db, owner: Scope, network: Network, input: RegisterAgentInput) {
+  const keyid = registrableKeyid(owner, input);
   const pending = network === "mastercard" && input.name.startsWith("pending_");
   const now = new Date();
   const rows = await tx.$queryRaw<{ id: string }[]>`

@@ -36,6 +36,8 @@ export interface SignedRequest {
   /** Without the leading `?`; "" when there is none. */
   query: string;
   header(name: string): string | null;
+  /** The body received, when known (a covered content-digest is checked against it); null or absent: unknown. */
+  body?: string | null;
 }
 
 /** Splits a dictionary's text at top-level commas (outside strings and inner lists). */

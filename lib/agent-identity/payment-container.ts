@@ -3,9 +3,8 @@
 // members in the order received (`JSON.stringify` of the parsed object without `signature`), which is what the
 // spec's "canonical representation of all fields in the object in the order received except for the signature
 // itself" names; the SDK's signAgentObject makes it. Ed25519; `alg` may be given as ed25519, Ed25519 or EdDSA.
-import { verify as cryptoVerify } from "node:crypto";
-import { publicKeyOf } from "./jwk";
 import { AgentSignatureRefused } from "./reasons";
+import { verifyWithKey } from "./verification-keys";
 import type { VerifiedAgent } from "./verify-agent-request";
 import { ValidationError } from "../errors";
 
@@ -23,17 +22,7 @@ export function checkPaymentContainer(container: Record<string, unknown> | undef
     ]);
   if (rest.nonce !== agent.nonce) throw new AgentSignatureRefused("object_nonce_mismatch");
   if (rest.kid !== agent.keyid) throw new AgentSignatureRefused("object_kid_mismatch");
-  let valid = false;
-  try {
-    valid = cryptoVerify(
-      null,
-      Buffer.from(JSON.stringify(rest), "utf8"),
-      publicKeyOf(agent.key.jwk as { kty: string; crv: string; x: string }),
-      Buffer.from(signature, "base64"),
-    );
-  } catch {
-    valid = false;
-  }
+  const valid = verifyWithKey(JSON.stringify(rest), Buffer.from(signature, "base64"), agent.verificationKey);
   if (!valid) throw new AgentSignatureRefused("object_bad_signature");
   const payload = rest.payload as { paymentMethod?: unknown } | undefined;
   const method = payload && typeof payload === "object" ? payload.paymentMethod : undefined;

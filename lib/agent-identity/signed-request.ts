@@ -8,6 +8,7 @@ import type { Scope } from "../scope";
 import type { SignedRequest } from "./message-signature";
 import type { Network, Operation } from "./profiles";
 import { AgentSignatureRefused } from "./reasons";
+import { signedBodyOf } from "./signed-body";
 import { verifyAgentRequest, type VerifiedAgent } from "./verify-agent-request";
 
 /** A request to this service: @authority is the Host it was sent to; it must be BASE_URL's. */
@@ -35,13 +36,18 @@ export async function requireVerifiedAgent(
   network: Network,
   operation: Operation,
 ): Promise<VerifiedAgent> {
-  const verification = await verifyAgentRequest(tx, signedRequestOf(req), {
-    network,
-    operation,
-    livemode: scope.livemode,
-    ownOrigin: env.BASE_URL,
-    expectedAuthority: ownAuthority(),
-  });
+  const verification = await verifyAgentRequest(
+    tx,
+    { ...signedRequestOf(req), body: await signedBodyOf(req) },
+    {
+      network,
+      operation,
+      livemode: scope.livemode,
+      ownOrigin: env.BASE_URL,
+      expectedAuthority: ownAuthority(),
+      requireContentDigest: operation === "pay" && env.AGENT_PAYMENTS_REQUIRE_CONTENT_DIGEST,
+    },
+  );
   if (!verification.ok) throw new AgentSignatureRefused(verification.reason);
   return verification;
 }
@@ -74,5 +80,6 @@ export function signedRequestFromBody(input: VerifyRequestInput): SignedRequest 
     path: url.pathname,
     query: url.search.replace(/^\?/, ""),
     header: (name) => headers.get(name.toLowerCase()) ?? null,
+    body: input.body ?? "",
   };
 }

@@ -5,27 +5,35 @@
 //   (unsupported_tag), the operation's tag (tag_operation_mismatch) -> covered components and parameters
 //   (missing_field) -> expires - created <= 480 s (window_too_long), created not in the future beyond the skew
 //   (not_yet_valid), expires not passed (expired) -> the authority is ours (authority_mismatch) -> the
-//   Signature-Agent names one of OUR agents (unknown_agent; a foreign URL is never fetched) -> the key is
+//   Signature-Agent names one of OUR agents or a trusted foreign operator (unknown_agent) -> the key is
 //   registered (unknown_key), not revoked (revoked_key), verified (agent_not_verified) -> the signature verifies
 //   (bad_signature) -> the nonce is new (replayed_nonce).
+//
+// Foreign operators (docs/cards.md "Foreign agent operators"): a Signature-Agent naming another origin is looked
+// up in that operator's key directory when AGENT_DIRECTORIES_TRUSTED trusts it (else unknown_agent), fetched
+// and cached by directory-cache.ts (directory_unavailable, unknown_key). Keys are Ed25519 or RSA-PSS-SHA512, the
+// algorithm the key's (algorithm_mismatch for an `alg` naming another). A covered content-digest must match the
+// body (content_digest_mismatch), checked before any key is looked up.
 //
 // The nonce is spent last, by an INSERT whose primary key (network, keyid, nonce) lets it succeed once in any
 // process, inside the caller's transaction: two parallel requests with one nonce cannot both pass, and a request
 // whose signature is invalid cannot burn someone else's nonce.
 import type { Db } from "../db";
 import type { AgentKey } from "../generated/prisma/client";
-import { publicKeyOf } from "./jwk";
+import { contentDigestMatches } from "./content-digest";
+import { foreignKey } from "./directory-cache";
+import { foreignOperatorOf, isTrustedOperator } from "./foreign-operator";
 import {
   MalformedSignature,
   parseSignatures,
   signatureAgentUrl,
   signatureBase,
-  signatureValid,
   type ParsedSignature,
   type SignedRequest,
 } from "./message-signature";
 import { CLOCK_SKEW_SECONDS, MAX_WINDOW_SECONDS, PROFILES, REQUIRED_PARAMS, type Network, type Operation } from "./profiles";
 import type { RefusalReason } from "./reasons";
+import { algClaimMatches, verificationKeyOf, verifyWithKey, type VerificationKey } from "./verification-keys";
 
 export interface VerifyOptions {
   network: Network;
@@ -40,11 +48,18 @@ export interface VerifyOptions {
   expectedAuthority: string | null;
   /** Seconds since the epoch (tests pass a fixed clock). */
   now?: number;
+  /** The signature must cover content-digest (a payment under AGENT_PAYMENTS_REQUIRE_CONTENT_DIGEST). */
+  requireContentDigest?: boolean;
 }
 
 export interface VerifiedAgent {
   ok: true;
-  key: AgentKey;
+  /** The agent key registered here; null for a foreign operator's agent. */
+  key: AgentKey | null;
+  /** The key the signature verified with (its algorithm the key's own). */
+  verificationKey: VerificationKey;
+  /** The foreign agent operator's origin (docs/cards.md "Foreign agent operators"); null for a key registered here. */
+  operator: string | null;
   tag: string;
   label: string;
   keyid: string;
@@ -56,7 +71,8 @@ export interface VerifiedAgent {
 
 export type Verification = VerifiedAgent | { ok: false; reason: RefusalReason };
 
-const refuse = (reason: RefusalReason): Verification => ({ ok: false, reason });
+type Refusal = { ok: false; reason: RefusalReason };
+const refuse = (reason: RefusalReason): Refusal => ({ ok: false, reason });
 
 /** The policy checks that need neither the database nor the key (exported for the unit tests). */
 export function checkSignaturePolicy(
@@ -133,6 +149,58 @@ function resolveSignatureAgent(url: string, ownOrigin: string): { kind: "agent";
   return DIRECTORY_PATHS.has(parsed.pathname) ? { kind: "directory" } : null;
 }
 
+interface Signer {
+  ok: true;
+  /** The agent key registered here; null for a foreign operator's key. */
+  key: AgentKey | null;
+  verificationKey: VerificationKey;
+  operator: string | null;
+  signatureAgent: string | null;
+}
+
+/** A registered key of the network and mode, checked as it is (status, the agent the Signature-Agent names). */
+async function registeredSigner(db: Db, keyid: string, options: VerifyOptions, agentId: string | null, signatureAgent: string | null) {
+  const key = await db.agentKey.findFirst({ where: { network: options.network, livemode: options.livemode, keyid } });
+  if (!key || (agentId !== null && key.id !== agentId)) return refuse(agentId !== null && !key ? "unknown_agent" : "unknown_key");
+  if (key.status === "revoked") return refuse("revoked_key");
+  if (key.status !== "active") return refuse("agent_not_verified");
+  const verificationKey = verificationKeyOf(key.jwk);
+  if (!verificationKey) return refuse("unknown_key");
+  return { ok: true as const, key, verificationKey, operator: null, signatureAgent };
+}
+
+/** A trusted foreign operator's key, from its directory (directory-cache.ts). */
+async function foreignSigner(operator: string, keyid: string, signatureAgent: string): Promise<Signer | Refusal> {
+  if (!isTrustedOperator(operator)) return refuse("unknown_agent");
+  const found = await foreignKey(operator, keyid);
+  if (!found.ok) return refuse(found.reason);
+  return { ok: true, key: null, verificationKey: found.key, operator, signatureAgent };
+}
+
+/** Who signed: a foreign operator's key when the Signature-Agent names one, else a key registered here. */
+async function resolveSigner(db: Db, req: SignedRequest, sig: ParsedSignature, options: VerifyOptions): Promise<Signer | Refusal> {
+  const keyid = sig.params.get("keyid") as string;
+  const header = req.header("signature-agent");
+  const required = PROFILES[options.network].signatureAgent;
+  if (!required && header === null) return registeredSigner(db, keyid, options, null, null);
+  const signatureAgent = signatureAgentUrl(header, sig.label);
+  if (signatureAgent === null) return refuse(header === null ? "missing_field" : "unknown_agent");
+  const operator = foreignOperatorOf(signatureAgent, options.ownOrigin);
+  if (operator !== null) return foreignSigner(operator, keyid, signatureAgent);
+  if (!required) return registeredSigner(db, keyid, options, null, null); // TAP: our own Signature-Agent adds nothing
+  const resolved = resolveSignatureAgent(signatureAgent, options.ownOrigin);
+  if (!resolved) return refuse("unknown_agent");
+  return registeredSigner(db, keyid, options, resolved.kind === "agent" ? resolved.id : null, signatureAgent);
+}
+
+/** The body rules (RFC 9530): a covered content-digest matches the body; payments may be required to cover one. */
+function bodyRefusal(req: SignedRequest, sig: ParsedSignature, options: VerifyOptions): Refusal | null {
+  const covered = sig.components.some((c) => c.name === "content-digest");
+  if (!covered) return options.requireContentDigest ? refuse("missing_field") : null;
+  if (req.body === null || req.body === undefined) return refuse("content_digest_mismatch");
+  return contentDigestMatches(req.header("content-digest"), req.body) ? null : refuse("content_digest_mismatch");
+}
+
 export async function verifyAgentRequest(db: Db, req: SignedRequest, options: VerifyOptions): Promise<Verification> {
   const policy = checkSignaturePolicy(req, options);
   if (!policy.ok) return policy;
@@ -142,26 +210,16 @@ export async function verifyAgentRequest(db: Db, req: SignedRequest, options: Ve
   const created = sig.params.get("created") as number;
   const expires = sig.params.get("expires") as number;
 
-  let signatureAgent: string | null = null;
-  let agentId: string | null = null;
-  if (PROFILES[options.network].signatureAgent) {
-    signatureAgent = signatureAgentUrl(req.header("signature-agent"), sig.label);
-    if (signatureAgent === null) return req.header("signature-agent") === null ? refuse("missing_field") : refuse("unknown_agent");
-    const resolved = resolveSignatureAgent(signatureAgent, options.ownOrigin);
-    if (!resolved) return refuse("unknown_agent");
-    if (resolved.kind === "agent") agentId = resolved.id;
-  }
-
-  // Key lookup is keyed on (agent URL, keyid) when a Signature-Agent names an agent, else on (network, keyid).
-  const key = await db.agentKey.findFirst({ where: { network: options.network, livemode: options.livemode, keyid } });
-  if (!key || (agentId !== null && key.id !== agentId)) return refuse(agentId !== null && !key ? "unknown_agent" : "unknown_key");
-  if (key.status === "revoked") return refuse("revoked_key");
-  if (key.status !== "active") return refuse("agent_not_verified");
+  const bodyProblem = bodyRefusal(req, sig, options);
+  if (bodyProblem) return bodyProblem;
+  const signer = await resolveSigner(db, req, sig, options);
+  if (!signer.ok) return signer;
+  // The algorithm is the key's (its kty and crv); an `alg` parameter naming another one refuses the signature.
+  if (!algClaimMatches(signer.verificationKey.algorithm, sig.params.get("alg"))) return refuse("algorithm_mismatch");
 
   const base = signatureBase(req, sig);
   if (base === null) return refuse("missing_field");
-  const jwk = key.jwk as { kty: string; crv: string; x: string };
-  if (!signatureValid(base, sig.signature, publicKeyOf(jwk))) return refuse("bad_signature");
+  if (!verifyWithKey(base, sig.signature, signer.verificationKey)) return refuse("bad_signature");
 
   const spent = await db.$queryRaw<{ nonce: string }[]>`
     INSERT INTO agent_nonces (network, keyid, nonce, expires_at)
@@ -169,5 +227,18 @@ export async function verifyAgentRequest(db: Db, req: SignedRequest, options: Ve
     ON CONFLICT DO NOTHING RETURNING nonce`;
   if (!spent[0]) return refuse("replayed_nonce");
 
-  return { ok: true, key, tag: String(sig.params.get("tag")), label: sig.label, keyid, nonce, created, expires, signatureAgent };
+  const { key, verificationKey, operator, signatureAgent } = signer;
+  return {
+    ok: true,
+    key,
+    verificationKey,
+    operator,
+    tag: String(sig.params.get("tag")),
+    label: sig.label,
+    keyid,
+    nonce,
+    created,
+    expires,
+    signatureAgent,
+  };
 }

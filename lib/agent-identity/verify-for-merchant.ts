@@ -2,7 +2,8 @@
 // site-protection role. A merchant whose own server received a signed agent request hands it over; the answer
 // says whether one of this network's registered agents signed it, with the same rules and reason codes as the
 // protocol routes. It spends the nonce (a replay of the same request is refused). A refusal is an answer (200
-// `valid: false`), as the x402 facilitator's verify is.
+// `valid: false`), as the x402 facilitator's verify is. `agent.operator` names a foreign operator's origin (its
+// directory fetched and cached; docs/cards.md "Foreign agent operators"), null for an agent registered here.
 import type { Db } from "../db";
 import { env } from "../env";
 import type { Scope } from "../scope";
@@ -49,7 +50,14 @@ export async function verifyForMerchant(tx: Db, merchant: Scope, network: Networ
     valid: true as const,
     network,
     tag: verification.tag,
-    agent: { agentKeyId: key.id, keyid: key.keyid, name: key.name, signatureAgent: verification.signatureAgent ?? signatureAgentOf(key) },
+    agent: {
+      agentKeyId: key?.id ?? null,
+      keyid: verification.keyid,
+      name: key?.name ?? null,
+      signatureAgent: verification.signatureAgent ?? (key ? signatureAgentOf(key) : null),
+      operator: verification.operator,
+      algorithm: verification.verificationKey.algorithm,
+    },
     nonce: verification.nonce,
     created: new Date(verification.created * 1000).toISOString(),
     expires: new Date(verification.expires * 1000).toISOString(),

@@ -34,6 +34,7 @@ export interface AgentCapture {
   /** The rail's charge key: the same on a retry after a crash. */
   chargeKey: string;
   source: "visa" | "mastercard";
+  /** `operator`: a foreign agent operator's origin (docs/cards.md "Foreign agent operators"), recorded with the rest. */
   agent: AgentRecord;
 }
 

@@ -16,13 +16,19 @@ import { transitionCheckout } from "./transitions";
 /** A charge of the checkout, as applied: paid, declined, or processing (the rail answers later). */
 export type AppliedCharge = { kind: "paid"; order: Order } | { kind: "declined"; reason: string } | { kind: "processing"; order: Order };
 
+/** A checkout's follower, holding the order as the outcome left it (paid), so that its answer need not read it again. */
+export interface CheckoutFollower extends ChargeFollower {
+  order?: Order;
+}
+
 /** The checkout's part of a charge's outcome: paid -> order paid (by the PaymentIntent's payer), checkout complete. */
-export function checkoutFollower(checkout: Checkout): ChargeFollower {
-  return {
+export function checkoutFollower(checkout: Checkout): CheckoutFollower {
+  const follower: CheckoutFollower = {
     async captured(tx, pi) {
       const order = await transitionOrder(tx, checkout.orderId, "paid", { customerId: pi.customerId });
       await transitionCheckout(tx, checkout.id, "complete");
       await emitOrderEvent(tx, "order.paid", order);
+      follower.order = order;
     },
     async failed(tx) {
       const order = await transitionOrder(tx, checkout.orderId, "canceled");
@@ -30,6 +36,7 @@ export function checkoutFollower(checkout: Checkout): ChargeFollower {
       await emitOrderEvent(tx, "order.canceled", order);
     },
   };
+  return follower;
 }
 
 /**
@@ -55,10 +62,10 @@ async function paymentMethodShownToPayee(tx: Db, checkout: Checkout, paymentMeth
   return payeesOwn ? paymentMethod : FOREIGN_WALLET_METHOD;
 }
 
-/** The charge's outcome as the checkout's callers see it. */
-export async function appliedCharge(tx: Db, checkout: Checkout, pi: PaymentIntent): Promise<AppliedCharge> {
+/** The charge's outcome as the checkout's callers see it (`paidOrder`: the order its follower made paid, if known). */
+export async function appliedCharge(tx: Db, checkout: Checkout, pi: PaymentIntent, paidOrder?: Order): Promise<AppliedCharge> {
   if (pi.status === "failed") return { kind: "declined", reason: pi.failureReason ?? "generic_decline" };
-  const order = await readOrder(tx, checkout.orderId);
+  const order = paidOrder ?? (await readOrder(tx, checkout.orderId));
   return pi.status === "processing" ? { kind: "processing", order } : { kind: "paid", order };
 }
 

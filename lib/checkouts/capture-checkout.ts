@@ -77,7 +77,7 @@ export async function captureCheckout(tx: Db, scope: Scope, id: string, input: C
     chargeKey: hooks.chargeKey,
     afterRailCharge: hooks.afterRailCharge,
   });
-  const applied = await appliedCharge(tx, checkout, charged);
+  const applied = await appliedCharge(tx, checkout, charged, owner.follower.order);
   if (applied.kind === "declined") throw new PaymentDeclinedError(applied.reason);
   return serializeOrder(applied.order); // paid, or pending while the PaymentIntent is processing
 }

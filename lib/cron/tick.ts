@@ -1,5 +1,6 @@
 // One tick of the background work the cron route triggers: each task is independent, so one failing
 // task never stops the others, and the summary says what each did.
+import { purgeKeyChallenges } from "../agent-identity/key-challenges";
 import { purgeAgentNonces } from "../agent-identity/purge-nonces";
 import { purgeLinkTokens } from "../auth/email-links";
 import { purgePendingSignUps } from "../auth/pending-sign-ups";
@@ -55,6 +56,7 @@ const TASKS: Record<string, Task> = {
   oauthLeftoversPurged: purgeOAuthLeftovers,
   oauthUnusedClientsPurged: purgeUnusedOAuthClients,
   agentNoncesPurged: () => purgeAgentNonces(getDb()),
+  agentKeyChallengesPurged: () => purgeKeyChallenges(getDb()),
   eventStreamLeasesPurged: purgeExpiredStreamLeases,
   paidAnswersPurged: () => purgeExpiredPaidAnswers(getDb()),
 };

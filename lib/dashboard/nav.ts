@@ -15,6 +15,7 @@ export const DASHBOARD_NAV: NavItem[] = [
   { href: "/dashboard", label: "Home", exact: true },
   { href: "/dashboard/orders", label: "Orders" },
   { href: "/dashboard/payments", label: "Payments" },
+  { href: "/dashboard/agents", label: "Agents" },
   { href: "/dashboard/checkouts", label: "Checkouts" },
   { href: "/dashboard/customers", label: "Customers" },
   { href: "/dashboard/products", label: "Products" },

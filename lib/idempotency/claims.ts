@@ -3,7 +3,7 @@
 // The request pipeline folds the first claim attempt into its authentication statement (see
 // lib/http/authenticate.ts); everything else here is plain statements on the pool or the work's transaction.
 import { openSecret, sealSecret } from "../crypto/secret-box";
-import { sql, statement, type Db, type Sql, type SqlWrite, type Statement } from "../db";
+import { sql, sqlIn, statement, type Db, type Sql, type SqlWrite, type Statement } from "../db";
 import { isDatabaseUnavailable, onDatabaseAvailable } from "../db-availability";
 import { env } from "../env";
 import { ConflictError, InvariantViolation, ValidationError } from "../errors";
@@ -169,7 +169,7 @@ const STORE = statement(
 export async function storeResponse(tx: Db | Sql, claimId: string, status: number, bodyText: string, seal = false): Promise<void> {
   const stored = storedForm(bodyText, seal);
   const values = [claimId, status, stored];
-  const updated = "rows" in tx ? await tx.count(STORE, values) : await tx.$executeRawUnsafe(STORE.text, ...values);
+  const updated = await ("rows" in tx ? tx : sqlIn(tx)).count(STORE, values);
   if (updated !== 1) throw new InvariantViolation("The idempotency claim was lost before the request finished.");
 }
 

@@ -1,5 +1,5 @@
 // Mastercard agentic tokens (atk_; docs/cards.md "Agentic tokens"): test mode's MDES network token for one agent
-// key and one merchant, with an amount ceiling, a number of uses and an expiry; the payer (who owns the agent key)
+// key (or one trusted foreign agent operator; docs/cards.md "Foreign agent operators") and one merchant, with an amount ceiling, a number of uses and an expiry; the payer (who owns the agent key)
 // issues and revokes it. Its token number is a Luhn-valid 16-digit number starting with 5, unique; it pays only
 // with a fresh single-use Dynamic Token Verification Code (request-code.ts).
 import { randomInt } from "node:crypto";
@@ -11,6 +11,8 @@ import { createId } from "../ids";
 import { listNewestFirst } from "../pagination";
 import type { Scope } from "../scope";
 import type { IssueTokenInput } from "./schemas";
+import { isTrustedOperator } from "../agent-identity/foreign-operator";
+import type { VerifiedAgent } from "../agent-identity/verify-agent-request";
 import type { z } from "zod";
 import type { ListTokensQuery } from "./schemas";
 
@@ -35,6 +37,7 @@ export function serializeAgenticToken(t: AgenticToken) {
     last4: t.last4,
     status: tokenStatus(t),
     agentKeyId: t.agentKeyId,
+    agentOperator: t.agentOperator,
     merchantId: t.merchantId,
     maxAmount: t.maxAmount,
     remainingAmount: Math.max(0, t.maxAmount - t.amountUsed),
@@ -67,12 +70,30 @@ function newTokenNumber(): string {
   return body + luhnCheckDigit(body);
 }
 
-export async function issueAgenticToken(tx: Db, payer: Scope, input: IssueTokenInput) {
-  await checkCapturable(tx, payer.livemode, { paymentMethod: input.paymentMethod }, payer); // unknown 400, another's wallet 404
+/** The agent the token is for: one of the payer's Mastercard keys (404 otherwise), or a trusted foreign operator. */
+async function tokenAgent(tx: Db, payer: Scope, input: IssueTokenInput) {
+  if (input.agentOperator !== undefined) {
+    if (!isTrustedOperator(input.agentOperator))
+      throw new ValidationError("agentOperator is not a trusted agent operator (AGENT_DIRECTORIES_TRUSTED).", [
+        { path: "agentOperator", message: "not a trusted agent operator" },
+      ]);
+    return { agentKeyId: null, agentOperator: input.agentOperator };
+  }
   const key = await tx.agentKey.findFirst({
     where: { id: input.agentKeyId, network: "mastercard", merchantId: payer.merchantId, livemode: payer.livemode },
   });
   if (!key) throw new NotFoundError("agent_key", input.agentKeyId);
+  return { agentKeyId: key.id, agentOperator: null };
+}
+
+/** Whether the verified agent is the token's: its registered key, or an agent of its foreign operator. */
+export function tokenBoundTo(token: AgenticToken, agent: VerifiedAgent): boolean {
+  return token.agentKeyId !== null ? token.agentKeyId === agent.key?.id : token.agentOperator === agent.operator;
+}
+
+export async function issueAgenticToken(tx: Db, payer: Scope, input: IssueTokenInput) {
+  await checkCapturable(tx, payer.livemode, { paymentMethod: input.paymentMethod }, payer); // unknown 400, another's wallet 404
+  const agent = await tokenAgent(tx, payer, input);
   const merchant = await tx.merchant.findUnique({ where: { id: input.merchantId }, select: { id: true } });
   if (!merchant) throw new NotFoundError("merchant", input.merchantId);
   const now = new Date();
@@ -85,9 +106,9 @@ export async function issueAgenticToken(tx: Db, payer: Scope, input: IssueTokenI
   for (let attempt = 0; ; attempt++) {
     const tokenNumber = newTokenNumber();
     const rows = await tx.$queryRaw<{ id: string }[]>`
-      INSERT INTO agentic_tokens (id, payer_merchant_id, livemode, agent_key_id, merchant_id, payment_method, token_number, last4,
+      INSERT INTO agentic_tokens (id, payer_merchant_id, livemode, agent_key_id, agent_operator, merchant_id, payment_method, token_number, last4,
                                   max_amount, currency, max_uses, expires_at, created_at, updated_at)
-      VALUES (${createId("agenticToken")}, ${payer.merchantId}, ${payer.livemode}, ${key.id}, ${input.merchantId}, ${input.paymentMethod},
+      VALUES (${createId("agenticToken")}, ${payer.merchantId}, ${payer.livemode}, ${agent.agentKeyId}, ${agent.agentOperator}, ${input.merchantId}, ${input.paymentMethod},
               ${tokenNumber}, ${tokenNumber.slice(-4)}, ${input.limits.maxAmount}, ${input.limits.currency}, ${input.limits.maxUses},
               ${expiresAt}, ${now}, ${now})
       ON CONFLICT (token_number) DO NOTHING RETURNING id`;

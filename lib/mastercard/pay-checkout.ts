@@ -14,7 +14,7 @@ import { BusyError, NotFoundError } from "../errors";
 import type { AgenticToken } from "../generated/prisma/client";
 import type { Scope } from "../scope";
 import { lockSingleUse } from "../single-use";
-import { tokenStatus } from "./agentic-tokens";
+import { tokenBoundTo, tokenStatus } from "./agentic-tokens";
 import { spendCode } from "./request-code";
 import type { PayCheckoutInput } from "./schemas";
 
@@ -74,7 +74,7 @@ export async function recordTokenUse(tx: Db, token: AgenticToken, amount: number
 export async function payCheckoutWithToken(tx: Db, req: Request, payer: Scope, checkoutId: string, input: PayCheckoutInput) {
   const agent = await requireVerifiedAgent(tx, req, payer, "mastercard", "pay");
   const token = await lockToken(tx, payer.livemode, input.agenticToken, payer.merchantId);
-  if (token.agentKeyId !== agent.key.id) throw declined("agent_key_mismatch", `Agentic token ${token.id} is bound to another agent key.`);
+  if (!tokenBoundTo(token, agent)) throw declined("agent_key_mismatch", `Agentic token ${token.id} is bound to another agent.`);
   const { checkout, seller } = await lockSellerCheckout(tx, payer.livemode, checkoutId);
   const codeId = await checkTokenFor(tx, token, seller.merchantId, checkout.amount, checkout.currency, input.dtvc);
   const n = token.chargeAttempts + 1;
@@ -89,7 +89,7 @@ export async function payCheckoutWithToken(tx: Db, req: Request, payer: Scope, c
     agent: {
       network: "mastercard",
       protocol: "web-bot-auth",
-      agentKeyId: agent.key.id,
+      agentKeyId: agent.key?.id ?? null,
       keyid: agent.keyid,
       tag: agent.tag,
       signatureAgent: agent.signatureAgent,
@@ -97,6 +97,7 @@ export async function payCheckoutWithToken(tx: Db, req: Request, payer: Scope, c
       credentialId: token.id,
       verified: true,
       verifiedAt: new Date().toISOString(),
+      ...(agent.operator ? { operator: agent.operator } : {}),
     },
   });
   await recordTokenUse(tx, token, checkout.amount, codeId, order.paymentIntentId);

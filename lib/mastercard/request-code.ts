@@ -8,7 +8,7 @@ import type { Db } from "../db";
 import { BusyError } from "../errors";
 import { createId } from "../ids";
 import type { Scope } from "../scope";
-import { findToken, tokenStatus } from "./agentic-tokens";
+import { findToken, tokenBoundTo, tokenStatus } from "./agentic-tokens";
 
 export const CODE_LIFETIME_MS = 5 * 60_000;
 
@@ -19,7 +19,7 @@ export function codeHash(tokenId: string, code: string): string {
 export async function requestCode(tx: Db, req: Request, payer: Scope, tokenId: string) {
   const agent = await requireVerifiedAgent(tx, req, payer, "mastercard", "credential");
   const token = await findToken(tx, payer, tokenId);
-  if (token.agentKeyId !== agent.key.id) throw declined("agent_key_mismatch", `Token ${tokenId} is bound to another agent key.`);
+  if (!tokenBoundTo(token, agent)) throw declined("agent_key_mismatch", `Token ${tokenId} is bound to another agent.`);
   const status = tokenStatus(token);
   if (status !== "active")
     throw declined(

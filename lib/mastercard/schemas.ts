@@ -9,7 +9,14 @@ export const IssueTokenBody = z
   .object({
     /** What the rail charges: a test payment method (pm_card_mastercard, ...) or one of the payer's cus_ wallets. */
     paymentMethod: z.string().min(1).max(128),
-    agentKeyId: Id("agk"),
+    /** The payer's agent key registered here, or (agentOperator) a trusted foreign agent operator's origin: exactly one. */
+    agentKeyId: Id("agk").optional(),
+    agentOperator: z
+      .string()
+      .max(2048)
+      .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), "must be an http(s) origin")
+      .transform((value) => new URL(value).origin)
+      .optional(),
     merchantId: Id("mer"),
     limits: z
       .object({
@@ -20,7 +27,11 @@ export const IssueTokenBody = z
       })
       .strict(),
   })
-  .strict();
+  .strict()
+  .refine((body) => (body.agentKeyId === undefined) !== (body.agentOperator === undefined), {
+    message: "exactly one of agentKeyId and agentOperator",
+    path: ["agentKeyId"],
+  });
 export type IssueTokenInput = z.output<typeof IssueTokenBody>;
 
 export const ListTokensQuery = z.object({ ...ListQuery.shape }).strict();

@@ -41,6 +41,8 @@ export const AgentRecord = z
     keyid: z.string().nullable(),
     tag: z.string().nullable(),
     signatureAgent: z.string().nullable(),
+    /** A foreign agent operator's origin whose key directory verified the agent (docs/cards.md "Foreign agent operators"). */
+    operator: z.string().optional(),
     nonce: z.string().nullable(),
     credentialId: z.string(),
     verified: z.boolean(),

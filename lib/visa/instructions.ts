@@ -149,7 +149,7 @@ export function mandateFor(instruction: VisaInstruction, merchantId: string, amo
 export async function requestCredential(tx: Db, req: Request, payer: Scope, instructionId: string, input: CredentialRequestInput) {
   const agent = await requireVerifiedAgent(tx, req, payer, "visa", "credential");
   const instruction = await findInstruction(tx, payer, instructionId);
-  if (instruction.agentKeyId !== agent.key.id)
+  if (instruction.agentKeyId !== agent.key?.id)
     throw declined("agent_key_mismatch", `Instruction ${instructionId} is for another agent key.`);
   if (instruction.status !== "active") throw declined("instruction_not_active", `Instruction ${instructionId} is ${instruction.status}.`);
   const merchant = await tx.merchant.findUnique({ where: { id: input.merchantId }, select: { id: true } });

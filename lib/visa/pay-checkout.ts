@@ -56,7 +56,7 @@ export async function payCheckoutWithCredential(tx: Db, req: Request, payer: Sco
   if (!rows[0]) throw new NotFoundError("visa_credential", credentialId);
   const credential = await tx.visaCredential.findUniqueOrThrow({ where: { id: credentialId } });
   const instruction = await tx.visaInstruction.findUniqueOrThrow({ where: { id: credential.instructionId } });
-  if (instruction.agentKeyId !== agent.key.id)
+  if (instruction.agentKeyId !== agent.key?.id)
     throw declined("agent_key_mismatch", `Credential ${credentialId} was drawn for another agent key.`);
   if (credential.status !== "active") throw declined("credential_used", `Credential ${credentialId} was already used.`);
   if (credential.expiresAt.getTime() <= Date.now()) throw declined("credential_expired", `Credential ${credentialId} has expired.`);
@@ -85,7 +85,7 @@ export async function payCheckoutWithCredential(tx: Db, req: Request, payer: Sco
     agent: {
       network: "visa",
       protocol: "tap",
-      agentKeyId: agent.key.id,
+      agentKeyId: agent.key?.id ?? null,
       keyid: agent.keyid,
       tag: agent.tag,
       signatureAgent: null,

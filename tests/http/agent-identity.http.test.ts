@@ -12,6 +12,7 @@ import { signAgentObject, signAgentRequest, type AgentPrivateJwk } from "agent-p
 import { call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 import { newAgentKey } from "../helpers/agent-keys";
+import { registerAgentKey } from "../helpers/agent-registration";
 
 const pub = (k: AgentPrivateJwk) => ({ kty: k.kty, crv: k.crv, x: k.x });
 
@@ -23,7 +24,7 @@ beforeAll(async () => {
 });
 
 async function register(network: "visa" | "mastercard", name = "Shopping agent", key = newAgentKey()) {
-  const res = await call("POST", `/${network}/agents`, { key: payer.testKey, body: { name, jwk: pub(key) } });
+  const res = await registerAgentKey(network, payer.testKey, { name, key });
   expect(res.status).toBe(201);
   return { agent: res.body, key };
 }
@@ -66,13 +67,13 @@ describe("agent keys", () => {
 
   it("refuses a private key, another key type, the same key twice, and the RFC 9421 test key in live mode", async () => {
     const key = newAgentKey();
-    const priv = await call("POST", "/visa/agents", { key: payer.testKey, body: { name: "x", jwk: key } });
+    const priv = await registerAgentKey("visa", payer.testKey, { name: "x", key, jwk: key });
     expect(priv.status).toBe(400);
     expect(priv.body.error.code).toBe("VALIDATION_ERROR");
-    const rsa = await call("POST", "/visa/agents", { key: payer.testKey, body: { name: "x", jwk: { kty: "RSA", n: "abc", e: "AQAB" } } });
+    const rsa = await registerAgentKey("visa", payer.testKey, { name: "x", jwk: { kty: "RSA", n: "abc", e: "AQAB" } });
     expect(rsa.status).toBe(400);
     await register("visa", "once", key);
-    const twice = await call("POST", "/visa/agents", { key: payer.testKey, body: { name: "twice", jwk: pub(key) } });
+    const twice = await registerAgentKey("visa", payer.testKey, { name: "twice", key });
     expect(twice.status).toBe(409);
     const b14 = { kty: "OKP", crv: "Ed25519", x: "JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs" };
     expect((await call("POST", "/visa/agents", { key: payer.liveKey, body: { name: "test key", jwk: b14 } })).status).toBe(400);

@@ -10,21 +10,17 @@ import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 import { openCheckout, tick } from "../helpers/payments";
 import { startReceiver } from "../helpers/webhook-receiver";
 import { TEST_SECRETS_KEY } from "../helpers/server";
-import { newAgentKey } from "../helpers/agent-keys";
+import { registerAgentKey } from "../helpers/agent-registration";
 
 let payer: TestMerchant;
 let shop: DashboardMerchant;
 let shopId: string;
-let agent: { id: string; signatureAgent: string; key: AgentPrivateJwk };
+let agent: { id: string; keyid: string; signatureAgent: string; key: AgentPrivateJwk };
 beforeAll(async () => {
   payer = await createTestMerchant("agent provider (options)");
   shop = await dashboardMerchant("Shop requiring verified agents");
-  const key = newAgentKey();
-  const res = await call("POST", "/mastercard/agents", {
-    key: payer.testKey,
-    body: { name: "agent", jwk: { kty: key.kty, crv: key.crv, x: key.x } },
-  });
-  agent = { ...res.body, key };
+  const res = await registerAgentKey("mastercard", payer.testKey, { name: "agent" });
+  agent = { ...res.body, key: res.key };
   shopId = await merchantIdOf((await openCheckout(shop.key, { amount: 1 })).id);
 });
 
@@ -129,6 +125,33 @@ describe("the dashboard shows the verified agent", () => {
     expect(page.html).toContain(agent.id);
     expect(page.html).toContain(token.id);
     expect(page.html).toContain("Web Bot Auth");
+  });
+});
+
+describe("the dashboard lists the agents seen on the merchant's payments", () => {
+  it("/dashboard/agents names the paying agent (its key, name, network and protocol), its payments and when seen", async () => {
+    const checkout = await openCheckout(shop.key, { amount: 300 });
+    const { token, dtvc } = await tokenAndCode();
+    const path = `/mastercard/checkouts/${checkout.id}/pay`;
+    expect((await call("POST", path, { key: payer.testKey, headers: signed(path), body: { agenticToken: token.id, dtvc } })).status).toBe(
+      200,
+    );
+    const page = await dashboardPage(shop.session, "/dashboard/agents");
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('data-testid="agent-seen"');
+    expect(page.html).toContain(`agent key ${agent.id}`);
+    expect(page.html).toContain(`keyid ${agent.keyid}`);
+    expect(page.html).toContain("Mastercard · Web Bot Auth");
+    expect(page.html).toContain('href="/dashboard/agents"'); // in the sidebar
+    // the page's data: one row per agent, scoped to the merchant that was paid (the payer has none)
+    const { getDb } = await import("../../lib/db");
+    const { listAgentsSeen } = await import("../../lib/dashboard/agents-seen");
+    const seen = await listAgentsSeen(getDb(), { merchantId: shopId, livemode: false });
+    const row = seen.find((a) => a.agentKeyId === agent.id && a.protocol === "web-bot-auth")!;
+    expect(row).toMatchObject({ network: "mastercard", name: "agent", keyid: agent.keyid });
+    expect(row.payments).toBeGreaterThanOrEqual(1);
+    expect(row.verified).toBe(row.payments);
+    expect(await listAgentsSeen(getDb(), { merchantId: payer.merchantId, livemode: false })).toEqual([]);
   });
 });
 

@@ -13,7 +13,7 @@ import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 import { allEvents, openCheckout } from "../helpers/payments";
 import { rawRequest } from "../helpers/raw-request";
 import { startTestServer } from "../helpers/server";
-import { newAgentKey } from "../helpers/agent-keys";
+import { registerAgentKey } from "../helpers/agent-registration";
 
 let payer: TestMerchant;
 let shop: TestMerchant;
@@ -32,13 +32,9 @@ interface Agent {
 }
 
 async function registerAgent(name = "Shopping agent"): Promise<Agent> {
-  const key = newAgentKey();
-  const res = await call("POST", "/mastercard/agents", {
-    key: payer.testKey,
-    body: { name, jwk: { kty: key.kty, crv: key.crv, x: key.x } },
-  });
+  const res = await registerAgentKey("mastercard", payer.testKey, { name });
   expect(res.status).toBe(201);
-  return { ...res.body, key };
+  return { ...res.body, key: res.key };
 }
 
 /** Web Bot Auth headers from the stock signer for a request to `base + path` (Signature-Agent on that origin). */

@@ -12,7 +12,7 @@ import { baseUrl, call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 import { allEvents, openCheckout } from "../helpers/payments";
 import { startTestServer } from "../helpers/server";
-import { newAgentKey } from "../helpers/agent-keys";
+import { registerAgentKey } from "../helpers/agent-registration";
 
 let payer: TestMerchant;
 let shop: TestMerchant;
@@ -30,13 +30,9 @@ interface Agent {
 }
 
 async function registerAgent(): Promise<Agent> {
-  const key = newAgentKey();
-  const res = await call("POST", "/visa/agents", {
-    key: payer.testKey,
-    body: { name: "TAP agent", jwk: { kty: key.kty, crv: key.crv, x: key.x } },
-  });
+  const res = await registerAgentKey("visa", payer.testKey, { name: "TAP agent" });
   expect(res.status).toBe(201);
-  return { ...res.body, key };
+  return { ...res.body, key: res.key };
 }
 
 /** TAP headers from the stock http-message-sig: label sig2, ("@authority" "@path"), window 8 minutes. */

@@ -14,7 +14,7 @@ export const GET = operation({
 
 export const POST = operation({
   operationId: "registerMastercardAgentKey",
-  summary: "Register one of the caller's agent keys on Mastercard",
+  summary: "Register one of the caller's agent keys on Mastercard, the request signed by the key over a challenge",
   tag: "Mastercard",
   auth: "secret",
   permission: ["mastercard", "write"],

@@ -14,7 +14,7 @@ export const GET = operation({
 
 export const POST = operation({
   operationId: "registerVisaAgentKey",
-  summary: "Register one of the caller's agent keys on Visa",
+  summary: "Register one of the caller's agent keys on Visa, the request signed by the key over a challenge",
   tag: "Visa",
   auth: "secret",
   permission: ["visa", "write"],

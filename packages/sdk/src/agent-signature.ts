@@ -3,6 +3,7 @@
 // spaces), node:crypto only.
 //
 //   Web Bot Auth (Mastercard Agent Pay): tag "web-bot-auth", the Signature-Agent dictionary field covered.
+//   Key registration (proof of possession): tag "agent-key-registration", the challenge as the nonce.
 //   Visa Trusted Agent Protocol: tag "agent-browser-auth" (reads) / "agent-payer-auth" (payments), label sig2,
 //   covering @authority and @path; body objects (agenticPaymentContainer) signed by the same key and nonce.
 import { createHash, createPrivateKey, randomBytes, sign } from "node:crypto";
@@ -18,7 +19,7 @@ export interface AgentSignOptions {
   method: string;
   url: string;
   privateJwk: AgentPrivateJwk;
-  tag: "web-bot-auth" | "agent-browser-auth" | "agent-payer-auth" | "credential-request";
+  tag: "web-bot-auth" | "agent-browser-auth" | "agent-payer-auth" | "credential-request" | "agent-key-registration";
   /** Web Bot Auth: the agent's identity URL (sent as `Signature-Agent: <label>="<url>"` and covered). */
   signatureAgent?: string;
   label?: string;
@@ -99,4 +100,29 @@ export function signAgentObject<T extends Record<string, unknown>>(object: T, pr
   delete (rest as Record<string, unknown>).signature;
   const signature = sign(null, Buffer.from(JSON.stringify(rest), "utf8"), keyOf(privateJwk)).toString("base64");
   return { ...rest, signature };
+}
+
+export interface AgentKeyRegistrationOptions {
+  /** The registration's URL: `<service base URL>/visa/agents` or `/mastercard/agents`. */
+  url: string;
+  /** The key being registered (its public members are the registration's `jwk`). */
+  privateJwk: AgentPrivateJwk;
+  /** `challenge` from `POST /<network>/agents/challenge` (single use, valid 5 minutes). */
+  challenge: string;
+}
+
+/**
+ * The headers that prove possession of the key being registered (docs/cards.md "Agent keys"): the registration
+ * request signed by that key, tag "agent-key-registration", covering "@method" "@authority" "@path", the
+ * challenge as the nonce. Send them with `POST <url> { name, jwk }`.
+ */
+export function signAgentKeyRegistration(options: AgentKeyRegistrationOptions): AgentSignature {
+  return signAgentRequest({
+    method: "POST",
+    url: options.url,
+    privateJwk: options.privateJwk,
+    tag: "agent-key-registration",
+    nonce: options.challenge,
+    components: ["@method", "@authority", "@path"],
+  });
 }

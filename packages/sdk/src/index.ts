@@ -83,7 +83,17 @@ export type {
 export { usageBuffer, UsageBufferFullError } from "./usage-buffer";
 export type { RefusedUsage, SendBatch, UsageBuffer, UsageBufferOptions } from "./usage-buffer";
 // The MPP payment method needs mppx (an optional peer dependency): import it from "agent-payments-sdk/mpp" (mpp.ts).
-export { agentKeyId, signAgentObject, signAgentRequest } from "./agent-signature";
-export type { AgentPrivateJwk, AgentSignature, AgentSignOptions } from "./agent-signature";
+export { agentKeyId, signAgentKeyRegistration, signAgentObject, signAgentRequest } from "./agent-signature";
+export type { AgentKeyRegistrationOptions, AgentPrivateJwk, AgentSignature, AgentSignOptions } from "./agent-signature";
+export { verifyAgentRequest } from "./agent-verify";
+export type {
+  AgentRequestVerification,
+  AgentVerificationReason,
+  NodeRequestLike,
+  VerifiedAgentRequest,
+  VerifyAgentRequestOptions,
+} from "./agent-verify";
+export { clearAgentDirectoryCache } from "./agent-directories";
+export type { AgentSignatureAlgorithm } from "./agent-message-signature";
 export { clearReceiptKeyCache, verifyReceipt } from "./receipts";
 export type { ReceiptPayer, ServiceReceipt, VerifyReceiptOptions } from "./receipts";

@@ -1625,6 +1625,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/visa/agents/challenge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a single-use challenge that the next Visa agent key registration signs with its key
+         * @description Restricted keys need `visa: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        post: operations["createVisaAgentKeyChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/visa/agents": {
         parameters: {
             query?: never;
@@ -1639,7 +1659,7 @@ export interface paths {
         get: operations["listVisaAgentKeys"];
         put?: never;
         /**
-         * Register one of the caller's agent keys on Visa
+         * Register one of the caller's agent keys on Visa, the request signed by the key over a challenge
          * @description Restricted keys need `visa: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
          */
         post: operations["registerVisaAgentKey"];
@@ -2028,6 +2048,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mastercard/agents/challenge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a single-use challenge that the next Mastercard agent key registration signs with its key
+         * @description Restricted keys need `mastercard: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        post: operations["createMastercardAgentKeyChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mastercard/agents": {
         parameters: {
             query?: never;
@@ -2042,7 +2082,7 @@ export interface paths {
         get: operations["listMastercardAgentKeys"];
         put?: never;
         /**
-         * Register one of the caller's agent keys on Mastercard
+         * Register one of the caller's agent keys on Mastercard, the request signed by the key over a challenge
          * @description Restricted keys need `mastercard: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
          */
         post: operations["registerMastercardAgentKey"];
@@ -2694,6 +2734,7 @@ export interface components {
             keyid: string | null;
             tag: string | null;
             signatureAgent: string | null;
+            operator?: string;
             nonce: string | null;
             credentialId: string;
             verified: boolean;
@@ -6566,6 +6607,36 @@ export interface operations {
             };
         };
     };
+    createVisaAgentKeyChallenge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key gets the first answer again (stored 24 hours). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The challenge (shown once; valid 5 minutes) and how to sign the registration with it */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listVisaAgentKeys: {
         parameters: {
             query?: {
@@ -7217,7 +7288,8 @@ export interface operations {
             content: {
                 "application/json": {
                     paymentMethod: string;
-                    agentKeyId: string;
+                    agentKeyId?: string;
+                    agentOperator?: string;
                     merchantId: string;
                     limits: {
                         maxAmount: number;
@@ -7355,6 +7427,36 @@ export interface operations {
         responses: {
             /** @description The revoked agent key */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createMastercardAgentKeyChallenge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key gets the first answer again (stored 24 hours). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The challenge (shown once; valid 5 minutes) and how to sign the registration with it */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,16 @@
+// POST /<network>/agents (docs/cards.md "Agent keys"): a key is registered only with its proof of possession, the
+// registration request signed by that key over a challenge this provider was issued (proof-of-possession.ts).
+import type { Db } from "../db";
+import type { Scope } from "../scope";
+import { insertAgentKey, registrableKeyid, type RegisterAgentInput } from "./agent-keys";
+import type { Network } from "./profiles";
+import { requireProofOfPossession } from "./proof-of-possession";
+import { signedBodyOf } from "./signed-body";
+import { ownAuthority, signedRequestOf } from "./signed-request";
+
+export async function registerAgentKey(tx: Db, req: Request, owner: Scope, network: Network, input: RegisterAgentInput) {
+  registrableKeyid(owner, input);
+  const signed = { ...signedRequestOf(req), body: await signedBodyOf(req) };
+  await requireProofOfPossession(tx, owner, network, input.jwk, signed, ownAuthority());
+  return insertAgentKey(tx, owner, network, input);
+}
