@@ -74,6 +74,12 @@ const EnvSchema = z
      * 0 in test mode (the next tick), 172800 (2 days, like Stripe's standard payout delay) in live mode.
      */
     SETTLEMENT_DELAY_SECONDS: z.coerce.number().int().min(0).optional(),
+    /**
+     * Test mode's disputes (docs/disputes.md): seconds after capture before the tick opens the dispute of a payment made
+     * with a dispute test method (pm_card_createDispute*, 4000000000000259, ...), and after evidence is submitted
+     * before the tick decides it (winning_evidence / losing_evidence).
+     */
+    DISPUTE_TEST_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(2),
     /** Billing countries (ISO 3166-1 alpha-2, comma-separated) whose charges are blocked before any charge. */
     SANCTIONED_COUNTRIES: z
       .string()

@@ -42,6 +42,7 @@ export const ID_PREFIXES = {
   x402PayoutAddress: "xpa",
   invitation: "inv",
   eventStreamLease: "esl",
+  dispute: "dp",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

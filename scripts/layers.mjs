@@ -32,6 +32,7 @@ export const LAYERS = {
     "accounts",
     "checkouts",
     "customers",
+    "disputes",
     "events",
     "idempotency",
     "ledger",

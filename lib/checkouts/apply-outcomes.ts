@@ -91,14 +91,15 @@ export async function applyCancel(tx: Db, checkout: Checkout): Promise<Checkout>
 /**
  * Locked-checkout preamble shared by capture, cancel and expiry: the charge engine settles a charge a crashed
  * request left behind, or asks the rail again about a processing one. Returns what it found, if anything
- * (`processing`: still undecided), and the checkout as it now is.
+ * (`processing`: still undecided), and the checkout as it now is. `pendingAttempt`: whether a charge attempt is
+ * pending, when read with the PaymentIntent under the lock (readPaymentIntentForCharge); unknown: looked up.
  */
-export async function recoverCrashedCharge(tx: Db, checkout: Checkout, pi: PaymentIntent) {
+export async function recoverCrashedCharge(tx: Db, checkout: Checkout, pi: PaymentIntent, pendingAttempt?: boolean) {
   if (checkout.status !== "open") return { checkout, recovered: null };
   const settled =
     pi.status === "processing"
       ? await resolveProcessing(tx, pi, { follower: checkoutFollower(checkout) })
-      : await recoverPendingCharge(tx, pi, { ownerFor: (method) => checkoutAsOwner(tx, checkout, method) });
+      : await recoverPendingCharge(tx, pi, { ownerFor: (method) => checkoutAsOwner(tx, checkout, method), pendingAttempt });
   if (!settled) return { checkout, recovered: null };
   const recovered = await appliedCharge(tx, checkout, settled);
   return { checkout: await tx.checkout.findUniqueOrThrow({ where: { id: checkout.id } }), recovered };

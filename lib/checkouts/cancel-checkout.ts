@@ -1,6 +1,6 @@
 // Cancel: call an open checkout off before any charge (PaymentIntent canceled, order canceled).
 import type { Db } from "../db";
-import { readPaymentIntent } from "../payments/find-payment-intent";
+import { readPaymentIntentForCharge } from "../payments/find-payment-intent";
 import type { Scope } from "../scope";
 import { applyCancel, recoverCrashedCharge } from "./apply-outcomes";
 import { refuseWhileProcessing, requireOpen } from "./closed-checkout-error";
@@ -9,8 +9,8 @@ import { serializeCheckout } from "./serialize";
 
 export async function cancelCheckout(tx: Db, scope: Scope, id: string) {
   const locked = await lockCheckout(tx, scope, id);
-  const pi = await readPaymentIntent(tx, locked.checkout.paymentIntentId);
-  const { checkout, recovered } = await recoverCrashedCharge(tx, locked.checkout, pi);
+  const { pi, pendingAttempt } = await readPaymentIntentForCharge(tx, locked.checkout.paymentIntentId);
+  const { checkout, recovered } = await recoverCrashedCharge(tx, locked.checkout, pi, pendingAttempt);
   if (recovered?.kind === "processing") refuseWhileProcessing(checkout);
   requireOpen(checkout, locked.overdue);
   return serializeCheckout(await applyCancel(tx, checkout));

@@ -5,7 +5,7 @@
 // processing) is asked about again, and refused while still undecided.
 import type { Db } from "../db";
 import { DomainError, PaymentDeclinedError } from "../errors";
-import { readPaymentIntent } from "../payments/find-payment-intent";
+import { readPaymentIntentForCharge } from "../payments/find-payment-intent";
 import { serializeOrder } from "../orders/serialize";
 import { chargePayment } from "../payments/charge-payment";
 import { guarded, railFor } from "../rails";
@@ -46,9 +46,9 @@ export interface CaptureHooks {
 
 export async function captureCheckout(tx: Db, scope: Scope, id: string, input: CaptureCheckoutInput, hooks: CaptureHooks = {}) {
   const locked = await lockCheckout(tx, scope, id);
-  const pi = await readPaymentIntent(tx, locked.checkout.paymentIntentId);
+  const { pi, pendingAttempt } = await readPaymentIntentForCharge(tx, locked.checkout.paymentIntentId);
 
-  const { checkout, recovered } = await recoverCrashedCharge(tx, locked.checkout, pi);
+  const { checkout, recovered } = await recoverCrashedCharge(tx, locked.checkout, pi, pendingAttempt);
   if (recovered?.kind === "paid") return serializeOrder(recovered.order); // the crashed capture's charge stands
   if (recovered?.kind === "declined") throw new PaymentDeclinedError(recovered.reason);
   if (recovered?.kind === "processing") refuseWhileProcessing(checkout);

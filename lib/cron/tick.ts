@@ -8,6 +8,7 @@ import { purgeSignInThrottles } from "../auth/limits";
 import { purgeEndedSessions } from "../auth/sessions";
 import { expireOverdueCheckouts } from "../checkouts/expire-checkouts";
 import { getDb } from "../db";
+import { decideDisputes, openTestDisputes } from "../disputes/run-test-disputes";
 import { streamStats } from "../events/stream-hub";
 import { purgeExpiredStreamLeases } from "../events/stream-leases";
 import { purgeExpiredRecords } from "../idempotency/claims";
@@ -40,6 +41,9 @@ const TASKS: Record<string, Task> = {
   // The charges whose rail answered `pending`, asked again; before settlement, so one captured now settles in this tick.
   paymentsResolved: () => resolveProcessingPayments(getDb(), lockPaymentOwner),
   paymentIntentsSettled: () => settleDuePaymentIntents(getDb()),
+  // After settlement (a dispute opens against settled funds), so a test payment settled now is disputed in this tick.
+  testDisputesOpened: () => openTestDisputes(getDb()),
+  disputesDecided: () => decideDisputes(getDb()),
   // After the postings above: their deltas folded into the running balances in this same tick.
   ledgerDeltasFolded: () => foldBalanceDeltas(getDb()),
   // After the tasks above, so that the events they emit go out in this same tick.

@@ -1,5 +1,6 @@
 // Event types of docs/api-reference.md "Events".
-export const EVENT_TYPES = [
+/** SPEC section 6's types (and payment_intent.processing): what an endpoint with no subscription receives. */
+export const DEFAULT_EVENT_TYPES = [
   "order.paid",
   "order.refunded",
   "order.canceled",
@@ -11,4 +12,13 @@ export const EVENT_TYPES = [
   "payment_intent.expired",
   "payment_intent.canceled",
 ] as const;
+
+/**
+ * Types added after the contract's list (docs/disputes.md): sent only to the webhook endpoints that name them in
+ * `enabledEvents`, so an endpoint with no subscription keeps receiving exactly the types above.
+ */
+export const OPT_IN_EVENT_TYPES = ["dispute.created", "dispute.updated", "dispute.closed"] as const;
+
+export const EVENT_TYPES = [...DEFAULT_EVENT_TYPES, ...OPT_IN_EVENT_TYPES] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+export type DefaultEventType = (typeof DEFAULT_EVENT_TYPES)[number];

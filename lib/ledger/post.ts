@@ -10,8 +10,8 @@ import { InvariantViolation } from "../errors";
 import { createId } from "../ids";
 import type { Scope } from "../scope";
 
-export type LedgerAccount = "payer" | "merchant_pending" | "merchant_payable" | "merchant_paid_out";
-export type PostingKind = "capture" | "settlement" | "refund" | "payout";
+export type LedgerAccount = "payer" | "merchant_pending" | "merchant_payable" | "merchant_paid_out" | DisputeLedgerAccount;
+export type PostingKind = "capture" | "settlement" | "refund" | "payout" | DisputePostingKind;
 
 export interface Posting {
   kind: PostingKind;
@@ -112,4 +112,48 @@ export function postRefund(
       { account: "payer", amount },
     ],
   });
+}
+
+// Disputes (lib/disputes, docs/disputes.md). Two accounts beyond the four above, known to the database's CHECK
+// (migration 20261201000000_disputes): `disputed` (what the card network holds back from the merchant while a
+// dispute is open) and `dispute_fees` (the fee a dispute costs). A dispute opens only against settled funds, so
+// its money always leaves and comes back through merchant_payable.
+export type DisputeLedgerAccount = "disputed" | "dispute_fees";
+export type DisputePostingKind = "dispute" | "dispute_won" | "dispute_lost";
+
+function postDisputeLegs(
+  tx: Db,
+  kind: DisputePostingKind,
+  scope: Scope,
+  paymentIntentId: string,
+  currency: string,
+  legs: { account: LedgerAccount; amount: number }[],
+) {
+  return post(tx, { kind, scope, currency, paymentIntentId, legs });
+}
+
+/** A dispute opened: the disputed amount and the fee leave the merchant's payable funds. */
+export function postDisputeOpened(tx: Db, scope: Scope, paymentIntentId: string, currency: string, amount: number, fee: number) {
+  return postDisputeLegs(tx, "dispute", scope, paymentIntentId, currency, [
+    { account: "merchant_payable", amount: -(amount + fee) },
+    { account: "disputed", amount },
+    { account: "dispute_fees", amount: fee },
+  ]);
+}
+
+/** A dispute won: the amount and the fee come back to the merchant's payable funds. */
+export function postDisputeWon(tx: Db, scope: Scope, paymentIntentId: string, currency: string, amount: number, fee: number) {
+  return postDisputeLegs(tx, "dispute_won", scope, paymentIntentId, currency, [
+    { account: "disputed", amount: -amount },
+    { account: "dispute_fees", amount: -fee },
+    { account: "merchant_payable", amount: amount + fee },
+  ]);
+}
+
+/** A dispute lost: the held amount goes back to the payer for good (the fee stays spent). */
+export function postDisputeLost(tx: Db, scope: Scope, paymentIntentId: string, currency: string, amount: number) {
+  return postDisputeLegs(tx, "dispute_lost", scope, paymentIntentId, currency, [
+    { account: "disputed", amount: -amount },
+    { account: "payer", amount },
+  ]);
 }

@@ -32,6 +32,13 @@ export async function verifyLedger(db: Db, merchantIds?: string[]): Promise<stri
       payable: bigint;
       paid_out: bigint;
       refund_rows: bigint;
+      dispute_out: bigint;
+      disputed: bigint;
+      dispute_fees: bigint;
+      dispute_lost: bigint;
+      dispute_status: string | null;
+      dispute_amount: number | null;
+      dispute_fee: number | null;
     }[]
   >`
     SELECT pi.id, pi.status, pi.amount, pi.amount_captured, pi.amount_refunded, pi.settled_at,
@@ -41,8 +48,14 @@ export async function verifyLedger(db: Db, merchantIds?: string[]): Promise<stri
            coalesce((SELECT sum(amount) FROM ledger_entries e WHERE e.payment_intent_id = pi.id AND e.account = 'merchant_pending'), 0)::bigint AS pending,
            coalesce((SELECT sum(amount) FROM ledger_entries e WHERE e.payment_intent_id = pi.id AND e.account = 'merchant_payable'), 0)::bigint AS payable,
            coalesce((SELECT sum(amount) FROM ledger_entries e WHERE e.payment_intent_id = pi.id AND e.account = 'merchant_paid_out'), 0)::bigint AS paid_out,
-           coalesce((SELECT sum(amount) FROM refunds r WHERE r.payment_intent_id = pi.id), 0)::bigint AS refund_rows
-      FROM payment_intents pi LEFT JOIN orders o ON o.payment_intent_id = pi.id
+           coalesce((SELECT sum(amount) FROM refunds r WHERE r.payment_intent_id = pi.id), 0)::bigint AS refund_rows,
+           coalesce((SELECT -sum(amount) FROM ledger_entries e WHERE e.payment_intent_id = pi.id AND e.kind IN ('dispute', 'dispute_won')
+                       AND e.account IN ('merchant_pending', 'merchant_payable', 'merchant_paid_out')), 0)::bigint AS dispute_out,
+           coalesce((SELECT sum(amount) FROM ledger_entries e WHERE e.payment_intent_id = pi.id AND e.account = 'disputed'), 0)::bigint AS disputed,
+           coalesce((SELECT sum(amount) FROM ledger_entries e WHERE e.payment_intent_id = pi.id AND e.account = 'dispute_fees'), 0)::bigint AS dispute_fees,
+           coalesce((SELECT sum(amount) FROM ledger_entries e WHERE e.payment_intent_id = pi.id AND e.kind = 'dispute_lost' AND e.account = 'payer'), 0)::bigint AS dispute_lost,
+           d.status AS dispute_status, d.amount AS dispute_amount, d.fee AS dispute_fee
+      FROM payment_intents pi LEFT JOIN orders o ON o.payment_intent_id = pi.id LEFT JOIN disputes d ON d.payment_intent_id = pi.id
      WHERE pi.merchant_id = ANY(${merchants})`;
   for (const r of rows) {
     const say = (what: string) => problems.push(`${r.id} (${r.status}): ${what}`);
@@ -51,12 +64,15 @@ export async function verifyLedger(db: Db, merchantIds?: string[]): Promise<stri
     if (r.amount_refunded !== refunded) say(`amountRefunded ${r.amount_refunded} but the ledger refunded ${refunded}`);
     if (Number(r.refund_rows) !== refunded) say(`refund objects sum to ${r.refund_rows} but the ledger refunded ${refunded}`);
     if (r.amount_refunded > r.amount_captured) say(`refunded ${r.amount_refunded} more than captured ${r.amount_captured}`);
-    if (pending + payable + paidOut !== captured - refunded)
-      say(`merchant holds ${pending + payable + paidOut}, expected ${captured - refunded}`);
+    // What a dispute took from the merchant (amount and fee while open, the fee and the amount once lost, nothing once won).
+    const disputeOut = Number(r.dispute_out);
+    if (pending + payable + paidOut !== captured - refunded - disputeOut)
+      say(`merchant holds ${pending + payable + paidOut}, expected ${captured - refunded - disputeOut}`);
     if (paidOut !== 0 && payable !== 0) say(`both paid out ${paidOut} (non-custodial) and payable ${payable}`);
     if (r.settled_at === null && payable !== 0) say(`unsettled but payable ${payable}`);
     if (r.settled_at !== null && pending !== 0) say(`settled but pending ${pending}`);
-    if (pending < 0 || payable < 0 || paidOut < 0) say(`negative merchant account (pending ${pending}, payable ${payable})`);
+    if (pending < 0 || payable + disputeOut < 0 || paidOut < 0) say(`negative merchant account (pending ${pending}, payable ${payable})`);
+    for (const problem of disputeProblems(r, disputeOut)) say(problem);
     const expectCaptured = ["captured", "settled", "refunded"].includes(r.status);
     if (expectCaptured !== (r.amount_captured === r.amount)) say(`status vs amountCaptured ${r.amount_captured}/${r.amount}`);
     if (r.status === "refunded" && r.amount_refunded !== r.amount_captured) say("refunded but not fully");
@@ -103,5 +119,39 @@ export async function verifyLedger(db: Db, merchantIds?: string[]): Promise<stri
        AND NOT EXISTS (SELECT 1 FROM payment_intents pi WHERE pi.id = e.payment_intent_id
                          AND pi.merchant_id = e.merchant_id AND pi.livemode = e.livemode)`;
   if (Number(orphans[0].n) > 0) problems.push(`${orphans[0].n} ledger entries belong to no PaymentIntent of their merchant and mode`);
+  return problems;
+}
+
+/** A PaymentIntent's dispute against its ledger entries (docs/disputes.md): what each status holds, and no more than was left. */
+function disputeProblems(
+  r: {
+    dispute_status: string | null;
+    dispute_amount: number | null;
+    dispute_fee: number | null;
+    amount_captured: number;
+    amount_refunded: number;
+  } & {
+    disputed: bigint;
+    dispute_fees: bigint;
+    dispute_lost: bigint;
+  },
+  disputeOut: number,
+): string[] {
+  const [held, fees, lost] = [r.disputed, r.dispute_fees, r.dispute_lost].map(Number);
+  const amount = r.dispute_amount ?? 0;
+  const fee = r.dispute_fee ?? 0;
+  const expected: Record<string, [number, number, number]> = {
+    needs_response: [amount, fee, 0],
+    under_review: [amount, fee, 0],
+    lost: [0, fee, amount],
+  };
+  const [wantHeld, wantFees, wantLost] = expected[r.dispute_status ?? ""] ?? [0, 0, 0];
+  const problems: string[] = [];
+  if (held !== wantHeld || fees !== wantFees || lost !== wantLost)
+    problems.push(`dispute ${r.dispute_status ?? "(none)"} but the ledger holds ${held}, fees ${fees}, lost ${lost}`);
+  if (disputeOut !== held + fees + lost)
+    problems.push(`disputes took ${disputeOut} from the merchant, the dispute accounts ${held + fees + lost}`);
+  if (wantHeld + wantLost > 0 && r.amount_refunded + amount > r.amount_captured)
+    problems.push(`refunded ${r.amount_refunded} and disputed ${amount}, more than captured ${r.amount_captured}`);
   return problems;
 }

@@ -11,6 +11,8 @@ export const RESOURCES = [
   "payment_intents",
   "orders",
   "refunds",
+  // Disputes (docs/disputes.md): read lists and retrieves them; write gives evidence, submits and accepts.
+  "disputes",
   "customers",
   "products",
   "meters",

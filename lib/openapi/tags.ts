@@ -10,6 +10,7 @@ export const TAGS: { name: string; description?: string }[] = [
   { name: "PaymentIntents" },
   { name: "Receipts", description: "Signed receipts of captured PaymentIntents and the keys that verify them (docs/receipts.md)" },
   { name: "Refunds" },
+  { name: "Disputes", description: "Disputes of captured payments, their evidence and outcome (docs/disputes.md)" },
   { name: "Balance" },
   { name: "Events" },
   { name: "Webhooks" },

@@ -15,6 +15,13 @@ export const TEST_PAYMENT_METHODS: Record<string, TestOutcome> = {
   pm_rail_unavailable: { status: "unavailable" },
   // Answers `pending` (the PaymentIntent goes processing); the rail's next retrieveCharge of the key succeeds.
   pm_card_pending: { status: "pending" },
+  // Succeed, then the tick opens a dispute DISPUTE_TEST_DELAY_SECONDS later (lib/disputes/test-disputes.ts, docs/disputes.md).
+  pm_card_createDispute: { status: "succeeded" },
+  pm_card_createDisputeProductNotReceived: { status: "succeeded" },
+  pm_card_createDisputeUnrecognized: { status: "succeeded" },
+  pm_card_createDisputeDuplicate: { status: "succeeded" },
+  pm_card_createDisputeSubscriptionCanceled: { status: "succeeded" },
+  pm_card_createDisputeInquiry: { status: "succeeded" },
 };
 
 /** The outcome of a test payment method id, or undefined for an id the table does not hold. */
@@ -29,6 +36,10 @@ export const TEST_CARD_NUMBERS: Record<string, string> = {
   "4000000000000002": "pm_card_chargeDeclined",
   "4000000000009995": "pm_card_chargeDeclinedInsufficientFunds",
   "4000000000000069": "pm_card_chargeDeclinedExpiredCard",
+  // Stripe's dispute test cards: a fraudulent dispute, product not received, an inquiry (docs/disputes.md).
+  "4000000000000259": "pm_card_createDispute",
+  "4000000000002685": "pm_card_createDisputeProductNotReceived",
+  "4000000000001976": "pm_card_createDisputeInquiry",
 };
 
 /** Maps a test card number (spaces and dashes allowed) to the payment method to capture with, or null. */

@@ -4,6 +4,7 @@
 // back that up. The rail refund's key is derived from the PaymentIntent's state, so a retry after a crash
 // asks the rail for the same refund again instead of a second one.
 import type { Db } from "../db";
+import { heldByDispute } from "../disputes/held-by-dispute";
 import { ConflictError, InvariantViolation, NotFoundError, ValidationError } from "../errors";
 import { emitOrderEvent } from "../orders/emit-order-event";
 import { emitPaymentIntentEvent } from "../payments/emit-payment-intent-event";
@@ -52,7 +53,11 @@ export async function createRefund(tx: Db, scope: Scope, input: CreateRefundInpu
   if (pi.meterFunding) await refuseWhileMeterFunds(tx, pi);
   const remainder = pi.amountCaptured - pi.amountRefunded;
   if (remainder === 0) throw new ConflictError(`The PaymentIntent ${pi.id} is already fully refunded.`, { status: pi.status });
-  const requested = input.amount ?? remainder;
+  // While a dispute holds part of the payment (open or lost), a refund takes at most what is left beside it.
+  const held = await heldByDispute(tx, pi.id);
+  const undisputed = remainder - (held?.amount ?? 0);
+  const requested = input.amount ?? undisputed;
+  if (held && (requested > undisputed || undisputed <= 0)) refuseDisputed(pi, held, requested, undisputed);
   if (requested > remainder) {
     // In the currency's own words ("$30.00"), as a person reads it on the dashboard; the API's amounts stay minor units.
     const [asked, left] = [formatMoney(requested, pi.currency), formatMoney(remainder, pi.currency)];
@@ -127,4 +132,13 @@ async function refuseWhileMeterFunds(tx: Db, pi: PaymentIntent) {
       { reason: "meter_funding", meterId: pi.meterId, paymentIntentId: pi.id },
     );
   }
+}
+
+/** 409: a refund beyond the undisputed remainder of a payment a dispute holds (docs/disputes.md). */
+function refuseDisputed(pi: PaymentIntent, held: { disputeId: string; amount: number }, requested: number, undisputed: number): never {
+  const [asked, left] = [formatMoney(requested, pi.currency), formatMoney(undisputed, pi.currency)];
+  throw new ConflictError(
+    `The PaymentIntent ${pi.id} is disputed (${held.disputeId}): a refund may take at most the undisputed remainder ${left}, not ${asked}.`,
+    { reason: "disputed", disputeId: held.disputeId, undisputedRemainder: undisputed },
+  );
 }

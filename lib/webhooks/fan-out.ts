@@ -1,5 +1,6 @@
 // Fan-out: every outbox event becomes one delivery per enabled endpoint of its merchant and mode that
-// subscribes to its type (no subscription = all). ONE statement per batch: it claims the events with
+// subscribes to its type (no subscription = all of the contract's types; an opt-in type such as dispute.*,
+// lib/events/types.ts, only to an endpoint that names it). ONE statement per batch: it claims the events with
 // FOR UPDATE SKIP LOCKED, marks them fanned out and inserts their deliveries (ids made by the database,
 // aps_random_id, migration 20261126152505), so a crash in between loses nothing, several app instances
 // never fan out one event twice, and the application neither reads the events nor makes a row per delivery
@@ -8,6 +9,7 @@
 // of orders an ACP checkout session paid.
 import type { Db } from "../db";
 import { sql, statement } from "../db";
+import { OPT_IN_EVENT_TYPES } from "../events/types";
 import { createId } from "../ids";
 import { fanOutFilter, takesEvent, webhookFormat } from "./formats";
 
@@ -25,7 +27,7 @@ const FAN_OUT = statement(
      INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, next_attempt_at)
      SELECT aps_random_id('wdl'), ev.id, ep.id, 'pending', now()
        FROM ev JOIN webhook_endpoints ep ON ep.merchant_id = ev.merchant_id AND ep.livemode = ev.livemode AND ep.status = 'enabled'
-      WHERE (COALESCE(cardinality(ep.enabled_events), 0) = 0 OR ev.type = ANY(ep.enabled_events))
+      WHERE ((COALESCE(cardinality(ep.enabled_events), 0) = 0 AND ev.type <> ALL($4::text[])) OR ev.type = ANY(ep.enabled_events))
         AND (ep.format = ANY($2::text[]) OR (ev.type = ANY($3::text[]) AND EXISTS (SELECT 1 FROM acp_checkout_sessions s WHERE s.order_id = ev.object_id)))
      RETURNING 1
    )
@@ -35,7 +37,12 @@ const FAN_OUT = statement(
 /** Fans out up to FAN_OUT_BATCH events not fanned out yet; returns how many events it took. */
 export async function fanOutEvents(): Promise<number> {
   const { openFormats, sessionEventTypes } = fanOutFilter();
-  const [row] = await sql().rows<{ events: number; deliveries: number }>(FAN_OUT, [FAN_OUT_BATCH, openFormats, sessionEventTypes]);
+  const [row] = await sql().rows<{ events: number; deliveries: number }>(FAN_OUT, [
+    FAN_OUT_BATCH,
+    openFormats,
+    sessionEventTypes,
+    OPT_IN_EVENT_TYPES,
+  ]);
   return row.events;
 }
 

@@ -3,6 +3,7 @@
 // fills in its own at startup (lib/register-adapters.ts, called by instrumentation.ts before any request or
 // send), so the sender never imports an adapter. The table lives on globalThis: Next bundles
 // instrumentation and the routes apart, and they must see the same one.
+import { OPT_IN_EVENT_TYPES } from "../events/types";
 import { globalSingleton } from "../global-singleton";
 
 /** The facts of one delivery a format turns into a body. */
@@ -58,9 +59,10 @@ export function fanOutFilter(): { openFormats: string[]; sessionEventTypes: stri
   };
 }
 
-/** Whether an endpoint takes an event (the fan-out statement's test, for resends). */
+/** Whether an endpoint takes an event (the fan-out statement's test, for resends): no subscription takes all but the opt-in types. */
 export function takesEvent(ep: { enabledEvents: string[]; format: string }, type: string, sessionId: string | null): boolean {
   const only = webhookFormat(ep.format).sessionEventTypes;
   if (only && !(sessionId !== null && only.includes(type))) return false;
-  return ep.enabledEvents.length === 0 || ep.enabledEvents.includes(type);
+  if (ep.enabledEvents.length === 0) return !(OPT_IN_EVENT_TYPES as readonly string[]).includes(type);
+  return ep.enabledEvents.includes(type);
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EVENT_TYPES } from "../events/types";
+import { DEFAULT_EVENT_TYPES, EVENT_TYPES } from "../events/types";
 import { ListQuery } from "../validation/common";
 import { listOf, Timestamp } from "../validation/objects";
 import { DELIVERY_ERROR_CLASSES } from "./delivery-errors";
@@ -48,7 +48,7 @@ export const RotateSecretBody = z
 
 /** Dashboard "Send test event": the event type (default: the endpoint's first subscribed type). */
 export const SendTestEventBody = z
-  .object({ type: z.enum(EVENT_TYPES, { message: `must be one of: ${EVENT_TYPES.join(", ")}` }).optional() })
+  .object({ type: z.enum(DEFAULT_EVENT_TYPES, { message: `must be one of: ${DEFAULT_EVENT_TYPES.join(", ")}` }).optional() })
   .strict();
 
 /** "Replay all failed since ...": an ISO date-time, at most 30 days back (the default: 24 h ago). */

@@ -6,7 +6,7 @@
 // account's events must all be real, since fulfilment systems act on them (and on GET /v1/events).
 import type { Db } from "../db";
 import { ConflictError, ForbiddenError, NotFoundError } from "../errors";
-import { EVENT_TYPES, type EventType } from "../events/types";
+import { DEFAULT_EVENT_TYPES, type DefaultEventType } from "../events/types";
 import type { Order, PaymentIntent } from "../generated/prisma/client";
 import { createId, ID_PREFIXES } from "../ids";
 import { serializeOrder } from "../orders/serialize";
@@ -28,7 +28,7 @@ const PI_STATUS: Record<string, string> = {
 const ORDER_STATUS: Record<string, string> = { paid: "paid", refunded: "refunded", canceled: "canceled" };
 
 /** The object of a sample event of `type`, shaped by the same serializers as real events. */
-export function sampleObject(type: EventType, scope: Scope, now = new Date()): Record<string, unknown> {
+export function sampleObject(type: DefaultEventType, scope: Scope, now = new Date()): Record<string, unknown> {
   const [kind, action] = type.split(".") as [string, string];
   const amount = 5400;
   const captured = ["captured", "settled", "refunded", "paid"].includes(action);
@@ -86,8 +86,11 @@ export function sampleObject(type: EventType, scope: Scope, now = new Date()): R
   return serializePaymentIntent(pi);
 }
 
-/** `type` defaults to the first type the endpoint subscribes to (order.paid when it takes every type). */
-export async function sendTestEvent(tx: Db, scope: Scope, endpointId: string, requestedType?: EventType) {
+/**
+ * `type` defaults to the first type the endpoint subscribes to (order.paid when it takes every type, or only opt-in
+ * types such as dispute.*, which have no sample).
+ */
+export async function sendTestEvent(tx: Db, scope: Scope, endpointId: string, requestedType?: DefaultEventType) {
   const endpoint = await tx.webhookEndpoint.findFirst({
     where: { id: endpointId, merchantId: scope.merchantId, livemode: scope.livemode },
     select: { id: true, status: true, enabledEvents: true },
@@ -96,7 +99,8 @@ export async function sendTestEvent(tx: Db, scope: Scope, endpointId: string, re
   if (scope.livemode) throw new ForbiddenError("Test events are sent in test mode only: a live endpoint receives live events.");
   if (endpoint.status !== "enabled")
     throw new ConflictError("The endpoint is disabled: enable it to send it a test event.", { webhookEndpointId: endpointId });
-  const type = requestedType ?? (endpoint.enabledEvents[0] as EventType | undefined) ?? EVENT_TYPES[0];
+  const subscribed = endpoint.enabledEvents.find((t): t is DefaultEventType => (DEFAULT_EVENT_TYPES as readonly string[]).includes(t));
+  const type = requestedType ?? subscribed ?? DEFAULT_EVENT_TYPES[0];
   const now = new Date();
   const event = await tx.event.create({
     data: {

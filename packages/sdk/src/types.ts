@@ -69,6 +69,11 @@ export type Refund = Schemas["Refund"];
 export type CreateRefundParams = Schemas["CreateRefundParams"];
 export type ListRefundsParams = Query<"listRefunds">;
 
+/** A dispute of a captured payment (docs/disputes.md). */
+export type Dispute = Schemas["Dispute"];
+export type UpdateDisputeParams = Schemas["UpdateDisputeParams"];
+export type ListDisputesParams = Query<"listDisputes">;
+
 export type Balance = Schemas["Balance"];
 
 export type ServiceEvent = Schemas["ServiceEvent"];

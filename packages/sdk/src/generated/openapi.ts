@@ -413,6 +413,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/disputes/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a dispute (it is lost), or close an inquiry
+         * @description Restricted keys need `disputes: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        post: operations["closeDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/disputes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a dispute
+         * @description Restricted keys need `disputes: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        get: operations["getDispute"];
+        put?: never;
+        /**
+         * Give a dispute evidence, and submit it (`submit: true`)
+         * @description Restricted keys need `disputes: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        post: operations["updateDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List disputes
+         * @description Restricted keys need `disputes: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        get: operations["listDisputes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/balance": {
         parameters: {
             query?: never;
@@ -2421,7 +2485,7 @@ export interface components {
         };
         CreateWebhookEndpointParams: {
             url: string;
-            enabledEvents?: ("order.paid" | "order.refunded" | "order.canceled" | "payment_intent.processing" | "payment_intent.captured" | "payment_intent.settled" | "payment_intent.refunded" | "payment_intent.failed" | "payment_intent.expired" | "payment_intent.canceled")[];
+            enabledEvents?: ("order.paid" | "order.refunded" | "order.canceled" | "payment_intent.processing" | "payment_intent.captured" | "payment_intent.settled" | "payment_intent.refunded" | "payment_intent.failed" | "payment_intent.expired" | "payment_intent.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed")[];
             description?: string;
             /** @enum {string} */
             format?: "service" | "acp";
@@ -2450,6 +2514,34 @@ export interface components {
             object: "webhook_endpoint";
             /** @constant */
             deleted: true;
+        };
+        Dispute: {
+            id: string;
+            /** @constant */
+            object: "dispute";
+            /** @enum {string} */
+            status: "needs_response" | "under_review" | "won" | "lost" | "warning_needs_response" | "warning_under_review" | "warning_closed";
+            reason: string;
+            amount: number;
+            currency: string;
+            fee: number;
+            paymentIntentId: string;
+            isInquiry: boolean;
+            evidence: {
+                [key: string]: string;
+            };
+            evidenceDueBy: components["schemas"]["Timestamp"];
+            evidenceSubmittedAt: components["schemas"]["Timestamp"] | null;
+            closedAt: components["schemas"]["Timestamp"] | null;
+            livemode: boolean;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        DisputeList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["Dispute"][];
+            hasMore: boolean;
         };
         ErrorBody: {
             error: {
@@ -2931,7 +3023,7 @@ export interface components {
             /** @constant */
             object: "event";
             /** @enum {string} */
-            type: "order.paid" | "order.refunded" | "order.canceled" | "payment_intent.processing" | "payment_intent.captured" | "payment_intent.settled" | "payment_intent.refunded" | "payment_intent.failed" | "payment_intent.expired" | "payment_intent.canceled";
+            type: "order.paid" | "order.refunded" | "order.canceled" | "payment_intent.processing" | "payment_intent.captured" | "payment_intent.settled" | "payment_intent.refunded" | "payment_intent.failed" | "payment_intent.expired" | "payment_intent.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed";
             data: {
                 [key: string]: unknown;
             };
@@ -2988,6 +3080,25 @@ export interface components {
         };
         /** Format: date-time */
         Timestamp: string;
+        UpdateDisputeParams: {
+            evidence?: {
+                uncategorizedText?: string;
+                productDescription?: string;
+                customerName?: string;
+                customerEmailAddress?: string;
+                customerPurchaseIp?: string;
+                billingAddress?: string;
+                accessActivityLog?: string;
+                serviceDate?: string;
+                shippingCarrier?: string;
+                shippingDate?: string;
+                shippingTrackingNumber?: string;
+                cancellationRebuttal?: string;
+                duplicateChargeExplanation?: string;
+                refundRefusalExplanation?: string;
+            };
+            submit?: boolean;
+        };
         UpdatePaidResourceParams: {
             name?: string;
             description?: string | null;
@@ -3015,7 +3126,7 @@ export interface components {
         };
         UpdateWebhookEndpointParams: {
             url?: string;
-            enabledEvents?: ("order.paid" | "order.refunded" | "order.canceled" | "payment_intent.processing" | "payment_intent.captured" | "payment_intent.settled" | "payment_intent.refunded" | "payment_intent.failed" | "payment_intent.expired" | "payment_intent.canceled")[];
+            enabledEvents?: ("order.paid" | "order.refunded" | "order.canceled" | "payment_intent.processing" | "payment_intent.captured" | "payment_intent.settled" | "payment_intent.refunded" | "payment_intent.failed" | "payment_intent.expired" | "payment_intent.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed")[];
             description?: string | null;
             /** @enum {string} */
             status?: "enabled" | "disabled";
@@ -3993,6 +4104,143 @@ export interface operations {
             };
         };
     };
+    closeDispute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key gets the first answer again (stored 24 hours). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getDispute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateDispute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key gets the first answer again (stored 24 hours). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateDisputeParams"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listDisputes: {
+        parameters: {
+            query?: {
+                limit?: number;
+                startingAfter?: string;
+                paymentIntentId?: string;
+                status?: "needs_response" | "under_review" | "won" | "lost" | "warning_needs_response" | "warning_under_review" | "warning_closed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeList"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getBalance: {
         parameters: {
             query?: never;
@@ -4096,7 +4344,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 startingAfter?: string;
-                type?: "order.paid" | "order.refunded" | "order.canceled" | "payment_intent.processing" | "payment_intent.captured" | "payment_intent.settled" | "payment_intent.refunded" | "payment_intent.failed" | "payment_intent.expired" | "payment_intent.canceled";
+                type?: "order.paid" | "order.refunded" | "order.canceled" | "payment_intent.processing" | "payment_intent.captured" | "payment_intent.settled" | "payment_intent.refunded" | "payment_intent.failed" | "payment_intent.expired" | "payment_intent.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed";
             };
             header?: never;
             path?: never;

@@ -37,6 +37,19 @@ export function customersResource(send: Send) {
   };
 }
 
+export function disputesResource(send: Send) {
+  return {
+    close: (disputeId: string, options?: RequestOptions) =>
+      send<T.Dispute>("POST", `/v1/disputes/${segment(disputeId)}/close`, {}, options),
+    retrieve: (disputeId: string, options?: RequestOptions) =>
+      send<T.Dispute>("GET", `/v1/disputes/${segment(disputeId)}`, undefined, options),
+    update: (disputeId: string, params: T.UpdateDisputeParams, options?: RequestOptions) =>
+      send<T.Dispute>("POST", `/v1/disputes/${segment(disputeId)}`, params, options),
+    list: (params?: T.ListDisputesParams, options?: RequestOptions) =>
+      send<T.List<T.Dispute>>("GET", `/v1/disputes${query(params)}`, undefined, options),
+  };
+}
+
 export function eventsResource(send: Send) {
   return {
     retrieve: (eventId: string, options?: RequestOptions) =>
@@ -226,6 +239,7 @@ export class ServiceResources {
   readonly balance: ReturnType<typeof balanceResource>;
   readonly checkouts: ReturnType<typeof checkoutsResource>;
   readonly customers: ReturnType<typeof customersResource>;
+  readonly disputes: ReturnType<typeof disputesResource>;
   readonly events: ReturnType<typeof eventsResource>;
   readonly meters: ReturnType<typeof metersResource>;
   readonly orders: ReturnType<typeof ordersResource>;
@@ -242,6 +256,7 @@ export class ServiceResources {
     this.balance = balanceResource(send);
     this.checkouts = checkoutsResource(send);
     this.customers = customersResource(send);
+    this.disputes = disputesResource(send);
     this.events = eventsResource(send);
     this.meters = metersResource(send);
     this.orders = ordersResource(send);
