@@ -52,6 +52,7 @@ const x402: Entry = (base) => ({
     settle: `${base}/x402/settle`,
     supported: `${base}/x402/supported`,
     resource: `${base}/x402/r/{id}`,
+    discovery: `${base}/x402/discovery/resources`,
   },
 });
 
@@ -61,7 +62,7 @@ const mpp: Entry = (base) => ({
   id: "mpp",
   versions: ["mppx-0.11"],
   methods: [{ name: "service", intents: ["charge"] }],
-  endpoints: { verify: `${base}/mpp/verify`, resource: `${base}/mpp/r/{id}` },
+  endpoints: { verify: `${base}/mpp/verify`, resource: `${base}/mpp/r/{id}`, discovery: `${base}/mpp/openapi.json` },
 });
 
 // ACP (docs/acp.md): the Agentic Commerce Protocol's checkout API and delegated payment (merchant key), the

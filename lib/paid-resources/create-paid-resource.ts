@@ -6,12 +6,14 @@ import { createId } from "../ids";
 import type { Scope } from "../scope";
 import { newSigningSecret } from "../webhooks/signing-secrets";
 import type { CreatePaidResourceInput } from "./schemas";
+import { checkDiscovery } from "./discovery";
 import { checkForwardUrl } from "./forward-request";
 import { serializePaidResource } from "./serialize";
 
 export async function createPaidResource(tx: Db, scope: Scope, input: CreatePaidResourceInput) {
   // A forward target passes the SSRF policy of webhook URLs with its own switch (and is checked again at every forward).
   const url = input.url !== undefined ? await checkForwardUrl(input.url) : null;
+  checkDiscovery(input.method, input.discovery);
   if (scope.livemode && (await payableNetworks(tx, scope.merchantId, true)).length === 0)
     throw new ConflictError(
       "A live paid resource needs a network to be paid on: set a payout address (POST /v1/x402/payout_addresses) on a live network this service settles on (GET /x402/supported).",
@@ -36,6 +38,8 @@ export async function createPaidResource(tx: Db, scope: Scope, input: CreatePaid
       forwardingSecretCiphertext: forwarding.sealed,
       metadata: input.metadata ?? {},
       active: input.active ?? true,
+      listed: input.listed,
+      ...(input.discovery ? { discovery: input.discovery as Prisma.InputJsonValue } : {}),
       createdAt: now,
       updatedAt: now,
     },

@@ -24,6 +24,36 @@ const Content = z
     message: `at most ${MAX_CONTENT_BYTES} bytes of JSON`,
   });
 
+/**
+ * Discovery metadata (docs/x402.md, "Discovery"), named as @x402/extensions' bazaar declaration takes it
+ * (`declareDiscoveryExtension`): an example input (the query parameters of GET and DELETE, the body of POST, PUT and
+ * PATCH) and its JSON Schema, how a body is sent, and the output's example and its JSON Schema. Checked at creation and
+ * update with the library's own validator (discovery.ts): the examples must satisfy their schemas.
+ */
+export const DISCOVERY_BODY_TYPES = ["json", "form-data", "text"] as const;
+/** Largest discovery metadata kept (its JSON text): the 402 carries it in PAYMENT-REQUIRED, and a payer echoes it back. */
+export const MAX_DISCOVERY_BYTES = 4 * 1024;
+const JsonSchemaObject = z.record(z.string(), z.unknown());
+const DiscoveryFields = z.object({
+  /** An example input: the query parameters (GET, DELETE) or the body's fields (POST, PUT, PATCH). */
+  input: z.record(z.string(), z.unknown()).optional(),
+  /** The input's JSON Schema (an object schema: its properties are the query parameters or the body's fields). */
+  inputSchema: JsonSchemaObject.optional(),
+  /** How the body is sent (POST, PUT, PATCH only; default json). */
+  bodyType: z.enum(DISCOVERY_BODY_TYPES).optional(),
+  /** The paid answer: an example (an object) and its JSON Schema. The bazaar extension declares an output by its example. */
+  output: z.object({ example: z.unknown().optional(), schema: JsonSchemaObject.optional() }).strict().optional(),
+});
+export const Discovery = DiscoveryFields.strict()
+  .refine((value) => Buffer.byteLength(JSON.stringify(value), "utf8") <= MAX_DISCOVERY_BYTES, {
+    message: `at most ${MAX_DISCOVERY_BYTES} bytes of JSON`,
+  })
+  .refine((value) => value.output?.schema === undefined || value.output.example !== undefined, {
+    message: "output.schema needs output.example (the bazaar extension declares an output by its example)",
+    path: ["output", "example"],
+  });
+export type DiscoveryInput = z.output<typeof Discovery>;
+
 const oneTarget = (value: { url?: unknown; content?: unknown }, ctx: z.RefinementCtx) => {
   const given = [value.url !== undefined && value.url !== null, value.content !== undefined && value.content !== null].filter(
     Boolean,
@@ -48,6 +78,9 @@ export const CreatePaidResourceBody = z
     replayable: z.boolean().default(true),
     metadata: Metadata.optional(),
     active: z.boolean().optional(),
+    /** Listed in this deployment's discovery (GET /x402/discovery/resources, /mpp/openapi.json); default false. */
+    listed: z.boolean().default(false),
+    discovery: Discovery.optional(),
   })
   .strict()
   .superRefine(oneTarget);
@@ -69,6 +102,9 @@ export const UpdatePaidResourceBody = z
     replayable: z.boolean().optional(),
     metadata: Metadata.optional(),
     active: z.boolean().optional(),
+    listed: z.boolean().optional(),
+    /** null clears it. */
+    discovery: Discovery.nullable().optional(),
   })
   .strict()
   .superRefine((value, ctx) => {
@@ -120,6 +156,10 @@ export const PaidResourceObject = z
     previousForwardingSecretExpiresAt: Timestamp.nullable(),
     metadata: StoredMetadata,
     active: z.boolean(),
+    /** Listed in this deployment's discovery (GET /x402/discovery/resources, /mpp/openapi.json; docs/x402.md, "Discovery"). */
+    listed: z.boolean(),
+    /** Discovery metadata (the x402 402's `bazaar` extension, the MPP discovery document), or null. */
+    discovery: DiscoveryFields.nullable(),
     x402Url: z.string(),
     mppUrl: z.string(),
     livemode: z.boolean(),

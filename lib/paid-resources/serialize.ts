@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { PaidResource } from "../generated/prisma/client";
 import type { StoredMetadata } from "../validation/objects";
 import { paidResourceUrl } from "./paid-content";
-import type { PaidResourceMethod, PaidResourceObject as PaidResourceSchema } from "./schemas";
+import type { DiscoveryInput, PaidResourceMethod, PaidResourceObject as PaidResourceSchema } from "./schemas";
 
 /** `forwardingSecret` only in the answer that made it (creation, rotation). */
 export function serializePaidResource(resource: PaidResource, forwardingSecret?: string) {
@@ -22,6 +22,8 @@ export function serializePaidResource(resource: PaidResource, forwardingSecret?:
     previousForwardingSecretExpiresAt: resource.previousForwardingSecretExpiresAt?.toISOString() ?? null,
     metadata: resource.metadata as StoredMetadata,
     active: resource.active,
+    listed: resource.listed,
+    discovery: (resource.discovery as DiscoveryInput | null) ?? null,
     /** Where payers reach it: x402 (PAYMENT-REQUIRED / PAYMENT-SIGNATURE / X-PAYMENT) and MPP (Payment auth scheme). */
     x402Url: paidResourceUrl("x402", resource.id),
     mppUrl: paidResourceUrl("mpp", resource.id),

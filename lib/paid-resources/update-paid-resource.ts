@@ -4,12 +4,19 @@ import type { Db } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import type { Scope } from "../scope";
 import { findPaidResource } from "./get-paid-resource";
-import type { UpdatePaidResourceInput } from "./schemas";
+import type { DiscoveryInput, UpdatePaidResourceInput } from "./schemas";
+import { checkDiscovery } from "./discovery";
 import { checkForwardUrl } from "./forward-request";
 import { serializePaidResource } from "./serialize";
 
 export async function updatePaidResource(tx: Db, scope: Scope, id: string, input: UpdatePaidResourceInput) {
-  await findPaidResource(tx, scope, id); // 404 for another merchant's or mode's resource
+  const current = await findPaidResource(tx, scope, id); // 404 for another merchant's or mode's resource
+  // The discovery metadata as it will be, for the method it will have (a GET's metadata may not make a POST's extension).
+  if (input.discovery !== undefined || input.method !== undefined)
+    checkDiscovery(
+      input.method ?? current.method,
+      input.discovery === undefined ? (current.discovery as DiscoveryInput | null) : input.discovery,
+    );
   const url = input.url !== undefined ? await checkForwardUrl(input.url) : undefined;
   const resource = await tx.paidResource.update({
     where: { id },
@@ -23,6 +30,10 @@ export async function updatePaidResource(tx: Db, scope: Scope, id: string, input
       replayable: input.replayable,
       metadata: input.metadata,
       active: input.active,
+      listed: input.listed,
+      ...(input.discovery !== undefined
+        ? { discovery: input.discovery === null ? Prisma.DbNull : (input.discovery as Prisma.InputJsonValue) }
+        : {}),
       ...(url !== undefined ? { url, content: Prisma.DbNull } : {}),
       ...(input.content !== undefined ? { content: input.content as Prisma.InputJsonValue, url: null } : {}),
       updatedAt: new Date(),

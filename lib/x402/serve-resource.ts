@@ -1,12 +1,13 @@
 // A hosted paid resource over x402 (docs/x402.md): public at /x402/r/:id (the payment is the credential), sold by
 // the one door of paid resources (lib/paid-sale/sell-paid-resource.ts) with x402's part: unpaid, 402 with
-// PAYMENT-REQUIRED (standard base64 of the v2 PaymentRequired) and the v1 JSON body { x402Version: 1, error,
-// accepts } (one requirement per payable network: payable-networks.ts); paid, PAYMENT-SIGNATURE (v2) or X-PAYMENT
-// (v1) checked (checkPayment) and settled into a captured PaymentIntent (settleVerifiedPayment: test mode at once,
+// PAYMENT-REQUIRED (standard base64 of the v2 PaymentRequired; a listed resource's declares the `bazaar` extension)
+// and the v1 JSON body { x402Version: 1, error, accepts } (one requirement per payable network: payable-networks.ts);
+// paid, PAYMENT-SIGNATURE (v2) or X-PAYMENT (v1) checked (checkPayment) and settled into a captured PaymentIntent (settleVerifiedPayment: test mode at once,
 // live mode on chain; a test-mode settlement that fails on our side: 402 with the reason and a failed
 // PAYMENT-RESPONSE, settle-failure.ts); the receipt in PAYMENT-RESPONSE and X-PAYMENT-RESPONSE. What the door
 // throws (404, 409 currency or no payable network, 429, 502 forward_failed or the chain down, 503 settlement
 // pending) is in the service's error contract.
+import { BAZAAR } from "@x402/extensions/bazaar";
 import { declarePaymentIdentifierExtension, PAYMENT_IDENTIFIER } from "@x402/extensions/payment-identifier";
 import { canonicalJson } from "../canonical-json";
 import { getDb } from "../db";
@@ -14,6 +15,7 @@ import { AnswerPendingError, ConflictError, SettlementPendingError } from "../er
 import type { PaidResource } from "../generated/prisma/client";
 import { paidResourceRoute } from "../paid-sale/sell-paid-resource";
 import type { Sale, SaleProtocol } from "../paid-sale/sale-protocol";
+import { bazaarExtension } from "../paid-resources/discovery";
 import { paidResourceUrl } from "../paid-resources/paid-content";
 import { checkPayment, type VerifiedPayment } from "./check-payment";
 import { decodeHeader, encodeHeader, MAX_PAYMENT_HEADER_CHARS } from "./encoding";
@@ -195,13 +197,19 @@ function paymentRequired(sale: Sale, { error, message, settlement }: Refusal): R
     return new Response(JSON.stringify(body), { status: 409, headers });
   }
   const terms = resourceRequirements(sale.resource, networksOf(sale));
-  const extensions = { [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false) };
+  const extensions = { [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false), ...discoveryExtensions(sale.resource) };
   headers.set(PAYMENT_REQUIRED_HEADER, encodeHeader({ x402Version: 2, error, resource: terms.resource, accepts: terms.v2, extensions }));
   if (settlement) for (const name of PAYMENT_RESPONSE_HEADERS) headers.set(name, encodeHeader(settlement));
   return new Response(JSON.stringify({ x402Version: 1, error, ...(message ? { message } : {}), accepts: terms.v1 }), {
     status: 402,
     headers,
   });
+}
+
+/** A listed resource declares the `bazaar` discovery extension (docs/x402.md, "Discovery"); an unlisted one declares none. */
+export function discoveryExtensions(resource: PaidResource): Record<string, unknown> {
+  if (!resource.listed) return {};
+  return { [BAZAAR.key]: bazaarExtension(resource, new URL(paidResourceUrl("x402", resource.id)).pathname) };
 }
 
 export const serveX402Resource = paidResourceRoute(x402Sale);

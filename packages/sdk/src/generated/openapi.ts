@@ -1285,6 +1285,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/x402/discovery/resources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This deployment's listed paid resources, as an x402 facilitator's discovery API lists them (type filter, limit/offset paging) */
+        get: operations["listX402DiscoveryResources"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/x402/r/{id}": {
         parameters: {
             query?: never;
@@ -1375,6 +1392,23 @@ export interface paths {
          * @description Restricted keys need `x402: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
          */
         post: operations["verifyX402Payment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mpp/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** MPP's discovery document: an OpenAPI 3.1 document of the listed paid resources, with x-payment-info (mppx/discovery) */
+        get: operations["getMppDiscoveryDocument"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2466,6 +2500,24 @@ export interface components {
                 [key: string]: string;
             };
             active?: boolean;
+            /** @default false */
+            listed?: boolean;
+            discovery?: {
+                input?: {
+                    [key: string]: unknown;
+                };
+                inputSchema?: {
+                    [key: string]: unknown;
+                };
+                /** @enum {string} */
+                bodyType?: "json" | "form-data" | "text";
+                output?: {
+                    example?: unknown;
+                    schema?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
         };
         CreateProductParams: {
             name: string;
@@ -2805,6 +2857,23 @@ export interface components {
                 [key: string]: string;
             };
             active: boolean;
+            listed: boolean;
+            discovery: {
+                input?: {
+                    [key: string]: unknown;
+                };
+                inputSchema?: {
+                    [key: string]: unknown;
+                };
+                /** @enum {string} */
+                bodyType?: "json" | "form-data" | "text";
+                output?: {
+                    example?: unknown;
+                    schema?: {
+                        [key: string]: unknown;
+                    };
+                };
+            } | null;
             x402Url: string;
             mppUrl: string;
             livemode: boolean;
@@ -3113,6 +3182,23 @@ export interface components {
                 [key: string]: string;
             };
             active?: boolean;
+            listed?: boolean;
+            discovery?: {
+                input?: {
+                    [key: string]: unknown;
+                };
+                inputSchema?: {
+                    [key: string]: unknown;
+                };
+                /** @enum {string} */
+                bodyType?: "json" | "form-data" | "text";
+                output?: {
+                    example?: unknown;
+                    schema?: {
+                        [key: string]: unknown;
+                    };
+                };
+            } | null;
         };
         UpdateProductParams: {
             name?: string;
@@ -3217,6 +3303,31 @@ export interface components {
             webhookEndpointId: string;
             since: components["schemas"]["Timestamp"];
             requeuedDeliveries: number;
+        };
+        X402DiscoveryResources: {
+            /** @constant */
+            x402Version: 2;
+            items: {
+                resource: string;
+                /** @constant */
+                type: "http";
+                /** @constant */
+                x402Version: 2;
+                accepts: {
+                    [key: string]: unknown;
+                }[];
+                lastUpdated: string;
+                description: string;
+                mimeType?: string;
+                extensions: {
+                    [key: string]: unknown;
+                };
+            }[];
+            pagination: {
+                limit: number;
+                offset: number;
+                total: number;
+            };
         };
         X402PayoutAddress: {
             id: string;
@@ -6046,6 +6157,42 @@ export interface operations {
             };
         };
     };
+    listX402DiscoveryResources: {
+        parameters: {
+            query?: {
+                type?: string;
+                scheme?: string;
+                network?: string;
+                extensions?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["X402DiscoveryResources"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getX402HostedResource: {
         parameters: {
             query?: never;
@@ -6261,6 +6408,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    getMppDiscoveryDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An OpenAPI 3.1 document with x-service-info and, per operation, x-payment-info */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
         };
     };
