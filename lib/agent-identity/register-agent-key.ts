@@ -5,12 +5,18 @@ import type { Scope } from "../scope";
 import { insertAgentKey, registrableKeyid, type RegisterAgentInput } from "./agent-keys";
 import type { Network } from "./profiles";
 import { requireProofOfPossession } from "./proof-of-possession";
-import { signedBodyOf } from "./signed-body";
 import { ownAuthority, signedRequestOf } from "./signed-request";
 
-export async function registerAgentKey(tx: Db, req: Request, owner: Scope, network: Network, input: RegisterAgentInput) {
+export async function registerAgentKey(
+  tx: Db,
+  req: Request,
+  rawBody: string | undefined,
+  owner: Scope,
+  network: Network,
+  input: RegisterAgentInput,
+) {
   registrableKeyid(owner, input);
-  const signed = { ...signedRequestOf(req), body: await signedBodyOf(req) };
+  const signed = { ...signedRequestOf(req), body: rawBody ?? null };
   await requireProofOfPossession(tx, owner, network, input.jwk, signed, ownAuthority());
   return insertAgentKey(tx, owner, network, input);
 }

@@ -8,7 +8,6 @@ import type { Scope } from "../scope";
 import type { SignedRequest } from "./message-signature";
 import type { Network, Operation } from "./profiles";
 import { AgentSignatureRefused } from "./reasons";
-import { signedBodyOf } from "./signed-body";
 import { verifyAgentRequest, type VerifiedAgent } from "./verify-agent-request";
 
 /** A request to this service: @authority is the Host it was sent to; it must be BASE_URL's. */
@@ -32,13 +31,14 @@ export function ownAuthority(): string {
 export async function requireVerifiedAgent(
   tx: Db,
   req: Request,
+  rawBody: string | undefined,
   scope: Scope,
   network: Network,
   operation: Operation,
 ): Promise<VerifiedAgent> {
   const verification = await verifyAgentRequest(
     tx,
-    { ...signedRequestOf(req), body: await signedBodyOf(req) },
+    { ...signedRequestOf(req), body: rawBody ?? null },
     {
       network,
       operation,

@@ -38,6 +38,8 @@ export interface HandlerContext<B, Q, P extends Auth, D extends DbKind = "prisma
   tx: D extends "sql" ? Sql : Db;
   principal: P extends "secret" ? Caller : undefined;
   body: B;
+  /** The body's text as received (what a signature's content-digest covers); undefined for GET. */
+  rawBody: string | undefined;
   query: Q;
   params: RouteParams;
   req: Request;
@@ -73,8 +75,8 @@ export function api<B extends z.ZodType | undefined, Q extends z.ZodType | undef
     ? [routeOrHandler as RouteStatement<Infer<B>, Infer<Q>, R>, handlerAfterRoute]
     : [undefined, routeOrHandler as Handler<B, Q, D, R>];
   const steps = (options.auth === "secret" ? WITH_API_KEY : PUBLIC) as Steps<Caller | undefined>;
-  return pipeline(steps, { ...options, statement: route?.statement }, ({ tx, caller, body, query, params, req, headers, row }) =>
-    handler({ tx, principal: caller, body, query, params, req, headers, row } as HandlerContext<Infer<B>, Infer<Q>, Auth, D, R>),
+  return pipeline(steps, { ...options, statement: route?.statement }, ({ tx, caller, body, rawBody, query, params, req, headers, row }) =>
+    handler({ tx, principal: caller, body, rawBody, query, params, req, headers, row } as HandlerContext<Infer<B>, Infer<Q>, Auth, D, R>),
   );
 }
 

@@ -28,7 +28,7 @@ import { retryAfterOf, toErrorResult, type HttpResult } from "./errors";
 import { faultAt } from "./fault-injection";
 import { claimRequestOf, type ClaimRequest } from "./idempotency-step";
 import { limitByClientIp } from "./rate-limit-step";
-import { readJsonBody } from "./read-body";
+import { parseJsonBody, readBodyText } from "./read-body";
 
 /** A handler's result with a status other than the route's default. */
 export class Reply {
@@ -143,6 +143,8 @@ export interface PipelineContext<C, B, Q, D extends DbKind = "prisma"> {
   tx: D extends "sql" ? Sql : Db;
   caller: C;
   body: B;
+  /** The body's text as received (what a signature's content-digest covers); undefined for GET or rawInput. */
+  rawBody: string | undefined;
   query: Q;
   params: RouteParams;
   req: Request;
@@ -159,6 +161,8 @@ export const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 /** The request's input, read and checked before the first statement. */
 interface Input<B, Q> {
   body: B;
+  /** The body's text as received (what a signature's content-digest covers); undefined for GET or rawInput. */
+  rawBody?: string;
   query: Q;
   params: RouteParams;
   claimRequest?: ClaimRequest;
@@ -210,6 +214,7 @@ export function pipeline<C, B extends z.ZodType | undefined, Q extends z.ZodType
       const context = {
         caller: authenticated.caller,
         body: input.body,
+        rawBody: input.rawBody,
         query: input.query,
         params: input.params,
         req,
@@ -378,16 +383,17 @@ async function readInput<B extends z.ZodType | undefined, Q extends z.ZodType | 
   options: { body?: B; query?: Q; bodyLimitBytes?: number },
 ): Promise<Input<Infer<B>, Infer<Q>>> {
   const mutating = MUTATING.has(req.method);
-  const rawBody = mutating ? await readJsonBody(req, options.bodyLimitBytes ?? env.BODY_LIMIT_BYTES) : undefined;
-  rejectNul(rawBody, "request body");
-  const body = (options.body ? parseOrThrow(options.body, rawBody) : undefined) as Infer<B>;
+  const rawBody = mutating ? await readBodyText(req, options.bodyLimitBytes ?? env.BODY_LIMIT_BYTES) : undefined;
+  const parsedBody = rawBody === undefined ? undefined : parseJsonBody(rawBody);
+  rejectNul(parsedBody, "request body");
+  const body = (options.body ? parseOrThrow(options.body, parsedBody) : undefined) as Infer<B>;
   const url = new URL(req.url);
   const rawQuery = Object.fromEntries(url.searchParams);
   rejectNul(rawQuery, "query");
   const query = (options.query ? parseOrThrow(options.query, rawQuery, "query") : undefined) as Infer<Q>;
   const params = await routeParams(nextContext);
-  const claimRequest = claimable ? claimRequestOf(req, url.pathname, rawBody) : undefined;
-  return { body, query, params, claimRequest };
+  const claimRequest = claimable ? claimRequestOf(req, url.pathname, parsedBody) : undefined;
+  return { body, rawBody, query, params, claimRequest };
 }
 
 /** The route's params as they are: the handler reads and checks its input itself. */

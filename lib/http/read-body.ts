@@ -1,8 +1,8 @@
-// Reads a request body as JSON under a size limit. Bad or oversized input is a 400, never a 500.
+// Reads a request body under a size limit and parses it as JSON. Bad or oversized input is a 400, never a 500.
 import { ValidationError } from "../errors";
 
-export async function readJsonBody(req: Request, limitBytes: number): Promise<unknown> {
-  const text = await readBodyText(req, limitBytes);
+/** A body read as text (readBodyText) parsed as JSON; an empty body is {}. */
+export function parseJsonBody(text: string): unknown {
   if (text.trim() === "") return {};
   let parsed: unknown;
   try {

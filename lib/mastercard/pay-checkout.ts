@@ -71,8 +71,15 @@ export async function recordTokenUse(tx: Db, token: AgenticToken, amount: number
   await tx.$executeRaw`UPDATE agentic_token_codes SET payment_intent_id = ${paymentIntentId} WHERE id = ${codeId}`;
 }
 
-export async function payCheckoutWithToken(tx: Db, req: Request, payer: Scope, checkoutId: string, input: PayCheckoutInput) {
-  const agent = await requireVerifiedAgent(tx, req, payer, "mastercard", "pay");
+export async function payCheckoutWithToken(
+  tx: Db,
+  req: Request,
+  rawBody: string | undefined,
+  payer: Scope,
+  checkoutId: string,
+  input: PayCheckoutInput,
+) {
+  const agent = await requireVerifiedAgent(tx, req, rawBody, payer, "mastercard", "pay");
   const token = await lockToken(tx, payer.livemode, input.agenticToken, payer.merchantId);
   if (!tokenBoundTo(token, agent)) throw declined("agent_key_mismatch", `Agentic token ${token.id} is bound to another agent.`);
   const { checkout, seller } = await lockSellerCheckout(tx, payer.livemode, checkoutId);

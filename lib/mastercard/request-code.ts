@@ -16,8 +16,8 @@ export function codeHash(tokenId: string, code: string): string {
   return createHash("sha256").update(`${tokenId}:${code}`).digest("hex");
 }
 
-export async function requestCode(tx: Db, req: Request, payer: Scope, tokenId: string) {
-  const agent = await requireVerifiedAgent(tx, req, payer, "mastercard", "credential");
+export async function requestCode(tx: Db, req: Request, rawBody: string | undefined, payer: Scope, tokenId: string) {
+  const agent = await requireVerifiedAgent(tx, req, rawBody, payer, "mastercard", "credential");
   const token = await findToken(tx, payer, tokenId);
   if (!tokenBoundTo(token, agent)) throw declined("agent_key_mismatch", `Token ${tokenId} is bound to another agent.`);
   const status = tokenStatus(token);

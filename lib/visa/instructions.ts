@@ -146,8 +146,15 @@ export function mandateFor(instruction: VisaInstruction, merchantId: string, amo
   return fits;
 }
 
-export async function requestCredential(tx: Db, req: Request, payer: Scope, instructionId: string, input: CredentialRequestInput) {
-  const agent = await requireVerifiedAgent(tx, req, payer, "visa", "credential");
+export async function requestCredential(
+  tx: Db,
+  req: Request,
+  rawBody: string | undefined,
+  payer: Scope,
+  instructionId: string,
+  input: CredentialRequestInput,
+) {
+  const agent = await requireVerifiedAgent(tx, req, rawBody, payer, "visa", "credential");
   const instruction = await findInstruction(tx, payer, instructionId);
   if (instruction.agentKeyId !== agent.key?.id)
     throw declined("agent_key_mismatch", `Instruction ${instructionId} is for another agent key.`);

@@ -19,7 +19,7 @@ import type { VisaPayInput } from "./schemas";
 
 /** What a browsing agent may read of a checkout: its terms. */
 export async function browseCheckout(db: Db, req: Request, payer: Scope, id: string) {
-  await requireVerifiedAgent(db, req, payer, "visa", "browse");
+  await requireVerifiedAgent(db, req, undefined, payer, "visa", "browse");
   // Its status as seen now (an overdue open checkout is expired; checkouts/seen-now.ts).
   const [checkout] = await db.$queryRaw<(CheckoutFields & { merchantId: string })[]>`
     SELECT ${Prisma.raw(CHECKOUTS_NOW.columns)}, merchant_id AS "merchantId" FROM checkouts WHERE id = ${id} AND livemode = ${payer.livemode}`;
@@ -39,8 +39,15 @@ export async function browseCheckout(db: Db, req: Request, payer: Scope, id: str
   };
 }
 
-export async function payCheckoutWithCredential(tx: Db, req: Request, payer: Scope, checkoutId: string, input: VisaPayInput) {
-  const agent = await requireVerifiedAgent(tx, req, payer, "visa", "pay");
+export async function payCheckoutWithCredential(
+  tx: Db,
+  req: Request,
+  rawBody: string | undefined,
+  payer: Scope,
+  checkoutId: string,
+  input: VisaPayInput,
+) {
+  const agent = await requireVerifiedAgent(tx, req, rawBody, payer, "visa", "pay");
   const credentialId = checkPaymentContainer(input.agenticPaymentContainer, agent);
 
   if (!(await lockSingleUse(tx, "visa", `${payer.livemode ? "live" : "test"}:${credentialId}`))) {

@@ -33,7 +33,7 @@ export function sourceOf(file: string): { file: string; text: string } {
  * as if its options were written in place: the text of that export of the route's operations.ts.
  */
 function withOperation(handler: string, routeFile: string): string {
-  const named = /^((?:asDirectory\(|keepSignedBody\(\s*)?\w+\()\s*operation\.(\w+)\b/.exec(handler);
+  const named = /^((?:asDirectory\()?\w+\()\s*operation\.(\w+)\b/.exec(handler);
   if (!named) return handler;
   const text = readFileSync(path.join(path.dirname(routeFile), "operations.ts"), "utf8");
   const options = handlers(text).get(named[2]) ?? "";
@@ -101,8 +101,7 @@ export function routeRows(): { rows: Row[]; missing: string[] } {
         continue;
       }
       const withKey =
-        /^(?:asDirectory\(|keepSignedBody\(\s*)?(?:api|acpRoute|facilitatorRoute)\(/.test(handler) &&
-        !/auth: "public"/.test(handler.slice(0, 200));
+        /^(?:asDirectory\()?(?:api|acpRoute|facilitatorRoute)\(/.test(handler) && !/auth: "public"/.test(handler.slice(0, 200));
       if (!withKey) continue;
       const declared = DECLARED.exec(handler);
       if (!declared) missing.push(key);

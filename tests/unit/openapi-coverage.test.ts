@@ -31,7 +31,7 @@ const COMPOSITIONS = [
 ] as const;
 
 function compositionOf(handler: string, text: string): (typeof COMPOSITIONS)[number] {
-  const called = /^(?:(?:asDirectory|keepSignedBody)\(\s*)?(\w+)/.exec(handler)?.[1] ?? "";
+  const called = /^(?:asDirectory\(\s*)?(\w+)/.exec(handler)?.[1] ?? "";
   if ((COMPOSITIONS as readonly string[]).includes(called)) return called as (typeof COMPOSITIONS)[number];
   // a local function that hands the request to a composition (`handle` of /mpp/r/:id)
   const local = new RegExp(`function ${called}\\([^)]*\\)[^{]*\\{([\\s\\S]*?)\\n\\}`).exec(text)?.[1] ?? "";
