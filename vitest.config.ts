@@ -7,6 +7,7 @@ export default defineConfig({
     alias: [
       { find: /^agent-payments-sdk$/, replacement: path.resolve(import.meta.dirname, "packages/sdk/src/index.ts") },
       { find: /^agent-payments-sdk\/mpp$/, replacement: path.resolve(import.meta.dirname, "packages/sdk/src/mpp.ts") },
+      { find: /^agent-payments-sdk\/mcp-mpp$/, replacement: path.resolve(import.meta.dirname, "packages/sdk/src/mcp-mpp.ts") },
       { find: "@", replacement: path.resolve(import.meta.dirname) },
     ],
   },

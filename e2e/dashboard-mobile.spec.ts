@@ -72,6 +72,7 @@ test("every dashboard page fits a phone and a laptop", async ({ page, request })
     ["order", `/dashboard/orders/${paid.orderId}`],
     ["payments", "/dashboard/payments"],
     ["payment", `/dashboard/payments/${payments.data[0].id}`],
+    ["disputes", "/dashboard/disputes"],
     ["customers", "/dashboard/customers"],
     ["customer", `/dashboard/customers/${customer.id}`],
     ["search", "/dashboard/search?q=agent"],

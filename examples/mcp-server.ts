@@ -1,6 +1,9 @@
 // A runnable MCP server (official @modelcontextprotocol/sdk, Streamable HTTP) with two paid tools:
 //   premium_quote  single-use paywall(): each call is paid for with one PaymentIntent (docs/sdk.md "Paywall (single-use), for MCP tools");
-//                  anyone may call it: an unpaid call gets the gate
+//                  anyone may call it: an unpaid call gets ONE tool result advertising three ways to pay: the gate
+//                  (`_servicePayment`), the MPP challenge in _meta["org.paymentauth/payment-required"] (mppx/mcp-sdk
+//                  clients) and the x402 PaymentRequired in _meta["x402/payment-required"] (x402 over MCP; USD prices
+//                  only) (docs/sdk.md "MPP and x402 over MCP")
 //   word_count     meteredPaywall(): 0.4 cent per started 1,000 characters of text, on the meter of the
 //                  AUTHENTICATED caller (docs/sdk.md "Metered paywall"); anonymous callers get no metered run
 // It uses only the SDK (the agent-payments-sdk package, packages/sdk), the way a merchant's own server would.
@@ -14,7 +17,9 @@
 // opened for it; a word_count call bills the meter of its token, never one it names), METERED_PREPAID=1
 // (reserve against each agent's prepaid budget before the call; without it the call runs and is metered
 // after, post-paid, which the spec allows for TRUSTED callers only: give post-paid tokens only to
-// customers you extend credit to).
+// customers you extend credit to). MPP_SECRET_KEY (at least 32 bytes): the HMAC key of premium_quote's MPP
+// challenges; every process serving the tool needs the same one. Default: derived from SERVICE_API_KEY (an HMAC
+// of it, so the key itself never leaves), which every process of one merchant shares.
 // Who bills what: the meter comes from the caller's token; the quantity from the text the tool counts
 // (never a count the caller declares, so `units: 0` buys nothing); a prepaid call is reserved under a new
 // key the SDK makes per call (a caller cannot replay a reservation); a post-paid call's requestId is the
@@ -24,13 +29,14 @@
 // MCP TypeScript SDK advisory GHSA-w48q-cv73-mx4w). Behind a proxy or on a public name, list that name.
 // Endpoints: POST /mcp (MCP, stateless Streamable HTTP), GET /stats (tool calls received and handler
 // runs per tool in this process, so tests can count runs), GET /health.
-import { createHash, randomUUID } from "node:crypto";
+import { createHash, createHmac, randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { z } from "zod";
 import { meteredPaywall, paywall, serviceBackend, serviceConsumedStore, serviceMeteringBackend } from "agent-payments-sdk";
+import { mppOverMcp } from "agent-payments-sdk/mcp-mpp";
 
 const settings = {
   serviceUrl: process.env.SERVICE_URL ?? "http://localhost:3000",
@@ -41,6 +47,7 @@ const settings = {
   currency: process.env.CURRENCY ?? "usd",
   agents: agentTokens(process.env.AGENT_TOKENS ?? ""),
   meteredPrepaid: process.env.METERED_PREPAID === "1",
+  mppSecretKey: process.env.MPP_SECRET_KEY,
 };
 const LOCAL_NAMES = ["127.0.0.1", "localhost", "[::1]"];
 /** The Host headers (name:port, exactly as sent) and Origins /mcp answers; every other one is 403. */
@@ -117,6 +124,12 @@ const premiumQuote = paywall({
   price: settings.price,
   currency: settings.currency,
   sku: "premium_quote",
+  // The standard MCP transports, settled through the same service and redeemed in the same store.
+  mpp: mppOverMcp({
+    ...service,
+    secretKey: settings.mppSecretKey ?? createHmac("sha256", settings.apiKey).update("mcp-example mpp challenges").digest("hex"),
+  }),
+  ...(settings.currency.toLowerCase() === "usd" ? { x402: service } : {}), // x402 pays in USDC: USD prices only
 })(async ({ symbol }: { symbol: string }) => {
   runs.premium_quote++;
   const quote = { symbol: symbol.toUpperCase(), price: 100 + ((symbol.length * 7.31) % 50), at: new Date().toISOString() };

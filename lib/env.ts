@@ -307,6 +307,11 @@ const EnvSchema = z
     OAUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
     /** Dynamic client registrations (POST /oauth/register) per client IP per RATE_LIMIT_WINDOW_MS, a bucket of its own. */
     OAUTH_REGISTER_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(10),
+    /**
+     * Client ID metadata documents (docs/oauth-and-mcp.md): allow their HTTPS URLs on loopback, private and link-local
+     * addresses. Unset: on only for a loopback BASE_URL, as WEBHOOK_ALLOW_PRIVATE_URLS.
+     */
+    OAUTH_CLIENT_METADATA_ALLOW_PRIVATE_URLS: z.enum(["0", "1", "true", "false", ""]).optional(),
     /** A registered OAuth client nobody authorized within this many hours of its registration is deleted by the tick. */
     OAUTH_UNUSED_CLIENT_HOURS: z.coerce.number().int().min(1).max(8760).default(24),
     OAUTH_REFRESH_TOKEN_TTL_SECONDS: z.coerce
@@ -323,13 +328,18 @@ const EnvSchema = z
 
 export type Env = Omit<
   z.infer<typeof EnvSchema>,
-  "AUTH_TRUST_HOST" | "WEBHOOK_ALLOW_PRIVATE_URLS" | "PAID_RESOURCE_ALLOW_PRIVATE_URLS" | "AGENT_DIRECTORY_ALLOW_PRIVATE_URLS"
+  | "AUTH_TRUST_HOST"
+  | "WEBHOOK_ALLOW_PRIVATE_URLS"
+  | "PAID_RESOURCE_ALLOW_PRIVATE_URLS"
+  | "AGENT_DIRECTORY_ALLOW_PRIVATE_URLS"
+  | "OAUTH_CLIENT_METADATA_ALLOW_PRIVATE_URLS"
 > & {
   BASE_URL: string;
   AUTH_TRUST_HOST: boolean;
   WEBHOOK_ALLOW_PRIVATE_URLS: boolean;
   PAID_RESOURCE_ALLOW_PRIVATE_URLS: boolean;
   AGENT_DIRECTORY_ALLOW_PRIVATE_URLS: boolean;
+  OAUTH_CLIENT_METADATA_ALLOW_PRIVATE_URLS: boolean;
 };
 
 /** Whether a URL names this machine: localhost (and *.localhost), 127.0.0.0/8, ::1 (IPv4-mapped too). */
@@ -379,6 +389,11 @@ function parseEnv(): Env {
     PAID_RESOURCE_ALLOW_PRIVATE_URLS: allowPrivateWebhookUrls(parsed.PAID_RESOURCE_ALLOW_PRIVATE_URLS, parsed.BASE_URL, parsed.NODE_ENV),
     AGENT_DIRECTORY_ALLOW_PRIVATE_URLS: allowPrivateWebhookUrls(
       parsed.AGENT_DIRECTORY_ALLOW_PRIVATE_URLS,
+      parsed.BASE_URL,
+      parsed.NODE_ENV,
+    ),
+    OAUTH_CLIENT_METADATA_ALLOW_PRIVATE_URLS: allowPrivateWebhookUrls(
+      parsed.OAUTH_CLIENT_METADATA_ALLOW_PRIVATE_URLS,
       parsed.BASE_URL,
       parsed.NODE_ENV,
     ),

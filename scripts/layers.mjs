@@ -49,6 +49,7 @@ export const LAYERS = {
     "receipts",
     "refunds",
     "shared-payment-tokens",
+    "spend-limits",
     "team",
     "two-factor",
     "webhooks",

@@ -11,11 +11,13 @@ import { SideNav } from "@/components/dashboard/SideNav";
 import { SignOutButton } from "@/components/dashboard/SignOutButton";
 import { MerchantSwitcher } from "@/components/dashboard/team/MerchantSwitcher";
 import { CSRF_META, MODE_META } from "@/lib/dashboard/client";
+import { NAV_BADGE_CAP } from "@/lib/dashboard/nav";
 import { MERCHANT_META } from "@/lib/dashboard/merchant-header";
 import { requireDashboard } from "@/lib/dashboard/session";
 import { needsTwoFactorForLive, TWO_FACTOR_SETUP_PATH } from "@/lib/dashboard/two-factor-gate";
 import { getDb } from "@/lib/db";
 import { listUserMerchants } from "@/lib/team/list-team";
+import { countAwaitingResponse } from "@/lib/disputes/awaiting-response";
 import { paymentsAvailable } from "@/lib/rails";
 
 export const dynamic = "force-dynamic";
@@ -24,7 +26,10 @@ export const metadata: Metadata = { title: { template: "%s · Dashboard", defaul
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const dashboard = await requireDashboard();
-  const merchants = await listUserMerchants(getDb(), dashboard.user.id);
+  const [merchants, disputesAwaiting] = await Promise.all([
+    listUserMerchants(getDb(), dashboard.user.id),
+    countAwaitingResponse(getDb(), dashboard.scope, NAV_BADGE_CAP),
+  ]);
   return (
     <Providers>
       <meta name={CSRF_META} content={dashboard.csrfToken} />
@@ -86,7 +91,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           <aside className="md:w-48 md:shrink-0">
             {merchants.length > 1 ? <MerchantSwitcher current={dashboard.scope.merchantId} merchants={merchants} /> : null}
             <SearchBox />
-            <SideNav role={dashboard.role} />
+            <SideNav role={dashboard.role} badges={{ "/dashboard/disputes": disputesAwaiting }} />
           </aside>
           <main id="main" className="min-w-0 flex-1">
             {children}

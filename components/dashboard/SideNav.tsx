@@ -5,7 +5,7 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import type { Role } from "@/lib/accounts/roles";
-import { navFor, type NavItem } from "@/lib/dashboard/nav";
+import { NAV_BADGE_CAP, navFor, type NavBadges, type NavItem } from "@/lib/dashboard/nav";
 
 function matches(item: NavItem, pathname: string): boolean {
   return item.exact ? pathname === item.href : pathname === item.href || pathname.startsWith(`${item.href}/`);
@@ -16,7 +16,35 @@ function currentItem(items: NavItem[], pathname: string): NavItem | undefined {
   return items.filter((item) => matches(item, pathname)).sort((a, b) => b.href.length - a.href.length)[0];
 }
 
-function NavLinks({ items, pathname, onNavigate }: { items: NavItem[]; pathname: string; onNavigate?: () => void }) {
+/** An entry's count (disputes awaiting a response): shown as a number, read out as part of the link's name. */
+function Badge({ count }: { count: number | undefined }) {
+  if (!count) return null;
+  const shown = count >= NAV_BADGE_CAP ? `${NAV_BADGE_CAP - 1}+` : String(count);
+  return (
+    <>
+      <span
+        aria-hidden
+        className="ml-2 inline-flex min-w-5 items-center justify-center rounded-full bg-red-600 px-1.5 text-xs font-semibold text-white"
+        data-testid="nav-badge"
+      >
+        {shown}
+      </span>
+      <span className="sr-only">{` (${shown} awaiting a response)`}</span>
+    </>
+  );
+}
+
+function NavLinks({
+  items,
+  pathname,
+  badges,
+  onNavigate,
+}: {
+  items: NavItem[];
+  pathname: string;
+  badges: NavBadges;
+  onNavigate?: () => void;
+}) {
   const current = currentItem(items, pathname);
   return (
     <ul className="grid grid-cols-2 gap-1 md:flex md:flex-col">
@@ -31,6 +59,7 @@ function NavLinks({ items, pathname, onNavigate }: { items: NavItem[]; pathname:
               className={`block whitespace-nowrap rounded-md px-3 py-1.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-indigo-600 ${active ? "bg-indigo-50 text-indigo-700" : "text-slate-700 hover:bg-slate-100 hover:text-slate-900"}`}
             >
               {item.label}
+              <Badge count={badges[item.href]} />
             </Link>
           </li>
         );
@@ -40,14 +69,14 @@ function NavLinks({ items, pathname, onNavigate }: { items: NavItem[]; pathname:
 }
 
 /** The entries the user's role may see (the pages refuse the others on the server). */
-export function SideNav({ role }: { role: Role }) {
+export function SideNav({ role, badges = {} }: { role: Role; badges?: NavBadges }) {
   const pathname = usePathname();
   const items = navFor(role);
   const current = currentItem(items, pathname);
   return (
     <>
       <nav aria-label="Dashboard" className="hidden md:block">
-        <NavLinks items={items} pathname={pathname} />
+        <NavLinks items={items} pathname={pathname} badges={badges} />
       </nav>
       <details className="group rounded-md border border-slate-200 bg-white md:hidden" data-testid="mobile-nav">
         <summary className="flex cursor-pointer list-none items-center justify-between px-3 py-2 text-sm font-medium text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600">
@@ -62,6 +91,7 @@ export function SideNav({ role }: { role: Role }) {
           <NavLinks
             items={items}
             pathname={pathname}
+            badges={badges}
             onNavigate={() =>
               document.activeElement instanceof HTMLElement && document.activeElement.closest("details")?.removeAttribute("open")
             }

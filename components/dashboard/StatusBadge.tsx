@@ -32,6 +32,13 @@ const TONE: Record<string, string> = {
   canceled: "bg-slate-100 text-slate-700 ring-slate-500/20",
   expired: "bg-slate-100 text-slate-700 ring-slate-500/20",
   closed: "bg-slate-100 text-slate-700 ring-slate-500/20",
+  needs_response: "bg-red-50 text-red-800 ring-red-600/20",
+  warning_needs_response: "bg-amber-50 text-amber-800 ring-amber-600/20",
+  under_review: "bg-sky-50 text-sky-800 ring-sky-600/20",
+  warning_under_review: "bg-sky-50 text-sky-800 ring-sky-600/20",
+  won: "bg-emerald-50 text-emerald-800 ring-emerald-600/20",
+  lost: "bg-red-50 text-red-800 ring-red-600/20",
+  warning_closed: "bg-slate-100 text-slate-700 ring-slate-500/20",
 };
 
 export function StatusBadge({ status }: { status: string }) {

@@ -1,5 +1,6 @@
 // The merchant agent's card (GET /a2a/:merchantId/.well-known/agent-card.json; docs/a2a.md): A2A v1.0 over
-// JSON-RPC at /a2a/:merchantId, with the v0.3 interface at the same address (the SDK's compatibility layer), the
+// JSON-RPC at /a2a/:merchantId and over HTTP+JSON (REST, serve-rest.ts) under the same address, with the v0.3
+// JSON-RPC interface there too (the SDK's compatibility layer), streaming and push notifications, the
 // buyer's API key as a Bearer security scheme, and the a2a-x402 and AP2 extensions (neither required: a buyer
 // activates the one it pays with).
 import { AgentCard } from "@a2a-js/sdk";
@@ -16,13 +17,17 @@ export function buildAgentCard(merchant: { id: string; name: string }, base = en
   return {
     name: `${merchant.name} (merchant agent)`,
     description: `Browse ${merchant.name}'s product catalog and buy from it. Pay with x402 (a2a-x402 extension) or with AP2 mandates and a shared payment token.`,
-    supportedInterfaces: A2A_VERSIONS.map((protocolVersion) => ({ url, protocolBinding: "JSONRPC", tenant: "", protocolVersion })),
+    // JSON-RPC first (the binding a client prefers when it speaks several), then HTTP+JSON, which is v1.0 only.
+    supportedInterfaces: [
+      ...A2A_VERSIONS.map((protocolVersion) => ({ url, protocolBinding: "JSONRPC", tenant: "", protocolVersion })),
+      { url, protocolBinding: "HTTP+JSON", tenant: "", protocolVersion: "1.0" },
+    ],
     provider: { url: base, organization: "Agent Payments Service" },
     version: "1.0.0",
     documentationUrl: `${base}/v1/integrations`,
     capabilities: {
-      streaming: false,
-      pushNotifications: false,
+      streaming: true,
+      pushNotifications: true,
       extendedAgentCard: false,
       extensions: [
         {

@@ -5,7 +5,7 @@
 // receipts, or fails with the extension's error code and nothing charged. What the agent asked for is kept in the
 // task's metadata (TERMS_KEY), which only the agent writes, and the payment is checked against it.
 import { TaskState, type Message, type Task } from "@a2a-js/sdk";
-import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
+import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext, type ServerCallContext } from "@a2a-js/sdk/server";
 import { z } from "zod";
 import type { OpenCheckoutInput } from "../checkouts/schemas";
 import { getDb } from "../db";
@@ -67,6 +67,17 @@ function buyIntent(items: unknown): Intent {
 const HELP =
   "I sell this merchant's products. Send 'browse' to see the catalog, or 'buy <prd_...> [quantity]' (or a data part { action: 'buy', items: [{ productId, quantity }] }) with the x402 or AP2 extension activated to pay.";
 
+/**
+ * The status this agent decided for the message of a call. A blocking SendMessage answers with it (request-handler.ts):
+ * when a concurrent payment of the same task won, the store keeps the winner's "completed" (a terminal task is never
+ * overwritten) and the SDK would answer the stored state, but this buyer's own payment was refused and must say so.
+ */
+const outcomes = new WeakMap<ServerCallContext, Task["status"]>();
+
+export function outcomeOf(context: ServerCallContext): Task["status"] | undefined {
+  return outcomes.get(context);
+}
+
 export class MerchantAgent implements AgentExecutor {
   constructor(
     private readonly merchant: { id: string; name: string },
@@ -75,29 +86,57 @@ export class MerchantAgent implements AgentExecutor {
 
   async cancelTask(): Promise<void> {}
 
+  /**
+   * The task's progress as A2A events (what a stream, a subscriber and a webhook see, in this order): the task
+   * (submitted, or working again for a follow-up), working, then each new or changed artifact, then the outcome's
+   * status (input-required with the terms, completed with the receipt, failed, ...), which also records the terms
+   * in the task's metadata.
+   */
   async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
-    const task = ctx.task ?? {
-      id: ctx.taskId,
-      contextId: ctx.contextId,
-      status: undefined,
-      artifacts: [],
-      history: [ctx.userMessage],
-      metadata: {},
-    };
+    const now = () => new Date().toISOString();
+    const task: Task = ctx.task
+      ? { ...ctx.task, status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: now() } }
+      : {
+          id: ctx.taskId,
+          contextId: ctx.contextId,
+          status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
+          artifacts: [],
+          history: [ctx.userMessage],
+          metadata: {},
+        };
+    const ids = { taskId: task.id, contextId: task.contextId };
     try {
-      bus.publish(AgentEvent.task(ctx.task ? await this.followUp(ctx, task) : await this.firstTurn(ctx, task)));
+      bus.publish(AgentEvent.task(task));
+      if (!ctx.task)
+        bus.publish(
+          AgentEvent.statusUpdate({
+            ...ids,
+            status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: now() },
+            metadata: undefined,
+          }),
+        );
+      const outcome = ctx.task ? await this.followUp(ctx, ctx.task) : await this.firstTurn(ctx, task);
+      const before = new Map(task.artifacts.map((a) => [a.artifactId, JSON.stringify(a)]));
+      for (const artifact of outcome.artifacts)
+        if (before.get(artifact.artifactId) !== JSON.stringify(artifact))
+          bus.publish(AgentEvent.artifactUpdate({ ...ids, artifact, append: false, lastChunk: true, metadata: undefined }));
+      const changed = Object.entries(outcome.metadata ?? {}).filter(
+        ([key, value]) => JSON.stringify(task.metadata?.[key]) !== JSON.stringify(value),
+      );
+      outcomes.set(ctx.context, outcome.status);
+      bus.publish(
+        AgentEvent.statusUpdate({ ...ids, status: outcome.status, metadata: changed.length ? Object.fromEntries(changed) : undefined }),
+      );
     } catch (err) {
       // Nothing was charged (every payment is one transaction); internals stay out of the answer.
       console.error("a2a merchant agent failed", err instanceof Error ? err.message : err);
-      bus.publish(
-        AgentEvent.task(
-          withStatus(
-            task,
-            TaskState.TASK_STATE_FAILED,
-            agentMessage(task, [textPart("The merchant agent failed; nothing was charged. Retry in a new task.")]),
-          ),
-        ),
+      const failed = withStatus(
+        task,
+        TaskState.TASK_STATE_FAILED,
+        agentMessage(task, [textPart("The merchant agent failed; nothing was charged. Retry in a new task.")]),
       );
+      outcomes.set(ctx.context, failed.status);
+      bus.publish(AgentEvent.statusUpdate({ ...ids, status: failed.status, metadata: undefined }));
     } finally {
       bus.finished();
     }

@@ -1,8 +1,9 @@
 // The merchant agent's HTTP surface, for Next route handlers (no Express; docs/a2a.md). JSON-RPC at
 // POST /a2a/:merchantId: A2A v1.0 (`A2A-Version: 1.0`, methods SendMessage, GetTask, ListTasks, CancelTask, ...)
 // through the SDK's JsonRpcTransportHandler, and v0.3 (no A2A-Version header, or 0.3: message/send, tasks/get,
-// ...) through its LegacyJsonRpcTransportHandler, both over the same DefaultRequestHandler with the Postgres task
-// store. The caller is the buyer: its Bearer API key (limited per key like every authenticated path) selects the
+// ...) through its LegacyJsonRpcTransportHandler, both over the same request handler (request-handler.ts: the
+// SDK's DefaultRequestHandler with the Postgres task and push config stores). SendStreamingMessage and
+// SubscribeToTask answer Server-Sent Events (sse.ts). The caller is the buyer: its Bearer API key (limited per key like every authenticated path) selects the
 // mode and owns the tasks. Errors are JSON-RPC error objects: the SDK's for protocol errors; ours, in the same
 // envelope, for what happens before the SDK (no key: 401, limited: 429, unknown agent: 404, body too large: 413,
 // a restricted key without a2a:write, or without ap2:write when the request activates the AP2 extension: 403 with
@@ -11,7 +12,7 @@
 import { Extensions, HTTP_EXTENSION_HEADER } from "@a2a-js/sdk";
 import { LEGACY_HTTP_EXTENSION_HEADER } from "@a2a-js/sdk/compat/v0_3";
 import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
-import { DefaultRequestHandler, JsonRpcTransportHandler, ServerCallContext, validateVersion, type User } from "@a2a-js/sdk/server";
+import { JsonRpcTransportHandler, ServerCallContext, validateVersion, type User } from "@a2a-js/sdk/server";
 import { getDb } from "../db";
 import { demoMerchantId } from "../merchants/demo";
 import { findAgentMerchant } from "../merchants/find-agent-merchant";
@@ -25,12 +26,14 @@ import { readBodyText } from "../http/read-body";
 import { allows, isPermissionDenied, PermissionDeniedError, type Permission } from "../merchants/permissions";
 import { AP2_EXTENSION_URI } from "../integrations/a2a-versions";
 import { agentCardJson, buildAgentCard } from "./card";
-import { MerchantAgent } from "./merchant-agent";
-import { PostgresTaskStore } from "./task-store";
+import { signAgentCard } from "./card-signature";
+import { MerchantRequestHandler } from "./request-handler";
+import { firstOf, sseResponse } from "./sse";
 
 const BODY_LIMIT = 256 * 1024;
 
-class Buyer implements User {
+/** The caller as the SDK sees it: the buyer's merchant id owns its tasks and push configs. */
+export class Buyer implements User {
   constructor(private readonly merchantId: string) {}
   get isAuthenticated() {
     return true;
@@ -95,17 +98,7 @@ async function answerRpc(req: Request, principal: Caller, merchantId: string, he
   const text = await readBodyText(req, BODY_LIMIT);
   const scope = { merchantId: merchant.id, livemode: principal.livemode };
   const card = buildAgentCard(merchant);
-  const handler = new DefaultRequestHandler(
-    card,
-    new PostgresTaskStore(scope),
-    new MerchantAgent(merchant, scope),
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-    { keepBusAliveStates: [] },
-  );
+  const handler = new MerchantRequestHandler(card, merchant, scope);
   // A2A-Extensions (v1.0) or X-A2A-Extensions (v0.3, and what the a2a-x402 spec v0.2 names): either activates.
   const extensionHeader = [req.headers.get(HTTP_EXTENSION_HEADER), req.headers.get(LEGACY_HTTP_EXTENSION_HEADER)].filter(Boolean).join(",");
   if (extensionHeader.includes(AP2_EXTENSION_URI) && !allows(principal.permissions, AP2_PERMISSION))
@@ -122,28 +115,44 @@ async function answerRpc(req: Request, principal: Caller, merchantId: string, he
   } catch (err) {
     return rpcError(400, mapError(err).code, mapError(err).message, headers);
   }
-  let result = await transport.handle(text, context);
+  const result = await transport.handle(text, context);
+  const setActivated = () => {
+    const activated = context.activatedExtensions ?? [];
+    if (activated.length) headers.set(legacy ? LEGACY_HTTP_EXTENSION_HEADER : HTTP_EXTENSION_HEADER, activated.join(", "));
+  };
   if (result && typeof (result as AsyncGenerator)[Symbol.asyncIterator] === "function") {
-    // Streaming is not in the card (capabilities.streaming false): the SDK refuses it at the first event.
-    const stream = result as AsyncGenerator<unknown>;
-    try {
-      const first = await stream.next();
-      result = first.done ? { jsonrpc: "2.0", id: null, result: null } : (first.value as typeof result);
-      await stream.return(undefined);
-    } catch (err) {
-      let id: unknown = null;
+    // SendStreamingMessage, SubscribeToTask (message/stream, tasks/resubscribe in v0.3): Server-Sent Events whose
+    // data are JSON-RPC responses; an error before the first event is a plain JSON-RPC error, as the SDK answers.
+    const stream = result as AsyncGenerator<unknown, void, undefined>;
+    const first = await firstOf(stream);
+    const errorOf = (err: unknown) => ({ jsonrpc: "2.0", id: requestIdOf(text), error: mapError(err) });
+    if (!first.ok) return jsonResponse(errorOf(first.err), headers);
+    setActivated();
+    const method = (() => {
       try {
-        id = (JSON.parse(text) as { id?: unknown }).id ?? null;
+        return String((JSON.parse(text) as { method?: unknown }).method);
       } catch {
-        // unreadable: id stays null
+        return "";
       }
-      result = { jsonrpc: "2.0", id: id as string | number | null, error: mapError(err) };
-    }
+    })();
+    const drain = method === "SendStreamingMessage" || method === "message/stream";
+    return sseResponse(stream, first.first, headers, { drain, toJson: (event) => event, errorBody: errorOf, signal: req.signal });
   }
-  const activated = context.activatedExtensions ?? [];
-  if (activated.length) headers.set(legacy ? LEGACY_HTTP_EXTENSION_HEADER : HTTP_EXTENSION_HEADER, activated.join(", "));
+  setActivated();
+  return jsonResponse(result, headers);
+}
+
+function requestIdOf(text: string): string | number | null {
+  try {
+    return ((JSON.parse(text) as { id?: unknown }).id ?? null) as string | number | null;
+  } catch {
+    return null; // unreadable: id stays null
+  }
+}
+
+function jsonResponse(body: unknown, headers: Headers): Response {
   headers.set("Content-Type", "application/json");
-  return new Response(JSON.stringify(result), { status: 200, headers });
+  return new Response(JSON.stringify(body), { status: 200, headers });
 }
 
 /**
@@ -157,5 +166,5 @@ export const serveAgentCard = pipeline(ANYONE, { rawInput: true, transaction: fa
   if (!merchant) throw new NotFoundError("merchant agent", id);
   headers.set("Content-Type", "application/json");
   headers.set("Cache-Control", "public, max-age=300");
-  return new Response(JSON.stringify(agentCardJson(buildAgentCard(merchant))), { status: 200, headers });
+  return new Response(JSON.stringify(agentCardJson(await signAgentCard(buildAgentCard(merchant)))), { status: 200, headers });
 });

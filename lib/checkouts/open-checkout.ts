@@ -28,6 +28,8 @@ export interface CheckoutOrigin {
   paywall?: PaywallPaymentFields;
   /** A sale of a hosted paid resource (xr_), and the payer as its protocol names it (x402: the signer's address). */
   sale?: { paidResourceId?: string | null; payer?: string | null };
+  /** The PaymentIntent's id, reserved before the sale (x402 upto: the forward to the merchant named it). */
+  paymentIntentId?: string;
 }
 
 export async function openCheckout(tx: Db, scope: Scope, input: OpenCheckoutInput, origin: CheckoutOrigin) {
@@ -47,7 +49,11 @@ export async function openCheckout(tx: Db, scope: Scope, input: OpenCheckoutInpu
   }
   const { items, amount, currency } = await priceCheckout(tx, scope, input);
   const inScope = { merchantId: scope.merchantId, livemode: scope.livemode };
-  const ids = { checkout: createId("checkout"), paymentIntent: createId("paymentIntent"), order: createId("order") };
+  const ids = {
+    checkout: createId("checkout"),
+    paymentIntent: origin.paymentIntentId ?? createId("paymentIntent"),
+    order: createId("order"),
+  };
   const now = new Date();
   const common = { ...inScope, amount, currency, customerId: input.customerId ?? null, createdAt: now, updatedAt: now };
 

@@ -3,7 +3,13 @@ export { formatMoney } from "../money/format";
 import { ownValue } from "../own-key";
 import { displayTimeZone } from "./time-zone";
 
-const SPECIAL_LABELS: Record<string, string> = { requires_payment: "Requires payment" };
+const SPECIAL_LABELS: Record<string, string> = {
+  requires_payment: "Requires payment",
+  // A dispute's inquiry (a warning): named as such, not "Warning needs response".
+  warning_needs_response: "Inquiry: needs response",
+  warning_under_review: "Inquiry: under review",
+  warning_closed: "Inquiry closed",
+};
 
 const SOURCE_LABELS: Record<string, string> = {
   api: "API",

@@ -15,6 +15,7 @@ export const DASHBOARD_NAV: NavItem[] = [
   { href: "/dashboard", label: "Home", exact: true },
   { href: "/dashboard/orders", label: "Orders" },
   { href: "/dashboard/payments", label: "Payments" },
+  { href: "/dashboard/disputes", label: "Disputes" },
   { href: "/dashboard/agents", label: "Agents" },
   { href: "/dashboard/checkouts", label: "Checkouts" },
   { href: "/dashboard/customers", label: "Customers" },
@@ -30,6 +31,12 @@ export const DASHBOARD_NAV: NavItem[] = [
   { href: "/dashboard/settings", label: "Settings" },
   { href: "/dashboard/settings/activity", label: "Activity" },
 ];
+
+/** A number shown beside an entry (the disputes awaiting a response), by the entry's href. */
+export type NavBadges = Partial<Record<string, number>>;
+
+/** A badge counts up to this many ("99+" from there): its query stops there. */
+export const NAV_BADGE_CAP = 100;
 
 /** The entries a role may see. */
 export function navFor(role: Role): NavItem[] {

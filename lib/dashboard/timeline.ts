@@ -60,7 +60,31 @@ function describe(type: string, object: Record<string, unknown>): { title: strin
       return { title: "Checkout expired", detail: "The payer did not pay before the deadline; nothing was charged." };
     case "payment_intent.canceled":
       return { title: "Payment canceled", detail: "Called off before any charge." };
+    case "dispute.created":
+      return {
+        title: object.isInquiry ? "Inquiry opened" : "Payment disputed",
+        detail: `${money(object.amount)} · ${String(object.reason ?? "").replace(/_/g, " ")}`,
+      };
+    case "dispute.updated":
+      return object.evidenceSubmittedAt
+        ? { title: "Evidence submitted", detail: "The card network reviews it." }
+        : { title: "Evidence saved", detail: null };
+    case "dispute.closed":
+      return {
+        title: `Dispute ${String(object.status ?? "closed")
+          .replace(/^warning_/, "")
+          .replace(/_/g, " ")}`,
+        detail: disputeOutcome(object),
+      };
     default:
       return { title: type, detail: null };
   }
+}
+
+/** What a closed dispute did to the balance. */
+function disputeOutcome(object: Record<string, unknown>): string | null {
+  const money = formatMoney(Number(object.amount ?? 0), String(object.currency ?? "USD"));
+  if (object.status === "won") return `${money} and the fee returned to your balance.`;
+  if (object.status === "lost") return `${money} and the fee stay with the payer's bank.`;
+  return null;
 }

@@ -24,6 +24,11 @@ export const DisputeEvidence = z
     cancellationRebuttal: Text.optional(),
     duplicateChargeExplanation: Text.optional(),
     refundRefusalExplanation: Text.optional(),
+    /**
+     * Attach the service's signed agent evidence pack (GET /v1/disputes/:id/evidence_pack), assembled at this moment:
+     * the stored evidence gains `evidencePack` (its compact JWS). `false` removes an attached one. Not itself stored.
+     */
+    includeEvidencePack: z.boolean().optional(),
   })
   .strict();
 export type DisputeEvidenceInput = z.output<typeof DisputeEvidence>;
@@ -74,3 +79,18 @@ export const DisputeObject = z
   .meta({ id: "Dispute" });
 
 export const DisputeList = listOf(DisputeObject, "DisputeList");
+
+/** GET /v1/disputes/:id/evidence_pack (docs/disputes.md, "The evidence pack"). */
+export const EvidencePackObject = z
+  .object({
+    object: z.literal("evidence_pack"),
+    /** The dispute's id. */
+    dispute: z.string(),
+    /** The document signed by the service (ES256, `kid` in /.well-known/jwks.json; header typ `evidence-pack+jwt`). */
+    jws: z.string(),
+    /** The same pack printed: GET it with the same key. */
+    pdfUrl: z.string(),
+    /** The JWS's claims: the dispute, the payment, the signed receipt, the verified agent, AP2, x402, ACP, delivery, events. */
+    document: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: "EvidencePack" });

@@ -30,9 +30,6 @@ export const DISPUTE_TRANSITIONS: TransitionTable<DisputeStatus> = {
 /** Statuses in which the merchant may still add evidence, submit or accept. */
 export const AWAITING_RESPONSE: readonly DisputeStatus[] = ["needs_response", "warning_needs_response"];
 
-/** Statuses whose amount is held from the payment: a refund may take only what is left beside it. */
-export const HOLDING_STATUSES: readonly DisputeStatus[] = ["needs_response", "under_review", "lost"];
-
 type Changes = Omit<Prisma.DisputeUpdateManyMutationInput, "status" | "id">;
 
 const DISPUTES = { name: "dispute", table: "disputes", fields: Prisma.DisputeScalarFieldEnum, transitions: DISPUTE_TRANSITIONS };

@@ -31,3 +31,24 @@ export const WalletWebhookResult = z
     rejected: z.object({ code: z.string(), message: z.string() }).optional(),
   })
   .meta({ id: "WalletWebhookResult" });
+
+/** A dispute event of the live rail's provider (POST /v1/integrations/rail/disputes; the test rail's format, docs/disputes.md). */
+export const RailDisputeEvent = z.object({
+  id: z.string().min(1).max(255),
+  type: z.enum(["dispute.created", "dispute.closed"]),
+  data: z.object({
+    paymentIntentId: z.string().min(1).max(64),
+    reason: z.string().min(1).max(64).optional(),
+    inquiry: z.boolean().optional(),
+    outcome: z.enum(["won", "lost"]).optional(),
+  }),
+});
+
+export const RailDisputeWebhookResult = z
+  .object({
+    received: z.literal(true),
+    duplicate: z.literal(true).optional(),
+    /** The dispute as GET /v1/disputes/:id shows it after the event. */
+    dispute: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: "RailDisputeWebhookResult" });

@@ -5,7 +5,8 @@
 // (OAuth access token or API key) -> else 401 with WWW-Authenticate naming the protected-resource metadata
 // (RFC 9728, MCP authorization spec) -> a restricted API key needs `mcp` read (403 permission_denied; its tools
 // then list only what it may call, lib/mcp/tools.ts). Then, before the transport: the body, at most 64 KiB
-// (413) and one JSON-RPC message (a batch is a JSON-RPC error, lib/mcp/message.ts); a `tools/call` takes a token
+// (413) and one JSON-RPC message (a batch is a JSON-RPC error, lib/mcp/message.ts); a `tools/call` of a tool the
+// OAuth token's scopes do not allow is the 403 step-up challenge (lib/mcp/step-up.ts); else it takes a token
 // from the caller's own bucket (an API key's is its /v1 bucket; 429) and one of its call slots (429,
 // lib/mcp/call-slots.ts). Errors carry the error contract's code and message (and a permission or rate-limit
 // refusal its details).
@@ -23,6 +24,7 @@ import { allows, isPermissionDenied, PermissionDeniedError, type Permission } fr
 import { inCallSlot } from "./call-slots";
 import { calledTool, JsonRpcRefusal, readMessage } from "./message";
 import { mcpPrincipal, type McpPrincipal } from "./principal";
+import { insufficientScopeResponse } from "./step-up";
 import { registerTools } from "./tools";
 
 export const MCP_SERVER_INFO = { name: "agent-payments-service", version: "1.0.0" };
@@ -92,6 +94,8 @@ export const handleMcp = pipeline(MCP, { rawInput: true, transaction: false }, a
   const message = await readMessage(req);
   const tool = calledTool(message);
   if (tool === null) return serve(req, message, principal, null, headers);
+  const stepUp = insufficientScopeResponse(principal, tool, headers);
+  if (stepUp) return stepUp;
   await enforceRateLimit(principal.bucket, headers);
   return inCallSlot(principal.bucket, headers, () => serve(req, message, principal, tool, headers));
 });

@@ -3,7 +3,8 @@
 // and mode only (another merchant's object, or one of the other mode, is NOT_FOUND as in /v1).
 //
 // Scopes: `read` allows every read-only tool; `write` also allows create_checkout, create_refund and
-// create_product. A call the token's scopes do not allow is a tool error FORBIDDEN (insufficient_scope).
+// create_product. A call the token's scopes do not allow is answered before it gets here, HTTP 403 with the step-up
+// challenge (lib/mcp/step-up.ts); the tool error FORBIDDEN (insufficient_scope) below only backs that up.
 // Permissions (docs/restricted-keys.md): each tool declares the (resource, level) a restricted API key needs; such
 // a key lists only the tools it may call (it also needs `mcp` at the tool's level), and calling another is the tool
 // error FORBIDDEN permission_denied. OAuth tokens and secret keys see every tool.

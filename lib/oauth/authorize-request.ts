@@ -5,6 +5,7 @@
 // passed (lib/dashboard/oauth-consent.ts); anywhere else it is shown, never redirected: anyone can register a client
 // with any redirect URI, so a bad request alone must not make this server an open redirector (RFC 9700 4.11.2).
 import { getDb } from "../db";
+import { isUrlClientId, metadataDocumentClient, type MetadataDocumentClient } from "./client-metadata-document";
 import { issuer, mcpResource, parseScopes, type Scope } from "./config";
 import { OAuthError, type OAuthErrorCode } from "./errors";
 import { PKCE_CHALLENGE } from "./secrets";
@@ -72,14 +73,27 @@ function single(params: URLSearchParams, name: string): string | null {
   return values[0] || null;
 }
 
-export async function checkAuthorizeRequest(params: URLSearchParams): Promise<AuthorizeRequest> {
-  const clientId = single(params, "client_id");
-  if (!clientId) throw new UnredirectableError("invalid_request", "client_id is required.");
+/** A registered client (POST /oauth/register), or the one an HTTPS client_id's metadata document describes. */
+async function findClient(clientId: string): Promise<MetadataDocumentClient> {
+  if (isUrlClientId(clientId)) {
+    try {
+      return await metadataDocumentClient(clientId);
+    } catch (err) {
+      throw err instanceof OAuthError ? new UnredirectableError(err.error, err.description, 400) : err;
+    }
+  }
   const client =
     clientId.length <= 64
       ? await getDb().oAuthClient.findUnique({ where: { id: clientId }, select: { id: true, name: true, redirectUris: true } })
       : null;
   if (!client) throw new UnredirectableError("invalid_client", "Unknown client_id: register the client first (POST /oauth/register).", 400);
+  return client;
+}
+
+export async function checkAuthorizeRequest(params: URLSearchParams): Promise<AuthorizeRequest> {
+  const clientId = single(params, "client_id");
+  if (!clientId) throw new UnredirectableError("invalid_request", "client_id is required.");
+  const client = await findClient(clientId);
   const requested = single(params, "redirect_uri");
   // Exact string match against a registered URI (OAuth 2.1 2.3.1); absent only when exactly one is registered.
   let redirectUri: string;
@@ -90,7 +104,10 @@ export async function checkAuthorizeRequest(params: URLSearchParams): Promise<Au
   } else if (client.redirectUris.includes(requested)) {
     redirectUri = requested;
   } else {
-    throw new UnredirectableError("invalid_request", "redirect_uri does not exactly match any redirect URI this client registered.");
+    throw new UnredirectableError(
+      "invalid_request",
+      "redirect_uri does not exactly match any redirect URI this client registered (or its metadata document lists).",
+    );
   }
 
   const state = params.getAll("state").length > 1 ? null : single(params, "state");

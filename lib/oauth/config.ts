@@ -33,6 +33,8 @@ export function authorizationServerMetadata() {
     revocation_endpoint_auth_methods_supported: ["none"],
     code_challenge_methods_supported: ["S256"],
     authorization_response_iss_parameter_supported: true,
+    // An HTTPS client_id naming the client's metadata document, no registration needed (lib/oauth/client-metadata-document.ts).
+    client_id_metadata_document_supported: true,
     service_documentation: `${base}/docs/oauth-and-mcp`,
   };
 }

@@ -1,45 +1,22 @@
-// RFC 7591 dynamic client registration for public clients (PKCE, no secret). Redirect URIs: https, or
-// http on a loopback address (RFC 8252 7.3, native apps) or a private-use scheme (RFC 8252 7.1, reverse
-// domain name with a dot); never a fragment, never userinfo. Unknown metadata is ignored, as RFC 7591 allows.
+// RFC 7591 dynamic client registration for public clients (PKCE, no secret). Redirect URIs by the client's
+// application_type when it states one (lib/oauth/redirect-uri-rules.ts): https, or http on a loopback address
+// (RFC 8252 7.3, native apps) or a private-use scheme (RFC 8252 7.1, reverse domain name with a dot); never a
+// fragment, never userinfo. Unknown metadata is ignored, as RFC 7591 allows.
 import { z } from "zod";
 import { getDb } from "../db";
 import { randomBase62 } from "../ids";
 import { parseScopes } from "./config";
 import { OAuthError } from "./errors";
+import { OPTIONAL_CLIENT_METADATA } from "./client-metadata-fields";
+import { redirectUriProblem } from "./redirect-uri-rules";
 
 const MAX_REDIRECT_URIS = 10;
 
 const RegistrationBody = z.object({
   client_name: z.string().max(100).optional(),
   redirect_uris: z.array(z.string().max(2000)).min(1).max(MAX_REDIRECT_URIS),
-  grant_types: z.array(z.string().max(100)).max(10).optional(),
-  response_types: z.array(z.string().max(100)).max(10).optional(),
-  token_endpoint_auth_method: z.string().max(100).optional(),
-  scope: z.string().max(1000).optional(),
-  client_uri: z.string().max(2000).optional(),
-  logo_uri: z.string().max(2000).optional(),
-  software_id: z.string().max(200).optional(),
-  software_version: z.string().max(200).optional(),
+  ...OPTIONAL_CLIENT_METADATA,
 });
-
-const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);
-
-/** Why a redirect URI is refused, or null when it is acceptable. */
-export function redirectUriProblem(raw: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return "is not an absolute URI";
-  }
-  if (url.hash || raw.includes("#")) return "must not contain a fragment";
-  if (url.username || url.password) return "must not contain user information";
-  if (url.protocol === "https:") return null;
-  if (url.protocol === "http:") return LOOPBACK_HOSTS.has(url.hostname) ? null : "must be https (http only on a loopback address)";
-  // A native app's private-use scheme: reverse domain name (com.example.app:/callback).
-  if (/^[a-z][a-z0-9+\-]*(\.[a-z0-9+\-]+)+:$/i.test(url.protocol)) return null;
-  return "must be https, http on a loopback address, or a private-use scheme such as com.example.app:/callback";
-}
 
 export async function registerClient(body: unknown) {
   const parsed = RegistrationBody.safeParse(body);
@@ -51,7 +28,7 @@ export async function registerClient(body: unknown) {
   }
   const input = parsed.data;
   for (const uri of input.redirect_uris) {
-    const problem = redirectUriProblem(uri);
+    const problem = redirectUriProblem(uri, input.application_type);
     if (problem) throw new OAuthError("invalid_redirect_uri", `redirect_uris: '${uri.slice(0, 200)}' ${problem}.`);
   }
   const method = input.token_endpoint_auth_method ?? "none";
@@ -80,6 +57,7 @@ export async function registerClient(body: unknown) {
     grant_types: grantTypes,
     response_types: responseTypes,
     token_endpoint_auth_method: "none",
+    ...(input.application_type !== undefined ? { application_type: input.application_type } : {}),
     ...(input.scope !== undefined ? { scope: input.scope } : {}),
     ...(input.client_uri !== undefined ? { client_uri: input.client_uri } : {}),
     ...(input.software_id !== undefined ? { software_id: input.software_id } : {}),

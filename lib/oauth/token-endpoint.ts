@@ -1,5 +1,6 @@
 // POST /oauth/token: the authorization_code and refresh_token grants (OAuth 2.1 4.1.3, 4.3) for public
-// clients (client_id in the body, no secret; PKCE S256 proves the code's requester).
+// clients (client_id in the body, no secret; PKCE S256 proves the code's requester). The client is a registered
+// one, or an HTTPS client_id whose metadata document is still valid (lib/oauth/client-metadata-document.ts).
 //
 // Codes: consumed by ONE atomic UPDATE ... WHERE used_at IS NULL (two concurrent exchanges: one wins),
 // committed before anything else is checked, so a failed attempt (wrong verifier, redirect URI, client,
@@ -8,6 +9,7 @@
 // revokes the whole family (the grant), for the legitimate holder and the thief alike.
 import { sql, statement, transaction } from "../db";
 import { createId } from "../ids";
+import { isUrlClientId, metadataDocumentClient } from "./client-metadata-document";
 import { OAuthError } from "./errors";
 import { issueTokens, type TokenResponse } from "./issue-tokens";
 import { param } from "./public-route";
@@ -64,9 +66,20 @@ export async function tokenEndpoint(form: URLSearchParams): Promise<TokenRespons
   if (form.has("client_secret")) throw new OAuthError("invalid_client", "Clients here are public: send client_id without a secret.");
   const clientId = param(form, "client_id");
   if (!clientId) throw new OAuthError("invalid_client", "client_id is required.");
+  await checkClient(clientId);
+  return grantType === "authorization_code" ? exchangeCode(form, clientId) : refresh(form, clientId);
+}
+
+/** A registered client, or a metadata document client whose document (cached or fetched again) is still valid. */
+async function checkClient(clientId: string): Promise<void> {
+  if (isUrlClientId(clientId)) {
+    await metadataDocumentClient(clientId).catch((err: unknown) => {
+      throw err instanceof OAuthError ? new OAuthError("invalid_client", err.description) : err;
+    });
+    return;
+  }
   if (clientId.length > 64 || (await sql().rows(CLIENT_EXISTS, [clientId])).length === 0)
     throw new OAuthError("invalid_client", "Unknown client.");
-  return grantType === "authorization_code" ? exchangeCode(form, clientId) : refresh(form, clientId);
 }
 
 async function exchangeCode(form: URLSearchParams, clientId: string): Promise<TokenResponse> {

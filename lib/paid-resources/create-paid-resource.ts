@@ -29,7 +29,10 @@ export async function createPaidResource(tx: Db, scope: Scope, input: CreatePaid
       livemode: scope.livemode,
       name: input.name,
       description: input.description ?? null,
-      amount: input.amount,
+      // upto: its amount is its maximum (what a payment may be charged at most; the 402 asks that much).
+      amount: input.scheme === "upto" ? input.maxAmount! : input.amount!,
+      scheme: input.scheme,
+      ...(input.scheme === "upto" ? { maxAmount: input.maxAmount!, unitAmount: input.unitAmount! } : {}),
       currency: input.currency,
       url,
       ...(url === null ? { content: input.content as Prisma.InputJsonValue } : {}),

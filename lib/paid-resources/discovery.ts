@@ -64,7 +64,7 @@ export interface ListedQuery {
   offset: number;
   limit: number;
   /** x402: the live networks a merchant must have a payout address on (one of them), and USD prices only. */
-  x402?: { networks: string[] | null };
+  x402?: { networks: string[] | null; scheme?: string };
 }
 
 /** One page of the deployment's listed, active resources of a mode, oldest first (stable under additions), and their total. */
@@ -74,7 +74,8 @@ export async function listedResources(db: Db, livemode: boolean, query: ListedQu
     where.currency = "USD"; // x402 pays in USDC
     const networks = query.x402.networks;
     if (networks !== null) where.merchant = { x402PayoutAddresses: { some: { replacedAt: null, network: { in: networks } } } };
-  }
+    if (query.x402.scheme !== undefined) where.scheme = query.x402.scheme;
+  } else where.scheme = "exact"; // MPP sells fixed prices only (a usage-priced resource is x402 upto's)
   const [rows, total] = await Promise.all([
     db.paidResource.findMany({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }], skip: query.offset, take: query.limit }),
     db.paidResource.count({ where }),

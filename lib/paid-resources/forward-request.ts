@@ -20,7 +20,7 @@ const agentFor = outboundAgents();
 export const MAX_FORWARD_RESPONSE_BYTES = 1024 * 1024;
 
 export type ForwardResult =
-  | { ok: true; status: number; contentType: string | null; body: Buffer }
+  | { ok: true; status: number; contentType: string | null; body: Buffer; usageUnits: string | null }
   | { ok: false; status: number | null; failure: "http_error" | "network_error" | "timeout" | "too_large" };
 
 export interface ForwardRequest {
@@ -106,7 +106,12 @@ export function forwardRequest(request: ForwardRequest): Promise<ForwardResult> 
         });
         res.on("end", () => {
           if (status >= 500 || status < 200) finish({ ok: false, status, failure: "http_error" });
-          else finish({ ok: true, status, contentType: res.headers["content-type"] ?? null, body: Buffer.concat(chunks) });
+          else {
+            // A usage-priced resource's server reports what the request used (x402 upto: sell-metered.ts).
+            const usage = res.headers["x-usage-units"];
+            const usageUnits = typeof usage === "string" ? usage : null;
+            finish({ ok: true, status, contentType: res.headers["content-type"] ?? null, body: Buffer.concat(chunks), usageUnits });
+          }
         });
         res.on("error", () => finish({ ok: false, status, failure: "network_error" }));
         res.on("close", () => finish({ ok: false, status, failure: "network_error" }));

@@ -66,11 +66,44 @@ const oneTarget = (value: { url?: unknown; content?: unknown }, ctx: z.Refinemen
     });
 };
 
+/** How a resource is priced over x402 (docs/x402.md, "Usage-priced resources"). */
+export const PAID_RESOURCE_SCHEMES = ["exact", "upto"] as const;
+const Scheme = z.enum(PAID_RESOURCE_SCHEMES, { message: `must be one of: ${PAID_RESOURCE_SCHEMES.join(", ")}` });
+
+/** An upto resource: forwarded (its server reports the usage), a unit price and a maximum of at least one unit; exact: an amount. */
+const pricing = (
+  value: { scheme?: string; amount?: unknown; maxAmount?: unknown; unitAmount?: unknown; url?: unknown },
+  ctx: z.RefinementCtx,
+) => {
+  if (value.scheme !== "upto") {
+    if (value.amount === undefined)
+      ctx.addIssue({ code: "custom", path: ["amount"], message: "required (the price of an exact resource)" });
+    for (const field of ["maxAmount", "unitAmount"] as const)
+      if (value[field] !== undefined) ctx.addIssue({ code: "custom", path: [field], message: 'only for scheme "upto"' });
+    return;
+  }
+  if (value.amount !== undefined)
+    ctx.addIssue({ code: "custom", path: ["amount"], message: 'not for scheme "upto" (its amount is maxAmount)' });
+  if (value.url === undefined || value.url === null)
+    ctx.addIssue({ code: "custom", path: ["url"], message: 'scheme "upto" forwards to url (its answer reports X-Usage-Units)' });
+  if (value.maxAmount === undefined) ctx.addIssue({ code: "custom", path: ["maxAmount"], message: 'required for scheme "upto"' });
+  if (value.unitAmount === undefined) ctx.addIssue({ code: "custom", path: ["unitAmount"], message: 'required for scheme "upto"' });
+  if (typeof value.maxAmount === "number" && typeof value.unitAmount === "number" && value.maxAmount < value.unitAmount)
+    ctx.addIssue({ code: "custom", path: ["maxAmount"], message: "must be at least unitAmount (one unit)" });
+};
+
 export const CreatePaidResourceBody = z
   .object({
     name: Name,
     description: Description.optional(),
-    amount: Amount,
+    /** The price of an `exact` resource (not given for `upto`: its amount is maxAmount). */
+    amount: Amount.optional(),
+    /** exact (default): the payer pays amount. upto: the payer authorizes maxAmount and pays the usage its url reports. */
+    scheme: Scheme.default("exact"),
+    /** upto: the most one payment may be charged (minor units). */
+    maxAmount: Amount.optional(),
+    /** upto: the price of one unit of X-Usage-Units (minor units). */
+    unitAmount: Amount.optional(),
     currency: Currency,
     url: Url.optional(),
     content: Content.optional(),
@@ -83,7 +116,8 @@ export const CreatePaidResourceBody = z
     discovery: Discovery.optional(),
   })
   .strict()
-  .superRefine(oneTarget);
+  .superRefine(oneTarget)
+  .superRefine(pricing);
 export type CreatePaidResourceInput = z.output<typeof CreatePaidResourceBody>;
 
 /**
@@ -95,6 +129,9 @@ export const UpdatePaidResourceBody = z
     name: Name.optional(),
     description: Description.nullable().optional(),
     amount: Amount.optional(),
+    /** upto resources only (the scheme itself is set at creation). */
+    maxAmount: Amount.optional(),
+    unitAmount: Amount.optional(),
     currency: Currency.optional(),
     url: Url.optional(),
     content: Content.optional(),
@@ -131,8 +168,14 @@ export const PaidResourceObject = z
     object: z.literal("paid_resource"),
     name: z.string(),
     description: z.string().nullable(),
-    /** Price in minor units of `currency`. */
+    /** Price in minor units of `currency` (upto: the maximum, maxAmount). */
     amount: z.number().int(),
+    /** exact: the payer pays amount; upto: the payer authorizes maxAmount and pays X-Usage-Units x unitAmount (docs/x402.md). */
+    scheme: z.enum(PAID_RESOURCE_SCHEMES),
+    /** upto: the most one payment is charged (else null). */
+    maxAmount: z.number().int().nullable(),
+    /** upto: the price of one unit the merchant's server reports in X-Usage-Units (else null). */
+    unitAmount: z.number().int().nullable(),
     currency: z.string(),
     /** Forward target of a paid request (null when `content` is served). */
     url: z.string().nullable(),

@@ -70,4 +70,9 @@ export interface SaleProtocol<Credential, Payment, Refusal> {
   refuse(sale: Sale, refusal: Refusal): Response;
   /** 405: the resource takes other methods (`allowed`); nothing was read. */
   methodNotAllowed(sale: Sale, allowed: string[]): Response;
+  /**
+   * A usage-priced (`upto`) resource's sale, from a parsed credential not answered before (sell-metered.ts builds it);
+   * a protocol without one does not sell such resources (409).
+   */
+  metered?: (sale: Sale, credential: Credential, ctx: { credentialHash: string; paidBefore: boolean }) => Promise<Response>;
 }

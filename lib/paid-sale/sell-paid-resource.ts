@@ -57,6 +57,10 @@ export async function sellPaidResource<C, P, R>(protocol: SaleProtocol<C, P, R>,
   const allowed = allowedMethods(resource);
   if (!allowed.includes(req.method)) return protocol.methodNotAllowed(sale, allowed); // the body is never read
   await protocol.assertSells?.(sale);
+  if (resource.scheme === "upto" && !protocol.metered)
+    throw new ConflictError(`Paid resource ${resource.id} is usage-priced (upto): it is sold over x402 only (/x402/r/${resource.id}).`, {
+      reason: "scheme_not_supported",
+    });
 
   // HEAD never pays (its answer has no body to deliver): it gets the terms, whatever it carries.
   if (req.method === "HEAD") return protocol.refuse(sale, protocol.unpaid(sale));
@@ -69,6 +73,8 @@ export async function sellPaidResource<C, P, R>(protocol: SaleProtocol<C, P, R>,
     const again = await answerAgain(sale, earlier.paymentIntentId);
     if (again) return again; // null: nobody made its answer (its maker died): made below from the payment again
   }
+  if (resource.scheme === "upto" && protocol.metered)
+    return protocol.metered(sale, credential.value, { credentialHash, paidBefore: earlier !== null });
   const payment = await protocol.verify(sale, credential.value, earlier !== null);
   if (!payment.ok) return protocol.refuse(sale, payment.refusal);
 
@@ -162,7 +168,7 @@ async function makeAnswer(
  * The answer given to a payment, again: the kept answer (waiting while another request makes it), or null when
  * nobody is making it (the caller makes it). 503 answer_pending when it takes longer than a lease.
  */
-async function answerAgain({ headers }: Sale, paymentIntentId: string): Promise<Response | null> {
+export async function answerAgain({ headers }: Sale, paymentIntentId: string): Promise<Response | null> {
   const deadline = Date.now() + ANSWER_LEASE_MS();
   for (let pause = 20; ; pause = Math.min(pause * 2, 500)) {
     const kept = await readAnswer(getDb(), paymentIntentId);
@@ -174,7 +180,7 @@ async function answerAgain({ headers }: Sale, paymentIntentId: string): Promise<
 }
 
 /** The answer kept, retried over a brief database error: a replay would otherwise wait out the lease and forward again. */
-async function keepWithRetries(paymentIntentId: string, token: string, answer: PaidAnswer, keepBody: boolean): Promise<void> {
+export async function keepWithRetries(paymentIntentId: string, token: string, answer: PaidAnswer, keepBody: boolean): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await keepAnswer(getDb(), paymentIntentId, token, answer, keepBody);
@@ -192,7 +198,7 @@ async function keepWithRetries(paymentIntentId: string, token: string, answer: P
 }
 
 /** A kept answer as the response: the content with its receipt, the failed forward's error, or 409 replay_not_stored. */
-function answerWith(headers: Headers, answer: PaidAnswer, paymentIntentId: string): Response {
+export function answerWith(headers: Headers, answer: PaidAnswer, paymentIntentId: string): Response {
   if (answer.kind === "error") {
     const error = new UpstreamError(answer.message);
     Object.assign(error.details, answer.details);

@@ -6,7 +6,15 @@ import { env } from "../env";
 import { UpstreamError } from "../errors";
 import { BreakerRegistry } from "./breaker-registry";
 import { CircuitBreaker } from "../circuit-breaker";
-import { RailUnavailableError, type ChargeRequest, type ChargeResult, type Rail, type RefundRequest, type RefundResult } from "./rail";
+import {
+  RailUnavailableError,
+  type ChargeRequest,
+  type ChargeResult,
+  type Rail,
+  type RailDisputes,
+  type RefundRequest,
+  type RefundResult,
+} from "./rail";
 import { testRail } from "./test-rail";
 import { globalSingleton } from "../global-singleton";
 
@@ -51,6 +59,11 @@ export function paymentsAvailable(livemode: boolean): boolean {
 export function railFor(livemode: boolean): Rail {
   if (paymentsAvailable(livemode)) return testRail;
   throw new UpstreamError("No payment rail is configured for live mode (set LIVE_RAIL); nothing was charged.");
+}
+
+/** The live rail's dispute feed (docs/disputes.md, "Live mode"), or null when no live rail reports disputes. */
+export function liveRailDisputes(): RailDisputes | null {
+  return paymentsAvailable(true) ? (railFor(true).disputes ?? null) : null;
 }
 
 /**

@@ -50,6 +50,39 @@ export interface Rail {
   retrieveCharge(key: string): Promise<ChargeResult | null>;
   /** Idempotent on the key: a repeated key returns the refund made the first time, with ITS amount. */
   refund(request: RefundRequest): Promise<RefundResult>;
+  /**
+   * Live disputes (docs/disputes.md, "Live mode"): the card network tells the rail's provider, whose signed webhook
+   * (POST /v1/integrations/rail/disputes) is read here. Absent: the rail reports no disputes. A rail that is not
+   * custodial (an on-chain transfer) never has one: nothing can reverse its payments.
+   */
+  readonly disputes?: RailDisputes;
+}
+
+/** What a rail's provider says of a dispute, in the service's words (each rail translates its provider's format). */
+export interface RailDisputeNotice {
+  /** The provider's event id: a redelivered notice is applied once. */
+  id: string;
+  /** `opened`: a dispute (or an inquiry) was filed; `closed`: the network decided it (`outcome`). */
+  kind: "opened" | "closed";
+  paymentIntentId: string;
+  /** Opened: the network's reason (fraudulent, product_not_received, ...), and whether it is an inquiry. */
+  reason?: string;
+  inquiry?: boolean;
+  /** Closed: who won. */
+  outcome?: "won" | "lost";
+}
+
+export interface RailDisputes {
+  /** The notice in a provider's webhook, its signature checked over the raw body; throws RailSignatureError if it fails. */
+  readNotice(rawBody: string, headers: Headers): RailDisputeNotice;
+}
+
+/** A provider webhook whose signature did not verify (or no secret is configured): 401, nothing applied. */
+export class RailSignatureError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "RailSignatureError";
+  }
 }
 
 export interface RefundResult {

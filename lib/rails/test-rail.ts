@@ -7,6 +7,7 @@ import { createId } from "../ids";
 import { sidePool, sideTransaction } from "../side-pool";
 import { RailUnavailableError, type ChargeRequest, type ChargeResult, type Rail, type RefundRequest, type RefundResult } from "./rail";
 import { isCustomerWalletMethod, isX402TestPaymentMethod, testPaymentMethodOutcome } from "./test-cards";
+import { testRailDisputes } from "./test-rail-disputes";
 
 interface ChargeRow {
   id: string;
@@ -77,6 +78,8 @@ export const testRail: Rail = {
   name: "test",
   // Its failures are chosen by the caller (pm_rail_unavailable): each merchant and mode trips its own circuit.
   breakerPerMerchant: true,
+  // In live mode (LIVE_RAIL=test, staging) its provider's webhook reports disputes (test-rail-disputes.ts).
+  disputes: testRailDisputes,
 
   supportsPaymentMethod(paymentMethod) {
     return testPaymentMethodOutcome(paymentMethod) !== undefined || isCustomerWalletMethod(paymentMethod);

@@ -4,7 +4,7 @@
 // back that up. The rail refund's key is derived from the PaymentIntent's state, so a retry after a crash
 // asks the rail for the same refund again instead of a second one.
 import type { Db } from "../db";
-import { heldByDispute } from "../disputes/held-by-dispute";
+import { heldByDispute } from "./held-by-dispute";
 import { ConflictError, InvariantViolation, NotFoundError, ValidationError } from "../errors";
 import { emitOrderEvent } from "../orders/emit-order-event";
 import { emitPaymentIntentEvent } from "../payments/emit-payment-intent-event";

@@ -11,6 +11,7 @@ import { payableNetworks, type PayableNetwork } from "../chains/payable-networks
 import type { Db } from "../db";
 import { discoveryLivemode, listedResources } from "../paid-resources/discovery";
 import { SCHEME } from "./networks";
+import { UPTO } from "./upto";
 import { discoveryExtensions, resourceRequirements } from "./serve-resource";
 
 const Filter = z.string().min(1).max(128);
@@ -19,7 +20,7 @@ export const X402DiscoveryQuery = z
   .object({
     /** The protocol type: every hosted resource is "http" (another type lists nothing). */
     type: Filter.optional(),
-    /** The payment scheme: "exact". */
+    /** The payment scheme: "exact" or "upto" (usage-priced). */
     scheme: Filter.optional(),
     /** A CAIP-2 network the resource is payable on. */
     network: Filter.optional(),
@@ -57,7 +58,7 @@ export async function listX402Discovery(db: Db, query: X402DiscoveryQueryInput) 
   const { limit, offset } = query;
   const none = { x402Version: 2 as const, items: [], pagination: { limit, offset, total: 0 } };
   if (query.type !== undefined && query.type !== "http") return none;
-  if (query.scheme !== undefined && query.scheme !== SCHEME) return none;
+  if (query.scheme !== undefined && query.scheme !== SCHEME && query.scheme !== UPTO) return none;
   if (query.extensions !== undefined && query.extensions !== BAZAAR.key) return none;
   const livemode = discoveryLivemode("x402");
   // Live: only resources whose merchant has a payout address on a network this deployment settles on (or the one asked).
@@ -66,7 +67,7 @@ export async function listX402Discovery(db: Db, query: X402DiscoveryQueryInput) 
     if (networks === null ? query.network !== BASE_SEPOLIA.caip2 : !networks.includes(query.network)) return none;
     if (networks !== null) networks = [query.network];
   }
-  const { rows, total } = await listedResources(db, livemode, { offset, limit, x402: { networks } });
+  const { rows, total } = await listedResources(db, livemode, { offset, limit, x402: { networks, scheme: query.scheme } });
   const payable = new Map<string, PayableNetwork[]>();
   for (const merchantId of new Set(rows.map((row) => row.merchantId)))
     payable.set(merchantId, await payableNetworks(db, merchantId, livemode));

@@ -27,6 +27,9 @@ import { settleVerifiedPayment } from "./settle";
 import { failedSettleResponse, settleFailureOf, UNEXPECTED_SETTLE_ERROR } from "./settle-failure";
 import type { SignedPayment } from "./settle-on-chain";
 import { settleResponse } from "./settle-payment";
+import { meteredSale } from "../paid-sale/sell-metered";
+import { uptoSale } from "./serve-upto";
+import { uptoRequirements } from "./upto";
 
 export const PAYMENT_REQUIRED_HEADER = "PAYMENT-REQUIRED";
 export const PAYMENT_RESPONSE_HEADERS = ["PAYMENT-RESPONSE", "X-PAYMENT-RESPONSE"] as const;
@@ -38,6 +41,8 @@ export function resourceRequirements(resource: PaidResource, networks: PayableNe
   const description = resource.description ?? resource.name;
   const mimeType = resource.url ? "" : "application/json";
   const amount = centsToAtomic(resource.amount).toString();
+  // A usage-priced resource asks for its maximum under scheme `upto` (x402 v2 only: upto.ts).
+  if (resource.scheme === "upto") return { resource: { url, description, mimeType }, v2: uptoRequirements(resource, networks), v1: [] };
   const v2 = networks.map((network) => ({
     scheme: SCHEME,
     network: network.caip2,
@@ -113,6 +118,11 @@ const x402Sale: SaleProtocol<Envelope, Payment, Refusal> = {
         `Paid resource ${resource.id} is priced in ${resource.currency}; x402 pays in USDC, so only USD-priced resources are sold here (MPP: /mpp/r/${resource.id}).`,
         { reason: "currency_not_supported" },
       );
+    if (resource.scheme === "upto" && resource.livemode)
+      throw new ConflictError(
+        `Paid resource ${resource.id} is usage-priced (upto): live mode does not settle upto yet (Permit2 on chain); test mode does.`,
+        { reason: "scheme_not_supported" },
+      );
     const networks = await payableNetworks(getDb(), resource.merchantId, resource.livemode);
     if (networks.length === 0)
       throw new ConflictError(
@@ -173,6 +183,7 @@ const x402Sale: SaleProtocol<Envelope, Payment, Refusal> = {
     return Object.fromEntries(PAYMENT_RESPONSE_HEADERS.map((name) => [name, receipt]));
   },
   refuse: paymentRequired,
+  metered: meteredSale(uptoSale({ networksOf, refuse: paymentRequired })),
   methodNotAllowed({ resource, req, headers }, allowed) {
     headers.set("Allow", allowed.join(", "));
     headers.set("Content-Type", "application/json");

@@ -65,6 +65,12 @@ export function settleResponse(payment: VerifiedPayment, transaction: string) {
   return { success: true, transaction, network: payment.networkName, payer: payment.payer };
 }
 
+/** What a capture reads of a verified payment (an `exact` one, or an `upto` one at its settled amount: settle-upto.ts). */
+export type CapturedPayment = Pick<VerifiedPayment, "description" | "resourceUrl" | "cents" | "networkName" | "payer"> & {
+  network: { caip2: string };
+  authorization: { nonce: string };
+};
+
 /**
  * The sale of a verified payment, in the caller's transaction: an ordinary checkout of the merchant (one line, or the
  * catalog items), captured under the authorization's charge key through the mode's rail, or `rail` (live: x402-evm).
@@ -72,9 +78,9 @@ export function settleResponse(payment: VerifiedPayment, transaction: string) {
 export async function captureSale(
   tx: Db,
   merchant: Scope,
-  payment: VerifiedPayment,
+  payment: CapturedPayment,
   sale: SaleOf,
-  charge: { chargeKey: string; rail?: Rail },
+  charge: { chargeKey: string; rail?: Rail; paymentIntentId?: string },
 ) {
   const description = payment.description || payment.resourceUrl || sale.name;
   const checkout = await openCheckout(
@@ -93,7 +99,11 @@ export async function captureSale(
       },
       expiresInSeconds: 300,
     },
-    { source: sale.source ?? "x402", sale: { paidResourceId: sale.paidResourceId ?? null, payer: payment.payer } },
+    {
+      source: sale.source ?? "x402",
+      sale: { paidResourceId: sale.paidResourceId ?? null, payer: payment.payer },
+      paymentIntentId: charge.paymentIntentId,
+    },
   );
   return captureCheckout(
     tx,

@@ -23,6 +23,7 @@ import type * as T from "../types";
 /** The /v1 operations a merchant's or payer's API key calls: each has an SDK method, but for these. */
 const WITHOUT_METHOD: Record<string, string> = {
   streamEvents: "a stream of server-sent events, read with EventSource or the listen CLI (docs/events.md)",
+  getDisputeEvidencePackPdf: "a PDF document, fetched from the evidence pack's pdfUrl (docs/disputes.md)",
 };
 
 /** A /v1 operation an API key calls that has no SDK method (and is not excused above). */

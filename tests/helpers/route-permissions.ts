@@ -74,6 +74,8 @@ function compositionPermissions(): Map<string, [string, Access]> {
   const found = new Map<string, [string, Access]>();
   const sources: [string, string, string][] = [
     ["serveAgentRpc", "lib/a2a/serve-agent.ts", "A2A_PERMISSION"],
+    ["serveAgentRestRead", "lib/a2a/serve-rest.ts", "A2A_READ_PERMISSION"],
+    ["serveAgentRestWrite", "lib/a2a/serve-agent.ts", "A2A_PERMISSION"],
     ["handleMcp", "lib/mcp/handle.ts", "MCP_PERMISSION"],
   ];
   for (const [name, file, constant] of sources) {

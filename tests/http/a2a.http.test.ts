@@ -107,6 +107,7 @@ describe("the agent card", () => {
     expect(card.supportedInterfaces).toEqual([
       { url: agentBase(seller.merchantId), protocolBinding: "JSONRPC", protocolVersion: "1.0" },
       { url: agentBase(seller.merchantId), protocolBinding: "JSONRPC", protocolVersion: "0.3" },
+      { url: agentBase(seller.merchantId), protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
     ]);
     expect(card.securitySchemes.apiKey.httpAuthSecurityScheme).toMatchObject({ scheme: "Bearer" });
     expect(card.securityRequirements).toEqual([{ schemes: { apiKey: {} } }]); // ProtoJSON omits the empty scope list
@@ -447,17 +448,8 @@ describe("bad input: JSON-RPC errors, never a 500", () => {
       ["unknown task", { body: { jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: randomUUID() } } }],
       ["empty task id", { body: { jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: "" } } }],
       ["cancel unknown", { body: { jsonrpc: "2.0", id: 1, method: "CancelTask", params: { id: randomUUID() } } }],
-      [
-        "streaming",
-        {
-          body: {
-            jsonrpc: "2.0",
-            id: 1,
-            method: "SendStreamingMessage",
-            params: { message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "browse" }] } },
-          },
-        },
-      ],
+      ["streaming without a message", { body: { jsonrpc: "2.0", id: 1, method: "SendStreamingMessage", params: {} } }],
+      ["subscribing to an unknown task", { body: { jsonrpc: "2.0", id: 1, method: "SubscribeToTask", params: { id: randomUUID() } } }],
       [
         "push config",
         { body: { jsonrpc: "2.0", id: 1, method: "CreateTaskPushNotificationConfig", params: { taskId: "t", url: "https://x" } } },

@@ -202,19 +202,31 @@ describe("the official MCP client with OAuth, from nothing", () => {
 });
 
 describe("scopes, modes and merchants", () => {
-  it("a read-only token cannot call money-moving tools, and reads work", async () => {
+  it("a read-only token sees every tool; calling a money-moving one is the 403 step-up challenge, and reads work", async () => {
     const provider = new HeadlessProvider(merchant.session, { mode: "test", write: false }, "read-only agent");
-    const client = await connectWithOAuth(base, provider);
+    await connectWithOAuth(base, provider);
     expect(provider.store.tokens?.scope).toBe("read");
+    const token = provider.store.tokens!.access_token;
+    // A client without an OAuth provider (a fixed bearer) cannot step up: the transport's error carries the 403.
+    const client = await connectWithBearer(base, token);
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain("create_refund");
     for (const [name, args] of [
       ["create_checkout", { amount: 100, currency: "usd" }],
       ["create_refund", { paymentIntentId: "pi_x" }],
       ["create_product", { name: "x", unitAmount: 1, currency: "usd" }],
     ] as const) {
-      const result: any = await client.callTool({ name, arguments: args });
-      const error = errorOf(result);
-      expect(error.code).toBe("FORBIDDEN");
-      expect(error.details).toMatchObject({ reason: "insufficient_scope", requiredScope: "write" });
+      await expect(client.callTool({ name, arguments: args })).rejects.toMatchObject({ code: 403 });
+      const raw = await fetch(`${base}/mcp`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
+      });
+      expect(raw.status).toBe(403);
+      expect(raw.headers.get("www-authenticate")).toMatch(/^Bearer error="insufficient_scope", scope="read write", resource_metadata="/);
+      expect((await raw.json()).error).toMatchObject({
+        code: "FORBIDDEN",
+        details: { reason: "insufficient_scope", requiredScope: "write" },
+      });
     }
     const list: any = await client.callTool({ name: "list_payments", arguments: {} });
     expect(list.isError).toBeFalsy();

@@ -1,6 +1,6 @@
 // The SDK (packages/sdk/src) is what third parties install: it imports nothing from the service (lib/), no
 // Prisma, no Next, no runtime dependency (only node: built-ins), and exports named exports only. One
-// exception, kept out of the main entry: the MPP entry (mpp.ts -> mpp-method.ts) builds on mppx, an optional
+// exception, kept out of the main entry: the MPP entries (mpp.ts -> mpp-method.ts, mcp-mpp.ts -> mcp-mpp-rail.ts) build on mppx, an optional
 // peer dependency.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -17,7 +17,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Files that may import an optional peer dependency, and which. */
-const OPTIONAL_PEER_IMPORTS: Record<string, string[]> = { "mpp-method.ts": ["mppx"] };
+const OPTIONAL_PEER_IMPORTS: Record<string, string[]> = { "mpp-method.ts": ["mppx"], "mcp-mpp-rail.ts": ["mppx"] };
 
 describe("SDK boundaries", () => {
   it("its package.json has no runtime dependency, and each optional peer it imports is declared optional", () => {
@@ -28,9 +28,9 @@ describe("SDK boundaries", () => {
     for (const peer of peers) expect(pkg.peerDependenciesMeta?.[peer]?.optional, peer).toBe(true);
   });
 
-  it("the main entry never loads an optional peer (mppx is only behind agent-payments-sdk/mpp)", () => {
+  it("the main entry never loads an optional peer (mppx is only behind agent-payments-sdk/mpp and /mcp-mpp)", () => {
     const index = readFileSync(path.join(SDK_DIR, "index.ts"), "utf8");
-    expect(index).not.toMatch(/from\s+"\.\/mpp(-method)?"/);
+    expect(index).not.toMatch(/from\s+"\.\/(mpp(-method)?|mcp-mpp(-rail)?)"/);
   });
 
   it("imports only its own files and node: built-ins", () => {

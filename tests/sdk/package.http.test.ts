@@ -58,7 +58,8 @@ beforeAll(async () => {
   const tarball = readdirSync(scratch).find((name) => name.endsWith(".tgz"));
   expect(tarball).toBeDefined();
   writeFileSync(path.join(scratch, "package.json"), JSON.stringify({ name: "sdk-scratch", private: true, type: "module" }));
-  // The example's own imports besides the SDK: the MCP SDK and zod, at this repository's versions.
+  // The example's own imports besides the SDK: the MCP SDK and zod, at this repository's versions; and mppx (with
+  // its peer viem), the optional peer its MPP-over-MCP import (agent-payments-sdk/mcp-mpp) needs.
   await inScratch("npm", [
     "install",
     "--no-audit",
@@ -67,6 +68,8 @@ beforeAll(async () => {
     `./${tarball}`,
     `@modelcontextprotocol/sdk@${installedVersion("@modelcontextprotocol/sdk")}`,
     `zod@${installedVersion("zod")}`,
+    `mppx@${installedVersion("mppx")}`,
+    `viem@${installedVersion("viem")}`,
   ]);
   copyFileSync(path.join(ROOT, "examples/mcp-server.ts"), path.join(scratch, "mcp-server.ts"));
   writeFileSync(path.join(scratch, "client-call.ts"), CLIENT_CALL);

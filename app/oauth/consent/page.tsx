@@ -12,6 +12,7 @@ import { hasRole } from "@/lib/accounts/roles";
 import { getDashboard } from "@/lib/dashboard/session";
 import { needsTwoFactorForLive, TWO_FACTOR_SETUP_PATH } from "@/lib/dashboard/two-factor-gate";
 import { checkAuthorizeRequest, type AuthorizeRequest } from "@/lib/oauth/authorize-request";
+import { isUrlClientId } from "@/lib/oauth/client-metadata-document";
 import { authorizeParamsOf, CSRF_FIELD, MERCHANT_FIELD } from "@/lib/dashboard/oauth-consent";
 import { OAuthError } from "@/lib/oauth/errors";
 
@@ -56,6 +57,8 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
   const returnTo = new URL(request.redirectUri);
   const redirectHost = returnTo.host || returnTo.protocol.replace(/:$/, "");
   const liveLocked = needsTwoFactorForLive(dashboard);
+  // A client ID metadata document client: its id is the HTTPS URL of its description, a host its publisher controls.
+  const documentHost = isUrlClientId(request.client.id) ? new URL(request.client.id).host : null;
   return (
     <AuthCard
       title={`Allow an app at ${redirectHost} to use your account?`}
@@ -75,6 +78,12 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
           It calls itself <strong className="font-semibold text-slate-900">{request.client.name}</strong> (unverified name) and wants to act
           for <strong className="font-semibold text-slate-900">{dashboard.merchantName}</strong> through the MCP server. You will be sent
           back to <strong className="break-all font-semibold text-slate-900">{redirectHost}</strong>.
+          {documentHost ? (
+            <>
+              {" "}
+              Its description is published by <strong className="break-all font-semibold text-slate-900">{documentHost}</strong>.
+            </>
+          ) : null}
         </p>
         <p className="text-xs text-slate-600">
           Whoever registers an app chooses its name, so the name proves nothing: allow it only if you know the address it sends you back to.

@@ -30,7 +30,25 @@ export type { ForwardedRequestParts, VerifiedForwardedRequest } from "./forwarde
 export { SERVICE_PAYMENT_JSON_SCHEMA } from "./mcp-types";
 export type { CallToolResult, ContentBlock, ServicePaymentProof, StructuredErrorResult, TextContent } from "./mcp-types";
 export { PAYMENT_ARGUMENT, paywall } from "./paywall";
-export type { AlreadyRedeemedToolResult, FailedToolResult, GateToolResult, PaidToolResult, PaywalledResult } from "./paywall";
+export type {
+  AlreadyRedeemedToolResult,
+  FailedToolResult,
+  GateToolResult,
+  PaidToolResult,
+  PaywalledResult,
+  PendingToolResult,
+} from "./paywall";
+// The standard MCP payment transports of paywall(): x402 (options.x402) and MPP (options.mpp, mppOverMcp() from "agent-payments-sdk/mcp-mpp").
+export {
+  MPP_CREDENTIAL_META,
+  MPP_PAYMENT_REQUIRED_META,
+  MPP_RECEIPT_META,
+  X402_PAYMENT_META,
+  X402_PAYMENT_REQUIRED_META,
+  X402_PAYMENT_RESPONSE_META,
+} from "./paywall-mcp-rails";
+export type { McpPaymentRail, McpRailFactory, McpRailOutcome } from "./paywall-mcp-rails";
+export type { X402Settlement } from "./paywall-x402";
 export type { FailedCallPayment, RefundedPayment, RefundFailedPayment } from "./paywall-refund";
 export {
   PAYMENT_HEADER,

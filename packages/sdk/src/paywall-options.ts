@@ -2,6 +2,7 @@
 import { ServiceClient } from "./client";
 import type { ConsumedStore } from "./consumed-stores/types";
 import type { PaywallBackend, ServiceBackendOptions } from "./paywall-backend";
+import type { McpRailFactory } from "./paywall-mcp-rails";
 import { failureRefunds, type FailureRefunds } from "./paywall-refund";
 import { validateTerms, type PaywallTerms } from "./paywall-terms";
 import type { PaywallX402Options } from "./paywall-x402";
@@ -23,11 +24,18 @@ export interface PaywallOptions {
   /** `prd_...` reference shown in the gate (display and traceability only). */
   productRef?: string;
   /**
-   * paywallHttp() only: also speak x402 (docs/x402.md): the 402 carries PAYMENT-REQUIRED beside the gate, and a
-   * retry with PAYMENT-SIGNATURE / X-PAYMENT is verified and settled through the service's facilitator.
-   * Needs a USD price. `{ baseUrl, apiKey }` are the service's address and the MERCHANT's key.
+   * Also speak x402 (docs/x402.md), settled through the service's facilitator. paywallHttp(): the 402 carries
+   * PAYMENT-REQUIRED beside the gate, and a retry with PAYMENT-SIGNATURE / X-PAYMENT is paid. paywall() (MCP): the
+   * gate's `_meta["x402/payment-required"]`, paid by `_meta["x402/payment"]` (the x402 MCP transport). Needs a USD
+   * price. `{ baseUrl, apiKey }` are the service's address and the MERCHANT's key.
    */
   x402?: PaywallX402Options;
+  /**
+   * paywall() (MCP) only: also speak MPP over MCP (mppx/mcp-sdk): `mppOverMcp({ baseUrl, apiKey, secretKey })` from
+   * "agent-payments-sdk/mcp-mpp" (needs mppx). The gate's `_meta["org.paymentauth/payment-required"]` carries the
+   * challenge; a credential in the request's `_meta["org.paymentauth/credential"]` is settled through POST /mpp/verify.
+   */
+  mpp?: McpRailFactory;
   /**
    * Where the payment of a call that failed (the handler threw, or paywallHttp's handler answered 5xx) is
    * refunded: the service and the MERCHANT's key. Default: those of `backend` (serviceBackend()) or, failing that,

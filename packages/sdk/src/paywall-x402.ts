@@ -28,10 +28,18 @@ export interface PaywallX402Options {
 export type X402Outcome =
   | { kind: "none" }
   /** Settled now, or before (the facilitator answers the same payment sent again with its first settlement). */
-  | { kind: "paid"; paymentIntentId: string; receipt: string }
+  | { kind: "paid"; paymentIntentId: string; receipt: string; settlement: X402Settlement }
   | { kind: "refused"; reason: string; message?: string }
   /** Live: the payment was sent on chain and is not confirmed yet. */
   | { kind: "pending"; transaction: string };
+
+/** The x402 SettlementResponse of a paid call (PAYMENT-RESPONSE decoded; MCP's `_meta["x402/payment-response"]`). */
+export interface X402Settlement {
+  success: true;
+  transaction: unknown;
+  network: unknown;
+  payer: unknown;
+}
 
 interface Kind {
   x402Version: number;
@@ -64,17 +72,19 @@ export class X402Gate {
   /** Refunds an x402 PaymentIntent of this merchant (a paid call that failed). */
   readonly refunds: FailureRefunds;
 
+  /** `name`: the wrapper (paywallHttp, paywall), for the messages of a bad option. */
   constructor(
     private readonly options: PaywallX402Options,
     private readonly terms: { price: number; currency: string; sku: string },
+    name = "paywallHttp",
   ) {
     if (!options || typeof options.baseUrl !== "string" || typeof options.apiKey !== "string")
-      throw new TypeError("paywallHttp: x402 needs { baseUrl, apiKey }.");
-    if (terms.currency.toUpperCase() !== "USD") throw new TypeError("paywallHttp: x402 pays in USDC, so x402 needs a USD price.");
+      throw new TypeError(`${name}: x402 needs { baseUrl, apiKey }.`);
+    if (terms.currency.toUpperCase() !== "USD") throw new TypeError(`${name}: x402 pays in USDC, so x402 needs a USD price.`);
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.base = options.baseUrl.replace(/\/+$/, "");
     const client = new ServiceClient({ timeoutMs: 10_000, baseUrl: options.baseUrl, apiKey: options.apiKey, fetch: options.fetch });
-    this.refunds = failureRefunds(client, "paywallHttp");
+    this.refunds = failureRefunds(client, name);
   }
 
   private headers() {
@@ -133,8 +143,13 @@ export class X402Gate {
 
   /** The PAYMENT-REQUIRED header value (v2 PaymentRequired), with `error` when a payment was refused. */
   async paymentRequired(req: Request, error = "Payment required"): Promise<string> {
-    const r = await this.requirements(this.resourceUrl(req));
-    return encodeBase64Json({ x402Version: 2, error, resource: r.resource, accepts: [r.accepted] });
+    return encodeBase64Json(await this.paymentRequiredFor(this.resourceUrl(req), error));
+  }
+
+  /** The v2 PaymentRequired object for `resourceUrl` (MCP carries it as it is, in `_meta`). */
+  async paymentRequiredFor(resourceUrl: string, error = "Payment required"): Promise<Record<string, unknown>> {
+    const r = await this.requirements(resourceUrl);
+    return { x402Version: 2, error, resource: r.resource, accepts: [r.accepted] };
   }
 
   /** Whether the request carries an x402 payment. */
@@ -146,11 +161,21 @@ export class X402Gate {
   async settle(req: Request): Promise<X402Outcome> {
     const header = req.headers.get("payment-signature") ?? req.headers.get("x-payment");
     if (header === null) return { kind: "none" };
-    const payload = decodeBase64Json(header) as { x402Version?: unknown } | null;
+    const payload = decodeBase64Json(header);
     if (!payload || typeof payload !== "object")
       return { kind: "refused", reason: "invalid_payload", message: "The payment header is not standard base64 of JSON." };
-    const version = payload.x402Version;
-    const r = await this.requirements(this.resourceUrl(req));
+    return this.settlePayload(payload, this.resourceUrl(req));
+  }
+
+  /**
+   * Verifies and settles an x402 PaymentPayload (already decoded: MCP's `_meta["x402/payment"]`) against this
+   * paywall's requirements for `resourceUrl`; throws when the service cannot be reached.
+   */
+  async settlePayload(payload: unknown, resourceUrl: string): Promise<X402Outcome> {
+    if (!payload || typeof payload !== "object" || Array.isArray(payload))
+      return { kind: "refused", reason: "invalid_payload", message: "The x402 payment is not a PaymentPayload object." };
+    const version = (payload as { x402Version?: unknown }).x402Version;
+    const r = await this.requirements(resourceUrl);
     const requirements = version === 1 ? r.legacy : version === 2 ? r.accepted : null;
     if (!requirements) return { kind: "refused", reason: "invalid_x402_version" };
     const body = JSON.stringify({ x402Version: version, paymentPayload: payload, paymentRequirements: requirements });
@@ -171,10 +196,11 @@ export class X402Gate {
         reason: String(settled.errorReason ?? "unexpected_settle_error"),
         message: settled.errorMessage as string | undefined,
       };
-    const receipt = encodeBase64Json({ success: true, transaction: settled.transaction, network: settled.network, payer: settled.payer });
+    const settlement: X402Settlement = { success: true, transaction: settled.transaction, network: settled.network, payer: settled.payer };
     // The PaymentIntent: extensions.paymentIntentId (in live mode `transaction` is the chain's transaction).
     const extensions = (settled.extensions ?? {}) as { paymentIntentId?: unknown };
-    return { kind: "paid", paymentIntentId: String(extensions.paymentIntentId ?? settled.transaction), receipt };
+    const paymentIntentId = String(extensions.paymentIntentId ?? settled.transaction);
+    return { kind: "paid", paymentIntentId, receipt: encodeBase64Json(settlement), settlement };
   }
 
   private async call(path: string, body: string): Promise<Record<string, unknown>> {

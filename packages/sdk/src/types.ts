@@ -72,6 +72,7 @@ export type ListRefundsParams = Query<"listRefunds">;
 /** A dispute of a captured payment (docs/disputes.md). */
 export type Dispute = Schemas["Dispute"];
 export type UpdateDisputeParams = Schemas["UpdateDisputeParams"];
+export type EvidencePack = Schemas["EvidencePack"];
 export type ListDisputesParams = Query<"listDisputes">;
 
 export type Balance = Schemas["Balance"];

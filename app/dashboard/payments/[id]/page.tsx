@@ -1,4 +1,4 @@
-// One PaymentIntent: amounts, its order, the timeline of its events, the refund button, and for a captured
+// One PaymentIntent: amounts, its order and its dispute, the timeline of its events, the refund button, and for a captured
 // payment its signed receipt (docs/receipts.md; viewing it signs it the first time, as the API's GET does).
 import type { Metadata } from "next";
 import Link from "next/link";
@@ -22,6 +22,7 @@ import { timelineOf } from "@/lib/dashboard/timeline";
 import { getPaymentIntent } from "@/lib/checkouts/read-orders-and-payments";
 import { hasReceipt, receiptFor } from "@/lib/receipts/receipt-for";
 import { readReceipt } from "@/lib/receipts/read-receipt";
+import { disputeOfPayment } from "@/lib/disputes/awaiting-response";
 
 export const metadata: Metadata = { title: "Payment" };
 
@@ -29,7 +30,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ id: st
   const { scope, role } = await requireDashboard();
   const db = getDb();
   const pi = await orNotFound(getPaymentIntent(db, scope, await pageId(params)));
-  const timeline = await timelineOf(db, scope, [pi.id]);
+  const [timeline, dispute] = await Promise.all([timelineOf(db, scope, [pi.id]), disputeOfPayment(db, scope, pi.id)]);
   const refundable = pi.amountCaptured - pi.amountRefunded;
   // A receipt that cannot be signed now (say, the database busy) leaves the rest of the page as it is.
   const jws = hasReceipt(pi.status) ? await receiptFor(db, pi.id).catch(() => null) : undefined;
@@ -76,6 +77,23 @@ export default async function PaymentPage({ params }: { params: Promise<{ id: st
                   "—"
                 ),
               },
+              ...(dispute
+                ? [
+                    {
+                      label: "Dispute",
+                      value: (
+                        <Link
+                          href={`/dashboard/disputes/${dispute.id}`}
+                          className="inline-flex items-center gap-2 text-indigo-700 hover:underline"
+                          data-testid="payment-dispute"
+                        >
+                          <span className="font-mono">{dispute.id}</span>
+                          <StatusBadge status={dispute.status} />
+                        </Link>
+                      ),
+                    },
+                  ]
+                : []),
               ...paymentMethodRows(pi),
               ...(pi.agent ? [{ label: "Agent", value: <AgentSummary agent={pi.agent} /> }] : []),
               ...(onChain

@@ -433,6 +433,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/disputes/{id}/evidence_pack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The dispute's agent evidence pack: a JSON document signed by the service (JWS), and its PDF's address
+         * @description Restricted keys need `disputes: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        get: operations["getDisputeEvidencePack"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/disputes/{id}/evidence_pack.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The dispute's agent evidence pack, printed (application/pdf); the signed JSON is GET .../evidence_pack
+         * @description Restricted keys need `disputes: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        get: operations["getDisputeEvidencePackPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/disputes/{id}": {
         parameters: {
             query?: never;
@@ -471,6 +511,26 @@ export interface paths {
         get: operations["listDisputes"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/rail/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Inbound dispute webhook of the live rail's provider (opened, decided), signed in X-Service-Signature
+         * @description t=<unix>,v1=<hex HMAC-SHA256> (the test rail: WALLET_WEBHOOK_SECRET)
+         */
+        post: operations["receiveRailDisputeWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1609,6 +1669,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/a2a/{merchantId}/{operation}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * extendedAgentCard over A2A HTTP+JSON (this agent has none: FAILED_PRECONDITION)
+         * @description Restricted keys need `a2a: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        get: operations["getA2aExtendedAgentCardRest"];
+        put?: never;
+        /**
+         * message:send (a Task or Message) or message:stream (Server-Sent Events of StreamResponse) over A2A HTTP+JSON
+         * @description Restricted keys need `a2a: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        post: operations["sendA2aMessageRest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/a2a/{merchantId}": {
         parameters: {
             query?: never;
@@ -1629,6 +1713,138 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/a2a/{merchantId}/tasks/{taskId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * GetTask ({id}) or SubscribeToTask ({id}:subscribe, Server-Sent Events) over A2A HTTP+JSON
+         * @description Restricted keys need `a2a: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        get: operations["getA2aTaskRest"];
+        put?: never;
+        /**
+         * CancelTask ({id}:cancel) or SubscribeToTask ({id}:subscribe, Server-Sent Events) over A2A HTTP+JSON
+         * @description Restricted keys need `a2a: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        post: operations["cancelOrSubscribeA2aTaskRest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/a2a/{merchantId}/tasks/{taskId}/pushNotificationConfigs/{configId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * GetTaskPushNotificationConfig over A2A HTTP+JSON
+         * @description Restricted keys need `a2a: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        get: operations["getA2aPushConfigRest"];
+        put?: never;
+        post?: never;
+        /**
+         * DeleteTaskPushNotificationConfig over A2A HTTP+JSON
+         * @description Restricted keys need `a2a: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        delete: operations["deleteA2aPushConfigRest"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/a2a/{merchantId}/tasks/{taskId}/pushNotificationConfigs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * ListTaskPushNotificationConfigs over A2A HTTP+JSON
+         * @description Restricted keys need `a2a: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        get: operations["listA2aPushConfigsRest"];
+        put?: never;
+        /**
+         * CreateTaskPushNotificationConfig over A2A HTTP+JSON (the webhook URL through the SSRF guard)
+         * @description Restricted keys need `a2a: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        post: operations["createA2aPushConfigRest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/a2a/{merchantId}/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The buyer's tasks with this merchant agent (ListTasks over A2A HTTP+JSON)
+         * @description Restricted keys need `a2a: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        get: operations["listA2aTasksRest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ap2/{merchantId}/checkouts/{checkoutId}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * AP2 v0.2: pay a checkout with closed Checkout and Payment Mandates (SD-JWT chains); answers signed receipts
+         * @description Restricted keys need `ap2: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        post: operations["payAp2Checkout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ap2/{merchantId}/checkouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * AP2 v0.2: the merchant prices the items and signs the checkout (checkout_jwt, checkout_hash, nonce)
+         * @description Restricted keys need `ap2: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        post: operations["createAp2Checkout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ap2/{merchantId}/jwks.json": {
         parameters: {
             query?: never;
@@ -1640,6 +1856,26 @@ export interface paths {
         get: operations["getAp2Jwks"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ap2/buyer_keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * AP2 v0.2: register the public key that signs this payer's mandates (kid = RFC 7638 thumbprint)
+         * @description Restricted keys need `ap2: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        post: operations["registerAp2BuyerKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2382,6 +2618,32 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Ap2BuyerKey: {
+            id: string;
+            /** @constant */
+            object: "ap2_buyer_key";
+            kid: string;
+        } & {
+            [key: string]: unknown;
+        };
+        Ap2Checkout: {
+            id: string;
+            /** @constant */
+            object: "ap2_checkout";
+            checkout_jwt: string;
+            nonce: string;
+        } & {
+            [key: string]: unknown;
+        };
+        Ap2Payment: {
+            /** @constant */
+            object: "ap2_payment";
+            payment_intent_id: string;
+            checkout_receipt: string;
+            payment_receipt: string;
+        } & {
+            [key: string]: unknown;
+        };
         Balance: {
             /** @constant */
             object: "balance";
@@ -2485,7 +2747,14 @@ export interface components {
         CreatePaidResourceParams: {
             name: string;
             description?: string;
-            amount: number;
+            amount?: number;
+            /**
+             * @default exact
+             * @enum {string}
+             */
+            scheme?: "exact" | "upto";
+            maxAmount?: number;
+            unitAmount?: number;
             currency: string;
             url?: string;
             content?: unknown;
@@ -2611,6 +2880,16 @@ export interface components {
             object: "event_resend";
             eventId: string;
             queuedDeliveries: number;
+        };
+        EvidencePack: {
+            /** @constant */
+            object: "evidence_pack";
+            dispute: string;
+            jws: string;
+            pdfUrl: string;
+            document: {
+                [key: string]: unknown;
+            };
         };
         FundCustomerParams: {
             amount: number;
@@ -2844,6 +3123,10 @@ export interface components {
             name: string;
             description: string | null;
             amount: number;
+            /** @enum {string} */
+            scheme: "exact" | "upto";
+            maxAmount: number | null;
+            unitAmount: number | null;
             currency: string;
             url: string | null;
             content: unknown;
@@ -3030,6 +3313,27 @@ export interface components {
             data: components["schemas"]["Product"][];
             hasMore: boolean;
         };
+        RailDisputeEvent: {
+            id: string;
+            /** @enum {string} */
+            type: "dispute.created" | "dispute.closed";
+            data: {
+                paymentIntentId: string;
+                reason?: string;
+                inquiry?: boolean;
+                /** @enum {string} */
+                outcome?: "won" | "lost";
+            };
+        };
+        RailDisputeWebhookResult: {
+            /** @constant */
+            received: true;
+            /** @constant */
+            duplicate?: true;
+            dispute?: {
+                [key: string]: unknown;
+            };
+        };
         Receipt: {
             /** @constant */
             object: "receipt";
@@ -3165,6 +3469,7 @@ export interface components {
                 cancellationRebuttal?: string;
                 duplicateChargeExplanation?: string;
                 refundRefusalExplanation?: string;
+                includeEvidencePack?: boolean;
             };
             submit?: boolean;
         };
@@ -3172,6 +3477,8 @@ export interface components {
             name?: string;
             description?: string | null;
             amount?: number;
+            maxAmount?: number;
+            unitAmount?: number;
             currency?: string;
             url?: string;
             content?: unknown;
@@ -4249,6 +4556,68 @@ export interface operations {
             };
         };
     };
+    getDisputeEvidencePack: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvidencePack"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getDisputeEvidencePackPdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The evidence pack as a PDF document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": unknown;
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getDispute: {
         parameters: {
             query?: never;
@@ -4339,6 +4708,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DisputeList"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    receiveRailDisputeWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<unix>,v1=<hex HMAC-SHA256> (the test rail: WALLET_WEBHOOK_SECRET) */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RailDisputeEvent"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RailDisputeWebhookResult"];
                 };
             };
             /** @description An error in the error contract */
@@ -6848,6 +7253,73 @@ export interface operations {
             };
         };
     };
+    getA2aExtendedAgentCardRest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchantId: string;
+                operation: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An AgentCard */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/a2a+json": unknown;
+                };
+            };
+            /** @description The A2A HTTP+JSON error body: { error: { code, status, message, details } } */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/a2a+json": unknown;
+                };
+            };
+        };
+    };
+    sendA2aMessageRest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key gets the first answer again (stored 24 hours). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                merchantId: string;
+                operation: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description SendMessageResponse, or text/event-stream for message:stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/a2a+json": unknown;
+                };
+            };
+            /** @description The A2A HTTP+JSON error body: { error: { code, status, message, details } } */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/a2a+json": unknown;
+                };
+            };
+        };
+    };
     callA2aAgent: {
         parameters: {
             query?: never;
@@ -6878,6 +7350,323 @@ export interface operations {
             };
         };
     };
+    getA2aTaskRest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchantId: string;
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A Task, or text/event-stream of StreamResponse for :subscribe */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/a2a+json": unknown;
+                };
+            };
+            /** @description The A2A HTTP+JSON error body: { error: { code, status, message, details } } */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/a2a+json": unknown;
+                };
+            };
+        };
+    };
+    cancelOrSubscribeA2aTaskRest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key gets the first answer again (stored 24 hours). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                merchantId: string;
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The canceled Task, or text/event-stream of StreamResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/a2a+json": unknown;
+                };
+            };
+            /** @description The A2A HTTP+JSON error body: { error: { code, status, message, details } } */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/a2a+json": unknown;
+                };
+            };
+        };
+    };
+    getA2aPushConfigRest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchantId: string;
+                taskId: string;
+                configId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description TaskPushNotificationConfig */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/a2a+json": unknown;
+                };
+            };
+            /** @description The A2A HTTP+JSON error body: { error: { code, status, message, details } } */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/a2a+json": unknown;
+                };
+            };
+        };
+    };
+    deleteA2aPushConfigRest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key gets the first answer again (stored 24 hours). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                merchantId: string;
+                taskId: string;
+                configId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The A2A HTTP+JSON error body: { error: { code, status, message, details } } */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/a2a+json": unknown;
+                };
+            };
+        };
+    };
+    listA2aPushConfigsRest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchantId: string;
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ListTaskPushNotificationConfigsResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/a2a+json": unknown;
+                };
+            };
+            /** @description The A2A HTTP+JSON error body: { error: { code, status, message, details } } */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/a2a+json": unknown;
+                };
+            };
+        };
+    };
+    createA2aPushConfigRest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key gets the first answer again (stored 24 hours). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                merchantId: string;
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description TaskPushNotificationConfig (with its id) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/a2a+json": unknown;
+                };
+            };
+            /** @description The A2A HTTP+JSON error body: { error: { code, status, message, details } } */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/a2a+json": unknown;
+                };
+            };
+        };
+    };
+    listA2aTasksRest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ListTasksResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/a2a+json": unknown;
+                };
+            };
+            /** @description The A2A HTTP+JSON error body: { error: { code, status, message, details } } */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/a2a+json": unknown;
+                };
+            };
+        };
+    };
+    payAp2Checkout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Read by the operation itself: a retry with the same key finds the same result. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                merchantId: string;
+                checkoutId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    checkout_mandate: string;
+                    payment_mandate: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ap2Payment"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createAp2Checkout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Read by the operation itself: a retry with the same key finds the same result. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                merchantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    line_items: {
+                        product_id: string;
+                        quantity: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ap2Checkout"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getAp2Jwks: {
         parameters: {
             query?: never;
@@ -6895,6 +7684,54 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    registerAp2BuyerKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key gets the first answer again (stored 24 hours). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    jwk: {
+                        /** @constant */
+                        kty: "EC";
+                        /** @constant */
+                        crv: "P-256";
+                        x: string;
+                        y: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ap2BuyerKey"];
+                };
             };
             /** @description An error in the error contract */
             default: {

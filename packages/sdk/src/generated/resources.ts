@@ -41,6 +41,8 @@ export function disputesResource(send: Send) {
   return {
     close: (disputeId: string, options?: RequestOptions) =>
       send<T.Dispute>("POST", `/v1/disputes/${segment(disputeId)}/close`, {}, options),
+    evidencePack: (disputeId: string, options?: RequestOptions) =>
+      send<T.EvidencePack>("GET", `/v1/disputes/${segment(disputeId)}/evidence_pack`, undefined, options),
     retrieve: (disputeId: string, options?: RequestOptions) =>
       send<T.Dispute>("GET", `/v1/disputes/${segment(disputeId)}`, undefined, options),
     update: (disputeId: string, params: T.UpdateDisputeParams, options?: RequestOptions) =>

@@ -1,0 +1,8 @@
+// The merchant agent's HTTP+JSON (REST) binding (A2A v1.0; docs/a2a.md "HTTP+JSON binding"), served by lib/a2a/serve-rest.ts.
+// Here: POST /message:send and /message:stream (SSE), GET /extendedAgentCard.
+import { serveAgentRestRead, serveAgentRestWrite } from "@/lib/a2a/serve-rest";
+
+export const POST = serveAgentRestWrite;
+export const GET = serveAgentRestRead;
+
+export const dynamic = "force-dynamic";

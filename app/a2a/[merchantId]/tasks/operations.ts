@@ -1,0 +1,14 @@
+// The operations of the merchant agent's HTTP+JSON binding at this path (lib/openapi/operation.ts): what the OpenAPI
+// document says of them. The route's composition (lib/a2a/serve-rest.ts) reads its input and routes by path.
+import { A2A_REST_ERRORS as errors } from "@/lib/a2a/serve-rest";
+import { documented } from "@/lib/openapi/operation";
+
+export const GET = documented({
+  operationId: "listA2aTasksRest",
+  summary: "The buyer's tasks with this merchant agent (ListTasks over A2A HTTP+JSON)",
+  tag: "A2A",
+  auth: "secret",
+  permission: ["a2a", "read"],
+  responses: { 200: { description: "ListTasksResponse", contentType: "application/a2a+json" } },
+  errors,
+});

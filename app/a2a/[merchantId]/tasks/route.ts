@@ -1,0 +1,7 @@
+// The merchant agent's HTTP+JSON (REST) binding (A2A v1.0; docs/a2a.md "HTTP+JSON binding"), served by lib/a2a/serve-rest.ts.
+// Here: GET /tasks (ListTasks).
+import { serveAgentRestRead } from "@/lib/a2a/serve-rest";
+
+export const GET = serveAgentRestRead;
+
+export const dynamic = "force-dynamic";
