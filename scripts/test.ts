@@ -10,6 +10,7 @@ import { applyPendingMigrations, generatePrismaClientIfMissing, ROOT } from "./l
 
 const testDatabase = `aps_test_${Date.now()}_${randomBytes(3).toString("hex")}`;
 const isolatedDatabase = `${testDatabase}_iso`;
+const e2eDatabase = `${testDatabase}_e2e`;
 
 async function openServer(): Promise<{ adminUrl: (db: string) => string; stop: () => Promise<void> }> {
   if (process.env.DATABASE_URL) {
@@ -40,6 +41,9 @@ try {
   await applyPendingMigrations(databaseUrl);
   // A second, migrated copy for tests whose background work (the tick) must not be shared with others.
   await createDatabaseFromTemplate(adminUrl, isolatedDatabase, testDatabase);
+  // The browser suite's server on a copy of its own: its SECRETS_ENCRYPTION_KEY (playwright.config.ts) is not the HTTP
+  // tests' servers', so on their database it could not open what they sealed (the service's signing key, secrets).
+  await createDatabaseFromTemplate(adminUrl, e2eDatabase, testDatabase);
   await buildIfNeeded();
 
   const env = {
@@ -58,12 +62,13 @@ try {
   // run() starts binaries of node_modules/.bin: tsx runs the TypeScript script (there is no .bin/node).
   const depsOk = extraArgs.length ? true : await run("dependency-cruiser: import layers", "tsx", ["scripts/deps.ts"], env);
   const unitAndServer = await run("vitest: unit, database and HTTP tests", "vitest", ["run", ...extraArgs], env);
-  const e2e = extraArgs.length ? true : await run("playwright: browser and end-to-end tests", "playwright", ["test"], env);
+  const e2eEnv = { ...env, DATABASE_URL: server.adminUrl(e2eDatabase) };
+  const e2e = extraArgs.length ? true : await run("playwright: browser and end-to-end tests", "playwright", ["test"], e2eEnv);
   passed = typesOk && lintOk && formatOk && copiesOk && depsOk && unitAndServer && e2e;
 } catch (err) {
   console.error(err instanceof Error ? err.message : err);
 } finally {
-  for (const database of [testDatabase, isolatedDatabase]) {
+  for (const database of [testDatabase, isolatedDatabase, e2eDatabase]) {
     await dropDatabase(server.adminUrl("postgres"), database).catch((err) => console.error("could not drop a test database:", err.message));
   }
   await server.stop();
