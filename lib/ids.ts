@@ -43,6 +43,7 @@ export const ID_PREFIXES = {
   invitation: "inv",
   eventStreamLease: "esl",
   dispute: "dp",
+  spendingAgent: "sag",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -50,6 +50,7 @@ export const LAYERS = {
     "refunds",
     "shared-payment-tokens",
     "spend-limits",
+    "spending-policies",
     "team",
     "two-factor",
     "webhooks",

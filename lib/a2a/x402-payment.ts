@@ -11,6 +11,7 @@ import { checkPayment } from "../x402/check-payment";
 import { centsToAtomic, MAX_TIMEOUT_SECONDS, SCHEME } from "../x402/networks";
 import { payableNetworks } from "../chains/payable-networks";
 import { settleVerifiedPayment } from "../x402/settle";
+import { POLICY_REASONS } from "../spending-policies/schemas";
 
 /** The x402 PaymentRequired of a cart: one requirement per network the merchant is paid on (empty: none in this mode). */
 export async function paymentRequiredFor(scope: Scope, cart: CartTerms, resourceUrl: string) {
@@ -36,6 +37,7 @@ export async function paymentRequiredFor(scope: Scope, cart: CartTerms, resource
 
 /** The a2a-x402 error codes (spec v0.2 section 9.1) for the x402 reasons checkPayment and settlePayment give. */
 export function x402ErrorCode(reason: string): string {
+  if ((POLICY_REASONS as readonly string[]).includes(reason)) return "SETTLEMENT_FAILED"; // the payer's spending policy refused
   if (reason === "insufficient_funds") return "INSUFFICIENT_FUNDS";
   if (reason.endsWith("nonce_already_used")) return "DUPLICATE_NONCE";
   if (reason.endsWith("valid_before") || reason.endsWith("valid_after")) return "EXPIRED_PAYMENT";

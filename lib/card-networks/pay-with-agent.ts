@@ -12,6 +12,7 @@ import { NotFoundError } from "../errors";
 import type { Checkout } from "../generated/prisma/client";
 import type { AgentRecord } from "../payments/serialize";
 import type { Scope } from "../scope";
+import type { SpendingContext } from "../spending-policies/enforce";
 
 /** The open checkout of any merchant in the payer's mode, locked; its merchant is the seller. */
 export async function lockSellerCheckout(tx: Db, livemode: boolean, id: string): Promise<{ checkout: Checkout; seller: Scope }> {
@@ -36,6 +37,8 @@ export interface AgentCapture {
   source: "visa" | "mastercard";
   /** `operator`: a foreign agent operator's origin (docs/cards.md "Foreign agent operators"), recorded with the rest. */
   agent: AgentRecord;
+  /** The credential's spending agent, when it names one (docs/spending-policies.md): checked at the capture. */
+  spending?: SpendingContext;
 }
 
 export async function captureWithAgent(tx: Db, c: AgentCapture) {
@@ -48,6 +51,6 @@ export async function captureWithAgent(tx: Db, c: AgentCapture) {
     c.seller,
     c.checkout.id,
     { paymentMethod: c.paymentMethod, ...c.billing },
-    { walletOwner: c.payer, chargeKey: c.chargeKey, verifiedAgent: c.agent.verified },
+    { walletOwner: c.payer, chargeKey: c.chargeKey, verifiedAgent: c.agent.verified, spending: c.spending },
   );
 }

@@ -11,6 +11,7 @@ import { chargePayment } from "../payments/charge-payment";
 import { guarded, railFor } from "../rails";
 import type { Rail } from "../rails/rail";
 import type { Scope } from "../scope";
+import { enforceSpendingPolicy, releaseSpendingHold, type SpendingContext } from "../spending-policies/enforce";
 import { appliedCharge, checkoutAsOwner, recoverCrashedCharge } from "./apply-outcomes";
 import { refuseWhileProcessing } from "./closed-checkout-error";
 import { checkCapturable } from "./check-capturable";
@@ -42,6 +43,11 @@ export interface CaptureHooks {
    * checkout that requires a verified agent.
    */
   verifiedAgent?: boolean;
+  /**
+   * Who pays, when a spending agent may (docs/spending-policies.md): its policy is checked and its budgets counted
+   * here, after the checkout is locked and before the rail is asked; a refusal rolls everything back.
+   */
+  spending?: SpendingContext;
 }
 
 export async function captureCheckout(tx: Db, scope: Scope, id: string, input: CaptureCheckoutInput, hooks: CaptureHooks = {}) {
@@ -70,6 +76,14 @@ export async function captureCheckout(tx: Db, scope: Scope, id: string, input: C
 
   const billing = { name: input.billingName, country: input.billingCountry };
   const owner = await checkoutAsOwner(tx, checkout, input.paymentMethod, billing);
+  const hold = hooks.spending
+    ? await enforceSpendingPolicy(tx, hooks.spending, {
+        merchantId: scope.merchantId,
+        livemode: scope.livemode,
+        amount: checkout.amount,
+        currency: checkout.currency,
+      })
+    : null;
   const charged = await chargePayment(tx, pi, {
     ...owner,
     rail,
@@ -78,6 +92,9 @@ export async function captureCheckout(tx: Db, scope: Scope, id: string, input: C
     afterRailCharge: hooks.afterRailCharge,
   });
   const applied = await appliedCharge(tx, checkout, charged, owner.follower.order);
-  if (applied.kind === "declined") throw new PaymentDeclinedError(applied.reason);
+  if (applied.kind === "declined") {
+    await releaseSpendingHold(tx, hold); // the decline commits; its budgets get the amount back
+    throw new PaymentDeclinedError(applied.reason);
+  }
   return serializeOrder(applied.order); // paid, or pending while the PaymentIntent is processing
 }

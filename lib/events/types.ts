@@ -17,7 +17,13 @@ export const DEFAULT_EVENT_TYPES = [
  * Types added after the contract's list (docs/disputes.md): sent only to the webhook endpoints that name them in
  * `enabledEvents`, so an endpoint with no subscription keeps receiving exactly the types above.
  */
-export const OPT_IN_EVENT_TYPES = ["dispute.created", "dispute.updated", "dispute.closed"] as const;
+export const OPT_IN_EVENT_TYPES = [
+  "dispute.created",
+  "dispute.updated",
+  "dispute.closed",
+  // A charge a spending policy refused (docs/spending-policies.md), sent to the payer's endpoints that name it.
+  "payment.policy_refused",
+] as const;
 
 export const EVENT_TYPES = [...DEFAULT_EVENT_TYPES, ...OPT_IN_EVENT_TYPES] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

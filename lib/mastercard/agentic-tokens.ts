@@ -10,6 +10,7 @@ import type { AgenticToken } from "../generated/prisma/client";
 import { createId } from "../ids";
 import { listNewestFirst } from "../pagination";
 import type { Scope } from "../scope";
+import { requireOwnSpendingAgent } from "../spending-policies/agents";
 import type { IssueTokenInput } from "./schemas";
 import { isTrustedOperator } from "../agent-identity/foreign-operator";
 import type { VerifiedAgent } from "../agent-identity/verify-agent-request";
@@ -46,6 +47,7 @@ export function serializeAgenticToken(t: AgenticToken) {
     usesRemaining: Math.max(0, t.maxUses - t.uses),
     expiresAt: t.expiresAt.toISOString(),
     revokedAt: t.revokedAt?.toISOString() ?? null,
+    spendingAgentId: t.spendingAgentId,
     livemode: t.livemode,
     createdAt: t.createdAt.toISOString(),
   };
@@ -96,6 +98,7 @@ export async function issueAgenticToken(tx: Db, payer: Scope, input: IssueTokenI
   const agent = await tokenAgent(tx, payer, input);
   const merchant = await tx.merchant.findUnique({ where: { id: input.merchantId }, select: { id: true } });
   if (!merchant) throw new NotFoundError("merchant", input.merchantId);
+  const spendingAgentId = await requireOwnSpendingAgent(tx, payer, input.spendingAgentId); // another payer's: 404
   const now = new Date();
   const expiresAt = input.limits.expiresAt ? new Date(input.limits.expiresAt) : new Date(now.getTime() + DEFAULT_LIFETIME_MS);
   if (expiresAt.getTime() <= now.getTime() || expiresAt.getTime() > now.getTime() + MAX_LIFETIME_MS) {
@@ -107,10 +110,10 @@ export async function issueAgenticToken(tx: Db, payer: Scope, input: IssueTokenI
     const tokenNumber = newTokenNumber();
     const rows = await tx.$queryRaw<{ id: string }[]>`
       INSERT INTO agentic_tokens (id, payer_merchant_id, livemode, agent_key_id, agent_operator, merchant_id, payment_method, token_number, last4,
-                                  max_amount, currency, max_uses, expires_at, created_at, updated_at)
+                                  max_amount, currency, max_uses, expires_at, spending_agent_id, created_at, updated_at)
       VALUES (${createId("agenticToken")}, ${payer.merchantId}, ${payer.livemode}, ${agent.agentKeyId}, ${agent.agentOperator}, ${input.merchantId}, ${input.paymentMethod},
               ${tokenNumber}, ${tokenNumber.slice(-4)}, ${input.limits.maxAmount}, ${input.limits.currency}, ${input.limits.maxUses},
-              ${expiresAt}, ${now}, ${now})
+              ${expiresAt}, ${spendingAgentId}, ${now}, ${now})
       ON CONFLICT (token_number) DO NOTHING RETURNING id`;
     if (rows[0]) return serializeAgenticToken(await tx.agenticToken.findUniqueOrThrow({ where: { id: rows[0].id } }));
     if (attempt > 5) throw new BusyError("Could not allocate a token number; retry.");

@@ -93,6 +93,7 @@ export async function payCheckoutWithToken(
     paymentMethod: token.paymentMethod,
     chargeKey: `${token.id}:${n}:${checkout.amount}`,
     source: "mastercard",
+    spending: token.spendingAgentId ? { spendingAgentId: token.spendingAgentId, protocol: "mastercard" } : undefined,
     agent: {
       network: "mastercard",
       protocol: "web-bot-auth",

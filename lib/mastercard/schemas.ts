@@ -18,6 +18,8 @@ export const IssueTokenBody = z
       .transform((value) => new URL(value).origin)
       .optional(),
     merchantId: Id("mer"),
+    /** The payer's spending agent (sag_) it pays for: that agent's policy is checked at each charge (docs/spending-policies.md). */
+    spendingAgentId: Id("sag").optional(),
     limits: z
       .object({
         maxAmount: z.number().int("must be an integer in minor units").min(1).max(MAX_AMOUNT),

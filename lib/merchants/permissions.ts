@@ -21,6 +21,8 @@ export const RESOURCES = [
   "balance",
   "paid_resources",
   "shared_payment_tokens",
+  // Spending agents and their policies (docs/spending-policies.md): read lists and retrieves them; write creates them and sets policies.
+  "spending_agents",
   "paywall",
   // Signed receipts (GET /v1/payment_intents/:id/receipt, read only): a resource of its own, so that a key that
   // gathers evidence (receipts for a dispute) needs no access to list or search the PaymentIntents.

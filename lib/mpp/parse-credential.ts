@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import { Credential } from "mppx";
 import { canonicalJson } from "../canonical-json";
+import { DomainError } from "../errors";
 import { MPP_INTENT, MPP_METHOD_NAME, service } from "agent-payments-sdk/mpp";
 
 /** Longest credential read (a real one is well under 2 KB); longer is malformed before any decoding. */
@@ -30,8 +31,12 @@ export interface ServiceCredential {
 
 export type ParsedCredential = { ok: true; credential: ServiceCredential } | { ok: false; problem: CredentialProblem; message: string };
 
-/** `value` is the header value (`Payment <b64url>`) or the bare base64url token. */
-export function parseServiceCredential(value: string): ParsedCredential {
+export type DecodedCredential =
+  | { ok: true; raw: Credential.Credential; challenge: ServiceCredential["challenge"] }
+  | { ok: false; problem: "malformed_credential"; message: string };
+
+/** The credential decoded by mppx, whatever its method; `value` is the header value (`Payment <b64url>`) or the bare token. */
+export function decodeCredential(value: string): DecodedCredential {
   if (value.length > MAX_CREDENTIAL_LENGTH)
     return fail("malformed_credential", `The credential is longer than ${MAX_CREDENTIAL_LENGTH} characters.`);
   const trimmed = value.trim();
@@ -49,6 +54,14 @@ export function parseServiceCredential(value: string): ParsedCredential {
   const challenge = raw.challenge as ServiceCredential["challenge"];
   if (!challenge || typeof challenge !== "object" || typeof challenge.id !== "string" || !challenge.id)
     return fail("malformed_credential", "The credential has no challenge id.");
+  return { ok: true, raw, challenge };
+}
+
+/** `value` is the header value (`Payment <b64url>`) or the bare base64url token. */
+export function parseServiceCredential(value: string): ParsedCredential {
+  const decoded = decodeCredential(value);
+  if (!decoded.ok) return decoded;
+  const { raw, challenge } = decoded;
   if (challenge.method !== MPP_METHOD_NAME)
     return fail("method_unsupported", `Payment method "${String(challenge.method)}" is not supported; use "${MPP_METHOD_NAME}".`);
   if (challenge.intent !== MPP_INTENT)
@@ -60,11 +73,16 @@ export function parseServiceCredential(value: string): ParsedCredential {
   return { ok: true, credential: { challenge, request: request.data, spt: payload.data.spt, raw } };
 }
 
-function fail(problem: CredentialProblem, message: string): ParsedCredential {
+function fail<P extends CredentialProblem>(problem: P, message: string): { ok: false; problem: P; message: string } {
   return { ok: false, problem, message };
 }
 
 /** The exact credential's identity (challenge, payload and source, canonical JSON): the same credential again is a replay. */
 export function credentialHashOf(credential: ServiceCredential): string {
   return createHash("sha256").update(canonicalJson(credential.raw)).digest("hex");
+}
+
+/** POST /mpp/verify's refusal of a credential (400 VALIDATION_ERROR on `credential`, with the problem as its reason). */
+export function invalidCredential(message: string, reason: string): DomainError {
+  return new DomainError("VALIDATION_ERROR", message, { reason, fields: [{ path: "credential", message }] });
 }

@@ -52,6 +52,8 @@ export interface ProblemOptions {
   detail: string;
   /** The fresh challenge of a 402. */
   challenge?: Challenge.Challenge;
+  /** More challenges the 402 offers after it (other methods: evm on each payable network), in the same header. */
+  alternatives?: Challenge.Challenge[];
   /** Extension members (reason, paymentIntentId, ...). */
   extra?: Record<string, unknown>;
   headers?: Headers;
@@ -66,7 +68,9 @@ export function isPaymentProblem(kind: ProblemKind): boolean {
 /** The problem as the pipeline answers it (its error shape); `headers` gets the challenge. */
 export function problemResult(kind: ProblemKind, options: ProblemOptions, headers: Headers): HttpResult {
   const { status, title, type } = KINDS[kind];
-  if (options.challenge) headers.set("WWW-Authenticate", Challenge.serialize(options.challenge));
+  // Several challenges share one WWW-Authenticate value (RFC 9110 11.6.1), the service method's first.
+  if (options.challenge)
+    headers.set("WWW-Authenticate", [options.challenge, ...(options.alternatives ?? [])].map(Challenge.serialize).join(", "));
   const body = {
     type,
     title,

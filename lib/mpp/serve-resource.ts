@@ -6,19 +6,26 @@
 // the receipt in Payment-Receipt. Every answer but the paid content is an RFC 9457 problem body, a 402 with a
 // fresh challenge, whatever the door or the pipeline throws included (404, 429, 400 body, 502 forward_failed,
 // 503 database); nothing here is a 500 unless something unexpected failed (and then nothing was charged).
+// A USD resource is also sold with mppx's `evm` charge method (evm-charge.ts): its 402 offers one evm challenge per
+// network the merchant is payable on (test mode: Base Sepolia, offline; live: each payout address on a configured
+// chain), and an evm credential is settled as the x402 payment its EIP-3009 authorization is (settle-evm.ts).
 import { Receipt } from "mppx";
 import { MPP_METHOD_NAME } from "agent-payments-sdk/mpp";
+import { canonicalJson } from "../canonical-json";
+import { payableNetworks, type PayableNetwork } from "../chains/payable-networks";
 import { getDb, transaction } from "../db";
 import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "../db-availability";
 import { setTimeout as sleep } from "node:timers/promises";
-import { AnswerPendingError, BusyError, DomainError, keepCommittedState } from "../errors";
+import { AnswerPendingError, BusyError, DomainError, keepCommittedState, SettlementPendingError, UpstreamError } from "../errors";
 import type { PaidResource } from "../generated/prisma/client";
 import type { HttpResult } from "../http/errors";
 import { paidResourceRoute } from "../paid-sale/sell-paid-resource";
 import { serviceReceiptOf } from "../receipts/service-receipt";
-import type { RecordSale, SaleProtocol, Settled, Step } from "../paid-sale/sale-protocol";
+import type { RecordSale, Sale, SaleProtocol, Settled, Step } from "../paid-sale/sale-protocol";
 import { checkChallenge, issueChallenge } from "./challenge";
-import { credentialHashOf, parseServiceCredential, type ServiceCredential } from "./parse-credential";
+import { checkEvmChallenge, EVM_METHOD, evmOffered, issueEvmChallenge, parseEvmCredential, type EvmCredential } from "./evm-charge";
+import { credentialHashOf, decodeCredential, parseServiceCredential, type ServiceCredential } from "./parse-credential";
+import { evmRefusalKind, settleEvmPayment, verifyEvmPayment, type EvmPayment } from "./settle-evm";
 import { EXPOSED_HEADERS, isPaymentProblem, problemResponse, problemResult, type ProblemKind } from "./problem";
 import { settleCredential } from "./settle-credential";
 
@@ -29,30 +36,48 @@ interface Refusal {
   extra?: Record<string, unknown>;
 }
 
-/** A credential whose challenge checked out for this resource. */
-interface Payment {
-  credential: ServiceCredential;
-  expiresAt: Date;
-}
+/** A credential of one of the two methods. */
+type MppCredential = { method: "service"; credential: ServiceCredential } | { method: "evm"; credential: EvmCredential };
 
-const mppSale: SaleProtocol<ServiceCredential, Payment, Refusal> = {
+/** A credential whose challenge checked out for this resource. */
+type Payment =
+  | { method: "service"; credential: ServiceCredential; expiresAt: Date }
+  | { method: "evm"; credential: EvmCredential; network: PayableNetwork; evm: EvmPayment };
+
+/** Where the sale's resource is offered the evm method (loaded once per request by assertSells; none: service only). */
+const evmNetworks = new WeakMap<Sale, PayableNetwork[]>();
+
+const mppSale: SaleProtocol<MppCredential, Payment, Refusal> = {
   name: "mpp",
   headers: { "Cache-Control": "no-store", "Access-Control-Expose-Headers": EXPOSED_HEADERS },
   errorResult: mppErrorResult,
+  async assertSells(sale) {
+    const { resource } = sale;
+    if (evmOffered(resource)) evmNetworks.set(sale, await payableNetworks(getDb(), resource.merchantId, resource.livemode));
+  },
   unpaid: ({ resource }) => ({ kind: "payment_required", detail: `Payment is required (${resource.name}).` }),
   parse(sale) {
     const authorization = sale.req.headers.get("authorization");
     if (!authorization || !/^payment(\s|$)/i.test(authorization.trim())) return { ok: false, refusal: mppSale.unpaid(sale) };
+    const decoded = decodeCredential(authorization);
+    if (!decoded.ok) return refused(decoded.problem, decoded.message);
+    const evm = parseEvmCredential(decoded);
+    if (evm) return evm.ok ? { ok: true, value: { method: "evm", credential: evm.value } } : refused(evm.problem, evm.message);
     const parsed = parseServiceCredential(authorization);
-    return parsed.ok ? { ok: true, value: parsed.credential } : refused(parsed.problem, parsed.message);
+    return parsed.ok ? { ok: true, value: { method: "service", credential: parsed.credential } } : refused(parsed.problem, parsed.message);
   },
-  fingerprint: (credential) => credentialHashOf(credential),
-  async verify({ resource }, credential, paidBefore) {
+  fingerprint: (c) => (c.method === "service" ? credentialHashOf(c.credential) : canonicalJson(c.credential.raw)),
+  async verify(sale, c, paidBefore) {
+    const { resource } = sale;
+    if (c.method === "evm") return verifyEvm(sale, c.credential, paidBefore);
     // A credential that paid already has its answer made again, whatever its challenge's expiry or today's price.
-    const check = checkChallenge(credential, resource, paidBefore);
-    return check.ok ? { ok: true, value: { credential, expiresAt: check.expiresAt } } : refused(check.problem, check.message);
+    const check = checkChallenge(c.credential, resource, paidBefore);
+    return check.ok
+      ? { ok: true, value: { method: "service", credential: c.credential, expiresAt: check.expiresAt } }
+      : refused(check.problem, check.message);
   },
   async settle({ resource }, payment, record) {
+    if (payment.method === "evm") return settleEvm(resource, payment, record);
     // A duplicate of a credential being settled right now waits for it (its first result, below), 10 s at most.
     const deadline = Date.now() + 10_000;
     for (let pause = 20; ; pause = Math.min(pause * 2, 250)) {
@@ -65,17 +90,21 @@ const mppSale: SaleProtocol<ServiceCredential, Payment, Refusal> = {
       }
     }
   },
-  settleFailed(_sale, _payment, err) {
+  settleFailed(_sale, payment, err) {
     if (err instanceof AnswerPendingError) throw err; // 503 with Retry-After (mppErrorResult)
+    // evm: sent and not yet confirmed (503, the same credential again later), or the chain unreachable (502, nothing
+    // sent): never a 402, which would make the client sign a second authorization.
+    if (payment.method === "evm" && (err instanceof SettlementPendingError || err instanceof UpstreamError)) throw err;
     if (err instanceof DomainError) return refusalOf(err);
     if (isDatabaseUnavailable(err)) throw err; // the pipeline's 503 (mppErrorResult)
     console.error("[mpp] settling a credential failed:", err instanceof Error ? (err.stack ?? err.message) : err);
     return { kind: "internal", detail: "An internal error occurred; nothing was charged." };
   },
-  async receipt({ resource }, _payment, settled) {
+  async receipt({ resource }, payment, settled) {
     const receipt = Receipt.from({
-      method: MPP_METHOD_NAME,
-      reference: settled.paymentIntentId,
+      method: payment.method === "evm" ? EVM_METHOD : MPP_METHOD_NAME,
+      // evm: the transaction that moved the USDC, as mppx's own evm server says (test mode: the PaymentIntent, no chain).
+      reference: payment.method === "evm" ? (settled.onChain?.transaction ?? settled.paymentIntentId) : settled.paymentIntentId,
       status: "success",
       timestamp: new Date().toISOString(),
       externalId: resource.id,
@@ -83,8 +112,12 @@ const mppSale: SaleProtocol<ServiceCredential, Payment, Refusal> = {
     });
     return { "Payment-Receipt": Receipt.serialize(receipt) };
   },
-  refuse({ resource, headers }, { kind, detail, extra }) {
-    return problemResponse(kind, { detail, extra, headers, ...(isPaymentProblem(kind) ? { challenge: issueChallenge(resource) } : {}) });
+  refuse(sale, { kind, detail, extra }) {
+    const { resource, headers } = sale;
+    const challenges = isPaymentProblem(kind)
+      ? { challenge: issueChallenge(resource), alternatives: (evmNetworks.get(sale) ?? []).map((n) => issueEvmChallenge(resource, n)) }
+      : {};
+    return problemResponse(kind, { detail, extra, headers, ...challenges });
   },
   methodNotAllowed: ({ headers }, allowed) => {
     headers.set("Allow", allowed.join(", "));
@@ -92,8 +125,45 @@ const mppSale: SaleProtocol<ServiceCredential, Payment, Refusal> = {
   },
 };
 
+/** An evm credential: its challenge (ours, this resource, the merchant's address, this price), then mppx's and x402's checks. */
+async function verifyEvm(sale: Sale, credential: EvmCredential, paidBefore: boolean): Promise<Step<Payment, Refusal>> {
+  const { resource } = sale;
+  const networks = evmNetworks.get(sale) ?? [];
+  if (networks.length === 0)
+    return refused("method_unsupported", `Payment method "${EVM_METHOD}" is not offered for this resource; use "${MPP_METHOD_NAME}".`);
+  const check = checkEvmChallenge(credential, resource, networks, paidBefore);
+  if (!check.ok) return refused(check.problem, check.message);
+  const scope = { merchantId: resource.merchantId, livemode: resource.livemode };
+  const verified = await verifyEvmPayment(scope, credential, check.value, networks, { resourceId: resource.id, paidBefore });
+  if (!verified.ok) return refused(verified.problem, verified.message);
+  return { ok: true, value: { method: "evm", credential, network: check.value, evm: verified.value } };
+}
+
+/** The authorization settled (test mode offline, live on chain); sent but unconfirmed is 503, never a 402. */
+async function settleEvm(resource: PaidResource, payment: Extract<Payment, { method: "evm" }>, record: RecordSale) {
+  const scope = { merchantId: resource.merchantId, livemode: resource.livemode };
+  const settled = await settleEvmPayment(scope, payment.evm, { paidResourceId: resource.id, name: resource.name, inClaim: record });
+  if (settled.kind === "refused") {
+    const { reason, message } = settled.refusal;
+    return { ok: false as const, refusal: { kind: evmRefusalKind(reason), detail: message, extra: { reason } } };
+  }
+  if (settled.kind === "pending") throw new SettlementPendingError(settled.paymentIntentId, settled.transaction);
+  const onChain = resource.livemode ? { onChain: { transaction: settled.transaction } } : {};
+  const value: Settled = {
+    paymentIntentId: settled.paymentIntentId,
+    payer: payment.evm.verified.payer,
+    replayed: settled.replayed,
+    ...onChain,
+  };
+  return { ok: true as const, value };
+}
+
 /** ONE transaction; a decline commits (its PaymentIntent failed) and is answered as a refusal. */
-async function settleOnce(resource: PaidResource, { credential, expiresAt }: Payment, record: RecordSale): Promise<Step<Settled, Refusal>> {
+async function settleOnce(
+  resource: PaidResource,
+  { credential, expiresAt }: Extract<Payment, { method: "service" }>,
+  record: RecordSale,
+): Promise<Step<Settled, Refusal>> {
   const payer = credential.raw.source ?? null;
   const settled = await transaction((tx) =>
     keepCommittedState(async () => {

@@ -5,22 +5,31 @@
 // expired, its challenge never settled before for this merchant (a replay), and the token pays the
 // challenge's amount once (settleCredential). The answer carries the receipt the merchant's server sends. The same
 // credential sent again (a lost answer) answers its first settlement again (`replayed: true`), never a second charge.
-import type { Db } from "../db";
-import { DomainError, GoneError } from "../errors";
+// An `evm` credential (mppx/evm) is settled by verify-merchant-evm.ts, outside any transaction (live: on chain).
+import { transaction, type Db } from "../db";
+import { DomainError, GoneError, keepCommittedState } from "../errors";
 import type { Scope } from "../scope";
-import { credentialHashOf, parseServiceCredential } from "./parse-credential";
+import { parseEvmCredential } from "./evm-charge";
+import { credentialHashOf, decodeCredential, invalidCredential, parseServiceCredential } from "./parse-credential";
+import { verifyMerchantEvmCredential } from "./verify-merchant-evm";
 import { serviceReceiptOf } from "../receipts/service-receipt";
 import { settleCredential } from "./settle-credential";
 import { MPP_METHOD_NAME } from "agent-payments-sdk/mpp";
 
+/** The route's entry: an evm credential on its own path; a service credential in ONE transaction (a decline commits). */
+export async function verifyCredential(merchant: Scope, input: { credential: string }) {
+  const decoded = decodeCredential(input.credential);
+  const evm = decoded.ok ? parseEvmCredential(decoded) : null;
+  if (evm && !evm.ok) throw invalidCredential(evm.message, evm.problem);
+  if (evm) return verifyMerchantEvmCredential(merchant, evm.value);
+  const settled = await transaction((tx) => keepCommittedState(() => verifyMerchantCredential(tx, merchant, input)));
+  if (!settled.ok) throw settled.error;
+  return settled.value;
+}
+
 export async function verifyMerchantCredential(tx: Db, merchant: Scope, input: { credential: string }) {
   const parsed = parseServiceCredential(input.credential);
-  if (!parsed.ok) {
-    throw new DomainError("VALIDATION_ERROR", parsed.message, {
-      reason: parsed.problem,
-      fields: [{ path: "credential", message: parsed.message }],
-    });
-  }
+  if (!parsed.ok) throw invalidCredential(parsed.message, parsed.problem);
   const { challenge, request, spt } = parsed.credential;
   const credentialHash = credentialHashOf(parsed.credential);
   const expiresAt = challenge.expires ? new Date(challenge.expires) : null;

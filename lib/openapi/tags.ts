@@ -15,6 +15,10 @@ export const TAGS: { name: string; description?: string }[] = [
   { name: "Events" },
   { name: "Webhooks" },
   { name: "Shared payment tokens" },
+  {
+    name: "Spending agents",
+    description: "The payer's spending agents and their policies, enforced at every charge (docs/spending-policies.md)",
+  },
   { name: "Paywall" },
   { name: "Paid resources" },
   { name: "Meters" },

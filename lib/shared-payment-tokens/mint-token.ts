@@ -8,6 +8,7 @@ import { createId } from "../ids";
 import { paymentMethodForTestCard } from "../rails/test-cards";
 import { checkCapturable } from "../checkouts/check-capturable";
 import type { Scope } from "../scope";
+import { requireOwnSpendingAgent } from "../spending-policies/agents";
 import { DEFAULT_TOKEN_LIFETIME_SECONDS, MAX_TOKEN_LIFETIME_SECONDS, type MintTokenInput } from "./schemas";
 import { serializeToken } from "./serialize";
 
@@ -21,6 +22,7 @@ export async function mintToken(tx: Db, payer: Scope, input: MintTokenInput, opt
     const merchant = await tx.merchant.findUnique({ where: { id: input.merchantId }, select: { id: true } });
     if (!merchant) throw new NotFoundError("merchant", input.merchantId);
   }
+  const spendingAgentId = await requireOwnSpendingAgent(tx, payer, input.spendingAgentId); // another payer's: 404
   const now = new Date();
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : new Date(now.getTime() + DEFAULT_TOKEN_LIFETIME_SECONDS * 1000);
   if (expiresAt.getTime() <= now.getTime() || expiresAt.getTime() > now.getTime() + MAX_TOKEN_LIFETIME_SECONDS * 1000) {
@@ -41,6 +43,7 @@ export async function mintToken(tx: Db, payer: Scope, input: MintTokenInput, opt
       expiresAt,
       metadata: input.metadata ?? {},
       acpCheckoutSessionId: options.acpCheckoutSessionId ?? null,
+      spendingAgentId,
       createdAt: now,
       updatedAt: now,
     },

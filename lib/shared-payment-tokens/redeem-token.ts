@@ -83,6 +83,8 @@ export async function redeemToken(tx: Db, merchant: Scope, id: string, input: Re
       walletOwner: { merchantId: token.payerMerchantId, livemode: token.livemode },
       chargeKey: `${id}:${n}:${checkout.amount}`,
       afterRailCharge: options.afterRailCharge,
+      // The token's spending agent: its policy is checked in this transaction, as the protocol that redeems it (docs/spending-policies.md).
+      spending: token.spendingAgentId ? { spendingAgentId: token.spendingAgentId, protocol: options.source ?? "spt" } : undefined,
     },
   ); // a decline throws 402 and commits (the token stays active)
   const now = new Date();

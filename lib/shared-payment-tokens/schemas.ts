@@ -19,6 +19,8 @@ export const MintTokenBody = z
     merchantId: MerchantId.optional(),
     expiresAt: z.iso.datetime({ offset: true, message: "must be an ISO-8601 timestamp" }).optional(),
     metadata: Metadata.optional(),
+    /** The payer's spending agent (sag_) it pays for: that agent's policy is checked at each charge (docs/spending-policies.md). */
+    spendingAgentId: z.string().min(1).max(64).optional(),
   })
   .strict();
 export type MintTokenInput = z.output<typeof MintTokenBody>;
@@ -61,6 +63,8 @@ export const SharedPaymentTokenObject = z
     /** The payee's PaymentIntent, once redeemed. */
     paymentIntentId: z.string().nullable(),
     revokedAt: Timestamp.nullable(),
+    /** The payer's spending agent it pays for, if named. */
+    spendingAgentId: z.string().nullable(),
     livemode: z.boolean(),
     createdAt: Timestamp,
   })

@@ -26,6 +26,7 @@ export function serializeToken(token: SharedPaymentToken) {
     /** The payee's PaymentIntent, once redeemed (the payer's receipt; only the payee can read it). */
     paymentIntentId: token.paymentIntentId,
     revokedAt: token.revokedAt?.toISOString() ?? null,
+    spendingAgentId: token.spendingAgentId,
     livemode: token.livemode,
     createdAt: token.createdAt.toISOString(),
   } satisfies z.input<typeof SharedPaymentTokenSchema>;

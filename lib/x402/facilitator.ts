@@ -12,6 +12,7 @@ import { checkPayment, windowRefusal, type RefusedPayment } from "./check-paymen
 import { settleReceipts } from "./receipts";
 import { identifierConflict, identifierTaken, identityOf, PAYMENT_IDENTIFIER_CONFLICT, replayedPayment } from "./replays";
 import { payableNetworks } from "../chains/payable-networks";
+import { isUptoRequest, settleUptoX402, uptoKinds, verifyUptoX402 } from "./facilitator-upto";
 import { FacilitatorBody } from "./schemas";
 import { settleVerifiedPayment } from "./settle";
 import { failedSettleResponse, SettlementFailed } from "./settle-failure";
@@ -53,6 +54,7 @@ function settleRefusal(refused: RefusedPayment) {
 export async function verifyX402(db: Db, principal: Caller, body: unknown) {
   const { request, error } = parseBody(body);
   if (!request) return new Reply(400, { isValid: false, invalidReason: error.reason, invalidMessage: error.message });
+  if (isUptoRequest(request)) return verifyUptoX402(db, principal, request);
   const networks = await payableNetworks(db, principal.merchantId, principal.livemode);
   const check = { livemode: principal.livemode, networks, version: request.x402Version, skipWindow: true, ...request };
   const payment = await checkPayment(check);
@@ -78,6 +80,7 @@ export async function settleX402(principal: Caller, body: unknown, hooks: ChainH
   const { request, error } = parseBody(body);
   if (!request)
     return new Reply(400, { success: false, errorReason: error.reason, errorMessage: error.message, transaction: "", network: "" });
+  if (isUptoRequest(request)) return settleUptoX402(principal, request);
   const networks = await payableNetworks(getDb(), principal.merchantId, principal.livemode);
   const payment = await checkPayment({
     livemode: principal.livemode,
@@ -112,15 +115,21 @@ export async function settleX402(principal: Caller, body: unknown, hooks: ChainH
   };
 }
 
-/** What this facilitator settles for the key's mode, and where the merchant is paid (extra.payTo): one kind per payable network. */
+/**
+ * What this facilitator settles for the key's mode, and where the merchant is paid (extra.payTo): `exact` per payable
+ * network (v2, and v1 where x402 v1 names it), then `upto` (v2; extra.facilitatorAddress: facilitator-upto.ts).
+ */
 export async function supportedX402(db: Db, principal: Caller) {
   const networks = await payableNetworks(db, principal.merchantId, principal.livemode);
   return {
-    kinds: networks.flatMap((network) => {
-      const extra = { payTo: network.payTo, asset: network.asset, ...network.extra, settles: true };
-      const v2 = { x402Version: 2, scheme: "exact", network: network.caip2, extra };
-      return network.v1Name ? [v2, { x402Version: 1, scheme: "exact", network: network.v1Name, extra }] : [v2];
-    }),
+    kinds: [
+      ...networks.flatMap((network) => {
+        const extra = { payTo: network.payTo, asset: network.asset, ...network.extra, settles: true };
+        const v2 = { x402Version: 2, scheme: "exact", network: network.caip2, extra };
+        return network.v1Name ? [v2, { x402Version: 1, scheme: "exact", network: network.v1Name, extra }] : [v2];
+      }),
+      ...uptoKinds(networks, principal.livemode),
+    ],
     extensions: [],
     signers: {},
   };

@@ -60,7 +60,7 @@ export function identifierConflict(payment: VerifiedPayment): RefusedPayment {
 /** The sale a replay must be of: the hosted resource, the source, and (A2A) whether the PaymentIntent paid this task. */
 export interface ReplaySale {
   paidResourceId?: string;
-  source?: "x402" | "a2a";
+  source?: "x402" | "a2a" | "mpp";
   paidBy?: (paymentIntentId: string) => Promise<boolean>;
 }
 

@@ -24,8 +24,8 @@ export interface SaleOf {
   paidResourceId?: string;
   /** The line the order shows. */
   name: string;
-  /** How the payment came (default x402; the A2A merchant agent's purchases: a2a). */
-  source?: "x402" | "a2a";
+  /** How the payment came (default x402; the A2A merchant agent's purchases: a2a; MPP's `evm` method: mpp). */
+  source?: "x402" | "a2a" | "mpp";
   /** Catalog items sold (priced from the products; their total must be what the authorization moves). */
   items?: { productId: string; quantity: number }[];
   /** Runs in the transaction that spends the authorization, with its PaymentIntent (the A2A task takes it). */
@@ -110,7 +110,13 @@ export async function captureSale(
     merchant,
     checkout.id,
     { paymentMethod: `x402:${payment.network.caip2}:${payment.payer}` },
-    { chargeKey: charge.chargeKey, verifiedPayment: true, rail: charge.rail },
+    {
+      chargeKey: charge.chargeKey,
+      verifiedPayment: true,
+      rail: charge.rail,
+      // A payer wallet a spending agent lists counts against that agent's policy (docs/spending-policies.md).
+      spending: { walletAddress: payment.payer, protocol: sale.source ?? "x402" },
+    },
   );
 }
 

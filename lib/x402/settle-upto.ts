@@ -6,17 +6,20 @@
 // - capture: an ordinary checkout of the settled amount (captureSale: PaymentIntent, order, ledger, events) under the
 //   authorization's charge key, the row marked with its PaymentIntent and the amount it moved, in one transaction.
 // - release: a hold that charged nothing (the forward failed, the usage was refused) is deleted: nothing moved.
+// The facilitator's settle (a merchant's own server reporting the usage: facilitator-upto.ts) holds and captures in
+// one transaction (settleUptoNow): its amount is known when it is called.
 import { PERMIT2_ADDRESS } from "@x402/evm";
-import { getDb, sqlIn, statement, transaction } from "../db";
+import { getDb, sqlIn, statement, transaction, type Db } from "../db";
 import { AnswerPendingError } from "../errors";
 import { createId } from "../ids";
 import { ANSWER_LEASE_MS } from "../paid-resources/paid-answers";
 import type { Hold } from "../paid-sale/sell-metered";
 import type { Scope } from "../scope";
 import { lockSingleUse } from "../single-use";
-import { chargeKeyOf, type ClaimKey } from "./chain-claims";
+import { chargeKeyOf, readClaim, type ClaimKey } from "./chain-claims";
 import type { RefusedPayment } from "./check-payment";
 import { centsToAtomic } from "./networks";
+import { replayedPayment } from "./replays";
 import { captureSale, type SaleOf } from "./settle-payment";
 import { UPTO_NONCE_USED, type VerifiedUpto } from "./upto";
 
@@ -91,4 +94,50 @@ export async function captureUpto(merchant: Scope, payment: VerifiedUpto, hold: 
     await sale.inClaim?.(tx, order.paymentIntentId);
     return { paymentIntentId: order.paymentIntentId, orderId: order.id };
   });
+}
+
+/** The facilitator's settle of an authorization: settled now or before (its first result), refused, or being settled elsewhere. */
+export type UptoSettlement =
+  | { kind: "settled"; paymentIntentId: string | null; amount: string; replayed: boolean }
+  | { kind: "refused"; refusal: RefusedPayment }
+  | { kind: "busy" };
+
+/**
+ * Held and captured at `cents` (at most the maximum: checked by the caller) in ONE transaction, under the single-use
+ * lock: the PaymentIntent, order, ledger and the authorization's row commit together or not at all. Zero: the
+ * authorization spent, nothing captured. Claimed before: its first result when it is this very payload, else used.
+ */
+export async function settleUptoNow(merchant: Scope, payment: VerifiedUpto, cents: number, payloadHash: string, sale: SaleOf) {
+  if (cents > payment.maxCents) throw new Error(`upto: ${cents} is above the authorized maximum ${payment.maxCents}`);
+  const key = uptoClaimKey(payment);
+  return transaction(async (tx): Promise<UptoSettlement> => {
+    if (!(await lockSingleUse(tx, "x402", chargeKeyOf(key)))) return { kind: "busy" };
+    const value = centsToAtomic(cents).toString();
+    const params = [...keyOf(key), merchant.merchantId, merchant.livemode, value, payloadHash, payment.deadline];
+    const inserted = await sqlIn(tx).rows<{ nonce: string }>(HOLD, params);
+    if (!inserted[0]) return (await uptoSettledBefore(tx, merchant, payment, payloadHash)) ?? { kind: "busy" }; // deleted since: again
+    if (cents === 0) return { kind: "settled", paymentIntentId: null, amount: "0", replayed: false };
+    const captured = { ...payment, cents, authorization: { nonce: payment.nonce } };
+    const order = await captureSale(tx, merchant, captured, sale, { chargeKey: chargeKeyOf(key) });
+    await sqlIn(tx).count(SETTLED, [...keyOf(key), value, order.paymentIntentId]);
+    return { kind: "settled", paymentIntentId: order.paymentIntentId, amount: value, replayed: false };
+  });
+}
+
+/**
+ * The authorization's claim read for the facilitator: its first settlement when this merchant settled this very payload
+ * with a PaymentIntent (nothing else: a hosted resource's sale, a zero settlement, another payload are "used"); null:
+ * the authorization was never claimed.
+ */
+export async function uptoSettledBefore(
+  db: Db,
+  merchant: Scope,
+  payment: VerifiedUpto,
+  payloadHash: string,
+): Promise<UptoSettlement | null> {
+  const claim = await readClaim(db, uptoClaimKey(payment));
+  if (!claim) return null; // never claimed
+  const pi = await replayedPayment(db, claim, merchant, { payloadHash, paymentIdentifier: null, value: claim.value }, {});
+  if (!pi || pi === "conflict" || pi.status === "failed") return { kind: "refused", refusal: nonceUsed(payment) };
+  return { kind: "settled", paymentIntentId: pi.id, amount: claim.value, replayed: true };
 }

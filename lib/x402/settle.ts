@@ -7,6 +7,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { getDb, transaction } from "../db";
 import { AnswerPendingError } from "../errors";
 import type { Scope } from "../scope";
+import { SpendingPolicyRefusal } from "../spending-policies/enforce";
 import { windowRefusal, type VerifiedPayment } from "./check-payment";
 import { identityOf, PAYMENT_IDENTIFIER_CONFLICT } from "./replays";
 import { settleOnChain, type ChainHooks, type ChainSettlement, type SignedPayment } from "./settle-on-chain";
@@ -18,6 +19,29 @@ export type X402Settlement = ChainSettlement;
 const RACE_WAIT_MS = 10_000;
 
 export async function settleVerifiedPayment(
+  merchant: Scope,
+  payment: VerifiedPayment,
+  sale: SaleOf,
+  signed: SignedPayment,
+  hooks: ChainHooks = {},
+): Promise<X402Settlement> {
+  try {
+    return await settleOrRefuse(merchant, payment, sale, signed, hooks);
+  } catch (err) {
+    // The payer's spending policy refused (docs/spending-policies.md): rolled back, the authorization unspent; x402's own refusal.
+    if (!(err instanceof SpendingPolicyRefusal)) throw err;
+    const refusal = {
+      ok: false as const,
+      reason: err.reason,
+      message: err.message,
+      networkName: payment.networkName,
+      payer: payment.payer,
+    };
+    return { kind: "refused", refusal, transaction: "" };
+  }
+}
+
+async function settleOrRefuse(
   merchant: Scope,
   payment: VerifiedPayment,
   sale: SaleOf,

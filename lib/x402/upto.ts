@@ -80,11 +80,16 @@ function refuse(reason: string, message: string, networkName: string, payer?: st
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
+/** What the check reads of the requirements: the network, the maximum (atomic units), the token and payTo. */
+export type UptoTerms = Pick<ReturnType<typeof uptoRequirements>[number], "network" | "amount" | "asset" | "payTo">;
+
 export interface UptoCheck {
   networks: PayableNetwork[];
   paymentPayload: unknown;
   /** The resource's requirements the payload names (its `accepted` must echo them). */
-  requirements: ReturnType<typeof uptoRequirements>[number] | undefined;
+  requirements: UptoTerms | undefined;
+  /** The facilitator the authorization must be bound to (witness.facilitator); default: test mode's. */
+  facilitator?: `0x${string}`;
   /** Paid before (its answer is made again): the deadline is not checked. */
   paidBefore?: boolean;
   now?: Date;
@@ -123,18 +128,18 @@ export async function checkUptoPayment(input: UptoCheck): Promise<VerifiedUpto |
       networkName,
       payer,
     );
-  if (!same(auth.witness.facilitator, TEST_UPTO_FACILITATOR))
+  const facilitator = input.facilitator ?? TEST_UPTO_FACILITATOR;
+  if (!same(auth.witness.facilitator, facilitator))
     return refuse(
       "upto_facilitator_mismatch",
-      `witness.facilitator must be ${TEST_UPTO_FACILITATOR} (extra.facilitatorAddress).`,
+      `witness.facilitator must be ${facilitator} (extra.facilitatorAddress).`,
       networkName,
       payer,
     );
   const now = BigInt(Math.floor((input.now ?? new Date()).getTime() / 1000));
   const deadline = BigInt(auth.deadline);
   const validAfter = BigInt(auth.witness.validAfter);
-  if (!input.paidBefore && deadline < now + DEADLINE_MARGIN_SECONDS)
-    return refuse("permit2_deadline_expired", "The authorization has expired (deadline).", networkName, payer);
+  if (!input.paidBefore && deadline < now + DEADLINE_MARGIN_SECONDS) return deadlineExpired(networkName, payer);
   if (validAfter > now)
     return refuse("permit2_not_yet_valid", "The authorization is not valid yet (witness.validAfter).", networkName, payer);
   if (auth.permitted.amount !== req.amount)
@@ -182,4 +187,14 @@ export async function checkUptoPayment(input: UptoCheck): Promise<VerifiedUpto |
     resourceUrl: parsed.data.resource?.url ?? null,
     description: parsed.data.resource?.description ?? null,
   };
+}
+
+function deadlineExpired(networkName: string, payer?: string): RefusedPayment {
+  return refuse("permit2_deadline_expired", "The authorization has expired (deadline).", networkName, payer);
+}
+
+/** The deadline of an authorization checked without it (`paidBefore`: a payment that may be one sent again); null when open. */
+export function uptoDeadlineRefusal(payment: VerifiedUpto, at?: Date): RefusedPayment | null {
+  const now = BigInt(Math.floor((at ?? new Date()).getTime() / 1000));
+  return payment.deadline < now + DEADLINE_MARGIN_SECONDS ? deadlineExpired(payment.networkName, payment.payer) : null;
 }

@@ -132,7 +132,7 @@ const pay = (co: { id: string }, body: unknown) =>
   call("POST", `/ap2/${seller.merchantId}/checkouts/${co.id}/pay`, { key: buyer.testKey, body });
 const sellerPayments = () =>
   getDb().paymentIntent.aggregate({
-    where: { merchantId: seller.merchantId, source: "ap2", status: "captured" },
+    where: { merchantId: seller.merchantId, source: "ap2", status: { in: ["captured", "settled"] } },
     _count: true,
     _sum: { amountCaptured: true },
   });

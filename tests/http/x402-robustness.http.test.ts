@@ -253,7 +253,7 @@ describe("bad input at the facilitator: its own answers, never a 500", () => {
     const cases: [string, unknown, string][] = [
       ["wrong version", { ...good, x402Version: 7 }, "invalid_x402_version"],
       ["version mismatch", { ...good, x402Version: 1 }, "invalid_x402_version"],
-      ["unknown scheme", { ...good, paymentRequirements: { ...good.paymentRequirements, scheme: "upto" } }, "invalid_scheme"],
+      ["unknown scheme", { ...good, paymentRequirements: { ...good.paymentRequirements, scheme: "stream" } }, "invalid_scheme"],
       ["wrong network", { ...good, paymentRequirements: { ...good.paymentRequirements, network: "eip155:1" } }, "invalid_network"],
       [
         "other asset",
@@ -326,6 +326,12 @@ describe("bad input at the facilitator: its own answers, never a 500", () => {
         extra: expect.objectContaining({ payTo, asset: USDC, name: "USDC", version: "2" }),
       },
       { x402Version: 1, scheme: "exact", network: "base-sepolia", extra: expect.objectContaining({ payTo }) },
+      {
+        x402Version: 2,
+        scheme: "upto",
+        network: "eip155:84532",
+        extra: expect.objectContaining({ payTo, asset: USDC, facilitatorAddress: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/) }),
+      },
     ]);
     // Live: the configured live network (Base Sepolia here), paid to the merchant's own payout address.
     const supportedLive = await call("GET", "/x402/supported", { key: m.liveKey });

@@ -10,5 +10,7 @@ export const POST = operation({
   permission: ["mpp", "write"],
   body: VerifyCredentialBody,
   bodyLimitBytes: 32 * 1024,
+  // Its own transactions (verifyCredential): a live `evm` settlement waits on the chain between them.
+  transaction: false,
   responses: { 200: { description: "What the SDK's serviceServerMethod turns into the Payment-Receipt" } },
 });

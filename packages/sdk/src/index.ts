@@ -57,7 +57,8 @@ export {
   X402_PAYMENT_REQUIRED_HEADER,
   X402_PAYMENT_RESPONSE_HEADER,
 } from "./paywall-http";
-export type { PaywallX402Options } from "./paywall-x402";
+export type { PaywallX402Options, UptoTerms } from "./paywall-x402";
+export { USAGE_UNITS_HEADER } from "./paywall-upto";
 export type { HttpHandler } from "./paywall-http";
 export type { PaywallOptions } from "./paywall-options";
 export { REASON_CODES } from "./paywall-terms";

@@ -14,19 +14,23 @@
 //   x402 payment        -> settled through the facilitator (paywall-x402.ts), its PaymentIntent consumed in the
 //                          store, then as above; the same payment again (the facilitator answers it as settled
 //                          before) finds it consumed: 409 already_redeemed, the handler never runs twice
+//   x402 upto payment    -> (x402.maxAmount, x402.unitAmount) verified, the handler run, its X-Usage-Units x
+//                          unitAmount settled after it (paywall-upto.ts)
 // Proof: `_servicePayment: { paymentIntentId }` in a JSON body, or an `x-service-payment` header holding
 // that JSON or a bare paymentIntentId. A proof taken from the body is removed before the handler reads it.
 import { ServiceError } from "./errors";
+import { isJson, json, PAYMENT_RESPONSE_HEADER, withPayment } from "./paywall-http-answers";
 import { PAYMENT_ARGUMENT } from "./paywall";
 import { resolvePaywallOptions, type PaywallOptions, type ResolvedPaywall } from "./paywall-options";
-import type { FailedCallPayment, FailureRefunds } from "./paywall-refund";
-import { alreadyRedeemed, type PaymentBlock } from "./paywall-terms";
+import type { FailureRefunds } from "./paywall-refund";
+import { alreadyRedeemed } from "./paywall-terms";
+import { payWithUpto } from "./paywall-upto";
 import { X402Gate } from "./paywall-x402";
 import { decideRedemption } from "./redeem";
 import { keyMode, linkedKeyMode } from "./service-link";
 
 export const PAYMENT_HEADER = "x-service-payment";
-export const PAYMENT_RESPONSE_HEADER = "x-service-payment-response";
+export { PAYMENT_RESPONSE_HEADER };
 /** x402 (options.x402): the 402's PaymentRequired, and the settlement receipt of a paid x402 retry. */
 export const X402_PAYMENT_REQUIRED_HEADER = "PAYMENT-REQUIRED";
 export const X402_PAYMENT_RESPONSE_HEADER = "PAYMENT-RESPONSE";
@@ -45,7 +49,10 @@ export function paywallHttp(options: PaywallOptions) {
   return function wrap(handler: HttpHandler) {
     if (typeof handler !== "function") throw new TypeError("paywallHttp(options)(handler): handler must be a function.");
     return async function paywalled(req: Request): Promise<Response> {
-      if (x402 && X402Gate.carriesPayment(req) && !req.headers.has(PAYMENT_HEADER)) return payWithX402(x402, resolved, req, handler);
+      if (x402 && X402Gate.carriesPayment(req) && !req.headers.has(PAYMENT_HEADER))
+        return x402.upto
+          ? payWithUpto(x402, resolved, req, handler, (error) => x402Required(x402, req, error))
+          : payWithX402(x402, resolved, req, handler);
       const { proof, forward } = await readProof(req);
       let decision;
       try {
@@ -161,30 +168,4 @@ async function readProof(req: Request): Promise<{ proof: unknown; forward: Reque
   headers.delete("content-length");
   const forward = new Request(req.url, { method: req.method, headers, body: JSON.stringify(rest), signal: req.signal });
   return { proof: headerProof ?? bodyProof, forward };
-}
-
-async function withPayment(response: Response, payment: PaymentBlock | FailedCallPayment): Promise<Response> {
-  const headers = new Headers(response.headers);
-  headers.set(PAYMENT_RESPONSE_HEADER, JSON.stringify(payment));
-  if (isJson(response.headers.get("content-type")) && response.body !== null) {
-    const text = await response.text();
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      return new Response(text, { status: response.status, statusText: response.statusText, headers });
-    }
-    const augmented = typeof body === "object" && body !== null && !Array.isArray(body) ? { ...body, payment } : body;
-    headers.delete("content-length");
-    return new Response(JSON.stringify(augmented), { status: response.status, statusText: response.statusText, headers });
-  }
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-}
-
-function isJson(contentType: string | null): boolean {
-  return contentType !== null && /^application\/([\w.+-]*\+)?json\b/i.test(contentType.trim());
-}
-
-function json(status: number, body: unknown, extraHeaders: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...extraHeaders, "content-type": "application/json" } });
 }

@@ -56,6 +56,7 @@ export function toolResourceUrl(sku: string): string {
 /** x402 over MCP, through the service's facilitator with the merchant's key. */
 export function x402McpRail(options: PaywallX402Options, terms: PaywallTerms, name: string): McpPaymentRail {
   const gate = new X402Gate(options, terms, name);
+  if (gate.upto) throw new TypeError(`${name}: x402's upto (maxAmount, unitAmount) is paywallHttp() only; over MCP x402 is exact.`);
   const resourceUrl = options.resourceUrl ?? toolResourceUrl(terms.sku);
   const required = async (error?: string) => ({ [X402_PAYMENT_REQUIRED_META]: await gate.paymentRequiredFor(resourceUrl, error) });
   return {

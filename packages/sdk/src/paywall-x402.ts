@@ -10,6 +10,8 @@
 // a replay of a payment that already ran is already_redeemed; one whose first answer never ran the handler (a live
 // settlement still pending then, a request cut off before its handler) runs it once. A handler that fails after
 // the payment (5xx) has it refunded through the same service and key (paywall-refund.ts).
+// Usage-priced (`maxAmount`, `unitAmount`): the 402 asks x402's `upto` for the maximum, the payment is verified before
+// the handler runs and settled after it, at the units it reports (paywall-upto.ts).
 import { ServiceClient } from "./client";
 import { failureRefunds, type FailureRefunds } from "./paywall-refund";
 import type { FetchLike } from "./transport";
@@ -23,11 +25,31 @@ export interface PaywallX402Options {
   resourceUrl?: string;
   description?: string;
   fetch?: FetchLike;
+  /**
+   * paywallHttp() only: usage-priced, x402's `upto` (docs/sdk.md "Usage-priced x402 (upto)"). The payer authorizes
+   * `maxAmount` (cents); the handler reports the units it used in the `X-Usage-Units` response header, and
+   * units x `unitAmount` (cents) is settled. Both or neither.
+   */
+  maxAmount?: number;
+  unitAmount?: number;
 }
+
+/** The usage price of an `upto` paywall (cents). */
+export interface UptoTerms {
+  maxAmount: number;
+  unitAmount: number;
+}
+
+/** An upto payment checked by the facilitator against the maximum, before the handler runs. */
+export type UptoVerification =
+  | { kind: "refused"; reason: string; message?: string }
+  /** This very payment was settled before (its PaymentIntent): its call ran already. */
+  | { kind: "replayed"; paymentIntentId: string }
+  | { kind: "verified"; payload: object; requirements: Record<string, unknown> };
 
 export type X402Outcome =
   | { kind: "none" }
-  /** Settled now, or before (the facilitator answers the same payment sent again with its first settlement). */
+  /** Settled now, or before (the facilitator answers the same payment sent again with its first settlement); upto's zero: paymentIntentId "". */
   | { kind: "paid"; paymentIntentId: string; receipt: string; settlement: X402Settlement }
   | { kind: "refused"; reason: string; message?: string }
   /** Live: the payment was sent on chain and is not confirmed yet. */
@@ -39,13 +61,15 @@ export interface X402Settlement {
   transaction: unknown;
   network: unknown;
   payer: unknown;
+  /** upto: what was settled (atomic units). */
+  amount?: unknown;
 }
 
 interface Kind {
   x402Version: number;
   scheme: string;
   network: string;
-  extra?: { payTo?: string; asset?: string; name?: string; version?: string };
+  extra?: { payTo?: string; asset?: string; name?: string; version?: string; facilitatorAddress?: string };
 }
 
 const ATOMIC_PER_CENT = 10_000n;
@@ -71,6 +95,8 @@ export class X402Gate {
   private readonly base: string;
   /** Refunds an x402 PaymentIntent of this merchant (a paid call that failed). */
   readonly refunds: FailureRefunds;
+  /** Usage-priced (`upto`), or null: a fixed price (`exact`). */
+  readonly upto: UptoTerms | null;
 
   /** `name`: the wrapper (paywallHttp, paywall), for the messages of a bad option. */
   constructor(
@@ -85,6 +111,7 @@ export class X402Gate {
     this.base = options.baseUrl.replace(/\/+$/, "");
     const client = new ServiceClient({ timeoutMs: 10_000, baseUrl: options.baseUrl, apiKey: options.apiKey, fetch: options.fetch });
     this.refunds = failureRefunds(client, name);
+    this.upto = uptoTermsOf(options, name);
   }
 
   private headers() {
@@ -105,6 +132,7 @@ export class X402Gate {
 
   private async requirements(resourceUrl: string) {
     const kinds = await this.supported();
+    if (this.upto) return this.uptoRequirements(kinds, resourceUrl);
     const v2 = kinds.find((k) => k.x402Version === 2 && k.scheme === "exact");
     const v1 = kinds.find((k) => k.x402Version === 1 && k.scheme === "exact");
     if (!v2?.extra?.payTo || !v2.extra.asset) throw new Error("The facilitator offers no exact scheme.");
@@ -135,6 +163,25 @@ export class X402Gate {
         }
       : null;
     return { resource: { url: resourceUrl, description, mimeType: "application/json" }, accepted, legacy };
+  }
+
+  /** upto: the v2 requirements of the maximum, bound to the facilitator the supported kind names (no v1: upto is v2). */
+  private uptoRequirements(kinds: Kind[], resourceUrl: string) {
+    const kind = kinds.find((k) => k.x402Version === 2 && k.scheme === "upto");
+    if (!kind?.extra?.payTo || !kind.extra.asset || !kind.extra.facilitatorAddress)
+      throw new Error("The facilitator offers no upto scheme.");
+    const { payTo, asset, name, version, facilitatorAddress } = kind.extra;
+    const accepted = {
+      scheme: "upto",
+      network: kind.network,
+      amount: (BigInt(this.upto!.maxAmount) * ATOMIC_PER_CENT).toString(),
+      asset,
+      payTo,
+      maxTimeoutSeconds: 300,
+      extra: { name: name ?? "USDC", version: version ?? "2", facilitatorAddress },
+    };
+    const description = this.options.description ?? this.terms.sku;
+    return { resource: { url: resourceUrl, description, mimeType: "application/json" }, accepted, legacy: null };
   }
 
   private resourceUrl(req: Request): string {
@@ -186,7 +233,52 @@ export class X402Gate {
         reason: String(verify.invalidReason ?? "invalid_payload"),
         message: verify.invalidMessage as string | undefined,
       };
-    const settled = await this.call("/x402/settle", body);
+    return this.outcomeOf(await this.call("/x402/settle", body));
+  }
+
+  /**
+   * upto, before the handler runs: the request's payment verified against the maximum. A payment the facilitator
+   * settled before for this merchant says so (`extensions.replayed`): its call ran already.
+   */
+  async verifyUpto(req: Request): Promise<UptoVerification> {
+    const header = req.headers.get("payment-signature") ?? req.headers.get("x-payment");
+    const payload = header === null ? null : decodeBase64Json(header);
+    if (!payload || typeof payload !== "object" || Array.isArray(payload))
+      return {
+        kind: "refused",
+        reason: "invalid_payload",
+        message: "The payment header is not standard base64 of an x402 PaymentPayload.",
+      };
+    if ((payload as { x402Version?: unknown }).x402Version !== 2)
+      return { kind: "refused", reason: "invalid_x402_version", message: "Scheme 'upto' is paid with x402 v2 (PAYMENT-SIGNATURE)." };
+    const { accepted } = await this.requirements(this.resourceUrl(req));
+    const verify = await this.call(
+      "/x402/verify",
+      JSON.stringify({ x402Version: 2, paymentPayload: payload, paymentRequirements: accepted }),
+    );
+    if (!verify.isValid)
+      return {
+        kind: "refused",
+        reason: String(verify.invalidReason ?? "invalid_payload"),
+        message: verify.invalidMessage as string | undefined,
+      };
+    const extensions = (verify.extensions ?? {}) as { replayed?: unknown; paymentIntentId?: unknown };
+    if (extensions.replayed === true && typeof extensions.paymentIntentId === "string")
+      return { kind: "replayed", paymentIntentId: extensions.paymentIntentId };
+    return { kind: "verified", payload, requirements: accepted };
+  }
+
+  /**
+   * upto, after the handler ran: `cents` (its units x unitAmount, at most the maximum) settled through the facilitator.
+   * Zero: paid with no PaymentIntent (`paymentIntentId` ""), the authorization spent.
+   */
+  async settleUpto(verified: Extract<UptoVerification, { kind: "verified" }>, cents: number): Promise<X402Outcome> {
+    const requirements = { ...verified.requirements, amount: (BigInt(cents) * ATOMIC_PER_CENT).toString() };
+    const body = JSON.stringify({ x402Version: 2, paymentPayload: verified.payload, paymentRequirements: requirements });
+    return this.outcomeOf(await this.call("/x402/settle", body));
+  }
+
+  private outcomeOf(settled: Record<string, unknown>): X402Outcome {
     // Live: sent on chain, not confirmed yet; the same payment sent again later gets its outcome (never a 402).
     if (!settled.success && settled.errorReason === "settlement_pending")
       return { kind: "pending", transaction: String(settled.transaction ?? "") };
@@ -196,10 +288,16 @@ export class X402Gate {
         reason: String(settled.errorReason ?? "unexpected_settle_error"),
         message: settled.errorMessage as string | undefined,
       };
-    const settlement: X402Settlement = { success: true, transaction: settled.transaction, network: settled.network, payer: settled.payer };
+    const settlement: X402Settlement = {
+      success: true,
+      transaction: settled.transaction,
+      network: settled.network,
+      payer: settled.payer,
+      ...(settled.amount !== undefined ? { amount: settled.amount } : {}),
+    };
     // The PaymentIntent: extensions.paymentIntentId (in live mode `transaction` is the chain's transaction).
     const extensions = (settled.extensions ?? {}) as { paymentIntentId?: unknown };
-    const paymentIntentId = String(extensions.paymentIntentId ?? settled.transaction);
+    const paymentIntentId = String(extensions.paymentIntentId ?? settled.transaction ?? "");
     return { kind: "paid", paymentIntentId, receipt: encodeBase64Json(settlement), settlement };
   }
 
@@ -210,4 +308,15 @@ export class X402Gate {
     if (answer && (res.ok || res.status === 400) && ("isValid" in answer || "success" in answer)) return answer;
     throw new Error(`${path} answered ${res.status}`);
   }
+}
+
+const isCents = (value: unknown): value is number => typeof value === "number" && Number.isSafeInteger(value) && value > 0;
+
+/** The upto terms of the options (both maxAmount and unitAmount, whole positive cents, unit <= maximum), or null. */
+function uptoTermsOf(options: PaywallX402Options, name: string): UptoTerms | null {
+  const { maxAmount, unitAmount } = options;
+  if (maxAmount === undefined && unitAmount === undefined) return null;
+  if (!isCents(maxAmount) || !isCents(unitAmount) || unitAmount > maxAmount)
+    throw new TypeError(`${name}: x402's upto needs maxAmount and unitAmount, positive whole cents, unitAmount <= maxAmount.`);
+  return { maxAmount, unitAmount };
 }

@@ -73,6 +73,11 @@ export type ListRefundsParams = Query<"listRefunds">;
 export type Dispute = Schemas["Dispute"];
 export type UpdateDisputeParams = Schemas["UpdateDisputeParams"];
 export type EvidencePack = Schemas["EvidencePack"];
+export type SpendingAgent = Schemas["SpendingAgent"];
+export type CreateSpendingAgentParams = Schemas["CreateSpendingAgentParams"];
+export type SetSpendingPolicyParams = Schemas["SetSpendingPolicyParams"];
+export type SpendingPolicyResult = Schemas["SpendingPolicyResult"];
+export type ListSpendingAgentsParams = Query<"listSpendingAgents">;
 export type ListDisputesParams = Query<"listDisputes">;
 
 export type Balance = Schemas["Balance"];

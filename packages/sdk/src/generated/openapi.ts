@@ -873,6 +873,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/spending_agents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a spending agent
+         * @description Restricted keys need `spending_agents: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        get: operations["getSpendingAgent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spending_agents/{id}/policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a spending agent's policy (`default`: the payer's default policy)
+         * @description Restricted keys need `spending_agents: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        post: operations["setSpendingPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spending_agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the payer's spending agents
+         * @description Restricted keys need `spending_agents: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        get: operations["listSpendingAgents"];
+        put?: never;
+        /**
+         * Create a spending agent (the payer's key)
+         * @description Restricted keys need `spending_agents: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        post: operations["createSpendingAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/paywall/pay": {
         parameters: {
             query?: never;
@@ -2804,9 +2868,44 @@ export interface components {
             amount?: number;
             reason?: string;
         };
+        CreateSpendingAgentParams: {
+            name: string;
+            description?: string;
+            walletAddresses?: string[];
+            policy?: {
+                budgets?: {
+                    /** @enum {string} */
+                    window: "day" | "week" | "month";
+                    currency: string;
+                    amount: number;
+                }[];
+                maxPerTransaction?: {
+                    currency: string;
+                    amount: number;
+                }[];
+                /** @default null */
+                allowedMerchants?: string[] | null;
+                /** @default [] */
+                deniedMerchants?: string[];
+                /** @default null */
+                allowedProtocols?: ("api" | "pay_page" | "paywall" | "meter" | "spt" | "x402" | "mpp" | "acp" | "a2a" | "ap2" | "mcp" | "visa" | "mastercard")[] | null;
+                approvalThreshold?: {
+                    currency: string;
+                    amount: number;
+                }[];
+                /** @default null */
+                hours?: {
+                    start: string;
+                    end: string;
+                }[] | null;
+            };
+            metadata?: {
+                [key: string]: string;
+            };
+        };
         CreateWebhookEndpointParams: {
             url: string;
-            enabledEvents?: ("order.paid" | "order.refunded" | "order.canceled" | "payment_intent.processing" | "payment_intent.captured" | "payment_intent.settled" | "payment_intent.refunded" | "payment_intent.failed" | "payment_intent.expired" | "payment_intent.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed")[];
+            enabledEvents?: ("order.paid" | "order.refunded" | "order.canceled" | "payment_intent.processing" | "payment_intent.captured" | "payment_intent.settled" | "payment_intent.refunded" | "payment_intent.failed" | "payment_intent.expired" | "payment_intent.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.policy_refused")[];
             description?: string;
             /** @enum {string} */
             format?: "service" | "acp";
@@ -3077,6 +3176,7 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             };
+            spendingAgentId?: string;
         };
         OpenApiDocument: {
             openapi: string;
@@ -3396,7 +3496,7 @@ export interface components {
             /** @constant */
             object: "event";
             /** @enum {string} */
-            type: "order.paid" | "order.refunded" | "order.canceled" | "payment_intent.processing" | "payment_intent.captured" | "payment_intent.settled" | "payment_intent.refunded" | "payment_intent.failed" | "payment_intent.expired" | "payment_intent.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed";
+            type: "order.paid" | "order.refunded" | "order.canceled" | "payment_intent.processing" | "payment_intent.captured" | "payment_intent.settled" | "payment_intent.refunded" | "payment_intent.failed" | "payment_intent.expired" | "payment_intent.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.policy_refused";
             data: {
                 [key: string]: unknown;
             };
@@ -3408,6 +3508,33 @@ export interface components {
             object: "list";
             data: components["schemas"]["ServiceEvent"][];
             hasMore: boolean;
+        };
+        SetSpendingPolicyParams: {
+            budgets?: {
+                /** @enum {string} */
+                window: "day" | "week" | "month";
+                currency: string;
+                amount: number;
+            }[];
+            maxPerTransaction?: {
+                currency: string;
+                amount: number;
+            }[];
+            /** @default null */
+            allowedMerchants?: string[] | null;
+            /** @default [] */
+            deniedMerchants?: string[];
+            /** @default null */
+            allowedProtocols?: ("api" | "pay_page" | "paywall" | "meter" | "spt" | "x402" | "mpp" | "acp" | "a2a" | "ap2" | "mcp" | "visa" | "mastercard")[] | null;
+            approvalThreshold?: {
+                currency: string;
+                amount: number;
+            }[];
+            /** @default null */
+            hours?: {
+                start: string;
+                end: string;
+            }[] | null;
         };
         SetX402PayoutAddressParams: {
             network: string;
@@ -3431,6 +3558,7 @@ export interface components {
             redeemedAmount: number | null;
             paymentIntentId: string | null;
             revokedAt: components["schemas"]["Timestamp"] | null;
+            spendingAgentId: string | null;
             livemode: boolean;
             createdAt: components["schemas"]["Timestamp"];
         };
@@ -3439,6 +3567,93 @@ export interface components {
             object: "list";
             data: components["schemas"]["SharedPaymentToken"][];
             hasMore: boolean;
+        };
+        SpendingAgent: {
+            id: string;
+            /** @constant */
+            object: "spending_agent";
+            name: string;
+            description: string | null;
+            walletAddresses: string[];
+            policy: {
+                /** @default [] */
+                budgets: {
+                    /** @enum {string} */
+                    window: "day" | "week" | "month";
+                    currency: unknown;
+                    amount: number;
+                }[];
+                /** @default [] */
+                maxPerTransaction: {
+                    currency: unknown;
+                    amount: number;
+                }[];
+                /** @default null */
+                allowedMerchants: string[] | null;
+                /** @default [] */
+                deniedMerchants: string[];
+                /** @default null */
+                allowedProtocols: ("api" | "pay_page" | "paywall" | "meter" | "spt" | "x402" | "mpp" | "acp" | "a2a" | "ap2" | "mcp" | "visa" | "mastercard")[] | null;
+                /** @default [] */
+                approvalThreshold: {
+                    currency: unknown;
+                    amount: number;
+                }[];
+                /** @default null */
+                hours: {
+                    start: string;
+                    end: string;
+                }[] | null;
+            } | null;
+            metadata: {
+                [key: string]: string;
+            };
+            livemode: boolean;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        SpendingAgentList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["SpendingAgent"][];
+            hasMore: boolean;
+        };
+        SpendingPolicyResult: {
+            /** @constant */
+            object: "spending_policy";
+            spendingAgentId: string | null;
+            policy: {
+                /** @default [] */
+                budgets: {
+                    /** @enum {string} */
+                    window: "day" | "week" | "month";
+                    currency: unknown;
+                    amount: number;
+                }[];
+                /** @default [] */
+                maxPerTransaction: {
+                    currency: unknown;
+                    amount: number;
+                }[];
+                /** @default null */
+                allowedMerchants: string[] | null;
+                /** @default [] */
+                deniedMerchants: string[];
+                /** @default null */
+                allowedProtocols: ("api" | "pay_page" | "paywall" | "meter" | "spt" | "x402" | "mpp" | "acp" | "a2a" | "ap2" | "mcp" | "visa" | "mastercard")[] | null;
+                /** @default [] */
+                approvalThreshold: {
+                    currency: unknown;
+                    amount: number;
+                }[];
+                /** @default null */
+                hours: {
+                    start: string;
+                    end: string;
+                }[] | null;
+            };
+            livemode: boolean;
+            updatedAt: components["schemas"]["Timestamp"];
         };
         TestWallet: {
             /** @constant */
@@ -3519,7 +3734,7 @@ export interface components {
         };
         UpdateWebhookEndpointParams: {
             url?: string;
-            enabledEvents?: ("order.paid" | "order.refunded" | "order.canceled" | "payment_intent.processing" | "payment_intent.captured" | "payment_intent.settled" | "payment_intent.refunded" | "payment_intent.failed" | "payment_intent.expired" | "payment_intent.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed")[];
+            enabledEvents?: ("order.paid" | "order.refunded" | "order.canceled" | "payment_intent.processing" | "payment_intent.captured" | "payment_intent.settled" | "payment_intent.refunded" | "payment_intent.failed" | "payment_intent.expired" | "payment_intent.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.policy_refused")[];
             description?: string | null;
             /** @enum {string} */
             status?: "enabled" | "disabled";
@@ -4860,7 +5075,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 startingAfter?: string;
-                type?: "order.paid" | "order.refunded" | "order.canceled" | "payment_intent.processing" | "payment_intent.captured" | "payment_intent.settled" | "payment_intent.refunded" | "payment_intent.failed" | "payment_intent.expired" | "payment_intent.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed";
+                type?: "order.paid" | "order.refunded" | "order.canceled" | "payment_intent.processing" | "payment_intent.captured" | "payment_intent.settled" | "payment_intent.refunded" | "payment_intent.failed" | "payment_intent.expired" | "payment_intent.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.policy_refused";
             };
             header?: never;
             path?: never;
@@ -5433,6 +5648,143 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SharedPaymentToken"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSpendingAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpendingAgent"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    setSpendingPolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key gets the first answer again (stored 24 hours). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetSpendingPolicyParams"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpendingPolicyResult"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listSpendingAgents: {
+        parameters: {
+            query?: {
+                limit?: number;
+                startingAfter?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpendingAgentList"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createSpendingAgent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key gets the first answer again (stored 24 hours). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSpendingAgentParams"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpendingAgent"];
                 };
             };
             /** @description An error in the error contract */
@@ -8550,6 +8902,7 @@ export interface operations {
                     agentKeyId?: string;
                     agentOperator?: string;
                     merchantId: string;
+                    spendingAgentId?: string;
                     limits: {
                         maxAmount: number;
                         currency: string;

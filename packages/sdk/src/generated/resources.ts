@@ -205,6 +205,20 @@ export function sharedPaymentTokensResource(send: Send) {
   };
 }
 
+export function spendingAgentsResource(send: Send) {
+  return {
+    retrieve: (spendingAgentId: string, options?: RequestOptions) =>
+      send<T.SpendingAgent>("GET", `/v1/spending_agents/${segment(spendingAgentId)}`, undefined, options),
+    setPolicy: (spendingAgentId: string, params: T.SetSpendingPolicyParams, options?: RequestOptions) =>
+      send<T.SpendingPolicyResult>("POST", `/v1/spending_agents/${segment(spendingAgentId)}/policy`, params, options),
+    list: (params?: T.ListSpendingAgentsParams, options?: RequestOptions) =>
+      send<T.List<T.SpendingAgent>>("GET", `/v1/spending_agents${query(params)}`, undefined, options),
+    /** The PAYER creates an agent whose credentials its spending policy governs. */
+    create: (params: T.CreateSpendingAgentParams, options?: RequestOptions) =>
+      send<T.SpendingAgent>("POST", `/v1/spending_agents`, params, options),
+  };
+}
+
 export function webhookEndpointsResource(send: Send) {
   return {
     listDeliveries: (endpointId: string, params?: T.ListParams, options?: RequestOptions) =>
@@ -252,6 +266,7 @@ export class ServiceResources {
   readonly products: ReturnType<typeof productsResource>;
   readonly refunds: ReturnType<typeof refundsResource>;
   readonly sharedPaymentTokens: ReturnType<typeof sharedPaymentTokensResource>;
+  readonly spendingAgents: ReturnType<typeof spendingAgentsResource>;
   readonly webhookEndpoints: ReturnType<typeof webhookEndpointsResource>;
 
   constructor(send: Send) {
@@ -269,6 +284,7 @@ export class ServiceResources {
     this.products = productsResource(send);
     this.refunds = refundsResource(send);
     this.sharedPaymentTokens = sharedPaymentTokensResource(send);
+    this.spendingAgents = spendingAgentsResource(send);
     this.webhookEndpoints = webhookEndpointsResource(send);
   }
 }

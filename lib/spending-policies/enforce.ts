@@ -1,0 +1,206 @@
+// The spending policy at the charge (docs/spending-policies.md): captureCheckout calls enforceSpendingPolicy in the
+// capture's own transaction, after the checkout is locked and before the rail is asked, whenever the credential
+// names a spending agent (a shared payment token, an agentic token) or the payer's wallet is one an agent lists
+// (x402). Rules in order: deny list, allow list, protocols, hours, per-transaction maximum, approval threshold,
+// budgets. Budgets count through lib/spend-limits (key `spending_agent:<sag>:<window>`): one atomic upsert per
+// window decides, in the database, whether the charge fits, so concurrent charges in any number of processes
+// never pass a budget. A refusal is PAYMENT_DECLINED naming the rule in details.reason and rolls the whole
+// request back (nothing written, nothing charged); a decline after the reservation gives it back (releaseSpendingHold).
+import { getDb, type Db } from "../db";
+import { DomainError } from "../errors";
+import { emitEvent } from "../events/emit-event";
+import { periodStartOf, releaseSpend, reserveSpend, type SpendReservation } from "../spend-limits";
+import { BUDGET_WINDOWS, type PolicyReason, type SpendingPolicyInput } from "./schemas";
+import { storedPolicy } from "./serialize";
+
+/** Who pays, as the credential tells it: the spending agent it names, or the x402 payer's wallet address. */
+export interface SpendingContext {
+  spendingAgentId?: string | null;
+  walletAddress?: string;
+  /** How it pays: the PaymentIntent's source (spt, mpp, acp, ap2, mastercard, x402, a2a). */
+  protocol: string;
+}
+
+/** The charge checked: the payee, the amount (minor units) and currency. */
+export interface PolicyCharge {
+  merchantId: string;
+  livemode: boolean;
+  amount: number;
+  currency: string;
+}
+
+/** What a passed check counted: given back by releaseSpendingHold when the charge is declined. */
+export interface SpendingHold {
+  spendingAgentId: string;
+  reservations: Pick<SpendReservation, "counterKey" | "periodStart" | "currency" | "amount">[];
+}
+
+/** 402 PAYMENT_DECLINED naming the rule; nothing is written (the request rolls back). */
+export class SpendingPolicyRefusal extends DomainError {
+  constructor(
+    readonly reason: PolicyReason,
+    message: string,
+    details: Record<string, unknown>,
+  ) {
+    super("PAYMENT_DECLINED", `${message} Nothing was charged.`, { reason, ...details });
+  }
+}
+
+const ADJECTIVE = { day: "daily", week: "weekly", month: "monthly" } as const;
+
+interface AgentPolicy {
+  id: string;
+  payer: string;
+  policy: SpendingPolicyInput | null;
+}
+
+/** The agent the credential names (or the wallet belongs to), with its policy or else the payer's default. */
+async function agentPolicyOf(tx: Db, ctx: SpendingContext, livemode: boolean): Promise<AgentPolicy | null> {
+  type Row = { id: string; merchant_id: string; policy: unknown; default_policy: unknown };
+  let rows: Row[] = [];
+  if (ctx.spendingAgentId) {
+    rows = await tx.$queryRaw<Row[]>`
+      SELECT a.id, a.merchant_id, a.policy, d.policy AS default_policy
+        FROM spending_agents a
+        LEFT JOIN spending_policy_defaults d ON d.merchant_id = a.merchant_id AND d.livemode = a.livemode
+       WHERE a.id = ${ctx.spendingAgentId} AND a.livemode = ${livemode}`;
+  } else if (ctx.walletAddress) {
+    rows = await tx.$queryRaw<Row[]>`
+      SELECT a.id, a.merchant_id, a.policy, d.policy AS default_policy
+        FROM spending_agent_wallets w
+        JOIN spending_agents a ON a.id = w.spending_agent_id
+        LEFT JOIN spending_policy_defaults d ON d.merchant_id = a.merchant_id AND d.livemode = a.livemode
+       WHERE w.livemode = ${livemode} AND w.address = ${ctx.walletAddress.toLowerCase()}`;
+  }
+  const row = rows[0];
+  if (!row) return null;
+  return { id: row.id, payer: row.merchant_id, policy: storedPolicy(row.policy) ?? storedPolicy(row.default_policy) };
+}
+
+/** UTC minutes of the day of "HH:MM" ("24:00" is 1440). */
+function minutesOf(hhmm: string): number {
+  return Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+}
+
+function withinHours(hours: { start: string; end: string }[], at: Date): boolean {
+  const now = at.getUTCHours() * 60 + at.getUTCMinutes();
+  return hours.some(({ start, end }) => {
+    const [s, e] = [minutesOf(start), minutesOf(end)];
+    return s < e ? now >= s && now < e : now >= s || now < e; // start after end wraps past midnight
+  });
+}
+
+/** The first rule (before budgets) the charge breaks, or null. */
+function ruleBroken(policy: SpendingPolicyInput, ctx: SpendingContext, charge: PolicyCharge, at: Date): SpendingPolicyRefusal | null {
+  if (
+    policy.deniedMerchants.includes(charge.merchantId) ||
+    (policy.allowedMerchants && !policy.allowedMerchants.includes(charge.merchantId))
+  )
+    return new SpendingPolicyRefusal("merchant_not_allowed", `The spending policy does not allow paying merchant ${charge.merchantId}.`, {
+      merchantId: charge.merchantId,
+    });
+  if (policy.allowedProtocols && !policy.allowedProtocols.includes(ctx.protocol as never))
+    return new SpendingPolicyRefusal("protocol_not_allowed", `The spending policy does not allow paying by ${ctx.protocol}.`, {
+      protocol: ctx.protocol,
+    });
+  if (policy.hours && !withinHours(policy.hours, at))
+    return new SpendingPolicyRefusal("outside_hours", "The spending policy does not allow charges at this time of day (UTC).", {
+      hours: policy.hours,
+    });
+  const max = policy.maxPerTransaction.find((m) => m.currency === charge.currency);
+  if (max && charge.amount > max.amount)
+    return new SpendingPolicyRefusal(
+      "amount_over_maximum",
+      `The charge (${charge.amount} ${charge.currency}) is more than the spending policy's per-transaction maximum (${max.amount}).`,
+      { maximum: max.amount, currency: charge.currency },
+    );
+  const threshold = policy.approvalThreshold.find((m) => m.currency === charge.currency);
+  if (threshold && charge.amount > threshold.amount)
+    return new SpendingPolicyRefusal(
+      "approval_required_not_available",
+      `The charge (${charge.amount} ${charge.currency}) is above the spending policy's approval threshold (${threshold.amount}), and approvals are not available yet.`,
+      { approvalThreshold: threshold.amount, currency: charge.currency },
+    );
+  if (policy.budgets.length && !policy.budgets.some((b) => b.currency === charge.currency))
+    return new SpendingPolicyRefusal("budget_exceeded", `The spending policy has no budget in ${charge.currency}.`, {
+      currency: charge.currency,
+    });
+  return null;
+}
+
+/**
+ * Checks the charge against the paying agent's policy and counts it against its budgets, in the capture's
+ * transaction. null: no spending agent pays (or it has no policy): nothing to check. Throws SpendingPolicyRefusal.
+ */
+export async function enforceSpendingPolicy(
+  tx: Db,
+  ctx: SpendingContext,
+  charge: PolicyCharge,
+  at: Date = new Date(),
+): Promise<SpendingHold | null> {
+  if (!ctx.spendingAgentId && !ctx.walletAddress) return null;
+  const agent = await agentPolicyOf(tx, ctx, charge.livemode);
+  if (!agent?.policy) return null;
+  const refuse = (refusal: SpendingPolicyRefusal): never => {
+    Object.assign(refusal.details, { spendingAgentId: agent.id });
+    recordRefusal(agent, ctx, charge, refusal);
+    throw refusal;
+  };
+  const broken = ruleBroken(agent.policy, ctx, charge, at);
+  if (broken) refuse(broken);
+
+  const reservations: SpendingHold["reservations"] = [];
+  // One order for every charge (day, week, month): two charges never take the counters' row locks crosswise.
+  const budgets = agent.policy.budgets
+    .filter((b) => b.currency === charge.currency)
+    .sort((a, b) => BUDGET_WINDOWS.indexOf(a.window) - BUDGET_WINDOWS.indexOf(b.window));
+  for (const budget of budgets) {
+    const r = {
+      counterKey: `spending_agent:${agent.id}:${budget.window}`,
+      periodStart: periodStartOf(budget.window, at),
+      currency: charge.currency,
+      amount: charge.amount,
+      limit: budget.amount,
+    };
+    const result = await reserveSpend(tx, r);
+    if (!result.ok)
+      refuse(
+        new SpendingPolicyRefusal(
+          "budget_exceeded",
+          `The spending agent's ${ADJECTIVE[budget.window]} budget would be exceeded (spent ${result.spent} of ${budget.amount} ${charge.currency}).`,
+          { window: budget.window, budget: budget.amount, spent: result.spent, currency: charge.currency },
+        ),
+      );
+    reservations.push(r);
+  }
+  return { spendingAgentId: agent.id, reservations };
+}
+
+/** A charge that passed the check but moved no money (a decline that commits): its budgets get it back. */
+export async function releaseSpendingHold(tx: Db, hold: SpendingHold | null): Promise<void> {
+  for (const r of hold?.reservations ?? []) await releaseSpend(tx, r);
+}
+
+/**
+ * payment.policy_refused for the payer (sent only to endpoints that subscribe to it by name). The refusal rolls its
+ * request back, so the event is written on its own, right after, without waiting: the refused request's
+ * connection is not held up for it. A crash between the two loses the notice, never money.
+ */
+function recordRefusal(agent: AgentPolicy, ctx: SpendingContext, charge: PolicyCharge, refusal: SpendingPolicyRefusal): void {
+  const object = {
+    object: "spending_policy_refusal",
+    spendingAgentId: agent.id,
+    reason: refusal.reason,
+    message: refusal.message,
+    protocol: ctx.protocol,
+    merchantId: charge.merchantId,
+    amount: charge.amount,
+    currency: charge.currency,
+    createdAt: new Date().toISOString(),
+  };
+  setImmediate(() => {
+    emitEvent(getDb(), { merchantId: agent.payer, livemode: charge.livemode }, "payment.policy_refused", object).catch((err: unknown) =>
+      console.error("[spending-policies] payment.policy_refused not recorded:", err instanceof Error ? err.message : err),
+    );
+  });
+}
