@@ -21,6 +21,7 @@ import { a2aClient, agentBase, AP2_EXT, data, dataOf, send, text, userMessage } 
 import { registerAgentKey } from "../helpers/agent-registration";
 import { baseUrl, call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
+import { checkV1Response, recordV1Response } from "../helpers/openapi-responses";
 import { capture, openCheckout, sleep, tick } from "../helpers/payments";
 import { startTestServer } from "../helpers/server";
 
@@ -57,9 +58,12 @@ async function disputeOf(key: string, paymentIntentId: string, base?: string) {
 const jwks = () => createRemoteJWKSet(new URL(`${baseUrl()}/.well-known/jwks.json`));
 
 async function pdfText(key: string, pdfUrl: string): Promise<string> {
-  const res = await fetch(`${baseUrl()}${new URL(pdfUrl).pathname}`, { headers: { Authorization: `Bearer ${key}` } });
+  const url = `${baseUrl()}${new URL(pdfUrl).pathname}`;
+  const res = await fetch(url, { headers: { Authorization: `Bearer ${key}` } });
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toBe("application/pdf");
+  // Read as bytes, not through call(): recorded here as the documented success it is (tests/global-setup.ts).
+  recordV1Response(checkV1Response("GET", url, res.status, "application/pdf", null));
   // verbosity 0: text extraction needs no standard font data, so pdfjs need not warn about its absence.
   const pdf = await getDocument({ data: new Uint8Array(await res.arrayBuffer()), verbosity: 0 }).promise;
   const pages: string[] = [];
