@@ -55,12 +55,8 @@ describe("x402 upto on the test chain (Permit2 and the upto proxy from their sou
     expect((await chain.client.getCode({ address: UPTO_PROXY_ADDRESS }))?.length).toBeGreaterThan(1000);
   });
 
-  it("authorized 100, settled 37 by the official facilitator scheme over our signer: the chain moves 37, once", async () => {
-    const recorded: Hex[] = [];
-    const signer = facilitatorSigner({ chainId: chain.chainId, rpcUrl: chain.rpcUrl }, chain.facilitatorKey, {
-      beforeBroadcast: async (hash) => void recorded.push(hash),
-    });
-    const facilitator = new UptoFacilitatorScheme(signer);
+  /** A fresh payee's requirements of 100 cents at most, and the stock upto client's authorization of them by a payer holding `funds`. */
+  async function authorizedUpTo100(facilitator: UptoFacilitatorScheme, funds: bigint) {
     const payTo = privateKeyToAccount(generatePrivateKey()).address;
     const requirements: PaymentRequirements = {
       scheme: "upto",
@@ -71,7 +67,7 @@ describe("x402 upto on the test chain (Permit2 and the upto proxy from their sou
       maxTimeoutSeconds: 300,
       extra: { name: chain.token.name, version: chain.token.version, ...facilitator.getExtra(chain.network) },
     };
-    const payer = await approvingPayer(1_000_000n);
+    const payer = await approvingPayer(funds);
     const client = new x402Client()
       .setSpendControls({ allowedAssets: [{ network: requirements.network, asset: requirements.asset }] })
       .register(requirements.network, new UptoClientScheme(toClientEvmSigner(payer.account, chain.client)));
@@ -80,6 +76,16 @@ describe("x402 upto on the test chain (Permit2 and the upto proxy from their sou
       resource: { url: "http://merchant.test/generate" },
       accepts: [requirements],
     });
+    return { payTo, requirements, payer, payload };
+  }
+
+  it("authorized 100, settled 37 by the official facilitator scheme over our signer: the chain moves 37, once", async () => {
+    const recorded: Hex[] = [];
+    const signer = facilitatorSigner({ chainId: chain.chainId, rpcUrl: chain.rpcUrl }, chain.facilitatorKey, {
+      beforeBroadcast: async (hash) => void recorded.push(hash),
+    });
+    const facilitator = new UptoFacilitatorScheme(signer);
+    const { payTo, requirements, payer, payload } = await authorizedUpTo100(facilitator, 1_000_000n);
 
     expect(await facilitator.verify(payload, requirements)).toMatchObject({ isValid: true, payer: payer.address });
     const settled = await facilitator.settle(payload, { ...requirements, amount: (37n * CENT).toString() });
@@ -100,25 +106,7 @@ describe("x402 upto on the test chain (Permit2 and the upto proxy from their sou
   it("a settlement above the authorized maximum is refused before anything is sent", async () => {
     const signer = facilitatorSigner({ chainId: chain.chainId, rpcUrl: chain.rpcUrl }, chain.facilitatorKey);
     const facilitator = new UptoFacilitatorScheme(signer);
-    const payTo = privateKeyToAccount(generatePrivateKey()).address;
-    const requirements: PaymentRequirements = {
-      scheme: "upto",
-      network: chain.network as `eip155:${string}`,
-      amount: (100n * CENT).toString(),
-      asset: chain.token.address,
-      payTo,
-      maxTimeoutSeconds: 300,
-      extra: { name: chain.token.name, version: chain.token.version, ...facilitator.getExtra(chain.network) },
-    };
-    const payer = await approvingPayer(2_000_000n);
-    const client = new x402Client()
-      .setSpendControls({ allowedAssets: [{ network: requirements.network, asset: requirements.asset }] })
-      .register(requirements.network, new UptoClientScheme(toClientEvmSigner(payer.account, chain.client)));
-    const payload = await client.createPaymentPayload({
-      x402Version: 2,
-      resource: { url: "http://merchant.test/generate" },
-      accepts: [requirements],
-    });
+    const { payTo, requirements, payload } = await authorizedUpTo100(facilitator, 2_000_000n);
     const block = await chain.blockNumber();
     expect(await facilitator.settle(payload, { ...requirements, amount: (101n * CENT).toString() })).toMatchObject({
       success: false,
