@@ -73,6 +73,9 @@ test("a forwarded paid resource: its method, whether its answers are kept, and i
   const keep = dialog.getByLabel(/Keep each paid answer/);
   await expect(keep).toBeChecked();
   await keep.uncheck();
+  const listed = dialog.getByLabel(/List it in this deployment's discovery catalogs/);
+  await expect(listed).not.toBeChecked();
+  await listed.check();
   await expectAccessible(page);
   await dialog.getByRole("button", { name: "Create paid resource" }).click();
   await expect(dialog).toContainText("Save your forwarding secret");
@@ -88,6 +91,7 @@ test("a forwarded paid resource: its method, whether its answers are kept, and i
     url: "https://api.example.com/jobs",
     method: "POST",
     replayable: false,
+    listed: true,
     forwardingSecretSet: true,
   });
   expect(list.data[0].forwardingSecret).toBeUndefined();

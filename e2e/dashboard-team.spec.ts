@@ -6,32 +6,12 @@
 // 360 and 1280 px.
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
-import { createApiKeyInDashboard, newSignedInMerchant, signIn } from "./support/dashboard";
+import { createApiKeyInDashboard, newSignedInMerchant, signIn, dashboardPost } from "./support/dashboard";
 import { mailedLink } from "./support/mail";
 import { expectAccessible } from "./support/pay";
 import { addEndpointInDashboard } from "./support/webhooks";
 
 const WIDTHS = [360, 1280];
-
-/** A dashboard API call from the page, as dashboardFetch makes it (its CSRF token, its merchant). */
-async function dashboardPost(page: Page, path: string, body: unknown) {
-  return page.evaluate(
-    async ({ path, body }) => {
-      const meta = (name: string) => document.querySelector(`meta[name="${name}"]`)?.getAttribute("content") ?? "";
-      const res = await fetch(path, {
-        method: "POST",
-        headers: {
-          "Content-Type": "application/json",
-          "X-CSRF-Token": meta("aps-csrf-token"),
-          "X-Dashboard-Merchant": meta("aps-dashboard-merchant"),
-        },
-        body: JSON.stringify(body),
-      });
-      return { status: res.status, body: await res.json() };
-    },
-    { path, body },
-  );
-}
 
 async function paidOrder(request: APIRequestContext, key: string): Promise<string> {
   const headers = { Authorization: `Bearer ${key}` };

@@ -32,6 +32,7 @@ export const ID_PREFIXES = {
   railRefund: "rr",
   oauthGrant: "oag",
   acpCheckoutSession: "acs",
+  acpSigningKey: "acpk",
   agentKey: "agk",
   agentKeyChallenge: "akc",
   agenticToken: "atk",
@@ -44,6 +45,8 @@ export const ID_PREFIXES = {
   eventStreamLease: "esl",
   dispute: "dp",
   spendingAgent: "sag",
+  spendingAgentWalletChallenge: "swc",
+  approvalRequest: "apr",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

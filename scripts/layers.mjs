@@ -30,6 +30,7 @@ export const LAYERS = {
   // The service's own objects and rules, in one order among themselves (tests/unit/layering.test.ts): no HTTP.
   domain: [
     "accounts",
+    "approvals",
     "checkouts",
     "customers",
     "disputes",

@@ -97,3 +97,23 @@ export async function createApiKeyInDashboard(page: Page, name = "Server key"): 
   await dialog.getByRole("button", { name: "Done" }).click();
   return secret;
 }
+
+/** A dashboard API call from the page, as dashboardFetch makes it (its CSRF token, its merchant). */
+export async function dashboardPost(page: Page, path: string, body: unknown) {
+  return page.evaluate(
+    async ({ path, body }) => {
+      const meta = (name: string) => document.querySelector(`meta[name="${name}"]`)?.getAttribute("content") ?? "";
+      const res = await fetch(path, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          "X-CSRF-Token": meta("aps-csrf-token"),
+          "X-Dashboard-Merchant": meta("aps-dashboard-merchant"),
+        },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: await res.json() };
+    },
+    { path, body },
+  );
+}

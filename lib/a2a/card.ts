@@ -5,7 +5,7 @@
 // activates the one it pays with).
 import { AgentCard } from "@a2a-js/sdk";
 import { env } from "../env";
-import { A2A_VERSIONS, AP2_EXTENSION_URI, X402_EXTENSION_URI } from "../integrations/a2a-versions";
+import { A2A_VERSIONS, AP2_EXTENSION_URI, AP2_V02_EXTENSION_URI, X402_EXTENSION_URI } from "../integrations/a2a-versions";
 
 export function agentUrl(merchantId: string, base = env.BASE_URL): string {
   return `${base}/a2a/${merchantId}`;
@@ -42,6 +42,13 @@ export function buildAgentCard(merchant: { id: string; name: string }, base = en
             "AP2: the agent returns a CartMandate signed by the merchant (JWKS at /ap2/:merchantId/jwks.json) and settles a PaymentMandate.",
           required: false,
           params: { roles: ["merchant"] },
+        },
+        {
+          uri: AP2_V02_EXTENSION_URI,
+          description:
+            "AP2 v0.2: the agent returns a checkout signed by the merchant (ap2.checkout) and settles SD-JWT Checkout and Payment Mandates (ap2.mandates.CheckoutMandateSdJwt, ap2.mandates.PaymentMandateSdJwt), answering signed receipts.",
+          required: false,
+          params: { roles: ["merchant"], version: "0.2" },
         },
       ],
     },

@@ -1,6 +1,6 @@
 // The merchant agent's executor (docs/a2a.md): one skill, "catalog": browse the merchant's active products, and
 // buy them. A purchase is a task: INPUT_REQUIRED with the terms (x402: PaymentRequired in the status message's
-// metadata; AP2: a signed CartMandate artifact), then the buyer's payment in a follow-up message on the same task
+// metadata; AP2: a signed CartMandate artifact; AP2 v0.2: the signed checkout, ap2-v02-task.ts), then the buyer's payment in a follow-up message on the same task
 // settles through lib/x402 or lib/ap2 into the one ledger (source a2a / ap2), and the task completes with its
 // receipts, or fails with the extension's error code and nothing charged. What the agent asked for is kept in the
 // task's metadata (TERMS_KEY), which only the agent writes, and the payment is checked against it.
@@ -16,7 +16,8 @@ import { issueCartMandate, type CartTerms } from "../ap2/cart-mandate";
 import { sha256B64url } from "../ap2/canonical";
 import { MandateRefused, payMandate } from "../ap2/pay-mandate";
 import { serviceReceiptOf } from "../receipts/service-receipt";
-import { AP2_EXTENSION_URI, X402_EXTENSION_URI } from "../integrations/a2a-versions";
+import { AP2_EXTENSION_URI, AP2_V02_EXTENSION_URI, X402_EXTENSION_URI } from "../integrations/a2a-versions";
+import { offerAp2V02, settleAp2V02, type Ap2V02Terms } from "./ap2-v02-task";
 import { agentUrl } from "./card";
 import { agentMessage, AP2_KEYS, dataOf, dataPart, textOf, textPart, TERMS_KEY, withStatus, X402_KEYS } from "./protocol";
 import { paymentRequiredFor, settleInTask } from "./x402-payment";
@@ -30,10 +31,12 @@ type Intent =
   { kind: "browse" } | { kind: "buy"; items: z.output<typeof BuyItems> } | { kind: "invalid"; message: string } | { kind: "help" };
 
 interface Terms {
-  method: "x402" | "ap2";
+  method: "x402" | "ap2" | Ap2V02Terms["method"];
   cart: CartTerms;
   x402?: Awaited<ReturnType<typeof paymentRequiredFor>>;
   ap2?: { jti: string; cartId: string };
+  /** AP2 v0.2 (ap2-v02-task.ts): the checkout the mandates bind to. */
+  checkoutId?: string;
 }
 
 /** What the buyer asks for: a data part ({ action, items }) or text ("browse", "buy prd_... 2"). */
@@ -190,6 +193,11 @@ export class MerchantAgent implements AgentExecutor {
         { metadata: { ...task.metadata, [TERMS_KEY]: terms } },
       );
     }
+    // AP2 v0.2 when the buyer asks for it (before v0.1, which stays for the agents that ask for it alone).
+    if (extensions.has(AP2_V02_EXTENSION_URI)) {
+      ctx.context.addActivatedExtension(AP2_V02_EXTENSION_URI);
+      return offerAp2V02(task, this.parties(ctx), cart, summary);
+    }
     if (extensions.has(AP2_EXTENSION_URI)) {
       ctx.context.addActivatedExtension(AP2_EXTENSION_URI);
       const issued = await issueCartMandate(getDb(), this.scope, this.merchant, task.id, cart, agentUrl(this.merchant.id));
@@ -220,6 +228,11 @@ export class MerchantAgent implements AgentExecutor {
         textPart(`To buy, activate a payment extension (A2A-Extensions: ${X402_EXTENSION_URI} or ${AP2_EXTENSION_URI}).`),
       ]),
     );
+  }
+
+  /** The seller, and the buyer: the caller's merchant (serve-agent.ts's Buyer), who owns the mandates' key and token. */
+  private parties(ctx: RequestContext) {
+    return { scope: this.scope, merchant: this.merchant, buyerMerchantId: ctx.context.user?.userName ?? "" };
   }
 
   private async browse(task: Task): Promise<Task> {
@@ -267,6 +280,11 @@ export class MerchantAgent implements AgentExecutor {
     }
     if (terms.method === "x402" && status === "payment-submitted")
       return this.settleX402(ctx, task, terms, message.metadata?.[X402_KEYS.payload]);
+    if (terms.method === "ap2_v02") {
+      ctx.context.addActivatedExtension(AP2_V02_EXTENSION_URI);
+      const settled = await settleAp2V02(task, this.parties(ctx), terms as Ap2V02Terms, message);
+      if (settled) return settled;
+    }
     const paymentMandate = dataOf(message).find((d) => d[AP2_KEYS.paymentMandate] !== undefined);
     if (terms.method === "ap2" && paymentMandate) {
       const cartMandate = dataOf(message).find((d) => d[AP2_KEYS.cartMandate] !== undefined)?.[AP2_KEYS.cartMandate];
@@ -275,7 +293,9 @@ export class MerchantAgent implements AgentExecutor {
     const expected =
       terms.method === "x402"
         ? `a message with metadata ${X402_KEYS.status}: "payment-submitted" and ${X402_KEYS.payload}`
-        : `a data part ${AP2_KEYS.paymentMandate}`;
+        : terms.method === "ap2"
+          ? `a data part ${AP2_KEYS.paymentMandate}`
+          : "data parts ap2.mandates.CheckoutMandateSdJwt and ap2.mandates.PaymentMandateSdJwt";
     return withStatus(
       task,
       TaskState.TASK_STATE_INPUT_REQUIRED,

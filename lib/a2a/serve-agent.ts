@@ -24,7 +24,7 @@ import { byClientIp, pipeline, type Steps } from "../http/pipeline";
 import type { Caller } from "../scope";
 import { readBodyText } from "../http/read-body";
 import { allows, isPermissionDenied, PermissionDeniedError, type Permission } from "../merchants/permissions";
-import { AP2_EXTENSION_URI } from "../integrations/a2a-versions";
+import { AP2_EXTENSION_URI, AP2_V02_EXTENSION_URI } from "../integrations/a2a-versions";
 import { agentCardJson, buildAgentCard } from "./card";
 import { signAgentCard } from "./card-signature";
 import { MerchantRequestHandler } from "./request-handler";
@@ -83,6 +83,11 @@ const ANYONE: Steps<undefined> = { authenticate: byClientIp, claims: false, erro
 export const A2A_PERMISSION: Permission = ["a2a", "write"];
 export const AP2_PERMISSION: Permission = ["ap2", "write"];
 
+/** Whether an extensions header activates AP2 (v0.1 or v0.2), which needs AP2_PERMISSION. */
+export function asksForAp2(extensionHeader: string | undefined): boolean {
+  return !!extensionHeader && (extensionHeader.includes(AP2_EXTENSION_URI) || extensionHeader.includes(AP2_V02_EXTENSION_URI));
+}
+
 /** POST /a2a/:merchantId: JSON-RPC; the SDK reads the body. */
 export const serveAgentRpc = pipeline(
   BUYER,
@@ -101,8 +106,7 @@ async function answerRpc(req: Request, principal: Caller, merchantId: string, he
   const handler = new MerchantRequestHandler(card, merchant, scope);
   // A2A-Extensions (v1.0) or X-A2A-Extensions (v0.3, and what the a2a-x402 spec v0.2 names): either activates.
   const extensionHeader = [req.headers.get(HTTP_EXTENSION_HEADER), req.headers.get(LEGACY_HTTP_EXTENSION_HEADER)].filter(Boolean).join(",");
-  if (extensionHeader.includes(AP2_EXTENSION_URI) && !allows(principal.permissions, AP2_PERMISSION))
-    throw new PermissionDeniedError(AP2_PERMISSION);
+  if (asksForAp2(extensionHeader) && !allows(principal.permissions, AP2_PERMISSION)) throw new PermissionDeniedError(AP2_PERMISSION);
   const context = new ServerCallContext({
     user: new Buyer(principal.merchantId),
     requestedVersion: version,

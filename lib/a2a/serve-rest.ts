@@ -41,13 +41,12 @@ import { byApiKey } from "../http/authenticate";
 import type { HttpResult } from "../http/errors";
 import { pipeline, type Steps } from "../http/pipeline";
 import { readBodyText } from "../http/read-body";
-import { AP2_EXTENSION_URI } from "../integrations/a2a-versions";
 import { findAgentMerchant } from "../merchants/find-agent-merchant";
 import { allows, isPermissionDenied, PermissionDeniedError, type Permission } from "../merchants/permissions";
 import type { Caller } from "../scope";
 import { buildAgentCard } from "./card";
 import { MerchantRequestHandler } from "./request-handler";
-import { A2A_PERMISSION, AP2_PERMISSION, Buyer } from "./serve-agent";
+import { A2A_PERMISSION, AP2_PERMISSION, asksForAp2, Buyer } from "./serve-agent";
 import { firstOf, sseResponse } from "./sse";
 
 const BODY_LIMIT = 256 * 1024;
@@ -284,8 +283,7 @@ async function answerRest(req: Request, principal: Caller, merchantId: string, h
     })
     .join("/");
   const extensionHeader = req.headers.get(HTTP_EXTENSION_HEADER) ?? undefined;
-  if (extensionHeader?.includes(AP2_EXTENSION_URI) && !allows(principal.permissions, AP2_PERMISSION))
-    throw new PermissionDeniedError(AP2_PERMISSION);
+  if (asksForAp2(extensionHeader) && !allows(principal.permissions, AP2_PERMISSION)) throw new PermissionDeniedError(AP2_PERMISSION);
   const card = buildAgentCard(merchant);
   const context = new ServerCallContext({
     user: new Buyer(principal.merchantId),

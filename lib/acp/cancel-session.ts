@@ -6,9 +6,10 @@ import { Reply } from "../http/api";
 import type { Scope } from "../scope";
 import { lockSession } from "./lock-session";
 import { transitionSession } from "./transitions";
-import { viewSession } from "./view-session";
+import type { AcpVersion } from "./schemas";
+import { viewInVersion } from "./view-session-2026";
 
-export async function cancelSession(tx: Db, scope: Scope, id: string) {
+export async function cancelSession(tx: Db, scope: Scope, id: string, version: AcpVersion) {
   const session = await lockSession(tx, scope, id);
   if (session.status !== "open") {
     return new Reply(405, {
@@ -18,5 +19,5 @@ export async function cancelSession(tx: Db, scope: Scope, id: string) {
     });
   }
   const canceled = await transitionSession(tx, id, "canceled", { canceledAt: new Date() });
-  return viewSession(tx, canceled);
+  return viewInVersion(tx, canceled, version);
 }

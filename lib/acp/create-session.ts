@@ -4,6 +4,7 @@ import { Reply } from "../http/api";
 import { createId } from "../ids";
 import type { Scope } from "../scope";
 import type { CreateSessionInput } from "./schemas";
+import { SESSION_TTL_MS } from "./session-status";
 import { priceCart, viewSession } from "./view-session";
 
 export async function createSession(tx: Db, scope: Scope, input: CreateSessionInput) {
@@ -17,6 +18,7 @@ export async function createSession(tx: Db, scope: Scope, input: CreateSessionIn
       items: input.items,
       buyer: input.buyer ?? undefined,
       fulfillmentDetails: input.fulfillment_details ?? undefined,
+      expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
       createdAt: now,
       updatedAt: now,
     },

@@ -18,11 +18,13 @@ import type { HandlerContext } from "../http/api";
 import { byApiKey } from "../http/authenticate";
 import { toErrorResult, type ErrorBody, type HttpResult } from "../http/errors";
 import { pipeline, type Authenticate, type Infer, type Steps } from "../http/pipeline";
-import { UNREADABLE_BODY } from "../http/read-body";
+import { parseJsonBody, UNREADABLE_BODY } from "../http/read-body";
 import { IDEMPOTENCY_IN_FLIGHT, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_REUSED } from "../idempotency/claims";
 import type { Permission } from "../merchants/permissions";
 import type { Caller } from "../scope";
-import { SUPPORTED_API_VERSIONS, type AcpError } from "./schemas";
+import { parseOrThrow } from "../validation/parse";
+import { SUPPORTED_API_VERSIONS, type AcpError, type AcpVersion } from "./schemas";
+import { verifyRequestSignature } from "./signing";
 
 const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -194,14 +196,35 @@ const STEPS: Record<AcpApi, Steps<Caller>> = {
   delegate_payment: { authenticate: byAcpKey, claims: true, errorResult: acpErrorResult("delegate_payment") },
 };
 
+/** The API-Version a request is answered in (checked by the authentication step before any handler runs). */
+export function apiVersionOf(req: Request): AcpVersion {
+  return (req.headers.get("api-version") ?? "").trim() as AcpVersion;
+}
+
+export type AcpContext<B> = HandlerContext<B, undefined, "secret"> & { version: AcpVersion };
+
 export function acpRoute<B extends z.ZodType | undefined = undefined>(
   options: AcpOptions<B>,
-  handler: (ctx: HandlerContext<Infer<B>, undefined, "secret">) => unknown,
+  handler: (ctx: AcpContext<Infer<B>>) => unknown,
 ) {
   const { kind, ...rest } = options;
-  return pipeline<Caller, B, undefined, "prisma">(STEPS[kind], { ...rest, bodyLimitBytes: BODY_LIMIT_BYTES }, ({ caller, ...ctx }) =>
-    handler({ ...ctx, principal: caller }),
+  return pipeline<Caller, B, undefined, "prisma">(
+    STEPS[kind],
+    { ...rest, bodyLimitBytes: BODY_LIMIT_BYTES },
+    async ({ caller, ...ctx }) => {
+      await verifyRequestSignature(ctx.tx, caller, ctx.req, ctx.rawBody); // when the merchant configured a key (lib/acp/signing.ts)
+      return handler({ ...ctx, principal: caller, version: apiVersionOf(ctx.req) });
+    },
   );
+}
+
+/** An /acp route whose body schema depends on the API-Version asked (`body(version)`). */
+export function acpVersionedRoute<V>(
+  options: Omit<AcpOptions<undefined>, "body"> & { body: (version: AcpVersion) => z.ZodType<V> },
+  handler: (ctx: AcpContext<V>) => unknown,
+) {
+  const { body, ...rest } = options;
+  return acpRoute(rest, (ctx) => handler({ ...ctx, body: parseOrThrow(body(ctx.version), parseJsonBody(ctx.rawBody ?? "")) }));
 }
 
 /** Any other method on an /acp route: 405 as ACP's flat error, with Allow. */

@@ -7,8 +7,12 @@
 // test suite validates every ACP response against them (tests/http/acp*.http.test.ts). docs/acp.md.
 import { z } from "zod";
 
-/** The API-Version values this service answers (ACP dates). */
-export const SUPPORTED_API_VERSIONS = ["2026-01-16"] as const;
+/**
+ * The API-Version values this service answers (ACP dates). 2026-01-16 is answered with this module's objects;
+ * 2026-01-30 and 2026-04-17 (payment handlers, capabilities, extensions) with lib/acp/schemas-2026.ts.
+ */
+export const SUPPORTED_API_VERSIONS = ["2026-01-16", "2026-01-30", "2026-04-17"] as const;
+export type AcpVersion = (typeof SUPPORTED_API_VERSIONS)[number];
 
 const str = (max = 1024) => z.string().max(max);
 const Int = z.number().int();

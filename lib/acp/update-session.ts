@@ -1,16 +1,18 @@
 // POST /acp/checkout_sessions/:id: replaces the cart's items, buyer, fulfillment details or selected
-// fulfillment options of an open session and answers its new authoritative state. A completed or canceled
-// session cannot change (409 invalid_request `checkout_session_<status>`).
+// fulfillment options of an open session and answers its new authoritative state (2026-01-16; 2026-01-30 and later:
+// lib/acp/update-session-2026.ts). A completed, canceled or expired session cannot change (409 invalid_request
+// `checkout_session_<status>`).
 import type { Db } from "../db";
 import type { Scope } from "../scope";
 import { acpError } from "./http";
 import { lockSession } from "./lock-session";
 import type { UpdateSessionInput } from "./schemas";
+import { assertChangeable } from "./session-status";
 import { DIGITAL_OPTION_ID, viewSession, type CartItem } from "./view-session";
 
 export async function updateSession(tx: Db, scope: Scope, id: string, input: UpdateSessionInput) {
   const session = await lockSession(tx, scope, id);
-  if (session.status !== "open") throw sessionClosed(id, session.status);
+  assertChangeable(session);
   const items = input.items ?? (session.items as unknown as CartItem[]);
   const lineIds = new Set(items.map((_, index) => `li_${index + 1}`));
   input.selected_fulfillment_options?.forEach((selected, index) => {
@@ -42,8 +44,4 @@ export async function updateSession(tx: Db, scope: Scope, id: string, input: Upd
     },
   });
   return viewSession(tx, updated);
-}
-
-export function sessionClosed(id: string, status: string) {
-  return acpError("CONFLICT", `Checkout session ${id} is ${status}.`, { type: "invalid_request", code: `checkout_session_${status}` });
 }

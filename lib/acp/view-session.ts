@@ -10,7 +10,10 @@ import { env } from "../env";
 import type { AcpCheckoutSession, Product } from "../generated/prisma/client";
 import type { SoldItem } from "../checkouts/price-items";
 import { serviceReceiptOf } from "../receipts/service-receipt";
+import { awaitsApproval } from "../approvals/read";
 import type { CheckoutSessionObject } from "./schemas";
+import { authenticationView } from "./three-ds";
+import { legacyOpenStatus } from "./session-status";
 import type { StoredSessionStatus } from "./transitions";
 
 type Line = CheckoutSessionObject["line_items"][number];
@@ -30,6 +33,8 @@ export interface PricedCart {
   total: number;
   /** Catalog items to sell, when the cart is ready for payment. */
   sale: { productId: string; quantity: number }[];
+  /** The cart's products of this merchant and mode, by id. */
+  products: Map<string, Product>;
 }
 
 export const DIGITAL_OPTION_ID = "digital";
@@ -108,6 +113,7 @@ export async function priceCart(db: Db, scope: { merchantId: string; livemode: b
     messages,
     total,
     sale: messages.length ? [] : items.map((item) => ({ productId: item.id, quantity: item.quantity })),
+    products,
   };
 }
 
@@ -175,7 +181,17 @@ export async function viewSession(db: Db, session: AcpCheckoutSession, priced?: 
       merchant_id: session.merchantId,
       supported_payment_methods: [{ type: "card", supported_card_networks: ["mastercard", "visa"] }],
     },
-    status: status === "open" ? (messages.some((m) => m.type === "error") ? "not_ready_for_payment" : "ready_for_payment") : status,
+    status:
+      (await legacyOpenStatus(db, session)) ?? // expired or being completed (lib/acp/session-status.ts)
+      (status !== "open"
+        ? status
+        : // The payer's approval pending (docs/approvals.md): 2026-01-16 has no pending_approval, and in_progress
+          // is its status for a payment under way.
+          (await awaitsApproval(db, session.id))
+          ? "in_progress"
+          : messages.some((m) => m.type === "error")
+            ? "not_ready_for_payment"
+            : "ready_for_payment"),
     currency,
     line_items: lines,
     ...(session.fulfillmentDetails
@@ -189,5 +205,6 @@ export async function viewSession(db: Db, session: AcpCheckoutSession, priced?: 
     messages,
     links: [],
     ...(order ? { order } : {}),
+    ...(await authenticationView(db, session)), // 3-D Secure: authentication_required and its metadata (lib/acp/three-ds.ts)
   };
 }

@@ -11,11 +11,22 @@ import type { AgentKey } from "../generated/prisma/client";
 import { createId } from "../ids";
 import { listNewestFirst, NEWEST_FIRST } from "../pagination";
 import type { Scope } from "../scope";
+import { requireOwnSpendingAgent } from "../spending-policies/agents";
 import { ListQuery } from "../validation/common";
 import { jwkThumbprint, PublicJwk, publishedJwk, RFC9421_TEST_KEY_THUMBPRINT } from "./jwk";
 import type { Network } from "./profiles";
 
-export const RegisterAgentBody = z.object({ name: z.string().trim().min(1).max(200), jwk: PublicJwk }).strict();
+export const RegisterAgentBody = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    jwk: PublicJwk,
+    /** The payer's spending agent whose policy governs what this key's agent pays (docs/spending-policies.md). */
+    spendingAgentId: z
+      .string()
+      .regex(/^sag_[0-9A-Za-z]{1,64}$/, "must be a sag_ id")
+      .optional(),
+  })
+  .strict();
 export type RegisterAgentInput = z.output<typeof RegisterAgentBody>;
 export const ListAgentsQuery = z.object({ ...ListQuery.shape }).strict();
 
@@ -38,6 +49,7 @@ export function serializeAgentKey(key: AgentKey) {
     status: key.status,
     signatureAgent: signatureAgentOf(key),
     revokedAt: key.revokedAt?.toISOString() ?? null,
+    spendingAgentId: key.spendingAgentId,
     livemode: key.livemode,
     createdAt: key.createdAt.toISOString(),
   };
@@ -58,12 +70,13 @@ export function registrableKeyid(owner: Scope, input: RegisterAgentInput): strin
 export async function insertAgentKey(tx: Db, owner: Scope, network: Network, input: RegisterAgentInput) {
   const keyid = registrableKeyid(owner, input);
   const pending = network === "mastercard" && input.name.startsWith("pending_");
+  const spendingAgentId = await requireOwnSpendingAgent(tx, owner, input.spendingAgentId); // another payer's: 404
   const now = new Date();
   const rows = await tx.$queryRaw<{ id: string }[]>`
-    INSERT INTO agent_keys (id, merchant_id, livemode, network, name, jwk, alg, keyid, status, created_at, updated_at)
+    INSERT INTO agent_keys (id, merchant_id, livemode, network, name, jwk, alg, keyid, status, spending_agent_id, created_at, updated_at)
     VALUES (${createId("agentKey")}, ${owner.merchantId}, ${owner.livemode}, ${network}, ${input.name},
             ${JSON.stringify({ kty: input.jwk.kty, crv: input.jwk.crv, x: input.jwk.x })}::jsonb, 'ed25519', ${keyid},
-            ${pending ? "pending_verification" : "active"}, ${now}, ${now})
+            ${pending ? "pending_verification" : "active"}, ${spendingAgentId}, ${now}, ${now})
     ON CONFLICT (network, livemode, keyid) DO NOTHING RETURNING id`;
   if (!rows[0])
     throw new ConflictError(`This public key (keyid ${keyid}) is already registered on ${network}.`, {

@@ -37,8 +37,18 @@ export interface AgentCapture {
   source: "visa" | "mastercard";
   /** `operator`: a foreign agent operator's origin (docs/cards.md "Foreign agent operators"), recorded with the rest. */
   agent: AgentRecord;
-  /** The credential's spending agent, when it names one (docs/spending-policies.md): checked at the capture. */
+  /**
+   * The credential's spending agent, when it names one (docs/spending-policies.md): checked at the capture. A
+   * credential naming none pays under the agent key's spending agent, if the key names one.
+   */
   spending?: SpendingContext;
+}
+
+/** The spending agent of the credential, else of the agent key that signed (one primary-key read). */
+async function spendingOf(tx: Db, c: AgentCapture): Promise<SpendingContext | undefined> {
+  if (c.spending || !c.agent.agentKeyId) return c.spending;
+  const key = await tx.agentKey.findUnique({ where: { id: c.agent.agentKeyId }, select: { spendingAgentId: true } });
+  return key?.spendingAgentId ? { spendingAgentId: key.spendingAgentId, protocol: c.source } : undefined;
 }
 
 export async function captureWithAgent(tx: Db, c: AgentCapture) {
@@ -51,6 +61,6 @@ export async function captureWithAgent(tx: Db, c: AgentCapture) {
     c.seller,
     c.checkout.id,
     { paymentMethod: c.paymentMethod, ...c.billing },
-    { walletOwner: c.payer, chargeKey: c.chargeKey, verifiedAgent: c.agent.verified, spending: c.spending },
+    { walletOwner: c.payer, chargeKey: c.chargeKey, verifiedAgent: c.agent.verified, spending: await spendingOf(tx, c) },
   );
 }

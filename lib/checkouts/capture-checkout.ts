@@ -48,6 +48,8 @@ export interface CaptureHooks {
    * here, after the checkout is locked and before the rail is asked; a refusal rolls everything back.
    */
   spending?: SpendingContext;
+  /** The payer passed 3-D Secure for this charge, as the caller verified (an ACP authentication_result, lib/acp/three-ds.ts). */
+  authenticated?: boolean;
 }
 
 export async function captureCheckout(tx: Db, scope: Scope, id: string, input: CaptureCheckoutInput, hooks: CaptureHooks = {}) {
@@ -82,6 +84,7 @@ export async function captureCheckout(tx: Db, scope: Scope, id: string, input: C
         livemode: scope.livemode,
         amount: checkout.amount,
         currency: checkout.currency,
+        checkoutId: checkout.id,
       })
     : null;
   const charged = await chargePayment(tx, pi, {
@@ -90,6 +93,7 @@ export async function captureCheckout(tx: Db, scope: Scope, id: string, input: C
     paymentMethod: input.paymentMethod,
     chargeKey: hooks.chargeKey,
     afterRailCharge: hooks.afterRailCharge,
+    authenticated: hooks.authenticated,
   });
   const applied = await appliedCharge(tx, checkout, charged, owner.follower.order);
   if (applied.kind === "declined") {

@@ -1,15 +1,18 @@
-// Checkout lifecycle: open until paid (complete), expired, canceled, or its charge failed. The one place a
-// checkout's status changes.
+// Checkout lifecycle: open until paid (complete), expired, canceled, or its charge failed; a charge above a
+// spending policy's approval threshold waits in pending_approval (await-approval.ts) until a person approves
+// (open again, then charged), declines (canceled) or the request expires (expired). The one place a checkout's
+// status changes.
 import type { Db } from "../db";
 import { Prisma, type Checkout } from "../generated/prisma/client";
 import { transition } from "../sql-model";
 import type { TransitionTable } from "../state-machine";
 
-export const CHECKOUT_STATUSES = ["open", "complete", "expired", "canceled", "failed"] as const;
+export const CHECKOUT_STATUSES = ["open", "pending_approval", "complete", "expired", "canceled", "failed"] as const;
 export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
 
 export const CHECKOUT_TRANSITIONS: TransitionTable<CheckoutStatus> = {
-  open: ["complete", "expired", "canceled", "failed"],
+  open: ["complete", "expired", "canceled", "failed", "pending_approval"],
+  pending_approval: ["open", "expired", "canceled"],
   complete: [],
   expired: [],
   canceled: [],
@@ -23,6 +26,6 @@ export const CHECKOUTS = {
   transitions: CHECKOUT_TRANSITIONS,
 };
 
-export function transitionCheckout(tx: Db, id: string, to: CheckoutStatus): Promise<Checkout> {
-  return transition<Checkout, CheckoutStatus>(tx, CHECKOUTS, id, to);
+export function transitionCheckout(tx: Db, id: string, to: CheckoutStatus, changes: Record<string, unknown> = {}): Promise<Checkout> {
+  return transition<Checkout, CheckoutStatus>(tx, CHECKOUTS, id, to, changes);
 }

@@ -6,6 +6,7 @@ import { purgeLinkTokens } from "../auth/email-links";
 import { purgePendingSignUps } from "../auth/pending-sign-ups";
 import { purgeSignInThrottles } from "../auth/limits";
 import { purgeEndedSessions } from "../auth/sessions";
+import { expireApprovalRequests } from "../shared-payment-tokens/expire-approvals";
 import { expireOverdueCheckouts } from "../checkouts/expire-checkouts";
 import { getDb } from "../db";
 import { decideDisputes, openTestDisputes } from "../disputes/run-test-disputes";
@@ -31,6 +32,8 @@ import { fanOutEvents } from "../webhooks/fan-out";
 type Task = () => Promise<number>;
 
 const TASKS: Record<string, Task> = {
+  // Before checkouts: an expired approval request ends its checkout (pending_approval, which the checkout sweep skips).
+  approvalRequestsExpired: () => expireApprovalRequests(getDb()),
   checkoutsExpired: () => expireOverdueCheckouts(getDb()),
   meterReservationsExpired: () => expireReservations(getDb()),
   // Before settlement, so funds a late reconcile finds for a closed meter are returned in this same tick.

@@ -23,6 +23,8 @@ export const DASHBOARD_NAV: NavItem[] = [
   { href: "/dashboard/paid-resources", label: "Paid resources" },
   { href: "/dashboard/meters", label: "Meters" },
   { href: "/dashboard/shared-payment-tokens", label: "Payment tokens" },
+  { href: "/dashboard/spending-agents", label: "Spending agents" },
+  { href: "/dashboard/approvals", label: "Approvals" },
   { href: "/dashboard/webhooks", label: "Webhooks" },
   { href: "/dashboard/events", label: "Events" },
   { href: "/dashboard/api-keys", label: "API keys", role: "developer" },

@@ -23,6 +23,11 @@ export const OPT_IN_EVENT_TYPES = [
   "dispute.closed",
   // A charge a spending policy refused (docs/spending-policies.md), sent to the payer's endpoints that name it.
   "payment.policy_refused",
+  // Human approval of a charge above a spending policy's threshold (docs/approvals.md): the payer's events.
+  "approval_request.created",
+  "approval_request.approved",
+  "approval_request.declined",
+  "approval_request.expired",
 ] as const;
 
 export const EVENT_TYPES = [...DEFAULT_EVENT_TYPES, ...OPT_IN_EVENT_TYPES] as const;

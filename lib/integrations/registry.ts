@@ -8,7 +8,7 @@ import { SUPPORTED_API_VERSIONS } from "../acp/schemas";
 import { env } from "../env";
 import { SCOPES } from "../oauth/config";
 import { liveNetworks } from "../chains/live-networks";
-import { A2A_VERSIONS, AP2_EXTENSION_URI, X402_EXTENSION_URI } from "./a2a-versions";
+import { A2A_VERSIONS, AP2_EXTENSION_URI, AP2_V02_EXTENSION_URI, X402_EXTENSION_URI } from "./a2a-versions";
 
 export interface Integration {
   id: string;
@@ -89,7 +89,7 @@ const a2a: Entry = (base) => ({
   binding: "JSONRPC",
   auth: ["api_key"],
   skills: ["catalog"],
-  extensions: [X402_EXTENSION_URI, AP2_EXTENSION_URI],
+  extensions: [X402_EXTENSION_URI, AP2_EXTENSION_URI, AP2_V02_EXTENSION_URI],
   endpoints: { agent: `${base}/a2a/{merchantId}`, agentCard: `${base}/a2a/{merchantId}/.well-known/agent-card.json` },
 });
 
@@ -97,8 +97,10 @@ const a2a: Entry = (base) => ({
 // PaymentMandates paid with a shared payment token (spt_), over the A2A merchant agent.
 const ap2: Entry = (base) => ({
   id: "ap2",
-  versions: ["0.1"],
+  versions: ["0.1", "0.2"],
   extension: AP2_EXTENSION_URI,
+  /** v0.2 over A2A (its SD-JWT mandates; also over the /ap2 JSON endpoints). */
+  extensionV02: AP2_V02_EXTENSION_URI,
   roles: ["merchant", "payment-processor"],
   mandates: ["CartMandate", "PaymentMandate"],
   paymentMethods: [`${base}/v1/shared_payment_tokens`],

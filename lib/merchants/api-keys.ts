@@ -9,6 +9,7 @@ import type { Db } from "../db";
 import { ConflictError, NotFoundError } from "../errors";
 import type { ApiKey } from "../generated/prisma/client";
 import type { Scope } from "../scope";
+import { requireOwnSpendingAgent } from "../spending-policies/agents";
 import { createApiKey } from "./create-api-key";
 import { normalizePermissions, PermissionsInput } from "./permissions";
 
@@ -17,6 +18,8 @@ export const CreateApiKeyBody = z
     name: z.string().trim().min(1).max(100).optional(),
     /** Present: a restricted key (`rk_`) with these grants; absent: a secret key (`sk_`). */
     permissions: PermissionsInput.optional(),
+    /** The merchant's spending agent whose policy governs what this key pays as a payer (docs/spending-policies.md). */
+    spendingAgentId: z.string().min(1).max(64).optional(),
   })
   .strict();
 export type CreateApiKeyInput = z.output<typeof CreateApiKeyBody>;
@@ -65,6 +68,7 @@ export function serializeApiKey(key: ApiKey) {
     revokedAt: key.revokedAt?.toISOString() ?? null,
     expiresAt: key.expiresAt?.toISOString() ?? null,
     rolledFromId: key.rolledFromId,
+    spendingAgentId: key.spendingAgentId,
   };
 }
 export type ApiKeyObject = ReturnType<typeof serializeApiKey>;
@@ -96,6 +100,7 @@ export async function createScopedApiKey(tx: Db, scope: Scope, input: CreateApiK
   const created = await createApiKey(tx, scope.merchantId, scope.livemode, input.name, {
     permissions: input.permissions,
     createdByRole: actor.role,
+    spendingAgentId: await requireOwnSpendingAgent(tx, scope, input.spendingAgentId), // another merchant's: 404
   });
   const key = await tx.apiKey.findUniqueOrThrow({ where: { id: created.id } });
   const object = serializeApiKey(key);
@@ -120,13 +125,15 @@ export async function revokeApiKey(tx: Db, scope: Scope, id: string, actor: KeyA
  */
 export async function rollApiKey(tx: Db, scope: Scope, id: string, input: RollApiKeyInput, actor: KeyActor = {}) {
   const graceSeconds = input.expiresInSeconds ?? 0;
-  const [old] = await tx.$queryRaw<{ id: string; name: string | null; permissions: unknown; expires_at: Date | null }[]>`
+  const [old] = await tx.$queryRaw<
+    { id: string; name: string | null; permissions: unknown; expires_at: Date | null; spending_agent_id: string | null }[]
+  >`
     UPDATE api_keys
        SET expires_at = CASE WHEN ${graceSeconds}::int > 0 THEN now() + make_interval(secs => ${graceSeconds}::int) END,
            revoked_at = CASE WHEN ${graceSeconds}::int = 0 THEN now() END
      WHERE id = ${id} AND merchant_id = ${scope.merchantId} AND livemode = ${scope.livemode}
        AND revoked_at IS NULL AND expires_at IS NULL
-     RETURNING id, name, permissions, expires_at`;
+     RETURNING id, name, permissions, expires_at, spending_agent_id`;
   if (!old) {
     const exists = await tx.apiKey.findFirst({ where: { id, merchantId: scope.merchantId, livemode: scope.livemode } });
     if (!exists) throw new NotFoundError("api_key", id);
@@ -137,6 +144,7 @@ export async function rollApiKey(tx: Db, scope: Scope, id: string, input: RollAp
     permissions,
     rolledFromId: old.id,
     createdByRole: actor.role,
+    spendingAgentId: old.spending_agent_id,
   });
   const [previous, key] = await Promise.all([
     tx.apiKey.findUniqueOrThrow({ where: { id: old.id } }),

@@ -25,6 +25,8 @@ export interface KeySettings {
   rolledFromId?: string;
   /** The role of the dashboard user making it (absent: the merchant's creation or the operator CLI). */
   createdByRole?: string;
+  /** The spending agent whose policy governs what the key pays (docs/spending-policies.md). */
+  spendingAgentId?: string | null;
 }
 
 export class ApiKeyLimitError extends ForbiddenError {
@@ -61,6 +63,7 @@ export async function createApiKey(
       permissions: settings.permissions ? storedPermissions(settings.permissions) : undefined,
       rolledFromId: settings.rolledFromId ?? null,
       createdByRole: settings.createdByRole ?? null,
+      spendingAgentId: settings.spendingAgentId ?? null,
     },
   });
   return { id: key.id, livemode, secret, prefix: key.prefix };

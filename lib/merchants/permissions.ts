@@ -23,6 +23,8 @@ export const RESOURCES = [
   "shared_payment_tokens",
   // Spending agents and their policies (docs/spending-policies.md): read lists and retrieves them; write creates them and sets policies.
   "spending_agents",
+  // Approval requests (docs/approvals.md): read lists and retrieves them; write approves and declines (money moves on approval).
+  "approval_requests",
   "paywall",
   // Signed receipts (GET /v1/payment_intents/:id/receipt, read only): a resource of its own, so that a key that
   // gathers evidence (receipts for a dispute) needs no access to list or search the PaymentIntents.

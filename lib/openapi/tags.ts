@@ -19,6 +19,10 @@ export const TAGS: { name: string; description?: string }[] = [
     name: "Spending agents",
     description: "The payer's spending agents and their policies, enforced at every charge (docs/spending-policies.md)",
   },
+  {
+    name: "Approval requests",
+    description: "Charges above a spending policy's approval threshold, waiting for the payer to approve or decline (docs/approvals.md)",
+  },
   { name: "Paywall" },
   { name: "Paid resources" },
   { name: "Meters" },

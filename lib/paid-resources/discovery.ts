@@ -64,7 +64,7 @@ export interface ListedQuery {
   offset: number;
   limit: number;
   /** x402: the live networks a merchant must have a payout address on (one of them), and USD prices only. */
-  x402?: { networks: string[] | null; scheme?: string };
+  x402?: { networks: string[] | null; scheme?: string; merchantIds?: string[] };
 }
 
 /** One page of the deployment's listed, active resources of a mode, oldest first (stable under additions), and their total. */
@@ -75,6 +75,7 @@ export async function listedResources(db: Db, livemode: boolean, query: ListedQu
     const networks = query.x402.networks;
     if (networks !== null) where.merchant = { x402PayoutAddresses: { some: { replacedAt: null, network: { in: networks } } } };
     if (query.x402.scheme !== undefined) where.scheme = query.x402.scheme;
+    if (query.x402.merchantIds !== undefined) where.merchantId = { in: query.x402.merchantIds }; // the payTo filter's
   } else where.scheme = "exact"; // MPP sells fixed prices only (a usage-priced resource is x402 upto's)
   const [rows, total] = await Promise.all([
     db.paidResource.findMany({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }], skip: query.offset, take: query.limit }),

@@ -20,6 +20,8 @@ export interface ChargeRequest extends Omit<ApplyOptions, "rail" | "chargeKey"> 
   chargeKey?: string;
   /** Test instrument: runs right after the rail answered, before anything is written (fault injection). */
   afterRailCharge?: () => void;
+  /** The payer passed 3-D Secure for this charge (rail.ts ChargeRequest.authenticated). */
+  authenticated?: boolean;
 }
 
 /** Whether a failed rail call certainly took nothing (a refusal before processing, or the breaker's fast fail). */
@@ -36,7 +38,7 @@ export async function chargePayment(tx: Db, pi: PaymentIntent, request: ChargeRe
   const { rail, paymentMethod } = request;
   const attempt = await recordAttempt(pi.id, rail.name, paymentMethod, request.chargeKey);
   const outcome = await rail
-    .charge({ key: attempt.chargeKey, amount: pi.amount, currency: pi.currency, paymentMethod })
+    .charge({ key: attempt.chargeKey, amount: pi.amount, currency: pi.currency, paymentMethod, authenticated: request.authenticated })
     .catch(async (err) => {
       if (railCertainlyNotCharged(err)) await closeAttemptNotCharged(attempt.id, "failed");
       throw err;

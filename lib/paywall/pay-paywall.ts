@@ -16,6 +16,7 @@ import { transaction, type Db } from "../db";
 import { keepCommittedState, PaymentDeclinedError, type DomainError } from "../errors";
 import type { PaymentIntent } from "../generated/prisma/client";
 import type { Caller, Scope } from "../scope";
+import { spendingOfApiKey } from "../spending-policies/agents";
 import { openPaywallCheckout } from "./open-paywall-checkout";
 import { assertSameRequest, findOrOpenByRequestKey, requestDigest } from "../idempotency/request-key";
 import type { PaymentIntentStatus } from "../payments/transitions";
@@ -36,13 +37,14 @@ export async function payPaywall(db: Db, payer: Caller, input: PayPaywallInput, 
   let failure: DomainError | null;
   try {
     const settled = await transaction((tx) =>
-      keepCommittedState(() =>
+      keepCommittedState(async () =>
         captureCheckout(
           tx,
           payee,
           pi.checkoutId!,
           { paymentMethod: input.paymentMethod, billingCountry: input.billingCountry },
-          { ...hooks, walletOwner: payerScope },
+          // The payer's key may name a spending agent (docs/spending-policies.md): its policy is checked at the capture.
+          { ...hooks, walletOwner: payerScope, spending: await spendingOfApiKey(tx, payer.apiKeyId, "paywall") },
         ),
       ),
     );

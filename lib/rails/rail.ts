@@ -7,6 +7,8 @@ export interface ChargeRequest {
   amount: number;
   currency: string;
   paymentMethod: string;
+  /** The payer passed 3-D Secure for this charge (verified by the caller: an ACP authentication_result). */
+  authenticated?: boolean;
 }
 
 /**

@@ -22,7 +22,17 @@ export const TEST_PAYMENT_METHODS: Record<string, TestOutcome> = {
   pm_card_createDisputeDuplicate: { status: "succeeded" },
   pm_card_createDisputeSubscriptionCanceled: { status: "succeeded" },
   pm_card_createDisputeInquiry: { status: "succeeded" },
+  // Demands 3-D Secure (Stripe's 4000002760003184): charged only with an authentication the caller verified (an
+  // ACP authentication_result, lib/acp/three-ds.ts); without one the rail declines it `authentication_required`.
+  pm_card_authenticationRequired: { status: "succeeded" },
 };
+
+/** Payment methods the rail charges only when the payer passed 3-D Secure for the charge. */
+const AUTHENTICATION_REQUIRED = new Set(["pm_card_authenticationRequired"]);
+
+export function requiresAuthentication(paymentMethod: string): boolean {
+  return AUTHENTICATION_REQUIRED.has(paymentMethod);
+}
 
 /** The outcome of a test payment method id, or undefined for an id the table does not hold. */
 export function testPaymentMethodOutcome(paymentMethod: string): TestOutcome | undefined {
@@ -40,6 +50,8 @@ export const TEST_CARD_NUMBERS: Record<string, string> = {
   "4000000000000259": "pm_card_createDispute",
   "4000000000002685": "pm_card_createDisputeProductNotReceived",
   "4000000000001976": "pm_card_createDisputeInquiry",
+  // 3-D Secure required (docs/acp.md "3-D Secure").
+  "4000002760003184": "pm_card_authenticationRequired",
 };
 
 /** Maps a test card number (spaces and dashes allowed) to the payment method to capture with, or null. */

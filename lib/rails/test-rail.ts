@@ -6,7 +6,7 @@ import { sqlOn, statement } from "../db";
 import { createId } from "../ids";
 import { sidePool, sideTransaction } from "../side-pool";
 import { RailUnavailableError, type ChargeRequest, type ChargeResult, type Rail, type RefundRequest, type RefundResult } from "./rail";
-import { isCustomerWalletMethod, isX402TestPaymentMethod, testPaymentMethodOutcome } from "./test-cards";
+import { isCustomerWalletMethod, isX402TestPaymentMethod, requiresAuthentication, testPaymentMethodOutcome } from "./test-cards";
 import { testRailDisputes } from "./test-rail-disputes";
 
 interface ChargeRow {
@@ -89,6 +89,8 @@ export const testRail: Rail = {
     const known = testPaymentMethodOutcome(request.paymentMethod);
     if (known?.status === "unavailable") throw new RailUnavailableError("The test rail is unavailable (pm_rail_unavailable).", true);
     if (known?.status === "declined") return chargeWithoutWallet(request, "declined", known.reason);
+    if (requiresAuthentication(request.paymentMethod) && !request.authenticated)
+      return chargeWithoutWallet(request, "declined", "authentication_required");
     if (isCustomerWalletMethod(request.paymentMethod)) return chargeWallet(request);
     if (!known && !isX402TestPaymentMethod(request.paymentMethod))
       return chargeWithoutWallet(request, "declined", "invalid_payment_method");

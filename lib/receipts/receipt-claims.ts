@@ -1,10 +1,12 @@
 // The claims of a receipt, as the contract fixes them ("Receipts"): what the captured PaymentIntent records, and no
 // more. `payer` is who paid as the payment names them: the x402 signer's address (or the MPP credential's source),
 // else the card-network agent key that paid, else the customer; null when the payment names nobody (a card paid
-// on the hosted page without a customer). orderId and paidResourceId are left out when the payment has none.
+// on the hosted page without a customer). orderId and paidResourceId are left out when the payment has none;
+// `mandate` names the mandate a payment was made under (receipt-mandate.ts), left out when there is none.
 import type { PaymentIntent } from "../generated/prisma/client";
 import { env } from "../env";
 import { InvariantViolation } from "../errors";
+import type { ReceiptMandate } from "./receipt-mandate";
 
 export type PayerType = "address" | "agent_key" | "customer";
 
@@ -26,6 +28,7 @@ export interface ReceiptClaims {
   payer: ReceiptPayer | null;
   orderId?: string;
   paidResourceId?: string;
+  mandate?: ReceiptMandate;
   capturedAt: string;
 }
 
@@ -53,7 +56,7 @@ export function payerOf(pi: Pick<CapturedPayment, "payer" | "agent" | "customerI
   return null;
 }
 
-export function receiptClaims(pi: CapturedPayment, now = new Date()): ReceiptClaims {
+export function receiptClaims(pi: CapturedPayment, mandate: ReceiptMandate | null = null, now = new Date()): ReceiptClaims {
   if (!pi.capturedAt) throw new InvariantViolation(`PaymentIntent ${pi.id} has no capture time.`);
   return {
     iss: env.BASE_URL,
@@ -68,6 +71,7 @@ export function receiptClaims(pi: CapturedPayment, now = new Date()): ReceiptCla
     payer: payerOf(pi),
     ...(pi.orderId ? { orderId: pi.orderId } : {}),
     ...(pi.paidResourceId ? { paidResourceId: pi.paidResourceId } : {}),
+    ...(mandate ? { mandate } : {}),
     capturedAt: pi.capturedAt.toISOString(),
   };
 }

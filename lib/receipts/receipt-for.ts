@@ -9,6 +9,7 @@ import { ConflictError, NotFoundError } from "../errors";
 import type { PaymentIntent } from "../generated/prisma/client";
 import { findPaymentIntent } from "../payments/find-payment-intent";
 import { receiptClaims } from "./receipt-claims";
+import { receiptMandateOf } from "./receipt-mandate";
 import { activeSigningKey } from "./signing-key";
 
 const CAPTURED = new Set(["captured", "settled", "refunded"]);
@@ -39,7 +40,7 @@ export async function receiptOf(db: Db, pi: PaymentIntent): Promise<string> {
       status: pi.status,
     });
   const key = await activeSigningKey(db);
-  const jws = await new SignJWT({ ...receiptClaims(pi) })
+  const jws = await new SignJWT({ ...receiptClaims(pi, await receiptMandateOf(db, pi)) })
     .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: "JWT" })
     .sign(key.privateKey);
   // The row that won a concurrent first signing is the receipt: ours if inserted, else the one stored.

@@ -20,6 +20,7 @@ import { DomainError, ForbiddenError, GoneError } from "../errors";
 import { getPaymentIntent } from "../checkouts/read-orders-and-payments";
 import type { PaymentSource } from "../payment-sources";
 import type { Scope } from "../scope";
+import type { ApprovalRoute } from "../spending-policies/enforce";
 import { lockToken } from "./lock-token";
 import type { RedeemTokenInput } from "./schemas";
 import { tokenStatus } from "./serialize";
@@ -33,6 +34,12 @@ export interface RedeemOptions {
   afterRailCharge?: () => void;
   /** The ACP checkout session being completed (lib/acp): a token minted for one session pays only that one. */
   acpCheckoutSessionId?: string;
+  /** The payer passed 3-D Secure for this charge (an ACP authentication_result, lib/acp/three-ds.ts). */
+  authenticated?: boolean;
+  /** Human approval (lib/approvals): whether a charge above the threshold may wait, or the approval it carries. */
+  approval?: ApprovalRoute;
+  /** The checkout a person approved (pending_approval, reopened by lib/approvals): charged instead of a new one. */
+  approvedCheckoutId?: string;
 }
 
 export async function redeemToken(tx: Db, merchant: Scope, id: string, input: RedeemTokenInput, options: RedeemOptions = {}) {
@@ -61,12 +68,14 @@ export async function redeemToken(tx: Db, merchant: Scope, id: string, input: Re
   if (currency !== token.currency) {
     throw scopeRefusal("currency_mismatch", "currency", `the token is for ${token.currency}`);
   }
-  const checkout = await openCheckout(
-    tx,
-    merchant,
-    { ...input, currency },
-    { source: options.source ?? "spt", ...(options.sale ? { sale: options.sale } : {}) },
-  );
+  const checkout = options.approvedCheckoutId
+    ? await tx.checkout.findUniqueOrThrow({ where: { id: options.approvedCheckoutId } })
+    : await openCheckout(
+        tx,
+        merchant,
+        { ...input, currency },
+        { source: options.source ?? "spt", ...(options.sale ? { sale: options.sale } : {}) },
+      );
   if (checkout.currency !== token.currency) throw scopeRefusal("currency_mismatch", "currency", `the token is for ${token.currency}`);
   if (checkout.amount > token.maxAmount) {
     throw scopeRefusal("amount_exceeds_max", "amount", `${checkout.amount} is more than the token's maxAmount ${token.maxAmount}`);
@@ -83,8 +92,11 @@ export async function redeemToken(tx: Db, merchant: Scope, id: string, input: Re
       walletOwner: { merchantId: token.payerMerchantId, livemode: token.livemode },
       chargeKey: `${id}:${n}:${checkout.amount}`,
       afterRailCharge: options.afterRailCharge,
+      authenticated: options.authenticated,
       // The token's spending agent: its policy is checked in this transaction, as the protocol that redeems it (docs/spending-policies.md).
-      spending: token.spendingAgentId ? { spendingAgentId: token.spendingAgentId, protocol: options.source ?? "spt" } : undefined,
+      spending: token.spendingAgentId
+        ? { spendingAgentId: token.spendingAgentId, protocol: options.source ?? "spt", approval: options.approval }
+        : undefined,
     },
   ); // a decline throws 402 and commits (the token stays active)
   const now = new Date();

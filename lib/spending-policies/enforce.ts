@@ -6,10 +6,10 @@
 // window decides, in the database, whether the charge fits, so concurrent charges in any number of processes
 // never pass a budget. A refusal is PAYMENT_DECLINED naming the rule in details.reason and rolls the whole
 // request back (nothing written, nothing charged); a decline after the reservation gives it back (releaseSpendingHold).
-import { getDb, type Db } from "../db";
+import type { Db } from "../db";
 import { DomainError } from "../errors";
-import { emitEvent } from "../events/emit-event";
 import { periodStartOf, releaseSpend, reserveSpend, type SpendReservation } from "../spend-limits";
+import { recordAgentPayment, recordAgentRefusal } from "./agent-activity";
 import { BUDGET_WINDOWS, type PolicyReason, type SpendingPolicyInput } from "./schemas";
 import { storedPolicy } from "./serialize";
 
@@ -19,6 +19,40 @@ export interface SpendingContext {
   walletAddress?: string;
   /** How it pays: the PaymentIntent's source (spt, mpp, acp, ap2, mastercard, x402, a2a). */
   protocol: string;
+  /** Human approval (docs/approvals.md): whether a charge above the threshold may wait, or the approval it carries. */
+  approval?: ApprovalRoute;
+}
+
+/** How a charge meets the approval threshold (lib/approvals sets it). */
+export interface ApprovalRoute {
+  /** The credential can wait for a person: a charge above the threshold throws ApprovalRequiredError. */
+  canWait?: boolean;
+  /** The charge a person approved (apr_): the threshold is passed; every other rule and the budgets still apply. */
+  approvedRequestId?: string;
+}
+
+/** What an approval request is opened for: the charge above the threshold and who must decide. */
+export interface ApprovalNeed {
+  spendingAgentId: string;
+  payerMerchantId: string;
+  checkoutId: string;
+  approvalThreshold: number;
+  /** The policy's approvalExpiresIn (seconds). */
+  expiresIn: number;
+}
+
+/**
+ * A charge above the threshold whose credential can wait (ApprovalRoute.canWait): lib/approvals catches it and opens
+ * the request. Uncaught, it is a refusal like any other (402, rolled back).
+ */
+export class ApprovalRequiredError extends DomainError {
+  constructor(readonly need: ApprovalNeed) {
+    super("PAYMENT_DECLINED", "The charge is above the spending policy's approval threshold and needs a person's approval.", {
+      reason: "approval_required",
+      spendingAgentId: need.spendingAgentId,
+      approvalThreshold: need.approvalThreshold,
+    });
+  }
 }
 
 /** The charge checked: the payee, the amount (minor units) and currency. */
@@ -27,6 +61,8 @@ export interface PolicyCharge {
   livemode: boolean;
   amount: number;
   currency: string;
+  /** The checkout charged: an approval request names it. */
+  checkoutId?: string;
 }
 
 /** What a passed check counted: given back by releaseSpendingHold when the charge is declined. */
@@ -52,21 +88,22 @@ interface AgentPolicy {
   id: string;
   payer: string;
   policy: SpendingPolicyInput | null;
+  deleted: boolean;
 }
 
 /** The agent the credential names (or the wallet belongs to), with its policy or else the payer's default. */
 async function agentPolicyOf(tx: Db, ctx: SpendingContext, livemode: boolean): Promise<AgentPolicy | null> {
-  type Row = { id: string; merchant_id: string; policy: unknown; default_policy: unknown };
+  type Row = { id: string; merchant_id: string; policy: unknown; default_policy: unknown; deleted: boolean };
   let rows: Row[] = [];
   if (ctx.spendingAgentId) {
     rows = await tx.$queryRaw<Row[]>`
-      SELECT a.id, a.merchant_id, a.policy, d.policy AS default_policy
+      SELECT a.id, a.merchant_id, a.policy, d.policy AS default_policy, a.deleted_at IS NOT NULL AS deleted
         FROM spending_agents a
         LEFT JOIN spending_policy_defaults d ON d.merchant_id = a.merchant_id AND d.livemode = a.livemode
        WHERE a.id = ${ctx.spendingAgentId} AND a.livemode = ${livemode}`;
   } else if (ctx.walletAddress) {
     rows = await tx.$queryRaw<Row[]>`
-      SELECT a.id, a.merchant_id, a.policy, d.policy AS default_policy
+      SELECT a.id, a.merchant_id, a.policy, d.policy AS default_policy, a.deleted_at IS NOT NULL AS deleted
         FROM spending_agent_wallets w
         JOIN spending_agents a ON a.id = w.spending_agent_id
         LEFT JOIN spending_policy_defaults d ON d.merchant_id = a.merchant_id AND d.livemode = a.livemode
@@ -74,7 +111,12 @@ async function agentPolicyOf(tx: Db, ctx: SpendingContext, livemode: boolean): P
   }
   const row = rows[0];
   if (!row) return null;
-  return { id: row.id, payer: row.merchant_id, policy: storedPolicy(row.policy) ?? storedPolicy(row.default_policy) };
+  return {
+    id: row.id,
+    payer: row.merchant_id,
+    policy: storedPolicy(row.policy) ?? storedPolicy(row.default_policy),
+    deleted: row.deleted,
+  };
 }
 
 /** UTC minutes of the day of "HH:MM" ("24:00" is 1440). */
@@ -115,10 +157,10 @@ function ruleBroken(policy: SpendingPolicyInput, ctx: SpendingContext, charge: P
       { maximum: max.amount, currency: charge.currency },
     );
   const threshold = policy.approvalThreshold.find((m) => m.currency === charge.currency);
-  if (threshold && charge.amount > threshold.amount)
+  if (threshold && charge.amount > threshold.amount && !ctx.approval?.approvedRequestId)
     return new SpendingPolicyRefusal(
       "approval_required_not_available",
-      `The charge (${charge.amount} ${charge.currency}) is above the spending policy's approval threshold (${threshold.amount}), and approvals are not available yet.`,
+      `The charge (${charge.amount} ${charge.currency}) is above the spending policy's approval threshold (${threshold.amount}), and approvals are not available for this way of paying.`,
       { approvalThreshold: threshold.amount, currency: charge.currency },
     );
   if (policy.budgets.length && !policy.budgets.some((b) => b.currency === charge.currency))
@@ -140,13 +182,25 @@ export async function enforceSpendingPolicy(
 ): Promise<SpendingHold | null> {
   if (!ctx.spendingAgentId && !ctx.walletAddress) return null;
   const agent = await agentPolicyOf(tx, ctx, charge.livemode);
-  if (!agent?.policy) return null;
+  if (!agent || (!agent.policy && !agent.deleted)) return null;
   const refuse = (refusal: SpendingPolicyRefusal): never => {
     Object.assign(refusal.details, { spendingAgentId: agent.id });
     recordRefusal(agent, ctx, charge, refusal);
     throw refusal;
   };
+  // A deleted agent's credentials are refused: its payer's default policy may be looser than the agent's was.
+  if (agent.deleted || !agent.policy)
+    return refuse(new SpendingPolicyRefusal("spending_agent_deleted", `Spending agent ${agent.id} was deleted.`, {}));
   const broken = ruleBroken(agent.policy, ctx, charge, at);
+  if (broken?.reason === "approval_required_not_available" && ctx.approval?.canWait && charge.checkoutId) {
+    throw new ApprovalRequiredError({
+      spendingAgentId: agent.id,
+      payerMerchantId: agent.payer,
+      checkoutId: charge.checkoutId,
+      approvalThreshold: broken.details.approvalThreshold as number,
+      expiresIn: agent.policy.approvalExpiresIn,
+    });
+  }
   if (broken) refuse(broken);
 
   const reservations: SpendingHold["reservations"] = [];
@@ -173,6 +227,7 @@ export async function enforceSpendingPolicy(
       );
     reservations.push(r);
   }
+  if (charge.checkoutId) await recordAgentPayment(tx, agent.id, charge.checkoutId); // its dashboard page lists it
   return { spendingAgentId: agent.id, reservations };
 }
 
@@ -199,7 +254,7 @@ function recordRefusal(agent: AgentPolicy, ctx: SpendingContext, charge: PolicyC
     createdAt: new Date().toISOString(),
   };
   setImmediate(() => {
-    emitEvent(getDb(), { merchantId: agent.payer, livemode: charge.livemode }, "payment.policy_refused", object).catch((err: unknown) =>
+    recordAgentRefusal({ merchantId: agent.payer, livemode: charge.livemode }, agent.id, object).catch((err: unknown) =>
       console.error("[spending-policies] payment.policy_refused not recorded:", err instanceof Error ? err.message : err),
     );
   });

@@ -17,6 +17,8 @@ export const POLICY_REASONS = [
   "amount_over_maximum",
   "approval_required_not_available",
   "budget_exceeded",
+  /** The credential names an agent the payer deleted: refused rather than let through on a looser policy. */
+  "spending_agent_deleted",
 ] as const;
 export type PolicyReason = (typeof POLICY_REASONS)[number];
 
@@ -66,10 +68,13 @@ export const SpendingPolicy = z
     /** Only these ways of paying (a PaymentIntent's `source`: spt, mpp, acp, ap2, mastercard, x402, a2a, ...); null: any. */
     allowedProtocols: z.array(z.enum(PAYMENT_SOURCES)).max(PAYMENT_SOURCES.length).nullable().default(null),
     /**
-     * Charges above this (per currency) need a person's approval. Approvals are not built yet: such a charge is
-     * refused with `approval_required_not_available` (fail closed), never let through.
+     * Charges above this (per currency) need a person's approval (docs/approvals.md): paid by a shared payment token,
+     * such a charge waits as an approval request (apr_); paid otherwise, it is refused with
+     * `approval_required_not_available` (fail closed), never let through.
      */
     approvalThreshold: z.array(CurrencyLimit).max(30).default([]),
+    /** How long an approval request waits for a decision, in seconds (5 minutes to 30 days; default 24 h). */
+    approvalExpiresIn: z.number().int().min(300).max(2_592_000).default(86_400),
     /** UTC ranges of the day when charges may happen; null: any time. */
     hours: z.array(HourRange).min(1).max(24).nullable().default(null),
   })
@@ -104,6 +109,29 @@ export const CreateSpendingAgentBody = z
   .strict();
 export type CreateSpendingAgentInput = z.output<typeof CreateSpendingAgentBody>;
 
+/** POST /v1/spending_agents/:id: name, description and metadata (merged by key; "" removes a key), as Stripe updates. */
+export const UpdateSpendingAgentBody = z
+  .object({
+    name: z.string().min(1).max(200).optional(),
+    description: z.string().max(1000).nullable().optional(),
+    metadata: Metadata.optional(),
+  })
+  .strict();
+export type UpdateSpendingAgentInput = z.output<typeof UpdateSpendingAgentBody>;
+
+/** POST /v1/spending_agents/:id/wallet_challenges: the address the payer will prove it controls. */
+export const WalletChallengeBody = z.object({ address: WalletAddress }).strict();
+export type WalletChallengeInput = z.output<typeof WalletChallengeBody>;
+
+/** POST /v1/spending_agents/:id/wallets: the challenge, signed by the address's key (EIP-191 personal_sign). */
+export const ProveWalletBody = z
+  .object({
+    challengeId: z.string().min(1).max(64),
+    signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/, "must be a 65-byte 0x-prefixed hex signature"),
+  })
+  .strict();
+export type ProveWalletInput = z.output<typeof ProveWalletBody>;
+
 export const SetSpendingPolicyBody = SpendingPolicy;
 
 export const ListSpendingAgentsQuery = ListQuery;
@@ -128,6 +156,24 @@ export const SpendingAgentObject = z
   .meta({ id: "SpendingAgent" });
 
 export const SpendingAgentList = listOf(SpendingAgentObject, "SpendingAgentList");
+
+/** DELETE /v1/spending_agents/:id: the agent is detached (credentials naming it are refused from now on). */
+export const DeletedSpendingAgent = z
+  .object({ id: z.string(), object: z.literal("spending_agent"), deleted: z.literal(true) })
+  .meta({ id: "DeletedSpendingAgent" });
+
+/** A challenge to sign with the wallet's key (personal_sign of `message`), once, before `expiresAt`. */
+export const WalletChallengeObject = z
+  .object({
+    id: z.string(),
+    object: z.literal("wallet_challenge"),
+    spendingAgentId: z.string(),
+    address: z.string(),
+    message: z.string(),
+    expiresAt: Timestamp,
+    livemode: z.boolean(),
+  })
+  .meta({ id: "WalletChallenge" });
 
 /** The answer of POST /v1/spending_agents/:id/policy: the policy now in force for the agent (or the payer's default). */
 export const SpendingPolicyObject = z

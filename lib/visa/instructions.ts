@@ -14,6 +14,7 @@ import type { VisaCredential, VisaInstruction } from "../generated/prisma/client
 import { createId } from "../ids";
 import { listNewestFirst } from "../pagination";
 import type { Scope } from "../scope";
+import { requireOwnSpendingAgent } from "../spending-policies/agents";
 import type { CreateInstructionInput, CredentialRequestInput, ListInstructionsQuery, Mandate } from "./schemas";
 
 export const CREDENTIAL_LIFETIME_MS = 15 * 60_000;
@@ -28,6 +29,7 @@ export function serializeInstruction(i: VisaInstruction) {
     paymentMethod: i.paymentMethod,
     mandates: i.mandates as Mandate[],
     assuranceData: i.assuranceData ?? null,
+    spendingAgentId: i.spendingAgentId,
     livemode: i.livemode,
     createdAt: i.createdAt.toISOString(),
   };
@@ -66,6 +68,7 @@ export async function createInstruction(tx: Db, payer: Scope, input: CreateInstr
     where: { id: input.agentKeyId, network: "visa", merchantId: payer.merchantId, livemode: payer.livemode },
   });
   if (!key) throw new NotFoundError("agent_key", input.agentKeyId);
+  const spendingAgentId = await requireOwnSpendingAgent(tx, payer, input.spendingAgentId); // another payer's: 404
   const verified = input.assuranceData?.some((a) => a.verificationMethod === "passkey" && a.verificationResults === "verified") ?? false;
   const now = new Date();
   const row = await tx.visaInstruction.create({
@@ -78,6 +81,7 @@ export async function createInstruction(tx: Db, payer: Scope, input: CreateInstr
       status: verified ? "active" : "pending_authentication",
       mandates: input.mandates,
       ...(input.assuranceData ? { assuranceData: input.assuranceData } : {}),
+      spendingAgentId,
       createdAt: now,
       updatedAt: now,
     },

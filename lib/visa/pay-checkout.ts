@@ -89,6 +89,7 @@ export async function payCheckoutWithCredential(
     paymentMethod: instruction.paymentMethod,
     chargeKey: `${credentialId}:${n}:${checkout.amount}`,
     source: "visa",
+    spending: instruction.spendingAgentId ? { spendingAgentId: instruction.spendingAgentId, protocol: "visa" } : undefined,
     agent: {
       network: "visa",
       protocol: "tap",

@@ -31,6 +31,8 @@ export const CreateInstructionBody = z
     agentKeyId: Id("agk"),
     mandates: z.array(Mandate).min(1).max(10),
     assuranceData: z.array(AssuranceData).max(5).optional(),
+    /** The payer's spending agent it pays for (docs/spending-policies.md): its policy is checked at each payment. */
+    spendingAgentId: Id("sag").optional(),
   })
   .strict();
 export type CreateInstructionInput = z.output<typeof CreateInstructionBody>;

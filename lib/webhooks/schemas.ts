@@ -4,7 +4,7 @@ import { ListQuery } from "../validation/common";
 import { listOf, Timestamp } from "../validation/objects";
 import { DELIVERY_ERROR_CLASSES } from "./delivery-errors";
 
-export const WEBHOOK_FORMATS = ["service", "acp"] as const;
+export const WEBHOOK_FORMATS = ["service", "acp", "acp-2026-04-17"] as const;
 
 const EventTypeList = z.array(z.enum(EVENT_TYPES, { message: `must be one of: ${EVENT_TYPES.join(", ")}` })).max(EVENT_TYPES.length * 2);
 
@@ -13,7 +13,7 @@ export const CreateEndpointBody = z
     url: z.string().min(1).max(2048),
     enabledEvents: EventTypeList.optional(),
     description: z.string().max(500).optional(),
-    /** "service" (default): the service's events; "acp": ACP order webhooks to an agent platform (docs/acp.md). */
+    /** "service" (default): the service's events; "acp": ACP order webhooks to an agent platform (docs/acp.md), "acp-2026-04-17" with the full Order. */
     format: z.enum(WEBHOOK_FORMATS).optional(),
   })
   .strict();

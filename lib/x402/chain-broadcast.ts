@@ -43,7 +43,11 @@ async function assertReachable(network: LiveNetwork, doing: string): Promise<voi
 }
 
 /** The official scheme's verification against the chain (balance, authorization state, simulation); null when valid. */
-export async function verifyOnChain(network: LiveNetwork, payment: VerifiedPayment, signed: SignedPayment): Promise<RefusedPayment | null> {
+export async function verifyOnChain(
+  network: LiveNetwork,
+  payment: Pick<VerifiedPayment, "networkName" | "payer">,
+  signed: SignedPayment,
+): Promise<RefusedPayment | null> {
   let answer;
   try {
     answer = await chainFacilitator(network).verify(

@@ -55,7 +55,8 @@ export function claimKeyFromChargeKey(chargeKey: string): ClaimKey | null {
   return { network: parts.slice(1, -3).join(":"), asset, payer, nonce };
 }
 
-const newToken = () => randomBytes(12).toString("hex");
+/** A broadcast lease's token. */
+export const newToken = () => randomBytes(12).toString("hex");
 
 /** The claim, inserted with the first broadcast lease (its token); null when the authorization was claimed already. */
 export async function insertClaim(

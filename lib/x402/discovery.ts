@@ -1,13 +1,13 @@
 // GET /x402/discovery/resources (public, limited per client IP; docs/x402.md, "Discovery"): this deployment's listed
 // hosted paid resources as an x402 facilitator's discovery API lists them (the shape @x402/extensions' withBazaar()
 // client reads: { x402Version, items: [{ resource, type, x402Version, accepts, lastUpdated, description, mimeType,
-// extensions }], pagination: { limit, offset, total } }), with its filters (`type`, `scheme`, `network`, `extensions`)
-// and `limit` / `offset` paging. Which mode it lists: lib/paid-resources/discovery.ts.
+// extensions }], pagination: { limit, offset, total } }), with its filters (`type`, `scheme`, `network`, `payTo`,
+// `extensions`) and `limit` / `offset` paging. Which mode it lists: lib/paid-resources/discovery.ts.
 import { BAZAAR } from "@x402/extensions/bazaar";
 import { z } from "zod";
 import { BASE_SEPOLIA } from "../chains/networks";
 import { liveNetworks } from "../chains/live-networks";
-import { payableNetworks, type PayableNetwork } from "../chains/payable-networks";
+import { payableNetworks, payToAddress, type PayableNetwork } from "../chains/payable-networks";
 import type { Db } from "../db";
 import { discoveryLivemode, listedResources } from "../paid-resources/discovery";
 import { SCHEME } from "./networks";
@@ -24,6 +24,8 @@ export const X402DiscoveryQuery = z
     scheme: Filter.optional(),
     /** A CAIP-2 network the resource is payable on. */
     network: Filter.optional(),
+    /** The address it is paid to (any case): its merchant's test address, or a live payout address. */
+    payTo: Filter.optional(),
     /** An extension the resource declares: "bazaar". */
     extensions: Filter.optional(),
     limit: z.coerce.number().int().min(1).max(100).default(20),
@@ -67,12 +69,18 @@ export async function listX402Discovery(db: Db, query: X402DiscoveryQueryInput) 
     if (networks === null ? query.network !== BASE_SEPOLIA.caip2 : !networks.includes(query.network)) return none;
     if (networks !== null) networks = [query.network];
   }
-  const { rows, total } = await listedResources(db, livemode, { offset, limit, x402: { networks, scheme: query.scheme } });
+  const merchantIds = query.payTo === undefined ? undefined : await merchantsPaidTo(db, livemode, query.payTo, networks);
+  const x402 = { networks, scheme: query.scheme, merchantIds };
+  const { rows, total } = await listedResources(db, livemode, { offset, limit, x402 });
   const payable = new Map<string, PayableNetwork[]>();
   for (const merchantId of new Set(rows.map((row) => row.merchantId)))
     payable.set(merchantId, await payableNetworks(db, merchantId, livemode));
   const items = rows.map((resource) => {
-    const on = (payable.get(resource.merchantId) ?? []).filter((network) => query.network === undefined || network.caip2 === query.network);
+    const on = (payable.get(resource.merchantId) ?? []).filter(
+      (network) =>
+        (query.network === undefined || network.caip2 === query.network) &&
+        (query.payTo === undefined || network.payTo.toLowerCase() === query.payTo.toLowerCase()),
+    );
     const terms = resourceRequirements(resource, on);
     return {
       resource: terms.resource.url,
@@ -86,4 +94,24 @@ export async function listX402Discovery(db: Db, query: X402DiscoveryQueryInput) 
     };
   });
   return { x402Version: 2 as const, items, pagination: { limit, offset, total } };
+}
+
+/**
+ * The merchants paid at `payTo`: live, those with it as a current payout address on one of the networks; test, those
+ * whose derived test address it is (payable-networks.ts: not invertible, so the merchants with listed test resources
+ * are compared).
+ */
+async function merchantsPaidTo(db: Db, livemode: boolean, payTo: string, networks: string[] | null): Promise<string[]> {
+  if (livemode) {
+    const rows = await db.$queryRaw<{ merchantId: string }[]>`
+      SELECT DISTINCT merchant_id AS "merchantId" FROM x402_payout_addresses
+       WHERE lower(address) = lower(${payTo}) AND replaced_at IS NULL AND network = ANY(${networks ?? []})`;
+    return rows.map((row) => row.merchantId);
+  }
+  const listed = await db.paidResource.findMany({
+    where: { listed: true, active: true, livemode: false },
+    distinct: ["merchantId"],
+    select: { merchantId: true },
+  });
+  return listed.map((row) => row.merchantId).filter((id) => payToAddress(id, false).toLowerCase() === payTo.toLowerCase());
 }

@@ -1,5 +1,5 @@
 // The `x402-evm` rail (docs/x402.md "Going live"): live x402 money moved on chain by the payer's EIP-3009
-// authorization, straight from the payer's wallet to the merchant's payout address. The service never holds it
+// authorization (`exact`) or Permit2 witness transfer (`upto`, at the amount used), straight from the payer's wallet to the merchant's payout address. The service never holds it
 // (custodial: false): the charge engine posts capture and payout together and nothing is refunded through it.
 // The rail is chosen by the payment itself, whatever LIVE_RAIL says; lib/register-adapters.ts registers it.
 //   - charge: the authorization was claimed in the caller's transaction (chain-claims.ts) and is broadcast
@@ -9,6 +9,7 @@
 //     executing the public authorization) is captured once it has X402_CONFIRMATIONS, its Transfer from the
 //     payer checked; not used, it stays pending while it could still execute (a transaction in flight, a
 //     sender holding the lease, the chain's clock before validBefore), and is declined only after that.
+import { PERMIT2_ADDRESS } from "@x402/evm";
 import { getAddress, parseAbi, parseEventLogs, type Hex, type TransactionReceipt } from "viem";
 import { liveNetwork, type LiveNetwork } from "../chains/live-networks";
 import { getDb } from "../db";
@@ -26,6 +27,8 @@ const TOKEN_ABI = parseAbi([
   "event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)",
   "event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce)",
 ]);
+
+const PERMIT2_ABI = parseAbi(["function nonceBitmap(address owner, uint256 wordPos) view returns (uint256)"]);
 
 /** How far back the log of a transaction nobody recorded is looked for. */
 const LOG_LOOKBACK_BLOCKS = 10_000n;
@@ -46,16 +49,16 @@ async function chainAnswer(chargeKey: string): Promise<ChargeResult | null> {
   if (!network) throw new RailUnavailableError(`no JSON-RPC URL is configured for ${claim.network} (X402_RPC_URLS)`);
   const client = chainClient(network);
 
-  if (await authorizationUsed(network, claim)) {
+  const upto = claim.asset === PERMIT2_ADDRESS.toLowerCase(); // an `upto` authorization: a Permit2 nonce (settle-upto.ts)
+  if (upto && (await permit2NonceUsed(network, claim))) return uptoSpent(network, key, claim, chargeId);
+  if (!upto && (await authorizationUsed(network, claim))) {
     const recorded = claim.transactionHash ? await receiptOf(network, claim.transactionHash) : null;
     const receipt = recorded && usesAuthorization(recorded, claim) ? recorded : await receiptOfUser(network, key, claim);
     if (receipt === "canceled") {
       await refuseUnsent(getDb(), key, AUTHORIZATION_CANCELED);
       return { status: "declined", chargeId, reason: AUTHORIZATION_CANCELED };
     }
-    const head = await client.getBlockNumber({ cacheTime: 0 }); // viem caches it for a polling interval otherwise
-    if (head - receipt.blockNumber + 1n < BigInt(env.X402_CONFIRMATIONS)) return { status: "pending", chargeId: receipt.transactionHash };
-    return captured(claim, receipt);
+    return confirmedCapture(network, claim, receipt, claim.asset);
   }
 
   // Not used: it may still execute while a sender holds the lease, a transaction is in flight, or before validBefore.
@@ -72,12 +75,34 @@ async function chainAnswer(chargeKey: string): Promise<ChargeResult | null> {
   return { status: "declined", chargeId, reason };
 }
 
-/** The capture of a transaction that used the authorization: where the token's Transfer from the payer went. */
-function captured(claim: Claim, receipt: TransactionReceipt): ChargeResult {
+/**
+ * A Permit2 nonce spent: by the transaction recorded for it (the only one the service sends: the proxy's settle of the
+ * amount used), captured once confirmed; else by the payer itself (Permit2's invalidateUnorderedNonces): nothing moved.
+ */
+async function uptoSpent(network: LiveNetwork, key: ClaimKey, claim: Claim, chargeId: string): Promise<ChargeResult> {
+  const receipt = claim.transactionHash ? await receiptOf(network, claim.transactionHash) : null;
+  if (receipt?.status !== "success") {
+    await refuseSent(getDb(), key, AUTHORIZATION_CANCELED);
+    return { status: "declined", chargeId, reason: AUTHORIZATION_CANCELED };
+  }
+  return confirmedCapture(network, claim, receipt, network.asset.toLowerCase());
+}
+
+/** The capture once the receipt has X402_CONFIRMATIONS; pending until then. */
+async function confirmedCapture(network: LiveNetwork, claim: Claim, receipt: TransactionReceipt, token: string): Promise<ChargeResult> {
+  const head = await chainClient(network).getBlockNumber({ cacheTime: 0 }); // viem caches it for a polling interval otherwise
+  if (head - receipt.blockNumber + 1n < BigInt(env.X402_CONFIRMATIONS)) return { status: "pending", chargeId: receipt.transactionHash };
+  return captured(claim, receipt, token);
+}
+
+/**
+ * The capture of a transaction that used the authorization: where the token's Transfer of the claimed value from the
+ * payer went (an `upto` claim's value is the amount settled, below the authorized maximum).
+ */
+function captured(claim: Claim, receipt: TransactionReceipt, token: string): ChargeResult {
   const hash = receipt.transactionHash;
   const transfer = parseEventLogs({ abi: TOKEN_ABI, eventName: "Transfer", logs: receipt.logs }).find(
-    (log) =>
-      log.address.toLowerCase() === claim.asset && log.args.from.toLowerCase() === claim.payer && log.args.value === BigInt(claim.value),
+    (log) => log.address.toLowerCase() === token && log.args.from.toLowerCase() === claim.payer && log.args.value === BigInt(claim.value),
   );
   if (!transfer) return { status: "declined", chargeId: hash, reason: TRANSFER_EVENT_MISMATCH };
   return {
@@ -89,7 +114,7 @@ function captured(claim: Claim, receipt: TransactionReceipt): ChargeResult {
       blockNumber: Number(receipt.blockNumber),
       payer: getAddress(claim.payer),
       payTo: getAddress(transfer.args.to),
-      asset: getAddress(claim.asset),
+      asset: getAddress(token),
     },
   };
 }
@@ -134,6 +159,18 @@ async function receiptOfUser(network: LiveNetwork, key: ClaimKey, claim: Claim):
   throw new RailUnavailableError(
     `the transaction that used authorization ${claim.nonce} was not found in the last ${LOG_LOOKBACK_BLOCKS} blocks`,
   );
+}
+
+/** Whether Permit2's unordered nonce of the claim is spent (its bitmap: word nonce >> 8, bit nonce & 255). */
+async function permit2NonceUsed(network: LiveNetwork, claim: Claim): Promise<boolean> {
+  const nonce = BigInt(claim.nonce);
+  const word = await chainClient(network).readContract({
+    address: PERMIT2_ADDRESS,
+    abi: PERMIT2_ABI,
+    functionName: "nonceBitmap",
+    args: [claim.payer as Hex, nonce >> 8n],
+  });
+  return ((word >> (nonce & 255n)) & 1n) === 1n;
 }
 
 async function authorizationUsed(network: LiveNetwork, claim: Claim): Promise<boolean> {

@@ -5,7 +5,8 @@
 //   - settle: the requirements' `amount` is the amount actually used; the authorization is checked against its own
 //     maximum (`permitted.amount`), and an amount above it is refused (invalid_upto_evm_payload_settlement_exceeds_amount).
 // Test mode: the settle holds and captures the amount in one transaction (settle-upto.ts), single use by the
-// authorization's row; zero: the authorization spent, nothing captured. The requirements must be this merchant's:
+// authorization's row; zero: the authorization spent, nothing captured. Live mode: verified against the chain, and
+// settled on it through the official scheme, claimed first (settle-upto-on-chain.ts); zero sends nothing. The requirements must be this merchant's:
 // its network, token and payTo (GET /x402/supported lists the `upto` kinds with extra.facilitatorAddress).
 import { setTimeout as sleep } from "node:timers/promises";
 import { getDb, type Db } from "../db";
@@ -14,20 +15,22 @@ import { MAX_AMOUNT } from "../money/limits";
 import type { Caller } from "../scope";
 import { payableNetwork, payableNetworks, type PayableNetwork } from "../chains/payable-networks";
 import type { RefusedPayment } from "./check-payment";
-import { ATOMIC_PER_CENT } from "./networks";
+import { ATOMIC_PER_CENT, centsToAtomic } from "./networks";
 import { settleReceipts } from "./receipts";
 import { payloadHashOf } from "./replays";
 import { failedSettleResponse, SettlementFailed } from "./settle-failure";
 import { settleUptoNow, uptoSettledBefore, type UptoSettlement } from "./settle-upto";
 import { RequirementsV2 } from "./schemas";
+import { SETTLEMENT_PENDING, type ChainSettlement, type SignedPayment } from "./settle-on-chain";
+import { settleUptoOnChain, verifyUptoOnChain } from "./settle-upto-on-chain";
 import {
   checkUptoPayment,
-  TEST_UPTO_FACILITATOR,
   UPTO,
   UPTO_SETTLEMENT_EXCEEDS,
   uptoDeadlineRefusal,
   UptoEvmPayload,
   type UptoTerms,
+  uptoFacilitator,
   type VerifiedUpto,
 } from "./upto";
 
@@ -47,14 +50,14 @@ export function isUptoRequest(request: FacilitatorRequest): boolean {
   return request.paymentRequirements.scheme === UPTO || accepted?.scheme === UPTO;
 }
 
-/** The upto kinds of GET /x402/supported: test mode's networks, bound to the test facilitator address (v2 only). */
+/** The upto kinds of GET /x402/supported (v2 only), bound to the mode's facilitator address (upto.ts uptoFacilitator). */
 export function uptoKinds(networks: PayableNetwork[], livemode: boolean) {
-  if (livemode) return []; // live upto (Permit2 on chain) is not served yet
+  const facilitatorAddress = uptoFacilitator(livemode);
   return networks.map((network) => ({
     x402Version: 2,
     scheme: UPTO,
     network: network.caip2,
-    extra: { payTo: network.payTo, asset: network.asset, ...network.extra, facilitatorAddress: TEST_UPTO_FACILITATOR, settles: true },
+    extra: { payTo: network.payTo, asset: network.asset, ...network.extra, facilitatorAddress, settles: true },
   }));
 }
 
@@ -72,12 +75,11 @@ function termsOf(request: FacilitatorRequest, networks: PayableNetwork[], livemo
   if (!parsed.success) return refuse("invalid_payment_requirements", "Invalid paymentRequirements (x402 v2 PaymentRequirements).");
   const req = parsed.data;
   if (req.scheme !== UPTO) return refuse("invalid_upto_evm_scheme", "The payment is 'upto', the requirements are not.", req.network);
-  if (livemode) return refuse("invalid_scheme", "Scheme 'upto' settles in test mode only for now (live: Permit2 on chain).", req.network);
   const network = payableNetwork(networks, req.network, 2);
   if (!network)
     return refuse(
       "invalid_network",
-      `Network '${req.network}' is not supported in test mode (${networks.map((n) => n.caip2).join(", ")}).`,
+      `Network '${req.network}' is not supported in ${livemode ? "live" : "test"} mode (${networks.map((n) => n.caip2).join(", ")}).`,
     );
   if (req.asset.toLowerCase() !== network.asset.toLowerCase())
     return refuse("invalid_payment_requirements", `Asset ${req.asset} is not USDC on ${network.caip2} (${network.asset}).`, req.network);
@@ -112,14 +114,17 @@ export async function verifyUptoX402(db: Db, principal: Caller, request: Facilit
   const networks = await payableNetworks(db, principal.merchantId, principal.livemode);
   const terms = termsOf(request, networks, principal.livemode, false);
   if ("ok" in terms) return verifyRefusal(terms);
-  const payment = await checkUptoPayment({ networks, paymentPayload: request.paymentPayload, requirements: terms, paidBefore: true });
+  const facilitator = uptoFacilitator(principal.livemode);
+  const check = { networks, paymentPayload: request.paymentPayload, requirements: terms, facilitator, paidBefore: true };
+  const payment = await checkUptoPayment(check);
   if (!payment.ok) return verifyRefusal(payment);
   const before = await uptoSettledBefore(db, principal, payment, payloadHashOf(request.paymentPayload));
   if (before?.kind === "settled")
     return { isValid: true, payer: payment.payer, extensions: { paymentIntentId: before.paymentIntentId, replayed: true } };
   if (before?.kind === "refused") return verifyRefusal(before.refusal);
-  const late = uptoDeadlineRefusal(payment);
-  return late ? verifyRefusal(late) : { isValid: true, payer: payment.payer };
+  // Live: the official scheme's checks against the chain too (Permit2 allowance, balance, nonce, simulation).
+  const refused = uptoDeadlineRefusal(payment) ?? (principal.livemode ? await verifyUptoOnChain(payment, request) : null);
+  return refused ? verifyRefusal(refused) : { isValid: true, payer: payment.payer };
 }
 
 /** POST /x402/settle of an upto payment: `paymentRequirements.amount` is what was used, captured once. */
@@ -128,10 +133,11 @@ export async function settleUptoX402(principal: Caller, request: FacilitatorRequ
   const terms = termsOf(request, networks, principal.livemode, true);
   if ("ok" in terms) return settleRefusal(terms);
   // The authorization against its own maximum, as the official settle verifies it; then the amount against that.
-  const signed = UptoEvmPayload.safeParse((request.paymentPayload as { payload?: unknown }).payload);
-  const maximum = signed.success ? signed.data.permit2Authorization.permitted.amount : terms.amount;
+  const authorization = UptoEvmPayload.safeParse((request.paymentPayload as { payload?: unknown }).payload);
+  const maximum = authorization.success ? authorization.data.permit2Authorization.permitted.amount : terms.amount;
   const requirements = { ...terms, amount: maximum };
-  const payment = await checkUptoPayment({ networks, paymentPayload: request.paymentPayload, requirements, paidBefore: true });
+  const facilitator = uptoFacilitator(principal.livemode);
+  const payment = await checkUptoPayment({ networks, paymentPayload: request.paymentPayload, requirements, facilitator, paidBefore: true });
   if (!payment.ok) return settleRefusal(payment);
   if (BigInt(terms.amount) > BigInt(maximum))
     return settleRefusal(
@@ -143,15 +149,22 @@ export async function settleUptoX402(principal: Caller, request: FacilitatorRequ
       ),
     );
   const cents = Number(BigInt(terms.amount) / ATOMIC_PER_CENT);
-  const settled = await settleOnce(principal, payment, cents, payloadHashOf(request.paymentPayload)).catch((err: unknown) => {
+  const signed = { paymentPayload: request.paymentPayload, paymentRequirements: request.paymentRequirements };
+  const settled = await settleOnce(principal, payment, cents, payloadHashOf(request.paymentPayload), signed).catch((err: unknown) => {
     throw new SettlementFailed(err, payment.networkName, payment.payer);
   });
   if (settled.kind === "refused") return settleRefusal(settled.refusal);
   if (settled.kind === "busy") throw new AnswerPendingError(null);
-  const response = { success: true, transaction: settled.paymentIntentId ?? "", network: payment.networkName, payer: payment.payer };
+  if (settled.kind === "pending") {
+    const message = `The transaction ${settled.transaction || "(being sent)"} is not confirmed yet; settle the same payment again to learn its outcome.`;
+    return { ...failedSettleResponse(SETTLEMENT_PENDING, message, payment.networkName, payment.payer), transaction: settled.transaction };
+  }
+  // The transaction: the chain's in live mode, the PaymentIntent's id in test mode (no chain).
+  const transaction = settled.transaction ?? settled.paymentIntentId ?? "";
+  const response = { success: true, transaction, network: payment.networkName, payer: payment.payer };
   if (settled.paymentIntentId === null) return { ...response, amount: settled.amount };
   const paid = { paymentIntentId: settled.paymentIntentId, payer: payment.payer, network: payment.network.caip2 };
-  const receipts = await settleReceipts(getDb(), { ...paid, transaction: settled.paymentIntentId, resourceUrl: null });
+  const receipts = await settleReceipts(getDb(), { ...paid, transaction, resourceUrl: null });
   const replayed = settled.replayed ? { replayed: true } : {};
   return { ...response, amount: settled.amount, extensions: { paymentIntentId: settled.paymentIntentId, ...replayed, ...receipts } };
 }
@@ -160,7 +173,13 @@ export async function settleUptoX402(principal: Caller, request: FacilitatorRequ
  * Settled now, or its first result; past its deadline only the first result (never a new charge). A settlement of the
  * same authorization racing this one is waited for, so that its duplicate gets the same answer, never "used".
  */
-async function settleOnce(principal: Caller, payment: VerifiedUpto, cents: number, payloadHash: string): Promise<UptoSettlement> {
+async function settleOnce(
+  principal: Caller,
+  payment: VerifiedUpto,
+  cents: number,
+  payloadHash: string,
+  signed: SignedPayment,
+): Promise<UptoSettlement> {
   const late = uptoDeadlineRefusal(payment);
   if (late) {
     const again = await uptoSettledBefore(getDb(), principal, payment, payloadHash);
@@ -169,7 +188,10 @@ async function settleOnce(principal: Caller, payment: VerifiedUpto, cents: numbe
   const sale = { name: payment.description || payment.resourceUrl || "x402 upto payment" };
   const deadline = Date.now() + RACE_WAIT_MS;
   for (let pause = 20; ; pause = Math.min(pause * 2, 250)) {
-    const settled = await settleUptoNow(principal, payment, cents, payloadHash, sale);
+    const settled =
+      principal.livemode && cents > 0
+        ? uptoOfChain(await settleUptoOnChain({ merchant: principal, payment, cents, payloadHash, sale, signed }), cents)
+        : await settleUptoNow(principal, payment, cents, payloadHash, sale);
     if (settled.kind !== "busy" || Date.now() > deadline) return settled;
     await sleep(pause);
   }
@@ -177,4 +199,12 @@ async function settleOnce(principal: Caller, payment: VerifiedUpto, cents: numbe
 
 function settleRefusal(refused: RefusedPayment) {
   return failedSettleResponse(refused.reason, refused.message, refused.networkName, refused.payer);
+}
+
+/** A live settlement as the facilitator's answer reads it (null: another request is claiming it right now). */
+function uptoOfChain(settled: ChainSettlement | null, cents: number): UptoSettlement {
+  if (settled === null) return { kind: "busy" };
+  if (settled.kind !== "settled") return settled;
+  const { paymentIntentId, transaction, replayed } = settled;
+  return { kind: "settled", paymentIntentId, amount: centsToAtomic(cents).toString(), replayed, transaction };
 }

@@ -66,6 +66,7 @@ export function resourceRequirements(resource: PaidResource, networks: PayableNe
             maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
             asset: network.asset,
             extra: { ...network.extra },
+            ...v1Discovery(resource),
           },
         ]
       : [],
@@ -117,11 +118,6 @@ const x402Sale: SaleProtocol<Envelope, Payment, Refusal> = {
       throw new ConflictError(
         `Paid resource ${resource.id} is priced in ${resource.currency}; x402 pays in USDC, so only USD-priced resources are sold here (MPP: /mpp/r/${resource.id}).`,
         { reason: "currency_not_supported" },
-      );
-    if (resource.scheme === "upto" && resource.livemode)
-      throw new ConflictError(
-        `Paid resource ${resource.id} is usage-priced (upto): live mode does not settle upto yet (Permit2 on chain); test mode does.`,
-        { reason: "scheme_not_supported" },
       );
     const networks = await payableNetworks(getDb(), resource.merchantId, resource.livemode);
     if (networks.length === 0)
@@ -221,6 +217,19 @@ function paymentRequired(sale: Sale, { error, message, settlement }: Refusal): R
 export function discoveryExtensions(resource: PaidResource): Record<string, unknown> {
   if (!resource.listed) return {};
   return { [BAZAAR.key]: bazaarExtension(resource, new URL(paidResourceUrl("x402", resource.id)).pathname) };
+}
+
+/**
+ * A listed resource's discovery in x402 v1, which has no extensions: each requirement's `outputSchema`, as
+ * @x402/extensions' extractDiscoveryInfoV1 reads it (the bazaar extension's input, `discoverable`, its output example).
+ */
+function v1Discovery(resource: PaidResource): { outputSchema?: Record<string, unknown> } {
+  if (!resource.listed) return {};
+  const { info } = bazaarExtension(resource, new URL(paidResourceUrl("x402", resource.id)).pathname) as {
+    info: { input: Record<string, unknown>; output?: { example?: unknown } };
+  };
+  const output = info.output?.example !== undefined ? { output: info.output.example } : {};
+  return { outputSchema: { input: { ...info.input, discoverable: true }, ...output } };
 }
 
 export const serveX402Resource = paidResourceRoute(x402Sale);

@@ -48,6 +48,11 @@ interface Attempt {
   hooks: ChainHooks;
 }
 
+/** What a broadcast and its answer read of a settlement (an `exact` one, or an `upto` one: settle-upto-on-chain.ts). */
+export type Broadcast = Pick<Attempt, "merchant" | "network" | "key" | "signed" | "hooks"> & {
+  payment: Pick<VerifiedPayment, "networkName" | "payer">;
+};
+
 function networkOf(payment: VerifiedPayment): LiveNetwork {
   const network = liveNetwork(payment.network.caip2);
   if (!network) throw new UpstreamError(`Live x402 on ${payment.network.caip2} is not configured (X402_RPC_URLS); nothing was charged.`);
@@ -96,7 +101,7 @@ async function claimAndOpen({ merchant, payment, sale, key, identity }: Attempt)
  * Steps 2 and 3: the broadcast, then the chain's answer applied. A refusal before sending was recorded on the claim
  * (the rail declines with the scheme's reason); anything sent is what the chain says it became.
  */
-async function sendAndApply(attempt: Attempt, token: string, paymentIntentId: string): Promise<ChainSettlement> {
+export async function sendAndApply(attempt: Broadcast, token: string, paymentIntentId: string): Promise<ChainSettlement> {
   const answer = await broadcast(attempt.network, attempt.key, token, attempt.signed, attempt.hooks);
   void facilitatorLowBalances(); // the gas just spent: a warning when it runs low (at most once a minute)
   const pi = await applyChainAnswerOrWait(attempt.merchant, paymentIntentId);
@@ -117,7 +122,7 @@ async function applyChainAnswer(merchant: Scope, paymentIntentId: string): Promi
 }
 
 /** Step 3, when the chain cannot be read right now: the PaymentIntent stays processing for the tick. */
-async function applyChainAnswerOrWait(merchant: Scope, paymentIntentId: string): Promise<PaymentIntent> {
+export async function applyChainAnswerOrWait(merchant: Scope, paymentIntentId: string): Promise<PaymentIntent> {
   try {
     return await applyChainAnswer(merchant, paymentIntentId);
   } catch (err) {
@@ -134,7 +139,12 @@ function settlementOf(pi: PaymentIntent): string | null {
 }
 
 /** The PaymentIntent's state as the x402 answer tells it. */
-function outcomeOf(pi: PaymentIntent, payment: VerifiedPayment, transaction: string, replayed: boolean): ChainSettlement {
+export function outcomeOf(
+  pi: PaymentIntent,
+  payment: Pick<VerifiedPayment, "networkName" | "payer">,
+  transaction: string,
+  replayed: boolean,
+): ChainSettlement {
   if (pi.status === "processing") return { kind: "pending", paymentIntentId: pi.id, transaction };
   if (pi.status === "failed") {
     const reason = pi.failureReason ?? "invalid_exact_evm_transaction_failed";

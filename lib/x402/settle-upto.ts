@@ -98,8 +98,9 @@ export async function captureUpto(merchant: Scope, payment: VerifiedUpto, hold: 
 
 /** The facilitator's settle of an authorization: settled now or before (its first result), refused, or being settled elsewhere. */
 export type UptoSettlement =
-  | { kind: "settled"; paymentIntentId: string | null; amount: string; replayed: boolean }
-  | { kind: "refused"; refusal: RefusedPayment }
+  | { kind: "settled"; paymentIntentId: string | null; amount: string; replayed: boolean; transaction?: string }
+  | { kind: "refused"; refusal: RefusedPayment; transaction?: string }
+  | { kind: "pending"; paymentIntentId: string | null; transaction: string }
   | { kind: "busy" };
 
 /**

@@ -2,13 +2,14 @@
 // resource's maximum to the x402 upto proxy (@x402/evm's `upto` scheme), and is charged what the merchant's server
 // reports it used. Here: the requirements a hosted upto resource advertises, and the offline check of the payload
 // (test mode: no chain) with the official scheme's checks and reasons (@x402/evm/upto/facilitator's verify), its
-// constants and EIP-712 types; live mode would settle it through Permit2 on chain (not served yet: 409).
+// constants and EIP-712 types; live mode settles it through Permit2 on chain (settle-upto-on-chain.ts).
 import { PERMIT2_ADDRESS, uptoPermit2WitnessTypes, x402UptoPermit2ProxyAddress } from "@x402/evm";
 import { getAddress, keccak256, toHex, verifyTypedData } from "viem";
 import { z } from "zod";
 import type { PaidResource } from "../generated/prisma/client";
 import { MAX_AMOUNT } from "../money/limits";
 import { payableNetwork, type PayableNetwork } from "../chains/payable-networks";
+import { facilitatorAddress } from "./chain-facilitator";
 import type { RefusedPayment } from "./check-payment";
 import { atomicToCents, centsToAtomic, MAX_TIMEOUT_SECONDS } from "./networks";
 import { PayloadV2, RequirementsV2 } from "./schemas";
@@ -28,6 +29,11 @@ const DEADLINE_MARGIN_SECONDS = 6n;
 export const TEST_UPTO_FACILITATOR: `0x${string}` = getAddress(
   `0x${keccak256(toHex("agent-payments/x402/upto/facilitator/test")).slice(-40)}`,
 );
+
+/** The facilitator an authorization of this mode must name: test mode's fixed address, or the live facilitator account. */
+export function uptoFacilitator(livemode: boolean): `0x${string}` {
+  return livemode ? facilitatorAddress() : TEST_UPTO_FACILITATOR;
+}
 
 const Uint = z.string().regex(/^\d{1,78}$/, "must be an unsigned integer in decimal");
 const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 20-byte hex address");
@@ -70,7 +76,7 @@ export function uptoRequirements(resource: PaidResource, networks: PayableNetwor
     asset: network.asset,
     payTo: network.payTo,
     maxTimeoutSeconds: MAX_TIMEOUT_SECONDS,
-    extra: { ...network.extra, facilitatorAddress: TEST_UPTO_FACILITATOR },
+    extra: { ...network.extra, facilitatorAddress: uptoFacilitator(resource.livemode) },
   }));
 }
 

@@ -109,7 +109,18 @@ describe("live x402 settled on chain", () => {
     const resource = await liveResource(base, m.liveKey);
     const supported = await call("GET", "/x402/supported", { base, key: m.liveKey });
     expect(supported.body.kinds).toEqual([
-      expect.objectContaining({ x402Version: 2, network: chain.network, extra: expect.objectContaining({ payTo: payout }) }),
+      expect.objectContaining({
+        x402Version: 2,
+        scheme: "exact",
+        network: chain.network,
+        extra: expect.objectContaining({ payTo: payout }),
+      }),
+      expect.objectContaining({
+        x402Version: 2,
+        scheme: "upto",
+        network: chain.network,
+        extra: expect.objectContaining({ payTo: payout }),
+      }),
     ]);
     const payer = await stockPayer(chain, 1_000_000n);
     const before = await chain.balanceOf(payout);

@@ -4,17 +4,15 @@
 // authorization of 100 cents; the official facilitator scheme (@x402/evm/upto/facilitator's UptoEvmScheme) over the
 // service's chain signer (lib/x402/chain-signer.ts, its write-ahead hook recording the transaction before it is sent)
 // verifies it against the chain and settles 37 cents: the chain moves 37, once.
-import { x402Client } from "@x402/core/client";
 import type { PaymentRequirements } from "@x402/core/types";
-import { toClientEvmSigner } from "@x402/evm";
-import { UptoEvmScheme as UptoClientScheme } from "@x402/evm/upto/client";
 import { UptoEvmScheme as UptoFacilitatorScheme } from "@x402/evm/upto/facilitator";
-import { createWalletClient, http, maxUint256, type Hex } from "viem";
+import type { Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { facilitatorSigner } from "../../lib/x402/chain-signer";
-import { compileContracts, startTestChain, type TestChain } from "../../scripts/lib/test-chain";
+import { startTestChain, type TestChain } from "../../scripts/lib/test-chain";
 import { installUptoContracts, PERMIT2_ADDRESS, UPTO_PROXY_ADDRESS } from "../../scripts/lib/upto-contracts";
+import { permit2Payer } from "./permit2-payer";
 
 const CENT = 10_000n;
 
@@ -28,26 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await chain?.stop();
 });
-
-/** A payer holding `atomic` units that approved Permit2 (the one transaction upto asks of it; it pays its gas). */
-async function approvingPayer(atomic: bigint) {
-  const payer = await chain.newPayer(atomic);
-  const account = privateKeyToAccount(payer.key);
-  await fetch(chain.rpcUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "anvil_setBalance", params: [account.address, "0xde0b6b3a7640000"] }),
-  });
-  const wallet = createWalletClient({ chain: chain.chain, transport: http(chain.rpcUrl), account });
-  const hash = await wallet.writeContract({
-    address: chain.token.address,
-    abi: compileContracts().TestUsdc.abi,
-    functionName: "approve",
-    args: [PERMIT2_ADDRESS, maxUint256],
-  });
-  await chain.client.waitForTransactionReceipt({ hash });
-  return { ...payer, account };
-}
 
 describe("x402 upto on the test chain (Permit2 and the upto proxy from their sources)", () => {
   it("the contracts are at their canonical addresses", async () => {
@@ -67,11 +45,8 @@ describe("x402 upto on the test chain (Permit2 and the upto proxy from their sou
       maxTimeoutSeconds: 300,
       extra: { name: chain.token.name, version: chain.token.version, ...facilitator.getExtra(chain.network) },
     };
-    const payer = await approvingPayer(funds);
-    const client = new x402Client()
-      .setSpendControls({ allowedAssets: [{ network: requirements.network, asset: requirements.asset }] })
-      .register(requirements.network, new UptoClientScheme(toClientEvmSigner(payer.account, chain.client)));
-    const payload = await client.createPaymentPayload({
+    const payer = await permit2Payer(chain, funds);
+    const payload = await payer.client.createPaymentPayload({
       x402Version: 2,
       resource: { url: "http://merchant.test/generate" },
       accepts: [requirements],

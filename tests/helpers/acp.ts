@@ -19,7 +19,9 @@ export function schemaFor(method: string, path: string, status: number, body?: u
     return delegate && ![401, 404, 405].includes(status) && status < 500 && !versionError ? acp.DelegatePaymentError : acp.FlatError;
   }
   if (delegate) return acp.DelegatePaymentResponse;
-  if (method === "POST" && path.endsWith("/complete")) return acp.CheckoutSessionWithOrder;
+  // A completion that needs 3-D Secure first answers the session authentication_required, without an order.
+  const completed = (body as { status?: string } | undefined)?.status === "completed";
+  if (method === "POST" && path.endsWith("/complete")) return completed ? acp.CheckoutSessionWithOrder : acp.CheckoutSession;
   return acp.CheckoutSession;
 }
 

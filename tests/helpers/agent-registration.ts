@@ -21,7 +21,7 @@ export async function keyChallenge(network: "visa" | "mastercard", apiKey: strin
 export async function registerAgentKey(
   network: "visa" | "mastercard",
   apiKey: string,
-  options: { name?: string; key?: AgentPrivateJwk; jwk?: unknown; signer?: AgentPrivateJwk } = {},
+  options: { name?: string; key?: AgentPrivateJwk; jwk?: unknown; signer?: AgentPrivateJwk; spendingAgentId?: string } = {},
 ): Promise<ApiResponse & { key: AgentPrivateJwk }> {
   const key = options.key ?? newAgentKey();
   const url = `${baseUrl()}/${network}/agents`;
@@ -29,7 +29,11 @@ export async function registerAgentKey(
   const res = await call("POST", `/${network}/agents`, {
     key: apiKey,
     headers,
-    body: { name: options.name ?? "Shopping agent", jwk: options.jwk ?? publicJwkOf(key) },
+    body: {
+      name: options.name ?? "Shopping agent",
+      jwk: options.jwk ?? publicJwkOf(key),
+      ...(options.spendingAgentId ? { spendingAgentId: options.spendingAgentId } : {}),
+    },
   });
   return { ...res, key };
 }

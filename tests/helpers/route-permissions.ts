@@ -103,7 +103,8 @@ export function routeRows(): { rows: Row[]; missing: string[] } {
         continue;
       }
       const withKey =
-        /^(?:asDirectory\()?(?:api|acpRoute|facilitatorRoute)\(/.test(handler) && !/auth: "public"/.test(handler.slice(0, 200));
+        /^(?:asDirectory\()?(?:api|acpRoute|acpVersionedRoute|facilitatorRoute)\(/.test(handler) &&
+        !/auth: "public"/.test(handler.slice(0, 200));
       if (!withKey) continue;
       const declared = DECLARED.exec(handler);
       if (!declared) missing.push(key);

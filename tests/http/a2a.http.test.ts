@@ -114,6 +114,7 @@ describe("the agent card", () => {
     expect(card.capabilities.extensions.map((e: any) => e.uri)).toEqual([
       X402_EXT,
       "https://github.com/google-agentic-commerce/ap2/tree/v0.1",
+      "https://github.com/google-agentic-commerce/ap2/v1",
     ]);
     expect(card.skills[0]).toMatchObject({ id: "catalog" });
   });

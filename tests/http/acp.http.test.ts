@@ -536,7 +536,11 @@ describe("headers and bad input: ACP's flat error on every path, never a 500", (
       body: { items: [{ id: products.pro, quantity: 1 }] },
     });
     expect(missing.status).toBe(400);
-    expect(missing.body).toMatchObject({ type: "invalid_request", code: "missing_api_version", supported_versions: [API_VERSION] });
+    expect(missing.body).toMatchObject({
+      type: "invalid_request",
+      code: "missing_api_version",
+      supported_versions: [API_VERSION, "2026-01-30", "2026-04-17"],
+    });
     const unsupported = await acpCall("GET", "/acp/checkout_sessions/acs_x", { key: m.testKey, version: "2020-01-01" });
     expect(unsupported.status).toBe(400);
     expect(unsupported.body.code).toBe("unsupported_api_version");

@@ -3,22 +3,17 @@
 // pays a merchant-signed checkout with a shared payment token; the signed receipts reference the mandates. An
 // altered disclosure, a wrong key binding, an expired mandate and an open mandate over its budget are refused with
 // nothing charged; 20 concurrent charges against one open mandate's budget never exceed it.
-import { SDJwtInstance } from "@sd-jwt/core";
-import { digest, ES256, generateSalt } from "@sd-jwt/crypto-nodejs";
+import { ES256 } from "@sd-jwt/crypto-nodejs";
 import { calculateJwkThumbprint, createRemoteJWKSet, jwtVerify } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../lib/db";
-import { call } from "../helpers/http";
+import { baseUrl, call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
-
-type Jwk = Record<string, unknown>;
-type Keys = { publicKey: Jwk; privateKey: Jwk };
-const hasher = (data: string | ArrayBuffer, alg = "sha-256") => digest(data, alg);
-const hashOf = (text: string) => Buffer.from(hasher(text)).toString("base64url");
-const now = () => Math.floor(Date.now() / 1000);
+import { Ap2V02Buyer, hashOf, now, type Ap2CheckoutOffer, type Keys } from "../helpers/ap2-v02-buyer";
 
 let seller: TestMerchant;
 let buyer: TestMerchant;
+let ap2: Ap2V02Buyer;
 let user: Keys;
 let agent: Keys;
 let kid: string;
@@ -27,109 +22,23 @@ let other: { id: string };
 
 beforeAll(async () => {
   [seller, buyer] = await Promise.all([createTestMerchant("AP2 v0.2 seller"), createTestMerchant("AP2 v0.2 buyer")]);
-  [user, agent] = (await Promise.all([ES256.generateKeyPair(), ES256.generateKeyPair()])) as unknown as Keys[];
-  const registered = await call("POST", "/ap2/buyer_keys", { key: buyer.testKey, body: { name: "trusted surface", jwk: user.publicKey } });
-  expect(registered.status, JSON.stringify(registered.body)).toBe(201);
-  kid = registered.body.kid;
+  ap2 = new Ap2V02Buyer(seller, buyer, "AP2 v0.2 seller");
+  await ap2.register();
+  ({ user, agent, kid } = ap2);
   expect(kid).toBe(await calculateJwkThumbprint(user.publicKey as never, "sha256"));
   product = (await call("POST", "/v1/products", { key: seller.testKey, body: { name: "Coffee", unitAmount: 500, currency: "usd" } })).body;
   other = (await call("POST", "/v1/products", { key: seller.testKey, body: { name: "Tea", unitAmount: 400, currency: "usd" } })).body;
 });
 
-/** The buyer's trusted surface: an SD-JWT whose delegate_payload discloses one mandate (itself selectively disclosable). */
-async function signMandate(
-  content: Record<string, unknown>,
-  frame: Record<string, unknown> = {},
-  claims: Record<string, unknown> = {},
-  keys = user,
-) {
-  const issuer = new SDJwtInstance({
-    signer: await ES256.getSigner(keys.privateKey),
-    signAlg: "ES256",
-    hasher,
-    saltGenerator: generateSalt,
-    omitTyp: true,
-  });
-  return issuer.issue(
-    { iat: now(), exp: now() + 600, ...claims, delegate_payload: [content] } as never,
-    { delegate_payload: { _sd: [0], 0: frame } } as never,
-    {
-      header: { typ: "example+sd-jwt", kid },
-    },
-  );
-}
-
-/** The agent: the terminal KB-SD-JWT over the presented mandate, for this audience and nonce. */
-async function bind(
-  presented: string,
-  closed: Record<string, unknown>,
-  to: { aud: string; nonce: string },
-  keys = agent,
-  kb: Record<string, unknown> = {},
-) {
-  const holder = new SDJwtInstance({
-    signer: await ES256.getSigner(keys.privateKey),
-    signAlg: "ES256",
-    hasher,
-    saltGenerator: generateSalt,
-    omitTyp: true,
-  });
-  const hop = await holder.issue(
-    { iat: now(), aud: to.aud, nonce: to.nonce, sd_hash: hashOf(presented), ...kb, delegate_payload: [closed] } as never,
-    { delegate_payload: { _sd: [0] } } as never,
-    { header: { typ: "kb+sd-jwt" } },
-  );
-  return `${presented}~${hop}`;
-}
-
-async function checkout(items: { product_id: string; quantity: number }[] = [{ product_id: product.id, quantity: 1 }]) {
-  const res = await call("POST", `/ap2/${seller.merchantId}/checkouts`, { key: buyer.testKey, body: { line_items: items } });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as {
-    id: string;
-    checkout_jwt: string;
-    checkout_hash: string;
-    nonce: string;
-    aud: string;
-    checkout: { totals: { amount: number }[] };
-  };
-}
-
-async function mintToken(maxAmount = 10_000) {
-  const res = await call("POST", "/v1/shared_payment_tokens", {
-    key: buyer.testKey,
-    body: { paymentMethod: "pm_card_visa", maxAmount, currency: "usd", merchantId: seller.merchantId },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.id as string;
-}
-
-const payee = () => ({ id: seller.merchantId, name: "AP2 v0.2 seller" });
-const closedCheckout = (co: Awaited<ReturnType<typeof checkout>>) => ({
-  vct: "mandate.checkout.1",
-  checkout_jwt: co.checkout_jwt,
-  checkout_hash: co.checkout_hash,
-});
-function closedPayment(co: Awaited<ReturnType<typeof checkout>>, token: string) {
-  return {
-    vct: "mandate.payment.1",
-    transaction_id: co.checkout_hash,
-    payee: { id: seller.merchantId, name: payee().name },
-    payment_amount: { amount: co.checkout.totals[0].amount, currency: "USD" },
-    payment_instrument: { id: token, type: "shared_payment_token", description: "SPT" },
-  };
-}
-
-/** Human present: the buyer signs the closed mandates themselves (with the agent's key as cnf), the agent binds them. */
-async function humanPresent(co: Awaited<ReturnType<typeof checkout>>, token: string) {
-  const cnf = { jwk: agent.publicKey };
-  const cm = await signMandate({ ...closedCheckout(co), cnf }, { _sd: ["checkout_jwt"] });
-  const pm = await signMandate({ ...closedPayment(co, token), cnf });
-  return { checkout_mandate: await bind(cm, closedCheckout(co), co), payment_mandate: await bind(pm, closedPayment(co, token), co) };
-}
-
-const pay = (co: { id: string }, body: unknown) =>
-  call("POST", `/ap2/${seller.merchantId}/checkouts/${co.id}/pay`, { key: buyer.testKey, body });
+const signMandate = (...args: Parameters<Ap2V02Buyer["signMandate"]>) => ap2.signMandate(...args);
+const bind = (...args: Parameters<Ap2V02Buyer["bind"]>) => ap2.bind(...args);
+const checkout = (items = [{ product_id: product.id, quantity: 1 }]) => ap2.checkout(items);
+const mintToken = (maxAmount?: number) => ap2.mintToken(maxAmount);
+const payee = () => ap2.payee();
+const closedCheckout = (co: Ap2CheckoutOffer) => ap2.closedCheckout(co);
+const closedPayment = (co: Ap2CheckoutOffer, token: string) => ap2.closedPayment(co, token);
+const humanPresent = (co: Ap2CheckoutOffer, token: string) => ap2.humanPresent(co, token);
+const pay = (co: { id: string }, body: unknown) => ap2.pay(co, body);
 const sellerPayments = () =>
   getDb().paymentIntent.aggregate({
     where: { merchantId: seller.merchantId, source: "ap2", status: { in: ["captured", "settled"] } },
@@ -171,6 +80,60 @@ describe("AP2 v0.2 mandates", () => {
     expect(replay.status).toBe(402);
     expect(replay.body.error.details).toMatchObject({ reason: "checkout_used_or_expired", ap2_error: "invalid_mandate" });
     expect(await sellerPayments()).toEqual(before);
+  });
+
+  it("the service's shared receipt names the mandate; a refusal answers AP2's signed Error receipts, nothing charged", async () => {
+    const co = await checkout();
+    const token = await mintToken();
+    const body = await humanPresent(co, token);
+    const jwks = createRemoteJWKSet(new URL(`${baseUrl()}/ap2/${seller.merchantId}/jwks.json`));
+    const serviceJwks = createRemoteJWKSet(new URL(`${baseUrl()}/.well-known/jwks.json`));
+
+    // Refused first (the key binding for another nonce): both receipts signed, status Error, referencing what was presented.
+    const pm = await signMandate({ ...closedPayment(co, token), cnf: { jwk: agent.publicKey } });
+    const wrong = { ...body, payment_mandate: await bind(pm, closedPayment(co, token), { aud: co.aud, nonce: "not-the-nonce" }) };
+    const before = await sellerPayments();
+    const refused = await pay(co, wrong);
+    expect(refused.status, JSON.stringify(refused.body)).toBe(402);
+    const details = refused.body.error.details;
+    expect(details).toMatchObject({ reason: "invalid_key_binding", ap2_error: "invalid_credential" });
+    const paymentError = (await jwtVerify(details.payment_receipt, jwks)).payload;
+    expect(paymentError).toMatchObject({
+      status: "Error",
+      iss: co.aud,
+      error: "invalid_credential",
+      payment_id: "",
+      reference: hashOf(wrong.payment_mandate.split("~~")[1]),
+    });
+    expect(paymentError.error_description).toContain("key binding");
+    expect(typeof paymentError.iat).toBe("number");
+    const checkoutError = (await jwtVerify(details.checkout_receipt, jwks)).payload;
+    expect(checkoutError).toMatchObject({
+      status: "Error",
+      error: "invalid_credential",
+      reference: hashOf(body.checkout_mandate.split("~~")[1]),
+    });
+    expect(checkoutError).not.toHaveProperty("order_id");
+    expect(await sellerPayments()).toEqual(before);
+
+    // Then paid: the service's receipt of the payment names the closed mandates by their hashes.
+    const res = await pay(co, body);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const receipt = await call("GET", `/v1/payment_intents/${res.body.payment_intent_id}/receipt`, { key: seller.testKey });
+    expect(receipt.status).toBe(200);
+    const { payload: claims } = await jwtVerify(receipt.body.jws, serviceJwks);
+    expect(claims).toMatchObject({
+      paymentIntentId: res.body.payment_intent_id,
+      source: "ap2",
+      mandate: {
+        protocol: "ap2",
+        version: "0.2",
+        checkoutId: co.id,
+        paymentMandateReference: hashOf(body.payment_mandate.split("~~")[1]),
+        checkoutMandateReference: hashOf(body.checkout_mandate.split("~~")[1]),
+      },
+    });
+    expect(claims.mandate).not.toHaveProperty("openMandateId");
   });
 
   it("refuses an altered disclosure, a wrong key binding, a foreign audience and an expired mandate, with nothing charged", async () => {

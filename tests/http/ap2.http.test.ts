@@ -158,6 +158,14 @@ describe("AP2 with the real @a2a-js/sdk client", () => {
       sub: receipt.payment_id,
       source: "ap2",
       orderId: receipt.network_confirmation_id,
+      // ... naming the mandates it was paid under (the PaymentMandate's id, the CartMandate's jti and hash).
+      mandate: {
+        protocol: "ap2",
+        version: "0.1",
+        paymentMandateId: pm.payment_mandate_contents.payment_mandate_id,
+        cartMandateId: payload.jti,
+        cartHash: payload.cart_hash,
+      },
     });
 
     const pi = await call("GET", `/v1/payment_intents/${receipt.payment_id}`, { key: seller.testKey });

@@ -2,7 +2,8 @@
 // protocols' own libraries: `listed` and `discovery` on /v1/paid_resources; GET /x402/discovery/resources read by
 // @x402/extensions' withBazaar() facilitator client (filters, limit/offset paging, the mode it lists); the 402's
 // `bazaar` extension checked by @x402/extensions' validators and extracted from the stock client's payment payload
-// with extractDiscoveryInfo (as a facilitator catalogs it), then paid; GET /mpp/openapi.json read by mppx/discovery.
+// with extractDiscoveryInfo (as a facilitator catalogs it), then paid; GET /mpp/openapi.json read by mppx/discovery
+// (the service method's offer, and the evm method's beside it where a resource is sold with it).
 //
 // Two deployments over one database: the shared server settles x402 live (UNREACHABLE_LIVE_CHAIN) and has no
 // LIVE_RAIL, so its x402 catalog lists live resources and its MPP catalog test ones; `testnet` has no live chain and
@@ -12,6 +13,7 @@ import { HTTPFacilitatorClient } from "@x402/core/server";
 import { ExactEvmScheme } from "@x402/evm";
 import {
   extractDiscoveryInfo,
+  extractDiscoveryInfoV1,
   validateDiscoveryExtension,
   validateDiscoveryExtensionSpec,
   withBazaar,
@@ -178,6 +180,14 @@ describe("GET /x402/discovery/resources", () => {
     expect((await everyItem(testnet.url, { type: "http", network: "eip155:84532" })).map(idOf)).toEqual(ids);
     const filtered = await call("GET", "/x402/discovery/resources?scheme=exact&extensions=bazaar&limit=100", { base: testnet.url });
     expect(filtered.body.items.map(idOf)).toEqual(ids.slice(0, 100));
+    // payTo: the resources paid to that address (any case), and nothing for an address nobody is paid at.
+    const paidTo = items.find((entry) => idOf(entry) === made.listed.id)!.accepts[0]!.payTo;
+    const mine = await call("GET", `/x402/discovery/resources?payTo=${paidTo.toLowerCase()}&limit=100`, { base: testnet.url });
+    expect(mine.status).toBe(200);
+    expect(mine.body.items.map(idOf)).toEqual(expect.arrayContaining([made.listed.id, made.post.id]));
+    for (const item of mine.body.items) expect(item.accepts.map((a: { payTo: string }) => a.payTo)).toEqual([paidTo]);
+    const nobody = privateKeyToAccount(generatePrivateKey()).address;
+    expect((await call("GET", `/x402/discovery/resources?payTo=${nobody}`, { base: testnet.url })).body.pagination.total).toBe(0);
     // Past the end: no items, the same total.
     const past = await bazaar(testnet.url).listResources({ offset: items.length + 5 });
     expect(past.items).toEqual([]);
@@ -203,11 +213,16 @@ describe("GET /x402/discovery/resources", () => {
     expect(live.accepts).toHaveLength(1);
     expect(live.accepts[0]).toMatchObject({ scheme: "exact", network: "eip155:84532", amount: "250000" });
     expect(live.accepts[0]!.payTo.toLowerCase()).toBe(payout.toLowerCase());
+    // payTo: the live payout address lists the merchant's live resource; another address lists nothing.
+    const byPayout = await call("GET", `/x402/discovery/resources?payTo=${payout.toLowerCase()}&limit=100`);
+    expect(byPayout.body.items.map(idOf)).toContain(made.live.id);
+    const other = privateKeyToAccount(generatePrivateKey()).address;
+    expect((await call("GET", `/x402/discovery/resources?payTo=${other}`)).body.pagination.total).toBe(0);
     // The route's own answer (documented, public): bad paging is the error contract's 400.
     const page = await call("GET", "/x402/discovery/resources?limit=1");
     expect(page.status).toBe(200);
     expect(page.body.items.length).toBe(1);
-    for (const query of ["limit=0", "limit=101", "offset=-1", "limit=two", "payTo=0x0"]) {
+    for (const query of ["limit=0", "limit=101", "offset=-1", "limit=two", "payTo="]) {
       const res = await call("GET", `/x402/discovery/resources?${query}`);
       expect(res.status, query).toBe(400);
       expect(res.body.error.code).toBe("VALIDATION_ERROR");
@@ -236,6 +251,13 @@ describe("the 402's bazaar extension, read by @x402/extensions", () => {
       mimeType: "application/json",
       discoveryInfo: { input: { type: "http", method: "GET", queryParams: { city: "Paris" } }, output: { example: { forecast: "sunny" } } },
     });
+
+    // x402 v1 has no extensions: its requirements carry the same discovery in `outputSchema`, as the library reads v1.
+    const v1 = (await res.json()) as { accepts: Parameters<typeof extractDiscoveryInfoV1>[0][] };
+    expect(v1.accepts.length).toBeGreaterThan(0);
+    for (const requirement of v1.accepts) expect(extractDiscoveryInfoV1(requirement)).toEqual(discovered.discoveryInfo);
+    const unlistedV1 = await (await fetch(`${testnet.url}/x402/r/${made.unlisted.id}`)).json();
+    for (const requirement of unlistedV1.accepts) expect(extractDiscoveryInfoV1(requirement)).toBeNull();
 
     // The echoed extension does not get in the way of the payment.
     const paid = await fetch(`${testnet.url}/x402/r/${made.listed.id}`, {
@@ -281,8 +303,20 @@ describe("GET /mpp/openapi.json, read by mppx/discovery", () => {
           recipient: m.merchantId,
           externalId: made.listed.id,
         },
+        // Beside it, mppx's evm charge method (USD, fixed price) on test mode's network: its price in USDC to the merchant's address there.
+        {
+          amount: "250000",
+          currency: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
+          description: "Tomorrow's forecast",
+          intent: "charge",
+          method: "evm",
+          recipient: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
+          externalId: made.listed.id,
+        },
       ],
     });
+    // Priced in EUR, which the evm method does not take: the service method alone.
+    expect(paths[`/mpp/r/${made.euro.id}`]?.get?.["x-payment-info"]?.offers).toHaveLength(1);
     expect(paths[`/mpp/r/${made.euro.id}`]?.get?.["x-payment-info"]?.offers[0]).toMatchObject({ amount: "25", currency: "eur" });
     for (const absent of [made.unlisted, made.archived, made.live]) expect(paths[`/mpp/r/${absent.id}`]).toBeUndefined();
     // What the discovery metadata says: the query parameter, the answer's schema, the POST's body.

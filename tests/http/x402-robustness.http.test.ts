@@ -316,7 +316,7 @@ describe("bad input at the facilitator: its own answers, never a 500", () => {
     });
   });
 
-  it("GET /x402/supported names exact on the mode's networks (v2 and v1) and where the merchant is paid; live mode needs the chain", async () => {
+  it("GET /x402/supported names exact (v2 and v1) and upto on the mode's networks and where the merchant is paid; live mode needs the chain", async () => {
     const test = await call("GET", "/x402/supported", { key: m.testKey });
     expect(test.body.kinds).toEqual([
       {
@@ -338,6 +338,12 @@ describe("bad input at the facilitator: its own answers, never a 500", () => {
     expect(supportedLive.body.kinds).toEqual([
       { x402Version: 2, scheme: "exact", network: "eip155:84532", extra: expect.objectContaining({ payTo: livePayTo, asset: USDC }) },
       { x402Version: 1, scheme: "exact", network: "base-sepolia", extra: expect.objectContaining({ payTo: livePayTo }) },
+      {
+        x402Version: 2,
+        scheme: "upto",
+        network: "eip155:84532",
+        extra: expect.objectContaining({ payTo: livePayTo, facilitatorAddress: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/) }),
+      },
     ]);
     expect(livePayTo).not.toBe(payTo);
     // A network this deployment does not settle on in live mode: refused, as the protocol refuses it.

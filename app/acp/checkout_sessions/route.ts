@@ -1,11 +1,11 @@
 // POST /acp/checkout_sessions (merchant key): ACP's create checkout session (docs/acp.md).
 import { createSession } from "@/lib/acp/create-session";
-import { acpMethodNotAllowed, acpRoute } from "@/lib/acp/http";
-import { CheckoutSessionCreateRequest } from "@/lib/acp/schemas";
+import { createSession2026 } from "@/lib/acp/create-session-2026";
+import { acpMethodNotAllowed, acpVersionedRoute } from "@/lib/acp/http";
+import { createBody } from "@/lib/acp/versioned-bodies";
 
-export const POST = acpRoute(
-  { kind: "checkout", permission: ["acp", "write"], body: CheckoutSessionCreateRequest },
-  ({ tx, principal, body }) => createSession(tx, principal, body),
+export const POST = acpVersionedRoute({ kind: "checkout", permission: ["acp", "write"], body: createBody }, ({ tx, principal, body }) =>
+  body.version === "2026-01-16" ? createSession(tx, principal, body.input) : createSession2026(tx, principal, body.version, body.input),
 );
 
 const notAllowed = acpMethodNotAllowed(["POST"]);

@@ -1,7 +1,12 @@
-// The operations of /ap2/buyer_keys (lib/openapi/operation.ts): a payer's AP2 v0.2 user key.
+// The operations of /ap2/buyer_keys (lib/openapi/operation.ts): a payer's AP2 v0.2 user keys.
 import { z } from "zod";
-import { RegisterBuyerKeyBody } from "@/lib/ap2/v02/buyer-keys";
+import { ListBuyerKeysQuery, RegisterBuyerKeyBody } from "@/lib/ap2/v02/buyer-keys";
 import { operation } from "@/lib/openapi/operation";
+
+export const Ap2BuyerKeySchema = z
+  .object({ id: z.string(), object: z.literal("ap2_buyer_key"), kid: z.string(), revokedAt: z.string().nullable() })
+  .loose()
+  .meta({ id: "Ap2BuyerKey" });
 
 export const POST = operation({
   operationId: "registerAp2BuyerKey",
@@ -11,10 +16,17 @@ export const POST = operation({
   permission: ["ap2", "write"],
   body: RegisterBuyerKeyBody,
   status: 201,
+  responses: { 201: Ap2BuyerKeySchema },
+});
+
+export const GET = operation({
+  operationId: "listAp2BuyerKeys",
+  summary: "AP2 v0.2: list this payer's buyer keys, newest first (revoked ones with revokedAt)",
+  tag: "AP2",
+  auth: "secret",
+  permission: ["ap2", "read"],
+  query: ListBuyerKeysQuery,
   responses: {
-    201: z
-      .object({ id: z.string(), object: z.literal("ap2_buyer_key"), kid: z.string() })
-      .loose()
-      .meta({ id: "Ap2BuyerKey" }),
+    200: z.object({ object: z.literal("list"), data: z.array(Ap2BuyerKeySchema), hasMore: z.boolean() }).meta({ id: "Ap2BuyerKeyList" }),
   },
 });

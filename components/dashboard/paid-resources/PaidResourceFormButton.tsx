@@ -1,7 +1,8 @@
 "use client";
 // "Create paid resource": name, price (entered in major units, sent in minor units), currency, description, and
-// what is sold: JSON content returned once paid, or a URL (and the method) the paid request is forwarded to; then,
-// for a forwarded one, its forwarding secret, shown ONCE (the merchant's server verifies each forward with it).
+// what is sold: JSON content returned once paid, or a URL (and the method) the paid request is forwarded to, and
+// whether it is listed in the discovery catalogs; then, for a forwarded one, its forwarding secret, shown ONCE (the
+// merchant's server verifies each forward with it).
 // The same createPaidResource as POST /v1/paid_resources (docs/x402.md).
 import { useState } from "react";
 import { currencyDigits } from "@/lib/money/format";
@@ -25,6 +26,7 @@ function emptyForm() {
     url: "",
     method: "GET",
     replayable: true,
+    listed: false,
   };
 }
 
@@ -72,6 +74,7 @@ export function PaidResourceFormButton({ mode }: { mode: "test" | "live" }) {
       ...(description ? { description } : {}),
       ...(form.target === "content" ? { content } : { url: form.url.trim(), method: form.method }),
       replayable: form.replayable,
+      listed: form.listed,
     });
   };
   const fieldErrors = save.error?.fieldErrors ?? {};
@@ -187,6 +190,18 @@ function PaidResourceFields({
         <span>
           Keep each paid answer (encrypted, for a day) so that a payer whose answer was lost gets it again with the same payment. Clear this
           for answers that must not be stored: a retry is then refused, never charged twice.
+        </span>
+      </label>
+      <label className="flex items-start gap-2 text-sm text-slate-700">
+        <input
+          type="checkbox"
+          className="mt-0.5"
+          checked={form.listed}
+          onChange={(event) => setForm((f) => ({ ...f, listed: event.target.checked }))}
+        />
+        <span>
+          List it in this deployment&apos;s discovery catalogs (x402&apos;s bazaar and MPP&apos;s OpenAPI document), so that agents can find
+          it.
         </span>
       </label>
     </>

@@ -1,13 +1,18 @@
 // A payer's AP2 v0.2 buyer keys (ap2bk_; docs/a2a.md "AP2 v0.2"): the public key the user's trusted surface signs
 // mandates with (the "directly trusted user key" model of AP2's agent_authorization.md). The payer registers it with
 // its own API key; a mandate chain's root names it by `kid` = its RFC 7638 thumbprint, and the payment credential
-// it pays with must be the same payer's.
+// it pays with must be the same payer's. The payer lists its keys and revokes one for good: a revoked key's mandates
+// are refused from the moment the revocation commits (a payment reads its key FOR SHARE, so a revocation waits for
+// the payments verifying with it, and every later payment sees it revoked).
 import { calculateJwkThumbprint } from "jose";
 import { z } from "zod";
 import type { Db } from "../../db";
-import { ConflictError } from "../../errors";
+import { ConflictError, NotFoundError } from "../../errors";
+import type { Ap2BuyerKey } from "../../generated/prisma/client";
 import { randomBase62 } from "../../ids";
+import { listNewestFirst } from "../../pagination";
 import type { Scope } from "../../scope";
+import { ListQuery } from "../../validation/common";
 
 const B64URL = /^[A-Za-z0-9_-]{43}$/;
 
@@ -30,19 +35,53 @@ export async function registerBuyerKey(tx: Db, payer: Scope, input: RegisterBuye
     ON CONFLICT (livemode, kid) DO NOTHING`;
   const key = await tx.ap2BuyerKey.findUniqueOrThrow({ where: { livemode_kid: { livemode: payer.livemode, kid } } });
   if (inserted !== 1 && key.merchantId !== payer.merchantId) throw new ConflictError("This key is registered by another account.");
+  return serializeBuyerKey(key);
+}
+
+export function serializeBuyerKey(key: Ap2BuyerKey) {
   return {
     id: key.id,
     object: "ap2_buyer_key" as const,
     kid: key.kid,
     jwk: key.jwk,
     name: key.name,
+    revokedAt: key.revokedAt?.toISOString() ?? null,
     livemode: key.livemode,
     createdAt: key.createdAt.toISOString(),
   };
 }
 
-/** The registered key of this kid in this mode, with its payer; null when unknown or revoked. */
-export async function buyerKey(db: Db, livemode: boolean, kid: string) {
-  const key = await db.ap2BuyerKey.findUnique({ where: { livemode_kid: { livemode, kid } } });
-  return key && !key.revokedAt ? { payerMerchantId: key.merchantId, jwk: key.jwk as JsonWebKey } : null;
+export const ListBuyerKeysQuery = z.object({ ...ListQuery.shape }).strict();
+
+/** The payer's keys in its mode, newest first (revoked ones too, with revokedAt). */
+export function listBuyerKeys(db: Db, payer: Scope, query: z.output<typeof ListBuyerKeysQuery>) {
+  return listNewestFirst(db.ap2BuyerKey, { scope: { merchantId: payer.merchantId, livemode: payer.livemode } }, query, serializeBuyerKey);
+}
+
+/** Revoked for good (registering the same key again answers it revoked); revoking twice is harmless. */
+export async function revokeBuyerKey(tx: Db, payer: Scope, id: string) {
+  const owned = { id, merchantId: payer.merchantId, livemode: payer.livemode };
+  await tx.$executeRaw`
+    UPDATE ap2_buyer_keys SET revoked_at = now()
+     WHERE id = ${id} AND merchant_id = ${payer.merchantId} AND livemode = ${payer.livemode} AND revoked_at IS NULL`;
+  const key = await tx.ap2BuyerKey.findFirst({ where: owned });
+  if (!key) throw new NotFoundError("ap2_buyer_key", id);
+  return serializeBuyerKey(key);
+}
+
+export interface BuyerKeyOfKid {
+  payerMerchantId: string;
+  jwk: JsonWebKey;
+  revoked: boolean;
+}
+
+/**
+ * The registered key of this kid in this mode, with its payer; null when unknown. Read FOR SHARE in the paying
+ * transaction, so that a revocation (an UPDATE of the row) cannot commit while a payment verifies with the key.
+ */
+export async function buyerKey(tx: Db, livemode: boolean, kid: string): Promise<BuyerKeyOfKid | null> {
+  const [key] = await tx.$queryRaw<{ merchant_id: string; jwk: JsonWebKey; revoked: boolean }[]>`
+    SELECT merchant_id, jwk, revoked_at IS NOT NULL AS revoked FROM ap2_buyer_keys
+     WHERE livemode = ${livemode} AND kid = ${kid} FOR SHARE`;
+  return key ? { payerMerchantId: key.merchant_id, jwk: key.jwk, revoked: key.revoked } : null;
 }

@@ -5,8 +5,8 @@
 // (lib/spend-limits); the shared payment token redeemed through redeemToken, the service's charge path (nothing
 // here moves money). Any refusal rolls all of it back: nothing charged, nothing counted. A decline commits its
 // failed PaymentIntent, so the counted spend is given back first. Success answers AP2's signed Checkout and
-// Payment Receipts, whose `reference` is the hash of the closed mandate they answer.
-import { SignJWT } from "jose";
+// Payment Receipts, whose `reference` is the hash of the closed mandate they answer; a refusal carries both with
+// status "Error" (receipts.ts).
 import { z } from "zod";
 import type { Db } from "../../db";
 import { DomainError, NotFoundError } from "../../errors";
@@ -14,10 +14,10 @@ import { env } from "../../env";
 import type { Scope } from "../../scope";
 import { periodStartOf, releaseSpend, reserveSpend, type SpendReservation, type SpendWindow } from "../../spend-limits";
 import { redeemToken } from "../../shared-payment-tokens/redeem-token";
-import { activeSigningKey, ALG } from "../keys";
 import { buyerKey } from "./buyer-keys";
 import { ap2Audience } from "./checkout";
 import { checkCheckoutMandate, checkPaymentMandate, type PaymentTerms } from "./constraints";
+import { refusalWithReceipts, successReceipts } from "./receipts";
 import { refused, verifyChain } from "./sd-jwt-chain";
 
 export const PayCheckoutBody = z
@@ -75,15 +75,10 @@ function reservationsOf(
   return out;
 }
 
-async function signReceipt(tx: Db, merchantId: string, claims: Record<string, unknown>): Promise<string> {
-  const key = await activeSigningKey(tx, merchantId);
-  return new SignJWT(claims)
-    .setProtectedHeader({ alg: ALG, kid: key.kid, typ: "JWT" })
-    .setIssuer(ap2Audience(merchantId))
-    .setIssuedAt()
-    .sign(key.privateKey);
-}
-
+/**
+ * Pays the checkout, or refuses with nothing charged and AP2's signed error receipts in the refusal's details
+ * (receipts.ts).
+ */
 export async function payCheckout(
   tx: Db,
   buyer: Scope,
@@ -91,14 +86,24 @@ export async function payCheckout(
   checkoutId: string,
   input: PayCheckoutInput,
 ) {
+  try {
+    return await payVerified(tx, buyer, merchant, checkoutId, input);
+  } catch (err) {
+    throw await refusalWithReceipts(tx, merchant.id, input, err);
+  }
+}
+
+async function payVerified(tx: Db, buyer: Scope, merchant: { id: string; name: string }, checkoutId: string, input: PayCheckoutInput) {
   const checkout = await tx.ap2Checkout.findFirst({
     where: { id: checkoutId, merchantId: merchant.id, livemode: buyer.livemode, buyerMerchantId: buyer.merchantId },
   });
   if (!checkout) throw new NotFoundError("AP2 checkout", checkoutId);
-  // The buyer's key must be this payer's own.
+  // The buyer's key must be this payer's own, and not revoked.
   const rootKey = async (kid: string) => {
     const key = await buyerKey(tx, buyer.livemode, kid);
-    return key && key.payerMerchantId === buyer.merchantId ? key.jwk : null;
+    if (!key || key.payerMerchantId !== buyer.merchantId) return null;
+    if (key.revoked) throw refused("invalid_credential", "buyer_key_revoked", "The buyer key that signed these mandates has been revoked.");
+    return key.jwk;
   };
   const expect = { rootKey, audience: ap2Audience(merchant.id), nonce: checkout.nonce };
   const checkoutChain = await verifyChain(input.checkout_mandate, { ...expect, label: "checkout_mandate" });
@@ -160,16 +165,7 @@ export async function payCheckout(
     throw err;
   }
   await tx.$executeRaw`UPDATE ap2_checkouts SET payment_intent_id = ${pi.id} WHERE id = ${checkout.id}`;
-  const [checkoutReceipt, paymentReceipt] = await Promise.all([
-    signReceipt(tx, merchant.id, { status: "Success", reference: checkoutChain.reference, order_id: pi.orderId }),
-    signReceipt(tx, merchant.id, {
-      status: "Success",
-      reference: paymentChain.reference,
-      payment_id: pi.id,
-      psp_confirmation_id: pi.id,
-      network_confirmation_id: pi.id,
-    }),
-  ]);
+  const receipts = await successReceipts(tx, merchant.id, { checkout: checkoutChain.reference, payment: paymentChain.reference }, pi);
   return {
     object: "ap2_payment" as const,
     checkout_id: checkout.id,
@@ -182,7 +178,6 @@ export async function payCheckout(
       payment_reference: paymentChain.reference,
       open_payment_mandate: terms.open ? paymentChain.rootId : null,
     },
-    checkout_receipt: checkoutReceipt,
-    payment_receipt: paymentReceipt,
+    ...receipts,
   };
 }

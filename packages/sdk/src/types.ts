@@ -44,6 +44,8 @@ export type SharedPaymentTokenStatus = SharedPaymentToken["status"];
 export type MintSharedPaymentTokenParams = Schemas["MintSharedPaymentTokenParams"];
 export type RedeemSharedPaymentTokenParams = Schemas["RedeemSharedPaymentTokenParams"];
 export type ListSharedPaymentTokensParams = Query<"listSharedPaymentTokens">;
+export type AcpSigningKey = Schemas["AcpSigningKey"];
+export type CreateAcpSigningKeyParams = Schemas["CreateAcpSigningKeyParams"];
 
 export type Checkout = Schemas["Checkout"];
 export type CheckoutStatus = Checkout["status"];
@@ -77,7 +79,15 @@ export type SpendingAgent = Schemas["SpendingAgent"];
 export type CreateSpendingAgentParams = Schemas["CreateSpendingAgentParams"];
 export type SetSpendingPolicyParams = Schemas["SetSpendingPolicyParams"];
 export type SpendingPolicyResult = Schemas["SpendingPolicyResult"];
+export type UpdateSpendingAgentParams = Schemas["UpdateSpendingAgentParams"];
+export type DeletedSpendingAgent = Schemas["DeletedSpendingAgent"];
+export type WalletChallenge = Schemas["WalletChallenge"];
+export type CreateWalletChallengeParams = Schemas["CreateWalletChallengeParams"];
+export type ProveSpendingAgentWalletParams = Schemas["ProveSpendingAgentWalletParams"];
 export type ListSpendingAgentsParams = Query<"listSpendingAgents">;
+/** A spending agent's charge above its approval threshold, waiting for the payer (docs/approvals.md). */
+export type ApprovalRequest = Schemas["ApprovalRequest"];
+export type ListApprovalRequestsParams = Query<"listApprovalRequests">;
 export type ListDisputesParams = Query<"listDisputes">;
 
 export type Balance = Schemas["Balance"];

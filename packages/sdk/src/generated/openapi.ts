@@ -886,8 +886,16 @@ export interface paths {
          */
         get: operations["getSpendingAgent"];
         put?: never;
-        post?: never;
-        delete?: never;
+        /**
+         * Update a spending agent's name, description or metadata
+         * @description Restricted keys need `spending_agents: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        post: operations["updateSpendingAgent"];
+        /**
+         * Delete (detach) a spending agent: credentials naming it are refused from then on
+         * @description Restricted keys need `spending_agents: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        delete: operations["deleteSpendingAgent"];
         options?: never;
         head?: never;
         patch?: never;
@@ -913,6 +921,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/spending_agents/{id}/wallet_challenges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a challenge for a wallet to sign (EIP-191), proving control of an address the agent will list
+         * @description Restricted keys need `spending_agents: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        post: operations["createWalletChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/spending_agents/{id}/wallets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a wallet address to the agent with its signed challenge (proof of control, live mode included)
+         * @description Restricted keys need `spending_agents: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        post: operations["proveSpendingAgentWallet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/spending_agents": {
         parameters: {
             query?: never;
@@ -931,6 +979,103 @@ export interface paths {
          * @description Restricted keys need `spending_agents: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
          */
         post: operations["createSpendingAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/approvals/{token}/decide": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve or decline by the mailed link (form field decision=approve|decline; the link works once) */
+        post: operations["decideApprovalRequestByLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/approval_requests/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a request: its charge is captured once (the payer's key)
+         * @description Restricted keys need `approval_requests: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        post: operations["approveApprovalRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/approval_requests/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline a request: nothing is charged (the payer's key)
+         * @description Restricted keys need `approval_requests: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        post: operations["declineApprovalRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/approval_requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve an approval request
+         * @description Restricted keys need `approval_requests: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        get: operations["getApprovalRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/approval_requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the payer's approval requests
+         * @description Restricted keys need `approval_requests: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        get: operations["listApprovalRequests"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1595,6 +1740,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/acp.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** ACP discovery: the versions answered, the API's base URL, transports and capabilities (ACP's DiscoveryResponse) */
+        get: operations["getAcpDiscovery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/acp/agentic_commerce/delegate_payment": {
         parameters: {
             query?: never;
@@ -1693,6 +1855,50 @@ export interface paths {
          * @description Restricted keys need `acp: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
          */
         post: operations["createAcpCheckoutSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/acp_signing_keys/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an ACP request-signing key
+         * @description Restricted keys need `acp: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        post: operations["revokeAcpSigningKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/acp_signing_keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List ACP request-signing keys
+         * @description Restricted keys need `acp: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        get: operations["listAcpSigningKeys"];
+        put?: never;
+        /**
+         * Register an agent platform's ACP request-signing public key (from then on /acp requests must be signed)
+         * @description Restricted keys need `acp: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        post: operations["createAcpSigningKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1926,7 +2132,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/ap2/buyer_keys": {
+    "/ap2/buyer_keys/{id}/revoke": {
         parameters: {
             query?: never;
             header?: never;
@@ -1934,6 +2140,30 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        put?: never;
+        /**
+         * AP2 v0.2: revoke a buyer key for good: every later mandate it signed is refused, nothing charged
+         * @description Restricted keys need `ap2: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        post: operations["revokeAp2BuyerKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ap2/buyer_keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * AP2 v0.2: list this payer's buyer keys, newest first (revoked ones with revokedAt)
+         * @description Restricted keys need `ap2: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        get: operations["listAp2BuyerKeys"];
         put?: never;
         /**
          * AP2 v0.2: register the public key that signs this payer's mandates (kid = RFC 7638 thumbprint)
@@ -2682,13 +2912,55 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AcpSigningKey: {
+            id: string;
+            /** @constant */
+            object: "acp_signing_key";
+            name: string | null;
+            jwk: {
+                /** @constant */
+                kty: "OKP";
+                /** @constant */
+                crv: "Ed25519";
+                x: string;
+                d?: unknown;
+            } | {
+                /** @constant */
+                kty: "EC";
+                /** @constant */
+                crv: "P-256";
+                x: string;
+                y: string;
+                d?: unknown;
+            };
+            /** @enum {string} */
+            alg: "EdDSA" | "ES256";
+            /** @enum {string} */
+            status: "active" | "revoked";
+            livemode: boolean;
+            createdAt: components["schemas"]["Timestamp"];
+            revokedAt: components["schemas"]["Timestamp"] | null;
+        };
+        AcpSigningKeyList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["AcpSigningKey"][];
+            hasMore: boolean;
+        };
         Ap2BuyerKey: {
             id: string;
             /** @constant */
             object: "ap2_buyer_key";
             kid: string;
+            revokedAt: string | null;
         } & {
             [key: string]: unknown;
+        };
+        Ap2BuyerKeyList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["Ap2BuyerKey"][];
+            hasMore: boolean;
         };
         Ap2Checkout: {
             id: string;
@@ -2707,6 +2979,34 @@ export interface components {
             payment_receipt: string;
         } & {
             [key: string]: unknown;
+        };
+        ApprovalRequest: {
+            id: string;
+            /** @constant */
+            object: "approval_request";
+            /** @enum {string} */
+            status: "pending" | "approved" | "declined" | "expired";
+            spendingAgentId: string;
+            merchantId: string;
+            checkoutId: string;
+            sharedPaymentTokenId: string;
+            protocol: string;
+            acpCheckoutSessionId: string | null;
+            amount: number;
+            currency: string;
+            approvalThreshold: number;
+            paymentIntentId: string | null;
+            decidedVia: ("api" | "dashboard" | "email_link" | "expiry") | null;
+            livemode: boolean;
+            expiresAt: components["schemas"]["Timestamp"];
+            decidedAt: components["schemas"]["Timestamp"] | null;
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        ApprovalRequestList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["ApprovalRequest"][];
+            hasMore: boolean;
         };
         Balance: {
             /** @constant */
@@ -2738,7 +3038,7 @@ export interface components {
             /** @constant */
             object: "checkout";
             /** @enum {string} */
-            status: "open" | "complete" | "expired" | "canceled" | "failed";
+            status: "open" | "pending_approval" | "complete" | "expired" | "canceled" | "failed";
             amount: number;
             currency: string;
             items: components["schemas"]["LineItem"][];
@@ -2763,6 +3063,25 @@ export interface components {
             object: "list";
             data: components["schemas"]["Checkout"][];
             hasMore: boolean;
+        };
+        CreateAcpSigningKeyParams: {
+            jwk: {
+                /** @constant */
+                kty: "OKP";
+                /** @constant */
+                crv: "Ed25519";
+                x: string;
+                d?: unknown;
+            } | {
+                /** @constant */
+                kty: "EC";
+                /** @constant */
+                crv: "P-256";
+                x: string;
+                y: string;
+                d?: unknown;
+            };
+            name?: string;
         };
         CreateCheckoutParams: {
             amount?: number;
@@ -2893,6 +3212,8 @@ export interface components {
                     currency: string;
                     amount: number;
                 }[];
+                /** @default 86400 */
+                approvalExpiresIn?: number;
                 /** @default null */
                 hours?: {
                     start: string;
@@ -2903,12 +3224,15 @@ export interface components {
                 [key: string]: string;
             };
         };
+        CreateWalletChallengeParams: {
+            address: string;
+        };
         CreateWebhookEndpointParams: {
             url: string;
-            enabledEvents?: ("order.paid" | "order.refunded" | "order.canceled" | "payment_intent.processing" | "payment_intent.captured" | "payment_intent.settled" | "payment_intent.refunded" | "payment_intent.failed" | "payment_intent.expired" | "payment_intent.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.policy_refused")[];
+            enabledEvents?: ("order.paid" | "order.refunded" | "order.canceled" | "payment_intent.processing" | "payment_intent.captured" | "payment_intent.settled" | "payment_intent.refunded" | "payment_intent.failed" | "payment_intent.expired" | "payment_intent.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.policy_refused" | "approval_request.created" | "approval_request.approved" | "approval_request.declined" | "approval_request.expired")[];
             description?: string;
             /** @enum {string} */
-            format?: "service" | "acp";
+            format?: "service" | "acp" | "acp-2026-04-17";
         };
         Customer: {
             id: string;
@@ -2927,6 +3251,13 @@ export interface components {
             object: "list";
             data: components["schemas"]["Customer"][];
             hasMore: boolean;
+        };
+        DeletedSpendingAgent: {
+            id: string;
+            /** @constant */
+            object: "spending_agent";
+            /** @constant */
+            deleted: true;
         };
         DeletedWebhookEndpoint: {
             id: string;
@@ -3413,6 +3744,10 @@ export interface components {
             data: components["schemas"]["Product"][];
             hasMore: boolean;
         };
+        ProveSpendingAgentWalletParams: {
+            challengeId: string;
+            signature: string;
+        };
         RailDisputeEvent: {
             id: string;
             /** @enum {string} */
@@ -3496,7 +3831,7 @@ export interface components {
             /** @constant */
             object: "event";
             /** @enum {string} */
-            type: "order.paid" | "order.refunded" | "order.canceled" | "payment_intent.processing" | "payment_intent.captured" | "payment_intent.settled" | "payment_intent.refunded" | "payment_intent.failed" | "payment_intent.expired" | "payment_intent.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.policy_refused";
+            type: "order.paid" | "order.refunded" | "order.canceled" | "payment_intent.processing" | "payment_intent.captured" | "payment_intent.settled" | "payment_intent.refunded" | "payment_intent.failed" | "payment_intent.expired" | "payment_intent.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.policy_refused" | "approval_request.created" | "approval_request.approved" | "approval_request.declined" | "approval_request.expired";
             data: {
                 [key: string]: unknown;
             };
@@ -3530,6 +3865,8 @@ export interface components {
                 currency: string;
                 amount: number;
             }[];
+            /** @default 86400 */
+            approvalExpiresIn?: number;
             /** @default null */
             hours?: {
                 start: string;
@@ -3599,6 +3936,8 @@ export interface components {
                     currency: unknown;
                     amount: number;
                 }[];
+                /** @default 86400 */
+                approvalExpiresIn: number;
                 /** @default null */
                 hours: {
                     start: string;
@@ -3646,6 +3985,8 @@ export interface components {
                     currency: unknown;
                     amount: number;
                 }[];
+                /** @default 86400 */
+                approvalExpiresIn: number;
                 /** @default null */
                 hours: {
                     start: string;
@@ -3732,12 +4073,29 @@ export interface components {
             };
             active?: boolean;
         };
+        UpdateSpendingAgentParams: {
+            name?: string;
+            description?: string | null;
+            metadata?: {
+                [key: string]: string;
+            };
+        };
         UpdateWebhookEndpointParams: {
             url?: string;
-            enabledEvents?: ("order.paid" | "order.refunded" | "order.canceled" | "payment_intent.processing" | "payment_intent.captured" | "payment_intent.settled" | "payment_intent.refunded" | "payment_intent.failed" | "payment_intent.expired" | "payment_intent.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.policy_refused")[];
+            enabledEvents?: ("order.paid" | "order.refunded" | "order.canceled" | "payment_intent.processing" | "payment_intent.captured" | "payment_intent.settled" | "payment_intent.refunded" | "payment_intent.failed" | "payment_intent.expired" | "payment_intent.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.policy_refused" | "approval_request.created" | "approval_request.approved" | "approval_request.declined" | "approval_request.expired")[];
             description?: string | null;
             /** @enum {string} */
             status?: "enabled" | "disabled";
+        };
+        WalletChallenge: {
+            id: string;
+            /** @constant */
+            object: "wallet_challenge";
+            spendingAgentId: string;
+            address: string;
+            message: string;
+            expiresAt: components["schemas"]["Timestamp"];
+            livemode: boolean;
         };
         WalletEvent: {
             id: string;
@@ -3794,7 +4152,7 @@ export interface components {
             description: string | null;
             enabledEvents: string[];
             /** @enum {string} */
-            format: "service" | "acp";
+            format: "service" | "acp" | "acp-2026-04-17";
             /** @enum {string} */
             status: "enabled" | "disabled";
             livemode: boolean;
@@ -4355,7 +4713,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 startingAfter?: string;
-                status?: "open" | "complete" | "expired" | "canceled" | "failed";
+                status?: "open" | "pending_approval" | "complete" | "expired" | "canceled" | "failed";
             };
             header?: never;
             path?: never;
@@ -5075,7 +5433,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 startingAfter?: string;
-                type?: "order.paid" | "order.refunded" | "order.canceled" | "payment_intent.processing" | "payment_intent.captured" | "payment_intent.settled" | "payment_intent.refunded" | "payment_intent.failed" | "payment_intent.expired" | "payment_intent.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.policy_refused";
+                type?: "order.paid" | "order.refunded" | "order.canceled" | "payment_intent.processing" | "payment_intent.captured" | "payment_intent.settled" | "payment_intent.refunded" | "payment_intent.failed" | "payment_intent.expired" | "payment_intent.canceled" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.policy_refused" | "approval_request.created" | "approval_request.approved" | "approval_request.declined" | "approval_request.expired";
             };
             header?: never;
             path?: never;
@@ -5692,6 +6050,78 @@ export interface operations {
             };
         };
     };
+    updateSpendingAgent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key gets the first answer again (stored 24 hours). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSpendingAgentParams"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpendingAgent"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteSpendingAgent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key gets the first answer again (stored 24 hours). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedSpendingAgent"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     setSpendingPolicy: {
         parameters: {
             query?: never;
@@ -5717,6 +6147,82 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SpendingPolicyResult"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createWalletChallenge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key gets the first answer again (stored 24 hours). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWalletChallengeParams"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletChallenge"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    proveSpendingAgentWallet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key gets the first answer again (stored 24 hours). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProveSpendingAgentWalletParams"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SpendingAgent"];
                 };
             };
             /** @description An error in the error contract */
@@ -5785,6 +6291,175 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SpendingAgent"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    decideApprovalRequestByLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Decided: back to the link's page, which shows the outcome */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Plain text: 400 without a decision, 410 for a used, decided or expired link, 409 otherwise */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": unknown;
+                };
+            };
+        };
+    };
+    approveApprovalRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key gets the first answer again (stored 24 hours). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalRequest"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    declineApprovalRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key gets the first answer again (stored 24 hours). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalRequest"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApprovalRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalRequest"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listApprovalRequests: {
+        parameters: {
+            query?: {
+                limit?: number;
+                startingAfter?: string;
+                status?: "pending" | "approved" | "declined" | "expired";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalRequestList"];
                 };
             };
             /** @description An error in the error contract */
@@ -6920,6 +7595,7 @@ export interface operations {
                 type?: string;
                 scheme?: string;
                 network?: string;
+                payTo?: string;
                 extensions?: string;
                 limit?: number;
                 offset?: number;
@@ -7376,6 +8052,33 @@ export interface operations {
             };
         };
     };
+    getAcpDiscovery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ACP's DiscoveryResponse (docs/acp.md, Discovery) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     delegateAcpPayment: {
         parameters: {
             query?: never;
@@ -7546,6 +8249,112 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    revokeAcpSigningKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key gets the first answer again (stored 24 hours). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcpSigningKey"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listAcpSigningKeys: {
+        parameters: {
+            query?: {
+                limit?: number;
+                startingAfter?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcpSigningKeyList"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createAcpSigningKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key gets the first answer again (stored 24 hours). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAcpSigningKeyParams"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcpSigningKey"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
         };
     };
@@ -8048,6 +8857,72 @@ export interface operations {
             };
         };
     };
+    revokeAp2BuyerKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key gets the first answer again (stored 24 hours). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ap2BuyerKey"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listAp2BuyerKeys: {
+        parameters: {
+            query?: {
+                limit?: number;
+                startingAfter?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ap2BuyerKeyList"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     registerAp2BuyerKey: {
         parameters: {
             query?: never;
@@ -8305,6 +9180,7 @@ export interface operations {
                         alg?: "EdDSA" | "Ed25519" | "ed25519";
                         d?: unknown;
                     };
+                    spendingAgentId?: string;
                 };
             };
         };
@@ -8642,6 +9518,7 @@ export interface operations {
                         /** Format: date-time */
                         verificationTimestamp: string;
                     }[];
+                    spendingAgentId?: string;
                 };
             };
         };
@@ -9142,6 +10019,7 @@ export interface operations {
                         alg?: "EdDSA" | "Ed25519" | "ed25519";
                         d?: unknown;
                     };
+                    spendingAgentId?: string;
                 };
             };
         };

@@ -4,6 +4,32 @@ import type { RequestOptions } from "../request-sender";
 import { query, segment, type Send } from "../resources";
 import type * as T from "../types";
 
+export function acpSigningKeysResource(send: Send) {
+  return {
+    revoke: (keyId: string, options?: RequestOptions) =>
+      send<T.AcpSigningKey>("POST", `/v1/acp_signing_keys/${segment(keyId)}/revoke`, {}, options),
+    list: (params?: T.ListParams, options?: RequestOptions) =>
+      send<T.List<T.AcpSigningKey>>("GET", `/v1/acp_signing_keys${query(params)}`, undefined, options),
+    create: (params: T.CreateAcpSigningKeyParams, options?: RequestOptions) =>
+      send<T.AcpSigningKey>("POST", `/v1/acp_signing_keys`, params, options),
+  };
+}
+
+export function approvalRequestsResource(send: Send) {
+  return {
+    /** The PAYER approves: the waiting charge is captured once; approving again returns the approved request. */
+    approve: (approvalRequestId: string, options?: RequestOptions) =>
+      send<T.ApprovalRequest>("POST", `/v1/approval_requests/${segment(approvalRequestId)}/approve`, {}, options),
+    /** The PAYER declines: the waiting checkout is canceled and nothing is charged. */
+    decline: (approvalRequestId: string, options?: RequestOptions) =>
+      send<T.ApprovalRequest>("POST", `/v1/approval_requests/${segment(approvalRequestId)}/decline`, {}, options),
+    retrieve: (approvalRequestId: string, options?: RequestOptions) =>
+      send<T.ApprovalRequest>("GET", `/v1/approval_requests/${segment(approvalRequestId)}`, undefined, options),
+    list: (params?: T.ListApprovalRequestsParams, options?: RequestOptions) =>
+      send<T.List<T.ApprovalRequest>>("GET", `/v1/approval_requests${query(params)}`, undefined, options),
+  };
+}
+
 export function balanceResource(send: Send) {
   return {
     retrieve: (options?: RequestOptions) => send<T.Balance>("GET", `/v1/balance`, undefined, options),
@@ -209,8 +235,16 @@ export function spendingAgentsResource(send: Send) {
   return {
     retrieve: (spendingAgentId: string, options?: RequestOptions) =>
       send<T.SpendingAgent>("GET", `/v1/spending_agents/${segment(spendingAgentId)}`, undefined, options),
+    update: (spendingAgentId: string, params: T.UpdateSpendingAgentParams, options?: RequestOptions) =>
+      send<T.SpendingAgent>("POST", `/v1/spending_agents/${segment(spendingAgentId)}`, params, options),
+    del: (spendingAgentId: string, options?: RequestOptions) =>
+      send<T.DeletedSpendingAgent>("DELETE", `/v1/spending_agents/${segment(spendingAgentId)}`, undefined, options),
     setPolicy: (spendingAgentId: string, params: T.SetSpendingPolicyParams, options?: RequestOptions) =>
       send<T.SpendingPolicyResult>("POST", `/v1/spending_agents/${segment(spendingAgentId)}/policy`, params, options),
+    createWalletChallenge: (spendingAgentId: string, params: T.CreateWalletChallengeParams, options?: RequestOptions) =>
+      send<T.WalletChallenge>("POST", `/v1/spending_agents/${segment(spendingAgentId)}/wallet_challenges`, params, options),
+    proveWallet: (spendingAgentId: string, params: T.ProveSpendingAgentWalletParams, options?: RequestOptions) =>
+      send<T.SpendingAgent>("POST", `/v1/spending_agents/${segment(spendingAgentId)}/wallets`, params, options),
     list: (params?: T.ListSpendingAgentsParams, options?: RequestOptions) =>
       send<T.List<T.SpendingAgent>>("GET", `/v1/spending_agents${query(params)}`, undefined, options),
     /** The PAYER creates an agent whose credentials its spending policy governs. */
@@ -252,6 +286,8 @@ export function webhookEndpointsResource(send: Send) {
 
 /** Every resource of the API; ServiceClient (client.ts) extends it with the request sender. */
 export class ServiceResources {
+  readonly acpSigningKeys: ReturnType<typeof acpSigningKeysResource>;
+  readonly approvalRequests: ReturnType<typeof approvalRequestsResource>;
   readonly balance: ReturnType<typeof balanceResource>;
   readonly checkouts: ReturnType<typeof checkoutsResource>;
   readonly customers: ReturnType<typeof customersResource>;
@@ -270,6 +306,8 @@ export class ServiceResources {
   readonly webhookEndpoints: ReturnType<typeof webhookEndpointsResource>;
 
   constructor(send: Send) {
+    this.acpSigningKeys = acpSigningKeysResource(send);
+    this.approvalRequests = approvalRequestsResource(send);
     this.balance = balanceResource(send);
     this.checkouts = checkoutsResource(send);
     this.customers = customersResource(send);

@@ -3,8 +3,9 @@ import { cancelSession } from "@/lib/acp/cancel-session";
 import { acpMethodNotAllowed, acpRoute } from "@/lib/acp/http";
 import { CancelSessionRequest } from "@/lib/acp/schemas";
 
-export const POST = acpRoute({ kind: "checkout", permission: ["acp", "write"], body: CancelSessionRequest }, ({ tx, principal, params }) =>
-  cancelSession(tx, principal, params.id),
+export const POST = acpRoute(
+  { kind: "checkout", permission: ["acp", "write"], body: CancelSessionRequest },
+  ({ tx, principal, params, version }) => cancelSession(tx, principal, params.id, version),
 );
 
 const notAllowed = acpMethodNotAllowed(["POST"]);

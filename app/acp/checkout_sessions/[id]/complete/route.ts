@@ -1,11 +1,15 @@
 // POST /acp/checkout_sessions/:id/complete (merchant key): pays the cart with a shared payment token (docs/acp.md).
 import { completeSession } from "@/lib/acp/complete-session";
-import { acpMethodNotAllowed, acpRoute } from "@/lib/acp/http";
-import { CheckoutSessionCompleteRequest } from "@/lib/acp/schemas";
+import { completeSession2026 } from "@/lib/acp/complete-session-2026";
+import { acpMethodNotAllowed, acpVersionedRoute } from "@/lib/acp/http";
+import { completeBody } from "@/lib/acp/versioned-bodies";
 
-export const POST = acpRoute(
-  { kind: "checkout", permission: ["acp", "write"], body: CheckoutSessionCompleteRequest },
-  ({ tx, principal, params, body }) => completeSession(tx, principal, params.id, body),
+export const POST = acpVersionedRoute(
+  { kind: "checkout", permission: ["acp", "write"], body: completeBody },
+  ({ tx, principal, params, body }) =>
+    body.version === "2026-01-16"
+      ? completeSession(tx, principal, params.id, body.input)
+      : completeSession2026(tx, principal, body.version, params.id, body.input),
 );
 
 const notAllowed = acpMethodNotAllowed(["POST"]);

@@ -1,0 +1,7 @@
+import { declineRequest } from "@/lib/shared-payment-tokens/await-approval";
+import { api } from "@/lib/http/api";
+import * as operation from "./operations";
+
+export const POST = api(operation.POST, ({ tx, principal, params }) => declineRequest(tx, principal, params.id, "api"));
+
+export const dynamic = "force-dynamic";
