@@ -61,6 +61,7 @@ export const LAYERS = {
     "canonical-json",
     "chains",
     "circuit-breaker",
+    "countries",
     "db",
     "db-availability",
     "env",

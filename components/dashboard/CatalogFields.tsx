@@ -15,18 +15,21 @@ export function CatalogFields({
   draft,
   set,
   pricePlaceholder,
+  priceLabel = "Price",
   errors,
 }: {
   draft: CatalogDraft;
   set: (field: keyof CatalogDraft) => (value: string) => void;
   pricePlaceholder: string;
+  /** What the price is (a usage-priced paid resource's is per unit). */
+  priceLabel?: string;
   errors: { name?: string; price?: string | null; description?: string };
 }) {
   return (
     <>
       <TextField label="Name" value={draft.name} onChange={set("name")} maxLength={256} required autoFocus error={errors.name} />
       <PriceField
-        label="Price"
+        label={priceLabel}
         amount={draft.price}
         onAmountChange={set("price")}
         currency={draft.currency}

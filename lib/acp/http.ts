@@ -4,8 +4,9 @@
 //  - `API-Version` required and one of SUPPORTED_API_VERSIONS (else 400 with `supported_versions`);
 //  - `Idempotency-Key` required on every POST (400 idempotency_key_required), scoped to the endpoint path
 //    (the same key on two paths is two requests), replayed with `Idempotent-Replayed: true`; a reused key with
-//    another body is 409 on the checkout API and 422 on delegate_payment, a key still in flight 409
-//    idempotency_in_flight with Retry-After (ACP checkout RFC section 6, delegate-payment RFC section 5);
+//    another body is 422 on delegate_payment and on the checkout API at 2026-04-17 (409 there at earlier versions),
+//    a key still in flight 409 idempotency_in_flight with Retry-After (ACP checkout RFC section 6, delegate-payment
+//    RFC section 5);
 //  - `Request-Id` and `Idempotency-Key` echoed;
 //  - every error as ACP's flat object `{ type, code, message, param? }` (param an RFC 9535 JSONPath); a restricted
 //    key without the route's acp permission is 403 `{ type: "invalid_request", code: "permission_denied" }`.
@@ -105,8 +106,20 @@ const byAcpKey: Authenticate<Caller> = async (req, headers, claimRequest, permis
   echoHeaders(req, headers);
   checkAcpHeaders(req);
   const scoped = claimRequest && { ...claimRequest, key: pathScopedKey(req, claimRequest.key) };
-  return byApiKey(req, headers, scoped, permission);
+  return byApiKey(req, headers, scoped, permission).catch((err: unknown) => {
+    throw conflictAtVersion(err, apiVersionOf(req));
+  });
 };
+
+/** The versions whose checkout API answers a reused key with another body 422 (2026-04-17's idempotency rules). */
+const CONFLICT_IS_422: ReadonlySet<AcpVersion> = new Set(["2026-04-17"]);
+
+/** A key reused with another body, at a version that answers it 422: as that error (earlier checkout versions: 409). */
+function conflictAtVersion(err: unknown, version: AcpVersion): unknown {
+  const reused = err instanceof DomainError && err.details.reason === IDEMPOTENCY_KEY_REUSED;
+  if (!reused || !CONFLICT_IS_422.has(version)) return err;
+  return acpError("VALIDATION_ERROR", err.message, { type: "invalid_request", code: "idempotency_conflict", status: 422 });
+}
 
 /** ACP's error formatter: the error contract's code and `details` (reason, fields, acp) as ACP's flat error. */
 function acpErrorResult(kind: AcpApi) {

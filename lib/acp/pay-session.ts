@@ -11,9 +11,8 @@ import type { AcpCheckoutSession, Prisma } from "../generated/prisma/client";
 import type { RedeemTokenInput } from "../shared-payment-tokens/schemas";
 import type { Scope } from "../scope";
 import { acpError } from "./http";
-import type { CompleteSessionInput } from "./schemas";
 import { holdCompletionLock } from "./session-status";
-import { authenticationStep } from "./three-ds";
+import { authenticationStep, type AuthenticationResult } from "./three-ds";
 import { transitionSession } from "./transitions";
 
 export interface Payment {
@@ -21,7 +20,7 @@ export interface Payment {
   token: string;
   tokenParam: string;
   sale: { items: NonNullable<RedeemTokenInput["items"]>; currency: string };
-  authenticationResult?: CompleteSessionInput["authentication_result"];
+  authenticationResult?: AuthenticationResult;
   /** Stored with the completion (a buyer given at complete; the quote a 2026 version charged). */
   changes?: { buyer?: Prisma.InputJsonValue; completedQuote?: Prisma.InputJsonValue };
 }

@@ -107,10 +107,29 @@ const PaymentData2026 = z
   })
   .strict();
 
+/**
+ * 3-D Secure's outcome names from 2026-01-30 on (the same list at 2026-04-17): 2026-01-16's `attempt` became
+ * `attempt_acknowledged`, and `failed`/`unavailable` gave way to finer reasons (lib/acp/three-ds.ts knows both sets).
+ */
+const AuthenticationResult2026 = AuthenticationResult.extend({
+  outcome: z.enum([
+    "abandoned",
+    "attempt_acknowledged",
+    "authenticated",
+    "canceled",
+    "denied",
+    "informational",
+    "internal_error",
+    "not_supported",
+    "processing_error",
+    "rejected",
+  ]),
+});
+
 const complete = {
   buyer: Buyer2026.optional(),
   payment_data: PaymentData2026,
-  authentication_result: AuthenticationResult.optional(),
+  authentication_result: AuthenticationResult2026.optional(),
   affiliate_attribution: Loose.optional(),
   risk_signals: Loose.optional(),
 };

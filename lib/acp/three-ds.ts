@@ -12,22 +12,27 @@ import { requiresAuthentication } from "../rails/test-cards";
 import type { Scope } from "../scope";
 import { acpError } from "./http";
 import type { CheckoutSessionObject, CompleteSessionInput } from "./schemas";
+import type { CompleteInput2026 } from "./schemas-2026";
 
-type AuthenticationResult = NonNullable<CompleteSessionInput["authentication_result"]>;
+/** The result as the version asked names its outcomes (2026-01-16's, or 2026-01-30's and 2026-04-17's). */
+export type AuthenticationResult = NonNullable<CompleteSessionInput["authentication_result"] | CompleteInput2026["authentication_result"]>;
 
 const RESULT_PARAM = "$.authentication_result";
 
-/** Outcomes after which the charge goes ahead (2026-04-17's names, and `attempt` of 2026-01-16). */
+/** Outcomes after which the charge goes ahead (2026-01-30's and 2026-04-17's names, and `attempt` of 2026-01-16). */
 const PASSED = new Set(["authenticated", "attempt_acknowledged", "attempt"]);
 
 /** The Electronic Commerce Indicator of a full authentication and of an attempt, per directory server. */
 const ECI = { visa: { authenticated: "05", attempt: "06" } } as const;
 
-/** The browser channel a test-mode challenge runs in (there is no real directory server to reach). */
+/**
+ * The browser channel a test-mode challenge runs in (there is no real directory server to reach). No JavaScript:
+ * 2026-01-30 then requires no screen and colour details, which a test-mode agent does not have.
+ */
 const TEST_BROWSER = {
   accept_header: "text/html,application/json",
   ip_address: "127.0.0.1",
-  javascript_enabled: true,
+  javascript_enabled: false,
   language: "en-US",
   user_agent: "agent-payments-service-3ds-test",
 };

@@ -4,15 +4,18 @@
 // as a top-up (fund-meter.ts), so charged once and crash-safe: the request key, a digest of the payer's API
 // key and Idempotency-Key under its own prefix, finds the same funding again on a retry.
 // The answer is the funding only: the payer never sees the merchant's meter (customer, budget, metadata).
+// It may pay as one of the payer's spending agents (docs/spending-policies.md): the body's `spendingAgentId`, or else
+// the agent the payer's API key names; its policy is checked when the funding is charged (fund-meter.ts).
 import type { z } from "zod";
 import { checkCapturable } from "../checkouts/check-capturable";
 import { transaction, type Db } from "../db";
-import { NotFoundError, ValidationError } from "../errors";
+import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import type { Meter, PaymentIntent } from "../generated/prisma/client";
 import type { Caller } from "../scope";
 import { assertSameRequest, findOrOpenByRequestKey, requestDigest } from "../idempotency/request-key";
 import { chargedMethodOf, chargeFunding, fundingAnswer, openFunding, type FundingHooks } from "./fund-meter";
 import type { PaymentIntentStatus } from "../payments/transitions";
+import { requireOwnSpendingAgent } from "../spending-policies/agents";
 import type { FundMeterInput, MeterFundingObject } from "./schemas";
 
 export async function fundMeterAsPayer(
@@ -34,11 +37,15 @@ export async function fundMeterAsPayer(
     // Sanctions screening, a method the rail knows, and wallets of the payer's OWN customers only: before
     // anything is opened, and again on a retry (it may charge what the first attempt left pending).
     await checkCapturable(tx, payer.livemode, input, { merchantId: payer.merchantId, livemode: payer.livemode });
+    const spendingAgentId = await fundingAgentOf(tx, payer, input.spendingAgentId);
     return findOrOpenByRequestKey(tx, requestKey, {
       find: (key) => tx.paymentIntent.findUnique({ where: { payerRequestKey: key } }),
-      again: (existing) => ({ funding: sameRequest(existing, payer, meterId, input), created: false }),
+      again: (existing) => ({ funding: sameRequest(existing, payer, meterId, input, spendingAgentId), created: false }),
       open: async () => ({
-        funding: await openFunding(tx, meter, input.amountMinor, input.paymentMethod, requestKey, { merchantId: payer.merchantId }),
+        funding: await openFunding(tx, meter, input.amountMinor, input.paymentMethod, requestKey, {
+          merchantId: payer.merchantId,
+          spendingAgentId,
+        }),
         created: true,
       }),
     });
@@ -57,13 +64,35 @@ async function prepaidMeterInMode(tx: Db, meterId: string, livemode: boolean): P
   return meter;
 }
 
-function sameRequest(pi: PaymentIntent, payer: Caller, meterId: string, input: FundMeterInput): PaymentIntent {
+/**
+ * The spending agent the funding pays as: the one the body names (the payer's own, this mode: else 404), or the
+ * payer's API key's. A key that pays as an agent cannot name another (403): its agent's policy cannot be stepped around.
+ */
+async function fundingAgentOf(tx: Db, payer: Caller, named: string | undefined): Promise<string | null> {
+  const agent = await requireOwnSpendingAgent(tx, payer, named);
+  const key = await tx.apiKey.findUnique({ where: { id: payer.apiKeyId }, select: { spendingAgentId: true } });
+  const keys = key?.spendingAgentId ?? null;
+  if (agent && keys && agent !== keys)
+    throw new ForbiddenError(`This API key pays as spending agent ${keys}; it cannot fund as ${agent}. Nothing was charged.`, {
+      reason: "spending_agent_mismatch",
+    });
+  return agent ?? keys;
+}
+
+function sameRequest(
+  pi: PaymentIntent,
+  payer: Caller,
+  meterId: string,
+  input: FundMeterInput,
+  spendingAgentId: string | null,
+): PaymentIntent {
   assertSameRequest(
     pi.meterFunding &&
       pi.payerMerchantId === payer.merchantId &&
       pi.meterId === meterId &&
       pi.amount === input.amountMinor &&
-      chargedMethodOf(pi) === input.paymentMethod,
+      chargedMethodOf(pi) === input.paymentMethod &&
+      pi.spendingAgentId === spendingAgentId,
   );
   return pi;
 }

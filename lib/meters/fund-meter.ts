@@ -12,6 +12,9 @@
 // funding processing, for the tick's resolveProcessingPayments.
 // Callers: create-meter.ts and top-up-meter.ts (the merchant's key), fund-meter-as-payer.ts (a payer's own key:
 // payerMerchantId set, and a payer's own wallet shown to the payee as "customer_wallet").
+// A payer's funding may pay as one of its spending agents (spendingAgentId on the PaymentIntent): step 2 checks the
+// agent's policy and counts its budgets in the charge's own transaction, before the rail is asked; a refusal rolls
+// that transaction back (nothing charged, nothing counted) and calls the funding off (docs/spending-policies.md).
 import { TRANSACTION_TIMEOUT_MS, transaction, type Db } from "../db";
 import { logUnlessDatabaseDown } from "../db-availability";
 import { env } from "../env";
@@ -25,6 +28,7 @@ import { openPaymentIntent } from "../payments/open-payment-intent";
 import { recoverCharge } from "../payments/recover-charge";
 import { transitionPaymentIntent } from "../payments/transitions";
 import { breakerScopeOf, guarded, railFor } from "../rails";
+import { enforceSpendingPolicy, releaseSpendingHold, SpendingPolicyRefusal } from "../spending-policies/enforce";
 import { FOREIGN_WALLET_METHOD, isCustomerWalletMethod } from "../rails/test-cards";
 import { meterClosed, wrongTrustModel } from "./meter-errors";
 
@@ -73,12 +77,15 @@ export async function openFunding(
     meterChargeKey: `${meter.id}:fund:${numbered.funding_count}`,
     payerRequestKey: requestKey,
     payerMerchantId: payer?.merchantId ?? null,
+    spendingAgentId: payer?.spendingAgentId ?? null,
   });
 }
 
 /** Another merchant funding the meter with its own key (POST /v1/meters/:id/fund). */
 export interface FundingPayer {
   merchantId: string;
+  /** The payer's spending agent the funding pays as (its policy checked at the charge), or null. */
+  spendingAgentId?: string | null;
 }
 
 /**
@@ -116,6 +123,11 @@ export async function chargeFunding(db: Db, paymentIntentId: string, hooks: Fund
   const { pi, railError } = await transaction(async (tx) => {
     const pi = await lockFunding(tx, paymentIntentId);
     if (!pi || pi.status !== "requires_payment") return { pi, railError: null }; // a concurrent copy finished it
+    const hold = await enforceSpendingPolicy(
+      tx,
+      { spendingAgentId: pi.spendingAgentId, protocol: "meter" },
+      { merchantId: pi.merchantId, livemode: pi.livemode, amount: pi.amount, currency: pi.currency, paymentIntentId: pi.id },
+    ); // a refusal throws: this transaction rolls back, nothing charged or counted
     try {
       const charged = await chargePayment(tx, pi, {
         rail: guarded(railFor(pi.livemode), breakerScopeOf(pi)),
@@ -124,16 +136,34 @@ export async function chargeFunding(db: Db, paymentIntentId: string, hooks: Fund
         follower: FUNDING,
         afterRailCharge: hooks.afterRailCharge,
       });
+      if (charged.status === "failed") await releaseSpendingHold(tx, hold); // the decline commits; its budgets get it back
       return { pi: charged, railError: null };
     } catch (err) {
       if (!railCertainlyNotCharged(err)) throw err;
-      const canceled = await transitionPaymentIntent(tx, pi.id, "canceled", { payerRequestKey: null });
-      await emitPaymentIntentEvent(tx, "payment_intent.canceled", canceled);
-      return { pi: canceled, railError: err };
+      await releaseSpendingHold(tx, hold);
+      return { pi: await callOff(tx, pi), railError: err };
     }
+  }).catch(async (err: unknown) => {
+    if (err instanceof SpendingPolicyRefusal) await callOffRefused(paymentIntentId);
+    throw err;
   });
   if (railError) throw railError;
   return fundingAnswer(pi!);
+}
+
+/** A funding that certainly charged nothing: canceled, its request key freed (a retry starts afresh). */
+async function callOff(tx: Db, pi: PaymentIntent): Promise<PaymentIntent> {
+  const canceled = await transitionPaymentIntent(tx, pi.id, "canceled", { payerRequestKey: null });
+  await emitPaymentIntentEvent(tx, "payment_intent.canceled", canceled);
+  return canceled;
+}
+
+/** A funding its spending agent's policy refused (rolled back): called off, unless a concurrent copy finished it. */
+async function callOffRefused(paymentIntentId: string): Promise<void> {
+  await transaction(async (tx) => {
+    const pi = await lockFunding(tx, paymentIntentId);
+    if (pi?.status === "requires_payment") await callOff(tx, pi);
+  });
 }
 
 /** What a funding's final state means to the request that asked for it. */

@@ -107,6 +107,11 @@ export const FundMeterBody = z
     currency: Currency,
     paymentMethod: PaymentMethod,
     billingCountry: BillingCountry.optional(),
+    /** The payer's spending agent this funding pays as (docs/spending-policies.md): its policy is checked at the charge. */
+    spendingAgentId: z
+      .string()
+      .regex(/^sag_[0-9A-Za-z]{1,64}$/, "must be a sag_ id")
+      .optional(),
   })
   .strict();
 export type FundMeterInput = z.output<typeof FundMeterBody>;

@@ -5,7 +5,7 @@ import { Challenge } from "mppx";
 import type { HttpResult } from "../http/errors";
 
 /** What a browser client may read of a /mpp answer. */
-export const EXPOSED_HEADERS = "WWW-Authenticate, Payment-Receipt, Retry-After";
+export const EXPOSED_HEADERS = "WWW-Authenticate, Payment-Receipt, Retry-After, Payment-Approval-Request";
 
 export const PROBLEM_BASE = "https://paymentauth.org/problems/";
 

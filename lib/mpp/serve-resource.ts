@@ -9,6 +9,10 @@
 // A USD resource is also sold with mppx's `evm` charge method (evm-charge.ts): its 402 offers one evm challenge per
 // network the merchant is payable on (test mode: Base Sepolia, offline; live: each payout address on a configured
 // chain), and an evm credential is settled as the x402 payment its EIP-3009 authorization is (settle-evm.ts).
+// A service credential whose charge is above its spending agent's approval threshold (docs/approvals.md) is answered
+// 402 payment_required naming the pending request (approvalRequestId in the body, the Payment-Approval-Request
+// header), nothing charged; the same credential sent again once a person approved gets the content of the payment
+// the approval captured (settle-credential.ts), never a second charge.
 import { Receipt } from "mppx";
 import { MPP_METHOD_NAME } from "agent-payments-sdk/mpp";
 import { canonicalJson } from "../canonical-json";
@@ -27,7 +31,7 @@ import { checkEvmChallenge, EVM_METHOD, evmOffered, issueEvmChallenge, parseEvmC
 import { credentialHashOf, decodeCredential, parseServiceCredential, type ServiceCredential } from "./parse-credential";
 import { evmRefusalKind, settleEvmPayment, verifyEvmPayment, type EvmPayment } from "./settle-evm";
 import { EXPOSED_HEADERS, isPaymentProblem, problemResponse, problemResult, type ProblemKind } from "./problem";
-import { settleCredential } from "./settle-credential";
+import { CredentialAwaitsApproval, settleCredential } from "./settle-credential";
 
 /** A problem to answer: its kind, detail and extension members (a 402 gets a fresh challenge). */
 interface Refusal {
@@ -35,6 +39,9 @@ interface Refusal {
   detail: string;
   extra?: Record<string, unknown>;
 }
+
+/** The header of a 402 whose charge waits for the payer's approval: the request's id (apr_). */
+const APPROVAL_HEADER = "Payment-Approval-Request";
 
 /** A credential of one of the two methods. */
 type MppCredential = { method: "service"; credential: ServiceCredential } | { method: "evm"; credential: EvmCredential };
@@ -114,6 +121,7 @@ const mppSale: SaleProtocol<MppCredential, Payment, Refusal> = {
   },
   refuse(sale, { kind, detail, extra }) {
     const { resource, headers } = sale;
+    if (typeof extra?.approvalRequestId === "string") headers.set(APPROVAL_HEADER, extra.approvalRequestId);
     const challenges = isPaymentProblem(kind)
       ? { challenge: issueChallenge(resource), alternatives: (evmNetworks.get(sale) ?? []).map((n) => issueEvmChallenge(resource, n)) }
       : {};
@@ -181,7 +189,11 @@ async function settleOnce(
           credentialHash: credentialHashOf(credential),
           sale: { paidResourceId: resource.id, payer },
         },
-      );
+      ).catch(async (err: unknown) => {
+        // Recorded as a sale of this credential: its retry once approved is `paidBefore`, its challenge's expiry past.
+        if (err instanceof CredentialAwaitsApproval) await record(tx, err.paymentIntentId);
+        throw err;
+      });
       if (!result.replayed) await record(tx, result.paymentIntent.id);
       return result;
     }),
@@ -200,6 +212,12 @@ function refusalOf(err: DomainError): Refusal {
   const extra = { reason };
   if (reason === "challenge_used" || reason === "challenge_in_use") return { kind: "invalid_challenge", detail: err.message, extra };
   if (reason === "amount_exceeds_max") return { kind: "payment_insufficient", detail: err.message, extra };
+  if (reason === "approval_pending")
+    return {
+      kind: "payment_required",
+      detail: err.message,
+      extra: { reason, approvalRequestId: err.details.approvalRequestId, expiresAt: err.details.expiresAt },
+    };
   return { kind: "verification_failed", detail: err.message, extra };
 }
 

@@ -11,13 +11,22 @@
 // nothing for a challenge already settled (committed), which is a replay. A refusal of the token rolls the
 // insert back with everything else, so the challenge stays usable with another token; a declined charge
 // commits (the PaymentIntent failed, the token still active) with its challenge used.
+//
+// Human approval (docs/approvals.md), hosted resources only: a charge above the spending agent's threshold commits
+// the challenge row naming the parked checkout's PaymentIntent (CredentialAwaitsApproval). That row is the link
+// between the approval and the credential: the same credential sent again answers the pending request while it
+// waits, and once a person approved (the approval's capture IS the payment) it finds that PaymentIntent captured and
+// is answered as a replay: nothing is charged again, and the challenge's primary key keeps it single-use.
 import type { Db } from "../db";
 import { env } from "../env";
 import type { MppChallenge, PaymentIntent } from "../generated/prisma/client";
 import { BusyError, ConflictError } from "../errors";
+import type { ApprovalRequestView } from "../approvals/schemas";
+import { serializeApprovalRequest } from "../approvals/serialize";
 import type { Scope } from "../scope";
 import { lockSingleUse } from "../single-use";
 import { getPaymentIntent } from "../checkouts/read-orders-and-payments";
+import { ApprovalPendingError, redeemOrAwaitApproval } from "../shared-payment-tokens/await-approval";
 import { redeemToken } from "../shared-payment-tokens/redeem-token";
 
 export interface SettleInput {
@@ -37,6 +46,17 @@ export interface SettleInput {
 }
 
 type SerializedPaymentIntent = Awaited<ReturnType<typeof getPaymentIntent>>;
+
+/** The credential's charge waits for the payer's approval; what was written commits (the challenge kept for it). */
+export class CredentialAwaitsApproval extends ApprovalPendingError {
+  constructor(
+    request: ApprovalRequestView,
+    /** The parked checkout's PaymentIntent: captured by the approval, the same credential's payment. */
+    readonly paymentIntentId: string,
+  ) {
+    super(request);
+  }
+}
 
 export async function settleCredential(
   tx: Db,
@@ -62,23 +82,25 @@ export async function settleCredential(
     });
     const first = used && (await replayedPayment(tx, used, input));
     if (first) return { paymentIntent: await getPaymentIntent(tx, merchant, first.id), replayed: true };
+    const waiting = used && (await approvalAwaited(tx, used, input));
+    if (waiting) throw waiting;
     throw new ConflictError(`Challenge ${input.challengeId} has already been used; nothing was charged.`, {
       reason: "challenge_used",
       challengeId: input.challengeId,
       ...(used?.paymentIntentId ? { paymentIntentId: used.paymentIntentId } : {}),
     });
   }
-  const paymentIntent = await redeemToken(
-    tx,
-    merchant,
-    input.spt,
-    {
-      amount: input.amount,
-      currency: input.currency.toUpperCase(),
-      ...(input.description ? { description: input.description.slice(0, 1000) } : {}),
-    },
-    { source: "mpp", ...(input.sale ? { sale: input.sale } : {}) },
-  );
+  const charge = {
+    amount: input.amount,
+    currency: input.currency.toUpperCase(),
+    ...(input.description ? { description: input.description.slice(0, 1000) } : {}),
+  };
+  // Only a hosted resource's buyer can come back for an approved payment; a merchant's own (POST /mpp/verify) cannot wait.
+  const paymentIntent = input.sale
+    ? await redeemOrAwaitApproval(tx, merchant, input.spt, charge, { source: "mpp", sale: input.sale }).catch((err: unknown) =>
+        keepForApproval(tx, merchant, input.challengeId, err),
+      )
+    : await redeemToken(tx, merchant, input.spt, charge, { source: "mpp" });
   await tx.mppChallenge.update({
     where: {
       merchantId_livemode_challengeId: { merchantId: merchant.merchantId, livemode: merchant.livemode, challengeId: input.challengeId },
@@ -94,4 +116,25 @@ async function replayedPayment(tx: Db, used: MppChallenge, input: SettleInput): 
   if (used.createdAt.getTime() < Date.now() - env.PAID_REPLAY_WINDOW_SECONDS * 1000) return null;
   const pi = await tx.paymentIntent.findUnique({ where: { id: used.paymentIntentId } });
   return pi && ["captured", "settled", "refunded"].includes(pi.status) ? pi : null; // a declined one stays refused
+}
+
+/** A charge parked for approval: its challenge row names the parked PaymentIntent (the link to the approval), then throws. */
+async function keepForApproval(tx: Db, merchant: Scope, challengeId: string, err: unknown): Promise<never> {
+  if (!(err instanceof ApprovalPendingError)) throw err;
+  const { paymentIntentId } = await tx.checkout.findUniqueOrThrow({ where: { id: err.request.checkoutId } });
+  await tx.mppChallenge.update({
+    where: { merchantId_livemode_challengeId: { merchantId: merchant.merchantId, livemode: merchant.livemode, challengeId } },
+    data: { paymentIntentId },
+  });
+  throw new CredentialAwaitsApproval(err.request, paymentIntentId);
+}
+
+/** This exact credential's charge still waits for the payer's approval: the pending answer again, nothing written. */
+async function approvalAwaited(tx: Db, used: MppChallenge, input: SettleInput): Promise<CredentialAwaitsApproval | null> {
+  if (used.credentialHash !== input.credentialHash || !used.paymentIntentId) return null;
+  const checkout = await tx.checkout.findUnique({ where: { paymentIntentId: used.paymentIntentId }, select: { id: true } });
+  const request =
+    checkout &&
+    (await tx.approvalRequest.findFirst({ where: { checkoutId: checkout.id, status: "pending", expiresAt: { gt: new Date() } } }));
+  return request ? new CredentialAwaitsApproval(serializeApprovalRequest(request), used.paymentIntentId) : null;
 }

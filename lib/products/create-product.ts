@@ -17,6 +17,7 @@ export async function createProduct(tx: Db, scope: Scope, input: CreateProductIn
       currency: input.currency,
       metadata: input.metadata ?? {},
       active: input.active ?? true,
+      requiresShipping: input.requiresShipping ?? false,
       createdAt: now,
       updatedAt: now,
     },

@@ -8,6 +8,8 @@ import { listOf, StoredMetadata, Timestamp } from "../validation/objects";
 const UnitAmount = z.number().int("must be an integer in minor units").min(0).max(MAX_AMOUNT);
 const Name = z.string().trim().min(1, "must not be empty").max(256);
 const Description = z.string().max(1000);
+/** A physical good: ACP offers it the merchant's shipping rate instead of digital delivery (docs/acp.md). */
+const RequiresShipping = z.boolean();
 
 export const CreateProductBody = z
   .object({
@@ -17,6 +19,7 @@ export const CreateProductBody = z
     currency: Currency,
     metadata: Metadata.optional(),
     active: z.boolean().optional(),
+    requiresShipping: RequiresShipping.optional(),
   })
   .strict();
 export type CreateProductInput = z.output<typeof CreateProductBody>;
@@ -30,6 +33,7 @@ export const UpdateProductBody = z
     currency: Currency.optional(),
     metadata: Metadata.optional(),
     active: z.boolean().optional(),
+    requiresShipping: RequiresShipping.optional(),
   })
   .strict();
 export type UpdateProductInput = z.output<typeof UpdateProductBody>;
@@ -53,6 +57,7 @@ export const ProductObject = z
     unitAmount: z.number().int(),
     currency: z.string(),
     active: z.boolean(),
+    requiresShipping: z.boolean(),
     metadata: StoredMetadata,
     livemode: z.boolean(),
     createdAt: Timestamp,

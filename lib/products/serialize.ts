@@ -12,6 +12,7 @@ export function serializeProduct(product: Product) {
     unitAmount: product.unitAmount,
     currency: product.currency,
     active: product.active,
+    requiresShipping: product.requiresShipping,
     metadata: product.metadata as StoredMetadata,
     livemode: product.livemode,
     createdAt: product.createdAt.toISOString(),

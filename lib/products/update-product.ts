@@ -18,6 +18,7 @@ export async function updateProduct(tx: Db, scope: Scope, id: string, input: Upd
       currency: input.currency,
       metadata: input.metadata,
       active: input.active,
+      requiresShipping: input.requiresShipping,
       updatedAt: new Date(),
     },
   });

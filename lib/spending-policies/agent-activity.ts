@@ -17,6 +17,13 @@ export async function recordAgentPayment(tx: Db, agentId: string, checkoutId: st
     ON CONFLICT (payment_intent_id) DO NOTHING`;
 }
 
+/** A payment of the agent without a checkout (a meter funding), by its PaymentIntent. */
+export async function recordAgentPaymentIntent(tx: Db, agentId: string, paymentIntentId: string): Promise<void> {
+  await tx.$executeRaw`
+    INSERT INTO spending_agent_payments (payment_intent_id, spending_agent_id, created_at)
+    VALUES (${paymentIntentId}, ${agentId}, now()) ON CONFLICT (payment_intent_id) DO NOTHING`;
+}
+
 /** payment.policy_refused for the payer, and the agent's row pointing at it, in one transaction of their own. */
 export async function recordAgentRefusal(payer: Scope, agentId: string, object: Record<string, unknown>): Promise<void> {
   await transaction(async (tx) => {

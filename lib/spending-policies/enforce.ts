@@ -1,15 +1,16 @@
 // The spending policy at the charge (docs/spending-policies.md): captureCheckout calls enforceSpendingPolicy in the
 // capture's own transaction, after the checkout is locked and before the rail is asked, whenever the credential
 // names a spending agent (a shared payment token, an agentic token) or the payer's wallet is one an agent lists
-// (x402). Rules in order: deny list, allow list, protocols, hours, per-transaction maximum, approval threshold,
-// budgets. Budgets count through lib/spend-limits (key `spending_agent:<sag>:<window>`): one atomic upsert per
-// window decides, in the database, whether the charge fits, so concurrent charges in any number of processes
-// never pass a budget. A refusal is PAYMENT_DECLINED naming the rule in details.reason and rolls the whole
-// request back (nothing written, nothing charged); a decline after the reservation gives it back (releaseSpendingHold).
+// (x402); so does chargeFunding (lib/meters) for a payer's meter funding naming one. Rules in order: deny list,
+// allow list, protocols, hours, per-transaction maximum, approval threshold, budgets. Budgets count through
+// lib/spend-limits (key `spending_agent:<sag>:<window>`): one atomic upsert per window decides, in the database,
+// whether the charge fits, so concurrent charges in any number of processes never pass a budget. A refusal is
+// PAYMENT_DECLINED naming the rule in details.reason and rolls the whole request back (nothing written, nothing
+// charged); a decline after the reservation gives it back (releaseSpendingHold).
 import type { Db } from "../db";
 import { DomainError } from "../errors";
 import { periodStartOf, releaseSpend, reserveSpend, type SpendReservation } from "../spend-limits";
-import { recordAgentPayment, recordAgentRefusal } from "./agent-activity";
+import { recordAgentPayment, recordAgentPaymentIntent, recordAgentRefusal } from "./agent-activity";
 import { BUDGET_WINDOWS, type PolicyReason, type SpendingPolicyInput } from "./schemas";
 import { storedPolicy } from "./serialize";
 
@@ -63,6 +64,8 @@ export interface PolicyCharge {
   currency: string;
   /** The checkout charged: an approval request names it. */
   checkoutId?: string;
+  /** A payment without a checkout (a payer's meter funding): listed on the agent's page by its PaymentIntent. */
+  paymentIntentId?: string;
 }
 
 /** What a passed check counted: given back by releaseSpendingHold when the charge is declined. */
@@ -227,7 +230,9 @@ export async function enforceSpendingPolicy(
       );
     reservations.push(r);
   }
-  if (charge.checkoutId) await recordAgentPayment(tx, agent.id, charge.checkoutId); // its dashboard page lists it
+  // Its dashboard page lists it.
+  if (charge.checkoutId) await recordAgentPayment(tx, agent.id, charge.checkoutId);
+  else if (charge.paymentIntentId) await recordAgentPaymentIntent(tx, agent.id, charge.paymentIntentId);
   return { spendingAgentId: agent.id, reservations };
 }
 

@@ -72,6 +72,7 @@ export function sampleObject(type: DefaultEventType, scope: Scope, now = new Dat
     failureReason: action === "failed" ? "card_declined" : null,
     sku: null,
     payerMerchantId: null,
+    spendingAgentId: null,
     railPaymentMethod: null,
     payerRequestKey: null,
     capturedAt: captured ? now : null,

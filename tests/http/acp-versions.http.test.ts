@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { holdCompletionLock } from "../../lib/acp/session-status";
 import { getDb } from "../../lib/db";
-import { expectValid } from "../helpers/acp-edges";
+import { acpSchema, expectValid } from "../helpers/acp-edges";
 import { call, type ApiResponse } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 
@@ -35,16 +35,17 @@ async function product(body: Record<string, unknown>): Promise<string> {
 beforeAll(async () => {
   m = await createTestMerchant("ACP versions shop");
   ebook = await product({ name: "E-book", unitAmount: 1000 });
-  mug = await product({ name: "Mug", unitAmount: 2000 });
-  // The merchant's ACP pricing settings (no API yet: set where the service reads them).
-  const db = getDb();
-  await db.product.update({ where: { id: mug }, data: { requiresShipping: true } });
-  await db.acpCommerceSettings.create({ data: { merchantId: m.merchantId, livemode: false, shippingRate: 500, taxRates: { US: 825 } } });
-  await db.acpDiscountCode.create({ data: { merchantId: m.merchantId, livemode: false, code: "SAVE10", name: "10% off", percentOff: 10 } });
-  await db.acpDiscountCode.create({
-    data: { merchantId: m.merchantId, livemode: false, code: "FIVE", name: "$5 off", amountOff: 500, currency: "usd" },
-  });
+  mug = await product({ name: "Mug", unitAmount: 2000, requiresShipping: true });
+  // The merchant's ACP pricing settings, set through its API (tests/http/acp-settings.http.test.ts covers the API).
+  await setting("/v1/acp/commerce_settings", { shippingRate: 500, taxRates: { US: 825 } });
+  await setting("/v1/acp/discount_codes", { code: "SAVE10", name: "10% off", percentOff: 10 });
+  await setting("/v1/acp/discount_codes", { code: "FIVE", name: "$5 off", amountOff: 500, currency: "usd" });
 });
+
+async function setting(path: string, body: unknown) {
+  const res = await call("POST", path, { key: m.testKey, body });
+  expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+}
 
 /** An /acp call at `version`, its answer validated against that version's published schema. */
 async function acp(version: Version, method: string, path: string, body?: unknown): Promise<ApiResponse> {
@@ -69,17 +70,17 @@ function withoutLegacyReceipt(version: Version, body: { order?: Record<string, u
   return { ...body, order };
 }
 
-async function delegateToken(version: Version, sessionId: string, maxAmount: number): Promise<string> {
+async function delegateToken(version: Version, sessionId: string, maxAmount: number, number = "4242424242424242"): Promise<string> {
   const res = await acp(version, "POST", "/acp/agentic_commerce/delegate_payment", {
     payment_method: {
       type: "card",
       card_number_type: "fpan",
-      number: "4242424242424242",
+      number,
       exp_month: "11",
       exp_year: "2030",
       display_card_funding_type: "credit",
       display_brand: "visa",
-      display_last4: "4242",
+      display_last4: number.slice(-4),
       metadata: {},
     },
     allowance: {
@@ -261,6 +262,86 @@ describe.each(CURRENT)("ACP %s", (version) => {
     ).body;
     const canceled = await acp(version, "POST", `/acp/checkout_sessions/${toCancel.id}/cancel`, {});
     expect(canceled.body.status).toBe("canceled");
+  });
+});
+
+/** The test card whose issuer demands 3-D Secure (lib/rails/test-cards.ts). */
+const THREE_DS_CARD = "4000002760003184";
+
+/** An attempted authentication as 2026-01-30 and 2026-04-17 name it (2026-01-16 called it `attempt`). */
+const ATTEMPT_ACKNOWLEDGED = {
+  outcome: "attempt_acknowledged",
+  outcome_details: {
+    three_ds_cryptogram: Buffer.alloc(20, 0x5a).toString("base64"),
+    electronic_commerce_indicator: "06",
+    transaction_id: "dsTransId_attempt",
+    version: "2.2.0",
+  },
+};
+
+describe.each(CURRENT)("ACP %s: 3-D Secure outcomes and idempotency as the version names them", (version) => {
+  it("authentication_result takes the version's outcomes: attempt_acknowledged charges, denied declines, `attempt` is refused", async () => {
+    const capabilities = { interventions: { supported: ["3ds"] } }; // else requires_escalation
+    const session = (await acp(version, "POST", "/acp/checkout_sessions", { line_items: [{ id: ebook }], currency: "usd", capabilities }))
+      .body;
+    const token = await delegateToken(version, session.id, 1000, THREE_DS_CARD);
+    const path = `/acp/checkout_sessions/${session.id}/complete`;
+    const payment_data = { handler_id: "shared_payment_token", instrument: { type: "card", credential: { type: "spt", token } } };
+    const before = await paymentCount();
+    expect((await acp(version, "POST", path, { payment_data })).body.status).toBe("authentication_required");
+
+    const legacy = { ...ATTEMPT_ACKNOWLEDGED, outcome: "attempt" };
+    expect(acpSchema("agentic_checkout", version, "AuthenticationResult")(legacy), "not an outcome of this version").toBe(false);
+    const refused = await acp(version, "POST", path, { payment_data, authentication_result: legacy });
+    expect(refused.status).toBe(400);
+    expect(refused.body.param).toBe("$.authentication_result.outcome");
+    const denied = { outcome: "denied" };
+    expectValid("agentic_checkout", version, "AuthenticationResult", denied);
+    const declined = await acp(version, "POST", path, { payment_data, authentication_result: denied });
+    expect(declined.status).toBe(402);
+    expect(declined.body).toMatchObject({ type: "processing_error", code: "payment_declined", param: "$.authentication_result.outcome" });
+    expect(await paymentCount()).toBe(before);
+
+    expectValid("agentic_checkout", version, "AuthenticationResult", ATTEMPT_ACKNOWLEDGED);
+    const done = await acp(version, "POST", path, { payment_data, authentication_result: ATTEMPT_ACKNOWLEDGED });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body.status).toBe("completed");
+    expect(await paymentCount()).toBe(before + 1);
+  });
+
+  it("a reused Idempotency-Key with another body: 422 idempotency_conflict at 2026-04-17, 409 at 2026-01-30", async () => {
+    const headers = { "API-Version": version, "Idempotency-Key": randomUUID() };
+    const body = { line_items: [{ id: ebook }], currency: "usd", capabilities: {} };
+    const first = await call("POST", "/acp/checkout_sessions", { key: m.testKey, body, headers });
+    expect(first.status).toBe(201);
+    const replay = await call("POST", "/acp/checkout_sessions", { key: m.testKey, body, headers });
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.body.id).toBe(first.body.id);
+    const changed = { ...body, line_items: [{ id: ebook, quantity: 2 }] };
+    const conflict = await call("POST", "/acp/checkout_sessions", { key: m.testKey, body: changed, headers });
+    expect(conflict.status).toBe(version === "2026-04-17" ? 422 : 409);
+    expect(conflict.body).toMatchObject({ type: "invalid_request", code: "idempotency_conflict" });
+    expectValid("agentic_checkout", version, "Error", conflict.body);
+  });
+});
+
+describe("ACP pricing settings changed through the API", () => {
+  it("a discount code deleted through /v1/acp/discount_codes no longer applies to an open session", async () => {
+    const version = "2026-04-17";
+    await setting("/v1/acp/discount_codes", { code: "HALF", name: "half off", percentOff: 50 });
+    const created = await acp(version, "POST", "/acp/checkout_sessions", {
+      line_items: [{ id: ebook }],
+      currency: "usd",
+      capabilities: AGENT_CAPABILITIES,
+      discounts: { codes: ["HALF"] },
+    });
+    expect(totalOf(created.body, "discount")).toBe(500);
+    expect(totalOf(created.body, "total")).toBe(500);
+    expect((await call("DELETE", "/v1/acp/discount_codes/HALF", { key: m.testKey })).status).toBe(200);
+    const read = await acp(version, "GET", `/acp/checkout_sessions/${created.body.id}`);
+    expect(read.body.discounts.rejected).toEqual([{ code: "HALF", reason: "discount_code_invalid" }]);
+    expect(totalOf(read.body, "total")).toBe(1000);
   });
 });
 

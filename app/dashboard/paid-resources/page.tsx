@@ -1,6 +1,8 @@
 // Hosted paid resources of the current mode (listPaidResources, as GET /v1/paid_resources; docs/x402.md):
-// create, archive/restore, and each resource's sales (its captured PaymentIntents: count and amount).
+// create, archive/restore, and each resource's pricing (its scheme, and an upto one's unit price and maximum) and
+// sales (its captured PaymentIntents: count and amount); its name opens its page.
 import type { Metadata } from "next";
+import Link from "next/link";
 import { DataTable } from "@/components/dashboard/DataTable";
 import { EmptyState } from "@/components/dashboard/EmptyState";
 import { Money } from "@/components/dashboard/Money";
@@ -8,6 +10,7 @@ import { NextPageLink } from "@/components/dashboard/NextPageLink";
 import { PageHeader } from "@/components/dashboard/PageHeader";
 import { ArchivePaidResourceButton } from "@/components/dashboard/paid-resources/ArchivePaidResourceButton";
 import { PaidResourceFormButton } from "@/components/dashboard/paid-resources/PaidResourceFormButton";
+import { PaidResourcePrice } from "@/components/dashboard/paid-resources/PaidResourcePrice";
 import { Section } from "@/components/dashboard/Section";
 import { StatusBadge } from "@/components/dashboard/StatusBadge";
 import { StatusFilter } from "@/components/dashboard/StatusFilter";
@@ -18,6 +21,7 @@ import { orNotFound } from "@/lib/dashboard/not-found";
 import { hasRole } from "@/lib/accounts/roles";
 import { requireDashboard } from "@/lib/dashboard/session";
 import { listPaidResources } from "@/lib/paid-resources/list-paid-resources";
+import { paidResourceSales } from "./sales";
 
 export const metadata: Metadata = { title: "Paid resources" };
 
@@ -29,21 +33,11 @@ export default async function PaidResourcesPage({ searchParams }: { searchParams
   const query = await listPageQuery(searchParams, FILTERS);
   const active = query.status === undefined ? undefined : query.status === "active";
   const page = await orNotFound(listPaidResources(getDb(), scope, { limit: query.limit, startingAfter: query.startingAfter, active }));
-  // The resource's sales: its PaymentIntents that were paid (captured, settled, or refunded since).
-  const sales = page.data.length
-    ? await getDb().paymentIntent.groupBy({
-        by: ["paidResourceId"],
-        where: {
-          merchantId: scope.merchantId,
-          livemode: scope.livemode,
-          paidResourceId: { in: page.data.map((r) => r.id) },
-          amountCaptured: { gt: 0 },
-        },
-        _count: { _all: true },
-        _sum: { amountCaptured: true, amountRefunded: true },
-      })
-    : [];
-  const salesOf = new Map(sales.map((s) => [s.paidResourceId, s]));
+  const salesOf = await paidResourceSales(
+    getDb(),
+    scope,
+    page.data.map((r) => r.id),
+  );
   return (
     <>
       <PageHeader
@@ -63,8 +57,17 @@ export default async function PaidResourcesPage({ searchParams }: { searchParams
             />
           }
           columns={[
-            { header: "Name", cell: (r) => <span className="font-medium text-slate-900">{r.name}</span> },
-            { header: "Price", cell: (r) => <Money amount={r.amount} currency={r.currency} /> },
+            {
+              header: "Name",
+              // A plain link, not the row's: the row's stretched link would cover its Archive button.
+              cell: (r) => (
+                <Link href={`/dashboard/paid-resources/${r.id}`} className="font-medium text-indigo-700 hover:underline">
+                  {r.name}
+                </Link>
+              ),
+            },
+            { header: "Scheme", cell: (r) => <span className="text-sm text-slate-700">{r.scheme}</span> },
+            { header: "Price", cell: (r) => <PaidResourcePrice resource={r} /> },
             {
               header: "Sells",
               cell: (r) => <span className="text-sm text-slate-700">{r.url ? "forwarded request" : "JSON content"}</span>,
@@ -74,10 +77,9 @@ export default async function PaidResourcesPage({ searchParams }: { searchParams
               header: "Sales",
               cell: (r) => {
                 const s = salesOf.get(r.id);
-                const net = (s?._sum.amountCaptured ?? 0) - (s?._sum.amountRefunded ?? 0);
                 return (
                   <span className="text-sm text-slate-700">
-                    {s?._count._all ?? 0} · <Money amount={net} currency={r.currency} />
+                    {s?.count ?? 0} · <Money amount={s?.net ?? 0} currency={r.currency} />
                   </span>
                 );
               },

@@ -1,12 +1,11 @@
 "use client";
-// "Create paid resource": name, price (entered in major units, sent in minor units), currency, description, and
-// what is sold: JSON content returned once paid, or a URL (and the method) the paid request is forwarded to, and
-// whether it is listed in the discovery catalogs; then, for a forwarded one, its forwarding secret, shown ONCE (the
+// "Create paid resource": name, price (entered in major units, sent in minor units), currency, description, how it
+// is priced (a fixed price, or by usage up to a maximum: x402's upto, which forwards to a URL), and what is sold:
+// JSON content returned once paid, or a URL (and the method) the paid request is forwarded to, and whether it is
+// listed in the discovery catalogs; then, for a forwarded one, its forwarding secret, shown ONCE (the
 // merchant's server verifies each forward with it).
 // The same createPaidResource as POST /v1/paid_resources (docs/x402.md).
 import { useState } from "react";
-import { currencyDigits } from "@/lib/money/format";
-import { inputToMinor } from "@/lib/dashboard/format";
 import { useDashboardMutation } from "@/components/dashboard/useDashboardMutation";
 import { PAID_RESOURCE_METHODS } from "@/lib/paid-resources/schemas";
 import { CopyableValue } from "../CopyableValue";
@@ -14,11 +13,17 @@ import { DialogButton, messageOfNoField } from "../DialogButton";
 import { SelectField } from "../SelectField";
 import { CatalogFields } from "../CatalogFields";
 import { FieldError, TextField } from "../TextField";
+import { readPricing, type PricingProblems, type Scheme } from "./pricing";
+import { SchemeFields } from "./SchemeFields";
+
+type LocalErrors = PricingProblems & { content?: string };
 
 function emptyForm() {
   return {
     name: "",
     price: "",
+    scheme: "exact" as Scheme,
+    maxPrice: "",
     currency: "USD",
     description: "",
     target: "content" as "content" | "url",
@@ -33,7 +38,7 @@ function emptyForm() {
 export function PaidResourceFormButton({ mode }: { mode: "test" | "live" }) {
   const [open, setOpen] = useState(false);
   const [form, setForm] = useState(emptyForm);
-  const [localError, setLocalError] = useState<{ price?: string; content?: string }>({});
+  const [localError, setLocalError] = useState<LocalErrors>({});
   const [secret, setSecret] = useState<string | null>(null);
   const save = useDashboardMutation<Record<string, unknown>, { url: string | null; forwardingSecret?: string }>({
     path: "/api/dashboard/paid-resources",
@@ -51,10 +56,8 @@ export function PaidResourceFormButton({ mode }: { mode: "test" | "live" }) {
     setOpen(true);
   };
   const submit = () => {
-    const digits = currencyDigits(form.currency);
-    const amount = inputToMinor(form.price, digits);
-    const problems: { price?: string; content?: string } = {};
-    if (amount === null || amount < 1) problems.price = `Enter a price such as ${(0.05).toFixed(digits)}.`;
+    const pricing = readPricing(form);
+    const problems: LocalErrors = { ...pricing.problems };
     let content: unknown;
     if (form.target === "content") {
       try {
@@ -65,11 +68,11 @@ export function PaidResourceFormButton({ mode }: { mode: "test" | "live" }) {
       }
     }
     setLocalError(problems);
-    if (problems.price || problems.content) return;
+    if (Object.values(problems).some(Boolean)) return;
     const description = form.description.trim();
     save.mutate({
       name: form.name.trim(),
-      amount,
+      ...pricing.body,
       currency: form.currency,
       ...(description ? { description } : {}),
       ...(form.target === "content" ? { content } : { url: form.url.trim(), method: form.method }),
@@ -106,7 +109,7 @@ export function PaidResourceFormButton({ mode }: { mode: "test" | "live" }) {
 }
 
 type Form = ReturnType<typeof emptyForm>;
-type Field = "name" | "price" | "currency" | "description" | "content" | "url" | "method";
+type Field = "name" | "price" | "maxPrice" | "currency" | "description" | "content" | "url" | "method";
 
 /** What a paid resource is: its catalog fields, and what is sold (JSON content, or a forward URL and method). */
 function PaidResourceFields({
@@ -119,16 +122,31 @@ function PaidResourceFields({
   form: Form;
   setForm: (update: (f: Form) => Form) => void;
   set: (field: Field) => (value: string) => void;
-  localError: { price?: string; content?: string };
+  localError: LocalErrors;
   fieldErrors: Record<string, string | undefined>;
 }) {
+  const upto = form.scheme === "upto";
   return (
     <>
       <CatalogFields
         draft={form}
         set={set}
-        pricePlaceholder="0.05"
-        errors={{ name: fieldErrors.name, price: localError.price ?? fieldErrors.amount, description: fieldErrors.description }}
+        pricePlaceholder={upto ? "0.01" : "0.05"}
+        priceLabel={upto ? "Price per unit" : "Price"}
+        errors={{
+          name: fieldErrors.name,
+          price: localError.price ?? (upto ? fieldErrors.unitAmount : fieldErrors.amount),
+          description: fieldErrors.description,
+        }}
+      />
+      <SchemeFields
+        scheme={form.scheme}
+        // upto is charged by the usage the merchant's server reports, so it forwards the request.
+        onSchemeChange={(scheme) => setForm((f) => ({ ...f, scheme, target: scheme === "upto" ? "url" : f.target }))}
+        maxPrice={form.maxPrice}
+        onMaxPriceChange={set("maxPrice")}
+        currency={form.currency}
+        maxError={localError.maxAmount ?? fieldErrors.maxAmount}
       />
       <fieldset className="flex flex-col gap-2">
         <legend className="text-sm font-medium text-slate-700">Once paid</legend>
@@ -137,9 +155,10 @@ function PaidResourceFields({
             type="radio"
             name="paid-resource-target"
             checked={form.target === "content"}
+            disabled={upto}
             onChange={() => setForm((f) => ({ ...f, target: "content" }))}
           />
-          Return this JSON content
+          {upto ? "Return this JSON content (fixed prices only)" : "Return this JSON content"}
         </label>
         <label className="flex items-center gap-2 text-sm text-slate-700">
           <input

@@ -46,6 +46,11 @@ export type RedeemSharedPaymentTokenParams = Schemas["RedeemSharedPaymentTokenPa
 export type ListSharedPaymentTokensParams = Query<"listSharedPaymentTokens">;
 export type AcpSigningKey = Schemas["AcpSigningKey"];
 export type CreateAcpSigningKeyParams = Schemas["CreateAcpSigningKeyParams"];
+export type AcpCommerceSettings = Schemas["AcpCommerceSettings"];
+export type UpdateAcpCommerceSettingsParams = Schemas["UpdateAcpCommerceSettingsParams"];
+export type AcpDiscountCode = Schemas["AcpDiscountCode"];
+export type CreateAcpDiscountCodeParams = Schemas["CreateAcpDiscountCodeParams"];
+export type DeletedAcpDiscountCode = Schemas["DeletedAcpDiscountCode"];
 
 export type Checkout = Schemas["Checkout"];
 export type CheckoutStatus = Checkout["status"];

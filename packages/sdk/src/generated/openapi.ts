@@ -1861,6 +1861,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/acp/commerce_settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve the ACP pricing settings of the mode (shipping rate, tax rates per country)
+         * @description Restricted keys need `acp: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        get: operations["getAcpCommerceSettings"];
+        put?: never;
+        /**
+         * Set the ACP pricing settings of the mode: what is given is set, the rest kept
+         * @description Restricted keys need `acp: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        post: operations["updateAcpCommerceSettings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/acp/discount_codes/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an ACP discount code (open sessions no longer get it)
+         * @description Restricted keys need `acp: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        delete: operations["deleteAcpDiscountCode"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/acp/discount_codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the ACP discount codes of the mode, newest first
+         * @description Restricted keys need `acp: read` (or write); otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        get: operations["listAcpDiscountCodes"];
+        put?: never;
+        /**
+         * Create an ACP discount code (a percentage or an amount off)
+         * @description Restricted keys need `acp: write`; otherwise 403 FORBIDDEN with details.reason `permission_denied`. Secret keys may call every operation.
+         */
+        post: operations["createAcpDiscountCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/acp_signing_keys/{id}/revoke": {
         parameters: {
             query?: never;
@@ -2912,6 +2980,33 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AcpCommerceSettings: {
+            /** @constant */
+            object: "acp_commerce_settings";
+            shippingRate: number | null;
+            taxRates: {
+                [key: string]: number;
+            };
+            livemode: boolean;
+            updatedAt: components["schemas"]["Timestamp"] | null;
+        };
+        AcpDiscountCode: {
+            /** @constant */
+            object: "acp_discount_code";
+            code: string;
+            name: string;
+            percentOff: number | null;
+            amountOff: number | null;
+            currency: string | null;
+            livemode: boolean;
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        AcpDiscountCodeList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["AcpDiscountCode"][];
+            hasMore: boolean;
+        };
         AcpSigningKey: {
             id: string;
             /** @constant */
@@ -3064,6 +3159,13 @@ export interface components {
             data: components["schemas"]["Checkout"][];
             hasMore: boolean;
         };
+        CreateAcpDiscountCodeParams: {
+            code: string;
+            name: string;
+            percentOff?: number;
+            amountOff?: number;
+            currency?: string;
+        };
         CreateAcpSigningKeyParams: {
             jwk: {
                 /** @constant */
@@ -3180,6 +3282,7 @@ export interface components {
                 [key: string]: string;
             };
             active?: boolean;
+            requiresShipping?: boolean;
         };
         CreateRefundParams: {
             paymentIntentId?: string;
@@ -3251,6 +3354,13 @@ export interface components {
             object: "list";
             data: components["schemas"]["Customer"][];
             hasMore: boolean;
+        };
+        DeletedAcpDiscountCode: {
+            /** @constant */
+            object: "acp_discount_code";
+            code: string;
+            /** @constant */
+            deleted: true;
         };
         DeletedSpendingAgent: {
             id: string;
@@ -3379,6 +3489,7 @@ export interface components {
             currency: string;
             paymentMethod: string;
             billingCountry?: string;
+            spendingAgentId?: string;
         };
         MeterFunding: {
             /** @constant */
@@ -3731,6 +3842,7 @@ export interface components {
             unitAmount: number;
             currency: string;
             active: boolean;
+            requiresShipping: boolean;
             metadata: {
                 [key: string]: string;
             };
@@ -4009,6 +4121,12 @@ export interface components {
         };
         /** Format: date-time */
         Timestamp: string;
+        UpdateAcpCommerceSettingsParams: {
+            shippingRate?: number | null;
+            taxRates?: {
+                [key: string]: number;
+            };
+        };
         UpdateDisputeParams: {
             evidence?: {
                 uncategorizedText?: string;
@@ -4072,6 +4190,7 @@ export interface components {
                 [key: string]: string;
             };
             active?: boolean;
+            requiresShipping?: boolean;
         };
         UpdateSpendingAgentParams: {
             name?: string;
@@ -8249,6 +8368,170 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    getAcpCommerceSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcpCommerceSettings"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateAcpCommerceSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key gets the first answer again (stored 24 hours). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAcpCommerceSettingsParams"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcpCommerceSettings"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteAcpDiscountCode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key gets the first answer again (stored 24 hours). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedAcpDiscountCode"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listAcpDiscountCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcpDiscountCodeList"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createAcpDiscountCode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key gets the first answer again (stored 24 hours). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAcpDiscountCodeParams"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcpDiscountCode"];
+                };
+            };
+            /** @description An error in the error contract */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
         };
     };

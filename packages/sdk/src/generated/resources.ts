@@ -4,6 +4,24 @@ import type { RequestOptions } from "../request-sender";
 import { query, segment, type Send } from "../resources";
 import type * as T from "../types";
 
+export function acpCommerceSettingsResource(send: Send) {
+  return {
+    retrieve: (options?: RequestOptions) => send<T.AcpCommerceSettings>("GET", `/v1/acp/commerce_settings`, undefined, options),
+    update: (params: T.UpdateAcpCommerceSettingsParams, options?: RequestOptions) =>
+      send<T.AcpCommerceSettings>("POST", `/v1/acp/commerce_settings`, params, options),
+  };
+}
+
+export function acpDiscountCodesResource(send: Send) {
+  return {
+    del: (code: string, options?: RequestOptions) =>
+      send<T.DeletedAcpDiscountCode>("DELETE", `/v1/acp/discount_codes/${segment(code)}`, undefined, options),
+    list: (options?: RequestOptions) => send<T.List<T.AcpDiscountCode>>("GET", `/v1/acp/discount_codes`, undefined, options),
+    create: (params: T.CreateAcpDiscountCodeParams, options?: RequestOptions) =>
+      send<T.AcpDiscountCode>("POST", `/v1/acp/discount_codes`, params, options),
+  };
+}
+
 export function acpSigningKeysResource(send: Send) {
   return {
     revoke: (keyId: string, options?: RequestOptions) =>
@@ -286,6 +304,8 @@ export function webhookEndpointsResource(send: Send) {
 
 /** Every resource of the API; ServiceClient (client.ts) extends it with the request sender. */
 export class ServiceResources {
+  readonly acpCommerceSettings: ReturnType<typeof acpCommerceSettingsResource>;
+  readonly acpDiscountCodes: ReturnType<typeof acpDiscountCodesResource>;
   readonly acpSigningKeys: ReturnType<typeof acpSigningKeysResource>;
   readonly approvalRequests: ReturnType<typeof approvalRequestsResource>;
   readonly balance: ReturnType<typeof balanceResource>;
@@ -306,6 +326,8 @@ export class ServiceResources {
   readonly webhookEndpoints: ReturnType<typeof webhookEndpointsResource>;
 
   constructor(send: Send) {
+    this.acpCommerceSettings = acpCommerceSettingsResource(send);
+    this.acpDiscountCodes = acpDiscountCodesResource(send);
     this.acpSigningKeys = acpSigningKeysResource(send);
     this.approvalRequests = approvalRequestsResource(send);
     this.balance = balanceResource(send);
