@@ -7,6 +7,10 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { registerAdapters } = await import("./lib/register-adapters");
   registerAdapters();
+  // A2A's approval hook (docs/approvals.md "A2A and AP2") is registered here rather than in register-adapters.ts: lib/a2a
+  // already sits at the deepest import chain scripts/deps.ts allows, so no lib/ module above it may import it.
+  const { registerA2aApprovalHook } = await import("./lib/a2a/approval-outcome");
+  registerA2aApprovalHook();
   // Live x402's chains are resolved now: a network without a token stops the start, not a payment later.
   const { liveNetworks } = await import("./lib/chains/live-networks");
   liveNetworks();

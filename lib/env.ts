@@ -253,6 +253,18 @@ const EnvSchema = z
      */
     TWO_FACTOR_FAILURES_MAX: z.coerce.number().int().min(1).default(5),
     TWO_FACTOR_BACKOFF_MAX_SECONDS: z.coerce.number().int().min(1).default(3600),
+    /**
+     * scrypt's cost N for new password hashes (a power of two, 2^14 to 2^20; r=8, p=1): 2^17 (128 MiB, about 1 s of CPU
+     * here) is current guidance and stays the production value. The test servers lower it to 2^14 (16 MiB), the floor:
+     * the suites sign up and in hundreds of times. Stored hashes carry their own N, so both verify under either.
+     */
+    PASSWORD_SCRYPT_N: z.coerce
+      .number()
+      .int()
+      .min(2 ** 14)
+      .max(2 ** 20)
+      .refine((n) => (n & (n - 1)) === 0, "must be a power of two")
+      .default(2 ** 17),
     /** Password hashes (scrypt, 128 MiB each) computed at once per process, and attempts that may wait for one. */
     PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
     PASSWORD_HASH_QUEUE: z.coerce.number().int().min(0).max(10_000).default(32),

@@ -9,6 +9,11 @@
 // the same paid request in LIVE mode, settled on a real chain (anvil, mining each transaction at once; the
 // service's JSON-RPC calls counted through a relay in front of it) by the official facilitator scheme.
 // BENCH_DURATION seconds per loop (default 10), BENCH_CONCURRENCY callers (default 8), BENCH_ROUNDS (default 2).
+// BENCH_X402_POLICY=1 adds the spending-policy check (docs/spending-policies.md, scripts/lib/bench-spending.ts): other
+// payers, whose wallets a payer merchant's spending agents list, each agent with a policy evaluating every rule and
+// counting a daily budget. Two more rows in each round: every payer's wallet listed by ONE agent (all concurrent
+// settlements update that agent's one budget counter row, a hot row held until each capture commits), and each
+// payer's wallet its own agent (a row each); and at one payer, the server time with the check beside the one without.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { x402Client } from "@x402/core/client";
@@ -18,6 +23,7 @@ import { wrapFetchWithPayment } from "@x402/fetch";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { getHealth, loadAverages, machineLoadLine, resultRow, timedLoop, type LoopRun } from "./lib/bench-loop";
 import { freshBenchDatabase } from "./lib/bench-setup";
+import { benchPolicy, createSpendingAgent, spendingCounts } from "./lib/bench-spending";
 import { startServerProcess } from "./lib/server-process";
 import { startTestChain } from "./lib/test-chain";
 
@@ -25,6 +31,7 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const PRICE = 1; // cents
+const POLICY = process.env.BENCH_X402_POLICY === "1";
 
 const loadBefore = loadAverages();
 const database = await freshBenchDatabase();
@@ -70,18 +77,43 @@ try {
   const url = `${server.url}/x402/r/${resource.id}`;
   const unpaid = await fetch(url);
   const required = JSON.parse(Buffer.from(unpaid.headers.get("payment-required")!, "base64").toString("utf8"));
-  const signers = Array.from({ length: CONCURRENCY }, () =>
-    new x402Client().register("eip155:84532", new ExactEvmScheme(privateKeyToAccount(generatePrivateKey()))),
-  );
+  /** Payers with fresh keys (test mode: no funds needed), and their addresses. */
+  const newSigners = () => {
+    const accounts = Array.from({ length: CONCURRENCY }, () => privateKeyToAccount(generatePrivateKey()));
+    const clients = accounts.map((account) => new x402Client().register("eip155:84532", new ExactEvmScheme(account)));
+    return { clients, addresses: accounts.map((account) => account.address) };
+  };
+  const signers = newSigners().clients;
   const payers = signers.map((client) => wrapFetchWithPayment(fetch, client));
 
-  /** Sign (fresh nonce) + verify + settle + content. */
-  const paidRequest = async (worker: number) => {
-    const payload = await signers[worker].createPaymentPayload(required);
+  /** Sign (fresh nonce) + verify + settle + content, by the worker's payer among `clients`. */
+  const paidRequestBy = (clients: x402Client[]) => async (worker: number) => {
+    const payload = await clients[worker].createPaymentPayload(required);
     const res = await fetch(url, { headers: { "PAYMENT-SIGNATURE": Buffer.from(JSON.stringify(payload)).toString("base64") } });
     if (res.status !== 200) throw new Error(`paid request: ${res.status} ${await res.text()}`);
     await res.arrayBuffer();
   };
+  const paidRequest = paidRequestBy(signers);
+
+  // BENCH_X402_POLICY=1: a payer merchant's spending agents list other payers' wallets, each agent with the policy.
+  const policy = POLICY ? await policyPayers() : undefined;
+  async function policyPayers() {
+    const payer = await transaction((tx) => createMerchant(tx, { name: "x402 bench payer" }));
+    const agentPolicy = benchPolicy(seller.merchantId, "x402", 100 * PRICE);
+    const [oneAgent, spread] = [newSigners(), newSigners()];
+    await createSpendingAgent(server.url, payer.testSecretKey, {
+      name: "bench agent for every payer",
+      policy: agentPolicy,
+      walletAddresses: oneAgent.addresses,
+    });
+    for (const [i, address] of spread.addresses.entries())
+      await createSpendingAgent(server.url, payer.testSecretKey, {
+        name: `bench agent ${i + 1}`,
+        policy: agentPolicy,
+        walletAddresses: [address],
+      });
+    return { oneAgent: paidRequestBy(oneAgent.clients), spread: paidRequestBy(spread.clients), signer: oneAgent.clients[0] };
+  }
   /** The same payment sent again (a lost answer): its kept answer, nothing settled. One paid header per worker. */
   const paidHeaders: string[] = [];
   for (const signer of signers) {
@@ -139,13 +171,25 @@ try {
   await loop(2, paidRequest); // warm-up
   await loop(1, stockRound);
   await loop(2, livePaidRequest);
-  const runs = { paid: [] as LoopRun[], replayed: [] as LoopRun[], stock: [] as LoopRun[], live: [] as LoopRun[], health: [] as LoopRun[] };
+  if (policy) await loop(1, policy.oneAgent);
+  if (policy) await loop(1, policy.spread);
+  const runs = {
+    paid: [] as LoopRun[],
+    policyOneAgent: [] as LoopRun[],
+    policySpread: [] as LoopRun[],
+    replayed: [] as LoopRun[],
+    stock: [] as LoopRun[],
+    live: [] as LoopRun[],
+    health: [] as LoopRun[],
+  };
   const loadAtRounds: string[] = [];
   let liveCalls = 0;
   let liveSettled = 0;
   for (let round = 0; round < ROUNDS; round++) {
     loadAtRounds.push(loadAverages());
     runs.paid.push(await loop(DURATION, paidRequest));
+    if (policy) runs.policyOneAgent.push(await loop(DURATION, policy.oneAgent));
+    if (policy) runs.policySpread.push(await loop(DURATION, policy.spread));
     runs.replayed.push(await loop(DURATION, replayedRequest));
     runs.stock.push(await loop(DURATION, stockRound));
     const [callsBefore, settledBefore] = [rpcCalls, await liveCount()];
@@ -156,21 +200,30 @@ try {
   }
   // One payer (c=1): the server's time for a paid request with the client's signing excluded (authorizations signed
   // beforehand, each used once), the signing alone, and GET /health, one call at a time.
+  const presign = async (signer: x402Client) => Buffer.from(JSON.stringify(await signer.createPaymentPayload(required))).toString("base64");
   const presigned: string[] = [];
   const signing = await timedLoop(2, 1, async () => {
-    presigned.push(Buffer.from(JSON.stringify(await signers[0].createPaymentPayload(required))).toString("base64"));
+    presigned.push(await presign(signers[0]));
   });
-  while (presigned.length < DURATION * 250)
-    presigned.push(Buffer.from(JSON.stringify(await signers[0].createPaymentPayload(required))).toString("base64"));
-  const serverOnly = async () => {
-    const header = presigned.pop();
+  while (presigned.length < DURATION * 250) presigned.push(await presign(signers[0]));
+  /** A paid request with an authorization signed beforehand (each used once): the server's time alone. */
+  const serverOnlyWith = (headers: string[]) => async () => {
+    const header = headers.pop();
     if (!header) throw new Error("out of pre-signed authorizations");
     const res = await fetch(url, { headers: { "PAYMENT-SIGNATURE": header } });
     if (res.status !== 200) throw new Error(`pre-signed paid request: ${res.status} ${await res.text()}`);
     await res.arrayBuffer();
   };
+  const serverOnly = serverOnlyWith(presigned);
+  const policyPresigned: string[] = [];
+  if (policy) while (policyPresigned.length < DURATION * 250 + 250) policyPresigned.push(await presign(policy.signer));
   await timedLoop(1, 1, serverOnly); // warm-up
-  const one = { server: await timedLoop(DURATION, 1, serverOnly), health: await timedLoop(DURATION, 1, () => getHealth(server.url)) };
+  if (policy) await timedLoop(1, 1, serverOnlyWith(policyPresigned));
+  const one = {
+    server: await timedLoop(DURATION, 1, serverOnly),
+    policy: policy ? await timedLoop(DURATION, 1, serverOnlyWith(policyPresigned)) : undefined,
+    health: await timedLoop(DURATION, 1, () => getHealth(server.url)),
+  };
   const settled = await getDb().paymentIntent.count({ where: { merchantId: seller.merchantId, source: "x402", status: "captured" } });
   const [{ receipts }] = await getDb().$queryRaw<{ receipts: number }[]>`
     SELECT count(*)::int AS receipts FROM receipts r JOIN payment_intents p ON p.id = r.payment_intent_id WHERE p.merchant_id = ${seller.merchantId}`;
@@ -185,18 +238,26 @@ try {
   console.log("| request | calls/s (per round) | p50 | p99 |");
   console.log("|---|---:|---:|---:|");
   console.log(resultRow("paid x402 request: sign + verify + settle + content (GET /x402/r/:id)", runs.paid));
+  if (policy) {
+    console.log(
+      resultRow("the same, every payer's wallet listed by ONE spending agent (policy checked, one budget row)", runs.policyOneAgent),
+    );
+    console.log(resultRow("the same, each payer's wallet its own spending agent (policy checked, a budget row each)", runs.policySpread));
+  }
   console.log(resultRow("the same payment again (a lost answer): the kept answer", runs.replayed));
   console.log(resultRow("stock @x402/fetch round: 402, sign, paid retry", runs.stock));
   console.log(resultRow("live paid x402 request, settled on chain (anvil, automine)", runs.live));
   console.log(resultRow("baseline: GET /health", runs.health));
   console.log("\n| one payer (c=1) | calls/s | p50 | p99 |\n|---|---:|---:|---:|");
   console.log(resultRow("server time of a paid request: verify + settle + content (pre-signed)", [one.server]));
+  if (one.policy) console.log(resultRow("the same, the payer's wallet listed by a spending agent (policy checked)", [one.policy]));
   console.log(resultRow("the payer's signing alone (createPaymentPayload)", [signing]));
   console.log(resultRow("baseline: GET /health", [one.health]));
   console.log(
     `\ncaptured x402 PaymentIntents: ${settled} (receipts signed: ${receipts}); live, settled on chain: ${liveSettled} (timed rounds)`,
   );
   console.log(`JSON-RPC calls per live settlement: ${(liveCalls / Math.max(1, liveSettled)).toFixed(1)}`);
+  if (policy) console.log(await spendingCounts((sql) => getDb().$queryRawUnsafe<Record<string, unknown>[]>(sql), "x402"));
 } finally {
   await closeDb();
   await server.stop();

@@ -5,9 +5,18 @@
 // balances included).
 // The cases run in interleaved rounds (health, get, post, health, get, post, ...) and the table reports each
 // case's median round, so a burst of load from elsewhere on a shared machine skews one round, not a case.
-// With the capture case, a one-caller table follows: GET /health against a capture alone (scripts/lib/bench-one-caller.ts).
+// Not in the default set (BENCH_ONLY names them), a sale by a shared payment token, two requests each (the payer mints
+// with its own key, the merchant redeems with its key: open, charge, capture, post), through the spending-policy check
+// or not (docs/spending-policies.md, scripts/lib/bench-spending.ts): `spt` (the token names no agent: no check),
+// `spt-policy` (every token names ONE spending agent whose policy evaluates every rule and counts a daily budget: all
+// callers' charges update that agent's one budget counter row, a hot row held until each capture commits: the real
+// cost of "concurrent charges never pass a budget"), `spt-policy-spread` (the same policy on BENCH_SPT_AGENTS agents,
+// default BENCH_CONNECTIONS, named in turn: one row each). Counts printed after the table prove the checks ran.
+// With the capture or an spt case, a one-caller table follows: GET /health against a capture alone and a redemption
+// alone, with and without the check (scripts/lib/bench-one-caller.ts).
 // Settings: BENCH_DURATION (seconds per case and round, default 10), BENCH_ROUNDS (default 3),
-// BENCH_CONNECTIONS (default 32), BENCH_ONLY (comma-separated case ids: health,get,post,capture),
+// BENCH_CONNECTIONS (default 32), BENCH_ONLY (comma-separated case ids: health,get,post,capture, which are the
+// default set, and spt,spt-policy,spt-policy-spread), BENCH_SPT_AGENTS (agents of spt-policy-spread),
 // BENCH_CPU_PROF (a directory: the server writes a V8 CPU profile there when it stops),
 // BENCH_BASELINE (a git revision: its production build runs beside this tree's, on its own fresh database
 // migrated by its own migrations, in the same rounds, each case alternating between the two; the output adds
@@ -19,9 +28,10 @@ import { loadavg } from "node:os";
 import autocannon from "autocannon";
 import pg from "pg";
 import { baselineBuild } from "./lib/baseline-build";
-import { oneCallerTable } from "./lib/bench-one-caller";
+import { oneCallerTable, type SptSeller } from "./lib/bench-one-caller";
 import { postCustomerOptions } from "./lib/bench-requests";
 import { freshBenchDatabase } from "./lib/bench-setup";
+import { benchPolicy, createSpendingAgent, pgQuery, spendingCounts } from "./lib/bench-spending";
 import { runChild } from "./lib/child";
 import { canReadProcessCpu, cpuMsBetween, cpuMsByPid } from "./lib/process-cpu";
 import { ROOT } from "./lib/prisma-cli";
@@ -32,6 +42,12 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const port = Number(process.env.BENCH_PORT ?? 3999);
 const only = process.env.BENCH_ONLY?.split(",");
+const DEFAULT_CASES = ["health", "get", "post", "capture"];
+const SPT_CASES = ["spt", "spt-policy", "spt-policy-spread"];
+const selected = (id: string) => (only ? only.includes(id) : DEFAULT_CASES.includes(id));
+const sptAgentCount = Number(process.env.BENCH_SPT_AGENTS ?? connections);
+/** The amount of every bench sale (minor units, USD). */
+const SALE_AMOUNT = 1250;
 const cpuProfileDir = process.env.BENCH_CPU_PROF;
 const baselineRef = process.env.BENCH_BASELINE;
 
@@ -61,6 +77,14 @@ interface Target {
   figures: Map<string, Figures[]>;
   /** The merchant's test key as request headers. */
   auth: Record<string, string>;
+  /** The spt cases' payer and agents (set only when one of them runs). */
+  spt?: SptSetup;
+}
+
+/** The spt cases' payer (another merchant), the payee (the bench merchant) and the payer's spending agents. */
+interface SptSetup extends SptSeller {
+  /** All the agents: the first is the one agent of spt-policy; spt-policy-spread names each in turn. */
+  agentIds: string[];
 }
 
 function autocannonRun(bench: Case, seconds: number): Promise<autocannon.Result> {
@@ -77,7 +101,73 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-function benchCases(url: string, auth: Record<string, string>, customerId: string): Case[] {
+/**
+ * A sale by a shared payment token, two requests on one connection: the payer mints a token for the merchant (naming
+ * the agent `agentFor` gives, if any), then the merchant redeems it (one transaction: open, policy check, charge,
+ * capture, ledger posting, events).
+ */
+function sptSale(
+  url: string,
+  auth: Record<string, string>,
+  spt: SptSetup,
+  agentFor: () => string | undefined,
+): Partial<autocannon.Options> {
+  type Context = { tokenId?: string };
+  return {
+    url,
+    headers: auth,
+    requests: [
+      {
+        method: "POST",
+        path: "/v1/shared_payment_tokens",
+        setupRequest: (req) => ({
+          ...req,
+          headers: { ...req.headers, ...spt.payerAuth, "idempotency-key": randomUUID() },
+          body: JSON.stringify({
+            paymentMethod: "pm_card_visa",
+            maxAmount: SALE_AMOUNT,
+            currency: "usd",
+            merchantId: spt.payeeMerchantId,
+            spendingAgentId: agentFor(),
+          }),
+        }),
+        onResponse: (status, body, context) => {
+          // A failed mint (counted as non-2xx) leaves no token: the redemption then answers 404, counted too.
+          (context as Context).tokenId = status === 201 ? (JSON.parse(body) as { id: string }).id : "spt_none";
+        },
+      },
+      {
+        method: "POST",
+        setupRequest: (req, context) => ({
+          ...req,
+          path: `/v1/shared_payment_tokens/${(context as Context).tokenId}/redeem`,
+          headers: { ...req.headers, "idempotency-key": randomUUID() },
+          body: JSON.stringify({ amount: SALE_AMOUNT, currency: "usd", description: "bench" }),
+        }),
+      },
+    ],
+  };
+}
+
+function sptCases(url: string, auth: Record<string, string>, spt: SptSetup): Case[] {
+  let turn = 0;
+  const sale = "POST /v1/shared_payment_tokens (payer) + POST /v1/shared_payment_tokens/:id/redeem (merchant)";
+  return [
+    { id: "spt", name: `${sale}: token naming no agent (no policy check)`, options: sptSale(url, auth, spt, () => undefined) },
+    {
+      id: "spt-policy",
+      name: `${sale}: every token naming ONE spending agent (policy checked, one budget row for all callers)`,
+      options: sptSale(url, auth, spt, () => spt.agentIds[0]),
+    },
+    {
+      id: "spt-policy-spread",
+      name: `${sale}: tokens naming ${spt.agentIds.length} spending agents in turn (policy checked, a budget row each)`,
+      options: sptSale(url, auth, spt, () => spt.agentIds[turn++ % spt.agentIds.length]),
+    },
+  ];
+}
+
+function benchCases(url: string, auth: Record<string, string>, customerId: string, spt?: SptSetup): Case[] {
   const cases: Case[] = [
     { id: "health", name: "GET /health (trivial route)", options: { url: `${url}/health` } },
     {
@@ -122,25 +212,43 @@ function benchCases(url: string, auth: Record<string, string>, customerId: strin
         ],
       },
     },
+    ...(spt ? sptCases(url, auth, spt) : []),
   ];
-  return cases.filter((bench) => !only || only.includes(bench.id));
+  return cases.filter((bench) => selected(bench.id));
 }
 
-/** A merchant's test key, made by the tree's own operator CLI (which first applies the tree's migrations). */
-async function benchMerchantKey(root: string, databaseUrl: string): Promise<string> {
-  const { code, output } = await runChild(
-    process.execPath,
-    ["--import", "tsx", "scripts/merchant-create.ts", "--name", "Bench merchant", "--json"],
-    { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl }, capture: true },
-  );
+/** A merchant and its test key, made by the tree's own operator CLI (which first applies the tree's migrations). */
+async function benchMerchant(
+  root: string,
+  databaseUrl: string,
+  name = "Bench merchant",
+): Promise<{ merchantId: string; testSecretKey: string }> {
+  const { code, output } = await runChild(process.execPath, ["--import", "tsx", "scripts/merchant-create.ts", "--name", name, "--json"], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    capture: true,
+  });
   const json = output.split("\n").findLast((line) => line.startsWith("{"));
   if (code !== 0 || !json) throw new Error(`merchant:create in ${root} failed:\n${output}`);
-  return JSON.parse(json).testSecretKey;
+  return JSON.parse(json);
+}
+
+/** The spt cases' payer merchant and its agents, each with the bench policy (paying only the bench merchant). */
+async function sptSetup(root: string, databaseUrl: string, serverUrl: string, payeeMerchantId: string): Promise<SptSetup> {
+  const payer = await benchMerchant(root, databaseUrl, "Bench payer");
+  const policy = benchPolicy(payeeMerchantId, "spt", SALE_AMOUNT);
+  const count = selected("spt-policy-spread") ? Math.max(1, sptAgentCount) : 1;
+  const agentIds: string[] = [];
+  for (let i = 0; i < count; i++)
+    agentIds.push(await createSpendingAgent(serverUrl, payer.testSecretKey, { name: `bench agent ${i + 1}`, policy }));
+  const payerAuth = { authorization: `Bearer ${payer.testSecretKey}`, "content-type": "application/json" };
+  return { payerAuth, payeeMerchantId, agentId: agentIds[0], agentIds };
 }
 
 // The limiter runs on every request but never refuses: its cost is measured, not its policy.
 async function startTarget(label: string, root: string, databaseUrl: string, targetPort: number): Promise<Target> {
-  const secretKey = await benchMerchantKey(root, databaseUrl);
+  const merchant = await benchMerchant(root, databaseUrl);
+  const secretKey = merchant.testSecretKey;
   const serverEnv = { DATABASE_URL: databaseUrl, RATE_LIMIT_MAX: "1000000000", CRON_SECRET: "bench" };
   const nodeArgs = cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`] : [];
   const server = await startServerProcess(targetPort, serverEnv, false, nodeArgs, root);
@@ -150,8 +258,9 @@ async function startTarget(label: string, root: string, databaseUrl: string, tar
   const customer = await (
     await fetch(`${server.url}/v1/customers`, { method: "POST", headers: auth, body: JSON.stringify({ name: "bench" }) })
   ).json();
-  const cases = benchCases(server.url, auth, customer.id);
-  return { label, server, db, cases, figures: new Map(cases.map((bench) => [bench.id, []])), auth };
+  const spt = SPT_CASES.some(selected) ? await sptSetup(root, databaseUrl, server.url, merchant.merchantId) : undefined;
+  const cases = benchCases(server.url, auth, customer.id, spt);
+  return { label, server, db, cases, figures: new Map(cases.map((bench) => [bench.id, []])), auth, spt };
 }
 
 const measureCpu = canReadProcessCpu();
@@ -265,9 +374,11 @@ try {
     console.log(target.label ? `\n${target.label}:\n` : "");
     printTable(target);
     console.log(`\n${await bucketStats(target)}`);
-    if (target.cases.some((bench) => bench.id === "capture")) {
+    if (target.spt) console.log(await spendingCounts(pgQuery(target.db), "spt"));
+    const capture = target.cases.some((bench) => bench.id === "capture");
+    if (capture || target.spt) {
       console.log(`\nOne caller (${duration}s each):\n`);
-      for (const line of await oneCallerTable(target.server.url, target.auth, duration)) console.log(line);
+      for (const line of await oneCallerTable(target.server.url, target.auth, duration, { capture, spt: target.spt })) console.log(line);
     }
   }
   if (baseline) {

@@ -1,7 +1,7 @@
 // Helpers for the dashboard specs: sign up and sign in through the real forms, a fresh signed-in merchant
-// per test, API keys created in the dashboard, and refunds of an order.
+// per test (through the forms' endpoints, from the browser's context), API keys created in the dashboard.
 import { randomBytes } from "node:crypto";
-import { expect, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { freshTotp } from "../../tests/helpers/two-factor";
 import { mailedLink } from "./mail";
 
@@ -78,11 +78,37 @@ export async function enrollTwoFactor(page: Page): Promise<{ secret: string; rec
   return { secret, recoveryCodes };
 }
 
-/** Signs a brand-new merchant up (through /signup) and leaves the page on the dashboard home. */
+/**
+ * Signs a brand-new merchant up and leaves the page on the dashboard home, signed in. It posts what the forms post
+ * (the sign-up, the confirmation with the link mailed over SMTP and the password, the sign-in) from the page's own
+ * browser context, so the session cookie lands in the browser; it skips rendering the three forms, which
+ * dashboard-email-links.spec.ts and dashboard-first-run.spec.ts walk through click by click (signUp).
+ */
 export async function newSignedInMerchant(page: Page, name?: string): Promise<DashboardUser> {
   const user = uniqueUser(name);
-  await signUp(page, user);
+  const signedUp = await authForm(page, "signup", { name: user.name, email: user.email, password: user.password });
+  expect(signedUp.error, "sign-up").toBe("CHECK_EMAIL");
+  const token = new URL(await mailedLink(user.email, { kind: "confirm_email" })).searchParams.get("token");
+  const confirmed = await page.request.post("/api/account/confirm-email", { data: { token, password: user.password } });
+  expect(confirmed.status(), "confirmation").toBe(200);
+  const signedIn = await authForm(page, "signin", { email: user.email, password: user.password });
+  expect(signedIn.error, "sign-in").toBeNull();
+  await page.goto("/dashboard");
+  await expect(page.getByRole("heading", { level: 1, name: "Home" })).toBeVisible();
   return user;
+}
+
+/** next-auth's form post for a provider, as the sign-up and sign-in pages send it (its CSRF cookie and token). */
+async function authForm(page: Page, provider: "signup" | "signin", fields: Record<string, string>) {
+  const { csrfToken } = (await (await page.request.get("/api/auth/csrf")).json()) as { csrfToken: string };
+  const origin = new URL(test.info().project.use.baseURL!).origin;
+  const res = await page.request.post(`/api/auth/callback/${provider}`, {
+    headers: { Origin: origin },
+    form: { ...fields, csrfToken, json: "true" },
+    maxRedirects: 0,
+  });
+  const url = ((await res.json().catch(() => ({}))) as { url?: string }).url;
+  return { error: url ? new URL(url, origin).searchParams.get("error") : null };
 }
 
 /** Creates a secret key of the current mode on the API keys page and returns the secret (shown once). */

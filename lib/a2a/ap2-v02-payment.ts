@@ -5,13 +5,18 @@
 // `ap2.mandates.CheckoutMandateSdJwt` and `ap2.mandates.PaymentMandateSdJwt` (the two SD-JWT chains), which reach
 // payCheckout (lib/ap2/v02/pay.ts) as POST /ap2/:merchantId/checkouts/:id/pay does. The payment and the task's claim
 // (a2a_tasks.payment_intent_id, one payment per task) are one transaction. The answer carries AP2's signed Checkout
-// and Payment Receipts (status Success, or Error with nothing charged) and the service's receipt.
+// and Payment Receipts (status Success, or Error with nothing charged) and the service's receipt. A charge above the
+// token's approval threshold waits for the payer (approval-wait.ts): the request is tied to the task and the checkout
+// in the same transaction, and the answer names it (pending).
 import { getDb, transaction, type Db } from "../db";
 import { DomainError, keepCommittedState } from "../errors";
 import { createCheckout } from "../ap2/v02/checkout";
 import { PayCheckoutBody, payCheckout } from "../ap2/v02/pay";
 import type { Scope } from "../scope";
 import { serviceReceiptOf } from "../receipts/service-receipt";
+import { ApprovalPendingError } from "../shared-payment-tokens/await-approval";
+import type { ApprovalRequestView } from "../approvals/schemas";
+import { tieApprovalToTask } from "../ap2/approval-task";
 
 export const AP2_V02_KEYS = {
   checkout: "ap2.checkout",
@@ -42,7 +47,7 @@ export function offerCheckout(p: Parties, items: { productId: string; quantity: 
 
 export type InTaskPayment =
   | { ok: true; paymentIntentId: string; orderId: string; receipts: Record<string, string> }
-  | { ok: false; reason: string; message: string; receipts: Record<string, string> };
+  | { ok: false; reason: string; message: string; receipts: Record<string, string>; pending?: ApprovalRequestView };
 
 /** The two mandate chains of a message's data parts; null when the message carries neither. */
 export function mandatesOf(data: Record<string, unknown>[]): { checkout_mandate: unknown; payment_mandate: unknown } | null {
@@ -85,7 +90,12 @@ export async function payInTask(p: Parties, taskId: string, checkoutId: string, 
   try {
     const settled = await transaction((tx) =>
       keepCommittedState(async () => {
-        const paid = await payCheckout(tx, buyerScope(p), p.merchant, checkoutId, input.data);
+        const paid = await payCheckout(tx, buyerScope(p), p.merchant, checkoutId, input.data, {
+          awaitApproval: {
+            onPending: (inner, request, held) =>
+              tieApprovalToTask(inner, request.id, taskId, { checkoutId: held.checkoutId, heldSpend: held.reservations }),
+          },
+        });
         await claimTask(tx, p, taskId, paid.payment_intent_id);
         return paid;
       }),
@@ -101,6 +111,8 @@ export async function payInTask(p: Parties, taskId: string, checkoutId: string, 
     };
   } catch (err) {
     if (!(err instanceof DomainError)) throw err;
+    if (err instanceof ApprovalPendingError)
+      return { ok: false, reason: "approval_pending", message: err.message, receipts: {}, pending: err.request };
     const reason = typeof err.details.reason === "string" ? err.details.reason : err.code.toLowerCase();
     return { ok: false, reason, message: err.message, receipts: receiptsOf(err.details) };
   }

@@ -1,9 +1,12 @@
 // The merchant agent's AP2 v0.2 turns (docs/a2a.md "AP2 v0.2 over A2A"), as task states: the offer (input-required,
 // the signed checkout as an `ap2.checkout` artifact) and the payment (completed with the receipts and the order, or
-// failed with the Error receipts and nothing charged). The work itself is ap2-v02-payment.ts.
+// failed with the Error receipts and nothing charged), or input-required again while the charge waits for the payer's
+// approval (approval-wait.ts; the approval completes the task with the same artifacts, approval-outcome.ts). The
+// work itself is ap2-v02-payment.ts.
 import { TaskState, type Message, type Task } from "@a2a-js/sdk";
 import type { CartTerms } from "../ap2/cart-mandate";
 import { AP2_V02_KEYS, mandatesOf, offerCheckout, payInTask } from "./ap2-v02-payment";
+import { awaitingApproval } from "./approval-wait";
 import { agentMessage, dataOf, dataPart, textPart, TERMS_KEY, withStatus } from "./protocol";
 
 type Parties = Parameters<typeof offerCheckout>[0];
@@ -46,6 +49,7 @@ export async function settleAp2V02(task: Task, parties: Parties, terms: Ap2V02Te
   const mandates = mandatesOf(dataOf(message));
   if (!mandates) return null;
   const result = await payInTask(parties, task.id, terms.checkoutId, mandates);
+  if (!result.ok && result.pending) return awaitingApproval(task, result.pending);
   if (!result.ok) {
     const parts = [textPart(`Payment refused (${result.reason}): ${result.message}`)];
     const receipts = Object.keys(result.receipts).length ? [dataPart(result.receipts)] : [];
@@ -55,6 +59,15 @@ export async function settleAp2V02(task: Task, parties: Parties, terms: Ap2V02Te
         : task.artifacts,
     });
   }
+  return ap2V02Completed(task, terms, result);
+}
+
+/** Completed: the receipts and the order, as artifacts and in the status message (also when an approval paid it). */
+export function ap2V02Completed(
+  task: Task,
+  terms: Ap2V02Terms,
+  result: { orderId: string; paymentIntentId: string; receipts: Record<string, string> },
+): Task {
   const order = {
     orderId: result.orderId,
     paymentIntentId: result.paymentIntentId,

@@ -3,21 +3,24 @@
 // metadata; AP2: a signed CartMandate artifact; AP2 v0.2: the signed checkout, ap2-v02-task.ts), then the buyer's payment in a follow-up message on the same task
 // settles through lib/x402 or lib/ap2 into the one ledger (source a2a / ap2), and the task completes with its
 // receipts, or fails with the extension's error code and nothing charged. What the agent asked for is kept in the
-// task's metadata (TERMS_KEY), which only the agent writes, and the payment is checked against it.
+// task's metadata (TERMS_KEY), which only the agent writes, and the payment is checked against it. An AP2 payment
+// whose token must wait for the payer's approval leaves the task input-required naming the request (approval-wait.ts)
+// until the decision moves it on (approval-outcome.ts); a follow-up meanwhile only repeats that.
 import { TaskState, type Message, type Task } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext, type ServerCallContext } from "@a2a-js/sdk/server";
 import { z } from "zod";
 import type { OpenCheckoutInput } from "../checkouts/schemas";
-import { getDb } from "../db";
+import { getDb, type Db } from "../db";
 import { DomainError } from "../errors";
 import { priceCheckout } from "../checkouts/price-items";
 import type { Scope } from "../scope";
 import { issueCartMandate, type CartTerms } from "../ap2/cart-mandate";
 import { sha256B64url } from "../ap2/canonical";
-import { MandateRefused, payMandate } from "../ap2/pay-mandate";
+import { MandateAwaitsApproval, MandateRefused, payMandate } from "../ap2/pay-mandate";
 import { serviceReceiptOf } from "../receipts/service-receipt";
 import { AP2_EXTENSION_URI, AP2_V02_EXTENSION_URI, X402_EXTENSION_URI } from "../integrations/a2a-versions";
 import { offerAp2V02, settleAp2V02, type Ap2V02Terms } from "./ap2-v02-task";
+import { approvalOf, awaitingApproval, stillAwaiting } from "./approval-wait";
 import { agentUrl } from "./card";
 import { agentMessage, AP2_KEYS, dataOf, dataPart, textOf, textPart, TERMS_KEY, withStatus, X402_KEYS } from "./protocol";
 import { paymentRequiredFor, settleInTask } from "./x402-payment";
@@ -269,6 +272,8 @@ export class MerchantAgent implements AgentExecutor {
     const terms = task.metadata?.[TERMS_KEY] as Terms | undefined;
     const message = ctx.userMessage;
     if (!terms) return withStatus(task, task.status?.state ?? TaskState.TASK_STATE_COMPLETED, agentMessage(task, [textPart(HELP)]));
+    const waiting = approvalOf(task);
+    if (waiting) return stillAwaiting(task, waiting);
     const status = message.metadata?.[X402_KEYS.status];
     if (terms.method === "x402" && status === "payment-rejected") {
       ctx.context.addActivatedExtension(X402_EXTENSION_URI);
@@ -349,37 +354,9 @@ export class MerchantAgent implements AgentExecutor {
     const reference = sha256B64url(paymentMandate ?? null);
     try {
       const paid = await payMandate(this.scope, { taskId: task.id, agentUrl: url, cartMandate, paymentMandate });
-      const receipt = {
-        status: "Success",
-        iss: url,
-        iat,
-        reference,
-        payment_id: paid.paymentIntentId,
-        psp_confirmation_id: paid.paymentIntentId,
-        network_confirmation_id: paid.orderId,
-        ...(await serviceReceiptOf(getDb(), paid.paymentIntentId)),
-      };
-      const cart = (task.metadata?.[TERMS_KEY] as Terms).cart;
-      return withStatus(
-        task,
-        TaskState.TASK_STATE_COMPLETED,
-        agentMessage(task, [textPart(`Payment completed. Order ${paid.orderId}.`), dataPart({ [AP2_KEYS.paymentReceipt]: receipt })]),
-        {
-          artifacts: [
-            ...task.artifacts,
-            {
-              artifactId: "payment-receipt",
-              name: "PaymentReceipt",
-              description: "AP2 payment receipt.",
-              parts: [dataPart({ [AP2_KEYS.paymentReceipt]: receipt })],
-              metadata: undefined,
-              extensions: [],
-            },
-            orderArtifact(paid.orderId, paid.paymentIntentId, cart),
-          ],
-        },
-      );
+      return await ap2V01Completed(getDb(), task, url, reference, paid);
     } catch (err) {
+      if (err instanceof MandateAwaitsApproval) return awaitingApproval(task, err.request);
       if (!(err instanceof MandateRefused)) throw err;
       const receipt = { status: "Error", iss: url, iat, reference, payment_id: "", error: err.code, error_description: err.message };
       return withStatus(
@@ -402,6 +379,46 @@ export class MerchantAgent implements AgentExecutor {
       );
     }
   }
+}
+
+/** AP2 v0.1 completed: the PaymentReceipt (and the service's receipt) and the order (also when an approval paid it). */
+export async function ap2V01Completed(
+  db: Db,
+  task: Task,
+  url: string,
+  reference: string,
+  paid: { paymentIntentId: string; orderId: string },
+): Promise<Task> {
+  const receipt = {
+    status: "Success",
+    iss: url,
+    iat: Math.floor(Date.now() / 1000),
+    reference,
+    payment_id: paid.paymentIntentId,
+    psp_confirmation_id: paid.paymentIntentId,
+    network_confirmation_id: paid.orderId,
+    ...(await serviceReceiptOf(db, paid.paymentIntentId)),
+  };
+  const cart = (task.metadata?.[TERMS_KEY] as Terms).cart;
+  return withStatus(
+    task,
+    TaskState.TASK_STATE_COMPLETED,
+    agentMessage(task, [textPart(`Payment completed. Order ${paid.orderId}.`), dataPart({ [AP2_KEYS.paymentReceipt]: receipt })]),
+    {
+      artifacts: [
+        ...task.artifacts,
+        {
+          artifactId: "payment-receipt",
+          name: "PaymentReceipt",
+          description: "AP2 payment receipt.",
+          parts: [dataPart({ [AP2_KEYS.paymentReceipt]: receipt })],
+          metadata: undefined,
+          extensions: [],
+        },
+        orderArtifact(paid.orderId, paid.paymentIntentId, cart),
+      ],
+    },
+  );
 }
 
 function orderArtifact(orderId: string, paymentIntentId: string, cart: CartTerms) {

@@ -4,14 +4,18 @@
 // merchant_authorization does not verify against the merchant's keys, an altered cart (cart_hash differs), an
 // expired mandate, a reused jti (the mandate row's used_at is set by an atomic UPDATE ... WHERE used_at IS NULL in
 // the settling transaction), a token already used (the token's own single use, and ap2_mandates.token_id unique),
-// totals or ids that do not match the cart. The mandates are kept on the row with the order (audit).
+// totals or ids that do not match the cart. The mandates are kept on the row with the order (audit). A token whose
+// spending agent's approval threshold is below the cart waits for the payer (docs/approvals.md "A2A and AP2"): the
+// request, the mandate's use and the request's tie to the task commit together (MandateAwaitsApproval), nothing charged.
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from "jose";
 import { z } from "zod";
 import { getDb, transaction } from "../db";
 import { DomainError } from "../errors";
 import type { Ap2Mandate } from "../generated/prisma/client";
+import type { ApprovalRequestView } from "../approvals/schemas";
 import type { Scope } from "../scope";
-import { redeemToken } from "../shared-payment-tokens/redeem-token";
+import { ApprovalPendingError, redeemOrAwaitApproval } from "../shared-payment-tokens/await-approval";
+import { tieApprovalToTask } from "./approval-task";
 import { sha256B64url } from "./canonical";
 import { ALG, verificationKey } from "./keys";
 
@@ -50,6 +54,13 @@ export class MandateRefused extends Error {
     message: string,
   ) {
     super(message);
+  }
+}
+
+/** The charge waits for the payer's approval: the mandate is spent, the request open and tied to the task (committed). */
+export class MandateAwaitsApproval extends Error {
+  constructor(readonly request: ApprovalRequestView) {
+    super(`The payment waits for the payer's approval (${request.id}).`);
   }
 }
 
@@ -165,8 +176,9 @@ export async function payMandate(
     throw new MandateRefused("mandate_expired", "The CartMandate has expired; nothing was charged.");
   const token = checkPaymentMandate(row, payment.data);
 
+  let settled: (MandatePaid & { mandate: Ap2Mandate }) | ApprovalPendingError;
   try {
-    return await transaction(async (tx) => {
+    settled = await transaction(async (tx) => {
       const claimed = await tx.$executeRaw`
         UPDATE ap2_mandates SET used_at = now(), payment_mandate = ${JSON.stringify(payment.data)}::jsonb,
                payment_mandate_id = ${payment.data.payment_mandate_contents.payment_mandate_id}, token_id = ${token}
@@ -174,19 +186,27 @@ export async function payMandate(
       if (claimed !== 1)
         throw new MandateRefused("mandate_already_used", `CartMandate ${jti} has been paid already or has expired; nothing was charged.`);
       const items = (row.items as { productId: string; quantity: number }[]).map(({ productId, quantity }) => ({ productId, quantity }));
-      const pi = await redeemToken(
-        tx,
-        scope,
-        token,
-        {
-          items,
-          amount: row.amount,
-          currency: row.currency,
-          description: `AP2 cart ${row.cartId}`,
-          metadata: { ap2_cart_id: row.cartId, ap2_jti: jti },
-        },
-        { source: "ap2" },
-      );
+      let pi: Awaited<ReturnType<typeof redeemOrAwaitApproval>>;
+      try {
+        pi = await redeemOrAwaitApproval(
+          tx,
+          scope,
+          token,
+          {
+            items,
+            amount: row.amount,
+            currency: row.currency,
+            description: `AP2 cart ${row.cartId}`,
+            metadata: { ap2_cart_id: row.cartId, ap2_jti: jti },
+          },
+          { source: "ap2" },
+        );
+      } catch (err) {
+        if (!(err instanceof ApprovalPendingError)) throw err;
+        // Returned, not thrown: the request, the parked checkout and the mandate's use commit (nothing charged).
+        await tieApprovalToTask(tx, err.request.id, input.taskId);
+        return err;
+      }
       const orderId = pi.orderId!;
       await tx.$executeRaw`UPDATE ap2_mandates SET payment_intent_id = ${pi.id}, order_id = ${orderId} WHERE jti = ${jti}`;
       const task =
@@ -208,4 +228,6 @@ export async function payMandate(
     }
     throw err;
   }
+  if (settled instanceof ApprovalPendingError) throw new MandateAwaitsApproval(settled.request);
+  return settled;
 }

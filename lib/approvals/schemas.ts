@@ -25,7 +25,8 @@ export const ApprovalRequestObject = z
     /** The merchant the agent wants to pay, and the checkout that waits (pending_approval) meanwhile. */
     merchantId: z.string(),
     checkoutId: z.string(),
-    sharedPaymentTokenId: z.string(),
+    /** The token that pays once approved; null on x402 (the payer's wallet authorization pays: x402Authorization). */
+    sharedPaymentTokenId: z.string().nullable(),
     protocol: z.string(),
     acpCheckoutSessionId: z.string().nullable(),
     amount: z.number().int(),
@@ -38,6 +39,10 @@ export const ApprovalRequestObject = z
     expiresAt: Timestamp,
     decidedAt: Timestamp.nullable(),
     createdAt: Timestamp,
+    /** x402: the authorization that waits, `network:asset:payer:nonce` (its EIP-3009 nonce; no signature). */
+    x402Authorization: z.string().nullable(),
+    /** x402: the hosted paid resource (xr_) it pays, if any. */
+    paidResourceId: z.string().nullable(),
   })
   .meta({ id: "ApprovalRequest" });
 export type ApprovalRequestView = z.infer<typeof ApprovalRequestObject>;

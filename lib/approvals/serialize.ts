@@ -21,5 +21,7 @@ export function serializeApprovalRequest(row: ApprovalRequest): ApprovalRequestV
     expiresAt: row.expiresAt.toISOString(),
     decidedAt: row.decidedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
+    x402Authorization: row.x402Authorization,
+    paidResourceId: row.paidResourceId,
   };
 }

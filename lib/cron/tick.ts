@@ -7,6 +7,7 @@ import { purgePendingSignUps } from "../auth/pending-sign-ups";
 import { purgeSignInThrottles } from "../auth/limits";
 import { purgeEndedSessions } from "../auth/sessions";
 import { expireApprovalRequests } from "../shared-payment-tokens/expire-approvals";
+import { expireUnsettledApprovals } from "../x402/await-approval";
 import { expireOverdueCheckouts } from "../checkouts/expire-checkouts";
 import { getDb } from "../db";
 import { decideDisputes, openTestDisputes } from "../disputes/run-test-disputes";
@@ -33,7 +34,8 @@ type Task = () => Promise<number>;
 
 const TASKS: Record<string, Task> = {
   // Before checkouts: an expired approval request ends its checkout (pending_approval, which the checkout sweep skips).
-  approvalRequestsExpired: () => expireApprovalRequests(getDb()),
+  // x402: an approved request whose authorization never came back ends its parked checkout too (lib/x402/await-approval.ts).
+  approvalRequestsExpired: async () => (await expireApprovalRequests(getDb())) + (await expireUnsettledApprovals(getDb())),
   checkoutsExpired: () => expireOverdueCheckouts(getDb()),
   meterReservationsExpired: () => expireReservations(getDb()),
   // Before settlement, so funds a late reconcile finds for a closed meter are returned in this same tick.

@@ -1,5 +1,5 @@
 // Dashboard passwords: scrypt (a deliberately slow, memory-hard hash) with a per-password salt, at current
-// guidance (N=2^17, r=8, p=1: 128 MiB and a few hundred ms per hash). The parameters are part of the
+// guidance (N=2^17, r=8, p=1: 128 MiB and about a second of CPU per hash; PASSWORD_SCRYPT_N). The parameters are part of the
 // stored string (`scrypt$N$r$p$salt$key`), so hashes made with older ones still verify; sign-in rehashes
 // them (needsRehash). Every hash runs through one gate per process: at most PASSWORD_HASH_CONCURRENCY at
 // once and PASSWORD_HASH_QUEUE waiting; past that, PasswordHashBusyError at once (answered 503), so a flood
@@ -8,7 +8,10 @@ import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOpti
 import { env } from "../env";
 import { globalSingleton } from "../global-singleton";
 
-export const SCRYPT_PARAMS = { N: 2 ** 17, r: 8, p: 1, keyLength: 64 } as const;
+/** Today's parameters for new hashes: N from PASSWORD_SCRYPT_N (2^17 unless a test server lowers it). */
+function scryptParams() {
+  return { N: env.PASSWORD_SCRYPT_N, r: 8, p: 1, keyLength: 64 };
+}
 
 /** Stored parameters outside these bounds are refused rather than run (a hash string is data). */
 const MAX_N = 2 ** 20;
@@ -52,7 +55,7 @@ async function gated<T>(work: () => Promise<T>): Promise<T> {
 }
 
 function hashNow(password: string): Promise<string> {
-  const { N, r, p, keyLength } = SCRYPT_PARAMS;
+  const { N, r, p, keyLength } = scryptParams();
   const salt = randomBytes(16);
   return scrypt(password, salt, keyLength, { N, r, p, maxmem: maxmemFor(N, r) }).then(
     (key) => `scrypt$${N}$${r}$${p}$${salt.toString("base64")}$${key.toString("base64")}`,
@@ -93,7 +96,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
 /** True when a stored hash was made with other parameters than today's (sign-in then stores a new one). */
 export function needsRehash(stored: string): boolean {
   const hash = parseStored(stored);
-  const { N, r, p, keyLength } = SCRYPT_PARAMS;
+  const { N, r, p, keyLength } = scryptParams();
   return !hash || hash.N !== N || hash.r !== r || hash.p !== p || hash.key.length !== keyLength;
 }
 

@@ -8,7 +8,8 @@
 //    captures it, posts the ledger and emits payment_intent.captured; the meter's part (FUNDING) raises the budget.
 // A request that dies between the two leaves the PaymentIntent requires_payment; the tick reconciles it
 // (reconcileFundings) once no charge of it can still land: the engine asks the rail what became of the key
-// and records that (recoverCharge), never charging on its own. A rail that answers `pending` leaves the
+// and records that (recoverCharge), never charging on its own; a charge it finds made counts against the funding's
+// spending agent's budgets then (countRecoveredCharge: the dead request's count rolled back with it). A rail that answers `pending` leaves the
 // funding processing, for the tick's resolveProcessingPayments.
 // Callers: create-meter.ts and top-up-meter.ts (the merchant's key), fund-meter-as-payer.ts (a payer's own key:
 // payerMerchantId set, and a payer's own wallet shown to the payee as "customer_wallet").
@@ -28,6 +29,7 @@ import { openPaymentIntent } from "../payments/open-payment-intent";
 import { recoverCharge } from "../payments/recover-charge";
 import { transitionPaymentIntent } from "../payments/transitions";
 import { breakerScopeOf, guarded, railFor } from "../rails";
+import { countRecoveredCharge } from "../spending-policies/count-charged";
 import { enforceSpendingPolicy, releaseSpendingHold, SpendingPolicyRefusal } from "../spending-policies/enforce";
 import { FOREIGN_WALLET_METHOD, isCustomerWalletMethod } from "../rails/test-cards";
 import { meterClosed, wrongTrustModel } from "./meter-errors";
@@ -235,6 +237,7 @@ export async function reconcileFundings(db: Db, batch = 100): Promise<number> {
       const pi = await lockStaleFunding(tx, id, graceSeconds);
       if (!pi) return false;
       const recovered = await recoverCharge(tx, pi, pi.meterChargeKey!, { follower: FUNDING });
+      if (recovered) await countRecoveredCharge(tx, recovered, pi.updatedAt); // its agent's budget, as the dead request would have
       if (!recovered) await emitPaymentIntentEvent(tx, "payment_intent.canceled", await transitionPaymentIntent(tx, pi.id, "canceled"));
       return true;
     }).catch((err) => {

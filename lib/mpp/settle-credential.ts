@@ -12,7 +12,7 @@
 // insert back with everything else, so the challenge stays usable with another token; a declined charge
 // commits (the PaymentIntent failed, the token still active) with its challenge used.
 //
-// Human approval (docs/approvals.md), hosted resources only: a charge above the spending agent's threshold commits
+// Human approval (docs/approvals.md), hosted resources and POST /mpp/verify alike: a charge above the spending agent's threshold commits
 // the challenge row naming the parked checkout's PaymentIntent (CredentialAwaitsApproval). That row is the link
 // between the approval and the credential: the same credential sent again answers the pending request while it
 // waits, and once a person approved (the approval's capture IS the payment) it finds that PaymentIntent captured and
@@ -27,7 +27,6 @@ import type { Scope } from "../scope";
 import { lockSingleUse } from "../single-use";
 import { getPaymentIntent } from "../checkouts/read-orders-and-payments";
 import { ApprovalPendingError, redeemOrAwaitApproval } from "../shared-payment-tokens/await-approval";
-import { redeemToken } from "../shared-payment-tokens/redeem-token";
 
 export interface SettleInput {
   challengeId: string;
@@ -95,12 +94,11 @@ export async function settleCredential(
     currency: input.currency.toUpperCase(),
     ...(input.description ? { description: input.description.slice(0, 1000) } : {}),
   };
-  // Only a hosted resource's buyer can come back for an approved payment; a merchant's own (POST /mpp/verify) cannot wait.
-  const paymentIntent = input.sale
-    ? await redeemOrAwaitApproval(tx, merchant, input.spt, charge, { source: "mpp", sale: input.sale }).catch((err: unknown) =>
-        keepForApproval(tx, merchant, input.challengeId, err),
-      )
-    : await redeemToken(tx, merchant, input.spt, charge, { source: "mpp" });
+  // Both a hosted resource's buyer and a merchant's own server (POST /mpp/verify) send the same credential again.
+  const paymentIntent = await redeemOrAwaitApproval(tx, merchant, input.spt, charge, {
+    source: "mpp",
+    ...(input.sale ? { sale: input.sale } : {}),
+  }).catch((err: unknown) => keepForApproval(tx, merchant, input.challengeId, err));
   await tx.mppChallenge.update({
     where: {
       merchantId_livemode_challengeId: { merchantId: merchant.merchantId, livemode: merchant.livemode, challengeId: input.challengeId },

@@ -128,10 +128,16 @@ function successResponse(status: string, response: SuccessResponse) {
   if (response === EVENT_STREAM)
     return { description: "A stream of server-sent events", content: { [EVENT_STREAM]: { schema: { type: "string" } } } };
   if (isSchema(response))
-    return { description: status === "201" ? "Created" : "OK", content: jsonContent({ $ref: componentRef(idOf(response)) }) };
+    return { description: describedAs(status, response), content: jsonContent({ $ref: componentRef(idOf(response)) }) };
   return response.contentType
     ? { description: response.description, content: { [response.contentType]: {} } }
     : { description: response.description };
+}
+
+/** A success's name; a documented error status (a 402 that waits for approval) says what it means, from its schema's meta. */
+function describedAs(status: string, schema: z.ZodType): string {
+  if (Number(status) >= 400) return z.globalRegistry.get(schema)?.description ?? "An error in the error contract";
+  return status === "201" ? "Created" : "OK";
 }
 
 function responses(op: RouteOperation) {

@@ -95,6 +95,10 @@ async function alreadyDecided(tx: Db, payer: Scope, id: string, wanted: "approve
 export async function approveRequest(tx: Db, payer: Scope, id: string, via: DecidedVia) {
   const claimed = await claimDecision(tx, payer, id, "approved", via);
   if (!claimed) return alreadyDecided(tx, payer, id, "approved");
+  // x402: approving moves no money; the payer's client sends the same authorization again and it settles once then
+  // (lib/x402/await-approval.ts). The parked checkout waits for it.
+  if (claimed.x402Authorization !== null) return approvedForRetry(tx, claimed);
+  if (claimed.sharedPaymentTokenId === null) throw new Error(`Approval request ${id} names no shared payment token to charge`);
   await reopenApproved(tx, claimed.checkoutId);
   const paid = await redeemToken(
     tx,
@@ -106,12 +110,20 @@ export async function approveRequest(tx: Db, payer: Scope, id: string, via: Deci
       acpCheckoutSessionId: claimed.acpCheckoutSessionId ?? undefined,
       approval: { approvedRequestId: claimed.id },
       approvedCheckoutId: claimed.checkoutId,
+      spendingAgentId: claimed.spendingAgentId, // the agent that asked (a token's, or its carrying credential's)
     },
   );
   const row = await tx.approvalRequest.update({ where: { id }, data: { paymentIntentId: paid.id, updatedAt: new Date() } });
   await emitApprovalEvent(tx, "approval_request.approved", row);
   await runApprovalDecidedHooks(tx, row);
   return serializeApprovalRequest(row);
+}
+
+/** An approved request whose payer's client completes the payment itself (x402): told, nothing charged now. */
+async function approvedForRetry(tx: Db, claimed: ApprovalRequest) {
+  await emitApprovalEvent(tx, "approval_request.approved", claimed);
+  await runApprovalDecidedHooks(tx, claimed);
+  return serializeApprovalRequest(claimed);
 }
 
 export async function declineRequest(tx: Db, payer: Scope, id: string, via: DecidedVia) {

@@ -40,6 +40,11 @@ export interface RedeemOptions {
   approval?: ApprovalRoute;
   /** The checkout a person approved (pending_approval, reopened by lib/approvals): charged instead of a new one. */
   approvedCheckoutId?: string;
+  /**
+   * The spending agent the credential carrying the token names (an AP2 mandate's buyer key): its policy applies as
+   * if the token named it. A token naming another agent is refused (spending_agent_mismatch), nothing charged.
+   */
+  spendingAgentId?: string | null;
 }
 
 export async function redeemToken(tx: Db, merchant: Scope, id: string, input: RedeemTokenInput, options: RedeemOptions = {}) {
@@ -68,6 +73,7 @@ export async function redeemToken(tx: Db, merchant: Scope, id: string, input: Re
   if (currency !== token.currency) {
     throw scopeRefusal("currency_mismatch", "currency", `the token is for ${token.currency}`);
   }
+  const spendingAgentId = payingAgentOf(token.spendingAgentId, options.spendingAgentId ?? null);
   const checkout = options.approvedCheckoutId
     ? await tx.checkout.findUniqueOrThrow({ where: { id: options.approvedCheckoutId } })
     : await openCheckout(
@@ -94,9 +100,7 @@ export async function redeemToken(tx: Db, merchant: Scope, id: string, input: Re
       afterRailCharge: options.afterRailCharge,
       authenticated: options.authenticated,
       // The token's spending agent: its policy is checked in this transaction, as the protocol that redeems it (docs/spending-policies.md).
-      spending: token.spendingAgentId
-        ? { spendingAgentId: token.spendingAgentId, protocol: options.source ?? "spt", approval: options.approval }
-        : undefined,
+      spending: spendingAgentId ? { spendingAgentId, protocol: options.source ?? "spt", approval: options.approval } : undefined,
     },
   ); // a decline throws 402 and commits (the token stays active)
   const now = new Date();
@@ -125,6 +129,17 @@ async function bindToMerchant(tx: Db, id: string, boundTo: string | null, mercha
   const bound = await tx.$executeRaw`
     UPDATE shared_payment_tokens SET merchant_id = ${merchantId}, updated_at = now() WHERE id = ${id} AND merchant_id IS NULL`;
   return bound === 1 ? merchantId : null;
+}
+
+/** The agent that pays: the token's, or the one its carrying credential names; two different ones are refused. */
+function payingAgentOf(ofToken: string | null, ofCredential: string | null): string | null {
+  if (ofToken && ofCredential && ofToken !== ofCredential)
+    throw new DomainError(
+      "PAYMENT_DECLINED",
+      `The shared payment token is spending agent ${ofToken}'s, but the credential presenting it is spending agent ${ofCredential}'s; nothing was charged.`,
+      { reason: "spending_agent_mismatch", spendingAgentId: ofCredential },
+    );
+  return ofToken ?? ofCredential;
 }
 
 function refusal(err: DomainError, details: Record<string, unknown>): DomainError {

@@ -87,7 +87,7 @@ export class SpendingPolicyRefusal extends DomainError {
 
 const ADJECTIVE = { day: "daily", week: "weekly", month: "monthly" } as const;
 
-interface AgentPolicy {
+export interface AgentPolicy {
   id: string;
   payer: string;
   policy: SpendingPolicyInput | null;
@@ -95,7 +95,7 @@ interface AgentPolicy {
 }
 
 /** The agent the credential names (or the wallet belongs to), with its policy or else the payer's default. */
-async function agentPolicyOf(tx: Db, ctx: SpendingContext, livemode: boolean): Promise<AgentPolicy | null> {
+export async function agentPolicyOf(tx: Db, ctx: SpendingContext, livemode: boolean): Promise<AgentPolicy | null> {
   type Row = { id: string; merchant_id: string; policy: unknown; default_policy: unknown; deleted: boolean };
   let rows: Row[] = [];
   if (ctx.spendingAgentId) {

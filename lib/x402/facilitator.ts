@@ -91,10 +91,15 @@ export async function settleX402(principal: Caller, body: unknown, hooks: ChainH
   });
   if (!payment.ok) return settleRefusal(payment);
   // A settlement that throws (no rail, the rail or the chain down) is answered in the settle response's shape.
-  const sale = { name: payment.description || payment.resourceUrl || "x402 payment" };
+  // Test mode: above the payer's approval threshold, errorReason approval_pending naming the request (docs/approvals.md "x402").
+  const sale = { name: payment.description || payment.resourceUrl || "x402 payment", awaitApproval: !principal.livemode };
   const settled = await settleVerifiedPayment(principal, payment, sale, request, hooks).catch((err: unknown) => {
     throw new SettlementFailed(err, payment.networkName, payment.payer);
   });
+  if (settled.kind === "refused" && "approval" in settled) {
+    const approval = { approvalRequestId: settled.approval.id, expiresAt: settled.approval.expiresAt.toISOString() };
+    return { ...settleRefusal(settled.refusal), extensions: approval };
+  }
   if (settled.kind === "refused") {
     const refusal = { ...settleRefusal(settled.refusal), transaction: settled.transaction };
     return settled.refusal.reason === PAYMENT_IDENTIFIER_CONFLICT ? new Reply(409, refusal) : refusal;

@@ -33,7 +33,9 @@ import { uptoRequirements } from "./upto";
 
 export const PAYMENT_REQUIRED_HEADER = "PAYMENT-REQUIRED";
 export const PAYMENT_RESPONSE_HEADERS = ["PAYMENT-RESPONSE", "X-PAYMENT-RESPONSE"] as const;
-const EXPOSED = "PAYMENT-REQUIRED, PAYMENT-RESPONSE, X-PAYMENT-RESPONSE";
+/** The approval request (apr_) a payment waits for (docs/approvals.md "x402"), as MPP names it. */
+export const PAYMENT_APPROVAL_REQUEST_HEADER = "Payment-Approval-Request";
+const EXPOSED = `PAYMENT-REQUIRED, PAYMENT-RESPONSE, X-PAYMENT-RESPONSE, ${PAYMENT_APPROVAL_REQUEST_HEADER}`;
 
 /** The x402 requirements of a resource on each network it is payable on, v2 and v1 (v1 only where the chain has a v1 name). */
 export function resourceRequirements(resource: PaidResource, networks: PayableNetwork[]) {
@@ -95,6 +97,8 @@ interface Refusal {
   error: string;
   message: string;
   settlement?: object;
+  /** The payment waits for the payer's approval (error approval_pending): the request named in the 402. */
+  approval?: { approvalRequestId: string; expiresAt: string };
 }
 
 /** The payment header, decoded to its envelope (its version checked; the rest is checkPayment's). */
@@ -153,8 +157,13 @@ const x402Sale: SaleProtocol<Envelope, Payment, Refusal> = {
   },
   async settle({ resource }, { verified, signed }, record) {
     const scope = { merchantId: resource.merchantId, livemode: resource.livemode };
-    const sale = { paidResourceId: resource.id, name: resource.name, inClaim: record };
+    // Test mode: above the payer's approval threshold, a 402 naming the request; the same payment sent again settles once approved.
+    const sale = { paidResourceId: resource.id, name: resource.name, inClaim: record, awaitApproval: !resource.livemode };
     const settled = await settleVerifiedPayment(scope, verified, sale, signed);
+    if (settled.kind === "refused" && "approval" in settled) {
+      const approval = { approvalRequestId: settled.approval.id, expiresAt: settled.approval.expiresAt.toISOString() };
+      return { ok: false, refusal: { error: settled.refusal.reason, message: settled.refusal.message, approval } };
+    }
     if (settled.kind === "refused") return refused(settled.refusal.reason, settled.refusal.message); // nonce used, funds, reverted
     // Sent, not confirmed: 503 with Retry-After (a 402 would make the client sign a second payment).
     if (settled.kind === "pending") throw new SettlementPendingError(settled.paymentIntentId, settled.transaction);
@@ -196,7 +205,7 @@ function refused(error: string, message: string): { ok: false; refusal: Refusal 
  * 402 with the terms; `settlement`: the failed settle response of a payment that was tried (PAYMENT-RESPONSE, x402
  * v2). A payment-identifier used with another payment is 409, as the extension says (nothing moved).
  */
-function paymentRequired(sale: Sale, { error, message, settlement }: Refusal): Response {
+function paymentRequired(sale: Sale, { error, message, settlement, approval }: Refusal): Response {
   const { headers } = sale;
   headers.set("Content-Type", "application/json");
   if (error === PAYMENT_IDENTIFIER_CONFLICT) {
@@ -207,7 +216,8 @@ function paymentRequired(sale: Sale, { error, message, settlement }: Refusal): R
   const extensions = { [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(false), ...discoveryExtensions(sale.resource) };
   headers.set(PAYMENT_REQUIRED_HEADER, encodeHeader({ x402Version: 2, error, resource: terms.resource, accepts: terms.v2, extensions }));
   if (settlement) for (const name of PAYMENT_RESPONSE_HEADERS) headers.set(name, encodeHeader(settlement));
-  return new Response(JSON.stringify({ x402Version: 1, error, ...(message ? { message } : {}), accepts: terms.v1 }), {
+  if (approval) headers.set(PAYMENT_APPROVAL_REQUEST_HEADER, approval.approvalRequestId);
+  return new Response(JSON.stringify({ x402Version: 1, error, ...(message ? { message } : {}), ...approval, accepts: terms.v1 }), {
     status: 402,
     headers,
   });

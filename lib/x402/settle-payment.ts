@@ -9,12 +9,16 @@
 // - Crash safety: the rail's charge key is the authorization's key, so a retry after a crash that rolled the
 //   settlement back finds the rail's first charge instead of taking a second one.
 // - Test mode only: live mode settles on chain (settle-on-chain.ts); settleVerifiedPayment (settle.ts) picks.
+import { reopenApproved } from "../checkouts/await-approval";
 import { captureCheckout } from "../checkouts/capture-checkout";
 import { openCheckout } from "../checkouts/open-checkout";
 import { sqlIn, statement, type Db } from "../db";
 import type { Rail } from "../rails/rail";
+import type { ApprovalRequest } from "../generated/prisma/client";
 import type { Scope } from "../scope";
 import { lockSingleUse } from "../single-use";
+import type { ApprovalRoute } from "../spending-policies/enforce";
+import { approvalGate, approvalPendingRefusal, recordApprovedPayment } from "./await-approval";
 import { claimKeyOf, readClaim } from "./chain-claims";
 import type { RefusedPayment, VerifiedPayment } from "./check-payment";
 import { identifierConflict, identifierTaken, replayedPayment, type PaymentIdentity } from "./replays";
@@ -32,6 +36,11 @@ export interface SaleOf {
   inClaim?: (tx: Db, paymentIntentId: string) => Promise<void>;
   /** Replays: whether this PaymentIntent paid this very sale (the A2A task's own); the resource and source are always compared. */
   paidBy?: (paymentIntentId: string) => Promise<boolean>;
+  /**
+   * Test mode: a charge above the payer's approval threshold waits for a person (await-approval.ts) instead of being
+   * refused; the payer's client can send the same authorization again (a hosted resource, the facilitator's settle).
+   */
+  awaitApproval?: boolean;
 }
 
 // The authorization claimed (its primary key: single use), and later the PaymentIntent that it paid.
@@ -45,7 +54,9 @@ const CLAIM_PAID = statement(
   `UPDATE x402_authorizations SET payment_intent_id = $5 WHERE network = $1 AND asset = $2 AND payer = $3 AND nonce = $4`,
 );
 
-export type Settlement = { ok: true; paymentIntentId: string; orderId: string; replayed: boolean } | (RefusedPayment & { busy?: boolean });
+export type Settlement =
+  | { ok: true; paymentIntentId: string; orderId: string; replayed: boolean }
+  | (RefusedPayment & { busy?: boolean; approval?: ApprovalRequest });
 
 export function nonceUsed(payment: VerifiedPayment): RefusedPayment {
   return {
@@ -80,10 +91,36 @@ export async function captureSale(
   merchant: Scope,
   payment: CapturedPayment,
   sale: SaleOf,
-  charge: { chargeKey: string; rail?: Rail; paymentIntentId?: string },
+  charge: { chargeKey: string; rail?: Rail; paymentIntentId?: string; approved?: ApprovalRequest },
 ) {
+  // Approved (await-approval.ts): the checkout parked for the request is the one charged, the threshold passed.
+  const checkout = charge.approved
+    ? await reopenApproved(tx, charge.approved.checkoutId)
+    : await openSaleCheckout(tx, merchant, payment, sale, charge.paymentIntentId);
+  const approval: ApprovalRoute | undefined = charge.approved
+    ? { approvedRequestId: charge.approved.id }
+    : sale.awaitApproval && !merchant.livemode
+      ? { canWait: true }
+      : undefined;
+  return captureCheckout(
+    tx,
+    merchant,
+    checkout.id,
+    { paymentMethod: `x402:${payment.network.caip2}:${payment.payer}` },
+    {
+      chargeKey: charge.chargeKey,
+      verifiedPayment: true,
+      rail: charge.rail,
+      // A payer wallet a spending agent lists counts against that agent's policy (docs/spending-policies.md).
+      spending: { walletAddress: payment.payer, protocol: sale.source ?? "x402", ...(approval ? { approval } : {}) },
+    },
+  );
+}
+
+/** The sale's checkout (one line, or the catalog items), open: captured at once, or parked while its approval waits. */
+export function openSaleCheckout(tx: Db, merchant: Scope, payment: CapturedPayment, sale: SaleOf, paymentIntentId?: string) {
   const description = payment.description || payment.resourceUrl || sale.name;
-  const checkout = await openCheckout(
+  return openCheckout(
     tx,
     merchant,
     {
@@ -102,20 +139,7 @@ export async function captureSale(
     {
       source: sale.source ?? "x402",
       sale: { paidResourceId: sale.paidResourceId ?? null, payer: payment.payer },
-      paymentIntentId: charge.paymentIntentId,
-    },
-  );
-  return captureCheckout(
-    tx,
-    merchant,
-    checkout.id,
-    { paymentMethod: `x402:${payment.network.caip2}:${payment.payer}` },
-    {
-      chargeKey: charge.chargeKey,
-      verifiedPayment: true,
-      rail: charge.rail,
-      // A payer wallet a spending agent lists counts against that agent's policy (docs/spending-policies.md).
-      spending: { walletAddress: payment.payer, protocol: sale.source ?? "x402" },
+      paymentIntentId,
     },
   );
 }
@@ -135,6 +159,11 @@ export async function settlePayment(
   const key = claimKeyOf(payment);
   const keyText = `${key.network}:${key.asset}:${key.payer}:${key.nonce}`;
   if (!(await lockSingleUse(tx, "x402", keyText))) return { ...nonceUsed(payment), busy: true }; // being settled right now
+  // Human approval (await-approval.ts): waiting, declined or expired answers here, before the claim: the nonce stays unspent.
+  const gate = sale.awaitApproval ? await approvalGate(tx, merchant, keyText, payment, sale.paidResourceId ?? null) : null;
+  if (gate?.kind === "pending") return { ...approvalPendingRefusal(payment, gate.request), approval: gate.request };
+  if (gate?.kind === "refused") return gate.refusal;
+  const approved = gate?.kind === "approved" ? gate.request : undefined;
   const claimKey = [key.network, key.asset, key.payer, key.nonce];
   const inserted = await sqlIn(tx).rows<{ nonce: string }>(CLAIM, [
     ...claimKey,
@@ -146,8 +175,9 @@ export async function settlePayment(
   ]);
   if (!inserted[0]) return settledBefore(tx, merchant, payment, sale, identity);
 
-  const order = await captureSale(tx, merchant, payment, sale, { chargeKey: `x402:${keyText}` });
+  const order = await captureSale(tx, merchant, payment, sale, { chargeKey: `x402:${keyText}`, approved });
   await sqlIn(tx).count(CLAIM_PAID, [...claimKey, order.paymentIntentId]);
+  if (approved) await recordApprovedPayment(tx, approved, order.paymentIntentId);
   await sale.inClaim?.(tx, order.paymentIntentId);
   return { ok: true, paymentIntentId: order.paymentIntentId, orderId: order.id, replayed: false };
 }

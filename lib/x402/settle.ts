@@ -4,16 +4,20 @@
 // again with its first result (`replayed`; replays.ts). A settlement of the same authorization racing this one
 // is waited for (10 s at most) so that its duplicate gets the same result, never "used".
 import { setTimeout as sleep } from "node:timers/promises";
-import { getDb, transaction } from "../db";
+import { getDb, transaction, type Db } from "../db";
 import { AnswerPendingError } from "../errors";
 import type { Scope } from "../scope";
-import { SpendingPolicyRefusal } from "../spending-policies/enforce";
+import type { ApprovalRequest } from "../generated/prisma/client";
+import { ApprovalRequiredError, SpendingPolicyRefusal } from "../spending-policies/enforce";
+import { approvalPendingRefusal, openX402Approval } from "./await-approval";
+import { claimKeyOf } from "./chain-claims";
 import { windowRefusal, type VerifiedPayment } from "./check-payment";
 import { identityOf, PAYMENT_IDENTIFIER_CONFLICT } from "./replays";
 import { settleOnChain, type ChainHooks, type ChainSettlement, type SignedPayment } from "./settle-on-chain";
-import { settledBefore, settlePayment, type SaleOf } from "./settle-payment";
+import { openSaleCheckout, settledBefore, settlePayment, type SaleOf } from "./settle-payment";
 
-export type X402Settlement = ChainSettlement;
+/** `approval`: refused because the payment waits for the payer's approval (await-approval.ts; reason approval_pending). */
+export type X402Settlement = ChainSettlement | (Extract<ChainSettlement, { kind: "refused" }> & { approval: ApprovalRequest });
 
 /** How long a duplicate waits for the settlement of its authorization running elsewhere to commit. */
 const RACE_WAIT_MS = 10_000;
@@ -70,12 +74,33 @@ async function settleOrRefuse(
   }
   const deadline = Date.now() + RACE_WAIT_MS;
   for (let pause = 20; ; pause = Math.min(pause * 2, 250)) {
-    const settled = await transaction((tx) => settlePayment(tx, merchant, payment, sale, identity.identity));
+    let settled;
+    try {
+      settled = await transaction((tx) => settlePayment(tx, merchant, payment, sale, identity.identity));
+    } catch (err) {
+      // Above the approval threshold: rolled back whole (the nonce unspent); the request opened on its own.
+      if (!(err instanceof ApprovalRequiredError) || !sale.awaitApproval) throw err;
+      const request = await openApproval(merchant, payment, sale, err);
+      if (request.status === "pending") return awaitingApproval(payment, request);
+      continue; // decided meanwhile: settling again meets its decision
+    }
     if (settled.ok) return settledAnswer(settled);
+    if (settled.approval) return awaitingApproval(payment, settled.approval);
     if (!settled.busy) return { kind: "refused", refusal: settled, transaction: "" };
     if (Date.now() > deadline) throw new AnswerPendingError(null); // still being taken: 503, never "used" (a 402 invites paying again)
     await sleep(pause); // the racing settlement commits in milliseconds (longer under load); then this one finds its claim
   }
+}
+
+function openApproval(merchant: Scope, payment: VerifiedPayment, sale: SaleOf, err: ApprovalRequiredError) {
+  const key = claimKeyOf(payment);
+  const keyText = `${key.network}:${key.asset}:${key.payer}:${key.nonce}`;
+  const openSale = (tx: Db) => openSaleCheckout(tx, merchant, payment, sale);
+  return openX402Approval(merchant, payment, keyText, sale.paidResourceId ?? null, err.need, openSale);
+}
+
+function awaitingApproval(payment: VerifiedPayment, request: ApprovalRequest): X402Settlement {
+  return { kind: "refused", refusal: approvalPendingRefusal(payment, request), transaction: "", approval: request };
 }
 
 function settledAnswer({

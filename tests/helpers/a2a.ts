@@ -60,6 +60,18 @@ export function userMessage(parts: Part[], extra: Partial<Message> = {}): Messag
   };
 }
 
+/** AP2 v0.2's payment message in a task: the two closed mandate chains (SD-JWT + KB-SD-JWT), one data part each. */
+export function ap2V02PayMessage(task: Task, mandates: { checkout_mandate: string; payment_mandate: string }): Message {
+  return userMessage(
+    [
+      text("paying"),
+      data({ "ap2.mandates.CheckoutMandateSdJwt": mandates.checkout_mandate }),
+      data({ "ap2.mandates.PaymentMandateSdJwt": mandates.payment_mandate }),
+    ],
+    { taskId: task.id, contextId: task.contextId },
+  );
+}
+
 export function asTask(result: unknown): Task {
   expect(result && typeof result === "object" && "status" in result, JSON.stringify(result)).toBe(true);
   return result as Task;

@@ -38,6 +38,9 @@ export async function startTestServer(
       PASSWORD_RESET_IP_RATE_LIMIT_MAX: "1000",
       // Likewise every OAuth client registers from 127.0.0.1; the registration limit is tested on a server of its own.
       OAUTH_REGISTER_RATE_LIMIT_MAX: "1000",
+      // Password hashes at scrypt's floor (2^14, an eighth of production's second of CPU each): the suite signs up and
+      // in hundreds of times. The production N (2^17) is checked on a server of its own (sign-in-limits.http.test.ts).
+      PASSWORD_SCRYPT_N: "16384",
       ...env,
     },
     false,

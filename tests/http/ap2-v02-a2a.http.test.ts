@@ -8,7 +8,7 @@ import { TaskState, type Task } from "@a2a-js/sdk";
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../lib/db";
-import { a2aClient, AP2_EXT, data, dataOf, send, text, userMessage } from "../helpers/a2a";
+import { a2aClient, ap2V02PayMessage, AP2_EXT, data, dataOf, send, text, userMessage } from "../helpers/a2a";
 import { Ap2V02Buyer, hashOf, type Ap2CheckoutOffer } from "../helpers/ap2-v02-buyer";
 import { baseUrl, call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
@@ -39,17 +39,6 @@ async function offer(client: Awaited<ReturnType<typeof a2aClient>>): Promise<{ t
   return { task, checkout };
 }
 
-function payMessage(task: Task, mandates: { checkout_mandate: string; payment_mandate: string }) {
-  return userMessage(
-    [
-      text("paying"),
-      data({ "ap2.mandates.CheckoutMandateSdJwt": mandates.checkout_mandate }),
-      data({ "ap2.mandates.PaymentMandateSdJwt": mandates.payment_mandate }),
-    ],
-    { taskId: task.id, contextId: task.contextId },
-  );
-}
-
 describe("AP2 v0.2 over A2A with the real @a2a-js/sdk client", () => {
   it("checkout signed by the merchant -> SD-JWT mandates -> completed with signed receipts naming the mandate; one payment per task", async () => {
     const client = await a2aClient(seller.merchantId, buyer.testKey);
@@ -62,7 +51,7 @@ describe("AP2 v0.2 over A2A with the real @a2a-js/sdk client", () => {
     const token = await ap2.mintToken();
     const mandates = await ap2.humanPresent(checkout, token);
     const before = await captured();
-    const paid = await send(client, payMessage(task, mandates), [AP2_V02_EXT]);
+    const paid = await send(client, ap2V02PayMessage(task, mandates), [AP2_V02_EXT]);
     expect(paid.status?.state, JSON.stringify(paid.status)).toBe(TaskState.TASK_STATE_COMPLETED);
 
     const paymentReceipt = (await jwtVerify(found(paid, "ap2.PaymentReceipt") as string, jwks)).payload;
@@ -91,7 +80,7 @@ describe("AP2 v0.2 over A2A with the real @a2a-js/sdk client", () => {
     expect((await getDb().sharedPaymentToken.findUniqueOrThrow({ where: { id: token } })).status).toBe("redeemed");
 
     // The same mandates again on the finished task: the SDK refuses a terminal task; nothing more is charged.
-    await expect(send(client, payMessage(task, mandates), [AP2_V02_EXT])).rejects.toThrow();
+    await expect(send(client, ap2V02PayMessage(task, mandates), [AP2_V02_EXT])).rejects.toThrow();
     expect(await captured()).toBe(before + 1);
   });
 
@@ -107,7 +96,7 @@ describe("AP2 v0.2 over A2A with the real @a2a-js/sdk client", () => {
       payment_mandate: await ap2.bind(pm, ap2.closedPayment(checkout, token), { aud: "https://elsewhere.example", nonce: checkout.nonce }),
     };
     const before = await captured();
-    const failed = await send(client, payMessage(task, wrong), [AP2_V02_EXT]);
+    const failed = await send(client, ap2V02PayMessage(task, wrong), [AP2_V02_EXT]);
     expect(failed.status?.state, JSON.stringify(failed.status)).toBe(TaskState.TASK_STATE_FAILED);
     const jwks = createRemoteJWKSet(new URL(`${baseUrl()}/ap2/${seller.merchantId}/jwks.json`));
     const paymentError = (await jwtVerify(found(failed, "ap2.PaymentReceipt") as string, jwks)).payload;

@@ -200,13 +200,13 @@ describe("approval requests", () => {
 
   it("completing the waiting session again is refused (409), nothing charged; its token cannot be redeemed elsewhere meanwhile", async () => {
     const before = await shopCharges();
-    const { sessionId, tokenId } = await pendingSession();
+    const { sessionId, tokenId, requestId } = await pendingSession();
     const again = await acp("POST", `/acp/checkout_sessions/${sessionId}/complete`, completeBody(tokenId));
     expect(again.status, JSON.stringify(again.body)).toBe(409);
-    // The REST redemption cannot wait for approval: above the threshold it is refused outright (docs/spending-policies.md).
+    // The REST redemption waits for approval too, but the token already waits for one: 409 naming it (docs/approvals.md).
     const rest = await api("POST", `/v1/shared_payment_tokens/${tokenId}/redeem`, shop.testKey, { amount: 40, currency: "usd" });
-    expect(rest.status).toBe(402);
-    expect(rest.body.error.details.reason).toBe("approval_required_not_available");
+    expect(rest.status, JSON.stringify(rest.body)).toBe(409);
+    expect(rest.body.error.details).toMatchObject({ reason: "approval_pending", approvalRequestId: requestId });
     expect(await shopCharges()).toBe(before);
   });
 });

@@ -130,6 +130,8 @@ describe("password hashing capacity", () => {
       TRUSTED_PROXY_HOPS: "1",
       PASSWORD_HASH_CONCURRENCY: "1",
       PASSWORD_HASH_QUEUE: "1",
+      // Production's cost: the burst must meet hashes that take their real time.
+      PASSWORD_SCRYPT_N: String(2 ** 17),
       LOGIN_IP_RATE_LIMIT_MAX: "1000",
     });
     // The dummy hash for unknown emails is made once per process: make it before the burst.
@@ -149,11 +151,18 @@ describe("password hashing capacity", () => {
 });
 
 describe("scrypt parameters", () => {
+  // Production's N, 2^17, on a server of its own: startTestServer lowers it for every other server.
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await startTestServer({ PASSWORD_SCRYPT_N: String(2 ** 17) });
+  });
+  afterAll(() => server?.stop());
+
   it(
     "sign-up stores N=2^17, r=8, p=1; a hash with older parameters still verifies and is rehashed on sign-in",
     { timeout: 240_000 },
     async () => {
-      const user = await signUpOverHttp();
+      const user = await signUpOverHttp({}, server.url);
       const stored = await getDb().user.findUniqueOrThrow({ where: { email: user.email } });
       expect(stored.passwordHash).toMatch(/^scrypt\$131072\$8\$1\$/);
 

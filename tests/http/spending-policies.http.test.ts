@@ -350,7 +350,7 @@ describe("the rules", () => {
     expect((await payMpp(agent.id)).status).toBe(200);
   });
 
-  it("each rule names itself: protocol_not_allowed, amount_over_maximum, outside_hours, approval_required_not_available; the payer's default applies to an agent without a policy", async () => {
+  it("each rule names itself: protocol_not_allowed, amount_over_maximum, outside_hours, approval_pending (approval_required_not_available where it cannot wait); the payer's default applies to an agent without a policy", async () => {
     const redeem = async (policy: Record<string, unknown> | null, amount = 50) => {
       const agent = await createAgent({ name: "Rules", ...(policy ? { policy } : {}) });
       const token = await mintSpt(agent.id);
@@ -366,7 +366,12 @@ describe("the rules", () => {
     const later = `${String((hour + 3) % 24).padStart(2, "0")}:00`;
     expect(reasonOf(await redeem({ hours: [{ start: away, end: later }] }))).toBe("outside_hours");
     expect((await redeem({ hours: [{ start: later, end: away }] })).status).toBe(201); // wraps past midnight: now is inside
-    expect(reasonOf(await redeem({ approvalThreshold: [{ currency: "usd", amount: 30 }] }))).toBe("approval_required_not_available");
+    // Above the threshold the REST redemption waits for the payer (docs/approvals.md); a path that cannot wait refuses.
+    const waits = await redeem({ approvalThreshold: [{ currency: "usd", amount: 30 }] });
+    expect(waits.status, JSON.stringify(waits.body)).toBe(402);
+    expect(reasonOf(waits)).toBe("approval_pending");
+    const thresholdAgent = await createAgent({ name: "Card rules", policy: { approvalThreshold: [{ currency: "usd", amount: 30 }] } });
+    expect(reasonOf(await payMastercard(thresholdAgent.id, 50))).toBe("approval_required_not_available");
     expect(reasonOf(await redeem({ budgets: [{ window: "month", currency: "eur", amount: 1000 }] }))).toBe("budget_exceeded");
     // The payer's default policy: an agent without its own follows it.
     expect(

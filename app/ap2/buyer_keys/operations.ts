@@ -4,7 +4,13 @@ import { ListBuyerKeysQuery, RegisterBuyerKeyBody } from "@/lib/ap2/v02/buyer-ke
 import { operation } from "@/lib/openapi/operation";
 
 export const Ap2BuyerKeySchema = z
-  .object({ id: z.string(), object: z.literal("ap2_buyer_key"), kid: z.string(), revokedAt: z.string().nullable() })
+  .object({
+    id: z.string(),
+    object: z.literal("ap2_buyer_key"),
+    kid: z.string(),
+    revokedAt: z.string().nullable(),
+    spendingAgentId: z.string().nullable(),
+  })
   .loose()
   .meta({ id: "Ap2BuyerKey" });
 

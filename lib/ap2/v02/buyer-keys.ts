@@ -12,6 +12,7 @@ import type { Ap2BuyerKey } from "../../generated/prisma/client";
 import { randomBase62 } from "../../ids";
 import { listNewestFirst } from "../../pagination";
 import type { Scope } from "../../scope";
+import { requireOwnSpendingAgent } from "../../spending-policies/agents";
 import { ListQuery } from "../../validation/common";
 
 const B64URL = /^[A-Za-z0-9_-]{43}$/;
@@ -19,6 +20,11 @@ const B64URL = /^[A-Za-z0-9_-]{43}$/;
 export const RegisterBuyerKeyBody = z
   .object({
     name: z.string().trim().min(1).max(200).optional(),
+    /**
+     * The payer's spending agent (sag_) whose mandates this key signs: every charge under a mandate the key signed
+     * (open ones above all: the agent spends alone) counts against that agent's policy (docs/spending-policies.md).
+     */
+    spendingAgentId: z.string().min(1).max(64).optional(),
     /** The public P-256 key (ES256), as a JWK: kty EC, crv P-256, x, y; never a private member. */
     jwk: z.object({ kty: z.literal("EC"), crv: z.literal("P-256"), x: z.string().regex(B64URL), y: z.string().regex(B64URL) }).loose(),
   })
@@ -29,9 +35,12 @@ export type RegisterBuyerKeyInput = z.output<typeof RegisterBuyerKeyBody>;
 export async function registerBuyerKey(tx: Db, payer: Scope, input: RegisterBuyerKeyInput) {
   const jwk = { kty: "EC", crv: "P-256", x: input.jwk.x, y: input.jwk.y };
   const kid = await calculateJwkThumbprint(jwk, "sha256");
+  const spendingAgentId = await requireOwnSpendingAgent(tx, payer, input.spendingAgentId); // another payer's: 404
+  // Registering a key again answers it as it was registered (its agent included): a key's agent never changes.
   const inserted = await tx.$executeRaw`
-    INSERT INTO ap2_buyer_keys (id, merchant_id, livemode, kid, jwk, name)
-    VALUES (${`ap2bk_${randomBase62(24)}`}, ${payer.merchantId}, ${payer.livemode}, ${kid}, ${JSON.stringify(jwk)}::jsonb, ${input.name ?? null})
+    INSERT INTO ap2_buyer_keys (id, merchant_id, livemode, kid, jwk, name, spending_agent_id)
+    VALUES (${`ap2bk_${randomBase62(24)}`}, ${payer.merchantId}, ${payer.livemode}, ${kid}, ${JSON.stringify(jwk)}::jsonb, ${input.name ?? null},
+            ${spendingAgentId})
     ON CONFLICT (livemode, kid) DO NOTHING`;
   const key = await tx.ap2BuyerKey.findUniqueOrThrow({ where: { livemode_kid: { livemode: payer.livemode, kid } } });
   if (inserted !== 1 && key.merchantId !== payer.merchantId) throw new ConflictError("This key is registered by another account.");
@@ -46,6 +55,7 @@ export function serializeBuyerKey(key: Ap2BuyerKey) {
     jwk: key.jwk,
     name: key.name,
     revokedAt: key.revokedAt?.toISOString() ?? null,
+    spendingAgentId: key.spendingAgentId,
     livemode: key.livemode,
     createdAt: key.createdAt.toISOString(),
   };
@@ -73,6 +83,8 @@ export interface BuyerKeyOfKid {
   payerMerchantId: string;
   jwk: JsonWebKey;
   revoked: boolean;
+  /** The spending agent whose mandates the key signs (its policy checked at the charge), or null. */
+  spendingAgentId: string | null;
 }
 
 /**
@@ -80,8 +92,8 @@ export interface BuyerKeyOfKid {
  * transaction, so that a revocation (an UPDATE of the row) cannot commit while a payment verifies with the key.
  */
 export async function buyerKey(tx: Db, livemode: boolean, kid: string): Promise<BuyerKeyOfKid | null> {
-  const [key] = await tx.$queryRaw<{ merchant_id: string; jwk: JsonWebKey; revoked: boolean }[]>`
-    SELECT merchant_id, jwk, revoked_at IS NOT NULL AS revoked FROM ap2_buyer_keys
+  const [key] = await tx.$queryRaw<{ merchant_id: string; jwk: JsonWebKey; revoked: boolean; spending_agent_id: string | null }[]>`
+    SELECT merchant_id, jwk, revoked_at IS NOT NULL AS revoked, spending_agent_id FROM ap2_buyer_keys
      WHERE livemode = ${livemode} AND kid = ${kid} FOR SHARE`;
-  return key ? { payerMerchantId: key.merchant_id, jwk: key.jwk, revoked: key.revoked } : null;
+  return key ? { payerMerchantId: key.merchant_id, jwk: key.jwk, revoked: key.revoked, spendingAgentId: key.spending_agent_id } : null;
 }

@@ -6,7 +6,12 @@
 // here moves money). Any refusal rolls all of it back: nothing charged, nothing counted. A decline commits its
 // failed PaymentIntent, so the counted spend is given back first. Success answers AP2's signed Checkout and
 // Payment Receipts, whose `reference` is the hash of the closed mandate they answer; a refusal carries both with
-// status "Error" (receipts.ts).
+// status "Error" (receipts.ts). Inside an A2A task (options.awaitApproval), a token whose spending agent's approval
+// threshold is below the amount waits for the payer instead (docs/approvals.md "A2A and AP2"): ApprovalPendingError
+// commits the request, the checkout's claim and the open mandate's counted spend, which stays HELD while it waits
+// (the mandate was presented; a second presentation counts against what is left) and is named on the request
+// (held_spend) so that a decline or the expiry gives it back (lib/a2a/approval-outcome.ts). The REST route does not
+// wait: it refuses above the threshold (approval_required_not_available), as before.
 import { z } from "zod";
 import type { Db } from "../../db";
 import { DomainError, NotFoundError } from "../../errors";
@@ -14,6 +19,7 @@ import { env } from "../../env";
 import type { Scope } from "../../scope";
 import { periodStartOf, releaseSpend, reserveSpend, type SpendReservation, type SpendWindow } from "../../spend-limits";
 import { redeemToken } from "../../shared-payment-tokens/redeem-token";
+import { ApprovalPendingError, redeemOrAwaitApproval } from "../../shared-payment-tokens/await-approval";
 import { buyerKey } from "./buyer-keys";
 import { ap2Audience } from "./checkout";
 import { checkCheckoutMandate, checkPaymentMandate, type PaymentTerms } from "./constraints";
@@ -75,6 +81,17 @@ function reservationsOf(
   return out;
 }
 
+export interface PayOptions {
+  /** An A2A task pays: a charge above the approval threshold waits for the payer (ApprovalPendingError). */
+  awaitApproval?: { onPending: (tx: Db, request: ApprovalPendingError["request"], held: HeldSpend) => Promise<void> };
+}
+
+/** What a waiting charge holds of the spend counters (released as reserveSpend's own decline path does). */
+export type HeldSpend = {
+  checkoutId: string;
+  reservations: { counterKey: string; periodStart: string; currency: string; amount: number }[];
+};
+
 /**
  * Pays the checkout, or refuses with nothing charged and AP2's signed error receipts in the refusal's details
  * (receipts.ts).
@@ -85,23 +102,36 @@ export async function payCheckout(
   merchant: { id: string; name: string },
   checkoutId: string,
   input: PayCheckoutInput,
+  options: PayOptions = {},
 ) {
   try {
-    return await payVerified(tx, buyer, merchant, checkoutId, input);
+    return await payVerified(tx, buyer, merchant, checkoutId, input, options);
   } catch (err) {
+    if (err instanceof ApprovalPendingError) throw err; // not a refusal: no Error receipts
     throw await refusalWithReceipts(tx, merchant.id, input, err);
   }
 }
 
-async function payVerified(tx: Db, buyer: Scope, merchant: { id: string; name: string }, checkoutId: string, input: PayCheckoutInput) {
+async function payVerified(
+  tx: Db,
+  buyer: Scope,
+  merchant: { id: string; name: string },
+  checkoutId: string,
+  input: PayCheckoutInput,
+  options: PayOptions,
+) {
   const checkout = await tx.ap2Checkout.findFirst({
     where: { id: checkoutId, merchantId: merchant.id, livemode: buyer.livemode, buyerMerchantId: buyer.merchantId },
   });
   if (!checkout) throw new NotFoundError("AP2 checkout", checkoutId);
-  // The buyer's key must be this payer's own, and not revoked.
+  // The buyer's key must be this payer's own, and not revoked. The spending agent it names pays (helper C, issue 37).
+  let signerAgentId: string | null = null;
   const rootKey = async (kid: string) => {
     const key = await buyerKey(tx, buyer.livemode, kid);
     if (!key || key.payerMerchantId !== buyer.merchantId) return null;
+    if (signerAgentId && key.spendingAgentId && key.spendingAgentId !== signerAgentId)
+      throw refused("invalid_mandate", "spending_agent_mismatch", "The two mandates are signed by keys of different spending agents.");
+    signerAgentId ??= key.spendingAgentId;
     if (key.revoked) throw refused("invalid_credential", "buyer_key_revoked", "The buyer key that signed these mandates has been revoked.");
     return key.jwk;
   };
@@ -145,8 +175,9 @@ async function payVerified(tx: Db, buyer: Scope, merchant: { id: string; name: s
 
   const mandateRef = { ap2_checkout_id: checkout.id, ap2_mandate_reference: paymentChain.reference };
   let pi: Awaited<ReturnType<typeof redeemToken>>;
+  const redeem = options.awaitApproval ? redeemOrAwaitApproval : redeemToken;
   try {
-    pi = await redeemToken(
+    pi = await redeem(
       tx,
       { merchantId: merchant.id, livemode: buyer.livemode },
       terms.token,
@@ -157,9 +188,19 @@ async function payVerified(tx: Db, buyer: Scope, merchant: { id: string; name: s
         description: `AP2 checkout ${checkout.id}`,
         metadata: mandateRef,
       },
-      { source: "ap2" },
+      { source: "ap2", spendingAgentId: signerAgentId },
     );
   } catch (err) {
+    if (err instanceof ApprovalPendingError && options.awaitApproval) {
+      const held = reservations.map((r) => ({
+        counterKey: r.counterKey,
+        periodStart: r.periodStart.toISOString(),
+        currency: r.currency,
+        amount: r.amount,
+      }));
+      await options.awaitApproval.onPending(tx, err.request, { checkoutId: checkout.id, reservations: held });
+      throw err;
+    }
     // A decline commits its failed PaymentIntent: give the counted spend back in the same transaction.
     if (err instanceof DomainError && err.commitsState) for (const r of reservations) await releaseSpend(tx, r);
     throw err;

@@ -77,6 +77,24 @@ export async function errorReceipts(
 const REFUSALS = new Set<ErrorCode>(["PAYMENT_DECLINED", "VALIDATION_ERROR", "FORBIDDEN", "GONE", "SANCTIONS_BLOCKED"]);
 
 /**
+ * Both Error receipts for mandates presented earlier and known by their references (a payment that waited for the
+ * payer's approval and was declined or expired: docs/approvals.md "A2A and AP2"); nothing was charged.
+ */
+export async function errorReceiptsOfRefs(
+  tx: Db,
+  merchantId: string,
+  refs: { checkout: string; payment: string },
+  error: { code: string; description: string },
+): Promise<Ap2Receipts> {
+  const claims = { status: "Error", error: error.code, error_description: error.description };
+  const [checkoutReceipt, paymentReceipt] = await Promise.all([
+    signReceipt(tx, merchantId, { ...claims, reference: refs.checkout }),
+    signReceipt(tx, merchantId, { ...claims, reference: refs.payment, payment_id: "" }),
+  ]);
+  return { checkout_receipt: checkoutReceipt, payment_receipt: paymentReceipt };
+}
+
+/**
  * A refusal with its signed error receipts in its details (the same status, message and commit rule). When they
  * cannot be signed (the transaction failed under it), the refusal goes out as it was.
  */

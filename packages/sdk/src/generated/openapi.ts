@@ -3048,6 +3048,7 @@ export interface components {
             object: "ap2_buyer_key";
             kid: string;
             revokedAt: string | null;
+            spendingAgentId: string | null;
         } & {
             [key: string]: unknown;
         };
@@ -3084,7 +3085,7 @@ export interface components {
             spendingAgentId: string;
             merchantId: string;
             checkoutId: string;
-            sharedPaymentTokenId: string;
+            sharedPaymentTokenId: string | null;
             protocol: string;
             acpCheckoutSessionId: string | null;
             amount: number;
@@ -3096,6 +3097,8 @@ export interface components {
             expiresAt: components["schemas"]["Timestamp"];
             decidedAt: components["schemas"]["Timestamp"] | null;
             createdAt: components["schemas"]["Timestamp"];
+            x402Authorization: string | null;
+            paidResourceId: string | null;
         };
         ApprovalRequestList: {
             /** @constant */
@@ -3725,6 +3728,21 @@ export interface components {
             credentialId: string;
             verified: boolean;
             verifiedAt: components["schemas"]["Timestamp"] | null;
+        };
+        /** @description PAYMENT_DECLINED: refused (details.reason), or with details.reason `approval_pending` waiting for the payer's approval (approvalRequestId, expiresAt); nothing was charged (docs/approvals.md) */
+        PaymentDeclinedOrPending: {
+            error: {
+                /** @constant */
+                code: "PAYMENT_DECLINED";
+                message: string;
+                details: {
+                    reason?: string;
+                    approvalRequestId?: string;
+                    expiresAt?: components["schemas"]["Timestamp"];
+                } & {
+                    [key: string]: unknown;
+                };
+            };
         };
         PaymentIntent: {
             id: string;
@@ -6020,6 +6038,15 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentIntent"];
                 };
             };
+            /** @description PAYMENT_DECLINED: refused (details.reason), or with details.reason `approval_pending` waiting for the payer's approval (approvalRequestId, expiresAt); nothing was charged (docs/approvals.md) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentDeclinedOrPending"];
+                };
+            };
             /** @description An error in the error contract */
             default: {
                 headers: {
@@ -8160,6 +8187,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description PAYMENT_DECLINED: refused (details.reason), or with details.reason `approval_pending` waiting for the payer's approval (approvalRequestId, expiresAt); nothing was charged (docs/approvals.md) */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentDeclinedOrPending"];
+                };
+            };
             /** @description An error in the error contract */
             default: {
                 headers: {
@@ -9220,6 +9256,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
+                    spendingAgentId?: string;
                     jwk: {
                         /** @constant */
                         kty: "EC";

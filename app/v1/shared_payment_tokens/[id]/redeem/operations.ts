@@ -1,4 +1,5 @@
 // The operations of /v1/shared_payment_tokens/{id}/redeem (lib/openapi/operation.ts): the route's api() options and its OpenAPI entry.
+import { PaymentDeclinedOrPendingBody } from "@/lib/approvals/pending-error-schema";
 import { operation } from "@/lib/openapi/operation";
 import { PaymentIntentObject } from "@/lib/payments/schemas";
 import { RedeemTokenBody } from "@/lib/shared-payment-tokens/schemas";
@@ -12,7 +13,8 @@ export const POST = operation({
   body: RedeemTokenBody,
   status: 201,
   bodyName: "RedeemSharedPaymentTokenParams",
-  responses: { 201: PaymentIntentObject },
+  // 402 approval_pending: above the token's spending agent's approval threshold, the charge waits (docs/approvals.md).
+  responses: { 201: PaymentIntentObject, 402: PaymentDeclinedOrPendingBody },
   sdk: {
     resource: "sharedPaymentTokens",
     method: "redeem",
