@@ -25,7 +25,8 @@ beforeAll(async () => {
   product = (await call("POST", "/v1/products", { key: seller.testKey, body: { name: "Mug", unitAmount: 700, currency: "usd" } })).body;
 });
 
-const captured = () => getDb().paymentIntent.count({ where: { merchantId: seller.merchantId, source: "ap2", status: "captured" } });
+const captured = () =>
+  getDb().paymentIntent.count({ where: { merchantId: seller.merchantId, source: "ap2", status: { in: ["captured", "settled"] } } });
 
 describe("AP2 v0.2 buyer keys", () => {
   it("lists the payer's keys newest first; another account sees none of them", async () => {

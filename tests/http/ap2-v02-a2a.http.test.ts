@@ -29,7 +29,8 @@ beforeAll(async () => {
 
 const allData = (task: Task) => [...task.artifacts.flatMap((a) => dataOf(a.parts)), ...dataOf(task.status?.message?.parts)];
 const found = (task: Task, key: string) => allData(task).find((d) => d[key] !== undefined)?.[key];
-const captured = () => getDb().paymentIntent.count({ where: { merchantId: seller.merchantId, source: "ap2", status: "captured" } });
+const captured = () =>
+  getDb().paymentIntent.count({ where: { merchantId: seller.merchantId, source: "ap2", status: { in: ["captured", "settled"] } } });
 
 async function offer(client: Awaited<ReturnType<typeof a2aClient>>): Promise<{ task: Task; checkout: Ap2CheckoutOffer }> {
   const task = await send(client, userMessage([data({ action: "buy", items: [{ productId: kettle.id, quantity: 2 }] })]), [AP2_V02_EXT]);

@@ -109,7 +109,11 @@ describe("a full purchase", () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ object: "order", status: "paid", amount: 1234, source: "mastercard" });
     const pi = await piOf(checkout.id);
-    expect(pi).toMatchObject({ status: "captured", source: "mastercard", paymentMethod: "pm_card_mastercard" });
+    expect(pi).toMatchObject({
+      status: expect.stringMatching(/^(captured|settled)$/),
+      source: "mastercard",
+      paymentMethod: "pm_card_mastercard",
+    });
     expect(pi.agent).toMatchObject({
       network: "mastercard",
       protocol: "web-bot-auth",
@@ -389,7 +393,7 @@ describe("the hosted /pay card form: token number as the card number, the code a
     const paid = await submit(checkout.id, token.tokenNumber, fresh);
     expect(paid.body.redirect).toMatch(/status=success/);
     const pi = await piOf(checkout.id);
-    expect(pi).toMatchObject({ status: "captured", source: "mastercard", amount: 700 });
+    expect(pi).toMatchObject({ status: expect.stringMatching(/^(captured|settled)$/), source: "mastercard", amount: 700 });
     expect(pi.agent).toMatchObject({ network: "mastercard", protocol: "card-form", credentialId: token.id, verified: false, keyid: null });
     const again = await openCheckout(shop.testKey, { amount: 100 });
     const used = await submit(again.id, token.tokenNumber, fresh);

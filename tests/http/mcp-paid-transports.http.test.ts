@@ -130,7 +130,11 @@ describe("the example's paid tool over the standard MCP transports", () => {
     expect(paid.receipt).toMatchObject({ method: "service", reference: paymentIntentId, status: "success" });
     expect(metaOf(paid)[MPP_RECEIPT]).toMatchObject({ reference: paymentIntentId });
     expect(await totalRuns()).toBe(before + 1);
-    expect(await paymentIntent(paymentIntentId)).toMatchObject({ status: "captured", amountCaptured: 25, source: "mpp" });
+    expect(await paymentIntent(paymentIntentId)).toMatchObject({
+      status: expect.stringMatching(/^(captured|settled)$/),
+      amountCaptured: 25,
+      source: "mpp",
+    });
 
     // The same credential again, through the other process (a plain client): already_redeemed, no second charge.
     const again = await (
@@ -175,7 +179,12 @@ describe("the example's paid tool over the standard MCP transports", () => {
     expect(paid.payment).toEqual({ status: "paid", paymentIntentId });
     expect(metaOf(paid)[X402_RESPONSE]).toMatchObject({ success: true, network: "eip155:84532", payer: account.address });
     expect(await totalRuns()).toBe(before + 1);
-    expect(await paymentIntent(paymentIntentId)).toMatchObject({ status: "captured", amount: 25, source: "x402", payer: account.address });
+    expect(await paymentIntent(paymentIntentId)).toMatchObject({
+      status: expect.stringMatching(/^(captured|settled)$/),
+      amount: 25,
+      source: "x402",
+      payer: account.address,
+    });
 
     // The same payload again, through the other process: the facilitator answers it as settled, the SDK already_redeemed.
     const again = await (

@@ -81,7 +81,7 @@ describe("x402 upto through the facilitator (test mode)", () => {
     const paymentIntentId = settled.transaction;
     expect(settled.extensions).toMatchObject({ paymentIntentId });
     const pi = await call("GET", `/v1/payment_intents/${paymentIntentId}`, { key: m.testKey });
-    expect(pi.body).toMatchObject({ status: "captured", amount: 37, source: "x402" });
+    expect(pi.body).toMatchObject({ status: expect.stringMatching(/^(captured|settled)$/), amount: 37, source: "x402" });
     expect(await ledgerOf(paymentIntentId)).toMatchObject({ credited: 37 });
 
     // The same settle again (a lost answer): the first result, nothing moved; verify says it was settled.
