@@ -16,8 +16,10 @@ const SERIAL_SPECS = /dashboard-(webhooks|events|disputes|meters)\.spec\.ts$/;
 
 export default defineConfig({
   testDir: "e2e",
-  // Two specs share the machine's two cores: a test takes up to twice its time alone.
+  // Two specs share the machine's two cores: a test takes up to twice its time alone, and a page (the API reference's
+  // Swagger UI, first of all) may take more than expect's default 5 s to show.
   timeout: 120_000,
+  expect: { timeout: 15_000 },
   // Each spec signs up merchants of its own, so two workers share the one server (two cores).
   workers: 2,
   projects: [
