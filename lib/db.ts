@@ -3,6 +3,7 @@
 // `Sql` instead, inside a Prisma transaction through sqlIn: each Prisma call costs about a millisecond of CPU in its
 // query compiler, a prepared pg statement a few dozen microseconds.
 import { AsyncLocalStorage } from "node:async_hooks";
+import { createHash } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient, type Prisma } from "./generated/prisma/client";
@@ -79,6 +80,8 @@ export function getDb(): PrismaClient {
 interface TransactionSlot {
   client?: pg.PoolClient;
   closed: boolean;
+  /** Writes deferred to the transaction's next statement (deferWrites). */
+  deferred: PlannedWrite[];
 }
 const checkingOut = new AsyncLocalStorage<TransactionSlot>();
 const transactionSlots = new WeakMap<object, TransactionSlot>();
@@ -116,12 +119,14 @@ export const TRANSACTION_TIMEOUT_MS = 15_000;
 
 /** Runs `work` in one database transaction: everything in it commits together or not at all. */
 export function transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
-  const slot: TransactionSlot = { closed: false };
+  const slot: TransactionSlot = { closed: false, deferred: [] };
   return checkingOut.run(slot, () =>
     getDb().$transaction(
-      (tx) => {
+      async (tx) => {
         transactionSlots.set(tx, slot);
-        return work(tx);
+        const result = await work(tx);
+        await flushDeferred(tx); // what no later statement took, before the commit
+        return result;
       },
       { maxWait: 5_000, timeout: TRANSACTION_TIMEOUT_MS },
     ),
@@ -142,9 +147,19 @@ export function sqlIn(db: Db | PrismaClient): Sql {
     if (slot.closed) throw new Error("Transaction already closed: its connection was released (committed, rolled back or timed out).");
     return sqlOn(client);
   };
+  // The writes deferred so far run first, in the same statement.
+  const withDeferred = (s: Statement, values: unknown[]) => withWritesBefore({ statement: s, values }, slot.deferred.splice(0), "d");
   return {
-    rows: (s, values) => Promise.resolve().then(() => open().rows(s, values)),
-    count: (s, values) => Promise.resolve().then(() => open().count(s, values)),
+    rows: (s, values) =>
+      Promise.resolve().then(() => {
+        const w = withDeferred(s, values);
+        return open().rows(w.statement, [...w.values]);
+      }),
+    count: (s, values) =>
+      Promise.resolve().then(() => {
+        const w = withDeferred(s, values);
+        return open().count(w.statement, [...w.values]);
+      }),
   };
 }
 
@@ -164,6 +179,63 @@ export function statement(name: string, text: string): Statement {
   if (known !== undefined && known !== text) throw new Error(`SQL statement name '${name}' is already used for another text`);
   statementTexts.set(name, text);
   return { name, text };
+}
+
+/** A write planned now and run later in the same transaction, inside another statement (withWritesBefore). */
+export interface PlannedWrite {
+  readonly statement: Statement;
+  readonly values: readonly unknown[];
+}
+
+/**
+ * Writes that must commit with the transaction but that nothing in it reads afterwards (a ledger posting, outbox
+ * events): they run fused into the transaction's next statement through sqlIn (withWritesBefore), or just before
+ * its commit, one round trip fewer each. On the pool or a transaction this process did not begin: at once.
+ */
+export async function deferWrites(db: Db | PrismaClient, writes: readonly PlannedWrite[]): Promise<void> {
+  if (writes.length === 0) return;
+  const slot = transactionSlots.get(db);
+  if (slot?.client && !slot.closed) {
+    slot.deferred.push(...writes);
+    return;
+  }
+  const fused = withWritesBefore(writes[writes.length - 1], writes.slice(0, -1), "b");
+  await sqlIn(db).count(fused.statement, [...fused.values]);
+}
+
+/** The deferred writes no later statement took: run before the commit, with a statement of their own. */
+async function flushDeferred(tx: Db): Promise<void> {
+  if (transactionSlots.get(tx)?.deferred.length) await sqlIn(tx).count(NOTHING, []);
+}
+
+// The statement that carries deferred writes when nothing else is left to run.
+const NOTHING = statement("deferred_writes", "SELECT 1");
+
+/**
+ * `main` with `before` in the same statement, each a data-modifying CTE: what running them first in the same
+ * transaction does, in one round trip. They must not need to see one another's rows (a statement has one
+ * snapshot): independent inserts, and updates of other rows. Each of `before` is one INSERT, UPDATE or DELETE
+ * with no WITH and no `$` but its parameters, which are renumbered after main's; main may begin with WITH (not
+ * RECURSIVE). The CTEs are named `<prefix>0`, `<prefix>1`, ... (a prefix main's own CTEs do not use); `returning`:
+ * more columns appended to main's RETURNING (or SELECT list), which may name them. The statement is named by its
+ * text's hash: each shape is parsed once per connection.
+ */
+export function withWritesBefore(main: PlannedWrite, before: readonly PlannedWrite[], prefix: string, returning = ""): PlannedWrite {
+  if (before.length === 0 && !returning) return main;
+  const values = [...main.values];
+  const ctes = before.map((write, i) => {
+    const offset = values.length;
+    values.push(...write.values);
+    return `${prefix}${i} AS (${write.statement.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`)})`;
+  });
+  const mainText = main.statement.text + returning;
+  if (/^\s*WITH\s+RECURSIVE\b/i.test(mainText)) throw new Error("withWritesBefore: a recursive main statement");
+  const text = !ctes.length
+    ? mainText
+    : /^\s*WITH\s/i.test(mainText)
+      ? mainText.replace(/^\s*WITH\s/i, `WITH ${ctes.join(",\n")},\n`)
+      : `WITH ${ctes.join(",\n")}\n${mainText}`;
+  return { statement: statement(`fused_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`, text), values };
 }
 
 /**

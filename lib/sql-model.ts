@@ -4,7 +4,7 @@
 // that each shape of write is parsed and planned once per connection. A column's name is its field's in snake case,
 // as every @map in prisma/schema.prisma spells it (tests/db/sql-model.db.test.ts checks them all).
 import { createHash } from "node:crypto";
-import { sqlIn, statement, type Db, type Statement } from "./db";
+import { sqlIn, statement, withWritesBefore, type Db, type PlannedWrite, type Statement } from "./db";
 import { Prisma } from "./generated/prisma/client";
 import { fromStatesOf, transitionConflict, type TransitionTable } from "./state-machine";
 
@@ -84,23 +84,72 @@ export function transitionRow(
   return { statement: named(`upd_${table}`, text), values };
 }
 
+export type { PlannedWrite };
+
+/** A planned transition (plannedTransition): fused before another, it is checked like transition() checks its own. */
+export interface PlannedTransition extends PlannedWrite {
+  readonly check: { entity: string; table: string; id: string; to: string };
+}
+
 /**
- * The one transition of an entity (its table's row `id` moved to `to`, with `changes` and `updatedAt`), allowed by
- * its transition table and checked by the UPDATE itself: the row as it now is, or 409 naming the status it has.
+ * `main` with `before` run first in the same statement (lib/db.ts withWritesBefore: independent writes, one round
+ * trip). A PlannedTransition's row count comes back as column `moved_<i>` of main's rows, so main must end with
+ * RETURNING when one is given.
  */
-export async function transition<R, S extends string>(
-  db: Db,
-  entity: { name: string; table: string; fields: ModelFields; transitions: TransitionTable<S> },
+export function fuse(main: PlannedWrite, before: readonly PlannedWrite[]): PlannedWrite {
+  const moved = before.flatMap((write, i) => ("check" in write ? [`(SELECT count(*) FROM b${i})::int AS moved_${i}`] : []));
+  if (moved.length && !/ RETURNING /.test(main.statement.text)) throw new Error("fuse: a checked transition needs main's RETURNING");
+  return withWritesBefore(main, before, "b", moved.length ? `, ${moved.join(", ")}` : "");
+}
+
+type Entity<S extends string> = { name: string; table: string; fields: ModelFields; transitions: TransitionTable<S> };
+
+function transitionUpdate<S extends string>(entity: Entity<S>, id: string, to: S, changes: Record<string, unknown>) {
+  return transitionRow(entity.table, entity.fields, id, fromStatesOf(entity.transitions, to), {
+    ...changes,
+    status: to,
+    updatedAt: new Date(),
+  });
+}
+
+/** A transition to run fused before another write (transition()'s `before`), checked as that transition checks its own. */
+export function plannedTransition<S extends string>(
+  entity: Entity<S>,
   id: string,
   to: S,
   changes: Record<string, unknown> = {},
+): PlannedTransition {
+  return { ...transitionUpdate(entity, id, to, changes), check: { entity: entity.name, table: entity.table, id, to } };
+}
+
+/**
+ * The one transition of an entity (its table's row `id` moved to `to`, with `changes` and `updatedAt`), allowed by
+ * its transition table and checked by the UPDATE itself: the row as it now is, or 409 naming the status it has.
+ * `before`: other writes of the transaction, independent of this one, fused into its statement (fuse); a planned
+ * transition among them is checked after this one, with the same 409.
+ */
+export async function transition<R, S extends string>(
+  db: Db,
+  entity: Entity<S>,
+  id: string,
+  to: S,
+  changes: Record<string, unknown> = {},
+  before: readonly PlannedWrite[] = [],
 ): Promise<R> {
-  const from = fromStatesOf(entity.transitions, to);
-  const update = transitionRow(entity.table, entity.fields, id, from, { ...changes, status: to, updatedAt: new Date() });
-  const [row] = await sqlIn(db).rows<R>(update.statement, update.values);
-  if (row) return row;
-  const [current] = await sqlIn(db).rows<{ status: string }>(statusOf(entity.table), [id]);
-  throw transitionConflict(entity.name, id, current?.status, to);
+  const update = fuse(transitionUpdate(entity, id, to, changes), before);
+  const [row] = await sqlIn(db).rows<R & Record<string, unknown>>(update.statement, [...update.values]);
+  if (!row) throw await conflictOf(db, { entity: entity.name, table: entity.table, id, to });
+  for (const [i, write] of before.entries()) {
+    if (!("check" in write)) continue;
+    if (row[`moved_${i}`] !== 1) throw await conflictOf(db, (write as PlannedTransition).check);
+    delete row[`moved_${i}`];
+  }
+  return row;
+}
+
+async function conflictOf(db: Db, check: PlannedTransition["check"]) {
+  const [current] = await sqlIn(db).rows<{ status: string }>(statusOf(check.table), [check.id]);
+  return transitionConflict(check.entity, check.id, current?.status, check.to);
 }
 
 function statusOf(table: string): Statement {

@@ -14,6 +14,8 @@
 // counting a daily budget. Two more rows in each round: every payer's wallet listed by ONE agent (all concurrent
 // settlements update that agent's one budget counter row, a hot row held until each capture commits), and each
 // payer's wallet its own agent (a row each); and at one payer, the server time with the check beside the one without.
+// BENCH_TRIPS=1 puts a counting proxy between the server and PostgreSQL (scripts/lib/pg-round-trips.ts) and reports
+// the database round trips of one paid request at one payer (the proxy costs time: leave it off for the timings).
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { x402Client } from "@x402/core/client";
@@ -24,6 +26,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { getHealth, loadAverages, machineLoadLine, resultRow, timedLoop, type LoopRun } from "./lib/bench-loop";
 import { freshBenchDatabase } from "./lib/bench-setup";
 import { benchPolicy, createSpendingAgent, spendingCounts } from "./lib/bench-spending";
+import { countRoundTrips } from "./lib/pg-round-trips";
 import { startServerProcess } from "./lib/server-process";
 import { startTestChain } from "./lib/test-chain";
 
@@ -32,6 +35,9 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const PRICE = 1; // cents
 const POLICY = process.env.BENCH_X402_POLICY === "1";
+const TRIPS = process.env.BENCH_TRIPS === "1";
+/** Paid requests whose round trips are counted (BENCH_TRIPS), one at a time. */
+const TRIPS_SAMPLE = 100;
 
 const loadBefore = loadAverages();
 const database = await freshBenchDatabase();
@@ -51,8 +57,9 @@ const relay = createServer(async (req, res) => {
 await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
 const relayUrl = `http://127.0.0.1:${(relay.address() as AddressInfo).port}`;
 const token = chain.token;
+const proxy = TRIPS ? await countRoundTrips(database.url) : null;
 const server = await startServerProcess(Number(process.env.BENCH_PORT ?? 3996), {
-  DATABASE_URL: database.url,
+  DATABASE_URL: proxy?.url ?? database.url,
   CRON_SECRET: "bench",
   RATE_LIMIT_MAX: "1000000000",
   // Every paid resource gets a forwarding secret, stored encrypted.
@@ -205,7 +212,7 @@ try {
   const signing = await timedLoop(2, 1, async () => {
     presigned.push(await presign(signers[0]));
   });
-  while (presigned.length < DURATION * 250) presigned.push(await presign(signers[0]));
+  while (presigned.length < DURATION * 250 + (proxy ? TRIPS_SAMPLE : 0)) presigned.push(await presign(signers[0]));
   /** A paid request with an authorization signed beforehand (each used once): the server's time alone. */
   const serverOnlyWith = (headers: string[]) => async () => {
     const header = headers.pop();
@@ -224,6 +231,12 @@ try {
     policy: policy ? await timedLoop(DURATION, 1, serverOnlyWith(policyPresigned)) : undefined,
     health: await timedLoop(DURATION, 1, () => getHealth(server.url)),
   };
+  let tripsPerPaid: number | null = null;
+  if (proxy) {
+    const before = proxy.count();
+    for (let i = 0; i < TRIPS_SAMPLE; i++) await serverOnly();
+    tripsPerPaid = (proxy.count() - before) / TRIPS_SAMPLE;
+  }
   const settled = await getDb().paymentIntent.count({ where: { merchantId: seller.merchantId, source: "x402", status: "captured" } });
   const [{ receipts }] = await getDb().$queryRaw<{ receipts: number }[]>`
     SELECT count(*)::int AS receipts FROM receipts r JOIN payment_intents p ON p.id = r.payment_intent_id WHERE p.merchant_id = ${seller.merchantId}`;
@@ -253,6 +266,7 @@ try {
   if (one.policy) console.log(resultRow("the same, the payer's wallet listed by a spending agent (policy checked)", [one.policy]));
   console.log(resultRow("the payer's signing alone (createPaymentPayload)", [signing]));
   console.log(resultRow("baseline: GET /health", [one.health]));
+  if (tripsPerPaid !== null) console.log(`\nDB round trips per paid request (one payer, pre-signed): ${tripsPerPaid.toFixed(2)}`);
   console.log(
     `\ncaptured x402 PaymentIntents: ${settled} (receipts signed: ${receipts}); live, settled on chain: ${liveSettled} (timed rounds)`,
   );
@@ -262,6 +276,7 @@ try {
   await closeDb();
   await server.stop();
   relay.close();
+  await proxy?.close();
   await chain.stop();
   await database.cleanup();
 }

@@ -20,7 +20,9 @@
 // BENCH_CPU_PROF (a directory: the server writes a V8 CPU profile there when it stops),
 // BENCH_BASELINE (a git revision: its production build runs beside this tree's, on its own fresh database
 // migrated by its own migrations, in the same rounds, each case alternating between the two; the output adds
-// its table and the after/before ratios).
+// its table and the after/before ratios), BENCH_TRIPS=1 (a counting proxy between each server and PostgreSQL,
+// scripts/lib/pg-round-trips.ts: the one-caller table adds the database round trips of one capture; the proxy costs
+// time, so leave it off for the timings).
 // On Linux it also reports the CPU time per request of the server process and of the PostgreSQL backends
 // serving the bench database: unlike req/s, these barely move with the load of other work on the machine.
 import { randomUUID } from "node:crypto";
@@ -33,6 +35,7 @@ import { postCustomerOptions } from "./lib/bench-requests";
 import { freshBenchDatabase } from "./lib/bench-setup";
 import { benchPolicy, createSpendingAgent, pgQuery, spendingCounts } from "./lib/bench-spending";
 import { runChild } from "./lib/child";
+import { countRoundTrips, type RoundTripCounter } from "./lib/pg-round-trips";
 import { canReadProcessCpu, cpuMsBetween, cpuMsByPid } from "./lib/process-cpu";
 import { ROOT } from "./lib/prisma-cli";
 import { startServerProcess, type ServerProcess } from "./lib/server-process";
@@ -50,6 +53,7 @@ const sptAgentCount = Number(process.env.BENCH_SPT_AGENTS ?? connections);
 const SALE_AMOUNT = 1250;
 const cpuProfileDir = process.env.BENCH_CPU_PROF;
 const baselineRef = process.env.BENCH_BASELINE;
+const countTrips = process.env.BENCH_TRIPS === "1";
 
 interface Case {
   id: string;
@@ -79,6 +83,8 @@ interface Target {
   auth: Record<string, string>;
   /** The spt cases' payer and agents (set only when one of them runs). */
   spt?: SptSetup;
+  /** The round-trip counter between the server and PostgreSQL (BENCH_TRIPS). */
+  trips?: RoundTripCounter;
 }
 
 /** The spt cases' payer (another merchant), the payee (the bench merchant) and the payer's spending agents. */
@@ -249,7 +255,8 @@ async function sptSetup(root: string, databaseUrl: string, serverUrl: string, pa
 async function startTarget(label: string, root: string, databaseUrl: string, targetPort: number): Promise<Target> {
   const merchant = await benchMerchant(root, databaseUrl);
   const secretKey = merchant.testSecretKey;
-  const serverEnv = { DATABASE_URL: databaseUrl, RATE_LIMIT_MAX: "1000000000", CRON_SECRET: "bench" };
+  const trips = countTrips ? await countRoundTrips(databaseUrl) : undefined;
+  const serverEnv = { DATABASE_URL: trips?.url ?? databaseUrl, RATE_LIMIT_MAX: "1000000000", CRON_SECRET: "bench" };
   const nodeArgs = cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`] : [];
   const server = await startServerProcess(targetPort, serverEnv, false, nodeArgs, root);
   const db = new pg.Client({ connectionString: databaseUrl });
@@ -260,7 +267,7 @@ async function startTarget(label: string, root: string, databaseUrl: string, tar
   ).json();
   const spt = SPT_CASES.some(selected) ? await sptSetup(root, databaseUrl, server.url, merchant.merchantId) : undefined;
   const cases = benchCases(server.url, auth, customer.id, spt);
-  return { label, server, db, cases, figures: new Map(cases.map((bench) => [bench.id, []])), auth, spt };
+  return { label, server, db, cases, figures: new Map(cases.map((bench) => [bench.id, []])), auth, spt, trips };
 }
 
 const measureCpu = canReadProcessCpu();
@@ -378,7 +385,8 @@ try {
     const capture = target.cases.some((bench) => bench.id === "capture");
     if (capture || target.spt) {
       console.log(`\nOne caller (${duration}s each):\n`);
-      for (const line of await oneCallerTable(target.server.url, target.auth, duration, { capture, spt: target.spt })) console.log(line);
+      const ways = { capture, spt: target.spt, trips: target.trips?.count };
+      for (const line of await oneCallerTable(target.server.url, target.auth, duration, ways)) console.log(line);
     }
   }
   if (baseline) {
@@ -389,6 +397,7 @@ try {
   for (const target of targets) {
     await target.db.end();
     await target.server.stop();
+    await target.trips?.close();
   }
   await database.cleanup();
 }

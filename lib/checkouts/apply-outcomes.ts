@@ -1,9 +1,9 @@
 // What each ending of a checkout writes besides its PaymentIntent's: the transitions of checkout and order
 // and the order.* events, all in the caller's transaction. A charge's outcome is applied by the charge
 // engine (lib/payments/apply-charge-outcome.ts), with checkoutFollower for the checkout's and order's part.
-import type { Db } from "../db";
+import { deferWrites, type Db } from "../db";
 import type { Checkout, Order, PaymentIntent, Prisma } from "../generated/prisma/client";
-import { emitOrderEvent } from "../orders/emit-order-event";
+import { emitOrderEvent, plannedOrderEvent } from "../orders/emit-order-event";
 import { readOrder } from "../orders/read-order";
 import { transitionOrder } from "../orders/transitions";
 import type { ChargeFollower } from "../payments/apply-charge-outcome";
@@ -11,7 +11,7 @@ import { emitPaymentIntentEvent } from "../payments/emit-payment-intent-event";
 import { recoverPendingCharge, resolveProcessing } from "../payments/recover-charge";
 import { transitionPaymentIntent } from "../payments/transitions";
 import { FOREIGN_WALLET_METHOD, isCustomerWalletMethod } from "../rails/test-cards";
-import { transitionCheckout } from "./transitions";
+import { plannedCheckoutTransition, transitionCheckout } from "./transitions";
 
 /** A charge of the checkout, as applied: paid, declined, or processing (the rail answers later). */
 export type AppliedCharge = { kind: "paid"; order: Order } | { kind: "declined"; reason: string } | { kind: "processing"; order: Order };
@@ -24,16 +24,17 @@ export interface CheckoutFollower extends ChargeFollower {
 /** The checkout's part of a charge's outcome: paid -> order paid (by the PaymentIntent's payer), checkout complete. */
 export function checkoutFollower(checkout: Checkout): CheckoutFollower {
   const follower: CheckoutFollower = {
+    // Order and checkout in one statement (both checked); the event with the transaction's next one (deferWrites).
     async captured(tx, pi) {
-      const order = await transitionOrder(tx, checkout.orderId, "paid", { customerId: pi.customerId });
-      await transitionCheckout(tx, checkout.id, "complete");
-      await emitOrderEvent(tx, "order.paid", order);
+      const complete = plannedCheckoutTransition(checkout.id, "complete");
+      const order = await transitionOrder(tx, checkout.orderId, "paid", { customerId: pi.customerId }, [complete]);
+      await deferWrites(tx, [plannedOrderEvent("order.paid", order)]);
       follower.order = order;
     },
     async failed(tx) {
-      const order = await transitionOrder(tx, checkout.orderId, "canceled");
-      await transitionCheckout(tx, checkout.id, "failed");
-      await emitOrderEvent(tx, "order.canceled", order);
+      const failed = plannedCheckoutTransition(checkout.id, "failed");
+      const order = await transitionOrder(tx, checkout.orderId, "canceled", {}, [failed]);
+      await deferWrites(tx, [plannedOrderEvent("order.canceled", order)]);
     },
   };
   return follower;

@@ -4,11 +4,11 @@ import { sqlIn, type Db } from "../db";
 import { NotFoundError, ValidationError } from "../errors";
 import { Prisma, type Checkout } from "../generated/prisma/client";
 import { createId } from "../ids";
-import { openPaymentIntent } from "../payments/open-payment-intent";
+import { plannedPaymentIntent } from "../payments/open-payment-intent";
 import type { PaymentSource } from "../payment-sources";
 import { priceCheckout } from "./price-items";
 import type { Scope } from "../scope";
-import { insertRow } from "../sql-model";
+import { fuse, insertRow } from "../sql-model";
 import type { OpenCheckoutInput } from "./schemas";
 import { serializeCheckout } from "./serialize";
 
@@ -57,8 +57,8 @@ export async function openCheckout(tx: Db, scope: Scope, input: OpenCheckoutInpu
   const now = new Date();
   const common = { ...inScope, amount, currency, customerId: input.customerId ?? null, createdAt: now, updatedAt: now };
 
-  await openPaymentIntent(
-    tx,
+  // PaymentIntent, order and checkout in one statement (lib/sql-model.ts fuse): three independent inserts.
+  const paymentIntent = plannedPaymentIntent(
     {
       ...common,
       ...paywall,
@@ -69,7 +69,6 @@ export async function openCheckout(tx: Db, scope: Scope, input: OpenCheckoutInpu
     },
     ids.paymentIntent,
   );
-  const db = sqlIn(tx);
   const order = insertRow("orders", Prisma.OrderScalarFieldEnum, {
     ...common,
     id: ids.order,
@@ -79,7 +78,6 @@ export async function openCheckout(tx: Db, scope: Scope, input: OpenCheckoutInpu
     items,
     source,
   });
-  await db.count(order.statement, order.values);
   const insert = insertRow("checkouts", Prisma.CheckoutScalarFieldEnum, {
     ...common,
     id: ids.checkout,
@@ -95,6 +93,7 @@ export async function openCheckout(tx: Db, scope: Scope, input: OpenCheckoutInpu
     orderId: ids.order,
     expiresAt: new Date(now.getTime() + expiresIn * 1000),
   });
-  const [checkout] = await db.rows<Checkout>(insert.statement, insert.values);
+  const opened = fuse(insert, [paymentIntent, order]);
+  const [checkout] = await sqlIn(tx).rows<Checkout>(opened.statement, [...opened.values]);
   return serializeCheckout(checkout);
 }

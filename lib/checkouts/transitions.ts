@@ -4,7 +4,7 @@
 // status changes.
 import type { Db } from "../db";
 import { Prisma, type Checkout } from "../generated/prisma/client";
-import { transition } from "../sql-model";
+import { plannedTransition, transition, type PlannedTransition } from "../sql-model";
 import type { TransitionTable } from "../state-machine";
 
 export const CHECKOUT_STATUSES = ["open", "pending_approval", "complete", "expired", "canceled", "failed"] as const;
@@ -28,4 +28,9 @@ export const CHECKOUTS = {
 
 export function transitionCheckout(tx: Db, id: string, to: CheckoutStatus, changes: Record<string, unknown> = {}): Promise<Checkout> {
   return transition<Checkout, CheckoutStatus>(tx, CHECKOUTS, id, to, changes);
+}
+
+/** The same transition, planned to run fused before another write (lib/sql-model.ts transition's `before`). */
+export function plannedCheckoutTransition(id: string, to: CheckoutStatus): PlannedTransition {
+  return plannedTransition(CHECKOUTS, id, to);
 }

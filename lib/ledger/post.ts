@@ -5,7 +5,7 @@
 // Accounts: `payer` (the outside world: the payer's payment method), `merchant_pending` (captured, not
 // yet settled), `merchant_payable` (settled, owed to the merchant), `merchant_paid_out` (already in the merchant's
 // own hands: a non-custodial payment, e.g. live x402 paid on chain straight to its wallet).
-import { sqlIn, statement, type Db } from "../db";
+import { sqlIn, statement, type Db, type PlannedWrite } from "../db";
 import { InvariantViolation } from "../errors";
 import { createId } from "../ids";
 import type { Scope } from "../scope";
@@ -29,14 +29,24 @@ const INSERT_LEGS = statement(
 );
 
 export async function post(tx: Db, posting: Posting): Promise<string> {
+  const { id, writes } = plannedPosting(posting);
+  for (const write of writes) await sqlIn(tx).count(write.statement, [...write.values]);
+  return id;
+}
+
+/**
+ * The same posting, checked now and planned to be written later in the transaction (lib/db.ts deferWrites): its
+ * id, and its one write (none when every leg is zero).
+ */
+export function plannedPosting(posting: Posting): { id: string; writes: PlannedWrite[] } {
   const legs = posting.legs.filter((leg) => leg.amount !== 0);
   if (legs.some((leg) => !Number.isSafeInteger(leg.amount))) throw new InvariantViolation("Ledger amounts must be integers.");
   if (legs.reduce((sum, leg) => sum + leg.amount, 0) !== 0) throw new InvariantViolation(`Unbalanced ${posting.kind} posting.`);
-  const postingId = createId("ledgerPosting");
-  if (legs.length === 0) return postingId;
+  const id = createId("ledgerPosting");
+  if (legs.length === 0) return { id, writes: [] };
   const { scope } = posting;
-  await sqlIn(tx).count(INSERT_LEGS, [
-    postingId,
+  const values = [
+    id,
     posting.kind,
     scope.merchantId,
     scope.livemode,
@@ -45,13 +55,17 @@ export async function post(tx: Db, posting: Posting): Promise<string> {
     posting.refundId ?? null,
     legs.map((leg) => leg.account),
     legs.map((leg) => leg.amount),
-  ]);
-  return postingId;
+  ];
+  return { id, writes: [{ statement: INSERT_LEGS, values }] };
 }
 
 /** Capture: the payer pays the merchant; the funds are pending until settlement. */
 export function postCapture(tx: Db, scope: Scope, paymentIntentId: string, currency: string, amount: number) {
-  return post(tx, {
+  return post(tx, capturePosting(scope, paymentIntentId, currency, amount));
+}
+
+export function capturePosting(scope: Scope, paymentIntentId: string, currency: string, amount: number): Posting {
+  return {
     kind: "capture",
     scope,
     currency,
@@ -60,7 +74,7 @@ export function postCapture(tx: Db, scope: Scope, paymentIntentId: string, curre
       { account: "payer", amount: -amount },
       { account: "merchant_pending", amount },
     ],
-  });
+  };
 }
 
 /** Settlement: pending funds become payable. */
@@ -78,8 +92,8 @@ export function postSettlement(tx: Db, scope: Scope, paymentIntentId: string, cu
 }
 
 /** Payout: pending funds that are already the merchant's (paid to its own wallet by the payer), never payable here. */
-export function postPayout(tx: Db, scope: Scope, paymentIntentId: string, currency: string, amount: number) {
-  return post(tx, {
+export function payoutPosting(scope: Scope, paymentIntentId: string, currency: string, amount: number): Posting {
+  return {
     kind: "payout",
     scope,
     currency,
@@ -88,7 +102,7 @@ export function postPayout(tx: Db, scope: Scope, paymentIntentId: string, curren
       { account: "merchant_pending", amount: -amount },
       { account: "merchant_paid_out", amount },
     ],
-  });
+  };
 }
 
 /** Refund: the merchant pays the payer back, from pending before settlement, from payable after. */

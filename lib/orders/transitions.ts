@@ -1,7 +1,7 @@
 // Order lifecycle. The one place an order's status changes.
 import type { Db } from "../db";
 import { Prisma, type Order } from "../generated/prisma/client";
-import { transition } from "../sql-model";
+import { transition, type PlannedWrite } from "../sql-model";
 import type { TransitionTable } from "../state-machine";
 
 export const ORDER_STATUSES = ["pending", "paid", "partially_refunded", "refunded", "canceled"] as const;
@@ -19,6 +19,13 @@ type Changes = Omit<Prisma.OrderUpdateManyMutationInput, "status" | "id">;
 
 const ORDERS = { name: "order", table: "orders", fields: Prisma.OrderScalarFieldEnum, transitions: ORDER_TRANSITIONS };
 
-export function transitionOrder(tx: Db, id: string, to: OrderStatus, changes: Changes = {}): Promise<Order> {
-  return transition<Order, OrderStatus>(tx, ORDERS, id, to, changes);
+/** `before`: writes to run first in the same statement (lib/sql-model.ts fuse), e.g. the checkout's own transition. */
+export function transitionOrder(
+  tx: Db,
+  id: string,
+  to: OrderStatus,
+  changes: Changes = {},
+  before: readonly PlannedWrite[] = [],
+): Promise<Order> {
+  return transition<Order, OrderStatus>(tx, ORDERS, id, to, changes, before);
 }

@@ -3,13 +3,13 @@
 // its ledger posting and its payment_intent.* event, and the owner's own writes (ChargeFollower), all in the
 // caller's transaction. The caller holds the locks that make the transition its own (the checkout's row,
 // the PaymentIntent's row).
-import type { Db } from "../db";
+import { deferWrites, type Db } from "../db";
 import type { PaymentIntent, Prisma } from "../generated/prisma/client";
-import { postCapture, postPayout } from "../ledger/post";
+import { capturePosting, payoutPosting, plannedPosting } from "../ledger/post";
 import { isNonCustodialRail } from "../rails";
 import type { ChargeResult } from "../rails/rail";
-import { finishAttempt } from "./charge-attempts";
-import { emitPaymentIntentEvent } from "./emit-payment-intent-event";
+import { plannedAttemptFinish } from "./charge-attempts";
+import { plannedPaymentIntentEvent } from "./emit-payment-intent-event";
 import { transitionPaymentIntent } from "./transitions";
 
 /**
@@ -41,34 +41,32 @@ export interface ApplyOptions {
  */
 export async function applyChargeOutcome(tx: Db, pi: PaymentIntent, outcome: ChargeResult, options: ApplyOptions): Promise<PaymentIntent> {
   const { follower } = options;
-  if (options.chargeKey) await finishAttempt(tx, options.chargeKey, outcome);
+  // Round trips (lib/db.ts): the attempt's outcome is written in the PaymentIntent's transition statement; events
+  // and postings, which nothing in the transaction reads, with its next statement (deferWrites), in this order.
+  const attempt = options.chargeKey ? [plannedAttemptFinish(options.chargeKey, outcome)] : [];
   const recorded = { ...options.changes, rail: options.rail, railChargeId: outcome.chargeId };
   const taken = options.payer === undefined ? recorded : { ...recorded, customerId: options.payer };
   if (outcome.status === "pending") {
-    const processing = await transitionPaymentIntent(tx, pi.id, "processing", taken);
-    await emitPaymentIntentEvent(tx, "payment_intent.processing", processing);
+    const processing = await transitionPaymentIntent(tx, pi.id, "processing", taken, attempt);
+    await deferWrites(tx, [plannedPaymentIntentEvent("payment_intent.processing", processing)]);
     return processing;
   }
   if (outcome.status === "succeeded") {
     const settlement = outcome.settlement ? { settlement: outcome.settlement } : {};
-    const captured = await transitionPaymentIntent(tx, pi.id, "captured", {
-      ...taken,
-      ...settlement,
-      amountCaptured: pi.amount,
-      capturedAt: new Date(),
-    });
+    const changes = { ...taken, ...settlement, amountCaptured: pi.amount, capturedAt: new Date() };
+    const captured = await transitionPaymentIntent(tx, pi.id, "captured", changes, attempt);
     await follower?.captured?.(tx, captured);
-    await postCapture(tx, captured, captured.id, captured.currency, captured.amountCaptured);
-    await emitPaymentIntentEvent(tx, "payment_intent.captured", captured);
+    const posting = plannedPosting(capturePosting(captured, captured.id, captured.currency, captured.amountCaptured));
+    await deferWrites(tx, [...posting.writes, plannedPaymentIntentEvent("payment_intent.captured", captured)]);
     if (!isNonCustodialRail(options.rail)) return captured;
     // Already in the merchant's own wallet: paid out with the capture, settled in the same transaction.
     const settled = await transitionPaymentIntent(tx, pi.id, "settled", { settledAt: captured.capturedAt });
-    await postPayout(tx, settled, settled.id, settled.currency, settled.amountCaptured);
-    await emitPaymentIntentEvent(tx, "payment_intent.settled", settled);
+    const payout = plannedPosting(payoutPosting(settled, settled.id, settled.currency, settled.amountCaptured));
+    await deferWrites(tx, [...payout.writes, plannedPaymentIntentEvent("payment_intent.settled", settled)]);
     return settled;
   }
-  const failed = await transitionPaymentIntent(tx, pi.id, "failed", { ...recorded, failureReason: outcome.reason });
-  await emitPaymentIntentEvent(tx, "payment_intent.failed", failed);
+  const failed = await transitionPaymentIntent(tx, pi.id, "failed", { ...recorded, failureReason: outcome.reason }, attempt);
+  await deferWrites(tx, [plannedPaymentIntentEvent("payment_intent.failed", failed)]);
   await follower?.failed?.(tx, failed);
   return failed;
 }

@@ -13,7 +13,7 @@ import { createId } from "../ids";
 import type { ChargeResult } from "../rails/rail";
 import { breakerScopeOf, guarded, railNamed } from "../rails";
 import { sidePool } from "../side-pool";
-import { selectList } from "../sql-model";
+import { selectList, type PlannedWrite } from "../sql-model";
 import { Prisma } from "../generated/prisma/client";
 
 // Each statement commits on its own on the attempts' side pool: one round trip.
@@ -73,10 +73,13 @@ export async function closeAttemptNotCharged(id: string, status: "abandoned" | "
   await attempts().count(CLOSE_ATTEMPT, [id, status]);
 }
 
-/** The attempt of this charge key as the rail answered it (`processing` while the rail's answer is `pending`). */
-export async function finishAttempt(tx: Db, chargeKey: string, outcome: ChargeResult): Promise<void> {
+/**
+ * The attempt of this charge key as the rail answered it (`processing` while the rail's answer is `pending`): a
+ * write of the caller's transaction, planned to run inside its next statement (lib/sql-model.ts fuse).
+ */
+export function plannedAttemptFinish(chargeKey: string, outcome: ChargeResult): PlannedWrite {
   const status = outcome.status === "pending" ? "processing" : outcome.status;
-  await sqlIn(tx).count(FINISH_ATTEMPT, [chargeKey, status, outcome.chargeId]);
+  return { statement: FINISH_ATTEMPT, values: [chargeKey, status, outcome.chargeId] };
 }
 
 /**

@@ -9,9 +9,14 @@ import { insertRow } from "../sql-model";
 export type NewPaymentIntent = Omit<Prisma.PaymentIntentUncheckedCreateInput, "id" | "status" | "source"> & { source: PaymentSource };
 
 export async function openPaymentIntent(tx: Db, data: NewPaymentIntent, id: string = createId("paymentIntent")): Promise<PaymentIntent> {
-  const now = new Date();
-  const row = { createdAt: now, updatedAt: now, ...data, id, status: "requires_payment" };
-  const insert = insertRow("payment_intents", Prisma.PaymentIntentScalarFieldEnum, row);
+  const insert = plannedPaymentIntent(data, id);
   const [created] = await sqlIn(tx).rows<PaymentIntent>(insert.statement, insert.values);
   return created;
+}
+
+/** The same insert, planned to run inside another statement of the transaction (lib/sql-model.ts fuse). */
+export function plannedPaymentIntent(data: NewPaymentIntent, id: string) {
+  const now = new Date();
+  const row = { createdAt: now, updatedAt: now, ...data, id, status: "requires_payment" };
+  return insertRow("payment_intents", Prisma.PaymentIntentScalarFieldEnum, row);
 }

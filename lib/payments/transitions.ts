@@ -1,7 +1,7 @@
 // PaymentIntent lifecycle (docs/payments.md "Objects and statuses"). The one place a PaymentIntent's status changes.
 import type { Db } from "../db";
 import { Prisma, type PaymentIntent } from "../generated/prisma/client";
-import { transition } from "../sql-model";
+import { transition, type PlannedWrite } from "../sql-model";
 import type { TransitionTable } from "../state-machine";
 
 export const PAYMENT_INTENT_STATUSES = [
@@ -38,7 +38,16 @@ const PAYMENT_INTENTS = {
   transitions: PAYMENT_INTENT_TRANSITIONS,
 };
 
-/** Moves the PaymentIntent to `to` if its current status allows it (checked by the UPDATE itself), with `changes`. */
-export function transitionPaymentIntent(tx: Db, id: string, to: PaymentIntentStatus, changes: Changes = {}): Promise<PaymentIntent> {
-  return transition<PaymentIntent, PaymentIntentStatus>(tx, PAYMENT_INTENTS, id, to, changes);
+/**
+ * Moves the PaymentIntent to `to` if its current status allows it (checked by the UPDATE itself), with `changes`;
+ * `before`: writes to run first in the same statement (lib/sql-model.ts fuse).
+ */
+export function transitionPaymentIntent(
+  tx: Db,
+  id: string,
+  to: PaymentIntentStatus,
+  changes: Changes = {},
+  before: readonly PlannedWrite[] = [],
+): Promise<PaymentIntent> {
+  return transition<PaymentIntent, PaymentIntentStatus>(tx, PAYMENT_INTENTS, id, to, changes, before);
 }

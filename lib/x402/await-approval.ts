@@ -15,14 +15,15 @@
 // Expiry: the request expires at the sooner of the policy's approvalExpiresIn and the authorization's validBefore
 // (less the settling margin): past validBefore the authorization can never settle, so there is nothing to wait for.
 import { endUnapproved, parkForApproval } from "../checkouts/await-approval";
-import { getDb, transaction, type Db } from "../db";
+import { getDb, sqlIn, statement, transaction, type Db } from "../db";
 import { logUnlessDatabaseDown } from "../db-availability";
 import { inTransaction } from "../in-transaction";
-import type { ApprovalRequest } from "../generated/prisma/client";
+import { Prisma, type ApprovalRequest } from "../generated/prisma/client";
 import { createId } from "../ids";
 import { newApprovalLinkToken } from "../approvals/link-token";
 import { emitApprovalEvent, mailApprovers } from "../approvals/notify";
 import type { Scope } from "../scope";
+import { selectList } from "../sql-model";
 import type { ApprovalNeed } from "../spending-policies/enforce";
 import type { RefusedPayment, VerifiedPayment } from "./check-payment";
 
@@ -42,6 +43,13 @@ export type ApprovalGate =
 /** The authorization's key as the claim row has it (claimKeyOf): `network:asset:payer:nonce`. */
 export type AuthorizationKey = string;
 
+// Every paid request of a hosted resource in test mode asks this: a prepared statement, not an ORM call (lib/db.ts).
+const APPROVAL_OF_AUTHORIZATION = statement(
+  "x402_approval_of_authorization",
+  `SELECT ${selectList(Prisma.ApprovalRequestScalarFieldEnum)} FROM approval_requests
+    WHERE x402_authorization = $1 ORDER BY created_at DESC LIMIT 1`,
+);
+
 /** The latest request for the authorization decides (one pending at a time; a decided one stays decided). */
 export async function approvalGate(
   tx: Db,
@@ -50,7 +58,7 @@ export async function approvalGate(
   payment: VerifiedPayment,
   paidResourceId: string | null,
 ): Promise<ApprovalGate> {
-  const request = await tx.approvalRequest.findFirst({ where: { x402Authorization: key }, orderBy: { createdAt: "desc" } });
+  const [request] = await sqlIn(tx).rows<ApprovalRequest>(APPROVAL_OF_AUTHORIZATION, [key]);
   if (!request) return { kind: "none" };
   const refuse = (reason: string, message: string): ApprovalGate => ({
     kind: "refused",

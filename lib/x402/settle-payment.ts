@@ -12,7 +12,7 @@
 import { reopenApproved } from "../checkouts/await-approval";
 import { captureCheckout } from "../checkouts/capture-checkout";
 import { openCheckout } from "../checkouts/open-checkout";
-import { sqlIn, statement, type Db } from "../db";
+import { deferWrites, sqlIn, statement, type Db } from "../db";
 import type { Rail } from "../rails/rail";
 import type { ApprovalRequest } from "../generated/prisma/client";
 import type { Scope } from "../scope";
@@ -176,7 +176,7 @@ export async function settlePayment(
   if (!inserted[0]) return settledBefore(tx, merchant, payment, sale, identity);
 
   const order = await captureSale(tx, merchant, payment, sale, { chargeKey: `x402:${keyText}`, approved });
-  await sqlIn(tx).count(CLAIM_PAID, [...claimKey, order.paymentIntentId]);
+  await deferWrites(tx, [{ statement: CLAIM_PAID, values: [...claimKey, order.paymentIntentId] }]); // with the next statement
   if (approved) await recordApprovedPayment(tx, approved, order.paymentIntentId);
   await sale.inClaim?.(tx, order.paymentIntentId);
   return { ok: true, paymentIntentId: order.paymentIntentId, orderId: order.id, replayed: false };

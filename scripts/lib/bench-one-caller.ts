@@ -77,15 +77,19 @@ const p50 = (times: number[]) =>
     50,
   );
 
+/** Captures whose database round trips are counted (`trips`), one at a time after the timed loop. */
+const TRIPS_SAMPLE = 100;
+
 /**
  * The table's lines: each way's calls/s, p50 and p99, and each p50 as a multiple of /health's. `capture`: the
- * capture row; `spt`: the two redemption rows (no agent, then the agent's policy checked).
+ * capture row; `spt`: the two redemption rows (no agent, then the agent's policy checked); `trips`: the server's
+ * database round trips so far (BENCH_TRIPS), to count those of one capture.
  */
 export async function oneCallerTable(
   baseUrl: string,
   auth: Record<string, string>,
   seconds: number,
-  ways: { capture: boolean; spt?: SptSeller } = { capture: true },
+  ways: { capture: boolean; spt?: SptSeller; trips?: () => number } = { capture: true },
 ): Promise<string[]> {
   const health = await timedLoop(seconds, 1, () => getHealth(baseUrl));
   const lines = ["| one caller | calls/s | p50 | p99 |", "|---|---:|---:|---:|", resultRow("GET /health", [health])];
@@ -95,15 +99,12 @@ export async function oneCallerTable(
   if (ways.capture) {
     // A capture takes a few milliseconds: enough open checkouts for the loop, opened before it starts.
     const checkouts = await openCheckouts(baseUrl, auth, callsFor(seconds));
-    const capture = await oneCallerLoop(
-      seconds,
-      checkouts,
-      (id) => post(`${baseUrl}/v1/checkouts/${id}/capture`, auth, { paymentMethod: "pm_card_visa" }),
-      200,
-      "capture",
-    );
+    const captureOne = (id: string) => post(`${baseUrl}/v1/checkouts/${id}/capture`, auth, { paymentMethod: "pm_card_visa" });
+    const capture = await oneCallerLoop(seconds, checkouts, captureOne, 200, "capture");
     lines.push(resultRow("POST /v1/checkouts/:id/capture (pm_card_visa; opened beforehand)", [capture]));
     ratios.push(`${ratio("API capture", capture.times)} (target: at most 3x)`);
+    if (ways.trips)
+      ratios.push(`API capture: ${(await tripsPerCall(ways.trips, baseUrl, auth, captureOne)).toFixed(2)} DB round trips per call`);
   }
   if (ways.spt) {
     const redeem = (id: string) => post(`${baseUrl}/v1/shared_payment_tokens/${id}/redeem`, auth, { amount: 1250, currency: "usd" });
@@ -122,4 +123,21 @@ export async function oneCallerTable(
     );
   }
   return [...lines, "", ...ratios];
+}
+
+/** The database round trips of one capture: TRIPS_SAMPLE checkouts opened, then captured one at a time and counted. */
+async function tripsPerCall(
+  trips: () => number,
+  baseUrl: string,
+  auth: Record<string, string>,
+  call: (id: string) => Promise<Response>,
+): Promise<number> {
+  const ids = await openCheckouts(baseUrl, auth, TRIPS_SAMPLE);
+  const before = trips();
+  for (const id of ids) {
+    const res = await call(id);
+    if (res.status !== 200) throw new Error(`capture: ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+  }
+  return (trips() - before) / TRIPS_SAMPLE;
 }

@@ -1,9 +1,12 @@
 // Prepared statements inside a Prisma transaction (lib/db.ts sqlIn) and the rows of lib/sql-model.ts: they run in
 // the very transaction, roll back with it, refuse to run once it ended, and read and write rows exactly as Prisma does.
 import { describe, expect, it } from "vitest";
-import { getDb, sqlIn, statement, transaction, type Db } from "../../lib/db";
+import { deferWrites, getDb, sqlIn, statement, transaction, type Db } from "../../lib/db";
 import { Prisma } from "../../lib/generated/prisma/client";
 import { openCheckout } from "../../lib/checkouts/open-checkout";
+import { plannedCheckoutTransition } from "../../lib/checkouts/transitions";
+import { plannedEvent } from "../../lib/events/emit-event";
+import { transitionOrder } from "../../lib/orders/transitions";
 import { columnOf, selectList } from "../../lib/sql-model";
 import { createTestMerchant } from "../helpers/merchants";
 
@@ -43,6 +46,7 @@ describe("statements in a Prisma transaction", () => {
       checkouts: Prisma.CheckoutScalarFieldEnum,
       payment_attempts: Prisma.PaymentAttemptScalarFieldEnum,
       paid_resources: Prisma.PaidResourceScalarFieldEnum,
+      approval_requests: Prisma.ApprovalRequestScalarFieldEnum,
     };
     for (const [table, fields] of Object.entries(models)) {
       const columns = await getDb().$queryRawUnsafe<{ column_name: string }[]>(
@@ -71,5 +75,58 @@ describe("statements in a Prisma transaction", () => {
     expect(pi.createdAt).toBeInstanceOf(Date);
     const order = await getDb().order.findUniqueOrThrow({ where: { paymentIntentId: pi.id } });
     expect(order.items).toEqual([{ name: "A thing", quantity: 2, unitAmount: 617 }]);
+  });
+
+  it("fused writes: a transition with another's checked in one statement, deferred writes taken by the next statement or the commit", async () => {
+    const { merchantId } = await createTestMerchant("fused writes");
+    const scope = { merchantId, livemode: false };
+    const open = () => transaction((tx) => openCheckout(tx, scope, { amount: 500, currency: "USD" }, { source: "api" }));
+    const eventsOf = (objectId: string) => getDb().event.findMany({ where: { objectId }, orderBy: { createdAt: "asc" } });
+
+    // The checkout's transition fused into the order's: both move, and the deferred events commit, in their order.
+    const first = await open();
+    const order = await transaction(async (tx) => {
+      const paid = await transitionOrder(tx, first.orderId, "paid", {}, [plannedCheckoutTransition(first.id, "complete")]);
+      await deferWrites(tx, [
+        plannedEvent(scope, "order.paid", { id: paid.id, n: 1 }),
+        plannedEvent(scope, "order.paid", { id: paid.id, n: 2 }),
+      ]);
+      return paid;
+    });
+    expect(order.status).toBe("paid");
+    expect(order).not.toHaveProperty("moved_0");
+    expect((await getDb().checkout.findUniqueOrThrow({ where: { id: first.id } })).status).toBe("complete");
+    // Both written, with the times they were planned at (the first's no later than the second's).
+    const written = (await eventsOf(order.id)).map((e) => ({
+      n: (e.data as { object: { n: number } }).object.n,
+      at: e.createdAt.getTime(),
+    }));
+    expect(written.map((e) => e.n).sort()).toEqual([1, 2]);
+    const at = (n: number) => written.find((e) => e.n === n)?.at ?? NaN;
+    expect(at(1)).toBeLessThanOrEqual(at(2));
+
+    // The fused transition that finds its row in another status: 409 naming it, and nothing of the statement stays.
+    const second = await open();
+    await getDb().checkout.update({ where: { id: second.id }, data: { status: "canceled" } });
+    await expect(
+      transaction(async (tx) => {
+        await deferWrites(tx, [plannedEvent(scope, "order.paid", { id: second.orderId })]);
+        return transitionOrder(tx, second.orderId, "paid", {}, [plannedCheckoutTransition(second.id, "complete")]);
+      }),
+    ).rejects.toThrow(/checkout .* cannot move from 'canceled' to 'complete'/);
+    expect((await getDb().order.findUniqueOrThrow({ where: { id: second.orderId } })).status).toBe("pending");
+    expect(await eventsOf(second.orderId)).toEqual([]);
+
+    // Deferred writes roll back with their transaction, and run at once outside one.
+    await expect(
+      transaction(async (tx) => {
+        await sqlIn(tx).rows(TXID, []);
+        await deferWrites(tx, [plannedEvent(scope, "order.paid", { id: "ord_deferred" })]);
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    expect(await eventsOf("ord_deferred")).toEqual([]);
+    await deferWrites(getDb(), [plannedEvent(scope, "order.paid", { id: "ord_at_once" })]);
+    expect(await eventsOf("ord_at_once")).toHaveLength(1);
   });
 });
