@@ -16,8 +16,8 @@
 // partial indexes), so its cost follows the caps and the number of endpoints with work, never the backlog:
 // 25,000 due attempts of one merchant do not push another's first one back. Sends are not batched in
 // waves: each attempt frees its slot when it ends, and its outcome is recorded with others that ended
-// about the same time (one transaction per flush).
-import { DeferredTransaction, sql, statement } from "../db";
+// about the same time (one statement per flush).
+import { sql, statement } from "../db";
 import { logUnlessDatabaseDown } from "../db-availability";
 import { env } from "../env";
 import { createId } from "../ids";
@@ -143,6 +143,13 @@ export const RESERVE = 32;
 const CLAIM_MIN = 32;
 const CLAIM_WAIT_MS = 10;
 
+/**
+ * Finished sends are recorded together, FLUSH_WAIT_MS after the first or once FLUSH_MAX wait: a flush costs
+ * about the same whatever it holds, so fewer and larger flushes cost less per delivery.
+ */
+const FLUSH_WAIT_MS = 20;
+const FLUSH_MAX = 200;
+
 /** Seconds until the retry after `attempt` (1-based), or null when the schedule is used up. */
 export function retryDelaySeconds(attempt: number, schedule = env.WEBHOOK_RETRY_SCHEDULE): number | null {
   return attempt <= schedule.length ? schedule[attempt - 1] : null;
@@ -189,67 +196,85 @@ async function sendOne(row: ClaimedRow, bodies: Map<string, string>): Promise<Ou
   return { row, result, attemptedAt, nextAttemptAt: delay === null ? null : new Date(attemptedAt.getTime() + delay * 1000) };
 }
 
-const RECORD_ATTEMPTS = statement(
-  "webhook_record_attempts",
-  `INSERT INTO webhook_delivery_attempts (id, delivery_id, endpoint_id, event_id, status, attempt, response_status, duration_ms, error, attempted_at, next_attempt_at)
-   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[], $9::text[], $10::timestamptz[], $11::timestamptz[])`,
-);
-// Only rows still leased to this sender (same attempt number): a lease that ran out and was claimed again
-// by another sender is not overwritten.
-const RECORD_DELIVERIES = statement(
-  "webhook_record_deliveries",
-  `UPDATE webhook_deliveries d SET status = u.status, next_attempt_at = u.next_at, locked_until = NULL
-     FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::int[]) AS u(id, status, next_at, attempts)
-    WHERE d.id = u.id AND d.status = 'sending' AND d.attempts = u.attempts`,
-);
-const ENDPOINTS_SUCCEEDED = statement(
-  "webhook_endpoints_succeeded",
-  `UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ANY($1::text[]) AND failing_since IS NOT NULL`,
-);
-const ENDPOINTS_FAILED = statement(
-  "webhook_endpoints_failed",
-  `UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, now()),
-          status = CASE WHEN COALESCE(failing_since, now()) < now() - make_interval(secs => $2::float8) THEN 'disabled' ELSE status END
-    WHERE id = ANY($1::text[]) AND (failing_since IS NULL OR status = 'enabled')`,
+// ONE statement per flush, no BEGIN/COMMIT round trips (a statement is all-or-nothing): the log row of each
+// attempt, the queue rows, the endpoints' health. $1-$11 one entry per outcome (times as epoch ms: cheaper
+// to send than dates), $12 endpoints with a success in the flush, $13 endpoints with failures only, $14 how
+// long an endpoint may fail before it is disabled. A queue row is updated only while still leased to this
+// sender (same attempt number): a lease that ran out and was claimed again by another sender is not
+// overwritten. The two endpoint sets are disjoint (no row updated twice), each locked in id order.
+const RECORD_OUTCOMES = statement(
+  "webhook_record_outcomes",
+  `WITH o AS (
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[], $9::text[], $10::float8[], $11::float8[])
+       AS o(id, delivery_id, endpoint_id, event_id, status, attempt, response_status, duration_ms, error, attempted_ms, next_ms)
+   ), logged AS (
+     INSERT INTO webhook_delivery_attempts (id, delivery_id, endpoint_id, event_id, status, attempt, response_status, duration_ms, error, attempted_at, next_attempt_at)
+     SELECT id, delivery_id, endpoint_id, event_id, status, attempt, response_status, duration_ms, error, to_timestamp(attempted_ms / 1000), to_timestamp(next_ms / 1000)
+       FROM o
+   ), queued AS (
+     UPDATE webhook_deliveries d
+        SET status = CASE WHEN o.status = 'succeeded' THEN 'succeeded' WHEN o.next_ms IS NULL THEN 'failed' ELSE 'pending' END,
+            next_attempt_at = to_timestamp(COALESCE(o.next_ms, o.attempted_ms) / 1000), locked_until = NULL
+       FROM o WHERE d.id = o.delivery_id AND d.status = 'sending' AND d.attempts = o.attempt
+   ), healed AS (
+     UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ANY($12::text[]) AND failing_since IS NOT NULL
+   ), failing AS (
+     UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, now()),
+            status = CASE WHEN COALESCE(failing_since, now()) < now() - make_interval(secs => $14::float8) THEN 'disabled' ELSE status END
+      WHERE id = ANY($13::text[]) AND (failing_since IS NULL OR status = 'enabled')
+   )
+   SELECT 1`,
 );
 
-/** One transaction for a set of finished attempts: the log, the queue rows, the endpoints' health. */
+/** Records a set of finished attempts in one statement: the log, the queue rows, the endpoints' health. */
 export async function recordOutcomes(outcomes: Outcome[]): Promise<void> {
   if (outcomes.length === 0) return;
-  const succeededEndpoints = new Set(outcomes.filter((o) => o.result.ok).map((o) => o.row.endpoint_id));
-  const failingEndpoints = [...new Set(outcomes.filter((o) => !o.result.ok).map((o) => o.row.endpoint_id))]
-    .filter((id) => !succeededEndpoints.has(id))
-    .sort();
-  // Plain pg (named statements) rather than Prisma: four statements per flush, no ORM cost.
-  const tx = new DeferredTransaction();
-  try {
-    const run = (s: { name: string; text: string }, values: unknown[]) => tx.count(s, values);
-    await run(RECORD_ATTEMPTS, [
-      outcomes.map(() => createId("deliveryAttempt")),
-      outcomes.map((o) => o.row.id),
-      outcomes.map((o) => o.row.endpoint_id),
-      outcomes.map((o) => o.row.event_id),
-      outcomes.map((o) => (o.result.ok ? "succeeded" : "failed")),
-      outcomes.map((o) => o.row.attempts), // counted up by the claim: this attempt's number
-      outcomes.map((o) => o.result.responseStatus),
-      outcomes.map((o) => o.result.durationMs),
-      outcomes.map((o) => o.result.error),
-      outcomes.map((o) => o.attemptedAt),
-      outcomes.map((o) => o.nextAttemptAt),
-    ]);
-    await run(RECORD_DELIVERIES, [
-      outcomes.map((o) => o.row.id),
-      outcomes.map((o) => (o.result.ok ? "succeeded" : o.nextAttemptAt ? "pending" : "failed")),
-      outcomes.map((o) => o.nextAttemptAt ?? o.attemptedAt),
-      outcomes.map((o) => o.row.attempts),
-    ]);
-    if (succeededEndpoints.size) await run(ENDPOINTS_SUCCEEDED, [[...succeededEndpoints].sort()]);
-    if (failingEndpoints.length) await run(ENDPOINTS_FAILED, [failingEndpoints, env.WEBHOOK_DISABLE_AFTER_HOURS * 3600]);
-    await tx.commit();
-  } catch (err) {
-    await tx.rollback();
-    throw err;
+  const n = outcomes.length;
+  const ids: string[] = new Array(n);
+  const deliveryIds: string[] = new Array(n);
+  const endpointIds: string[] = new Array(n);
+  const eventIds: string[] = new Array(n);
+  const statuses: string[] = new Array(n);
+  const attempts: number[] = new Array(n);
+  const responseStatuses: (number | null)[] = new Array(n);
+  const durations: number[] = new Array(n);
+  const errors: (string | null)[] = new Array(n);
+  const attemptedMs: number[] = new Array(n);
+  const nextMs: (number | null)[] = new Array(n);
+  const succeeded = new Set<string>();
+  const failed = new Set<string>();
+  for (let i = 0; i < n; i++) {
+    const { row, result, attemptedAt, nextAttemptAt } = outcomes[i];
+    ids[i] = createId("deliveryAttempt");
+    deliveryIds[i] = row.id;
+    endpointIds[i] = row.endpoint_id;
+    eventIds[i] = row.event_id;
+    statuses[i] = result.ok ? "succeeded" : "failed";
+    attempts[i] = row.attempts; // counted up by the claim: this attempt's number
+    responseStatuses[i] = result.responseStatus;
+    durations[i] = result.durationMs;
+    errors[i] = result.error;
+    attemptedMs[i] = attemptedAt.getTime();
+    nextMs[i] = nextAttemptAt?.getTime() ?? null;
+    (result.ok ? succeeded : failed).add(row.endpoint_id);
   }
+  const failingOnly = [...failed].filter((id) => !succeeded.has(id)).sort();
+  await sql().count(RECORD_OUTCOMES, [
+    ids,
+    deliveryIds,
+    endpointIds,
+    eventIds,
+    statuses,
+    attempts,
+    responseStatuses,
+    durations,
+    errors,
+    attemptedMs,
+    nextMs,
+    [...succeeded].sort(),
+    failingOnly,
+    env.WEBHOOK_DISABLE_AFTER_HOURS * 3600,
+  ]);
 }
 
 /**
@@ -327,8 +352,8 @@ class SenderEngine {
   }
 
   private scheduleFlush() {
-    if (this.pending.length >= 200) return void this.flush();
-    this.flushTimer ??= setTimeout(() => void this.flush(), 5);
+    if (this.pending.length >= FLUSH_MAX) return void this.flush();
+    this.flushTimer ??= setTimeout(() => void this.flush(), FLUSH_WAIT_MS);
   }
 
   /** Records what has finished; one flush at a time (the next one takes what piled up meanwhile). */
