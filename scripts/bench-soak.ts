@@ -8,7 +8,9 @@
 //  2. Soak: SOAK_RATE_PERCENT (default 80) of that rate, open loop, for SOAK_MINUTES (default 10). Every
 //     SOAK_SAMPLE_SECONDS (default 60) one row: requests sent and answered, non-2xx, p50/p99 of the answers,
 //     the server's RSS (/proc/<pid>/status VmRSS), the client connections to the bench database
-//     (pg_stat_activity, read over a connection to the `postgres` database) and the server's CPU per request.
+//     (pg_stat_activity, read over a connection to the `postgres` database) and the server's CPU per request,
+//     and what PostgreSQL did meanwhile that can pause the requests: checkpoints, and the bench database's
+//     tables autovacuum vacuumed or analyzed (read over a connection of the script's own, not counted).
 //  3. Verdicts, computed: RSS growth from the 2nd sample to the last, connections min/max, the median p99 of
 //     the first half of the samples against the second half's, errors. Exits non-zero only on errors.
 // BENCH_PORT (default 3994).
@@ -60,6 +62,10 @@ const server = await startServerProcess(Number(process.env.BENCH_PORT ?? 3994), 
 const serverPid = server.child.pid!;
 const admin = new pg.Client({ connectionString: Object.assign(new URL(database.url), { pathname: "/postgres" }).href });
 await admin.connect();
+// PostgreSQL's own upkeep during each interval (a stall's suspects), read on the bench database itself.
+const STATS_APP = "bench-soak-stats";
+const stats = new pg.Client({ connectionString: database.url, application_name: STATS_APP });
+await stats.connect();
 const stopTicker = startTicker(server.url, CRON);
 
 /** bench.ts's `post` case, through autocannon at 32 connections: its req/s. */
@@ -118,6 +124,40 @@ interface Sample {
   connections: number;
   cpuMsPerRequest: number;
 }
+
+interface Upkeep {
+  checkpoints: number;
+  /** table -> autovacuum and autoanalyze runs so far */
+  runs: Map<string, number>;
+}
+let upkeepBefore: Upkeep | null = null;
+
+/** Checkpoints (PostgreSQL 17 counts them in pg_stat_checkpointer, earlier ones in pg_stat_bgwriter) and autovacuum's runs. */
+async function readUpkeep(): Promise<Upkeep> {
+  const view = (await stats.query("SELECT to_regclass('pg_stat_checkpointer') IS NOT NULL AS v17")).rows[0].v17
+    ? "SELECT num_timed + num_requested AS n FROM pg_stat_checkpointer"
+    : "SELECT checkpoints_timed + checkpoints_req AS n FROM pg_stat_bgwriter";
+  const checkpoints = Number((await stats.query<{ n: string }>(view)).rows[0].n);
+  const tables = await stats.query<{ relname: string; n: string }>(
+    "SELECT relname, autovacuum_count + autoanalyze_count AS n FROM pg_stat_user_tables",
+  );
+  return { checkpoints, runs: new Map(tables.rows.map((t) => [t.relname, Number(t.n)])) };
+}
+
+/** What happened since the last call: "2 checkpoints; autovacuum: customers, idempotency_records". */
+async function upkeepSince(): Promise<string> {
+  const now = await readUpkeep();
+  const before = upkeepBefore ?? now;
+  upkeepBefore = now;
+  const tables = [...now.runs].filter(([name, n]) => n > (before.runs.get(name) ?? 0)).map(([name]) => name);
+  const checkpoints = now.checkpoints - before.checkpoints;
+  return [
+    checkpoints ? `${checkpoints} checkpoint${checkpoints > 1 ? "s" : ""}` : "",
+    tables.length ? `autovacuum: ${tables.join(", ")}` : "",
+  ]
+    .filter(Boolean)
+    .join("; ");
+}
 const samples: Sample[] = [];
 let cpuBefore = 0;
 let soakStart = 0;
@@ -128,9 +168,10 @@ async function sample(): Promise<void> {
   const cpuNow = cpuMsByPid([serverPid]).get(serverPid) ?? NaN;
   const rssKb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${serverPid}/status`, "utf8"))?.[1]);
   const { rows } = await admin.query<{ n: number }>(
-    "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend'",
-    [dbName],
+    "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend' AND application_name <> $2",
+    [dbName, STATS_APP],
   );
+  const upkeep = await upkeepSince();
   latencies.sort((a, b) => a - b);
   const s: Sample = {
     minute: (performance.now() - soakStart) / 60_000,
@@ -147,7 +188,7 @@ async function sample(): Promise<void> {
   cpuBefore = cpuNow;
   samples.push(s);
   console.log(
-    `| ${s.minute.toFixed(2)} | ${sent} / ${answered} | ${non2xx} | ${errors} | ${s.p50.toFixed(1)} | ${s.p99.toFixed(1)} | ${s.rssMiB.toFixed(1)} | ${s.connections} | ${s.cpuMsPerRequest.toFixed(2)} |`,
+    `| ${s.minute.toFixed(2)} | ${sent} / ${answered} | ${non2xx} | ${errors} | ${s.p50.toFixed(1)} | ${s.p99.toFixed(1)} | ${s.rssMiB.toFixed(1)} | ${s.connections} | ${s.cpuMsPerRequest.toFixed(2)} | ${upkeep || "-"} |`,
   );
 }
 
@@ -163,10 +204,13 @@ try {
     `Calibration: ${calibration.requests.average.toFixed(0)} req/s over ${CALIBRATE_SECONDS}s at 32 connections (${calibration.non2xx} non-2xx, ${calibration.errors} errors)`,
   );
   console.log(`Soak: ${rate.toFixed(0)} req/s (${RATE_PERCENT}%), open loop, ${SOAK_MS / 60_000} min, a row every ${SAMPLE_MS / 1000}s\n`);
-  console.log("| minute | sent / answered | non-2xx | errors | p50 ms | p99 ms | server RSS MiB | PG connections | server CPU ms/req |");
-  console.log("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  console.log(
+    "| minute | sent / answered | non-2xx | errors | p50 ms | p99 ms | server RSS MiB | PG connections | server CPU ms/req | PostgreSQL's upkeep |",
+  );
+  console.log("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
 
   soakStart = performance.now();
+  await upkeepSince();
   cpuBefore = cpuMsByPid([serverPid]).get(serverPid) ?? NaN;
   const scheduler = (async () => {
     for (let i = 0; ;) {
@@ -209,6 +253,7 @@ try {
   stopTicker();
   agent.destroy();
   await admin.end();
+  await stats.end();
   await server.stop();
   await database.cleanup();
 }

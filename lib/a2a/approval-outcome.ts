@@ -4,8 +4,8 @@
 // transaction, after the approval's capture (the charge engine: redeemToken -> captureCheckout, once). Approved:
 // the task completes with the artifacts and receipts a paid task gets (AP2 v0.1 PaymentReceipt, or v0.2's signed
 // Checkout and Payment Receipts; the service's receipt; the order), and the task, the mandate or checkout rows name
-// the PaymentIntent. Declined or expired: the task fails (nothing was charged; v0.2 answers signed Error receipts),
-// and the open mandate's held spend is given back. Subscribers read the stored task (task-follow.ts); push
+// the PaymentIntent. Declined, expired, or approved but the card declined (the request names no PaymentIntent): the
+// task fails (nothing was charged; v0.2 answers signed Error receipts), and the open mandate's held spend is given back. Subscribers read the stored task (task-follow.ts); push
 // notifications go out once the deciding transaction has committed (publishWhenCommitted).
 import { Task, TaskState, taskStateToJSON } from "@a2a-js/sdk";
 import { ServerCallContext } from "@a2a-js/sdk/server";
@@ -116,12 +116,8 @@ async function ended(tx: Db, task: Task, request: ApprovalRequest): Promise<Task
     amount: number;
   }[])
     await releaseSpend(tx, { ...held, periodStart: new Date(held.periodStart) });
-  const outcome = request.status === "declined" ? "declined" : "expired";
-  const text =
-    outcome === "declined"
-      ? `The payer declined the payment (${request.id}); nothing was charged.`
-      : `The payer's approval (${request.id}) expired undecided; nothing was charged.`;
-  const error = { code: `approval_${outcome}`, description: text };
+  const { code, text } = await whyEnded(tx, request);
+  const error = { code, description: text };
   let receipts: Record<string, unknown>;
   if (request.ap2CheckoutId) {
     const [refs] = await tx.$queryRaw<{ checkout_mandate_ref: string | null; payment_mandate_ref: string | null }[]>`
@@ -143,7 +139,7 @@ async function ended(tx: Db, task: Task, request: ApprovalRequest): Promise<Task
         iat,
         reference: await v01Reference(tx, request),
         payment_id: "",
-        error: error.code,
+        error: code,
         error_description: text,
       },
     };
@@ -161,6 +157,22 @@ async function ended(tx: Db, task: Task, request: ApprovalRequest): Promise<Task
       },
     ],
   });
+}
+
+/** The Error receipts' code and the task's message: the payer said no, did not answer, or said yes to a card that declined. */
+async function whyEnded(tx: Db, request: ApprovalRequest): Promise<{ code: string; text: string }> {
+  if (request.status === "declined")
+    return { code: "approval_declined", text: `The payer declined the payment (${request.id}); nothing was charged.` };
+  if (request.status !== "approved")
+    return { code: "approval_expired", text: `The payer's approval (${request.id}) expired undecided; nothing was charged.` };
+  const [failed] = await tx.$queryRaw<{ failure_reason: string | null }[]>`
+    SELECT failure_reason FROM payment_intents WHERE checkout_id = ${request.checkoutId} AND status = 'failed'
+     ORDER BY created_at DESC LIMIT 1`;
+  const reason = failed?.failure_reason ?? "generic_decline";
+  return {
+    code: "payment_declined",
+    text: `The payer approved the payment (${request.id}), but it was declined (${reason}); nothing was charged.`,
+  };
 }
 
 const POLL_MS = 100;

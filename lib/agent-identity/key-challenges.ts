@@ -9,6 +9,8 @@ import { env } from "../env";
 import { createId } from "../ids";
 import type { Scope } from "../scope";
 import type { Network } from "./profiles";
+import { Prisma } from "../generated/prisma/client";
+import { purgeBatch } from "../purge-batch";
 
 /** How long a challenge may be used. */
 export const CHALLENGE_TTL_SECONDS = 300;
@@ -61,7 +63,5 @@ export async function spendKeyChallenge(db: Db, owner: Scope, network: Network, 
 
 /** Deletes up to CHALLENGE_PURGE_BATCH expired challenges, the oldest first along the expires_at index. */
 export async function purgeKeyChallenges(db: Db): Promise<number> {
-  return db.$executeRaw`
-    DELETE FROM agent_key_challenges WHERE ctid = ANY(ARRAY(
-      SELECT ctid FROM agent_key_challenges WHERE expires_at < now() ORDER BY expires_at LIMIT ${CHALLENGE_PURGE_BATCH}))`;
+  return purgeBatch(db, "agent_key_challenges", Prisma.sql`expires_at < now()`, "expires_at", CHALLENGE_PURGE_BATCH);
 }

@@ -29,6 +29,8 @@ export const ApprovalRequestObject = z
     sharedPaymentTokenId: z.string().nullable(),
     protocol: z.string(),
     acpCheckoutSessionId: z.string().nullable(),
+    /** A2A/AP2: the merchant agent's task that waits in input-required (docs/approvals.md, "A2A and AP2"). */
+    a2aTaskId: z.string().nullable(),
     amount: z.number().int(),
     currency: z.string(),
     approvalThreshold: z.number().int(),

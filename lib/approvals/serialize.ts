@@ -12,6 +12,7 @@ export function serializeApprovalRequest(row: ApprovalRequest): ApprovalRequestV
     sharedPaymentTokenId: row.sharedPaymentTokenId,
     protocol: row.protocol,
     acpCheckoutSessionId: row.acpCheckoutSessionId,
+    a2aTaskId: row.a2aTaskId,
     amount: row.amount,
     currency: row.currency,
     approvalThreshold: row.approvalThreshold,

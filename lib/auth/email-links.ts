@@ -14,6 +14,8 @@ import { endEveryWayIn } from "../accounts/end-access";
 import { recentAdditionsText } from "../accounts/recent-additions";
 import { PASSWORD_MIN_LENGTH } from "./messages";
 import { hashPassword } from "../crypto/password";
+import { Prisma } from "../generated/prisma/client";
+import { purgeBatch } from "../purge-batch";
 
 export type LinkPurpose = "confirm_email" | "reset_password";
 
@@ -136,8 +138,6 @@ export const PURGE_BATCH = 5_000;
  * oldest first along the expires_at index: a backlog drains over a few ticks. Returns how many it deleted.
  */
 export async function purgeLinkTokens(db: Db, now = new Date()): Promise<number> {
-  return db.$executeRaw`
-    DELETE FROM email_link_tokens WHERE ctid = ANY(ARRAY(
-      SELECT ctid FROM email_link_tokens WHERE expires_at < ${new Date(now.getTime() - 24 * 3600_000)}
-       ORDER BY expires_at LIMIT ${PURGE_BATCH}))`;
+  const expired = Prisma.sql`expires_at < ${new Date(now.getTime() - 24 * 3600_000)}`;
+  return purgeBatch(db, "email_link_tokens", expired, "expires_at", PURGE_BATCH);
 }

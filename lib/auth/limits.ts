@@ -18,6 +18,8 @@ import { env } from "../env";
 import { postgresLimiter } from "../rate-limit/postgres-limiter";
 import type { RateLimiter, TakeResult } from "../rate-limit/token-bucket";
 import { globalSingleton } from "../global-singleton";
+import { Prisma } from "../generated/prisma/client";
+import { purgeBatch } from "../purge-batch";
 
 type LimiterName = "loginLimiter" | "loginIpLimiter" | "signupLimiter" | "accountIpLimiter" | "resetEmailLimiter";
 function limiter(name: LimiterName, max: number): RateLimiter {
@@ -119,10 +121,6 @@ export const PURGE_BATCH = 5_000;
  */
 export async function purgeSignInThrottles(db: Db, now = new Date()): Promise<number> {
   const before = new Date(now.getTime() - ACCOUNT_ATTEMPTS_FORGOTTEN_AFTER_HOURS * 3600_000);
-  return db.$executeRaw`
-    DELETE FROM sign_in_throttles WHERE ctid = ANY(ARRAY(
-      SELECT ctid FROM sign_in_throttles
-       WHERE last_attempt_at < ${before} AND (blocked_until IS NULL OR blocked_until < ${now})
-       ORDER BY last_attempt_at LIMIT ${PURGE_BATCH}))
-      AND last_attempt_at < ${before} AND (blocked_until IS NULL OR blocked_until < ${now})`;
+  const idle = Prisma.sql`last_attempt_at < ${before} AND (blocked_until IS NULL OR blocked_until < ${now})`;
+  return purgeBatch(db, "sign_in_throttles", idle, "last_attempt_at", PURGE_BATCH);
 }

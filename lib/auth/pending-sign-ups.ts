@@ -16,6 +16,8 @@ import { recordActivity, type RequestOrigin } from "../accounts/activity";
 import { verifyPassword } from "../crypto/password";
 import { findNulPath } from "../validation/text-safety";
 import { hashLinkToken, linkTo, newLinkToken, queueExistingAccountMail } from "./email-links";
+import { Prisma } from "../generated/prisma/client";
+import { purgeBatch } from "../purge-batch";
 
 export interface SignUpRequest {
   name: string;
@@ -89,8 +91,6 @@ export const PURGE_BATCH = 5_000;
  * the oldest first along the expires_at index: a backlog drains over a few ticks. Returns how many it deleted.
  */
 export async function purgePendingSignUps(db: Db, now = new Date()): Promise<number> {
-  return db.$executeRaw`
-    DELETE FROM pending_sign_ups WHERE ctid = ANY(ARRAY(
-      SELECT ctid FROM pending_sign_ups WHERE expires_at < ${new Date(now.getTime() - 24 * 3600_000)}
-       ORDER BY expires_at LIMIT ${PURGE_BATCH}))`;
+  const expired = Prisma.sql`expires_at < ${new Date(now.getTime() - 24 * 3600_000)}`;
+  return purgeBatch(db, "pending_sign_ups", expired, "expires_at", PURGE_BATCH);
 }

@@ -3,6 +3,8 @@
 import type { Role } from "../accounts/roles";
 import { getDb, type Db } from "../db";
 import { randomBase62 } from "../ids";
+import { Prisma } from "../generated/prisma/client";
+import { purgeBatch } from "../purge-batch";
 
 /** `twoFactor`: the sign-in passed the user's second factor (the session may then act in live mode). */
 export async function startSession(userId: string, maxAgeSeconds: number, twoFactor = false): Promise<string> {
@@ -77,9 +79,7 @@ export const PURGE_BATCH = 5_000;
  */
 export async function purgeEndedSessions(db: Db, now = new Date()): Promise<number> {
   const before = new Date(now.getTime() - KEEP_ENDED_MS);
-  return db.$executeRaw`
-    DELETE FROM dashboard_sessions WHERE ctid = ANY(ARRAY(
-      SELECT ctid FROM dashboard_sessions WHERE expires_at < ${before} OR revoked_at < ${before} LIMIT ${PURGE_BATCH}))`;
+  return purgeBatch(db, "dashboard_sessions", Prisma.sql`(expires_at < ${before} OR revoked_at < ${before})`, null, PURGE_BATCH);
 }
 
 /** The live session's user (id and address), member of any merchant or none, or null (accepting an invitation). */

@@ -5,11 +5,13 @@
 // their caps (a fresh snapshot after the lock sees every claim committed before). A process renews its
 // rows while their streams are open and deletes each on close; a crashed process's rows expire after
 // EVENT_STREAM_LEASE_SECONDS and stop counting.
-import { DeferredTransaction, sql, statement, type Sql } from "../db";
+import { DeferredTransaction, getDb, sql, statement, type Db } from "../db";
 import { env } from "../env";
 import { DomainError } from "../errors";
 import { createId } from "../ids";
 import type { Caller } from "../scope";
+import { Prisma } from "../generated/prisma/client";
+import { purgeBatch } from "../purge-batch";
 
 const LOCK = statement("stream_lease_lock", `SELECT pg_advisory_xact_lock(hashtextextended('aps.event-stream:' || $1, 0))`);
 const CLAIM = statement(
@@ -33,12 +35,6 @@ const RENEW = statement(
 const RELEASE = statement("stream_lease_release", `DELETE FROM event_stream_leases WHERE id = $1`);
 /** Expired leases one purge deletes at most. */
 export const PURGE_BATCH = 5_000;
-const PURGE = statement(
-  "stream_lease_purge",
-  `DELETE FROM event_stream_leases WHERE ctid = ANY(ARRAY(
-     SELECT ctid FROM event_stream_leases WHERE expires_at <= now() ORDER BY expires_at LIMIT $1))
-     AND expires_at <= now()`,
-);
 
 /** 429 RATE_LIMITED, `details.reason: "too_many_streams"`: the key's or the merchant's streams are all open. */
 export class TooManyStreamsError extends DomainError {
@@ -98,8 +94,8 @@ export async function releaseStreamLease(id: string): Promise<void> {
  * DELETE re-checks the expiry of the row it deletes, so a lease renewed meanwhile stays. Returns how many it
  * deleted.
  */
-export function purgeExpiredStreamLeases(db: Sql = sql()): Promise<number> {
-  return db.count(PURGE, [PURGE_BATCH]);
+export function purgeExpiredStreamLeases(db: Db = getDb()): Promise<number> {
+  return purgeBatch(db, "event_stream_leases", Prisma.sql`expires_at <= now()`, "expires_at", PURGE_BATCH);
 }
 
 /** How often a process renews its leases: three times per lease, so one missed renewal loses nothing. */

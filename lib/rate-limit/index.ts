@@ -5,6 +5,8 @@ import { postgresLimiter } from "./postgres-limiter";
 import { redisLimiter } from "./redis-limiter";
 import type { RateLimiter } from "./token-bucket";
 import { globalSingleton } from "../global-singleton";
+import { Prisma } from "../generated/prisma/client";
+import { purgeBatch } from "../purge-batch";
 
 export type { RateLimiter, TakeResult } from "./token-bucket";
 
@@ -45,7 +47,5 @@ export async function purgeIdleBuckets(): Promise<number> {
   const cutoff = new Date(Date.now() - env.RATE_LIMIT_WINDOW_MS);
   // Bounded per tick: the table has no index beside its key (so that the per-request update stays HOT), so the
   // scan stops at the first 5,000 idle rows it finds; a backlog is worked off over a few ticks.
-  return getDb().$executeRaw`
-    DELETE FROM rate_limit_buckets WHERE ctid = ANY(ARRAY(
-      SELECT ctid FROM rate_limit_buckets WHERE updated_at < ${cutoff} LIMIT 5000))`;
+  return purgeBatch(getDb(), "rate_limit_buckets", Prisma.sql`updated_at < ${cutoff}`, null, 5000);
 }

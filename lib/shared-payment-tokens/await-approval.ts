@@ -9,7 +9,7 @@
 // budgets checked and counted then. Declined or expired: the checkout ends with nothing charged.
 import { endUnapproved, parkForApproval, reopenApproved } from "../checkouts/await-approval";
 import type { Db } from "../db";
-import { ConflictError, DomainError, GoneError } from "../errors";
+import { ConflictError, DomainError, GoneError, PaymentDeclinedError } from "../errors";
 import type { ApprovalRequest } from "../generated/prisma/client";
 import { runApprovalDecidedHooks } from "../approvals/decided-hooks";
 import { newApprovalLinkToken } from "../approvals/link-token";
@@ -112,7 +112,12 @@ export async function approveRequest(tx: Db, payer: Scope, id: string, via: Deci
       approvedCheckoutId: claimed.checkoutId,
       spendingAgentId: claimed.spendingAgentId, // the agent that asked (a token's, or its carrying credential's)
     },
-  );
+  ).catch(async (err: unknown) => {
+    // A decline commits (the failed PaymentIntent stays, and the request stays approved with none paid): what waited
+    // on the request is told now (an A2A task fails and gives its held spend back), or it would wait for ever.
+    if (err instanceof PaymentDeclinedError) await runApprovalDecidedHooks(tx, claimed);
+    throw err;
+  });
   const row = await tx.approvalRequest.update({ where: { id }, data: { paymentIntentId: paid.id, updatedAt: new Date() } });
   await emitApprovalEvent(tx, "approval_request.approved", row);
   await runApprovalDecidedHooks(tx, row);

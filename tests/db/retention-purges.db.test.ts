@@ -124,7 +124,7 @@ const CASES: Case[] = [
     ],
     due: `SELECT 1 FROM event_stream_leases WHERE id LIKE 'old%'`,
     kept: `SELECT 1 FROM event_stream_leases WHERE id = 'live'`,
-    purge: () => purgeExpiredStreamLeases(sql),
+    purge: () => purgeExpiredStreamLeases(database.db),
   },
 ];
 

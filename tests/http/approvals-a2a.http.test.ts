@@ -4,7 +4,7 @@
 // nothing charged; a follow-up meanwhile changes nothing. Approved by the payer's key (twice at once, then again):
 // the task completes with the receipts a paid task gets, charged once, and a subscriber and the task's push webhook
 // see the transition. Declined, or expired by the tick's sweep: the task fails, nothing charged. An open (v0.2)
-// mandate's spend is held while it waits and given back on decline.
+// mandate's spend is held while it waits and given back on decline, and when the approved card declines.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomUUID } from "node:crypto";
@@ -62,10 +62,10 @@ const decline = (id: string) => call("POST", `/v1/approval_requests/${id}/declin
 const allData = (task: Task) => [...task.artifacts.flatMap((a) => dataOf(a.parts)), ...dataOf(task.status?.message?.parts)];
 const found = (task: Task, key: string) => allData(task).find((d) => d[key] !== undefined)?.[key];
 
-async function mintSpt(): Promise<string> {
+async function mintSpt(paymentMethod = "pm_card_visa"): Promise<string> {
   const res = await call("POST", "/v1/shared_payment_tokens", {
     key: buyer.testKey,
-    body: { paymentMethod: "pm_card_visa", maxAmount: 1000, currency: "usd", merchantId: seller.merchantId, spendingAgentId: agentId },
+    body: { paymentMethod, maxAmount: 1000, currency: "usd", merchantId: seller.merchantId, spendingAgentId: agentId },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.id as string;
@@ -249,7 +249,8 @@ describe("A2A/AP2 v0.2 payments waiting for the payer's approval", () => {
     );
     await getDb().$executeRaw`UPDATE approval_requests SET expires_at = now() - interval '1 second' WHERE id = ${requestId}`;
     await tick();
-    expect((await call("GET", `/v1/approval_requests/${requestId}`, { key: buyer.testKey })).body.status).toBe("expired");
+    const expired = await call("GET", `/v1/approval_requests/${requestId}`, { key: buyer.testKey });
+    expect(expired.body).toMatchObject({ status: "expired", protocol: "ap2", a2aTaskId: task.id });
     const failed = await client.getTask({ tenant: "", id: task.id, historyLength: undefined });
     expect(failed.status?.state).toBe(TaskState.TASK_STATE_FAILED);
     const jwks = createRemoteJWKSet(new URL(`${baseUrl()}/ap2/${seller.merchantId}/jwks.json`));
@@ -258,7 +259,7 @@ describe("A2A/AP2 v0.2 payments waiting for the payer's approval", () => {
     expect(await charges()).toBe(before);
   });
 
-  it("an open mandate's spend is held while it waits (a second charge is over budget) and given back on decline", async () => {
+  it("an open mandate's spend is held while it waits (a second charge is over budget), given back on decline and when the approved card declines", async () => {
     const cnf = { jwk: ap2.agent.publicKey };
     const openCheckout = await ap2.signMandate({
       vct: "mandate.checkout.open.1",
@@ -278,9 +279,9 @@ describe("A2A/AP2 v0.2 payments waiting for the payer's approval", () => {
       ],
     });
     const client = await a2aClient(seller.merchantId, buyer.testKey);
-    const payOpen = async () => {
+    const payOpen = async (paymentMethod?: string) => {
       const { task, checkout } = await checkoutTask(client);
-      const token = await mintSpt();
+      const token = await mintSpt(paymentMethod);
       const mandates = {
         checkout_mandate: await ap2.bind(openCheckout, ap2.closedCheckout(checkout), checkout),
         payment_mandate: await ap2.bind(openPayment, ap2.closedPayment(checkout, token), checkout),
@@ -293,7 +294,20 @@ describe("A2A/AP2 v0.2 payments waiting for the payer's approval", () => {
     expect(over.status?.state, JSON.stringify(over.status)).toBe(TaskState.TASK_STATE_FAILED);
     expect(JSON.stringify(over.status?.message)).toContain("budget_exceeded");
     expect((await decline(requestId)).status).toBe(200);
-    expectWaiting(await payOpen()); // given back: the next charge fits (and waits for its own approval)
+
+    // Given back: the next charge fits (and waits for its own approval). Approved, its card declines: the approval
+    // answers 402, the task fails with signed Error receipts, and the spend is given back again.
+    const declining = await payOpen("pm_card_chargeDeclinedInsufficientFunds");
+    const approved = await approve(expectWaiting(declining));
+    expect(approved.status, JSON.stringify(approved.body)).toBe(402);
+    expect(approved.body.error).toMatchObject({ code: "PAYMENT_DECLINED", details: { reason: "insufficient_funds" } });
+    const failed = await client.getTask({ tenant: "", id: declining.id, historyLength: undefined });
+    expect(failed.status?.state, JSON.stringify(failed.status)).toBe(TaskState.TASK_STATE_FAILED);
+    expect(JSON.stringify(failed.status?.message)).toContain("insufficient_funds");
+    const jwks = createRemoteJWKSet(new URL(`${baseUrl()}/ap2/${seller.merchantId}/jwks.json`));
+    const receipt = (await jwtVerify(found(failed, "ap2.PaymentReceipt") as string, jwks)).payload;
+    expect(receipt).toMatchObject({ status: "Error", error: "payment_declined", payment_id: "" });
+    expectWaiting(await payOpen());
     expect(await charges()).toBe(before);
   });
 });

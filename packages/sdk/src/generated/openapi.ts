@@ -3088,6 +3088,7 @@ export interface components {
             sharedPaymentTokenId: string | null;
             protocol: string;
             acpCheckoutSessionId: string | null;
+            a2aTaskId: string | null;
             amount: number;
             currency: string;
             approvalThreshold: number;
