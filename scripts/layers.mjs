@@ -72,6 +72,7 @@ export const LAYERS = {
     "own-key",
     "pagination",
     "payment-sources",
+    "purge-batch",
     "scope",
     "side-pool",
     "single-use",

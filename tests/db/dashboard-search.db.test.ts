@@ -4,7 +4,7 @@
 // and text without 3 letters or digits in a row finds nothing.
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../lib/db";
-import { isSearchableText, searchText } from "../../lib/dashboard/search";
+import { isSearchableText, localPartTyped, searchText } from "../../lib/dashboard/search";
 import { createTestMerchant } from "../helpers/merchants";
 
 /** More rows than the search reads first (its RECENT_ROWS), so that an old match is found only by the index. */
@@ -47,6 +47,12 @@ beforeAll(async () => {
   await customer(merchantId, "cus_srchlivezan", "Zanzibar Live", null, 5, true);
   await customer(otherId, "cus_srchotherzan", "Zanzibar Elsewhere", "other@zanzibar.example", 5);
   await checkout(merchantId, "zanzibar", "Vanilla pods from Zanzibar", older);
+  // Addresses an address-shaped term finds in the middle, at a second @, and a name holding one.
+  await customer(merchantId, "cus_srchmidlocal", "Jo Smith", "Jo.Smith@Example.org", older);
+  await customer(merchantId, "cus_srchtwoat", "Two At", "x@y.smith@example.org", older + 1000);
+  await customer(merchantId, "cus_srchnamedat", "Handle smith@example", null, older + 2000);
+  await customer(merchantId, "cus_srchnotsmith", "Not Him", "smith@other.example", older + 3000);
+  await customer(otherId, "cus_srchothersmith", "Smith Elsewhere", "smith@example.org", 5);
   await checkout(otherId, "otherzan", "Zanzibar cloves", 5);
 });
 
@@ -83,6 +89,17 @@ describe("dashboard search by text", () => {
     ]);
     expect((await searchText(getDb(), { merchantId, livemode: true }, "zanzib")).map((h) => h.id)).toEqual(["cus_srchlivezan"]);
     expect(await searchText(getDb(), scope(), "nowhere-to-be-found")).toEqual([]);
+  });
+
+  it("text typed around an address's @: anywhere in the address, at any @, or in the name", async () => {
+    expect((await searchText(getDb(), scope(), "smith@EXAM")).map((h) => h.id)).toEqual([
+      "cus_srchmidlocal",
+      "cus_srchtwoat",
+      "cus_srchnamedat",
+    ]);
+    expect((await searchText(getDb(), scope(), "ada@zanz")).map((h) => h.id)).toEqual(["cus_srchzanzibar"]);
+    expect(await searchText(getDb(), scope(), "smit_@exam")).toEqual([]);
+    expect([localPartTyped("ada@"), localPartTyped("ab@example"), localPartTyped("@example.org")]).toEqual(["ada", null, null]);
   });
 
   it("takes % and _ literally", async () => {
