@@ -80,6 +80,11 @@ export async function screenshot(page: Page, name: string) {
 export async function expectAccessible(page: Page) {
   // Next streams a page's metadata: after a refresh its <title> may land a moment after the content.
   await expect(page).toHaveTitle(/\S/);
+  // A control fading between colours (transition-colors, after a submit re-enables it) is measured halfway by axe's
+  // contrast check: wait for every finite animation and transition to end (spinners repeat for ever: not those).
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity),
+  );
   const results = await new AxeBuilder({ page }).analyze();
   const bad = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
   expect(
