@@ -19,7 +19,13 @@ export class MerchantRequestHandler extends DefaultRequestHandler {
   private readonly tasks: PostgresTaskStore;
   private readonly card: AgentCard;
 
-  constructor(card: AgentCard, merchant: { id: string; name: string }, scope: Scope) {
+  /** `left`: aborted when the request's client has gone (sse.ts onDetach), so that a subscription stops following. */
+  constructor(
+    card: AgentCard,
+    merchant: { id: string; name: string },
+    scope: Scope,
+    private readonly left?: AbortSignal,
+  ) {
     const tasks = new PostgresTaskStore(scope);
     const pushConfigs = new PostgresPushNotificationStore(scope);
     super(
@@ -52,6 +58,6 @@ export class MerchantRequestHandler extends DefaultRequestHandler {
     if (!task) throw new TaskNotFoundError(`Task not found: ${params.id}`);
     if (isTerminal(task))
       throw new UnsupportedOperationError(`Task ${task.id} is in a terminal state (${task.status?.state}) and cannot be subscribed to.`);
-    yield* followStoredTask(task, () => this.tasks.load(params.id, context));
+    yield* followStoredTask(task, () => this.tasks.load(params.id, context), this.left);
   }
 }

@@ -17,6 +17,7 @@ import { getDb } from "../db";
 import { demoMerchantId } from "../merchants/demo";
 import { findAgentMerchant } from "../merchants/find-agent-merchant";
 import { DomainError, NotFoundError, RateLimitedError, UnauthorizedError } from "../errors";
+import { TooManyStreamsError } from "../events/stream-leases";
 import { byApiKey } from "../http/authenticate";
 import { isDatabaseUnavailable } from "../db-availability";
 import { jsonRpcDatabaseUnavailable, type HttpResult } from "../http/errors";
@@ -29,6 +30,7 @@ import { agentCardJson, buildAgentCard } from "./card";
 import { signAgentCard } from "./card-signature";
 import { MerchantRequestHandler } from "./request-handler";
 import { firstOf, sseResponse } from "./sse";
+import { SUBSCRIBE_METHODS, withSubscriptionSlot } from "./subscription-lease";
 
 const BODY_LIMIT = 256 * 1024;
 
@@ -67,6 +69,10 @@ function a2aErrorResult(err: unknown, _requestId: string, headers: Headers): Htt
   }
   if (err instanceof RateLimitedError)
     return { status: 429, body: rpcErrorBody(-32600, "Too many requests; retry after Retry-After seconds.") };
+  if (err instanceof TooManyStreamsError) {
+    headers.set("Retry-After", String(err.retryAfterSeconds));
+    return { status: 429, body: rpcErrorBody(-32600, err.message, err.details) };
+  }
   if (err instanceof NotFoundError) return { status: 404, body: rpcErrorBody(-32600, err.message) };
   if (isPermissionDenied(err)) return { status: 403, body: rpcErrorBody(-32600, err.message, { code: err.code, ...err.details }) };
   if (err instanceof DomainError) return { status: 400, body: rpcErrorBody(-32600, err.message) };
@@ -103,7 +109,8 @@ async function answerRpc(req: Request, principal: Caller, merchantId: string, he
   const text = await readBodyText(req, BODY_LIMIT);
   const scope = { merchantId: merchant.id, livemode: principal.livemode };
   const card = buildAgentCard(merchant);
-  const handler = new MerchantRequestHandler(card, merchant, scope);
+  const left = new AbortController();
+  const handler = new MerchantRequestHandler(card, merchant, scope, left.signal);
   // A2A-Extensions (v1.0) or X-A2A-Extensions (v0.3, and what the a2a-x402 spec v0.2 names): either activates.
   const extensionHeader = [req.headers.get(HTTP_EXTENSION_HEADER), req.headers.get(LEGACY_HTTP_EXTENSION_HEADER)].filter(Boolean).join(",");
   if (asksForAp2(extensionHeader) && !allows(principal.permissions, AP2_PERMISSION)) throw new PermissionDeniedError(AP2_PERMISSION);
@@ -119,7 +126,9 @@ async function answerRpc(req: Request, principal: Caller, merchantId: string, he
   } catch (err) {
     return rpcError(400, mapError(err).code, mapError(err).message, headers);
   }
-  const result = await transport.handle(text, context);
+  const result = SUBSCRIBE_METHODS.has(methodOf(text))
+    ? await withSubscriptionSlot(principal, () => transport.handle(text, context))
+    : await transport.handle(text, context);
   const setActivated = () => {
     const activated = context.activatedExtensions ?? [];
     if (activated.length) headers.set(legacy ? LEGACY_HTTP_EXTENSION_HEADER : HTTP_EXTENSION_HEADER, activated.join(", "));
@@ -132,18 +141,26 @@ async function answerRpc(req: Request, principal: Caller, merchantId: string, he
     const errorOf = (err: unknown) => ({ jsonrpc: "2.0", id: requestIdOf(text), error: mapError(err) });
     if (!first.ok) return jsonResponse(errorOf(first.err), headers);
     setActivated();
-    const method = (() => {
-      try {
-        return String((JSON.parse(text) as { method?: unknown }).method);
-      } catch {
-        return "";
-      }
-    })();
+    const method = methodOf(text);
     const drain = method === "SendStreamingMessage" || method === "message/stream";
-    return sseResponse(stream, first.first, headers, { drain, toJson: (event) => event, errorBody: errorOf, signal: req.signal });
+    return sseResponse(stream, first.first, headers, {
+      drain,
+      toJson: (event) => event,
+      errorBody: errorOf,
+      signal: req.signal,
+      onDetach: () => left.abort(),
+    });
   }
   setActivated();
   return jsonResponse(result, headers);
+}
+
+function methodOf(text: string): string {
+  try {
+    return String((JSON.parse(text) as { method?: unknown }).method);
+  } catch {
+    return ""; // unreadable: the SDK answers its parse error
+  }
 }
 
 function requestIdOf(text: string): string | number | null {

@@ -37,6 +37,7 @@ import {
 import { ServerCallContext, validateVersion } from "@a2a-js/sdk/server";
 import { isDatabaseUnavailable } from "../db-availability";
 import { DomainError, NotFoundError, RateLimitedError, UnauthorizedError } from "../errors";
+import { TooManyStreamsError } from "../events/stream-leases";
 import { byApiKey } from "../http/authenticate";
 import type { HttpResult } from "../http/errors";
 import { pipeline, type Steps } from "../http/pipeline";
@@ -48,6 +49,7 @@ import { buildAgentCard } from "./card";
 import { MerchantRequestHandler } from "./request-handler";
 import { A2A_PERMISSION, AP2_PERMISSION, asksForAp2, Buyer } from "./serve-agent";
 import { firstOf, sseResponse } from "./sse";
+import { withSubscriptionSlot } from "./subscription-lease";
 
 const BODY_LIMIT = 256 * 1024;
 
@@ -78,6 +80,10 @@ function restErrorResult(err: unknown, _requestId: string, headers: Headers): Ht
     return restError(401, `Unauthorized: ${err.message} The agent card's security scheme is the buyer's API key as a Bearer token.`);
   }
   if (err instanceof RateLimitedError) return restError(429, "Too many requests; retry after Retry-After seconds.");
+  if (err instanceof TooManyStreamsError) {
+    headers.set("Retry-After", String(err.retryAfterSeconds));
+    return restError(429, err.message, [err.details]);
+  }
   if (err instanceof NotFoundError) return restError(404, err.message);
   if (isPermissionDenied(err)) return restError(403, err.message, [{ code: err.code, ...err.details }]);
   if (err instanceof DomainError) return restError(400, err.message);
@@ -95,6 +101,9 @@ export const A2A_REST_ERRORS = {
 
 interface Call {
   req: Request;
+  caller: Caller;
+  /** Aborted when the client has gone (the handler's subscriptions stop following). */
+  left: AbortController;
   url: URL;
   handler: MerchantRequestHandler;
   context: ServerCallContext;
@@ -162,13 +171,19 @@ function stream(call: Call, events: AsyncGenerator<StreamResponse, void, undefin
       toJson: (event) => StreamResponse.toJSON(event),
       errorBody: (err) => toRestErrorBody(err, restStatusFor(err)),
       signal: call.req.signal,
+      onDetach: () => call.left.abort(),
     });
   });
 }
 
 const TASK = "([^/:]+)";
 /** SubscribeToTask: the binding takes it as a GET or a POST. */
-const subscribe: Route = async (call, m) => stream(call, call.handler.resubscribe({ tenant: "", id: m[1] }, call.context), false);
+const subscribe: Route = async (call, m) =>
+  stream(
+    call,
+    await withSubscriptionSlot(call.caller, async () => call.handler.resubscribe({ tenant: "", id: m[1] }, call.context)),
+    false,
+  );
 
 const ROUTES: [method: string, path: RegExp, route: Route][] = [
   [
@@ -291,7 +306,9 @@ async function answerRest(req: Request, principal: Caller, merchantId: string, h
     requestedExtensions: Extensions.parseServiceParameter(extensionHeader),
   });
   const scope = { merchantId: merchant.id, livemode: principal.livemode };
-  const call: Call = { req, url, handler: new MerchantRequestHandler(card, merchant, scope), context, headers };
+  const left = new AbortController();
+  const handler = new MerchantRequestHandler(card, merchant, scope, left.signal);
+  const call: Call = { req, caller: principal, url, handler, context, headers, left };
   const candidates = ROUTES.filter(([, pattern]) => pattern.test(path));
   const found = candidates.find(([method]) => method === req.method);
   try {

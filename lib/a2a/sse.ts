@@ -11,6 +11,8 @@ export interface SseOptions<T> {
   toJson: (event: T) => unknown;
   errorBody: (err: unknown) => unknown;
   signal?: AbortSignal;
+  /** Called once when the client has gone: a producer waiting for its next event can stop waiting (task-follow.ts). */
+  onDetach?: () => void;
 }
 
 /** The stream's first step: its first event, the end, or the error to answer instead of a stream. */
@@ -36,6 +38,7 @@ export function sseResponse<T>(
   const detach = () => {
     if (detached) return;
     detached = true;
+    options.onDetach?.();
     if (!options.drain) void stream.return(undefined).catch(() => undefined);
   };
   options.signal?.addEventListener("abort", detach);

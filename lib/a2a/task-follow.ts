@@ -10,7 +10,7 @@ import { globalSingleton } from "../global-singleton";
 
 const POLL_MS = 500;
 /** A subscription ends after this long (the client subscribes again): no stream is held open forever. */
-const MAX_FOLLOW_MS = 10 * 60_000;
+export const MAX_FOLLOW_MS = 10 * 60_000;
 
 const TERMINAL_STATES = new Set([
   TaskState.TASK_STATE_COMPLETED,
@@ -56,21 +56,24 @@ export function eventsBetween(before: Task, after: Task): StreamResponse[] {
 }
 
 /**
- * The stored task, then its later versions as events, until it is terminal, the caller stops reading (return()), or
- * MAX_FOLLOW_MS. `load` reads the row as the caller may see it (undefined: gone).
+ * The stored task, then its later versions as events, until it is terminal, `left` is aborted (the subscriber has
+ * gone: a return() alone would wait for the next event, which an unchanged task never gives), or MAX_FOLLOW_MS.
+ * `load` reads the row as the caller may see it (undefined: gone).
  */
 export async function* followStoredTask(
   first: Task,
   load: () => Promise<Task | undefined>,
+  left?: AbortSignal,
 ): AsyncGenerator<StreamResponse, void, undefined> {
   let current = first;
   let wake: (() => void) | null = null;
   const onSave = () => wake?.();
   saves().on(first.id, onSave);
+  left?.addEventListener("abort", onSave);
   const deadline = Date.now() + MAX_FOLLOW_MS;
   try {
     yield { payload: { $case: "task", value: first } };
-    while (!isTerminal(current) && Date.now() < deadline) {
+    while (!isTerminal(current) && Date.now() < deadline && !left?.aborted) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, POLL_MS);
         wake = () => {
@@ -79,6 +82,7 @@ export async function* followStoredTask(
         };
       });
       wake = null;
+      if (left?.aborted) return;
       const next = await load();
       if (!next) return;
       for (const event of eventsBetween(current, next)) yield event;
@@ -86,5 +90,6 @@ export async function* followStoredTask(
     }
   } finally {
     saves().off(first.id, onSave);
+    left?.removeEventListener("abort", onSave);
   }
 }

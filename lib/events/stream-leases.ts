@@ -42,19 +42,29 @@ export class TooManyStreamsError extends DomainError {
     scope: "api_key" | "merchant",
     limit: number,
     readonly retryAfterSeconds: number,
+    streams = "open event streams",
   ) {
     super(
       "RATE_LIMITED",
       scope === "api_key"
-        ? `This API key already has the maximum of ${limit} open event streams; close one first.`
-        : `This account already has the maximum of ${limit} open event streams (all keys, both modes); close one first.`,
+        ? `This API key already has the maximum of ${limit} ${streams}; close one first.`
+        : `This account already has the maximum of ${limit} ${streams} (all keys, both modes); close one first.`,
       { reason: "too_many_streams", scope, limit, retryAfterSeconds },
     );
   }
 }
 
+/** What a claim names in its refusal, and how long its lease lasts unless renewed (the event streams' hub renews theirs). */
+export interface LeaseKind {
+  streams: string;
+  seconds: number;
+}
+
 /** Takes a slot for a new stream of this key, or throws TooManyStreamsError. Returns the lease's id. */
-export async function claimStreamLease(caller: Caller): Promise<string> {
+export async function claimStreamLease(
+  caller: Caller,
+  kind: LeaseKind = { streams: "open event streams", seconds: env.EVENT_STREAM_LEASE_SECONDS },
+): Promise<string> {
   const id = createId("eventStreamLease");
   const tx = new DeferredTransaction();
   try {
@@ -65,13 +75,14 @@ export async function claimStreamLease(caller: Caller): Promise<string> {
       id,
       env.EVENT_STREAM_MAX_PER_KEY,
       env.EVENT_STREAM_MAX_PER_MERCHANT,
-      env.EVENT_STREAM_LEASE_SECONDS,
+      kind.seconds,
     ]);
     await tx.commit();
     if (row.claimed) return id;
     const retryAfter = Math.max(1, Math.round(env.EVENT_STREAM_LEASE_SECONDS / 3));
-    if (row.per_key >= env.EVENT_STREAM_MAX_PER_KEY) throw new TooManyStreamsError("api_key", env.EVENT_STREAM_MAX_PER_KEY, retryAfter);
-    throw new TooManyStreamsError("merchant", env.EVENT_STREAM_MAX_PER_MERCHANT, retryAfter);
+    if (row.per_key >= env.EVENT_STREAM_MAX_PER_KEY)
+      throw new TooManyStreamsError("api_key", env.EVENT_STREAM_MAX_PER_KEY, retryAfter, kind.streams);
+    throw new TooManyStreamsError("merchant", env.EVENT_STREAM_MAX_PER_MERCHANT, retryAfter, kind.streams);
   } finally {
     await tx.rollback();
   }

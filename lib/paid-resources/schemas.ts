@@ -72,7 +72,7 @@ const Scheme = z.enum(PAID_RESOURCE_SCHEMES, { message: `must be one of: ${PAID_
 
 /** An upto resource: forwarded (its server reports the usage), a unit price and a maximum of at least one unit; exact: an amount. */
 const pricing = (
-  value: { scheme?: string; amount?: unknown; maxAmount?: unknown; unitAmount?: unknown; url?: unknown },
+  value: { scheme?: string; amount?: unknown; maxAmount?: unknown; unitAmount?: unknown; url?: unknown; currency?: string },
   ctx: z.RefinementCtx,
 ) => {
   if (value.scheme !== "upto") {
@@ -90,7 +90,12 @@ const pricing = (
   if (value.unitAmount === undefined) ctx.addIssue({ code: "custom", path: ["unitAmount"], message: 'required for scheme "upto"' });
   if (typeof value.maxAmount === "number" && typeof value.unitAmount === "number" && value.maxAmount < value.unitAmount)
     ctx.addIssue({ code: "custom", path: ["maxAmount"], message: "must be at least unitAmount (one unit)" });
+  if (value.currency !== undefined && value.currency !== "USD")
+    ctx.addIssue({ code: "custom", path: ["currency"], message: UPTO_CURRENCY_MESSAGE });
 };
+
+/** Only x402 sells upto, and it pays in USDC: an upto resource in another currency could never be sold. */
+export const UPTO_CURRENCY_MESSAGE = 'must be USD for scheme "upto" (sold over x402 only, which pays in USDC)';
 
 export const CreatePaidResourceBody = z
   .object({

@@ -5,7 +5,7 @@ import { ValidationError } from "../errors";
 import { Prisma, type PaidResource } from "../generated/prisma/client";
 import type { Scope } from "../scope";
 import { findPaidResource } from "./get-paid-resource";
-import type { DiscoveryInput, UpdatePaidResourceInput } from "./schemas";
+import { UPTO_CURRENCY_MESSAGE, type DiscoveryInput, type UpdatePaidResourceInput } from "./schemas";
 import { checkDiscovery } from "./discovery";
 import { checkForwardUrl } from "./forward-request";
 import { serializePaidResource } from "./serialize";
@@ -53,6 +53,7 @@ function checkPricing(current: PaidResource, input: UpdatePaidResourceInput) {
   }
   if (input.amount !== undefined) throw wrong("amount", 'not for scheme "upto" (its amount is maxAmount)');
   if (input.content !== undefined) throw wrong("content", 'scheme "upto" forwards to url (its answer reports X-Usage-Units)');
+  if (input.currency !== undefined && input.currency !== "USD") throw wrong("currency", UPTO_CURRENCY_MESSAGE);
   const maxAmount = input.maxAmount ?? current.maxAmount!;
   const unitAmount = input.unitAmount ?? current.unitAmount!;
   if (maxAmount < unitAmount) throw wrong("maxAmount", "must be at least unitAmount (one unit)");

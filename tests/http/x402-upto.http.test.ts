@@ -90,6 +90,7 @@ describe("x402 upto: authorize a maximum, settle the usage", () => {
       { name: "x", scheme: "upto", amount: 5, maxAmount: MAX, unitAmount: UNIT, currency: "usd", url: `${origin.url}/g` },
       { name: "x", amount: 5, unitAmount: UNIT, currency: "usd", url: `${origin.url}/g` },
       { name: "x", scheme: "upto", maxAmount: 10.5, unitAmount: UNIT, currency: "usd", url: `${origin.url}/g` },
+      { name: "x", scheme: "upto", maxAmount: MAX, unitAmount: UNIT, currency: "eur", url: `${origin.url}/g` }, // x402 pays in USDC
     ];
     for (const body of bad) {
       const res = await call("POST", "/v1/paid_resources", { key: m.testKey, body });
@@ -100,6 +101,10 @@ describe("x402 upto: authorize a maximum, settle the usage", () => {
     expect(updated.body).toMatchObject({ maxAmount: 2 * MAX, amount: 2 * MAX, unitAmount: UNIT });
     const wrong = await call("POST", `/v1/paid_resources/${r.id}`, { key: m.testKey, body: { amount: 7 } });
     expect(wrong.status).toBe(400);
+    const euros = await call("POST", `/v1/paid_resources/${r.id}`, { key: m.testKey, body: { currency: "eur" } });
+    expect(euros.status).toBe(400);
+    expect(euros.body.error.details.fields).toMatchObject([{ path: "currency" }]);
+    expect((await call("GET", `/v1/paid_resources/${r.id}`, { key: m.testKey })).body).toMatchObject({ currency: "USD" });
   });
 
   it("the 402 asks for the maximum under scheme upto, with the facilitator the payer binds to; MPP does not sell it", async () => {
