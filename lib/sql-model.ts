@@ -89,15 +89,22 @@ export type { PlannedWrite };
 /** A planned transition (plannedTransition): fused before another, it is checked like transition() checks its own. */
 export interface PlannedTransition extends PlannedWrite {
   readonly check: { entity: string; table: string; id: string; to: string };
+  /** Its row, as the fused statement moved it, is handed to `take` (plannedTransition's `take`). */
+  readonly returned?: { fields: ModelFields; take(row: Record<string, unknown>): void };
 }
 
 /**
  * `main` with `before` run first in the same statement (lib/db.ts withWritesBefore: independent writes, one round
- * trip). A PlannedTransition's row count comes back as column `moved_<i>` of main's rows, so main must end with
- * RETURNING when one is given.
+ * trip). A PlannedTransition's row count comes back as column `moved_<i>` of main's rows, and, when it wants its
+ * row (`returned`), each of its fields as column `r<i>.<field>` (typed as pg types its own: Dates, parsed jsonb), so
+ * main must end with RETURNING when one is given.
  */
 export function fuse(main: PlannedWrite, before: readonly PlannedWrite[]): PlannedWrite {
-  const moved = before.flatMap((write, i) => ("check" in write ? [`(SELECT count(*) FROM b${i})::int AS moved_${i}`] : []));
+  const moved = before.flatMap((write, i) => {
+    if (!("check" in write)) return [];
+    const fields = Object.keys((write as PlannedTransition).returned?.fields ?? {});
+    return [`(SELECT count(*) FROM b${i})::int AS moved_${i}`, ...fields.map((f) => `(SELECT "${f}" FROM b${i}) AS "r${i}.${f}"`)];
+  });
   if (moved.length && !/ RETURNING /.test(main.statement.text)) throw new Error("fuse: a checked transition needs main's RETURNING");
   return withWritesBefore(main, before, "b", moved.length ? `, ${moved.join(", ")}` : "");
 }
@@ -112,14 +119,19 @@ function transitionUpdate<S extends string>(entity: Entity<S>, id: string, to: S
   });
 }
 
-/** A transition to run fused before another write (transition()'s `before`), checked as that transition checks its own. */
-export function plannedTransition<S extends string>(
+/**
+ * A transition to run fused before another write (transition()'s `before`), checked as that transition checks its
+ * own. `take`: gets the row as it moved it (as transition() returns its own), before transition() returns.
+ */
+export function plannedTransition<S extends string, R = Record<string, unknown>>(
   entity: Entity<S>,
   id: string,
   to: S,
   changes: Record<string, unknown> = {},
+  take?: (row: R) => void,
 ): PlannedTransition {
-  return { ...transitionUpdate(entity, id, to, changes), check: { entity: entity.name, table: entity.table, id, to } };
+  const returned = take && { fields: entity.fields, take: take as (row: Record<string, unknown>) => void };
+  return { ...transitionUpdate(entity, id, to, changes), check: { entity: entity.name, table: entity.table, id, to }, returned };
 }
 
 /**
@@ -139,12 +151,26 @@ export async function transition<R, S extends string>(
   const update = fuse(transitionUpdate(entity, id, to, changes), before);
   const [row] = await sqlIn(db).rows<R & Record<string, unknown>>(update.statement, [...update.values]);
   if (!row) throw await conflictOf(db, { entity: entity.name, table: entity.table, id, to });
+  const taken: (() => void)[] = [];
   for (const [i, write] of before.entries()) {
     if (!("check" in write)) continue;
-    if (row[`moved_${i}`] !== 1) throw await conflictOf(db, (write as PlannedTransition).check);
+    const planned = write as PlannedTransition;
+    if (row[`moved_${i}`] !== 1) throw await conflictOf(db, planned.check);
     delete row[`moved_${i}`];
+    if (planned.returned) taken.push(takeRow(row, `r${i}.`, planned.returned));
   }
+  for (const take of taken) take();
   return row;
+}
+
+/** Moves the columns `<prefix><field>` out of main's row into the planned transition's own row, handed over by the returned call. */
+function takeRow(row: Record<string, unknown>, prefix: string, returned: NonNullable<PlannedTransition["returned"]>): () => void {
+  const own: Record<string, unknown> = {};
+  for (const field of Object.keys(returned.fields)) {
+    own[field] = row[prefix + field];
+    delete row[prefix + field];
+  }
+  return () => returned.take(own);
 }
 
 async function conflictOf(db: Db, check: PlannedTransition["check"]) {

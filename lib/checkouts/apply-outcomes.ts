@@ -5,7 +5,7 @@ import { deferWrites, type Db } from "../db";
 import type { Checkout, Order, PaymentIntent, Prisma } from "../generated/prisma/client";
 import { emitOrderEvent, plannedOrderEvent } from "../orders/emit-order-event";
 import { readOrder } from "../orders/read-order";
-import { transitionOrder } from "../orders/transitions";
+import { plannedOrderTransition, transitionOrder } from "../orders/transitions";
 import type { ChargeFollower } from "../payments/apply-charge-outcome";
 import { emitPaymentIntentEvent } from "../payments/emit-payment-intent-event";
 import { recoverPendingCharge, resolveProcessing } from "../payments/recover-charge";
@@ -24,7 +24,15 @@ export interface CheckoutFollower extends ChargeFollower {
 /** The checkout's part of a charge's outcome: paid -> order paid (by the PaymentIntent's payer), checkout complete. */
 export function checkoutFollower(checkout: Checkout): CheckoutFollower {
   const follower: CheckoutFollower = {
-    // Order and checkout in one statement (both checked); the event with the transaction's next one (deferWrites).
+    // Order and checkout inside the PaymentIntent's statement (each checked); the event with the next (deferWrites).
+    plannedCapture(customerId) {
+      const paid = plannedOrderTransition(checkout.orderId, "paid", { customerId }, (order) => (follower.order = order));
+      return {
+        writes: [paid, plannedCheckoutTransition(checkout.id, "complete")],
+        after: (tx) => deferWrites(tx, [plannedOrderEvent("order.paid", follower.order as Order)]),
+      };
+    },
+    // The same, where the payer is known only from the captured PaymentIntent: order and checkout in one statement.
     async captured(tx, pi) {
       const complete = plannedCheckoutTransition(checkout.id, "complete");
       const order = await transitionOrder(tx, checkout.orderId, "paid", { customerId: pi.customerId }, [complete]);
@@ -93,7 +101,7 @@ export async function applyCancel(tx: Db, checkout: Checkout): Promise<Checkout>
  * Locked-checkout preamble shared by capture, cancel and expiry: the charge engine settles a charge a crashed
  * request left behind, or asks the rail again about a processing one. Returns what it found, if anything
  * (`processing`: still undecided), and the checkout as it now is. `pendingAttempt`: whether a charge attempt is
- * pending, when read with the PaymentIntent under the lock (readPaymentIntentForCharge); unknown: looked up.
+ * pending, when read with the PaymentIntent under the lock (lib/checkouts/lock-checkout.ts lockCheckoutForCharge); unknown: looked up.
  */
 export async function recoverCrashedCharge(tx: Db, checkout: Checkout, pi: PaymentIntent, pendingAttempt?: boolean) {
   if (checkout.status !== "open") return { checkout, recovered: null };

@@ -5,7 +5,6 @@
 // processing) is asked about again, and refused while still undecided.
 import type { Db } from "../db";
 import { DomainError, PaymentDeclinedError } from "../errors";
-import { readPaymentIntentForCharge } from "../payments/find-payment-intent";
 import { serializeOrder } from "../orders/serialize";
 import { chargePayment } from "../payments/charge-payment";
 import { guarded, railFor } from "../rails";
@@ -16,7 +15,7 @@ import { appliedCharge, checkoutAsOwner, recoverCrashedCharge } from "./apply-ou
 import { refuseWhileProcessing } from "./closed-checkout-error";
 import { checkCapturable } from "./check-capturable";
 import { requireOpen } from "./closed-checkout-error";
-import { lockCheckout } from "./lock-checkout";
+import { lockCheckoutForCharge } from "./lock-checkout";
 import type { CaptureCheckoutInput } from "./schemas";
 
 export interface CaptureHooks {
@@ -53,8 +52,8 @@ export interface CaptureHooks {
 }
 
 export async function captureCheckout(tx: Db, scope: Scope, id: string, input: CaptureCheckoutInput, hooks: CaptureHooks = {}) {
-  const locked = await lockCheckout(tx, scope, id);
-  const { pi, pendingAttempt } = await readPaymentIntentForCharge(tx, locked.checkout.paymentIntentId);
+  const locked = await lockCheckoutForCharge(tx, scope, id);
+  const { pi, pendingAttempt } = locked;
 
   const { checkout, recovered } = await recoverCrashedCharge(tx, locked.checkout, pi, pendingAttempt);
   if (recovered?.kind === "paid") return serializeOrder(recovered.order); // the crashed capture's charge stands

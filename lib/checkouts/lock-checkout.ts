@@ -2,9 +2,9 @@
 // run one at a time), and says whether it is past its deadline by the database's clock: one statement.
 import { sqlIn, statement, type Db } from "../db";
 import { NotFoundError } from "../errors";
-import { Prisma, type Checkout } from "../generated/prisma/client";
+import { Prisma, type Checkout, type PaymentIntent } from "../generated/prisma/client";
 import type { Scope } from "../scope";
-import { selectList } from "../sql-model";
+import { columnOf, selectList } from "../sql-model";
 
 // By the primary key alone, the scope checked on the row (lib/customers/get-customer.ts says why).
 const LOCK_CHECKOUT = statement(
@@ -18,4 +18,40 @@ export async function lockCheckout(tx: Db, scope: Scope, id: string): Promise<{ 
   if (!row || row.merchantId !== scope.merchantId || row.livemode !== scope.livemode) throw new NotFoundError("checkout", id);
   const { overdue, ...checkout } = row;
   return { checkout, overdue };
+}
+
+// The lock, then the PaymentIntent read once it is held (migration 20261206200000_checkout_lock_for_charge says why a
+// function): one round trip. The PaymentIntent's fields come as "pi.<field>".
+const piList = Object.keys(Prisma.PaymentIntentScalarFieldEnum)
+  .map((field) => `(l.payment_intent).${columnOf(field)} AS "pi.${field}"`)
+  .join(", ");
+const LOCK_FOR_CHARGE = statement(
+  "checkout_lock_for_charge",
+  `SELECT ${selectList(Prisma.CheckoutScalarFieldEnum, "(l.checkout)")}, l.overdue, ${piList}, l.pending_attempt AS "pendingAttempt"
+     FROM checkout_lock_for_charge($1) l`,
+);
+
+/**
+ * lockCheckout, and its PaymentIntent read once the lock is held, with whether an attempt of it is pending (a charge
+ * a crashed request left: lib/payments/recover-charge.ts), in one round trip.
+ */
+export async function lockCheckoutForCharge(
+  tx: Db,
+  scope: Scope,
+  id: string,
+): Promise<{ checkout: Checkout; overdue: boolean; pi: PaymentIntent; pendingAttempt: boolean }> {
+  const [row] = await sqlIn(tx).rows<Record<string, unknown>>(LOCK_FOR_CHARGE, [id]);
+  if (!row || row.merchantId !== scope.merchantId || row.livemode !== scope.livemode) throw new NotFoundError("checkout", id);
+  const checkout: Record<string, unknown> = {};
+  const pi: Record<string, unknown> = {};
+  for (const [column, value] of Object.entries(row)) {
+    if (column.startsWith("pi.")) pi[column.slice(3)] = value;
+    else if (column in Prisma.CheckoutScalarFieldEnum) checkout[column] = value;
+  }
+  return {
+    checkout: checkout as Checkout,
+    overdue: row.overdue as boolean,
+    pi: pi as PaymentIntent,
+    pendingAttempt: row.pendingAttempt as boolean,
+  };
 }

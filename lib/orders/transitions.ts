@@ -1,7 +1,7 @@
 // Order lifecycle. The one place an order's status changes.
 import type { Db } from "../db";
 import { Prisma, type Order } from "../generated/prisma/client";
-import { transition, type PlannedWrite } from "../sql-model";
+import { plannedTransition, transition, type PlannedTransition, type PlannedWrite } from "../sql-model";
 import type { TransitionTable } from "../state-machine";
 
 export const ORDER_STATUSES = ["pending", "paid", "partially_refunded", "refunded", "canceled"] as const;
@@ -28,4 +28,12 @@ export function transitionOrder(
   before: readonly PlannedWrite[] = [],
 ): Promise<Order> {
   return transition<Order, OrderStatus>(tx, ORDERS, id, to, changes, before);
+}
+
+/**
+ * The same transition, planned to run fused before another write (lib/sql-model.ts transition's `before`, checked
+ * as this one checks its own); `take` gets the order as it moved it.
+ */
+export function plannedOrderTransition(id: string, to: OrderStatus, changes: Changes, take: (order: Order) => void): PlannedTransition {
+  return plannedTransition<OrderStatus, Order>(ORDERS, id, to, changes, take);
 }

@@ -18,7 +18,7 @@ type OwnerOptions = Omit<ApplyOptions, "rail" | "chargeKey">;
  * A crashed charge of `pi` (its attempt still pending), applied if the rail made it; null when there is none
  * (or the rail never took it: the attempt is closed as abandoned). `ownerFor` gives the owner's fields and
  * follower for the attempt's payment method; `pendingAttempt: false` when the caller read, under the owner's lock, that
- * none is pending (readPaymentIntentForCharge). Throws BusyError while that charge may still be in flight.
+ * none is pending (lib/checkouts/lock-checkout.ts lockCheckoutForCharge). Throws BusyError while that charge may still be in flight.
  */
 export async function recoverPendingCharge(
   tx: Db,
