@@ -46,6 +46,17 @@ export function payableNetwork(networks: PayableNetwork[], name: string, version
  * No chain is involved in test mode: the address only names the merchant as the recipient the payer signs for.
  */
 export function payToAddress(merchantId: string, livemode: boolean): `0x${string}` {
-  const digest = keccak256(toHex(`agent-payments/x402/pay-to/${livemode ? "live" : "test"}/${merchantId}`));
-  return getAddress(`0x${digest.slice(-40)}`);
+  const key = `${livemode ? "live" : "test"}/${merchantId}`;
+  let address = payToAddresses.get(key);
+  if (!address) {
+    const digest = keccak256(toHex(`agent-payments/x402/pay-to/${key}`));
+    address = getAddress(`0x${digest.slice(-40)}`);
+    if (payToAddresses.size >= MAX_PAY_TO_ADDRESSES) payToAddresses.clear();
+    payToAddresses.set(key, address);
+  }
+  return address;
 }
+
+/** The addresses derived in this process (two hashes each, on every paid request otherwise), a bounded cache. */
+const payToAddresses = new Map<string, `0x${string}`>();
+const MAX_PAY_TO_ADDRESSES = 10_000;

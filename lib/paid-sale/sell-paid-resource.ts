@@ -139,6 +139,10 @@ async function makeAnswer(
   if (resource.url === null) {
     const body = Buffer.from(JSON.stringify(resource.content ?? null));
     answer = { kind: "content", status: 200, contentType: "application/json", headers: made.receipt, body };
+    // The resource's own content is kept while the response goes out, not before it: a replay meanwhile waits on the
+    // lease this request holds, and one after a crash makes the same content again (nothing is forwarded twice).
+    void keep(answer);
+    return answerWith(headers, answer, paymentIntentId);
   } else {
     const forward = await forwardPaidRequest(req, resource, { paymentIntentId, payer: settled.payer, body: made.body }).catch(
       (err: unknown) => {

@@ -4,7 +4,7 @@
 // The extension hands `sign` the JWS signing input; ES256's JWS signature is WebCrypto's raw r || s.
 import type { Db } from "../db";
 import { didKeyId } from "./did-document";
-import { activeSigningKey } from "./signing-key";
+import { activeSigningKey, type ServiceSigningKey } from "./signing-key";
 
 export interface OfferReceiptSigner {
   kid: string;
@@ -14,7 +14,11 @@ export interface OfferReceiptSigner {
 }
 
 export async function offerReceiptSigner(db: Db): Promise<OfferReceiptSigner> {
-  const key = await activeSigningKey(db);
+  return offerReceiptSignerOf(await activeSigningKey(db));
+}
+
+/** The signer of a key the caller has already (receiptWithKey read it with the receipt). */
+export function offerReceiptSignerOf(key: ServiceSigningKey): OfferReceiptSigner {
   return {
     kid: didKeyId(key.kid),
     format: "jws",

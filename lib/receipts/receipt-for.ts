@@ -6,11 +6,12 @@
 import { SignJWT } from "jose";
 import { sqlIn, statement, type Db } from "../db";
 import { ConflictError, NotFoundError } from "../errors";
-import type { PaymentIntent } from "../generated/prisma/client";
+import { Prisma, type PaymentIntent } from "../generated/prisma/client";
 import { findPaymentIntent } from "../payments/find-payment-intent";
 import { receiptClaims } from "./receipt-claims";
 import { receiptMandateOf } from "./receipt-mandate";
-import { activeSigningKey } from "./signing-key";
+import { selectList } from "../sql-model";
+import { activeSigningKey, type ActiveKeyRow, type ServiceSigningKey } from "./signing-key";
 
 const CAPTURED = new Set(["captured", "settled", "refunded"]);
 
@@ -32,14 +33,16 @@ async function storedJws(db: Db, paymentIntentId: string): Promise<string | null
 
 /** The receipt of a PaymentIntent already read (its caller has checked whose it is). */
 export async function receiptOf(db: Db, pi: PaymentIntent): Promise<string> {
-  const stored = await storedJws(db, pi.id);
-  if (stored) return stored;
+  return (await storedJws(db, pi.id)) ?? signAndStore(db, pi, await activeSigningKey(db));
+}
+
+/** The first signing of a PaymentIntent's receipt (none stored when its caller read): stored, or the one that won. */
+async function signAndStore(db: Db, pi: PaymentIntent, key: ServiceSigningKey): Promise<string> {
   if (!hasReceipt(pi.status) || !pi.capturedAt)
     throw new ConflictError(`PaymentIntent ${pi.id} is ${pi.status}: only a captured payment has a receipt.`, {
       reason: "not_captured",
       status: pi.status,
     });
-  const key = await activeSigningKey(db);
   const jws = await new SignJWT({ ...receiptClaims(pi, await receiptMandateOf(db, pi)) })
     .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: "JWT" })
     .sign(key.privateKey);
@@ -57,4 +60,29 @@ export async function receiptFor(db: Db, paymentIntentId: string): Promise<strin
   const pi = await findPaymentIntent(db, paymentIntentId);
   if (!pi) throw new NotFoundError("payment_intent", paymentIntentId);
   return receiptOf(db, pi);
+}
+
+// The PaymentIntent, its stored receipt and the active key's row in one round trip (three statements otherwise).
+const RECEIPT_WITH_KEY = statement(
+  "receipt_with_key",
+  `SELECT ${selectList(Prisma.PaymentIntentScalarFieldEnum, "pi")}, r.jws AS "storedJws", k.kid AS "activeKid",
+          k.private_jwk_ciphertext AS "activeKeyCiphertext"
+     FROM payment_intents pi
+     LEFT JOIN receipts r ON r.payment_intent_id = pi.id
+     LEFT JOIN (SELECT kid, private_jwk_ciphertext FROM service_signing_keys WHERE active LIMIT 1) k ON true
+    WHERE pi.id = $1`,
+);
+
+/**
+ * receiptFor's JWS with the service's active key, for an answer that signs a receipt of its own too (x402's
+ * offer-receipt): one statement reads the PaymentIntent, its stored receipt and the key; a first signing inserts.
+ */
+export async function receiptWithKey(db: Db, paymentIntentId: string): Promise<{ jws: string; key: ServiceSigningKey }> {
+  type Row = PaymentIntent & { storedJws: string | null; activeKid: string | null; activeKeyCiphertext: string | null };
+  const [row] = await sqlIn(db).rows<Row>(RECEIPT_WITH_KEY, [paymentIntentId]);
+  if (!row) throw new NotFoundError("payment_intent", paymentIntentId);
+  const { storedJws: stored, activeKid, activeKeyCiphertext, ...pi } = row;
+  const read: ActiveKeyRow | null = activeKid ? { kid: activeKid, privateJwkCiphertext: activeKeyCiphertext } : null;
+  const key = await activeSigningKey(db, read);
+  return { jws: stored ?? (await signAndStore(db, pi, key)), key };
 }

@@ -25,8 +25,14 @@ const ACTIVE_KEY = statement(
   `SELECT kid, private_jwk_ciphertext AS "privateJwkCiphertext" FROM service_signing_keys WHERE active LIMIT 1`,
 );
 
-async function activeKeyRow(db: Db): Promise<{ kid: string; privateJwkCiphertext: string | null } | null> {
-  const [row] = await sqlIn(db).rows<{ kid: string; privateJwkCiphertext: string | null }>(ACTIVE_KEY, []);
+/** The active key's row: its kid and sealed private half (the SELECT of ACTIVE_KEY, or a statement joining it). */
+export interface ActiveKeyRow {
+  kid: string;
+  privateJwkCiphertext: string | null;
+}
+
+async function activeKeyRow(db: Db): Promise<ActiveKeyRow | null> {
+  const [row] = await sqlIn(db).rows<ActiveKeyRow>(ACTIVE_KEY, []);
   return row ?? null;
 }
 
@@ -48,9 +54,12 @@ function openOnce(kid: string, sealed: string): Promise<CryptoKey> {
   return key;
 }
 
-/** The active key, made on first use. */
-export async function activeSigningKey(db: Db): Promise<ServiceSigningKey> {
-  let row = await activeKeyRow(db);
+/**
+ * The active key, made on first use. `read`: its row, read already by the caller's own statement (null when no key is
+ * active yet): no statement of its own then.
+ */
+export async function activeSigningKey(db: Db, read?: ActiveKeyRow | null): Promise<ServiceSigningKey> {
+  let row = read ?? (await activeKeyRow(db));
   if (!row) {
     await insertActiveKey(db);
     row = await activeKeyRow(db);

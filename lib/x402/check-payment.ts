@@ -1,11 +1,12 @@
 // Offline verification of an x402 `exact` EVM payment against a merchant's requirements (docs/x402.md):
 // version, scheme, network, the requirements (asset, EIP-712 domain, payTo = the merchant's address, a whole
-// number of cents), then the EIP-712 TransferWithAuthorization signature (viem), the recipient, the time window
+// number of cents), then the EIP-712 TransferWithAuthorization signature (authorization-signature.ts), the recipient, the time window
 // and the value. The nonce's single use is the database's (authorizations.ts). The reasons are the x402
 // reference implementation's (@x402/evm) so stock clients and middleware understand them.
-import { getAddress, verifyTypedData } from "viem";
+import { getAddress } from "viem";
 import type { z } from "zod";
 import { MAX_AMOUNT } from "../money/limits";
+import { signedByFrom } from "./authorization-signature";
 import { atomicToCents, SCHEME } from "./networks";
 import { payableNetwork, type PayableNetwork } from "../chains/payable-networks";
 import { ExactEvmPayload, PayloadV1, PayloadV2, RequirementsV1, RequirementsV2 } from "./schemas";
@@ -57,17 +58,6 @@ export interface CheckInput {
 
 /** validBefore must leave this many seconds to settle (the reference facilitator's margin). */
 const VALID_BEFORE_MARGIN_SECONDS = 6n;
-
-const TRANSFER_WITH_AUTHORIZATION = {
-  TransferWithAuthorization: [
-    { name: "from", type: "address" },
-    { name: "to", type: "address" },
-    { name: "value", type: "uint256" },
-    { name: "validAfter", type: "uint256" },
-    { name: "validBefore", type: "uint256" },
-    { name: "nonce", type: "bytes32" },
-  ],
-} as const;
 
 function refuse(reason: string, message: string, networkName = "", payer?: string): RefusedPayment {
   return { ok: false, reason, message, networkName, ...(payer ? { payer } : {}) };
@@ -194,28 +184,6 @@ export async function checkPayment(input: CheckInput): Promise<PaymentCheck> {
 
   if (!exact.success) return refuse("invalid_payload", `Invalid exact EVM payload: ${issues(exact.error)}.`, networkName, payer);
   const { authorization, signature } = exact.data;
-  let signatureValid = false;
-  try {
-    signatureValid = await verifyTypedData({
-      address: getAddress(authorization.from),
-      domain: { name: extra.name, version: extra.version, chainId: network.chainId, verifyingContract: network.asset },
-      types: TRANSFER_WITH_AUTHORIZATION,
-      primaryType: "TransferWithAuthorization",
-      message: {
-        from: getAddress(authorization.from),
-        to: getAddress(authorization.to),
-        value: BigInt(authorization.value),
-        validAfter: BigInt(authorization.validAfter),
-        validBefore: BigInt(authorization.validBefore),
-        nonce: authorization.nonce as `0x${string}`,
-      },
-      signature: signature as `0x${string}`,
-    });
-  } catch {
-    signatureValid = false; // not a signature at all (wrong length, bad recovery byte)
-  }
-  if (!signatureValid)
-    return refuse("invalid_exact_evm_signature", "The EIP-712 signature does not verify for authorization.from.", networkName, payer);
   if (!sameAddress(authorization.to, req.payTo))
     return refuse(
       "invalid_exact_evm_recipient_mismatch",
@@ -240,6 +208,11 @@ export async function checkPayment(input: CheckInput): Promise<PaymentCheck> {
       payer,
     );
 
+  // The signature last: the cheap checks above refuse a wrong payment without the curve's work.
+  const domain = { name: extra.name, version: extra.version, chainId: network.chainId, verifyingContract: network.asset };
+  const signatureValid = await signedByFrom(domain, authorization, signature);
+  if (!signatureValid)
+    return refuse("invalid_exact_evm_signature", "The EIP-712 signature does not verify for authorization.from.", networkName, payer);
   const resourceUrl = version === 2 ? ((signed as PayloadV2).resource?.url ?? null) : ((req as RequirementsV1).resource ?? null);
   const description = version === 2 ? ((signed as PayloadV2).resource?.description ?? null) : ((req as RequirementsV1).description ?? null);
   const payment: VerifiedPayment = {

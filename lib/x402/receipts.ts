@@ -5,8 +5,8 @@
 // The payment stands whatever happens here: a receipt that cannot be signed now is left out (and can be fetched later).
 import { createReceiptJWS, OFFER_RECEIPT } from "@x402/extensions/offer-receipt";
 import type { Db } from "../db";
-import { offerReceiptSigner } from "../receipts/offer-receipt-signer";
-import { receiptFor } from "../receipts/receipt-for";
+import { offerReceiptSignerOf } from "../receipts/offer-receipt-signer";
+import { receiptFor, receiptWithKey } from "../receipts/receipt-for";
 
 export const SERVICE_RECEIPT = "service-receipt";
 
@@ -22,11 +22,12 @@ export interface SettledPayment {
 
 export async function settleReceipts(db: Db, paid: SettledPayment): Promise<Record<string, unknown>> {
   try {
-    const jws = await receiptFor(db, paid.paymentIntentId);
+    if (!paid.resourceUrl) return { [SERVICE_RECEIPT]: { jws: await receiptFor(db, paid.paymentIntentId) } };
+    // Both receipts by the same key, read with the PaymentIntent and its stored receipt in one statement.
+    const { jws, key } = await receiptWithKey(db, paid.paymentIntentId);
     const service = { [SERVICE_RECEIPT]: { jws } };
-    if (!paid.resourceUrl) return service;
     const { resourceUrl, payer, network, transaction } = paid;
-    const receipt = await createReceiptJWS({ resourceUrl, payer, network, transaction }, await offerReceiptSigner(db));
+    const receipt = await createReceiptJWS({ resourceUrl, payer, network, transaction }, offerReceiptSignerOf(key));
     return { [OFFER_RECEIPT]: { info: { receipt } }, ...service };
   } catch (err) {
     console.warn(`[x402] receipts of ${paid.paymentIntentId} not signed now:`, err instanceof Error ? err.message : err);

@@ -23,7 +23,17 @@ export interface PaymentIdentity {
 
 /** The hash of a payload as sent (canonical JSON: the same payload re-encoded is the same payment). */
 export function payloadHashOf(paymentPayload: unknown): string {
-  return createHash("sha256").update(canonicalJson(paymentPayload)).digest("hex");
+  return createHash("sha256").update(canonicalPayload(paymentPayload)).digest("hex");
+}
+
+/** A payload's canonical JSON, made once per decoded payload (a hosted resource's fingerprint and its claim's hash). */
+const canonicalTexts = new WeakMap<object, string>();
+
+export function canonicalPayload(paymentPayload: unknown): string {
+  if (paymentPayload === null || typeof paymentPayload !== "object") return canonicalJson(paymentPayload);
+  let text = canonicalTexts.get(paymentPayload);
+  if (text === undefined) canonicalTexts.set(paymentPayload, (text = canonicalJson(paymentPayload)));
+  return text;
 }
 
 /** The payment's identity, or why its payment-identifier is malformed (16-128 of [A-Za-z0-9_-]). */

@@ -9,7 +9,6 @@
 // pending) is in the service's error contract.
 import { BAZAAR } from "@x402/extensions/bazaar";
 import { declarePaymentIdentifierExtension, PAYMENT_IDENTIFIER } from "@x402/extensions/payment-identifier";
-import { canonicalJson } from "../canonical-json";
 import { getDb } from "../db";
 import { AnswerPendingError, ConflictError, SettlementPendingError } from "../errors";
 import type { PaidResource } from "../generated/prisma/client";
@@ -22,7 +21,7 @@ import { decodeHeader, encodeHeader, MAX_PAYMENT_HEADER_CHARS } from "./encoding
 import { centsToAtomic, MAX_TIMEOUT_SECONDS, SCHEME } from "./networks";
 import { payableNetworks, type PayableNetwork } from "../chains/payable-networks";
 import { settleReceipts } from "./receipts";
-import { PAYMENT_IDENTIFIER_CONFLICT } from "./replays";
+import { canonicalPayload, PAYMENT_IDENTIFIER_CONFLICT } from "./replays";
 import { settleVerifiedPayment } from "./settle";
 import { failedSettleResponse, settleFailureOf, UNEXPECTED_SETTLE_ERROR } from "./settle-failure";
 import type { SignedPayment } from "./settle-on-chain";
@@ -143,7 +142,7 @@ const x402Sale: SaleProtocol<Envelope, Payment, Refusal> = {
     if (version !== 1 && version !== 2) return refused("invalid_x402_version", `x402Version ${String(version)} is not supported (1 or 2).`);
     return { ok: true, value: { version, payload: decoded } };
   },
-  fingerprint: ({ payload }) => canonicalJson(payload),
+  fingerprint: ({ payload }) => canonicalPayload(payload),
   async verify(sale, { version, payload }, paidBefore) {
     const { resource } = sale;
     // Taken before (its answer is made again): checked against the terms it paid, not today's (a price or payout changed).

@@ -16,7 +16,7 @@ import { deferWrites, sqlIn, statement, type Db } from "../db";
 import type { Rail } from "../rails/rail";
 import type { ApprovalRequest } from "../generated/prisma/client";
 import type { Scope } from "../scope";
-import { lockSingleUse } from "../single-use";
+import type { SingleUseKind } from "../single-use";
 import type { ApprovalRoute } from "../spending-policies/enforce";
 import { approvalGate, approvalPendingRefusal, recordApprovedPayment } from "./await-approval";
 import { claimKeyOf, readClaim } from "./chain-claims";
@@ -49,10 +49,31 @@ const CLAIM = statement(
   `INSERT INTO x402_authorizations (network, asset, payer, nonce, merchant_id, livemode, value, payload_hash, payment_identifier)
    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING RETURNING nonce`,
 );
+/**
+ * The usual settlement's first statement, three in one round trip: the authorization's single-use lock TRIED
+ * (lib/single-use.ts), whether an approval request names it ($2; null when the sale does not wait for approvals), and
+ * its claim, inserted only when the lock is held and no request names it. The lock's CTE is volatile, so it runs once,
+ * before the insert that reads it. With a request, the claim waits for the approval gate (the rare case: a statement
+ * each). The primary key still decides single use: the insert conflicts with a claim committed by anyone.
+ */
+const LOCK_AND_CLAIM = statement(
+  "x402_lock_and_claim",
+  `WITH held AS (SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked),
+        gated AS (SELECT EXISTS (SELECT 1 FROM approval_requests WHERE x402_authorization = $2) AS approval),
+        claimed AS (
+          INSERT INTO x402_authorizations (network, asset, payer, nonce, merchant_id, livemode, value, payload_hash, payment_identifier)
+          SELECT $3::text, $4::text, $5::text, $6::text, $7::text, $8::boolean, $9::text, $10::text, $11::text
+            FROM held, gated WHERE held.locked AND NOT gated.approval
+          ON CONFLICT DO NOTHING RETURNING nonce)
+   SELECT held.locked, gated.approval, (SELECT nonce FROM claimed) IS NOT NULL AS claimed FROM held, gated`,
+);
 const CLAIM_PAID = statement(
   "x402_claim_paid",
   `UPDATE x402_authorizations SET payment_intent_id = $5 WHERE network = $1 AND asset = $2 AND payer = $3 AND nonce = $4`,
 );
+
+/** The single-use lock's kind of an authorization (lib/single-use.ts keys its locks `<kind>:<key>`). */
+const SINGLE_USE_KIND: SingleUseKind = "x402";
 
 export type Settlement =
   | { ok: true; paymentIntentId: string; orderId: string; replayed: boolean }
@@ -158,22 +179,29 @@ export async function settlePayment(
   if (merchant.livemode) throw new Error("settlePayment settles test mode only; live mode settles on chain (settle-on-chain.ts)");
   const key = claimKeyOf(payment);
   const keyText = `${key.network}:${key.asset}:${key.payer}:${key.nonce}`;
-  if (!(await lockSingleUse(tx, "x402", keyText))) return { ...nonceUsed(payment), busy: true }; // being settled right now
-  // Human approval (await-approval.ts): waiting, declined or expired answers here, before the claim: the nonce stays unspent.
-  const gate = sale.awaitApproval ? await approvalGate(tx, merchant, keyText, payment, sale.paidResourceId ?? null) : null;
-  if (gate?.kind === "pending") return { ...approvalPendingRefusal(payment, gate.request), approval: gate.request };
-  if (gate?.kind === "refused") return gate.refusal;
-  const approved = gate?.kind === "approved" ? gate.request : undefined;
   const claimKey = [key.network, key.asset, key.payer, key.nonce];
-  const inserted = await sqlIn(tx).rows<{ nonce: string }>(CLAIM, [
+  const claimValues = [
     ...claimKey,
     merchant.merchantId,
     merchant.livemode,
     payment.authorization.value,
     identity.payloadHash,
     identity.paymentIdentifier,
+  ];
+  const lockKey = `${SINGLE_USE_KIND}:${keyText}`;
+  const [first] = await sqlIn(tx).rows<{ locked: boolean; approval: boolean; claimed: boolean }>(LOCK_AND_CLAIM, [
+    lockKey,
+    sale.awaitApproval ? keyText : null,
+    ...claimValues,
   ]);
-  if (!inserted[0]) return settledBefore(tx, merchant, payment, sale, identity);
+  if (!first?.locked) return { ...nonceUsed(payment), busy: true }; // being settled right now
+  // Human approval (await-approval.ts): waiting, declined or expired answers here, before the claim: the nonce stays unspent.
+  const gate = first.approval ? await approvalGate(tx, merchant, keyText, payment, sale.paidResourceId ?? null) : null;
+  if (gate?.kind === "pending") return { ...approvalPendingRefusal(payment, gate.request), approval: gate.request };
+  if (gate?.kind === "refused") return gate.refusal;
+  const approved = gate?.kind === "approved" ? gate.request : undefined;
+  const claimed = first.claimed || (first.approval && (await sqlIn(tx).rows<{ nonce: string }>(CLAIM, claimValues)).length > 0);
+  if (!claimed) return settledBefore(tx, merchant, payment, sale, identity);
 
   const order = await captureSale(tx, merchant, payment, sale, { chargeKey: `x402:${keyText}`, approved });
   await deferWrites(tx, [{ statement: CLAIM_PAID, values: [...claimKey, order.paymentIntentId] }]); // with the next statement
