@@ -125,7 +125,8 @@ export interface PipelineOptions<B extends z.ZodType | undefined, Q extends z.Zo
    * known; the API-key step runs it inside its own statement, so authentication, rate limit, permission and the
    * route's work are ONE round trip (two with the Redis buckets), and the handler gets its row (`row`). A planner
    * that throws is an input error (after the refusals of step 2). The statement commits on its own, before the
-   * handler: such a route takes `idempotent: false` and `transaction: false` (and recognises its retries itself).
+   * handler: a mutating route with one takes `idempotent: false` and `transaction: false` (and recognises its
+   * retries itself); a read needs neither (GET /v1/customers/:id).
    */
   statement?: (input: StatementInput<Infer<B>, Infer<Q>>) => CallerQuery<unknown>;
 }
@@ -180,14 +181,16 @@ export function pipeline<C, B extends z.ZodType | undefined, Q extends z.ZodType
 ) {
   type Context = PipelineContext<C, Infer<B>, Infer<Q>, D>;
   const errorResult = steps.errorResult ?? toErrorResult;
-  if (options.statement && (options.idempotent !== false || options.transaction !== false))
-    throw new InvariantViolation("A route with a statement of its own takes idempotent: false and transaction: false.");
+  // A read (GET) claims nothing and opens no transaction: its statement needs neither option.
+  const statementFits = options.idempotent === false && options.transaction === false;
   return async (req: Request, nextContext?: NextContext): Promise<Response> => {
     const requestId = createId("request");
     const headers = new Headers({ "Request-Id": requestId, ...steps.headers });
     let claimId: string | null = null;
     try {
       const mutating = MUTATING.has(req.method);
+      if (options.statement && mutating && !statementFits)
+        throw new InvariantViolation("A mutating route with a statement of its own takes idempotent: false and transaction: false.");
       let input: Input<Infer<B>, Infer<Q>> | undefined;
       let inputError: unknown;
       let statement: CallerQuery<unknown> | undefined;
