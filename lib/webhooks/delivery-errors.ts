@@ -19,20 +19,23 @@ export type DeliveryErrorClass = (typeof DELIVERY_ERROR_CLASSES)[number];
 
 /** The message request-filtering-agent fails a connection with (it sets no error code). */
 const BLOCKED = /is not allowed\. Because/;
+/** undici's time-outs: connecting, the answer's headers, its body. */
+const UNDICI_TIMEOUT = /^UND_ERR_(CONNECT|HEADERS|BODY)_TIMEOUT$/;
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|EPROTO$|HOSTNAME_MISMATCH$)/;
 const DNS_CODE = /^(ENOTFOUND|EAI_\w+|ENODATA|ESERVFAIL|EREFUSED|ENONAME|EBADNAME)$/;
 
-/** The class of an error a send failed with (http.request's `error` event). */
+/** The class of an error a send failed with (node:http's or undici's). */
 export function classifySendError(err: unknown): DeliveryErrorClass {
   const code =
     typeof err === "object" && err !== null && typeof (err as { code?: unknown }).code === "string" ? (err as { code: string }).code : "";
   const message = err instanceof Error ? err.message : String(err);
-  if (BLOCKED.test(message)) return "blocked_address";
+  if (code === "ERR_BLOCKED_ADDRESS" || BLOCKED.test(message)) return "blocked_address";
   if (code === "ECONNREFUSED") return "connection_refused";
-  if (code === "ETIMEDOUT" || code === "ESOCKETTIMEDOUT") return "timeout";
+  if (code === "ETIMEDOUT" || code === "ESOCKETTIMEDOUT" || UNDICI_TIMEOUT.test(code)) return "timeout";
   if (DNS_CODE.test(code)) return "dns_error";
   if (TLS_CODE.test(code)) return "tls_error";
-  if (code === "ECONNRESET" || code === "EPIPE" || code === "ECONNABORTED" || /socket hang up/.test(message)) return "connection_reset";
+  if (code === "ECONNRESET" || code === "EPIPE" || code === "ECONNABORTED" || code === "UND_ERR_SOCKET" || /socket hang up/.test(message))
+    return "connection_reset";
   return "connection_error";
 }
 

@@ -109,6 +109,14 @@ describe("delivery error classes", () => {
       classifySendError(new Error("DNS lookup 10.0.0.5(family:4, host:internal) is not allowed. Because, It is private IP address.")),
     ).toBe("blocked_address");
     expect(classifySendError(nodeError("EHOSTUNREACH", "connect EHOSTUNREACH 10.9.9.9:22"))).toBe("connection_error");
+    // undici's (the sender's client) and the sender's own address policy
+    expect(classifySendError(nodeError("UND_ERR_CONNECT_TIMEOUT", "Connect Timeout Error (attempted address: 10.0.0.5:443)"))).toBe(
+      "timeout",
+    );
+    expect(classifySendError(nodeError("UND_ERR_HEADERS_TIMEOUT"))).toBe("timeout");
+    expect(classifySendError(nodeError("UND_ERR_BODY_TIMEOUT"))).toBe("timeout");
+    expect(classifySendError(nodeError("UND_ERR_SOCKET", "other side closed"))).toBe("connection_reset");
+    expect(classifySendError(nodeError("ERR_BLOCKED_ADDRESS", "refused"))).toBe("blocked_address");
   });
 
   it("attempts logged before classes were stored are shown as their class", async () => {
