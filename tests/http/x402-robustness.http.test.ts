@@ -7,7 +7,7 @@
 import { x402Client } from "@x402/core/client";
 import { HTTPFacilitatorClient } from "@x402/core/server";
 import { decodePaymentResponseHeader, wrapFetchWithPayment } from "@x402/fetch";
-import { ExactEvmScheme } from "@x402/evm";
+import { authorizationTypes, ExactEvmScheme } from "@x402/evm";
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../lib/db";
@@ -48,17 +48,6 @@ async function signedFor(resourceId: string, account: PrivateKeyAccount = privat
   return { payload: JSON.parse(JSON.stringify(payload)), required, account };
 }
 
-const TYPES = {
-  TransferWithAuthorization: [
-    { name: "from", type: "address" },
-    { name: "to", type: "address" },
-    { name: "value", type: "uint256" },
-    { name: "validAfter", type: "uint256" },
-    { name: "validBefore", type: "uint256" },
-    { name: "nonce", type: "bytes32" },
-  ],
-} as const;
-
 /** A v2 payload signed by hand (what the client would never make: an expired window, another chain). */
 async function handSigned(options: {
   to: string;
@@ -83,7 +72,7 @@ async function handSigned(options: {
   const name = options.name ?? "USDC";
   const signature = await account.signTypedData({
     domain: { name, version: "2", chainId: options.chainId ?? 84532, verifyingContract: asset as `0x${string}` },
-    types: TYPES,
+    types: authorizationTypes,
     primaryType: "TransferWithAuthorization",
     message: {
       ...authorization,

@@ -1,21 +1,13 @@
 // The hand-written EIP-712 check of x402's TransferWithAuthorization (lib/x402/authorization-signature.ts) against
 // viem's: the same digest for any authorization and domain, the same answer for good, forged and malformed signatures.
 import { randomBytes } from "node:crypto";
+import { authorizationTypes } from "@x402/evm";
 import { hashTypedData, toHex, verifyTypedData } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { signedByFrom, transferAuthorizationDigest, type TransferAuthorization } from "@/lib/x402/authorization-signature";
 
-const types = {
-  TransferWithAuthorization: [
-    { name: "from", type: "address" },
-    { name: "to", type: "address" },
-    { name: "value", type: "uint256" },
-    { name: "validAfter", type: "uint256" },
-    { name: "validBefore", type: "uint256" },
-    { name: "nonce", type: "bytes32" },
-  ],
-} as const;
+const types = authorizationTypes; // @x402/evm's own EIP-712 type
 const domains = [
   { name: "USDC", version: "2", chainId: 84532, verifyingContract: "0x036CbD53842c5426634e7929541eC2318f3dCF7e" },
   { name: "USD Coin", version: "2", chainId: 8453, verifyingContract: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913" },
