@@ -126,7 +126,8 @@ async function answerRpc(req: Request, principal: Caller, merchantId: string, he
   } catch (err) {
     return rpcError(400, mapError(err).code, mapError(err).message, headers);
   }
-  const result = SUBSCRIBE_METHODS.has(methodOf(text))
+  const method = methodOf(text);
+  const result = SUBSCRIBE_METHODS.has(method)
     ? await withSubscriptionSlot(principal, () => transport.handle(text, context))
     : await transport.handle(text, context);
   const setActivated = () => {
@@ -141,7 +142,6 @@ async function answerRpc(req: Request, principal: Caller, merchantId: string, he
     const errorOf = (err: unknown) => ({ jsonrpc: "2.0", id: requestIdOf(text), error: mapError(err) });
     if (!first.ok) return jsonResponse(errorOf(first.err), headers);
     setActivated();
-    const method = methodOf(text);
     const drain = method === "SendStreamingMessage" || method === "message/stream";
     return sseResponse(stream, first.first, headers, {
       drain,
