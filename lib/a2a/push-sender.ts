@@ -86,16 +86,17 @@ function chains(): Map<string, Promise<void>> {
 export class SignedPushNotificationSender implements PushNotificationSender {
   constructor(private readonly store: PushNotificationStore) {}
 
+  // The SDK calls send() for each event without awaiting it: the event takes its place in the task's chain at once,
+  // before any await, and its configs are read inside the chain, so a later event's read cannot overtake it.
   async send(event: StreamResponse, context: ServerCallContext, task?: Task): Promise<void> {
     const taskId = taskIdOf(event);
     if (!taskId) return;
-    const configs = await this.store.loadWithMetadata!(taskId, context);
-    if (configs.length === 0) return;
     const previous = chains().get(taskId) ?? Promise.resolve();
     const next = previous
       .catch(() => undefined)
-      .then(() =>
-        Promise.all(
+      .then(async () => {
+        const configs = await this.store.loadWithMetadata!(taskId, context);
+        await Promise.all(
           configs.map(async ({ config, wireVersion }) => {
             const { body } = (serializers[wireVersion] ?? serializers["1.0"]).serialize(event, task);
             const signature = await signDelivery(config.url, taskId, body);
@@ -106,8 +107,8 @@ export class SignedPushNotificationSender implements PushNotificationSender {
             if (config.token) headers[LEGACY_TOKEN_HEADER] = config.token;
             await deliver(config.url, body, headers);
           }),
-        ).then(() => undefined),
-      );
+        );
+      });
     chains().set(taskId, next);
     await next.finally(() => {
       if (chains().get(taskId) === next) chains().delete(taskId);
