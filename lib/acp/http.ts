@@ -1,6 +1,6 @@
-// The /acp routes' composition of the request pipeline (docs/acp.md "Headers, errors, idempotency"): the service's
-// API-key step (auth -> rate limit -> permission -> idempotency claim, lib/http/authenticate.ts) behind ACP's own
-// checks, and ACP's error formatter:
+// The /acp routes' composition of the request pipeline (docs/acp.md "Headers, errors, idempotency"): ACP's own
+// checks, the service's API-key step (auth -> rate limit -> permission, lib/http/authenticate.ts), the request's
+// signature (lib/acp/signing.ts), then the idempotency claim; and ACP's error formatter:
 //  - `API-Version` required and one of SUPPORTED_API_VERSIONS (else 400 with `supported_versions`);
 //  - `Idempotency-Key` required on every POST (400 idempotency_key_required), scoped to the endpoint path
 //    (the same key on two paths is two requests), replayed with `Idempotent-Replayed: true`; a reused key with
@@ -20,12 +20,13 @@ import { byApiKey } from "../http/authenticate";
 import { toErrorResult, type ErrorBody, type HttpResult } from "../http/errors";
 import { pipeline, type Authenticate, type Infer, type Steps } from "../http/pipeline";
 import { parseJsonBody, UNREADABLE_BODY } from "../http/read-body";
-import { IDEMPOTENCY_IN_FLIGHT, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_REUSED } from "../idempotency/claims";
+import { sql } from "../db";
+import { claim, IDEMPOTENCY_IN_FLIGHT, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_REUSED } from "../idempotency/claims";
 import type { Permission } from "../merchants/permissions";
 import type { Caller } from "../scope";
 import { parseOrThrow } from "../validation/parse";
 import { SUPPORTED_API_VERSIONS, type AcpError, type AcpVersion } from "./schemas";
-import { verifyRequestSignature } from "./signing";
+import { signingKeysQuery, verifyRequestSignature, type SigningKeysRow } from "./signing";
 
 const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -101,14 +102,23 @@ function pathScopedKey(req: Request, key: string): string {
   return `acp:${digest}`;
 }
 
-/** ACP's authentication step: its header checks, then the API key's (limit, permission, the path-scoped claim). */
-const byAcpKey: Authenticate<Caller> = async (req, headers, claimRequest, permission) => {
+/**
+ * ACP's authentication step: its header checks; the API key (limit, permission) with the merchant's signing keys in
+ * the same statement; the request's signature (lib/acp/signing.ts); and only then the path-scoped claim. A request
+ * refused by any of them (401, 403, 429) claims and stores nothing (as Stripe: a 401 never touches idempotency), so
+ * a badly signed request cannot take the Idempotency-Key of the genuine one and answer it with its 401.
+ */
+const byAcpKey: Authenticate<Caller> = async (req, headers, claimRequest, permission, _route, rawBody) => {
   echoHeaders(req, headers);
   checkAcpHeaders(req);
-  const scoped = claimRequest && { ...claimRequest, key: pathScopedKey(req, claimRequest.key) };
-  return byApiKey(req, headers, scoped, permission).catch((err: unknown) => {
+  const { caller, row } = await byApiKey(req, headers, undefined, permission, signingKeysQuery);
+  verifyRequestSignature((row as SigningKeysRow).acp_signing_jwks ?? [], req, rawBody);
+  if (!claimRequest) return { caller };
+  const scope = { apiKeyId: caller.apiKeyId, livemode: caller.livemode, key: pathScopedKey(req, claimRequest.key) };
+  const outcome = await claim(sql(), scope, claimRequest.fingerprint).catch((err: unknown) => {
     throw conflictAtVersion(err, apiVersionOf(req));
   });
+  return { caller, claim: outcome };
 };
 
 /** The versions whose checkout API answers a reused key with another body 422 (2026-04-17's idempotency rules). */
@@ -221,13 +231,8 @@ export function acpRoute<B extends z.ZodType | undefined = undefined>(
   handler: (ctx: AcpContext<Infer<B>>) => unknown,
 ) {
   const { kind, ...rest } = options;
-  return pipeline<Caller, B, undefined, "prisma">(
-    STEPS[kind],
-    { ...rest, bodyLimitBytes: BODY_LIMIT_BYTES },
-    async ({ caller, ...ctx }) => {
-      await verifyRequestSignature(ctx.tx, caller, ctx.req, ctx.rawBody); // when the merchant configured a key (lib/acp/signing.ts)
-      return handler({ ...ctx, principal: caller, version: apiVersionOf(ctx.req) });
-    },
+  return pipeline<Caller, B, undefined, "prisma">(STEPS[kind], { ...rest, bodyLimitBytes: BODY_LIMIT_BYTES }, ({ caller, ...ctx }) =>
+    handler({ ...ctx, principal: caller, version: apiVersionOf(ctx.req) }),
   );
 }
 

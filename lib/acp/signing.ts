@@ -10,12 +10,13 @@
 //    request: its Idempotency-Key answers it).
 // Verified only while the merchant has an unrevoked key in this mode (lib/acp/signing-keys.ts); otherwise requests
 // are accepted as before. Refusals are 401 in ACP's flat shape: signature_required, invalid_timestamp,
-// invalid_signature.
+// invalid_signature. The check is part of ACP's authentication step (lib/acp/http.ts), before the Idempotency-Key
+// is claimed: the keys are read inside the API-key statement (SIGNING_KEYS), so a refused request claims and stores
+// nothing, and its key stays free for the genuine request.
 import { createPublicKey, verify, type KeyObject } from "node:crypto";
 import { canonicalJson } from "../canonical-json";
-import type { Db } from "../db";
+import { callerStatement, type CallerQuery } from "../db";
 import { DomainError } from "../errors";
-import type { Scope } from "../scope";
 import type { SigningJwk } from "./signing-keys";
 
 export const MAX_SKEW_SECONDS = 300;
@@ -28,12 +29,26 @@ export function signingInput(method: string, path: string, timestamp: string, bo
   return Buffer.from(canonicalJson({ body: body ?? null, method: method.toUpperCase(), path, timestamp }), "utf8");
 }
 
-/** Refuses the request unless it is signed by one of the merchant's ACP signing keys (when it has any). */
-export async function verifyRequestSignature(db: Db, scope: Scope, req: Request, rawBody: string | undefined): Promise<void> {
-  const keys = await db.acpSigningKey.findMany({
-    where: { merchantId: scope.merchantId, livemode: scope.livemode, revokedAt: null },
-    select: { publicJwk: true },
-  });
+/** The row of SIGNING_KEYS: the public JWKs of the caller's unrevoked ACP signing keys (none: `[]`). */
+export interface SigningKeysRow {
+  acp_signing_jwks: SigningJwk[] | null;
+}
+
+/** The caller's unrevoked signing keys, a caller statement (lib/db.ts): run inside the API-key statement. */
+const SIGNING_KEYS = callerStatement<SigningKeysRow>("acp_signing_keys_of_caller", 0, {
+  select: `SELECT (SELECT COALESCE(json_agg(s.public_jwk), '[]'::json) FROM acp_signing_keys s, caller
+                    WHERE s.merchant_id = caller.merchant_id AND s.livemode = caller.livemode AND s.revoked_at IS NULL
+                  ) AS acp_signing_jwks`,
+});
+
+export const signingKeysQuery: CallerQuery<SigningKeysRow> = { statement: SIGNING_KEYS, values: [] };
+
+/**
+ * Refuses the request unless it is signed by one of `keys`, the merchant's ACP signing keys (when it has any).
+ * `rawBody`: the body's text as received (undefined without one, or when it could not be read); a body that is not
+ * JSON cannot be what was signed.
+ */
+export function verifyRequestSignature(keys: SigningJwk[], req: Request, rawBody: string | undefined): void {
   if (keys.length === 0) return;
   const signature = req.headers.get("signature");
   const timestamp = req.headers.get("timestamp");
@@ -41,11 +56,20 @@ export async function verifyRequestSignature(db: Db, scope: Scope, req: Request,
     throw refusal("signature_required", "This merchant requires signed ACP requests: send Signature and Timestamp.");
   checkFresh(timestamp);
   if (!BASE64URL.test(signature)) throw refusal("invalid_signature", "The Signature header is not base64url.");
-  const body = rawBody ? (JSON.parse(rawBody) as unknown) : null; // the pipeline parsed it already: valid JSON
-  const data = signingInput(req.method, new URL(req.url).pathname, timestamp, body);
+  const data = signingInput(req.method, new URL(req.url).pathname, timestamp, signedBody(rawBody));
   const bytes = Buffer.from(signature, "base64url");
-  if (!keys.some(({ publicJwk }) => verifiesWith(publicJwk as SigningJwk, data, bytes))) {
+  if (!keys.some((jwk) => verifiesWith(jwk, data, bytes))) {
     throw refusal("invalid_signature", "The Signature does not verify with any of the merchant's ACP signing keys.");
+  }
+}
+
+/** The parsed body the signature covers (null without one); a body that is not JSON cannot verify. */
+function signedBody(rawBody: string | undefined): unknown {
+  if (!rawBody) return null;
+  try {
+    return JSON.parse(rawBody) as unknown;
+  } catch {
+    throw refusal("invalid_signature", "The request body is not JSON, so no signature over it can verify.");
   }
 }
 

@@ -66,6 +66,8 @@ export type Authenticate<C> = (
   claimRequest?: ClaimRequest,
   permission?: Permission,
   route?: CallerQuery<unknown>,
+  /** The body's text as received, when it was read (what a request signature covers, lib/acp/signing.ts). */
+  rawBody?: string,
 ) => Promise<Authenticated<C>>;
 
 /** A composition: its authentication step, and whether its callers' Idempotency-Keys are claimed. */
@@ -194,17 +196,22 @@ export function pipeline<C, B extends z.ZodType | undefined, Q extends z.ZodType
       let input: Input<Infer<B>, Infer<Q>> | undefined;
       let inputError: unknown;
       let statement: CallerQuery<unknown> | undefined;
+      // Kept when a later input check fails: a signature over the request is still checked (authentication first).
+      let rawBody: string | undefined;
       try {
         const claimable = mutating && steps.claims && options.idempotent !== false && !options.rawInput;
-        const read = options.rawInput
-          ? await rawInput<Infer<B>, Infer<Q>>(nextContext)
-          : await readInput(req, nextContext, claimable, options);
+        let read: Input<Infer<B>, Infer<Q>>;
+        if (options.rawInput) read = await rawInput<Infer<B>, Infer<Q>>(nextContext);
+        else {
+          if (mutating) rawBody = await readBodyText(req, options.bodyLimitBytes ?? env.BODY_LIMIT_BYTES);
+          read = await readInput(req, rawBody, nextContext, claimable, options);
+        }
         statement = options.statement?.({ body: read.body, query: read.query, params: read.params, req });
         input = read;
       } catch (err) {
         inputError = err;
       }
-      const authenticated = await steps.authenticate(req, headers, input?.claimRequest, options.permission, statement);
+      const authenticated = await steps.authenticate(req, headers, input?.claimRequest, options.permission, statement, rawBody);
       if (statement && authenticated.row === undefined)
         throw new InvariantViolation("This composition's authentication does not run a route's statement.");
       if (authenticated.claim?.kind === "replay") {
@@ -378,15 +385,14 @@ async function outcomeOf(
   return settled.ok ? toResult(settled.value, defaultStatus) : errorResult(settled.error);
 }
 
-/** Body (size, JSON, schema), query, path ids and the idempotency claim to make; throws the first problem. */
+/** Body (JSON, schema; its text read already), query, path ids and the idempotency claim to make; throws the first problem. */
 async function readInput<B extends z.ZodType | undefined, Q extends z.ZodType | undefined>(
   req: Request,
+  rawBody: string | undefined,
   nextContext: NextContext | undefined,
   claimable: boolean,
-  options: { body?: B; query?: Q; bodyLimitBytes?: number },
+  options: { body?: B; query?: Q },
 ): Promise<Input<Infer<B>, Infer<Q>>> {
-  const mutating = MUTATING.has(req.method);
-  const rawBody = mutating ? await readBodyText(req, options.bodyLimitBytes ?? env.BODY_LIMIT_BYTES) : undefined;
   const parsedBody = rawBody === undefined ? undefined : parseJsonBody(rawBody);
   rejectNul(parsedBody, "request body");
   const body = (options.body ? parseOrThrow(options.body, parsedBody) : undefined) as Infer<B>;

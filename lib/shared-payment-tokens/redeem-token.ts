@@ -8,15 +8,21 @@
 //   409 token_in_use at once (lockSingleUse, lib/single-use.ts: it never waits on a connection), and every later
 //   one 410 token_redeemed.
 // - A declined charge commits (PaymentIntent failed, 402) and leaves the token active: nothing moved.
+// - A token whose charge waits for the payer's approval (lib/approvals) is held by that request: any other
+//   redemption meanwhile, on any path and of any amount (one below the approval threshold too), is 409
+//   approval_pending naming the request, nothing charged. Otherwise a smaller charge could spend the single-use
+//   token while the person decides, and the request they approve could then never be paid. Read under the
+//   token's locks, so a request committed by the redemption before is seen.
 // - A token minted for any merchant is bound to the first merchant that tries it, a declined try included
 //   (bindToMerchant); from then on it is that merchant's alone.
 // - Crash safety: the rail's charge key is `<token>:<n>:<amount>`, n counting committed tries. A process that dies
 //   after the rail charged rolls everything back, n included, so the retry charges under the SAME key and
 //   the rail answers with the first charge instead of taking the money twice (charge-attempts.ts).
+import { pendingRequestOfToken } from "../approvals/store";
 import { captureCheckout } from "../checkouts/capture-checkout";
 import { openCheckout, type CheckoutOrigin } from "../checkouts/open-checkout";
 import type { Db } from "../db";
-import { DomainError, ForbiddenError, GoneError } from "../errors";
+import { ConflictError, DomainError, ForbiddenError, GoneError } from "../errors";
 import { getPaymentIntent } from "../checkouts/read-orders-and-payments";
 import type { PaymentSource } from "../payment-sources";
 import type { Scope } from "../scope";
@@ -62,6 +68,7 @@ export async function redeemToken(tx: Db, merchant: Scope, id: string, input: Re
       ...(mine && token.paymentIntentId ? { paymentIntentId: token.paymentIntentId } : {}),
     });
   }
+  if (!options.approvedCheckoutId) await refuseWhileAwaitingApproval(tx, id);
   if (token.acpCheckoutSessionId !== null && token.acpCheckoutSessionId !== options.acpCheckoutSessionId) {
     throw scopeRefusal(
       "checkout_session_mismatch",
@@ -129,6 +136,16 @@ async function bindToMerchant(tx: Db, id: string, boundTo: string | null, mercha
   const bound = await tx.$executeRaw`
     UPDATE shared_payment_tokens SET merchant_id = ${merchantId}, updated_at = now() WHERE id = ${id} AND merchant_id IS NULL`;
   return bound === 1 ? merchantId : null;
+}
+
+/** 409 approval_pending when the token's charge waits for the payer's approval (an unexpired pending request). */
+async function refuseWhileAwaitingApproval(tx: Db, id: string): Promise<void> {
+  const waiting = await pendingRequestOfToken(tx, id);
+  if (!waiting || waiting.expiresAt <= new Date()) return; // past its deadline it can no longer be approved
+  throw new ConflictError(
+    `Shared payment token ${id} waits for the payer's approval (${waiting.id}) until ${waiting.expiresAt.toISOString()}; it pays nothing else meanwhile, and nothing was charged.`,
+    { reason: "approval_pending", approvalRequestId: waiting.id, expiresAt: waiting.expiresAt.toISOString() },
+  );
 }
 
 /** The agent that pays: the token's, or the one its carrying credential names; two different ones are refused. */

@@ -4,7 +4,7 @@
 // { body, method, path, timestamp }) and a fresh Timestamp: unsigned, badly signed, signed for another body or
 // stale requests are 401 in ACP's flat error shape; revoking the key turns the check off again. The signatures are
 // made here with node:crypto and a canonical JSON written here, not with the service's code.
-import { generateKeyPairSync, sign, type KeyObject } from "node:crypto";
+import { generateKeyPairSync, randomUUID, sign, type KeyObject } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { acpCall } from "../helpers/acp";
 import { createProduct, delegateBody, expectValid } from "../helpers/acp-edges";
@@ -43,6 +43,8 @@ interface Signed {
   timestamp?: string;
   /** Sign this body instead of the one sent (a tampered request). */
   signedBody?: unknown;
+  /** Idempotency-Key (default: a fresh one on POST). */
+  idem?: string;
 }
 
 function signedCall(method: string, path: string, body: unknown, s: Signed = {}) {
@@ -50,7 +52,7 @@ function signedCall(method: string, path: string, body: unknown, s: Signed = {})
   const headers = s.key
     ? { Signature: signature(s.key, method, path, timestamp, s.signedBody === undefined ? body : s.signedBody), Timestamp: timestamp }
     : undefined;
-  return acpCall(method, path, { key: m.testKey, body, headers });
+  return acpCall(method, path, { key: m.testKey, body, headers, idem: s.idem });
 }
 
 const cart = () => ({ items: [{ id: productId, quantity: 1 }] });
@@ -163,6 +165,43 @@ describe("ACP request signing", () => {
       { key: ec.privateKey },
     );
     expect(delegateSigned.status).toBe(201);
+  });
+
+  it("configured: a refused request claims nothing, so its Idempotency-Key still serves the genuine request", async () => {
+    // As Stripe: a 401 never touches idempotency. Were the refusal stored under K, the genuine request with K would
+    // get that 401 replayed.
+    for (const [path, body] of [
+      ["/acp/checkout_sessions", cart()],
+      [
+        "/acp/agentic_commerce/delegate_payment",
+        delegateBody(
+          m.merchantId,
+          (await signedCall("POST", "/acp/checkout_sessions", cart(), { key: ed.privateKey })).body.id,
+          "4242424242424242",
+          800,
+        ),
+      ],
+    ] as const) {
+      const idem = randomUUID();
+      const unsigned = await signedCall("POST", path, body, { idem });
+      expect(unsigned.status).toBe(401);
+      const forged = await signedCall("POST", path, body, { idem, key: stranger.privateKey });
+      expect(forged.status, JSON.stringify(forged.body)).toBe(401);
+      expect(forged.body.code).toBe("invalid_signature");
+      expect(forged.headers.get("idempotent-replayed")).toBeNull();
+
+      const genuine = await signedCall("POST", path, body, { idem, key: ed.privateKey });
+      expect(genuine.status, JSON.stringify(genuine.body)).toBe(201);
+      expect(genuine.headers.get("idempotent-replayed")).toBeNull();
+      // The genuine request's retry (signed afresh) is answered with its first answer; a forged one still 401.
+      const retry = await signedCall("POST", path, body, { idem, key: ec.privateKey });
+      expect(retry.status).toBe(201);
+      expect(retry.headers.get("idempotent-replayed")).toBe("true");
+      expect(retry.body.id).toBe(genuine.body.id);
+      const forgedAfter = await signedCall("POST", path, body, { idem, key: stranger.privateKey });
+      expect(forgedAfter.status).toBe(401);
+      expect(forgedAfter.body.code).toBe("invalid_signature");
+    }
   });
 
   it("another merchant without keys is unaffected; revoking the keys turns the check off", async () => {

@@ -5,10 +5,14 @@
 //   decision (the first answer, as Stripe replays); a fresh key meanwhile is 409 naming the request; approved, the
 //   approval's capture is the redemption (one charge) and a fresh key is 410 token_redeemed naming that payment.
 //   Declined: nothing charged, and the token may try again (a new request). Concurrent redemptions open one request.
+//   While it waits the token pays nothing else, not even a charge below the threshold (409 naming the request).
 // - POST /mpp/verify with a credential of the merchant's own mppx/server (the real mppx client): the same 402, the
 //   same credential again while it waits the same answer; approved, the same credential answers the approval's
 //   payment as a replay (never a second charge); a fresh credential with the token is refused (token_redeemed).
+//   Through the SDK's serviceServerMethod, the merchant's mppx answers the held charge 402 with the approval
+//   request's id in its problem's details (the payer follows it), and the approved credential is paid.
 import { randomUUID } from "node:crypto";
+import { Receipt } from "mppx";
 import { Mppx as ClientMppx } from "mppx/client";
 import { Mppx as ServerMppx } from "mppx/server";
 import { ServiceClient } from "agent-payments-sdk";
@@ -109,6 +113,28 @@ describe("POST /v1/shared_payment_tokens/:id/redeem above the approval threshold
     expect(await shopCharges()).toBe(before + 1);
   });
 
+  it("a token whose charge waits pays nothing else meanwhile, even below the threshold: 409 naming the request; the approval is the one charge", async () => {
+    const before = await shopCharges();
+    const token = await mintSpt();
+    const requestId = expectPending(await redeem(token));
+    // $0.20 needs no approval (threshold $0.30): were the token free, it would be spent here, and the request the
+    // payer then approves could never be paid.
+    const smaller = await redeem(token, randomUUID(), 20);
+    expect(smaller.status, JSON.stringify(smaller.body)).toBe(409);
+    expect(smaller.body.error).toMatchObject({ code: "CONFLICT", details: { reason: "approval_pending", approvalRequestId: requestId } });
+    expect(Date.parse(smaller.body.error.details.expiresAt)).toBeGreaterThan(Date.now());
+    expect(await shopCharges()).toBe(before);
+    const held = await call("GET", `/v1/shared_payment_tokens/${token}`, { key: payer.testKey });
+    expect(held.body.status).toBe("active");
+
+    const approved = await decide(requestId, "approve");
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    expect(approved.body).toMatchObject({ status: "approved", paymentIntentId: expect.stringMatching(/^pi_/) });
+    const pi = await call("GET", `/v1/payment_intents/${approved.body.paymentIntentId}`, { key: shop.testKey });
+    expect(pi.body.amount).toBe(50);
+    expect(await shopCharges()).toBe(before + 1);
+  });
+
   it("declined: nothing charged, the checkout canceled; the token may try again and waits for a new approval", async () => {
     const before = await shopCharges();
     const token = await mintSpt();
@@ -189,6 +215,48 @@ describe("POST /mpp/verify above the approval threshold", () => {
     const fresh = await verify(await credentialFor(token));
     expect(fresh.status, JSON.stringify(fresh.body)).toBe(410);
     expect(fresh.body.error.details.reason).toBe("token_redeemed");
+    expect(await shopCharges()).toBe(before + 1);
+  });
+
+  it("through serviceServerMethod (the merchant's mppx/server): the 402 names the approval request, which the payer can follow", async () => {
+    const before = await shopCharges();
+    const token = await mintSpt();
+    const charge = (authorization?: string) =>
+      server().charge({ amount: "50", currency: "usd", recipient: shop.merchantId, description: "Report" })(
+        new Request("http://shop.test/report", authorization ? { headers: { Authorization: authorization } } : undefined),
+      );
+    const unpaid = await charge();
+    if (unpaid.status !== 402) throw new Error("the merchant's mppx/server answered no challenge");
+    const credential = await ClientMppx.create({
+      methods: [serviceClientMethod({ token: () => token })],
+      polyfill: false,
+    }).createCredential(unpaid.challenge);
+
+    const held = await charge(credential);
+    if (held.status !== 402) throw new Error("a charge above the threshold was not held");
+    expect(held.challenge.status).toBe(402);
+    const problem = await held.challenge.json();
+    expect(problem).toMatchObject({
+      type: "https://paymentauth.org/problems/verification-failed",
+      details: { reason: "approval_pending", approvalRequestId: expect.stringMatching(/^apr_/) },
+    });
+    expect(Date.parse(problem.details.expiresAt)).toBeGreaterThan(Date.now());
+    // The id is the payer's request for this very token: it can poll it, and approve it.
+    const request = await call("GET", `/v1/approval_requests/${problem.details.approvalRequestId}`, { key: payer.testKey });
+    expect(request.body).toMatchObject({ status: "pending", protocol: "mpp", sharedPaymentTokenId: token, amount: 50 });
+    expect(await shopCharges()).toBe(before);
+
+    const approved = await decide(problem.details.approvalRequestId, "approve");
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    const paid = await charge(credential);
+    if (paid.status !== 200) throw new Error(`the approved credential was not paid: ${await paid.challenge.text()}`);
+    const receipt = paid.withReceipt(Response.json({ report: "ok" })).headers.get("payment-receipt");
+    expect(receipt).toBeTruthy();
+    expect(Receipt.deserialize(receipt!)).toMatchObject({
+      method: "service",
+      reference: approved.body.paymentIntentId,
+      status: "success",
+    });
     expect(await shopCharges()).toBe(before + 1);
   });
 

@@ -6,7 +6,9 @@ import { describe, expect, it, vi } from "vitest";
 import {
   inMemoryConsumedStore,
   paywall,
+  paywallHttp,
   serviceConsumedStore,
+  UptoOverMcpError,
   type McpPaymentRail,
   type McpRailOutcome,
   type PaywallOptions,
@@ -170,5 +172,30 @@ describe("paywall() with a standard MCP transport", () => {
     expect(() =>
       paywall({ backend, consumed: store, ...terms, currency: "eur", x402: { baseUrl: "http://127.0.0.1:1", apiKey: "sk_test_abc" } }),
     ).toThrow(/paywall: x402 pays in USDC/);
+  });
+
+  it("refuses x402's upto (maxAmount, unitAmount) at construction with UptoOverMcpError: upto is sold over x402 HTTP only", () => {
+    const backend = new FakePaywallBackend();
+    const x402 = { baseUrl: "http://127.0.0.1:1", apiKey: "sk_test_abc" };
+    // Valid usage terms, and half or invalid ones: over MCP the answer is the same, naming the HTTP wrapper.
+    for (const upto of [{ maxAmount: 100, unitAmount: 1 }, { maxAmount: 100 }, { unitAmount: 1 }, { maxAmount: 10, unitAmount: 11 }]) {
+      let thrown: unknown;
+      try {
+        paywall({ backend, consumed: inMemoryConsumedStore(), ...terms, x402: { ...x402, ...upto } });
+      } catch (err) {
+        thrown = err;
+      }
+      expect(thrown, JSON.stringify(upto)).toBeInstanceOf(UptoOverMcpError);
+      expect(thrown).toBeInstanceOf(TypeError); // a configuration mistake, as every other bad option
+      expect(thrown).toMatchObject({ name: "UptoOverMcpError", code: "upto_over_mcp", wrapper: "paywall" });
+      expect((thrown as Error).message).toMatch(
+        /^paywall: x402's upto .* is sold only over x402 HTTP, with paywallHttp\(\); over MCP, x402 is exact/,
+      );
+    }
+    // The same usage terms are paywallHttp()'s to sell; paywall() without them is x402 exact.
+    expect(() =>
+      paywallHttp({ backend, consumed: inMemoryConsumedStore(), ...terms, x402: { ...x402, maxAmount: 100, unitAmount: 1 } }),
+    ).not.toThrow();
+    expect(() => paywall({ backend, consumed: inMemoryConsumedStore(), ...terms, x402 })).not.toThrow();
   });
 });

@@ -10,7 +10,15 @@ import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } from "@
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../lib/db";
-import { paywall, paywallHttp, serviceBackend, serviceConsumedStore, USAGE_UNITS_HEADER, type HttpHandler } from "agent-payments-sdk";
+import {
+  paywall,
+  paywallHttp,
+  serviceBackend,
+  serviceConsumedStore,
+  UptoOverMcpError,
+  USAGE_UNITS_HEADER,
+  type HttpHandler,
+} from "agent-payments-sdk";
 import { baseUrl, call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 
@@ -141,6 +149,6 @@ describe("paywallHttp with x402 upto", () => {
       { ...base.x402, maxAmount: 10.5 },
     ])
       expect(() => paywallHttp({ ...base, x402 })).toThrow(/upto/);
-    expect(() => paywall({ ...base })).toThrow(/paywallHttp\(\) only/);
+    expect(() => paywall({ ...base })).toThrow(UptoOverMcpError);
   });
 });

@@ -132,7 +132,9 @@ export interface ServiceServerMethodOptions<D extends Partial<ServiceChargeReque
  * The merchant side, for mppx/server or mppx/nextjs: settles a credential through POST /mpp/verify and
  * returns its receipt. The service refuses a challenge id it has already settled for this merchant (a
  * replayed credential), an expired challenge, and anything the token does not allow; each refusal becomes
- * the mppx error whose problem type says why, and mppx answers 402 with a fresh challenge.
+ * the mppx error whose problem type says why, and mppx answers 402 with a fresh challenge. A charge held for the
+ * payer's approval is refused too (nothing charged yet), its problem's `details` naming the approval request
+ * (MppApprovalPendingDetails): the same credential, sent again once approved, gets the approval's payment.
  */
 export function serviceServerMethod<const D extends Partial<ServiceChargeRequest> = Record<never, never>>(
   options: ServiceServerMethodOptions<D>,
@@ -153,9 +155,32 @@ export function serviceServerMethod<const D extends Partial<ServiceChargeRequest
   });
 }
 
+/**
+ * The `details` of the 402 problem mppx answers when the charge waits for the payer's approval (docs/approvals.md
+ * "REST redemption and POST /mpp/verify"): the approval request's id, which the payer polls
+ * (`GET /v1/approval_requests/:id` with its own key) or shows, and when it expires. The problem stays
+ * `verification-failed`, as every refusal of verify; these details are what tells it apart.
+ */
+export interface MppApprovalPendingDetails {
+  reason: "approval_pending";
+  approvalRequestId: string;
+  /** Absent when the service did not say (a second credential of a token that already waits: 409). */
+  expiresAt?: string;
+}
+
+/** The approval the service says the charge waits for, or null. */
+function approvalPendingOf(err: ServiceError): MppApprovalPendingDetails | null {
+  const { reason, approvalRequestId, expiresAt } = err.details;
+  if (reason !== "approval_pending" || typeof approvalRequestId !== "string") return null;
+  return { reason, approvalRequestId, ...(typeof expiresAt === "string" ? { expiresAt } : {}) };
+}
+
 /** A refusal of POST /mpp/verify as the mppx error of the same meaning; anything else stays as it is (mppx: 500). */
 function toPaymentError(err: unknown, challengeId: string, expires: string | undefined): unknown {
   if (!(err instanceof ServiceError) || err.status === 0 || err.status >= 500 || err.status === 401 || err.status === 429) return err;
+  // Held for the payer's approval: its id travels in the 402 problem's `details`, so the paying client can follow it.
+  const pending = approvalPendingOf(err);
+  if (pending) return new Errors.VerificationFailedError({ reason: err.message, details: { ...pending } });
   const reason = typeof err.details.reason === "string" ? err.details.reason : err.code;
   if (reason === "challenge_used" || reason === "challenge_in_use")
     return new Errors.InvalidChallengeError({ id: challengeId, reason: err.message });

@@ -3,6 +3,7 @@
 export { MPP_INTENT, MPP_METHOD_NAME, mintTokenFor, service, serviceClientMethod, serviceServerMethod } from "./mpp-method";
 export type {
   MintTokenForOptions,
+  MppApprovalPendingDetails,
   MppVerification,
   ServiceChallenge,
   ServiceChargeRequest,

@@ -53,10 +53,29 @@ export function toolResourceUrl(sku: string): string {
   return `mcp://tool/${encodeURIComponent(sku)}`;
 }
 
+/**
+ * paywall() was given x402's usage price (`maxAmount` / `unitAmount`): `upto` is sold over x402 HTTP only, by
+ * paywallHttp(), whose handler reports the units it used in a response header before the SDK settles them; the MCP
+ * transports have no such report, so over MCP x402 is `exact` (the fixed `price`). Thrown when paywall() is
+ * configured, never at a call. A TypeError (a configuration mistake, as every other bad option), with its own name
+ * and `code` to tell it apart.
+ */
+export class UptoOverMcpError extends TypeError {
+  readonly code = "upto_over_mcp";
+  constructor(readonly wrapper: string) {
+    super(
+      `${wrapper}: x402's upto (x402.maxAmount, x402.unitAmount) is sold only over x402 HTTP, with paywallHttp(); over MCP, x402 is exact ` +
+        "at the paywall's fixed price. Remove maxAmount and unitAmount from this paywall's x402 options, or serve the usage-priced call over HTTP with paywallHttp().",
+    );
+    this.name = "UptoOverMcpError";
+  }
+}
+
 /** x402 over MCP, through the service's facilitator with the merchant's key. */
 export function x402McpRail(options: PaywallX402Options, terms: PaywallTerms, name: string): McpPaymentRail {
+  // Before the gate checks the usage price itself: over MCP there is none to check, whatever its values.
+  if (options && (options.maxAmount !== undefined || options.unitAmount !== undefined)) throw new UptoOverMcpError(name);
   const gate = new X402Gate(options, terms, name);
-  if (gate.upto) throw new TypeError(`${name}: x402's upto (maxAmount, unitAmount) is paywallHttp() only; over MCP x402 is exact.`);
   const resourceUrl = options.resourceUrl ?? toolResourceUrl(terms.sku);
   const required = async (error?: string) => ({ [X402_PAYMENT_REQUIRED_META]: await gate.paymentRequiredFor(resourceUrl, error) });
   return {

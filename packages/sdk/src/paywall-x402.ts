@@ -26,7 +26,8 @@ export interface PaywallX402Options {
   description?: string;
   fetch?: FetchLike;
   /**
-   * paywallHttp() only: usage-priced, x402's `upto` (docs/sdk.md "Usage-priced x402 (upto)"). The payer authorizes
+   * paywallHttp() only (paywall(), over MCP, throws UptoOverMcpError when given either): usage-priced, x402's `upto`
+   * (docs/sdk.md "Usage-priced x402 (upto)"). The payer authorizes
    * `maxAmount` (cents); the handler reports the units it used in the `X-Usage-Units` response header, and
    * units x `unitAmount` (cents) is settled. Both or neither.
    */
