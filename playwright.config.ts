@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { defineConfig } from "@playwright/test";
+import { serverNodeFlags } from "./scripts/lib/server-process";
 
 // Debian's Chromium (never `playwright install`): an explicit setting, then /usr/bin/chromium, then Playwright's own.
 const executablePath = process.env.CHROMIUM_PATH ?? (existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
@@ -51,7 +52,8 @@ export default defineConfig({
       env: { SMTP_SINK_PORT: String(smtpSinkPort), SMTP_SINK_HTTP_PORT: String(smtpSinkHttpPort) },
     },
     {
-      command: "node server.mjs",
+      // With the production server's Node flags, as every other start of it (docs/operations.md).
+      command: ["node", ...serverNodeFlags(), "server.mjs"].join(" "),
       url: `http://127.0.0.1:${port}/health`,
       reuseExistingServer: false,
       timeout: 60_000,

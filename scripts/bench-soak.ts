@@ -5,7 +5,8 @@
 // authenticated POST /v1/customers with a fresh Idempotency-Key each.
 //  1. Calibration: autocannon, 32 connections, for SOAK_CALIBRATE_SECONDS (default 15) after a 2 s warm-up
 //     -> the maximum req/s.
-//  2. Soak: SOAK_RATE_PERCENT (default 80) of that rate, open loop, for SOAK_MINUTES (default 10). Every
+//  2. Soak: SOAK_RATE_PERCENT (default 80) of that rate (or SOAK_RATE req/s, to compare two runs at the same
+//     load), open loop, for SOAK_MINUTES (default 10). Every
 //     SOAK_SAMPLE_SECONDS (default 60) one row: requests sent and answered, non-2xx, p50/p99 of the answers,
 //     the server's RSS (/proc/<pid>/status VmRSS), the client connections to the bench database
 //     (pg_stat_activity, read over a connection to the `postgres` database) and the server's CPU per request,
@@ -13,9 +14,11 @@
 //     tables autovacuum vacuumed or analyzed (read over a connection of the script's own, not counted), and
 //     the WAL written (pg_stat_wal, PostgreSQL 14+: MB, full-page images, waits for a full WAL buffer: after a
 //     checkpoint begins, the first change of each page writes the whole page); with SOAK_TRACE_GC=1 the
-//     server runs with --trace-gc and each row adds its GC pauses (sum and longest).
-//  3. Verdicts, computed: RSS growth from the 2nd sample to the last, connections min/max, the median p99 of
-//     the first half of the samples against the second half's, errors. Exits non-zero only on errors.
+//     server runs with --trace-gc and each row adds its GC pauses (sum, longest, and how many mark-compacts).
+//  3. Verdicts, computed: RSS growth from minute 2 to the last sample (the first minute's rows include the
+//     warm-up), connections min/max, the median p99 of the first half of the samples against the second half's,
+//     the p99's spread over the rows and the whole soak's p99, p99.9 and max, the GC by kind (count, sum, longest,
+//     share of the time, heap after a mark-compact), errors. Exits non-zero only on errors.
 // BENCH_PORT (default 3994).
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -32,6 +35,7 @@ import { startTicker } from "./lib/ticker";
 
 const CALIBRATE_SECONDS = Number(process.env.SOAK_CALIBRATE_SECONDS ?? 15);
 const RATE_PERCENT = Number(process.env.SOAK_RATE_PERCENT ?? 80);
+const FIXED_RATE = process.env.SOAK_RATE ? Number(process.env.SOAK_RATE) : undefined;
 const SOAK_MS = Number(process.env.SOAK_MINUTES ?? 10) * 60_000;
 const SAMPLE_MS = Number(process.env.SOAK_SAMPLE_SECONDS ?? 60) * 1000;
 const TRACE_GC = process.env.SOAK_TRACE_GC === "1";
@@ -87,12 +91,16 @@ function calibrate(seconds: number): Promise<autocannon.Result> {
 // connections (each waits for its answer before sending again; the budget is per connection and per second,
 // so requests go out in bursts at each second's start), and when the server stalls the requests that should
 // have gone out are never sent, so their wait is never measured (coordinated omission). Here request i is due
-// at start + i / rate whatever is still in flight (keep-alive sockets, as many as needed), and its latency
+// at start + i / rate whatever is still in flight (keep-alive sockets, up to MAX_SOCKETS), and its latency
 // runs from that due time to the end of its answer: a stall, or a late client, shows in the percentiles.
 const body = JSON.stringify({ name: "bench", email: "bench@example.com" });
-const agent = new http.Agent({ keepAlive: true });
+// At most MAX_SOCKETS at once: when the server falls behind, later requests wait in the agent's queue (their latency
+// still runs from their due time) rather than each opening a socket until the client runs out of file descriptors.
+const MAX_SOCKETS = 256;
+const agent = new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS });
 const interval = { sent: 0, answered: 0, non2xx: 0, errors: 0, latencies: [] as number[] };
 let inFlight = 0;
+const allLatencies: number[] = [];
 
 function send(due: number) {
   interval.sent++;
@@ -105,7 +113,9 @@ function send(due: number) {
     if (status === 0) interval.errors++;
     else {
       interval.answered++;
-      interval.latencies.push(performance.now() - due);
+      const latency = performance.now() - due;
+      interval.latencies.push(latency);
+      allLatencies.push(latency);
       if (status < 200 || status > 299) interval.non2xx++;
     }
   };
@@ -173,18 +183,56 @@ function walBetween(before: Upkeep, now: Upkeep): string {
   return `${mb.toFixed(1)} MB, ${(now.wal.fpi - before.wal.fpi).toLocaleString("en")} FPI, ${now.wal.buffersFull - before.wal.buffersFull} full`;
 }
 
-// --trace-gc lines: "... ms: Scavenge 61.3 (75.4) -> 55.2 (76.2) MB, 1.12 / 0.00 ms ..." (the pause, then
-// its time off the main thread). Read from the server's output since the last sample.
+// --trace-gc lines: "... ms: Scavenge 61.3 (75.4) -> 55.2 (76.2) MB, 1.12 / 0.00 ms ..." (the heap before and
+// after, then the pause and its time off the main thread); a mark-compact's "after" is what the old generation
+// still holds. Read from the server's output since the last sample; the whole soak's are kept for the summary.
+// An incremental mark-compact adds "(+ 30.1 ms in 200 steps since start of marking, biggest step 1.2 ms, ...)": its
+// marking steps, each a short pause of its own, before the final one.
+interface GcPause {
+  kind: string;
+  ms: number;
+  heapAfterMB: number;
+  /** Incremental marking: the steps' total and the biggest step (0 when none). */
+  stepsMs: number;
+  biggestStepMs: number;
+}
+const GC_LINE = /: (Scavenge|Mark-Compact|Minor Mark-Compact)\b.*?-> ([\d.]+) \([\d.]+\) MB, ([\d.]+) \//;
+const MARKING_STEPS = /\(\+ ([\d.]+) ms in \d+ steps since start of marking, biggest step ([\d.]+) ms/;
+const gcPauses: GcPause[] = [];
 let gcOffset = 0;
 function gcPausesSince(): string {
   const text = server.output();
-  const lines = text.slice(gcOffset).split("\n");
-  gcOffset = text.length;
-  const pauses = lines
-    .map((line) => /: (?:Scavenge|Mark-Compact|Minor Mark-Compact)\b.*? MB, ([\d.]+) \//.exec(line)?.[1])
-    .filter(Boolean)
-    .map(Number);
-  return `${pauses.reduce((sum, ms) => sum + ms, 0).toFixed(0)} / ${Math.max(0, ...pauses).toFixed(0)}`;
+  const end = text.lastIndexOf("\n") + 1; // whole lines only: a line still being written is read next time
+  const lines = text.slice(gcOffset, end).split("\n");
+  gcOffset = Math.max(gcOffset, end);
+  const pauses = lines.flatMap((line): GcPause[] => {
+    const m = GC_LINE.exec(line);
+    if (!m) return [];
+    const steps = MARKING_STEPS.exec(line);
+    return [
+      { kind: m[1], ms: Number(m[3]), heapAfterMB: Number(m[2]), stepsMs: Number(steps?.[1] ?? 0), biggestStepMs: Number(steps?.[2] ?? 0) },
+    ];
+  });
+  gcPauses.push(...pauses);
+  const ms = pauses.map((p) => p.ms);
+  const markCompacts = pauses.filter((p) => p.kind === "Mark-Compact").length;
+  return `${ms.reduce((sum, p) => sum + p, 0).toFixed(0)} / ${Math.max(0, ...ms).toFixed(0)} / ${markCompacts}`;
+}
+
+/** The whole soak's GC: pauses by kind (count, sum, longest), their share of the time, the heap after mark-compacts. */
+function gcSummary(soakMs: number): string {
+  const kinds = [...new Set(gcPauses.map((p) => p.kind))].map((kind) => {
+    const ms = gcPauses.filter((p) => p.kind === kind).map((p) => p.ms);
+    return `${ms.length} ${kind} (${ms.reduce((a, b) => a + b, 0).toFixed(0)} ms, longest ${Math.max(...ms).toFixed(1)})`;
+  });
+  const total = gcPauses.reduce((sum, p) => sum + p.ms, 0);
+  const markCompacts = gcPauses.filter((p) => p.kind === "Mark-Compact");
+  const after = markCompacts.map((p) => p.heapAfterMB);
+  const steps = markCompacts.reduce((sum, p) => sum + p.stepsMs, 0);
+  const marking = markCompacts.length
+    ? `; before them, incremental marking steps ${steps.toFixed(0)} ms (biggest ${Math.max(...markCompacts.map((p) => p.biggestStepMs)).toFixed(1)}); heap after a mark-compact: median ${median(after).toFixed(0)} MB, max ${Math.max(...after).toFixed(0)} MB`
+    : "";
+  return `${kinds.join(", ") || "none"}: ${((total / soakMs) * 100).toFixed(1)}% of the time in these pauses${marking}`;
 }
 
 /** What happened since the last call: "2 checkpoints; autovacuum: customers, idempotency_records", and the WAL. */
@@ -240,7 +288,7 @@ async function sample(): Promise<void> {
 try {
   await calibrate(2); // warm-up: JIT, connection pools, route compilation
   const calibration = await calibrate(CALIBRATE_SECONDS);
-  const rate = (calibration.requests.average * RATE_PERCENT) / 100;
+  const rate = FIXED_RATE ?? (calibration.requests.average * RATE_PERCENT) / 100;
   if (!(rate > 0)) throw new Error(`calibration measured no throughput: ${JSON.stringify(calibration.requests)}`);
   console.log(
     `\nSoak: POST /v1/customers (fresh Idempotency-Key), production build, fresh database, 1 s ticker; load average before ${loadBefore}`,
@@ -248,10 +296,13 @@ try {
   console.log(
     `Calibration: ${calibration.requests.average.toFixed(0)} req/s over ${CALIBRATE_SECONDS}s at 32 connections (${calibration.non2xx} non-2xx, ${calibration.errors} errors)`,
   );
-  console.log(`Soak: ${rate.toFixed(0)} req/s (${RATE_PERCENT}%), open loop, ${SOAK_MS / 60_000} min, a row every ${SAMPLE_MS / 1000}s\n`);
+  const share = FIXED_RATE
+    ? `SOAK_RATE, ${((rate / calibration.requests.average) * 100).toFixed(0)}% of the calibration`
+    : `${RATE_PERCENT}%`;
+  console.log(`Soak: ${rate.toFixed(0)} req/s (${share}), open loop, ${SOAK_MS / 60_000} min, a row every ${SAMPLE_MS / 1000}s\n`);
   console.log(
     "| minute | sent / answered | non-2xx | errors | p50 ms | p99 ms | server RSS MiB | PG connections | server CPU ms/req | WAL written |" +
-      (TRACE_GC ? " server GC pauses ms (sum / longest) |" : "") +
+      (TRACE_GC ? " server GC pauses ms (sum / longest / mark-compacts) |" : "") +
       " PostgreSQL's upkeep |",
   );
   console.log("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + (TRACE_GC ? "---:|" : "") + "---|");
@@ -278,9 +329,11 @@ try {
   interval.errors += inFlight; // no answer within the drain
   await sample(); // the last interval, with the drain
 
-  const second = samples[Math.min(1, samples.length - 1)];
+  // RSS from minute 2 on: the first minute's rows include the server's warm-up growth.
+  const settled = samples.find((s) => s.minute >= 2 - 1e-6) ?? samples[samples.length - 1];
   const last = samples[samples.length - 1];
-  const growth = last.rssMiB - second.rssMiB;
+  const growth = last.rssMiB - settled.rssMiB;
+  const rssAfter = samples.filter((s) => s.minute >= settled.minute).map((s) => s.rssMiB);
   const connections = samples.map((s) => s.connections);
   const half = Math.floor(samples.length / 2); // an odd count leaves the middle sample out
   const p99First = median(samples.slice(0, half).map((s) => s.p99));
@@ -288,12 +341,24 @@ try {
   const non2xx = samples.reduce((sum, s) => sum + s.non2xx, 0);
   const errors = samples.reduce((sum, s) => sum + s.errors, 0);
   console.log(
-    `\nRSS: ${second.rssMiB.toFixed(1)} MiB at the 2nd sample, ${last.rssMiB.toFixed(1)} at the last: ${growth >= 0 ? "+" : ""}${growth.toFixed(1)} MiB (${((growth / second.rssMiB) * 100).toFixed(1)}%)`,
+    `\nRSS: ${settled.rssMiB.toFixed(1)} MiB at minute ${settled.minute.toFixed(2)}, ${last.rssMiB.toFixed(1)} at the last sample: ${growth >= 0 ? "+" : ""}${growth.toFixed(1)} MiB (${((growth / settled.rssMiB) * 100).toFixed(1)}%); from there on ${Math.min(...rssAfter).toFixed(1)}-${Math.max(...rssAfter).toFixed(1)} MiB`,
   );
   console.log(`PostgreSQL connections to the bench database: min ${Math.min(...connections)}, max ${Math.max(...connections)}`);
   console.log(
     `p99, median of the samples: first half ${p99First.toFixed(1)} ms, second half ${p99Second.toFixed(1)} ms (${((p99Second / p99First) * 100).toFixed(0)}%)`,
   );
+  // How steady the p99 is: its spread over the rows, and the whole soak's tail, every answer together.
+  const p99s = samples.map((s) => s.p99).sort((a, b) => a - b);
+  const p99Median = median(p99s);
+  const spiky = p99s.filter((p) => p > 2 * p99Median).length;
+  console.log(
+    `p99 of the rows: min ${p99s[0].toFixed(1)}, median ${p99Median.toFixed(1)}, 90th percentile ${percentile(p99s, 90).toFixed(1)}, max ${p99s[p99s.length - 1].toFixed(1)} ms; ${spiky} of ${p99s.length} rows above twice the median`,
+  );
+  allLatencies.sort((a, b) => a - b);
+  console.log(
+    `Every answer of the soak: p50 ${percentile(allLatencies, 50).toFixed(1)}, p99 ${percentile(allLatencies, 99).toFixed(1)}, p99.9 ${percentile(allLatencies, 99.9).toFixed(1)}, max ${allLatencies[allLatencies.length - 1].toFixed(1)} ms`,
+  );
+  if (TRACE_GC) console.log(`Server GC: ${gcSummary(performance.now() - soakStart)}`);
   console.log(`Errors: ${non2xx} non-2xx, ${errors} without an answer, of ${samples.reduce((sum, s) => sum + s.sent, 0)} sent`);
   console.log(`Load average after: ${loadAverages()}`);
   if (non2xx + errors + calibration.non2xx + calibration.errors > 0) process.exitCode = 1;

@@ -1,6 +1,7 @@
 // Starts the production server (server.mjs of this tree, or of another built tree) as a child process and
 // waits until /health answers.
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { ROOT } from "./prisma-cli";
 
@@ -12,6 +13,16 @@ export interface ServerProcess {
   stop: () => Promise<void>;
 }
 
+/**
+ * The Node flags the production server of the tree at `root` runs with: its package.json's `serverNodeFlags`
+ * (docs/operations.md, "Memory and garbage collection"). Every start of the server here passes them (npm start,
+ * the tests' and the benchmarks' servers); a tree without them (an older commit benched as a baseline) runs without.
+ */
+export function serverNodeFlags(root = ROOT): string[] {
+  const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { serverNodeFlags?: string[] };
+  return pkg.serverNodeFlags ?? [];
+}
+
 export async function startServerProcess(
   port: number,
   env: Record<string, string>,
@@ -19,7 +30,7 @@ export async function startServerProcess(
   nodeArgs: string[] = [],
   root = ROOT,
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, path.join(root, "server.mjs")], {
+  const child = spawn(process.execPath, [...serverNodeFlags(root), ...nodeArgs, path.join(root, "server.mjs")], {
     cwd: root,
     // BASE_URL defaults to the very address callers use (`url` below); the caller's environment and `env` override it.
     env: {
