@@ -17,3 +17,13 @@ export async function lockSingleUse(tx: Db, kind: SingleUseKind, key: string): P
   const [row] = await sqlIn(tx).rows<{ locked: boolean }>(TRY_LOCK, [`${kind}:${key}`]);
   return row?.locked === true;
 }
+
+const WAIT_LOCK = statement("single_use_wait", "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))::text AS held");
+
+/**
+ * The same lock, WAITED for: for a change of the credential itself (a shared payment token's revoke), which queues
+ * behind a spend in progress, while a spend arriving meanwhile is told at once by its try (it never waits on it).
+ */
+export async function waitForSingleUse(tx: Db, kind: SingleUseKind, key: string): Promise<void> {
+  await sqlIn(tx).rows(WAIT_LOCK, [`${kind}:${key}`]);
+}

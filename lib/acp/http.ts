@@ -6,7 +6,7 @@
 //    (the same key on two paths is two requests), replayed with `Idempotent-Replayed: true`; a reused key with
 //    another body is 422 on delegate_payment and on the checkout API at 2026-04-17 (409 there at earlier versions),
 //    a key still in flight 409 idempotency_in_flight with Retry-After (ACP checkout RFC section 6, delegate-payment
-//    RFC section 5);
+//    RFC section 5); any other 409 carries Retry-After only when it passes by itself (a BusyError);
 //  - `Request-Id` and `Idempotency-Key` echoed;
 //  - every error as ACP's flat object `{ type, code, message, param? }` (param an RFC 9535 JSONPath); a restricted
 //    key without the route's acp permission is 403 `{ type: "invalid_request", code: "permission_denied" }`.
@@ -14,7 +14,7 @@
 // Handlers throw domain errors as everywhere else; `acpError()` lets one name its exact ACP type, code and param.
 import { createHash } from "node:crypto";
 import type { z } from "zod";
-import { DomainError, ValidationError, type ErrorCode } from "../errors";
+import { BusyError, DomainError, ValidationError, type ErrorCode } from "../errors";
 import type { HandlerContext } from "../http/api";
 import { byApiKey } from "../http/authenticate";
 import { toErrorResult, type ErrorBody, type HttpResult } from "../http/errors";
@@ -136,6 +136,9 @@ function acpErrorResult(kind: AcpApi) {
   return (err: unknown, requestId: string, headers: Headers): HttpResult => {
     const { status, body } = toErrorResult(err, requestId);
     const { code, message, details } = (body as ErrorBody).error;
+    // Retry-After only where waiting helps: a conflict that passes by itself (another request holds the token right
+    // now). Any other 409 (a token waiting for a person's approval, a completed session) has none, as on /v1.
+    if (err instanceof BusyError) headers.set("Retry-After", "1");
     return translate(status, code, message, details, kind, headers);
   };
 }
@@ -179,7 +182,6 @@ function translate(
       return { status: 400, body: flat("invalid_request", invalid, message, fields[0] ? jsonPath(fields[0].path) : undefined) };
     }
     case "CONFLICT":
-      headers.set("Retry-After", "1");
       return { status, body: flat("invalid_request", "conflict", message) };
     case "RATE_LIMITED":
       return kind === "delegate_payment"

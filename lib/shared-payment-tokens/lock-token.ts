@@ -1,15 +1,17 @@
-// Locks a token row for the rest of the transaction: redemptions and revokes of one token run one at a
-// time, in every process, so the first redemption is the only one.
+// Locks a token for the rest of the transaction, its single-use lock (lib/single-use.ts) then its row: redemptions
+// and revokes of one token run one at a time, in every process, so the first redemption is the only one. Both take
+// the locks in that order, and an approval's charge (lib/shared-payment-tokens/await-approval.ts) only TRIES the
+// first: a revoke, which declines the token's pending approval request after them, never deadlocks with it.
 import type { Db } from "../db";
 import { BusyError, NotFoundError } from "../errors";
 import type { SharedPaymentToken } from "../generated/prisma/client";
-import { lockSingleUse } from "../single-use";
+import { lockSingleUse, waitForSingleUse } from "../single-use";
 
 /**
  * The token of this mode (and of this payer, when `payerMerchantId` is given); else 404. `wait: false`
  * (redemptions) first tries the token's single-use lock (lib/single-use.ts) and does not queue behind a
  * redemption in progress: it answers 409 `token_in_use` at once, so a burst of redemptions of one token never
- * holds a database connection each while the first one charges. The row lock then orders it with a revoke.
+ * holds a database connection each while the first one charges. Otherwise (a revoke) it waits for the lock.
  */
 export async function lockToken(
   tx: Db,
@@ -17,7 +19,9 @@ export async function lockToken(
   livemode: boolean,
   options: { payerMerchantId?: string; wait?: boolean } = {},
 ): Promise<SharedPaymentToken> {
-  if (options.wait === false && !(await lockSingleUse(tx, "spt", `${livemode ? "live" : "test"}:${id}`))) {
+  const key = `${livemode ? "live" : "test"}:${id}`;
+  if (options.wait !== false) await waitForSingleUse(tx, "spt", key);
+  else if (!(await lockSingleUse(tx, "spt", key))) {
     await throwIfBusy(tx, id, livemode);
     throw new NotFoundError("shared_payment_token", id);
   }

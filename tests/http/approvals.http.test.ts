@@ -4,7 +4,8 @@
 // too; 2026-01-16, which has no such status, shows in_progress), the payer's owner gets a mail with a single-use link, and:
 // approved by the API the order is paid once (a second approval changes nothing); declined or expired, nothing is
 // charged and the session is canceled; the mailed link works once (its page's GET never acts); two concurrent
-// approvals capture once.
+// approvals capture once. Revoking the waiting token declines its request (a revoke racing approvals: one wins); the
+// token's other ACP charges meanwhile are 409 with no Retry-After.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectValid } from "../helpers/acp-edges";
@@ -208,5 +209,64 @@ describe("approval requests", () => {
     expect(rest.status, JSON.stringify(rest.body)).toBe(409);
     expect(rest.body.error.details).toMatchObject({ reason: "approval_pending", approvalRequestId: requestId });
     expect(await shopCharges()).toBe(before);
+  });
+
+  it("another ACP session paid by the waiting token: 409 conflict with no Retry-After (waiting a second will not help)", async () => {
+    const before = await shopCharges();
+    const { tokenId } = await pendingSession();
+    const other = await acp("POST", "/acp/checkout_sessions", {
+      line_items: [{ id: item }],
+      currency: "usd",
+      capabilities: { payment: { handlers: [{ id: "card", name: "dev.acp.tokenized.card" }] } },
+    });
+    expect(other.status, JSON.stringify(other.body)).toBe(201);
+    const refused = await acp("POST", `/acp/checkout_sessions/${other.body.id}/complete`, completeBody(tokenId));
+    expect(refused.status, JSON.stringify(refused.body)).toBe(409);
+    expect(refused.body).toMatchObject({ type: "invalid_request", code: "conflict" });
+    expect(refused.body.message).toContain("approval");
+    expect(refused.headers.get("retry-after")).toBeNull();
+    expect(await shopCharges()).toBe(before);
+  });
+
+  it("revoking the waiting token declines its request in the same transaction (event, session canceled); approving then is 409, nothing charged", async () => {
+    const before = await shopCharges();
+    const { sessionId, tokenId, requestId } = await pendingSession();
+    const revoked = await api("POST", `/v1/shared_payment_tokens/${tokenId}/revoke`, payer.key);
+    expect(revoked.status, JSON.stringify(revoked.body)).toBe(200);
+    expect(revoked.body.status).toBe("revoked");
+    const request = await api("GET", `/v1/approval_requests/${requestId}`, payer.key);
+    expect(request.body).toMatchObject({ status: "declined", decidedVia: "api", paymentIntentId: null });
+    expect((await session(sessionId)).body.status).toBe("canceled");
+    expect((await api("GET", `/v1/checkouts/${request.body.checkoutId}`, shop.testKey)).body.status).toBe("canceled");
+    const events = await api("GET", "/v1/events?limit=100", payer.key);
+    const types = events.body.data.filter((e: any) => e.data.object.id === requestId).map((e: any) => e.type);
+    expect(types.sort()).toEqual(["approval_request.created", "approval_request.declined"]);
+
+    const approve = await api("POST", `/v1/approval_requests/${requestId}/approve`, payer.key);
+    expect(approve.status, JSON.stringify(approve.body)).toBe(409);
+    expect(approve.body.error.details).toMatchObject({ reason: "approval_declined", status: "declined" });
+    // Revoking again is the same answer, and declines nothing more.
+    expect((await api("POST", `/v1/shared_payment_tokens/${tokenId}/revoke`, payer.key)).body.status).toBe("revoked");
+    expect(await shopCharges()).toBe(before);
+  });
+
+  it("a revoke racing approvals: either the approval pays once (the revoke is 409) or the revoke declines (the approvals are 409), never both", async () => {
+    const before = await shopCharges();
+    const { tokenId, requestId } = await pendingSession();
+    const [revoke, ...approvals] = await Promise.all([
+      api("POST", `/v1/shared_payment_tokens/${tokenId}/revoke`, payer.key),
+      ...[1, 2].map(() => api("POST", `/v1/approval_requests/${requestId}/approve`, payer.key)),
+    ]);
+    const final = (await api("GET", `/v1/approval_requests/${requestId}`, payer.key)).body;
+    const statuses = [revoke, ...approvals].map((r) => `${r.status} ${r.body?.error?.details?.reason ?? ""}`.trim()).join(", ");
+    if (revoke.status === 200) {
+      expect(final.status, statuses).toBe("declined");
+      for (const a of approvals) expect([409], statuses).toContain(a.status); // approval_declined, or token_in_use at the race
+      expect(await shopCharges()).toBe(before);
+    } else {
+      expect(revoke.body.error.details, statuses).toMatchObject({ reason: "token_redeemed" });
+      expect(final.status, statuses).toBe("approved");
+      expect(await shopCharges()).toBe(before + 1);
+    }
   });
 });

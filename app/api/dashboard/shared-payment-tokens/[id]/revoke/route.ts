@@ -7,5 +7,5 @@ import { revokeToken } from "@/lib/shared-payment-tokens/revoke-token";
 export const dynamic = "force-dynamic";
 
 export const POST = dashboardApi({ role: "admin", body: z.object({}).strict() }, ({ tx, scope, params }) =>
-  revokeToken(tx, scope, params.id),
+  revokeToken(tx, scope, params.id, "dashboard"),
 );
