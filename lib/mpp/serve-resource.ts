@@ -63,9 +63,9 @@ const mppSale: SaleProtocol<MppCredential, Payment, Refusal> = {
     if (evmOffered(resource)) evmNetworks.set(sale, await payableNetworks(getDb(), resource.merchantId, resource.livemode));
   },
   unpaid: ({ resource }) => ({ kind: "payment_required", detail: `Payment is required (${resource.name}).` }),
-  parse(sale) {
-    const authorization = sale.req.headers.get("authorization");
-    if (!authorization || !/^payment(\s|$)/i.test(authorization.trim())) return { ok: false, refusal: mppSale.unpaid(sale) };
+  parse(req) {
+    const authorization = req.headers.get("authorization");
+    if (!authorization || !/^payment(\s|$)/i.test(authorization.trim())) return null;
     const decoded = decodeCredential(authorization);
     if (!decoded.ok) return refused(decoded.problem, decoded.message);
     const evm = parseEvmCredential(decoded);

@@ -3,6 +3,7 @@ import { NotFoundError } from "../errors";
 import { Prisma, type PaidResource } from "../generated/prisma/client";
 import { selectList } from "../sql-model";
 import type { Scope } from "../scope";
+import type { PaidSale } from "./paid-answers";
 import { PAID_RESOURCE_ID } from "./schemas";
 import { serializePaidResource } from "./serialize";
 
@@ -19,15 +20,34 @@ export async function getPaidResource(db: Db, scope: Scope, id: string) {
 
 /**
  * What a public path (/x402/r/:id, /mpp/r/:id) serves: the resource by id alone, active only; an archived or
- * unknown one is null (the caller answers 404). The row says whose it is and in which mode.
+ * unknown one is null (the caller answers 404). The row says whose it is and in which mode. With it, in the same
+ * round trip, the payment the request's exact credential ($2, its hash; null: none) made for the resource within the
+ * replay window (paid-answers.ts): a lost answer's retry is found before anything is verified.
  */
 const FIND_PUBLIC = statement(
   "paid_resource_public",
-  `SELECT ${selectList(Prisma.PaidResourceScalarFieldEnum)} FROM paid_resources WHERE id = $1 AND active`,
+  `SELECT ${selectList(Prisma.PaidResourceScalarFieldEnum, "r")},
+          s.payment_intent_id AS "earlierPaymentIntentId", s.captured AS "earlierCaptured"
+     FROM paid_resources r
+     LEFT JOIN LATERAL (
+       SELECT a.payment_intent_id, pi.status IN ('captured', 'settled', 'refunded') AS captured
+         FROM paid_answers a JOIN payment_intents pi ON pi.id = a.payment_intent_id
+        WHERE a.paid_resource_id = r.id AND a.credential_hash = $2 AND a.expires_at > now()) s ON true
+    WHERE r.id = $1 AND r.active`,
 );
 
-export async function findPublicPaidResource(db: Db, id: string): Promise<PaidResource | null> {
+export interface PublicPaidResource {
+  resource: PaidResource;
+  /** The payment this exact credential made for the resource, within the replay window; null if none. */
+  earlier: PaidSale | null;
+}
+
+export async function findPublicPaidResource(db: Db, id: string, credentialHash: string | null): Promise<PublicPaidResource | null> {
   if (!PAID_RESOURCE_ID.test(id)) return null;
-  const [resource] = await sqlIn(db).rows<PaidResource>(FIND_PUBLIC, [id]);
-  return resource ?? null;
+  type Row = PaidResource & { earlierPaymentIntentId: string | null; earlierCaptured: boolean | null };
+  const [row] = await sqlIn(db).rows<Row>(FIND_PUBLIC, [id, credentialHash]);
+  if (!row) return null;
+  const { earlierPaymentIntentId, earlierCaptured, ...resource } = row;
+  const earlier = earlierPaymentIntentId ? { paymentIntentId: earlierPaymentIntentId, captured: earlierCaptured === true } : null;
+  return { resource, earlier };
 }

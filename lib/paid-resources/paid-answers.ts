@@ -64,19 +64,6 @@ export async function leaseAnswer(db: Db, sale: PaidSaleKey): Promise<string | n
   return leased[0]?.token ?? null;
 }
 
-/** The payment this exact credential made for the resource, within the replay window; null if none. */
-const FIND_PAID_SALE = statement(
-  "paid_answer_find_sale",
-  `SELECT a.payment_intent_id AS "paymentIntentId", pi.status IN ('captured', 'settled', 'refunded') AS captured
-     FROM paid_answers a JOIN payment_intents pi ON pi.id = a.payment_intent_id
-    WHERE a.paid_resource_id = $1 AND a.credential_hash = $2 AND a.expires_at > now()`,
-);
-
-export async function findPaidSale(db: Db, paidResourceId: string, credentialHash: string): Promise<PaidSale | null> {
-  const rows = await sqlIn(db).rows<PaidSale>(FIND_PAID_SALE, [paidResourceId, credentialHash]);
-  return rows[0] ?? null;
-}
-
 /** The lease taken with the settlement, renewed once the payment stands (a live one waited on the chain): false if lost. */
 export async function renewAnswerLease(db: Db, paymentIntentId: string, token: string): Promise<boolean> {
   const renewed = await db.$executeRaw`

@@ -46,8 +46,12 @@ export interface SaleProtocol<Credential, Payment, Refusal> {
   assertSells?(sale: Sale): Promise<void>;
   /** The refusal of a request without a payment (a HEAD, whatever it carries): the terms to pay. */
   unpaid(sale: Sale): Refusal;
-  /** The request's credential, or what is wrong with it (absent: `unpaid`). Nothing is read from the database. */
-  parse(sale: Sale): Step<Credential, Refusal>;
+  /**
+   * The request's credential, or what is wrong with it; null when it carries none (answered `unpaid`). From the request
+   * alone, neither the database nor the resource: the door parses it first, so that the resource and the credential's
+   * earlier sale are read in one statement.
+   */
+  parse(req: Request): Step<Credential, Refusal> | null;
   /** The credential as the exact text of the payment (signature included): the door finds an earlier answer by its hash. */
   fingerprint(credential: Credential): string;
   /**

@@ -1,11 +1,12 @@
 // The one door of a hosted paid resource (/x402/r/:id, /mpp/r/:id; docs/x402.md, docs/mpp.md): a composition of the
 // request pipeline (the per-IP limit, the protocol's error shape) whose handler runs a sale's steps once for every
 // protocol, in order:
-//   1. the resource (active, by id alone: its row says whose and which mode; else 404), its method (else 405,
-//      before anything is read), whether the protocol sells it;
-//   2. the credential parsed (HEAD never pays: it gets the terms); the same credential paid before (a lost answer,
-//      a retry) gets the answer it got, kept for PAID_REPLAY_WINDOW_SECONDS (paid-resources/paid-answers.ts), never
-//      a second charge or forward; else it is verified, nothing written;
+//   1. the resource (active, by id alone: its row says whose and which mode; else 404), read with the credential's
+//      earlier sale, its method (else 405, before the body is read), whether the protocol sells it;
+//   2. the credential, parsed from the request before the read (HEAD never pays: it gets the terms), answered only
+//      now when it is missing or malformed; the same credential paid before (a lost answer, a retry) gets the answer
+//      it got, kept for PAID_REPLAY_WINDOW_SECONDS (paid-resources/paid-answers.ts), never a second charge or
+//      forward; else it is verified, nothing written;
 //   3. a body to forward read and size-checked, before anything is charged;
 //   4. the credential spent once and the captured PaymentIntent (the protocol's `settle`, in its transactions);
 //   5. only after it committed, the paid content (the resource's `content`, or the request forwarded to the
@@ -29,7 +30,6 @@ import { findPublicPaidResource } from "../paid-resources/get-paid-resource";
 import { allowedMethods, paidContentResponse, redirectToContentOrigin } from "../paid-resources/paid-content";
 import {
   ANSWER_LEASE_MS,
-  findPaidSale,
   keepAnswer,
   leaseAnswer,
   readAnswer,
@@ -51,8 +51,16 @@ export function paidResourceRoute<C, P, R>(protocol: SaleProtocol<C, P, R>) {
 }
 
 export async function sellPaidResource<C, P, R>(protocol: SaleProtocol<C, P, R>, req: Request, id: string, headers: Headers) {
-  const resource = await findPublicPaidResource(getDb(), id);
-  if (!resource) throw new NotFoundError("paid_resource", id);
+  // The credential is parsed from the request alone (HEAD never pays: it gets the terms, whatever it carries), so that
+  // the resource and the credential's earlier sale (a lost answer's retry) are read in one statement. What is wrong
+  // with it is answered after the resource's own refusals (404, 405, 409), as before.
+  const credential = req.method === "HEAD" ? null : protocol.parse(req);
+  const presented = credential?.ok
+    ? { value: credential.value, hash: createHash("sha256").update(protocol.fingerprint(credential.value)).digest("hex") }
+    : null;
+  const found = await findPublicPaidResource(getDb(), id, presented?.hash ?? null);
+  if (!found) throw new NotFoundError("paid_resource", id);
+  const { resource, earlier } = found;
   const sale = { req, resource, headers };
   const allowed = allowedMethods(resource);
   if (!allowed.includes(req.method)) return protocol.methodNotAllowed(sale, allowed); // the body is never read
@@ -62,20 +70,15 @@ export async function sellPaidResource<C, P, R>(protocol: SaleProtocol<C, P, R>,
       reason: "scheme_not_supported",
     });
 
-  // HEAD never pays (its answer has no body to deliver): it gets the terms, whatever it carries.
-  if (req.method === "HEAD") return protocol.refuse(sale, protocol.unpaid(sale));
-  const credential = protocol.parse(sale);
-  if (!credential.ok) return protocol.refuse(sale, credential.refusal);
+  if (!presented) return protocol.refuse(sale, credential?.ok === false ? credential.refusal : protocol.unpaid(sale));
   // The same payment sent again (a lost answer): the answer it got, never a second charge or forward.
-  const credentialHash = createHash("sha256").update(protocol.fingerprint(credential.value)).digest("hex");
-  const earlier = await findPaidSale(getDb(), resource.id, credentialHash);
   if (earlier?.captured) {
     const again = await answerAgain(sale, earlier.paymentIntentId);
     if (again) return again; // null: nobody made its answer (its maker died): made below from the payment again
   }
   if (resource.scheme === "upto" && protocol.metered)
-    return protocol.metered(sale, credential.value, { credentialHash, paidBefore: earlier !== null });
-  const payment = await protocol.verify(sale, credential.value, earlier !== null);
+    return protocol.metered(sale, presented.value, { credentialHash: presented.hash, paidBefore: earlier !== null });
+  const payment = await protocol.verify(sale, presented.value, earlier !== null);
   if (!payment.ok) return protocol.refuse(sale, payment.refusal);
 
   const forwarded = resource.url !== null;
@@ -84,7 +87,7 @@ export async function sellPaidResource<C, P, R>(protocol: SaleProtocol<C, P, R>,
   // The sale's row goes in with the settlement, leased to this request: a retry meanwhile waits for its answer.
   let lease: { paymentIntentId: string; token: string; at: number } | null = null;
   const record = async (tx: Db, paymentIntentId: string) => {
-    const token = await leaseAnswer(tx, { paymentIntentId, paidResourceId: resource.id, credentialHash });
+    const token = await leaseAnswer(tx, { paymentIntentId, paidResourceId: resource.id, credentialHash: presented.hash });
     if (token) lease = { paymentIntentId, token, at: Date.now() };
   };
   let settled;
@@ -102,7 +105,7 @@ export async function sellPaidResource<C, P, R>(protocol: SaleProtocol<C, P, R>,
   // Committed: the payment is in the ledger. Now the paid content, made once.
   const paid = settled.value;
   const receipt = await protocol.receipt(sale, payment.value, paid);
-  const key = { paymentIntentId: paid.paymentIntentId, paidResourceId: resource.id, credentialHash };
+  const key = { paymentIntentId: paid.paymentIntentId, paidResourceId: resource.id, credentialHash: presented.hash };
   // The lease taken with the settlement: renewed when the settlement took long (a live payment waited on the chain
   // past half of it), or another.
   const held = lease as { token: string; at: number } | null;

@@ -7,7 +7,7 @@
 // whether the charge fits, so concurrent charges in any number of processes never pass a budget. A refusal is
 // PAYMENT_DECLINED naming the rule in details.reason and rolls the whole request back (nothing written, nothing
 // charged); a decline after the reservation gives it back (releaseSpendingHold).
-import type { Db } from "../db";
+import { sqlIn, statement, type Db } from "../db";
 import { DomainError } from "../errors";
 import { periodStartOf, releaseSpend, reserveSpend, type SpendReservation } from "../spend-limits";
 import { recordAgentPayment, recordAgentPaymentIntent, recordAgentRefusal } from "./agent-activity";
@@ -94,24 +94,27 @@ export interface AgentPolicy {
   deleted: boolean;
 }
 
+const AGENT_COLUMNS = `a.id, a.merchant_id, a.policy, d.policy AS default_policy, a.deleted_at IS NOT NULL AS deleted`;
+const DEFAULT_POLICY = `LEFT JOIN spending_policy_defaults d ON d.merchant_id = a.merchant_id AND d.livemode = a.livemode`;
+// Prepared statements: every x402 capture asks for its payer wallet's agent (the answer is mostly none), so the lookup
+// costs a bind, not a Prisma query's compilation.
+const AGENT_BY_ID = statement(
+  "spending_agent_policy_by_id",
+  `SELECT ${AGENT_COLUMNS} FROM spending_agents a ${DEFAULT_POLICY} WHERE a.id = $1 AND a.livemode = $2`,
+);
+const AGENT_BY_WALLET = statement(
+  "spending_agent_policy_by_wallet",
+  `SELECT ${AGENT_COLUMNS}
+     FROM spending_agent_wallets w JOIN spending_agents a ON a.id = w.spending_agent_id ${DEFAULT_POLICY}
+    WHERE w.livemode = $1 AND w.address = $2`,
+);
+
 /** The agent the credential names (or the wallet belongs to), with its policy or else the payer's default. */
 export async function agentPolicyOf(tx: Db, ctx: SpendingContext, livemode: boolean): Promise<AgentPolicy | null> {
   type Row = { id: string; merchant_id: string; policy: unknown; default_policy: unknown; deleted: boolean };
   let rows: Row[] = [];
-  if (ctx.spendingAgentId) {
-    rows = await tx.$queryRaw<Row[]>`
-      SELECT a.id, a.merchant_id, a.policy, d.policy AS default_policy, a.deleted_at IS NOT NULL AS deleted
-        FROM spending_agents a
-        LEFT JOIN spending_policy_defaults d ON d.merchant_id = a.merchant_id AND d.livemode = a.livemode
-       WHERE a.id = ${ctx.spendingAgentId} AND a.livemode = ${livemode}`;
-  } else if (ctx.walletAddress) {
-    rows = await tx.$queryRaw<Row[]>`
-      SELECT a.id, a.merchant_id, a.policy, d.policy AS default_policy, a.deleted_at IS NOT NULL AS deleted
-        FROM spending_agent_wallets w
-        JOIN spending_agents a ON a.id = w.spending_agent_id
-        LEFT JOIN spending_policy_defaults d ON d.merchant_id = a.merchant_id AND d.livemode = a.livemode
-       WHERE w.livemode = ${livemode} AND w.address = ${ctx.walletAddress.toLowerCase()}`;
-  }
+  if (ctx.spendingAgentId) rows = await sqlIn(tx).rows<Row>(AGENT_BY_ID, [ctx.spendingAgentId, livemode]);
+  else if (ctx.walletAddress) rows = await sqlIn(tx).rows<Row>(AGENT_BY_WALLET, [livemode, ctx.walletAddress.toLowerCase()]);
   const row = rows[0];
   if (!row) return null;
   return {

@@ -131,9 +131,9 @@ const x402Sale: SaleProtocol<Envelope, Payment, Refusal> = {
     saleNetworks.set(sale, networks);
   },
   unpaid: () => ({ error: "Payment required", message: "Pay with PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (v1)." }),
-  parse(sale) {
-    const header = sale.req.headers.get("payment-signature") ?? sale.req.headers.get("x-payment");
-    if (header === null) return { ok: false, refusal: x402Sale.unpaid(sale) };
+  parse(req) {
+    const header = req.headers.get("payment-signature") ?? req.headers.get("x-payment");
+    if (header === null) return null;
     if (header.length > MAX_PAYMENT_HEADER_CHARS) return refused("invalid_payload", "The payment header is too large.");
     const decoded = decodeHeader(header) as { x402Version?: unknown } | null;
     if (!decoded || typeof decoded !== "object")
