@@ -32,6 +32,8 @@ export interface MailMatch {
   subject?: string | RegExp;
   /** Only mails received at or after this time (Date.now() milliseconds). */
   since?: number;
+  /** Only mails whose text part contains this (e.g. what names one request, when earlier ones may still arrive). */
+  containing?: string;
 }
 
 export interface Refusal {
@@ -80,6 +82,7 @@ export function mailMatches(mail: ReceivedMail, match: MailMatch = {}): boolean 
   if (match.to && !mail.to.includes(match.to.toLowerCase())) return false;
   if (match.kind && mail.kind !== match.kind) return false;
   if (match.since !== undefined && mail.receivedAt < match.since) return false;
+  if (match.containing !== undefined && !mail.text.includes(match.containing)) return false;
   if (match.subject instanceof RegExp ? !match.subject.test(mail.subject) : match.subject && mail.subject !== match.subject) return false;
   return true;
 }
