@@ -9,10 +9,12 @@
 //  2. Timed loops, interleaved in BENCH_ROUNDS rounds (default 2): BENCH_CONCURRENCY (default 16) workers,
 //     each paying with a fresh paid PaymentIntent after the other, for BENCH_DURATION seconds (default 10)
 //     per loop -> paid calls/s, p50/p99; then GET /health baselines.
+//  3. One caller: BENCH_ONE_CALLER_CALLS (default 1,000) one-request paid calls and as many GET /health, one at a
+//     time, interleaved in blocks of 100 -> p50/p99 and the paid call's p50 as a multiple of /health's.
 // The paid PaymentIntents are one real payment (POST /v1/paywall/pay) cloned in SQL: verify and redeem
 // read only that row, and paying thousands through the rail first would dwarf the run.
-import { getHealth, loadAverages, machineLoadLine, resultRow, timedLoop, type LoopRun } from "./lib/bench-loop";
-import { freshBenchDatabase } from "./lib/bench-setup";
+import { getHealth, loadAverages, machineLoadLine, oneCallerRuns, resultRow, timedLoop, type LoopRun } from "./lib/bench-loop";
+import { freshBenchDatabase, percentile } from "./lib/bench-setup";
 import { countRoundTrips } from "./lib/pg-round-trips";
 import { startServerProcess } from "./lib/server-process";
 
@@ -20,6 +22,7 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 60_000);
+const ONE_CALLER_CALLS = Number(process.env.BENCH_ONE_CALLER_CALLS ?? 1_000);
 const SAMPLE = 200;
 const SKU = "bench_tool";
 const PRICE = 25;
@@ -137,6 +140,7 @@ try {
   }
   const baselineTwo = await loop(Math.min(DURATION, 5), twoHealth);
   const baselineOne = await loop(Math.min(DURATION, 5), health);
+  const [oneCallerHealth, oneCallerPaid] = await oneCallerRuns(ONE_CALLER_CALLS, 100, [health, () => paidCall(nextPayment())]);
 
   console.log(
     `\nPaywall benchmark: ${ROUNDS} rounds of ${DURATION}s per way, ${CONCURRENCY} concurrent callers, production build, fresh database`,
@@ -148,6 +152,18 @@ try {
   console.log(resultRow("one request: paywallHttp, verify-and-redeem", runs.one));
   console.log(resultRow("baseline: two GET /health", [baselineTwo]));
   console.log(resultRow("baseline: one GET /health", [baselineOne]));
+  console.log(`\n| one caller (${ONE_CALLER_CALLS} calls each, interleaved) | calls/s | p50 | p99 |`);
+  console.log("|---|---:|---:|---:|");
+  console.log(resultRow("GET /health", [oneCallerHealth]));
+  console.log(resultRow("one request: paywallHttp, verify-and-redeem", [oneCallerPaid]));
+  const p50 = (run: LoopRun) =>
+    percentile(
+      [...run.times].sort((a, b) => a - b),
+      50,
+    );
+  console.log(
+    `\nPaid call p50 at one caller: ${(p50(oneCallerPaid) / p50(oneCallerHealth)).toFixed(2)}x GET /health's (target: at most 1.5x)`,
+  );
   console.log("\n| DB round trips per request | value |");
   console.log("|---|---:|");
   console.log(`| verify | ${verifyTrips.toFixed(2)} |`);

@@ -1,5 +1,6 @@
 // Charge attempts: the service's own trace of a rail call, committed on a side connection BEFORE the rail
-// is called (charge-payment.ts, for every payment). If the process dies after the rail charged but before
+// is called (charge-payment.ts, for every payment), or with the charge itself on a rail whose books are this
+// database's (Rail.chargeWithAttempt: the test rail). If the process dies after the rail charged but before
 // the request's transaction committed, the attempt is still there, `pending`; whoever next locks the
 // payment's owner (a checkout's retried capture, cancel or expiry sweep; a meter's next charge of the same
 // key, or the funding reconcile) asks the rail what became of that charge key and applies the answer, so the
@@ -43,18 +44,32 @@ const PENDING_ATTEMPT = statement(
 
 const attempts = () => sqlOn(sidePool("attempts"));
 
+/**
+ * A new attempt with a fresh charge key, planned but not written: for a rail that writes it with its charge
+ * (Rail.chargeWithAttempt), or to commit on its own (recordAttempt).
+ */
+export function plannedAttempt(
+  paymentIntentId: string,
+  rail: string,
+  paymentMethod: string,
+): { id: string; chargeKey: string; write: PlannedWrite } {
+  const id = createId("paymentAttempt");
+  const chargeKey = id; // unique per attempt; the rail dedupes on it
+  return { id, chargeKey, write: { statement: INSERT_ATTEMPT, values: [id, paymentIntentId, rail, chargeKey, paymentMethod] } };
+}
+
 export async function recordAttempt(
   paymentIntentId: string,
   rail: string,
   paymentMethod: string,
   givenKey?: string,
 ): Promise<{ id: string; chargeKey: string }> {
-  const id = createId("paymentAttempt");
   if (!givenKey) {
-    const chargeKey = id; // unique per attempt; the rail dedupes on it
-    await attempts().count(INSERT_ATTEMPT, [id, paymentIntentId, rail, chargeKey, paymentMethod]);
+    const { id, chargeKey, write } = plannedAttempt(paymentIntentId, rail, paymentMethod);
+    await attempts().count(write.statement, [...write.values]);
     return { id, chargeKey };
   }
+  const id = createId("paymentAttempt");
   // A caller-chosen key (capture-checkout.ts CaptureHooks.chargeKey): the caller holds a lock under which only
   // one request uses this key at a time, and reuses a key only after the transaction of its last use rolled
   // back. That attempt, left pending (or closed as never charged) for a PaymentIntent that no longer exists,

@@ -1,13 +1,14 @@
-// The charge engine's one path to the rail: record the attempt (committed on its own, before the call) ->
-// the rail -> apply the outcome (apply-charge-outcome.ts) in the caller's transaction. Checkouts' captures and
-// meters' settlements and fundings all charge through it; what stays theirs is what they do around it (the
-// checks before, their follower, their answer to a rail failure).
+// The charge engine's one path to the rail: record the attempt (committed on its own, before the call; or
+// with the charge, on a rail whose books are this database's) -> the rail -> apply the outcome
+// (apply-charge-outcome.ts) in the caller's transaction. Checkouts' captures and meters' settlements and
+// fundings all charge through it; what stays theirs is what they do around it (the checks before, their
+// follower, their answer to a rail failure).
 import type { Db } from "../db";
 import { CircuitOpenError } from "../errors";
 import type { PaymentIntent } from "../generated/prisma/client";
 import { RailCallFailedError, type guarded } from "../rails";
 import { applyChargeOutcome, type ApplyOptions } from "./apply-charge-outcome";
-import { closeAttemptNotCharged, recordAttempt } from "./charge-attempts";
+import { closeAttemptNotCharged, plannedAttempt, recordAttempt } from "./charge-attempts";
 
 export interface ChargeRequest extends Omit<ApplyOptions, "rail" | "chargeKey"> {
   rail: ReturnType<typeof guarded>;
@@ -36,13 +37,17 @@ export function railCertainlyNotCharged(err: unknown): boolean {
  */
 export async function chargePayment(tx: Db, pi: PaymentIntent, request: ChargeRequest): Promise<PaymentIntent> {
   const { rail, paymentMethod } = request;
-  const attempt = await recordAttempt(pi.id, rail.name, paymentMethod, request.chargeKey);
-  const outcome = await rail
-    .charge({ key: attempt.chargeKey, amount: pi.amount, currency: pi.currency, paymentMethod, authenticated: request.authenticated })
-    .catch(async (err) => {
-      if (railCertainlyNotCharged(err)) await closeAttemptNotCharged(attempt.id, "failed");
-      throw err;
-    });
+  // A rail whose books are this database's writes a fresh attempt with its charge (one round trip, one commit); a
+  // caller-chosen key may adopt an earlier attempt, which needs the answer of its own statement first.
+  const withAttempt = request.chargeKey ? undefined : rail.chargeWithAttempt;
+  const planned = withAttempt ? plannedAttempt(pi.id, rail.name, paymentMethod) : undefined;
+  const attempt = planned ?? (await recordAttempt(pi.id, rail.name, paymentMethod, request.chargeKey));
+  const charge = { key: attempt.chargeKey, amount: pi.amount, currency: pi.currency, paymentMethod, authenticated: request.authenticated };
+  const outcome = await (withAttempt && planned ? withAttempt(charge, planned.write) : rail.charge(charge)).catch(async (err) => {
+    // Refused with its attempt: nothing of either was written.
+    if (railCertainlyNotCharged(err) && !planned) await closeAttemptNotCharged(attempt.id, "failed");
+    throw err;
+  });
   request.afterRailCharge?.();
   const { changes, payer, follower } = request;
   return applyChargeOutcome(tx, pi, outcome, { rail: rail.name, chargeKey: attempt.chargeKey, changes, payer, follower });

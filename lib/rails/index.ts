@@ -8,6 +8,7 @@ import { BreakerRegistry } from "./breaker-registry";
 import { CircuitBreaker } from "../circuit-breaker";
 import {
   RailUnavailableError,
+  type AttemptWrite,
   type ChargeRequest,
   type ChargeResult,
   type Rail,
@@ -114,11 +115,15 @@ export function guarded(rail: Rail, scope: BreakerScope) {
       throw new RailCallFailedError(`The ${rail.name} rail failed: ${reason}`, err instanceof RailUnavailableError && err.notCharged);
     }
   };
+  const withAttempt = rail.chargeWithAttempt?.bind(rail);
   return {
     name: rail.name,
     custodial: rail.custodial,
     supportsPaymentMethod: (paymentMethod: string) => rail.supportsPaymentMethod(paymentMethod),
     charge: (request: ChargeRequest): Promise<ChargeResult> => run(() => rail.charge(request)),
+    chargeWithAttempt: withAttempt
+      ? (request: ChargeRequest, attempt: AttemptWrite): Promise<ChargeResult> => run(() => withAttempt(request, attempt))
+      : undefined,
     retrieveCharge: (key: string): Promise<ChargeResult | null> => run(() => rail.retrieveCharge(key)),
     refund: (request: RefundRequest): Promise<RefundResult> => run(() => rail.refund(request)),
   };

@@ -25,6 +25,12 @@ export type ChargeResult =
   | { status: "declined"; chargeId: string; reason: string }
   | { status: "pending"; chargeId: string };
 
+/** The charge attempt's INSERT, for chargeWithAttempt: one statement ($1.. its values), no WITH. */
+export interface AttemptWrite {
+  readonly statement: { readonly name: string; readonly text: string };
+  readonly values: readonly unknown[];
+}
+
 export interface RefundRequest {
   /** Idempotency key of the refund. */
   key: string;
@@ -48,6 +54,15 @@ export interface Rail {
   /** Whether this rail understands the payment method (else the request is a 400). */
   supportsPaymentMethod(paymentMethod: string): boolean;
   charge(request: ChargeRequest): Promise<ChargeResult>;
+  /**
+   * Only on a rail whose charges have no effect outside this service's own database (its books are rows of it: the
+   * test rail). The charge with the charge attempt's write (lib/payments/charge-attempts.ts) run first, in the same
+   * statement or transaction of the rail's own connection: the attempt and the charge commit together, never one
+   * without the other, in one round trip instead of two, and a charge refused before anything was written leaves no
+   * attempt. A rail with any effect outside (a processor, a chain) must not have it: its attempt is committed on its
+   * own before it is called, so that a crash after the call leaves the trace the recovery asks the rail about.
+   */
+  chargeWithAttempt?(request: ChargeRequest, attempt: AttemptWrite): Promise<ChargeResult>;
   /** The result of an earlier charge with this key (`pending` while undecided), or null if the rail never took it. */
   retrieveCharge(key: string): Promise<ChargeResult | null>;
   /** Idempotent on the key: a repeated key returns the refund made the first time, with ITS amount. */

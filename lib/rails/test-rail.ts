@@ -1,11 +1,21 @@
 // The test rail: a stand-in processor with its own books in its own tables, written on its own connection
-// (never inside the service's transaction), idempotent on the charge key, like an external system.
+// (never inside the service's transaction), idempotent on the charge key, like an external system. Being this
+// database's tables, its books commit unflushed (side-pool.ts) and take the charge attempt with the charge
+// (Rail.chargeWithAttempt): nothing outside the database is ever charged.
 // Outcomes come from the test payment methods; `cus_...` charges that customer's test wallet.
 import type pg from "pg";
-import { sqlOn, statement } from "../db";
+import { sqlOn, statement, withWritesBefore } from "../db";
 import { createId } from "../ids";
 import { sidePool, sideTransaction } from "../side-pool";
-import { RailUnavailableError, type ChargeRequest, type ChargeResult, type Rail, type RefundRequest, type RefundResult } from "./rail";
+import {
+  RailUnavailableError,
+  type AttemptWrite,
+  type ChargeRequest,
+  type ChargeResult,
+  type Rail,
+  type RefundRequest,
+  type RefundResult,
+} from "./rail";
 import { isCustomerWalletMethod, isX402TestPaymentMethod, requiresAuthentication, testPaymentMethodOutcome } from "./test-cards";
 import { testRailDisputes } from "./test-rail-disputes";
 
@@ -37,16 +47,19 @@ async function chargeWithoutWallet(
   request: ChargeRequest,
   status: ChargeRow["status"],
   declineReason: string | null,
+  attempt: AttemptWrite | undefined,
 ): Promise<ChargeResult> {
   const rail = sqlOn(sidePool("test-rail"));
   const values = [createId("railCharge"), request.key, request.amount, request.currency, request.paymentMethod, status, declineReason];
-  const [row] = await rail.rows<ChargeRow>(CHARGE, values);
+  const charge = withWritesBefore({ statement: CHARGE, values }, attempt ? [attempt] : [], "attempt");
+  const [row] = await rail.rows<ChargeRow>(charge.statement, [...charge.values]);
   return toResult(row ?? (await rail.rows<ChargeRow>(FIND_CHARGE, [request.key]))[0]);
 }
 
 /** A customer's test wallet debited with the charge, both or neither: one charge per key, even when two callers race. */
-function chargeWallet(request: ChargeRequest): Promise<ChargeResult> {
+function chargeWallet(request: ChargeRequest, attempt: AttemptWrite | undefined): Promise<ChargeResult> {
   return sideTransaction("test-rail", async (client) => {
+    if (attempt) await client.query({ name: attempt.statement.name, text: attempt.statement.text, values: [...attempt.values] });
     await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`test-rail:${request.key}`]);
     const existing = await findCharge(client, request.key);
     if (existing) return toResult(existing);
@@ -74,6 +87,19 @@ async function findCharge(client: pg.PoolClient, key: string): Promise<ChargeRow
   return rows[0];
 }
 
+/** The charge, with the attempt's write first on the same connection when given (Rail.chargeWithAttempt). */
+async function charge(request: ChargeRequest, attempt: AttemptWrite | undefined): Promise<ChargeResult> {
+  const known = testPaymentMethodOutcome(request.paymentMethod);
+  if (known?.status === "unavailable") throw new RailUnavailableError("The test rail is unavailable (pm_rail_unavailable).", true);
+  if (known?.status === "declined") return chargeWithoutWallet(request, "declined", known.reason, attempt);
+  if (requiresAuthentication(request.paymentMethod) && !request.authenticated)
+    return chargeWithoutWallet(request, "declined", "authentication_required", attempt);
+  if (isCustomerWalletMethod(request.paymentMethod)) return chargeWallet(request, attempt);
+  if (!known && !isX402TestPaymentMethod(request.paymentMethod))
+    return chargeWithoutWallet(request, "declined", "invalid_payment_method", attempt);
+  return chargeWithoutWallet(request, known?.status === "pending" ? "pending" : "succeeded", null, attempt);
+}
+
 export const testRail: Rail = {
   name: "test",
   // Its failures are chosen by the caller (pm_rail_unavailable): each merchant and mode trips its own circuit.
@@ -85,16 +111,12 @@ export const testRail: Rail = {
     return testPaymentMethodOutcome(paymentMethod) !== undefined || isCustomerWalletMethod(paymentMethod);
   },
 
-  async charge(request: ChargeRequest): Promise<ChargeResult> {
-    const known = testPaymentMethodOutcome(request.paymentMethod);
-    if (known?.status === "unavailable") throw new RailUnavailableError("The test rail is unavailable (pm_rail_unavailable).", true);
-    if (known?.status === "declined") return chargeWithoutWallet(request, "declined", known.reason);
-    if (requiresAuthentication(request.paymentMethod) && !request.authenticated)
-      return chargeWithoutWallet(request, "declined", "authentication_required");
-    if (isCustomerWalletMethod(request.paymentMethod)) return chargeWallet(request);
-    if (!known && !isX402TestPaymentMethod(request.paymentMethod))
-      return chargeWithoutWallet(request, "declined", "invalid_payment_method");
-    return chargeWithoutWallet(request, known?.status === "pending" ? "pending" : "succeeded", null);
+  charge(request: ChargeRequest): Promise<ChargeResult> {
+    return charge(request, undefined);
+  },
+
+  chargeWithAttempt(request: ChargeRequest, attempt: AttemptWrite): Promise<ChargeResult> {
+    return charge(request, attempt);
   },
 
   async retrieveCharge(key: string): Promise<ChargeResult | null> {

@@ -24,6 +24,25 @@ export async function timedLoop(seconds: number, concurrency: number, call: (wor
   return { times, seconds };
 }
 
+/**
+ * One caller, `count` calls of each way, interleaved in blocks of `block` (a drift of the machine touches every way
+ * alike): each way's run, its seconds the sum of its calls' times.
+ */
+export async function oneCallerRuns(count: number, block: number, ways: (() => Promise<void>)[]): Promise<LoopRun[]> {
+  const runs = ways.map((): LoopRun => ({ times: [], seconds: 0 }));
+  for (let done = 0; done < count; done += block) {
+    for (const [i, call] of ways.entries()) {
+      for (let n = 0; n < Math.min(block, count - done); n++) {
+        const t0 = performance.now();
+        await call();
+        runs[i].times.push(performance.now() - t0);
+      }
+    }
+  }
+  for (const run of runs) run.seconds = run.times.reduce((sum, t) => sum + t, 0) / 1000;
+  return runs;
+}
+
 /** `| label | calls/s (each round's) | p50 | p99 |` over one or more rounds of one way. */
 export function resultRow(label: string, rounds: LoopRun[]): string {
   const times = rounds.flatMap((r) => r.times).sort((a, b) => a - b);
