@@ -19,16 +19,23 @@
 //     warm-up), connections min/max, the median p99 of the first half of the samples against the second half's,
 //     the p99's spread over the rows and the whole soak's p99, p99.9 and max, the GC by kind (count, sum, longest,
 //     share of the time, heap after a mark-compact), errors. Exits non-zero only on errors.
+// SOAK_HEAP_PROFILE=<file>: a sampling heap profile of what the soak's requests leave alive past scavenges (what is
+// promoted to the old generation; scripts/lib/heap-profile-preload.mjs), from the soak's start to its end (answers drained),
+// written to <file> and summarized by allocation site in bytes per request (scripts/lib/heap-profile-summary.ts).
+// SOAK_SERVER_FLAGS: more Node flags for the server, space-separated (e.g. --trace-gc-nvp with SERVER_LOG=1,
+// for the bytes each scavenge promotes).
 // BENCH_PORT (default 3994).
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import http from "node:http";
+import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
 import { loadAverages } from "./lib/bench-loop";
 import { postCustomerOptions } from "./lib/bench-requests";
 import { freshBenchDatabase, percentile } from "./lib/bench-setup";
 import { runChild } from "./lib/child";
+import { heapProfileTopSites } from "./lib/heap-profile-summary";
 import { cpuMsByPid } from "./lib/process-cpu";
 import { startServerProcess } from "./lib/server-process";
 import { startTicker } from "./lib/ticker";
@@ -39,6 +46,8 @@ const FIXED_RATE = process.env.SOAK_RATE ? Number(process.env.SOAK_RATE) : undef
 const SOAK_MS = Number(process.env.SOAK_MINUTES ?? 10) * 60_000;
 const SAMPLE_MS = Number(process.env.SOAK_SAMPLE_SECONDS ?? 60) * 1000;
 const TRACE_GC = process.env.SOAK_TRACE_GC === "1";
+const HEAP_PROFILE = process.env.SOAK_HEAP_PROFILE ? path.resolve(process.env.SOAK_HEAP_PROFILE) : undefined;
+const SERVER_FLAGS = (process.env.SOAK_SERVER_FLAGS ?? "").split(" ").filter(Boolean);
 const DRAIN_MS = 30_000; // after the last send, answers are awaited this long; later ones count as errors
 const CRON = "bench";
 
@@ -68,9 +77,14 @@ const server = await startServerProcess(
     RATE_LIMIT_MAX: "1000000000",
     CRON_SECRET: CRON,
     SECRETS_ENCRYPTION_KEY: "50".repeat(32),
+    ...(HEAP_PROFILE ? { HEAP_PROFILE_FILE: HEAP_PROFILE } : {}),
   },
   false,
-  TRACE_GC ? ["--trace-gc"] : [],
+  [
+    ...(TRACE_GC ? ["--trace-gc"] : []),
+    ...(HEAP_PROFILE ? ["--import", path.resolve("scripts/lib/heap-profile-preload.mjs")] : []),
+    ...SERVER_FLAGS,
+  ],
 );
 const serverPid = server.child.pid!;
 const admin = new pg.Client({ connectionString: Object.assign(new URL(database.url), { pathname: "/postgres" }).href });
@@ -250,6 +264,15 @@ async function upkeepSince(): Promise<{ upkeep: string; wal: string }> {
     .join("; ");
   return { upkeep, wal: walBetween(before, now) };
 }
+/** Stops the server's heap profile (SOAK_HEAP_PROFILE) and waits until the file is written: its path. */
+async function writeHeapProfile(): Promise<string> {
+  const written = `heap profile: written to ${HEAP_PROFILE}`;
+  process.kill(serverPid, "SIGUSR2");
+  for (const deadline = performance.now() + 120_000; !server.output().includes(written); await sleepUntil(performance.now() + 200))
+    if (performance.now() > deadline) throw new Error(`no heap profile:\n${server.output().slice(-2000)}`);
+  return HEAP_PROFILE!;
+}
+
 const samples: Sample[] = [];
 let cpuBefore = 0;
 let soakStart = 0;
@@ -311,6 +334,7 @@ try {
   await upkeepSince();
   if (TRACE_GC) gcPausesSince(); // from here on
   cpuBefore = cpuMsByPid([serverPid]).get(serverPid) ?? NaN;
+  if (HEAP_PROFILE) process.kill(serverPid, "SIGUSR2"); // starts sampling
   const scheduler = (async () => {
     for (let i = 0; ;) {
       const now = performance.now();
@@ -327,6 +351,7 @@ try {
   const drainEnd = performance.now() + DRAIN_MS;
   while (inFlight > 0 && performance.now() < drainEnd) await sleepUntil(performance.now() + 50);
   interval.errors += inFlight; // no answer within the drain
+  const heapProfile = HEAP_PROFILE && (await writeHeapProfile());
   await sample(); // the last interval, with the drain
 
   // RSS from minute 2 on: the first minute's rows include the server's warm-up growth.
@@ -359,8 +384,10 @@ try {
     `Every answer of the soak: p50 ${percentile(allLatencies, 50).toFixed(1)}, p99 ${percentile(allLatencies, 99).toFixed(1)}, p99.9 ${percentile(allLatencies, 99.9).toFixed(1)}, max ${allLatencies[allLatencies.length - 1].toFixed(1)} ms`,
   );
   if (TRACE_GC) console.log(`Server GC: ${gcSummary(performance.now() - soakStart)}`);
-  console.log(`Errors: ${non2xx} non-2xx, ${errors} without an answer, of ${samples.reduce((sum, s) => sum + s.sent, 0)} sent`);
+  const sentTotal = samples.reduce((sum, s) => sum + s.sent, 0);
+  console.log(`Errors: ${non2xx} non-2xx, ${errors} without an answer, of ${sentTotal} sent`);
   console.log(`Load average after: ${loadAverages()}`);
+  if (heapProfile) console.log(`\n${heapProfileTopSites(heapProfile, sentTotal).join("\n")}`);
   if (non2xx + errors + calibration.non2xx + calibration.errors > 0) process.exitCode = 1;
 } finally {
   stopTicker();
