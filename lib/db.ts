@@ -260,11 +260,15 @@ export interface CallerStatement<R> {
 }
 
 export function callerStatement<R>(name: string, params: number, body: { ctes?: string; select: string }): CallerStatement<R> {
-  const p = (n: number) => `$${params + n}`;
-  const caller = `caller AS (SELECT ${p(1)}::text AS api_key_id, ${p(2)}::text AS merchant_id, ${p(3)}::boolean AS livemode)`;
   const ctes = body.ctes ?? "";
-  const alone = statement(name, `WITH ${[caller, ctes].filter(Boolean).join(",\n")}\n${body.select}`);
+  const alone = statement(name, `WITH ${[callerParameters(params), ctes].filter(Boolean).join(",\n")}\n${body.select}`);
   return { name, params, ctes, select: body.select, alone };
+}
+
+/** The `caller` CTE of a caller statement run on its own: the caller as parameters $params+1..$params+3. */
+export function callerParameters(params: number): string {
+  const p = (n: number) => `$${params + n}`;
+  return `caller AS (SELECT ${p(1)}::text AS api_key_id, ${p(2)}::text AS merchant_id, ${p(3)}::boolean AS livemode)`;
 }
 
 /** A caller statement with the values of its own parameters: what a route plans before its caller is known. */
@@ -273,12 +277,26 @@ export interface CallerQuery<R> {
   values: unknown[];
 }
 
-/** Runs a caller statement on its own for a caller already known (no API key: null). */
-export async function runAsCaller<R>(
-  db: Sql,
-  query: CallerQuery<R>,
-  caller: { apiKeyId: string | null; merchantId: string; livemode: boolean },
-): Promise<R> {
+/** A caller already known, as a caller statement run on its own takes it (no API key: null). */
+export interface KnownCaller {
+  apiKeyId: string | null;
+  merchantId: string;
+  livemode: boolean;
+}
+
+/**
+ * A create planned whole before its caller is known: a caller statement that writes from its `caller` CTE only (so
+ * that nothing is written for a refused or replayed request), and the success answer's body for a caller in either
+ * mode (the one thing of the caller's an object shows). The request pipeline runs it inside the API-key statement,
+ * beside the idempotency claim stored with the answer (`api(operation, { write })`, lib/http/route-write.ts).
+ */
+export interface CallerWrite {
+  query: CallerQuery<unknown>;
+  answer: (livemode: boolean) => unknown;
+}
+
+/** Runs a caller statement on its own for a caller already known. */
+export async function runAsCaller<R>(db: Sql, query: CallerQuery<R>, caller: KnownCaller): Promise<R> {
   const [row] = await db.rows<R>(query.statement.alone, [...query.values, caller.apiKeyId, caller.merchantId, caller.livemode]);
   return row;
 }
@@ -372,22 +390,5 @@ export class DeferredTransaction implements Sql {
     if (this.finished) return;
     this.finished = true;
     this.client?.release(err);
-  }
-}
-
-/**
- * A write planned together with its result: the statement has not run yet. The request pipeline runs it
- * in the same statement as storing the idempotent response; other callers use run().
- */
-export class SqlWrite<T = unknown> {
-  constructor(
-    readonly statement: Statement,
-    readonly values: unknown[],
-    readonly result: T,
-  ) {}
-
-  async run(db: Sql): Promise<T> {
-    await db.count(this.statement, this.values);
-    return this.result;
   }
 }

@@ -1,35 +1,26 @@
-import { SqlWrite, statement } from "../db";
+import { callerStatement, type CallerWrite } from "../db";
 import { createId } from "../ids";
-import type { Scope } from "../scope";
 import type { CreateCustomerInput } from "./schemas";
 import { serializeCustomer } from "./serialize";
 
-// Raw SQL, planned as one write: POST /v1/customers is the pipeline's benchmark route (docs/BENCHMARKS.md),
-// where the insert shares its statement with the stored idempotent response.
-const INSERT_CUSTOMER = statement(
-  "customer_insert",
-  "INSERT INTO customers (id, merchant_id, livemode, name, email, metadata, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-);
+// POST /v1/customers is the pipeline's benchmark route (docs/BENCHMARKS.md): its insert is a caller statement
+// (lib/db.ts), run inside the API-key statement beside the idempotency claim, stored with its answer: one round trip.
+const INSERT_CUSTOMER = callerStatement<{ written: number }>("customer_insert", 5, {
+  ctes: `new_customer AS (INSERT INTO customers (id, merchant_id, livemode, name, email, metadata, created_at)
+           SELECT $1::text, caller.merchant_id, caller.livemode, $2::text, $3::text, $4::jsonb, $5::timestamptz FROM caller
+           RETURNING 1)`,
+  select: "SELECT count(*)::int AS written FROM new_customer",
+});
 
-/** The new customer, with its id and creation time chosen here, and the insert that records it. */
-export function createCustomer(scope: Scope, input: CreateCustomerInput) {
+/** The new customer, with its id and creation time chosen here: its insert for the caller, and its answer. */
+export function customerCreation(input: CreateCustomerInput): CallerWrite {
   const customer = {
     id: createId("customer"),
-    merchantId: scope.merchantId,
-    livemode: scope.livemode,
     name: input.name ?? null,
     email: input.email ?? null,
     metadata: input.metadata ?? {},
     createdAt: new Date(),
   };
-  const values = [
-    customer.id,
-    customer.merchantId,
-    customer.livemode,
-    customer.name,
-    customer.email,
-    JSON.stringify(customer.metadata),
-    customer.createdAt.toISOString(),
-  ];
-  return new SqlWrite(INSERT_CUSTOMER, values, serializeCustomer(customer));
+  const values = [customer.id, customer.name, customer.email, JSON.stringify(customer.metadata), customer.createdAt.toISOString()];
+  return { query: { statement: INSERT_CUSTOMER, values }, answer: (livemode) => serializeCustomer({ ...customer, livemode }) };
 }

@@ -3,7 +3,8 @@ import type { Customer } from "../generated/prisma/client";
 import type { StoredMetadata } from "../validation/objects";
 import type { CustomerObject } from "./schemas";
 
-export function serializeCustomer(customer: Customer) {
+/** A customer as the API shows it (its merchant is not shown). */
+export function serializeCustomer(customer: Omit<Customer, "merchantId">) {
   return {
     id: customer.id,
     object: "customer" as const,

@@ -4,8 +4,11 @@
 //   "public": no credential, limited per client IP, no idempotency record.
 // A route whose work is one statement may hand it over too, `api(operation, { statement }, handler)`: it runs inside
 // the API-key statement, and the handler answers from its row (the paywall's verify and redemptions: one round trip).
+// A create whose work is one write may hand over the write with its answer, `api(operation, { write })`: it runs there
+// too, beside the idempotency claim, with no handler (POST /v1/customers: one round trip; lib/http/route-write.ts).
 import type { z } from "zod";
-import type { CallerQuery, Db, Sql } from "../db";
+import type { CallerQuery, CallerWrite, Db, Sql } from "../db";
+import { InvariantViolation } from "../errors";
 import type { Caller } from "../scope";
 import { byApiKey } from "./authenticate";
 import {
@@ -31,6 +34,11 @@ interface Options<B extends z.ZodType | undefined, Q extends z.ZodType | undefin
 /** A route's own statement, planned from its input (PipelineOptions.statement); R is its row. */
 export interface RouteStatement<B, Q, R> {
   statement: (input: StatementInput<B, Q>) => CallerQuery<R>;
+}
+
+/** A route's write planned with its answer from its input (PipelineOptions.write): the route has no handler. */
+export interface RouteCreate<B, Q> {
+  write: (input: StatementInput<B, Q>) => CallerWrite;
 }
 
 export interface HandlerContext<B, Q, P extends Auth, D extends DbKind = "prisma", R = unknown> {
@@ -66,18 +74,27 @@ export function api<B extends z.ZodType | undefined, Q extends z.ZodType | undef
   route: RouteStatement<Infer<B>, Infer<Q>, R>,
   handler: (ctx: HandlerContext<Infer<B>, Infer<Q>, "secret", D, R>) => unknown,
 ): ReturnType<typeof pipeline>;
+export function api<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, D extends DbKind>(
+  options: Options<B, Q, D> & { auth: "secret" },
+  route: RouteCreate<Infer<B>, Infer<Q>>,
+): ReturnType<typeof pipeline>;
 export function api<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, D extends DbKind, R>(
   options: Options<B, Q, D>,
-  routeOrHandler: RouteStatement<Infer<B>, Infer<Q>, R> | Handler<B, Q, D, R>,
+  routeOrHandler: RouteStatement<Infer<B>, Infer<Q>, R> | RouteCreate<Infer<B>, Infer<Q>> | Handler<B, Q, D, R>,
   handlerAfterRoute?: Handler<B, Q, D, R>,
 ) {
-  const [route, handler] = handlerAfterRoute
-    ? [routeOrHandler as RouteStatement<Infer<B>, Infer<Q>, R>, handlerAfterRoute]
-    : [undefined, routeOrHandler as Handler<B, Q, D, R>];
+  const route = typeof routeOrHandler === "function" ? undefined : routeOrHandler;
+  const handler = typeof routeOrHandler === "function" ? routeOrHandler : (handlerAfterRoute ?? noHandler);
   const steps = (options.auth === "secret" ? WITH_API_KEY : PUBLIC) as Steps<Caller | undefined>;
-  return pipeline(steps, { ...options, statement: route?.statement }, ({ tx, caller, body, rawBody, query, params, req, headers, row }) =>
+  const own = route && "write" in route ? { write: route.write } : { statement: route?.statement };
+  return pipeline(steps, { ...options, ...own }, ({ tx, caller, body, rawBody, query, params, req, headers, row }) =>
     handler({ tx, principal: caller, body, rawBody, query, params, req, headers, row } as HandlerContext<Infer<B>, Infer<Q>, Auth, D, R>),
   );
+}
+
+/** The handler of a route whose write answers (the pipeline never calls it). */
+function noHandler(): never {
+  throw new InvariantViolation("A route's write has no handler.");
 }
 
 type Handler<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, D extends DbKind, R> = (

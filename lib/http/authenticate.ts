@@ -6,15 +6,25 @@
 // takes the token from the client IP's bucket in that same statement. A route may hand this step its own
 // statement instead of a claim (a caller statement, lib/db.ts: `api(operation, { statement }, handler)`): it runs
 // inside the API-key statement on the same condition, so the whole request is ONE round trip (the paywall's verify
-// and redemptions). With Redis: an indexed lookup by the key's hash (which brings the grants), the Redis take, the
-// permission, then the claim or the route's statement on its own (two round trips).
+// and redemptions). A route's write (lib/http/route-write.ts) runs there too, beside a claim written already stored
+// with the write's planned answer: a create is ONE round trip. With Redis: an indexed lookup by the key's hash (which
+// brings the grants), the Redis take, the permission, then the claim or the route's statement on its own (two round
+// trips; a write with a claim, three: the claim, then the write with its stored answer).
 // Order of refusals either way: 401 (no such key, revoked, or past a roll's grace) -> 429 -> 403 permission_denied.
-import { runAsCaller, sql, statement, type CallerQuery, type CallerStatement, type Statement } from "../db";
+import { runAsCaller, sql, statement, type CallerStatement, type Statement } from "../db";
 import { env } from "../env";
 import { ForbiddenError, InvariantViolation, UnauthorizedError } from "../errors";
 import { createId } from "../ids";
 import { allows, PermissionDeniedError, type Permission } from "../merchants/permissions";
-import { claim, claimText, existingRecordText, type ClaimRow } from "../idempotency/claims";
+import {
+  claim,
+  claimText,
+  existingRecordText,
+  settleFailedClaim,
+  writeAndStoreResponse,
+  type ClaimOutcome,
+  type ClaimRow,
+} from "../idempotency/claims";
 import { hashSecret, looksLikeSecret } from "../merchants/api-key-secret";
 import { bucketConfig, bucketsInPostgres } from "../rate-limit";
 import { takeTokenText } from "../rate-limit/postgres-limiter";
@@ -23,6 +33,7 @@ import type { Caller } from "../scope";
 import type { ClaimRequest } from "./idempotency-step";
 import type { Authenticate, Authenticated } from "./pipeline";
 import { applyTakeResult, clientIpBucket, enforceRateLimit, limitByClientIp } from "./rate-limit-step";
+import { answerIn, type PlannedAnswer, type RouteQuery } from "./route-write";
 
 /** A usable key (not revoked, not past the grace period of a roll) as FIND_KEY reads it. */
 interface KeyRow {
@@ -96,23 +107,30 @@ function selectVerdict(more: string, joins: string): string {
      FROM (SELECT 1) AS one LEFT JOIN k ON true LEFT JOIN t ON true LEFT JOIN ip ON true ${joins}`;
 }
 
-// The key CTEs ($1..$6), then the claim (all null without one): $7 record id, $8 Idempotency-Key, $9 fingerprint,
-// $10 lock seconds, $11 retention hours. The claim is made only when the token was granted and the key allows the
-// route; `e` is the record holding the key when the claim did not take it.
+const CLAIM_COLUMNS = `c.id IS NOT NULL AS claimed, COALESCE(c.id, e.id) AS claim_id, COALESCE(c.fingerprint, e.fingerprint) AS fingerprint,
+      COALESCE(c.status, e.status) AS status, COALESCE(c.response_status, e.response_status) AS response_status,
+      COALESCE(c.response_body, e.response_body) AS response_body`;
+
+/**
+ * The claim's CTEs after the key CTEs, parameters from $offset+1: record id, Idempotency-Key, fingerprint, lock
+ * seconds, retention hours and, for a route's write, the answer's status and its stored text in test and live mode.
+ * The claim is made only when the token was granted and the key allows the route; `e` is the record holding the key
+ * when the claim did not take it. With an answer the record is written stored (the route's write runs beside it).
+ */
+function claimCtes(offset: number, withAnswer: boolean): string {
+  const [id, key, fingerprint, lockSeconds, retentionHours, status, test, live] = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => `$${offset + n}`);
+  const answer = withAnswer
+    ? { status: `${status}::int`, body: `CASE WHEN k.livemode THEN ${live}::text ELSE ${test}::text END` }
+    : undefined;
+  const e = { id, apiKeyId: "k.id", livemode: "k.livemode", key, fingerprint, lockSeconds, retentionHours };
+  return `c AS (${claimText(e, "FROM k, t WHERE t.allowed AND k.permitted", answer)}),
+   e AS (${existingRecordText("k.id", "k.livemode", key, ", k, t", "t.allowed AND k.permitted AND NOT EXISTS (SELECT 1 FROM c)")})`;
+}
+
+// The key CTEs ($1..$6), then the claim ($7..$11).
 const FIND_KEY_TAKE_TOKEN_CLAIM = statement(
   "auth_find_key_take_token_claim",
-  `WITH ${keyCtes(0)},
-   c AS (${claimText(
-     { id: "$7", apiKeyId: "k.id", livemode: "k.livemode", key: "$8", fingerprint: "$9", lockSeconds: "$10", retentionHours: "$11" },
-     "FROM k, t WHERE t.allowed AND k.permitted AND $8::text IS NOT NULL",
-   )}),
-   e AS (${existingRecordText("k.id", "k.livemode", "$8", ", k, t", "t.allowed AND k.permitted AND NOT EXISTS (SELECT 1 FROM c)")})
-   ${selectVerdict(
-     `c.id IS NOT NULL AS claimed, COALESCE(c.id, e.id) AS claim_id, COALESCE(c.fingerprint, e.fingerprint) AS fingerprint,
-      COALESCE(c.status, e.status) AS status, COALESCE(c.response_status, e.response_status) AS response_status,
-      COALESCE(c.response_body, e.response_body) AS response_body`,
-     "LEFT JOIN c ON true LEFT JOIN e ON true",
-   )}`,
+  `WITH ${keyCtes(0)},\n${claimCtes(6, false)}\n${selectVerdict(CLAIM_COLUMNS, "LEFT JOIN c ON true LEFT JOIN e ON true")}`,
 );
 
 // A request without a claim (a read, or a route that claims nothing) takes this one, not the claim statement with
@@ -124,17 +142,25 @@ const FIND_KEY_TAKE_TOKEN = statement("auth_find_key_take_token", `WITH ${keyCte
 const withRouteStatements = new Map<string, Statement>();
 
 /**
- * The API-key statement with a route's caller statement (lib/db.ts) in place of the claim: its parameters first,
- * then the key CTEs'. `caller` is the key when its token was granted and it allows the route, else empty, so the
- * route's statement does nothing for a refused request; its row comes back beside the verdict (NULLs then).
+ * The API-key statement with a route's caller statement (lib/db.ts): its parameters first, then the key CTEs'. For a
+ * read, `caller` is the key when its token was granted and it allows the route, else empty, so the route's statement
+ * does nothing for a refused request; its row comes back beside the verdict (NULLs then). For a write with an
+ * idempotency claim (`claimed`), the claim's parameters follow (claimCtes) and `caller` is the key only when the
+ * claim took the Idempotency-Key: a replay, a reused or in-flight key writes nothing either.
  */
-function withRouteStatement(route: CallerStatement<unknown>): Statement {
-  let fused = withRouteStatements.get(route.name);
+function withRouteStatement(route: CallerStatement<unknown>, claimed: boolean): Statement {
+  const name = `auth_${claimed ? "claim_" : ""}with_${route.name}`;
+  let fused = withRouteStatements.get(name);
   if (!fused) {
-    const caller = "caller AS (SELECT k.id AS api_key_id, k.merchant_id, k.livemode FROM k, t WHERE t.allowed AND k.permitted)";
-    const ctes = [keyCtes(route.params), caller, route.ctes].filter(Boolean).join(",\n");
-    fused = statement(`auth_with_${route.name}`, `WITH ${ctes}\n${selectVerdict("r.*", `LEFT JOIN (${route.select}) AS r ON true`)}`);
-    withRouteStatements.set(route.name, fused);
+    const keys = keyCtes(route.params);
+    const caller = `caller AS (SELECT k.id AS api_key_id, k.merchant_id, k.livemode FROM ${claimed ? "k, c" : "k, t WHERE t.allowed AND k.permitted"})`;
+    const ctes = [keys, claimed && claimCtes(route.params + 6, true), caller, route.ctes].filter(Boolean).join(",\n");
+    const row = `LEFT JOIN (${route.select}) AS r ON true`;
+    const select = claimed
+      ? selectVerdict(`${CLAIM_COLUMNS}, r.*`, `LEFT JOIN c ON true LEFT JOIN e ON true ${row}`)
+      : selectVerdict("r.*", row);
+    fused = statement(name, `WITH ${ctes}\n${select}`);
+    withRouteStatements.set(name, fused);
   }
   return fused;
 }
@@ -172,10 +198,11 @@ export const byApiKey: Authenticate<Caller> = async (req, headers, claimRequest,
   const token = bearerToken(req);
   if (!token) return refuse(req, headers, "Missing API key: send 'Authorization: Bearer <API key>'.");
   if (!looksLikeSecret(token)) return refuse(req, headers, "Invalid API key.");
-  if (claimRequest && route) throw new InvariantViolation("A route with a statement of its own takes no idempotency claim.");
+  if (claimRequest && route && !route.answer)
+    throw new InvariantViolation("A route with a statement of its own takes no idempotency claim.");
   const presented = { req, secretHash: hashSecret(token), headers, permission };
   if (!bucketsInPostgres()) return stepByStep(presented, claimRequest, route);
-  return route ? withRoute(presented, route) : inOneStatement(presented, claimRequest);
+  return route ? withRoute(presented, route, claimRequest) : inOneStatement(presented, claimRequest);
 };
 
 /** 401 after a token from the client IP's bucket (429 when that is empty). */
@@ -216,13 +243,20 @@ async function inOneStatement(presented: Presented, claimRequest?: ClaimRequest)
   }
   const [row] = await sql().rows<KeyVerdict & ClaimColumns>(FIND_KEY_TAKE_TOKEN_CLAIM, [
     ...keyValues(presented),
-    createId("idempotency"),
-    claimRequest.key,
-    claimRequest.fingerprint,
-    env.IDEMPOTENCY_LOCK_SECONDS,
-    env.IDEMPOTENCY_RETENTION_HOURS,
+    ...claimValues(claimRequest),
   ]);
   const principal = callerOf(row, presented);
+  return { caller: principal, claim: await claimOf(row, principal, claimRequest) };
+}
+
+/** The claim CTEs' parameters (claimCtes), without an answer: the record id first. */
+function claimValues(claimRequest: ClaimRequest): unknown[] {
+  const { key, fingerprint } = claimRequest;
+  return [createId("idempotency"), key, fingerprint, env.IDEMPOTENCY_LOCK_SECONDS, env.IDEMPOTENCY_RETENTION_HOURS];
+}
+
+/** What the claim made in the API-key statement came to: claimed, or decided from the record holding the key. */
+function claimOf(row: ClaimColumns, principal: Caller, claimRequest: ClaimRequest): Promise<ClaimOutcome> {
   const firstAttempt: ClaimRow | null = row.claim_id
     ? {
         id: row.claim_id,
@@ -234,28 +268,54 @@ async function inOneStatement(presented: Presented, claimRequest?: ClaimRequest)
       }
     : null;
   const scope = { apiKeyId: principal.apiKeyId, livemode: principal.livemode, key: claimRequest.key };
-  return { caller: principal, claim: await claim(sql(), scope, claimRequest.fingerprint, firstAttempt) };
+  return claim(sql(), scope, claimRequest.fingerprint, firstAttempt);
 }
 
-/** The route's statement inside the API-key statement: the request's one round trip. */
-async function withRoute(presented: Presented, route: CallerQuery<unknown>): Promise<Authenticated<Caller>> {
-  const values = [...route.values, ...keyValues(presented)];
-  const [row] = await sql().rows<Record<string, unknown>>(withRouteStatement(route.statement), values);
+/**
+ * The route's statement inside the API-key statement: the request's one round trip. A route's write with an
+ * Idempotency-Key runs only when its claim took the key, and the claim is written stored with the planned answer.
+ */
+async function withRoute(presented: Presented, route: RouteQuery, claimRequest?: ClaimRequest): Promise<Authenticated<Caller>> {
+  const answer = route.answer;
+  const claimed = answer && claimRequest ? [...claimValues(claimRequest), answer.status, ...answer.stored] : [];
+  const values = [...route.values, ...keyValues(presented), ...claimed];
+  const [row] = await sql().rows<Record<string, unknown>>(withRouteStatement(route.statement, claimed.length > 0), values);
   const caller = callerOf(row as unknown as KeyVerdict, presented);
-  const own = { ...row };
-  for (const name of Object.keys(VERDICT_COLUMNS)) delete own[name];
-  return { caller, row: own };
+  if (!answer) {
+    const own = { ...row };
+    for (const name of Object.keys(VERDICT_COLUMNS)) delete own[name];
+    return { caller, row: own };
+  }
+  if (!claimRequest) return { caller, answer: answerIn(answer, caller.livemode) };
+  const outcome = await claimOf(row as unknown as ClaimColumns, caller, claimRequest);
+  // Claimed by a later attempt (the record that held the key was deleted meanwhile): the write has not run yet.
+  if (outcome.kind === "claimed" && outcome.claimId !== claimed[0]) await writeWithClaim(route, answer, caller, outcome.claimId);
+  return outcome.kind === "replay" ? { caller, claim: outcome } : { caller, answer: answerIn(answer, caller.livemode) };
 }
 
-async function stepByStep(presented: Presented, claimRequest?: ClaimRequest, route?: CallerQuery<unknown>): Promise<Authenticated<Caller>> {
+/** A route's write, for a caller known and a claim made, in one statement with its stored answer; a failure frees the claim. */
+async function writeWithClaim(route: RouteQuery, answer: PlannedAnswer, caller: Caller, claimId: string): Promise<void> {
+  try {
+    await writeAndStoreResponse(sql(), route, caller, claimId, answer.status, answer.stored[caller.livemode ? 1 : 0]);
+  } catch (err) {
+    await settleFailedClaim(claimId, 500, null);
+    throw err;
+  }
+}
+
+async function stepByStep(presented: Presented, claimRequest?: ClaimRequest, route?: RouteQuery): Promise<Authenticated<Caller>> {
   const { req, secretHash, headers, permission } = presented;
   const [row] = await sql().rows<KeyRow>(FIND_KEY, [secretHash]);
   if (!row) return refuse(req, headers, "Invalid API key.");
   const principal = principalOf(row);
   await enforceRateLimit(`key:${principal.apiKeyId}`, headers);
   if (!keyAllows(row.permissions, permission)) throw permissionDenied(permission);
-  if (route) return { caller: principal, row: await runAsCaller(sql(), route, principal) };
-  if (!claimRequest) return { caller: principal };
-  const scope = { apiKeyId: principal.apiKeyId, livemode: principal.livemode, key: claimRequest.key };
-  return { caller: principal, claim: await claim(sql(), scope, claimRequest.fingerprint) };
+  const scope = claimRequest && { apiKeyId: principal.apiKeyId, livemode: principal.livemode, key: claimRequest.key };
+  const outcome = scope && (await claim(sql(), scope, claimRequest.fingerprint));
+  if (!route) return { caller: principal, claim: outcome };
+  if (!route.answer) return { caller: principal, row: await runAsCaller(sql(), route, principal) };
+  if (outcome?.kind === "replay") return { caller: principal, claim: outcome };
+  if (outcome) await writeWithClaim(route, route.answer, principal, outcome.claimId);
+  else await runAsCaller(sql(), route, principal);
+  return { caller: principal, answer: answerIn(route.answer, principal.livemode) };
 }

@@ -2,7 +2,8 @@
 //   1. a request id and the response's first headers;
 //   2. authentication and rate limit, the one step each composition supplies (see `Authenticate`), with the route's
 //      permission (`permission`: what a restricted API key must allow, checked in the same step, before any claim),
-//      and the route's own statement when it has one (`statement`: run in the API-key statement, one round trip);
+//      and the route's own statement when it has one (`statement`: run in the API-key statement, one round trip),
+//      or its write (`write`: run there beside the idempotency claim, which is written stored with its answer);
 //   3. input: the body (size, JSON, NUL), zod body and query, path ids and the Idempotency-Key. It is read
 //      before step 2, so that the idempotency claim can join the authentication statement, and its errors are
 //      raised after it: callers see auth -> rate limit -> input errors;
@@ -16,10 +17,10 @@
 // lib/integrations/wallet-webhook-route.ts: their own authentication, input and error shapes). A handler sees what it
 // declared, never HTTP. A mutation's steps 4 and 5 are idempotentMutation(), which the MCP tools' writes also run.
 import type { z } from "zod";
-import { DeferredTransaction, getDb, sql, SqlWrite, transaction, type CallerQuery, type Db, type Sql } from "../db";
+import { DeferredTransaction, getDb, sql, transaction, type CallerQuery, type CallerWrite, type Db, type Sql } from "../db";
 import { env } from "../env";
 import { BusyError, InvariantViolation, keepCommittedState, NotFoundError } from "../errors";
-import { releaseClaim, settleFailedClaim, storeResponse, writeAndStoreResponse, type ClaimOutcome } from "../idempotency/claims";
+import { releaseClaim, settleFailedClaim, storeResponse, type ClaimOutcome } from "../idempotency/claims";
 import { createId } from "../ids";
 import { parseOrThrow } from "../validation/parse";
 import { PATH_ID_PATTERN, rejectNul } from "../validation/text-safety";
@@ -29,6 +30,7 @@ import { faultAt } from "./fault-injection";
 import { claimRequestOf, type ClaimRequest } from "./idempotency-step";
 import { limitByClientIp } from "./rate-limit-step";
 import { parseJsonBody, readBodyText } from "./read-body";
+import { plannedWrite, type RouteQuery } from "./route-write";
 
 /** A handler's result with a status other than the route's default. */
 export class Reply {
@@ -51,6 +53,8 @@ export interface Authenticated<C> {
   claim?: ClaimOutcome;
   /** The row of the route's statement, when one was given. */
   row?: unknown;
+  /** A route's write (PipelineOptions.write) ran: its answer for the caller's mode (stored with its claim, if any). */
+  answer?: { status: number; bodyText: string };
 }
 
 /**
@@ -58,14 +62,16 @@ export interface Authenticated<C> {
  * caller's key allows the route's permission (or 403 permission_denied; API keys only) and, when a claim request
  * is given, the idempotency claim (made in the authentication's own statement where it can be, and never for a
  * request the permission refuses). A route's statement (`route`, see PipelineOptions.statement) is run for the
- * caller, on the same condition, and its row answered; only the API-key step (byApiKey) takes one.
+ * caller, on the same condition, and its row answered; a route's write (PipelineOptions.write: `route` with its
+ * planned answer) is run only when the claim, if one was requested, took the key, and its answer returned. Only the
+ * API-key step (byApiKey) takes either.
  */
 export type Authenticate<C> = (
   req: Request,
   headers: Headers,
   claimRequest?: ClaimRequest,
   permission?: Permission,
-  route?: CallerQuery<unknown>,
+  route?: RouteQuery,
   /** The body's text as received, when it was read (what a request signature covers, lib/acp/signing.ts). */
   rawBody?: string,
 ) => Promise<Authenticated<C>>;
@@ -114,8 +120,7 @@ export interface PipelineOptions<B extends z.ZodType | undefined, Q extends z.Zo
   transaction?: false;
   /**
    * "sql": the handler gets raw SQL (`Sql`) in a plain pg transaction that begins with its first statement,
-   * without Prisma's per-call cost; a handler may return an SqlWrite (its one write, planned with its
-   * result), which then shares one statement with the stored idempotent response.
+   * without Prisma's per-call cost.
    */
   db?: D;
   /** Largest accepted body of this route (default BODY_LIMIT_BYTES). */
@@ -131,6 +136,14 @@ export interface PipelineOptions<B extends z.ZodType | undefined, Q extends z.Zo
    * retries itself); a read needs neither (GET /v1/customers/:id).
    */
   statement?: (input: StatementInput<Infer<B>, Infer<Q>>) => CallerQuery<unknown>;
+  /**
+   * A mutating route's one write, planned whole with its answer from the checked input (lib/http/route-write.ts): the
+   * API-key step runs it inside its own statement beside the idempotency claim, which is written already stored with
+   * the answer, so authentication, rate limit, permission, claim, write and stored response are ONE round trip (a
+   * replay and every refusal too). No handler runs; the answer is `status` with the planned body. A refused, replayed
+   * or conflicting request writes nothing; a failed statement writes nothing and claims nothing.
+   */
+  write?: (input: StatementInput<Infer<B>, Infer<Q>>) => CallerWrite;
 }
 
 /** What a route's statement is planned from. */
@@ -172,9 +185,9 @@ interface Input<B, Q> {
 }
 
 /**
- * A route handler made of the steps above. A handler returns its result (a Reply for another status), an
- * SqlWrite on db "sql", or, where nothing is stored for replay, a Response of its own (a download, a protocol's
- * answer), which gets the pipeline's headers it does not set itself.
+ * A route handler made of the steps above. A handler returns its result (a Reply for another status) or, where
+ * nothing is stored for replay, a Response of its own (a download, a protocol's answer), which gets the pipeline's
+ * headers it does not set itself.
  */
 export function pipeline<C, B extends z.ZodType | undefined, Q extends z.ZodType | undefined, D extends DbKind>(
   steps: Steps<C>,
@@ -185,6 +198,8 @@ export function pipeline<C, B extends z.ZodType | undefined, Q extends z.ZodType
   const errorResult = steps.errorResult ?? toErrorResult;
   // A read (GET) claims nothing and opens no transaction: its statement needs neither option.
   const statementFits = options.idempotent === false && options.transaction === false;
+  if (options.write && (options.statement || options.rawInput))
+    throw new InvariantViolation("A route's write takes neither a statement of its own nor rawInput.");
   return async (req: Request, nextContext?: NextContext): Promise<Response> => {
     const requestId = createId("request");
     const headers = new Headers({ "Request-Id": requestId, ...steps.headers });
@@ -193,9 +208,10 @@ export function pipeline<C, B extends z.ZodType | undefined, Q extends z.ZodType
       const mutating = MUTATING.has(req.method);
       if (options.statement && mutating && !statementFits)
         throw new InvariantViolation("A mutating route with a statement of its own takes idempotent: false and transaction: false.");
+      if (options.write && !mutating) throw new InvariantViolation("A route's write is a mutation's.");
       let input: Input<Infer<B>, Infer<Q>> | undefined;
       let inputError: unknown;
-      let statement: CallerQuery<unknown> | undefined;
+      let statement: RouteQuery | undefined;
       // Kept when a later input check fails: a signature over the request is still checked (authentication first).
       let rawBody: string | undefined;
       try {
@@ -206,18 +222,22 @@ export function pipeline<C, B extends z.ZodType | undefined, Q extends z.ZodType
           if (mutating) rawBody = await readBodyText(req, options.bodyLimitBytes ?? env.BODY_LIMIT_BYTES);
           read = await readInput(req, rawBody, nextContext, claimable, options);
         }
-        statement = options.statement?.({ body: read.body, query: read.query, params: read.params, req });
+        const planned = { body: read.body, query: read.query, params: read.params, req };
+        statement = options.write
+          ? plannedWrite(options.write(planned), options.status ?? 200, options.secretInResponse)
+          : options.statement?.(planned);
         input = read;
       } catch (err) {
         inputError = err;
       }
       const authenticated = await steps.authenticate(req, headers, input?.claimRequest, options.permission, statement, rawBody);
-      if (statement && authenticated.row === undefined)
+      if (statement && authenticated.row === undefined && authenticated.claim?.kind !== "replay" && !authenticated.answer)
         throw new InvariantViolation("This composition's authentication does not run a route's statement.");
       if (authenticated.claim?.kind === "replay") {
         headers.set("Idempotent-Replayed", "true");
         return respondText(authenticated.claim.status, authenticated.claim.bodyText, headers);
       }
+      if (authenticated.answer) return respondText(authenticated.answer.status, authenticated.answer.bodyText, headers);
       claimId = authenticated.claim?.claimId ?? null;
       if (!input) throw inputError;
 
@@ -238,7 +258,7 @@ export function pipeline<C, B extends z.ZodType | undefined, Q extends z.ZodType
           if (claimId) throw new InvariantViolation("A Response of its own cannot be stored for an idempotent replay.");
           return withHeaders(value, headers);
         }
-        const result = toResult(value instanceof SqlWrite ? await value.run(sql()) : value, options.status);
+        const result = toResult(value, options.status);
         if (!claimId) return respond(result, headers);
         const bodyText = JSON.stringify(result.body);
         await storeResponse(sql(), claimId, result.status, bodyText, options.secretInResponse);
@@ -341,32 +361,14 @@ function runOnPrisma(work: (tx: Db) => unknown, m: Mutation): Promise<Settled> {
   });
 }
 
-/**
- * A raw-SQL handler, in a transaction that begins with its first statement. A planned write (SqlWrite)
- * runs last, in the same statement as the stored response: a create that reads nothing costs one round trip.
- */
+/** A raw-SQL handler, in a transaction that begins with its first statement (none if the handler wrote nothing). */
 async function runOnSql(work: (tx: Sql) => unknown, m: Mutation): Promise<Settled> {
   const tx = new DeferredTransaction();
   try {
-    let write: SqlWrite | undefined;
-    const outcome = await outcomeOf(
-      async () => {
-        const value = await work(tx);
-        if (!(value instanceof SqlWrite)) return value;
-        write = value;
-        return value.result;
-      },
-      m.errorResult,
-      m.status,
-    );
+    const outcome = await outcomeOf(async () => work(tx), m.errorResult, m.status);
     faultAt(m.req, "after-handler");
     const bodyText = JSON.stringify(outcome.body);
-    const db = tx.current();
-    if (write && m.claimId) await writeAndStoreResponse(db, write, m.claimId, outcome.status, bodyText, m.seal);
-    else {
-      await write?.run(db);
-      if (m.claimId) await storeResponse(db, m.claimId, outcome.status, bodyText, m.seal);
-    }
+    if (m.claimId) await storeResponse(tx.current(), m.claimId, outcome.status, bodyText, m.seal);
     await tx.commit();
     return { status: outcome.status, bodyText };
   } catch (err) {

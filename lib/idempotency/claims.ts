@@ -3,7 +3,18 @@
 // The request pipeline folds the first claim attempt into its authentication statement (see
 // lib/http/authenticate.ts); everything else here is plain statements on the pool or the work's transaction.
 import { openSecret, sealSecret } from "../crypto/secret-box";
-import { sql, sqlIn, statement, type Db, type Sql, type SqlWrite, type Statement } from "../db";
+import {
+  callerParameters,
+  sql,
+  sqlIn,
+  statement,
+  type CallerQuery,
+  type CallerStatement,
+  type Db,
+  type KnownCaller,
+  type Sql,
+  type Statement,
+} from "../db";
 import { isDatabaseUnavailable, onDatabaseAvailable } from "../db-availability";
 import { env } from "../env";
 import { ConflictError, InvariantViolation, ValidationError } from "../errors";
@@ -49,19 +60,29 @@ export interface ClaimExpressions {
   retentionHours: string;
 }
 
+/** SQL expressions of a response stored with the claim itself (a route's write planned with its answer). */
+export interface StoredAnswerExpressions {
+  status: string;
+  body: string;
+}
+
 /**
  * The claim upsert as SQL text. It claims the key, or takes over a claim whose holder died (in flight past
  * its lock) or a record past retention; it returns the claimed row, and nothing when the key is held.
- * `from` optionally makes the values depend on other rows (a CTE of the statement it is part of).
+ * `from` optionally makes the values depend on other rows (a CTE of the statement it is part of). With `answer`
+ * the record is written stored, with that response: the statement does the request's work too.
  */
-export function claimText(e: ClaimExpressions, from = ""): string {
+export function claimText(e: ClaimExpressions, from = "", answer?: StoredAnswerExpressions): string {
+  const [status, responseStatus, responseBody] = answer
+    ? ["'stored'", answer.status, answer.body]
+    : ["'in_flight'", "NULL::int", "NULL::text"];
   return `
-    INSERT INTO idempotency_records AS r (id, api_key_id, livemode, key, fingerprint, status, locked_until, created_at)
-    SELECT ${e.id}, ${e.apiKeyId}, ${e.livemode}, ${e.key}, ${e.fingerprint}, 'in_flight',
+    INSERT INTO idempotency_records AS r (id, api_key_id, livemode, key, fingerprint, status, response_status, response_body, locked_until, created_at)
+    SELECT ${e.id}, ${e.apiKeyId}, ${e.livemode}, ${e.key}, ${e.fingerprint}, ${status}, ${responseStatus}, ${responseBody},
            now() + make_interval(secs => ${e.lockSeconds}::int), now() ${from}
     ON CONFLICT (api_key_id, livemode, key) DO UPDATE
-      SET id = EXCLUDED.id, fingerprint = EXCLUDED.fingerprint, status = 'in_flight', response_status = NULL,
-          response_body = NULL, locked_until = EXCLUDED.locked_until, created_at = EXCLUDED.created_at
+      SET id = EXCLUDED.id, fingerprint = EXCLUDED.fingerprint, status = EXCLUDED.status, response_status = EXCLUDED.response_status,
+          response_body = EXCLUDED.response_body, locked_until = EXCLUDED.locked_until, created_at = EXCLUDED.created_at
       WHERE (r.status = 'in_flight' AND r.locked_until < now())
          OR r.created_at < now() - make_interval(hours => ${e.retentionHours}::int)
     RETURNING id, fingerprint, status, response_status, response_body`;
@@ -152,7 +173,7 @@ function storedBodyText(stored: string | null): string {
 const CARRIES_SECRET = /"secret"\s*:\s*"/;
 
 /** What is kept for replay: the JSON text, encrypted when it carries a secret. */
-function storedForm(bodyText: string, seal: boolean): string {
+export function storedForm(bodyText: string, seal: boolean): string {
   return seal || CARRIES_SECRET.test(bodyText) ? sealSecret(bodyText) : bodyText;
 }
 
@@ -176,39 +197,37 @@ export async function storeResponse(tx: Db | Sql, claimId: string, status: numbe
 const writeWithStore = new Map<string, Statement>();
 
 /**
- * A planned write and its stored response in ONE statement, atomic on its own. The division fails the
- * statement when the claim was lost (no row updated), so the write does not happen either.
+ * A route's write (a caller statement, lib/db.ts) for a caller already known and its stored response in ONE
+ * statement, atomic on its own. The division fails the statement when the claim was lost (no row updated), so the
+ * write does not happen either.
  */
-function writeAndStoreStatement(write: SqlWrite): Statement {
-  let composed = writeWithStore.get(write.statement.name);
+function writeAndStoreStatement(write: CallerStatement<unknown>): Statement {
+  let composed = writeWithStore.get(write.name);
   if (!composed) {
-    const n = write.values.length;
-    composed = statement(
-      `${write.statement.name}+store`,
-      `WITH w AS (${write.statement.text}),
-       s AS (UPDATE idempotency_records SET status = 'stored', response_status = $${n + 1}, response_body = $${n + 2}
-              WHERE id = $${n + 3} AND status = 'in_flight' RETURNING 1)
-       SELECT 1 / count(*)::int AS stored FROM s`,
-    );
-    writeWithStore.set(write.statement.name, composed);
+    const p = (n: number) => `$${write.params + n}`;
+    const store = `s AS (UPDATE idempotency_records SET status = 'stored', response_status = ${p(4)}, response_body = ${p(5)}
+              WHERE id = ${p(6)} AND status = 'in_flight' RETURNING 1)`;
+    const ctes = [callerParameters(write.params), write.ctes, store].filter(Boolean).join(",\n");
+    composed = statement(`${write.name}+store`, `WITH ${ctes}\nSELECT 1 / count(*)::int AS stored FROM s`);
+    writeWithStore.set(write.name, composed);
   }
   return composed;
 }
 
 const DIVISION_BY_ZERO = "22012";
 
-/** Runs a planned write and saves the response for replay, in one statement (see writeAndStoreStatement). */
+/** Runs a route's write for its caller and saves the response for replay, in one statement (see writeAndStoreStatement). */
 export async function writeAndStoreResponse(
   db: Sql,
-  write: SqlWrite,
+  write: CallerQuery<unknown>,
+  caller: KnownCaller,
   claimId: string,
   status: number,
-  bodyText: string,
-  seal = false,
+  stored: string,
 ): Promise<void> {
-  const stored = storedForm(bodyText, seal);
+  const values = [...write.values, caller.apiKeyId, caller.merchantId, caller.livemode, status, stored, claimId];
   try {
-    await db.rows(writeAndStoreStatement(write), [...write.values, status, stored, claimId]);
+    await db.rows(writeAndStoreStatement(write.statement), values);
   } catch (err) {
     if ((err as { code?: string }).code === DIVISION_BY_ZERO)
       throw new InvariantViolation("The idempotency claim was lost before the request finished.");

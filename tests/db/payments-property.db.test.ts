@@ -9,8 +9,8 @@ import { cancelCheckout } from "../../lib/checkouts/cancel-checkout";
 import { captureCheckout } from "../../lib/checkouts/capture-checkout";
 import { expireOverdueCheckouts } from "../../lib/checkouts/expire-checkouts";
 import { openCheckout } from "../../lib/checkouts/open-checkout";
-import { createCustomer } from "../../lib/customers/create-customer";
-import { getDb, sql, transaction, type Db } from "../../lib/db";
+import { customerCreation } from "../../lib/customers/create-customer";
+import { getDb, runAsCaller, sql, transaction, type Db } from "../../lib/db";
 import { DomainError } from "../../lib/errors";
 import { verifyLedger } from "../../lib/ledger/verify-ledger";
 import { settleDuePaymentIntents } from "../../lib/payments/settle-payment-intents";
@@ -92,7 +92,9 @@ describe("payments property", () => {
         const scopes = merchants.map((m) => ({ merchantId: m.merchantId, livemode: false }));
         const wallets = await Promise.all(
           scopes.map(async (scope) => {
-            const customer = await createCustomer(scope, {}).run(sql());
+            const creation = customerCreation({});
+            await runAsCaller(sql(), creation.query, { apiKeyId: null, ...scope });
+            const customer = creation.answer(false) as { id: string };
             await getDb().$executeRaw`INSERT INTO test_wallets (customer_id, currency, balance) VALUES (${customer.id}, 'USD', 6000)`;
             return customer.id;
           }),

@@ -1,4 +1,6 @@
-// docs/api-reference.md "Idempotency", on a real resource (POST /v1/customers) and a real server.
+// docs/api-reference.md "Idempotency", on a real resource (POST /v1/customers) and a real server. A failure between
+// the claim and the work's commit is shown on POST /v1/products, whose claim and transaction are two statements (a
+// customer's claim, insert and stored answer are one: tests/http/customer-create.http.test.ts).
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "../helpers/http";
@@ -11,6 +13,18 @@ const post = (key: string, idem: string, body: unknown, extra: { headers?: Recor
 
 async function customerCount(key: string): Promise<number> {
   return (await call("GET", "/v1/customers?limit=100", { key })).body.data.length;
+}
+
+const postProduct = (key: string, idem: string, name: string, extra: { headers?: Record<string, string>; base?: string } = {}) =>
+  call("POST", "/v1/products", {
+    key,
+    body: { name, unitAmount: 500, currency: "usd" },
+    headers: { "Idempotency-Key": idem, ...extra.headers },
+    base: extra.base,
+  });
+
+async function productCount(key: string): Promise<number> {
+  return (await call("GET", "/v1/products?limit=100", { key })).body.data.length;
 }
 
 describe("Idempotency-Key", () => {
@@ -75,15 +89,15 @@ describe("Idempotency-Key", () => {
   it("a handler that fails with a 5xx releases the key: nothing is written and the retry runs fresh", async () => {
     const merchant = await createTestMerchant();
     const key = randomUUID();
-    const failed = await post(merchant.testKey, key, { name: "flaky" }, { headers: { "x-test-fault": "after-handler" } });
+    const failed = await postProduct(merchant.testKey, key, "flaky", { headers: { "x-test-fault": "after-handler" } });
     expect(failed.status).toBe(500);
     expect(failed.body.error.code).toBe("INVARIANT_VIOLATION");
     expect(JSON.stringify(failed.body)).not.toMatch(/injected fault|stack/);
-    expect(await customerCount(merchant.testKey)).toBe(0);
-    const retry = await post(merchant.testKey, key, { name: "flaky" });
+    expect(await productCount(merchant.testKey)).toBe(0);
+    const retry = await postProduct(merchant.testKey, key, "flaky");
     expect(retry.status).toBe(201);
     expect(retry.headers.get("idempotent-replayed")).toBeNull();
-    expect(await customerCount(merchant.testKey)).toBe(1);
+    expect(await productCount(merchant.testKey)).toBe(1);
   });
 
   it("rejects malformed keys and ignores the header on reads", async () => {
@@ -111,25 +125,25 @@ describe("an in-flight claim left by a killed process", () => {
     const claimedAt = Date.now();
     // The process exits inside the transaction, after the claim was committed.
     await expect(
-      post(merchant.testKey, key, { name: "orphan" }, { base: doomed.url, headers: { "x-test-fault": "after-handler:exit" } }),
+      postProduct(merchant.testKey, key, "orphan", { base: doomed.url, headers: { "x-test-fault": "after-handler:exit" } }),
     ).rejects.toThrow();
     await new Promise((resolve) => doomed.child.once("exit", resolve));
 
-    const blocked = await post(merchant.testKey, key, { name: "orphan" }, { base: survivor.url });
+    const blocked = await postProduct(merchant.testKey, key, "orphan", { base: survivor.url });
     expect(blocked.status).toBe(409);
-    expect(await customerCount(merchant.testKey)).toBe(0);
+    expect(await productCount(merchant.testKey)).toBe(0);
 
     // Retry until the lock expires (it was taken when the doomed process received the request).
     let retried = blocked;
     while (retried.status === 409 && Date.now() - claimedAt < (lockSeconds + 10) * 1000) {
       await new Promise((resolve) => setTimeout(resolve, 250));
-      retried = await post(merchant.testKey, key, { name: "orphan" }, { base: survivor.url });
+      retried = await postProduct(merchant.testKey, key, "orphan", { base: survivor.url });
     }
     expect(Date.now() - claimedAt).toBeGreaterThanOrEqual(lockSeconds * 1000 - 100);
     expect(retried.status).toBe(201);
     expect(retried.headers.get("idempotent-replayed")).toBeNull();
-    const replay = await post(merchant.testKey, key, { name: "orphan" }, { base: survivor.url });
+    const replay = await postProduct(merchant.testKey, key, "orphan", { base: survivor.url });
     expect(replay.headers.get("idempotent-replayed")).toBe("true");
-    expect(await customerCount(merchant.testKey)).toBe(1);
+    expect(await productCount(merchant.testKey)).toBe(1);
   });
 });

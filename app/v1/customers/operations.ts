@@ -10,7 +10,6 @@ export const POST = operation({
   permission: ["customers", "write"],
   body: CreateCustomerBody,
   status: 201,
-  db: "sql",
   bodyName: "CreateCustomerParams",
   responses: { 201: CustomerObject },
   sdk: { resource: "customers", method: "create", params: "params: T.CreateCustomerParams = {}" },
