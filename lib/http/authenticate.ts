@@ -155,10 +155,11 @@ function withRouteStatement(route: CallerStatement<unknown>, claimed: boolean): 
     const keys = keyCtes(route.params);
     const caller = `caller AS (SELECT k.id AS api_key_id, k.merchant_id, k.livemode FROM ${claimed ? "k, c" : "k, t WHERE t.allowed AND k.permitted"})`;
     const ctes = [keys, claimed && claimCtes(route.params + 6, true), caller, route.ctes].filter(Boolean).join(",\n");
-    const row = `LEFT JOIN (${route.select}) AS r ON true`;
+    // With a claim the route's row is not read (its data-modifying CTEs run all the same): its columns could
+    // otherwise shadow the claim's (status, fingerprint, ...) in the row pg returns.
     const select = claimed
-      ? selectVerdict(`${CLAIM_COLUMNS}, r.*`, `LEFT JOIN c ON true LEFT JOIN e ON true ${row}`)
-      : selectVerdict("r.*", row);
+      ? selectVerdict(CLAIM_COLUMNS, "LEFT JOIN c ON true LEFT JOIN e ON true")
+      : selectVerdict("r.*", `LEFT JOIN (${route.select}) AS r ON true`);
     fused = statement(name, `WITH ${ctes}\n${select}`);
     withRouteStatements.set(name, fused);
   }
@@ -243,14 +244,14 @@ async function inOneStatement(presented: Presented, claimRequest?: ClaimRequest)
   }
   const [row] = await sql().rows<KeyVerdict & ClaimColumns>(FIND_KEY_TAKE_TOKEN_CLAIM, [
     ...keyValues(presented),
-    ...claimValues(claimRequest),
+    ...claimParams(claimRequest),
   ]);
   const principal = callerOf(row, presented);
   return { caller: principal, claim: await claimOf(row, principal, claimRequest) };
 }
 
 /** The claim CTEs' parameters (claimCtes), without an answer: the record id first. */
-function claimValues(claimRequest: ClaimRequest): unknown[] {
+function claimParams(claimRequest: ClaimRequest): unknown[] {
   const { key, fingerprint } = claimRequest;
   return [createId("idempotency"), key, fingerprint, env.IDEMPOTENCY_LOCK_SECONDS, env.IDEMPOTENCY_RETENTION_HOURS];
 }
@@ -277,9 +278,9 @@ function claimOf(row: ClaimColumns, principal: Caller, claimRequest: ClaimReques
  */
 async function withRoute(presented: Presented, route: RouteQuery, claimRequest?: ClaimRequest): Promise<Authenticated<Caller>> {
   const answer = route.answer;
-  const claimed = answer && claimRequest ? [...claimValues(claimRequest), answer.status, ...answer.stored] : [];
-  const values = [...route.values, ...keyValues(presented), ...claimed];
-  const [row] = await sql().rows<Record<string, unknown>>(withRouteStatement(route.statement, claimed.length > 0), values);
+  const claimParameters = answer && claimRequest ? [...claimParams(claimRequest), answer.status, ...answer.stored] : [];
+  const values = [...route.values, ...keyValues(presented), ...claimParameters];
+  const [row] = await sql().rows<Record<string, unknown>>(withRouteStatement(route.statement, claimParameters.length > 0), values);
   const caller = callerOf(row as unknown as KeyVerdict, presented);
   if (!answer) {
     const own = { ...row };
@@ -289,7 +290,7 @@ async function withRoute(presented: Presented, route: RouteQuery, claimRequest?:
   if (!claimRequest) return { caller, answer: answerIn(answer, caller.livemode) };
   const outcome = await claimOf(row as unknown as ClaimColumns, caller, claimRequest);
   // Claimed by a later attempt (the record that held the key was deleted meanwhile): the write has not run yet.
-  if (outcome.kind === "claimed" && outcome.claimId !== claimed[0]) await writeWithClaim(route, answer, caller, outcome.claimId);
+  if (outcome.kind === "claimed" && outcome.claimId !== claimParameters[0]) await writeWithClaim(route, answer, caller, outcome.claimId);
   return outcome.kind === "replay" ? { caller, claim: outcome } : { caller, answer: answerIn(answer, caller.livemode) };
 }
 
