@@ -7,14 +7,12 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb, transaction } from "../../lib/db";
-import { createScopedApiKey } from "../../lib/merchants/api-keys";
-import { normalizePermissions } from "../../lib/merchants/permissions";
+import { getDb } from "../../lib/db";
 import { countRoundTrips, type RoundTripCounter } from "../../scripts/lib/pg-round-trips";
 import type { ServerProcess } from "../../scripts/lib/server-process";
 import { call, type ApiResponse } from "../helpers/http";
 import { randomLoopback } from "../helpers/from-address";
-import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
+import { createTestMerchant, drainKeyBucket, restrictedTestKey, type TestMerchant } from "../helpers/merchants";
 import { redisUrlForTests } from "../helpers/redis";
 import { startTestServer } from "../helpers/server";
 
@@ -31,19 +29,6 @@ afterAll(async () => {
   await server?.stop();
   await counter?.close();
 });
-
-/** A key of the owner's (test mode) with these grants. */
-async function ownerKey(permissions: Record<string, string>) {
-  const scope = { merchantId: owner.merchantId, livemode: false };
-  return transaction((tx) => createScopedApiKey(tx, scope, { permissions: normalizePermissions(permissions) }, { via: "cli" }));
-}
-
-/** Empties the key's bucket for an hour: its next request is 429. */
-async function drain(apiKeyId: string): Promise<void> {
-  await getDb().$executeRaw`
-    INSERT INTO rate_limit_buckets (key, tokens, allowed, updated_at) VALUES (${`key:${apiKeyId}`}, 0, false, now() + interval '1 hour')
-    ON CONFLICT (key) DO UPDATE SET tokens = 0, allowed = false, updated_at = EXCLUDED.updated_at`;
-}
 
 /** The round trips of one create, and its answer. */
 async function create(key: string, body: unknown, idem: string | null, base = server.url): Promise<{ trips: number; res: ApiResponse }> {
@@ -136,7 +121,7 @@ describe("POST /v1/customers", () => {
   });
 
   it("a key in flight is 409 and writes nothing; one past its lock is taken over", async () => {
-    const writer = await ownerKey({ customers: "write" });
+    const writer = await restrictedTestKey(owner, { customers: "write" });
     const inFlight = randomUUID();
     const stale = randomUUID();
     await getDb().$executeRaw`
@@ -157,11 +142,11 @@ describe("POST /v1/customers", () => {
   });
 
   it("refusals in their order, one round trip each, write nothing and claim nothing", async () => {
-    const limited = await ownerKey({ customers: "write" });
-    const denied = await ownerKey({ customers: "read" });
-    const deniedAndLimited = await ownerKey({ checkouts: "write" });
-    await drain(limited.id);
-    await drain(deniedAndLimited.id); // 429 comes before 403
+    const limited = await restrictedTestKey(owner, { customers: "write" });
+    const denied = await restrictedTestKey(owner, { customers: "read" });
+    const deniedAndLimited = await restrictedTestKey(owner, { checkouts: "write" });
+    await drainKeyBucket(limited.id);
+    await drainKeyBucket(deniedAndLimited.id); // 429 comes before 403
     const idem = randomUUID();
 
     const unknownKey = await unknownKeyCreate(idem);

@@ -6,14 +6,11 @@
 import { randomBytes } from "node:crypto";
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb, transaction } from "../../lib/db";
-import { createScopedApiKey } from "../../lib/merchants/api-keys";
-import { normalizePermissions } from "../../lib/merchants/permissions";
 import { countRoundTrips, type RoundTripCounter } from "../../scripts/lib/pg-round-trips";
 import type { ServerProcess } from "../../scripts/lib/server-process";
 import { call, type ApiResponse } from "../helpers/http";
 import { randomLoopback } from "../helpers/from-address";
-import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
+import { createTestMerchant, drainKeyBucket, restrictedTestKey, type TestMerchant } from "../helpers/merchants";
 import { redisUrlForTests } from "../helpers/redis";
 import { startTestServer } from "../helpers/server";
 
@@ -41,19 +38,6 @@ afterAll(async () => {
   await server?.stop();
   await counter?.close();
 });
-
-/** A key of the owner's (test mode) with these grants. */
-async function ownerKey(permissions: Record<string, string>) {
-  const scope = { merchantId: owner.merchantId, livemode: false };
-  return transaction((tx) => createScopedApiKey(tx, scope, { permissions: normalizePermissions(permissions) }, { via: "cli" }));
-}
-
-/** Empties the key's bucket for an hour: its next request is 429. */
-async function drain(apiKeyId: string): Promise<void> {
-  await getDb().$executeRaw`
-    INSERT INTO rate_limit_buckets (key, tokens, allowed, updated_at) VALUES (${`key:${apiKeyId}`}, 0, false, now() + interval '1 hour')
-    ON CONFLICT (key) DO UPDATE SET tokens = 0, allowed = false, updated_at = EXCLUDED.updated_at`;
-}
 
 /** The round trips of one read, and its answer. */
 async function read(key: string, id: string, base: string): Promise<{ trips: number; res: ApiResponse }> {
@@ -84,12 +68,12 @@ function expectLimitHeaders(res: ApiResponse): void {
 
 describe("GET /v1/customers/:id", () => {
   it("one round trip for every answer, refusals in their order", async () => {
-    const reader = await ownerKey({ customers: "read" });
-    const denied = await ownerKey({ checkouts: "write" });
-    const limited = await ownerKey({ customers: "read" });
-    await drain(limited.id);
-    await drain(denied.id); // 429 comes before 403
-    const deniedWithTokens = await ownerKey({ checkouts: "write" });
+    const reader = await restrictedTestKey(owner, { customers: "read" });
+    const denied = await restrictedTestKey(owner, { checkouts: "write" });
+    const limited = await restrictedTestKey(owner, { customers: "read" });
+    await drainKeyBucket(limited.id);
+    await drainKeyBucket(denied.id); // 429 comes before 403
+    const deniedWithTokens = await restrictedTestKey(owner, { checkouts: "write" });
     const id = customer.id as string;
     for (let i = 0; i < 3; i++) await read(owner.testKey, id, server.url); // warm-up: connections, first parses
 

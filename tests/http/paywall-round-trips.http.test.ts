@@ -6,14 +6,12 @@
 import { randomBytes } from "node:crypto";
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb, transaction } from "../../lib/db";
-import { createScopedApiKey } from "../../lib/merchants/api-keys";
-import { normalizePermissions } from "../../lib/merchants/permissions";
+import { transaction } from "../../lib/db";
 import { openPaywallCheckout } from "../../lib/paywall/open-paywall-checkout";
 import { countRoundTrips, type RoundTripCounter } from "../../scripts/lib/pg-round-trips";
 import type { ServerProcess } from "../../scripts/lib/server-process";
 import { call } from "../helpers/http";
-import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
+import { createTestMerchant, drainKeyBucket, restrictedTestKey, type TestMerchant } from "../helpers/merchants";
 import { randomLoopback } from "../helpers/from-address";
 import { capture } from "../helpers/payments";
 import { redisUrlForTests } from "../helpers/redis";
@@ -69,19 +67,6 @@ function unknownKeyPost(path: string, body: Record<string, unknown>): () => Prom
     });
 }
 
-/** A key of the seller's (test mode) with these grants; its secret and id. */
-async function sellerKey(permissions: Record<string, string>) {
-  const scope = { merchantId: seller.merchantId, livemode: false };
-  return transaction((tx) => createScopedApiKey(tx, scope, { permissions: normalizePermissions(permissions) }, { via: "cli" }));
-}
-
-/** Empties the key's bucket for an hour: its next request is 429. */
-async function drain(apiKeyId: string): Promise<void> {
-  await getDb().$executeRaw`
-    INSERT INTO rate_limit_buckets (key, tokens, allowed, updated_at) VALUES (${`key:${apiKeyId}`}, 0, false, now() + interval '1 hour')
-    ON CONFLICT (key) DO UPDATE SET tokens = 0, allowed = false, updated_at = EXCLUDED.updated_at`;
-}
-
 /** Round trips the server made for each labelled request, which must answer its status (and body, when given). */
 function measurer() {
   const measured: Record<string, number[]> = {};
@@ -106,9 +91,9 @@ describe("database round trips per paywall request", () => {
       await post("/v1/paywall/redemptions", { ...terms(), paymentIntentId: await paid() });
     }
     const wrongSku = await paid({ ...search, sku: "tool:other" });
-    const limited = await sellerKey({ paywall: "write" });
-    await drain(limited.id);
-    const denied = await sellerKey({ checkouts: "write" });
+    const limited = await restrictedTestKey(seller, { paywall: "write" });
+    await drainKeyBucket(limited.id);
+    const denied = await restrictedTestKey(seller, { checkouts: "write" });
     const { measured, measure } = measurer();
     for (let i = 0; i < 5; i++) {
       const [a, b] = [await paid(), await paid()];
