@@ -124,7 +124,7 @@ function claimCtes(offset: number, withAnswer: boolean): string {
     : undefined;
   const e = { id, apiKeyId: "k.id", livemode: "k.livemode", key, fingerprint, lockSeconds, retentionHours };
   return `c AS (${claimText(e, "FROM k, t WHERE t.allowed AND k.permitted", answer)}),
-   e AS (${existingRecordText("k.id", "k.livemode", key, ", k, t", "t.allowed AND k.permitted AND NOT EXISTS (SELECT 1 FROM c)")})`;
+   e AS (${existingRecordText("k.id", "k.livemode", key, retentionHours, ", k, t", "t.allowed AND k.permitted AND NOT EXISTS (SELECT 1 FROM c)")})`;
 }
 
 // The key CTEs ($1..$6), then the claim ($7..$11).

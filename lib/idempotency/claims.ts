@@ -83,16 +83,31 @@ export function claimText(e: ClaimExpressions, from = "", answer?: StoredAnswerE
     ON CONFLICT (api_key_id, livemode, key) DO UPDATE
       SET id = EXCLUDED.id, fingerprint = EXCLUDED.fingerprint, status = EXCLUDED.status, response_status = EXCLUDED.response_status,
           response_body = EXCLUDED.response_body, locked_until = EXCLUDED.locked_until, created_at = EXCLUDED.created_at
-      WHERE (r.status = 'in_flight' AND r.locked_until < now())
-         OR r.created_at < now() - make_interval(hours => ${e.retentionHours}::int)
+      WHERE ${takenOver(e.retentionHours)}
     RETURNING id, fingerprint, status, response_status, response_body`;
 }
 
-/** The record holding the key, as the statement's snapshot sees it. */
-export function existingRecordText(apiKeyId: string, livemode: string, key: string, from = "", where = "true"): string {
+/** A record a claim takes over: its holder died (in flight past its lock), or it is past retention. */
+function takenOver(retentionHours: string): string {
+  return `((r.status = 'in_flight' AND r.locked_until < now()) OR r.created_at < now() - make_interval(hours => ${retentionHours}::int))`;
+}
+
+/**
+ * The record holding the key, as the statement's snapshot sees it. A record a claim would take over holds nothing:
+ * when the claim beside this read did not take it, another request's claim did after this snapshot was taken, and
+ * answering from the old record would replay an expired answer. claim() then reads again, with a fresh snapshot.
+ */
+export function existingRecordText(
+  apiKeyId: string,
+  livemode: string,
+  key: string,
+  retentionHours: string,
+  from = "",
+  where = "true",
+): string {
   return `
     SELECT r.id, r.fingerprint, r.status, r.response_status, r.response_body FROM idempotency_records r ${from}
-     WHERE r.api_key_id = ${apiKeyId} AND r.livemode = ${livemode} AND r.key = ${key} AND ${where}`;
+     WHERE r.api_key_id = ${apiKeyId} AND r.livemode = ${livemode} AND r.key = ${key} AND NOT ${takenOver(retentionHours)} AND ${where}`;
 }
 
 const CLAIM = statement(
@@ -100,9 +115,9 @@ const CLAIM = statement(
   `WITH c AS (${claimText({ id: "$1", apiKeyId: "$2", livemode: "$3", key: "$4", fingerprint: "$5", lockSeconds: "$6", retentionHours: "$7" })})
    SELECT *, true AS claimed FROM c
    UNION ALL
-   SELECT *, false FROM (${existingRecordText("$2", "$3", "$4", "", "NOT EXISTS (SELECT 1 FROM c)")}) e`,
+   SELECT *, false FROM (${existingRecordText("$2", "$3", "$4", "$7", "", "NOT EXISTS (SELECT 1 FROM c)")}) e`,
 );
-const READ_RECORD = statement("idempotency_read", `SELECT *, false AS claimed FROM (${existingRecordText("$1", "$2", "$3")}) e`);
+const READ_RECORD = statement("idempotency_read", `SELECT *, false AS claimed FROM (${existingRecordText("$1", "$2", "$3", "$4")}) e`);
 
 /** Parameters of a claim statement, in the order of CLAIM's. */
 export function claimValues(scope: ClaimScope, fingerprint: string): unknown[] {
@@ -129,9 +144,10 @@ export async function claim(db: Sql, scope: ClaimScope, fingerprint: string, fir
         ? (firstAttempt ?? undefined)
         : (await db.rows<ClaimRow>(CLAIM, claimValues(scope, fingerprint)))[0];
     // Empty when the conflicting row was committed after the statement's snapshot: look again.
-    const row = answer ?? (await db.rows<ClaimRow>(READ_RECORD, [scope.apiKeyId, scope.livemode, scope.key]))[0];
+    const row =
+      answer ?? (await db.rows<ClaimRow>(READ_RECORD, [scope.apiKeyId, scope.livemode, scope.key, env.IDEMPOTENCY_RETENTION_HOURS]))[0];
     if (row) return outcomeOf(row, fingerprint);
-    // released between the two reads: try to claim again
+    // released, or expired, between the two reads: try to claim again
   }
   throw keyInFlight();
 }

@@ -141,6 +141,30 @@ describe("POST /v1/customers", () => {
     expect([busy.trips, takenOver.trips, replay.trips]).toEqual([1, 1, 1]);
   });
 
+  it("a write the database refuses is a 500 that writes nothing and claims nothing: the retry runs afresh", async () => {
+    // A real failure of the one statement: a trigger refusing this test's customer name (and only it).
+    const name = `Refused ${randomUUID()}`;
+    const trigger = `refuse_${randomUUID().replaceAll("-", "")}`;
+    await getDb().$executeRawUnsafe(
+      `CREATE FUNCTION ${trigger}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.name = '${name}' THEN RAISE EXCEPTION 'refused'; END IF; RETURN NEW; END $$`,
+    );
+    await getDb().$executeRawUnsafe(`CREATE TRIGGER ${trigger} BEFORE INSERT ON customers FOR EACH ROW EXECUTE FUNCTION ${trigger}()`);
+    const idem = randomUUID();
+    try {
+      const refused = await create(owner.testKey, { name }, idem);
+      expect(refused.res.status).toBe(500);
+      expect(refused.res.body.error.code).toBe("INVARIANT_VIOLATION");
+      expect(await written(name, idem)).toEqual({ customers: 0, records: 0 });
+    } finally {
+      await getDb().$executeRawUnsafe(`DROP TRIGGER ${trigger} ON customers`);
+      await getDb().$executeRawUnsafe(`DROP FUNCTION ${trigger}()`);
+    }
+    const retried = await create(owner.testKey, { name }, idem);
+    expect(retried.res.status).toBe(201);
+    expect(retried.res.headers.get("idempotent-replayed")).toBeNull();
+    expect(await written(name, idem)).toEqual({ customers: 1, records: 1 });
+  });
+
   it("refusals in their order, one round trip each, write nothing and claim nothing", async () => {
     const limited = await restrictedTestKey(owner, { customers: "write" });
     const denied = await restrictedTestKey(owner, { customers: "read" });
