@@ -7,7 +7,12 @@ export interface LoopRun {
   /** Each call's duration, ms. */
   times: number[];
   seconds: number;
+  /** CPU ms over the run's calls by part (a process, as a CpuMeter names it), when oneCallerRuns had a meter. */
+  cpuMs?: Map<string, number>;
 }
+
+/** CPU ms so far by part (a process); a part missing from an earlier reading counts from zero, one gone is left out. */
+export type CpuMeter = () => Promise<Map<string, number>>;
 
 export async function timedLoop(seconds: number, concurrency: number, call: (worker: number) => Promise<void>): Promise<LoopRun> {
   const times: number[] = [];
@@ -26,21 +31,27 @@ export async function timedLoop(seconds: number, concurrency: number, call: (wor
 
 /**
  * One caller, `count` calls of each way, interleaved in blocks of `block` (a drift of the machine touches every way
- * alike): each way's run, its seconds the sum of its calls' times.
+ * alike): each way's run, its seconds the sum of its calls' times, and with a `meter` the CPU of its blocks.
  */
-export async function oneCallerRuns(count: number, block: number, ways: (() => Promise<void>)[]): Promise<LoopRun[]> {
-  const runs = ways.map((): LoopRun => ({ times: [], seconds: 0 }));
+export async function oneCallerRuns(count: number, block: number, ways: (() => Promise<void>)[], meter?: CpuMeter): Promise<LoopRun[]> {
+  const runs = ways.map((): LoopRun => ({ times: [], seconds: 0, cpuMs: meter && new Map() }));
   for (let done = 0; done < count; done += block) {
     for (const [i, call] of ways.entries()) {
+      const before = await meter?.();
       for (let n = 0; n < Math.min(block, count - done); n++) {
         const t0 = performance.now();
         await call();
         runs[i].times.push(performance.now() - t0);
       }
+      if (before) addCpu(runs[i].cpuMs!, before, await meter!());
     }
   }
   for (const run of runs) run.seconds = run.times.reduce((sum, t) => sum + t, 0) / 1000;
   return runs;
+}
+
+function addCpu(sum: Map<string, number>, before: Map<string, number>, after: Map<string, number>): void {
+  for (const [part, ms] of after) sum.set(part, (sum.get(part) ?? 0) + ms - (before.get(part) ?? 0));
 }
 
 /** `| label | calls/s (each round's) | p50 | p99 |` over one or more rounds of one way. */
