@@ -31,6 +31,7 @@ import { claimRequestOf, type ClaimRequest } from "./idempotency-step";
 import { limitByClientIp } from "./rate-limit-step";
 import { parseJsonBody, readBodyText } from "./read-body";
 import { plannedWrite, type RouteQuery } from "./route-write";
+import { keepSmallAnswerUncompressed } from "./small-answer";
 
 /** A handler's result with a status other than the route's default. */
 export class Reply {
@@ -439,5 +440,6 @@ function respond(result: HttpResult, headers: Headers): Response {
 
 function respondText(status: number, json: string, headers: Headers, contentType = "application/json"): Response {
   headers.set("Content-Type", contentType);
+  keepSmallAnswerUncompressed(headers, json);
   return new Response(json, { status, headers });
 }

@@ -1,7 +1,7 @@
 // The paywall's verifier (docs/sdk.md "Paywall (single-use), for MCP tools" "backend"): checks that a PaymentIntent paid exactly these terms.
 // serviceBackend() is the default, calling the service's POST /v1/paywall/verify over HTTP.
 import { ServiceClient, type ServiceClientOptions } from "./client";
-import { linkToService, PAYWALL_REQUEST } from "./service-link";
+import { linkToService } from "./service-link";
 import type { PaywallReasonCode, PaywallVerifyParams } from "./types";
 
 export type VerifyOutcome = { valid: true } | { valid: false; reasonCode: PaywallReasonCode };
@@ -20,7 +20,7 @@ export function serviceBackend(options: ServiceBackendOptions): PaywallBackend {
   const backend: PaywallBackend = {
     payEndpoint: `${client.baseUrl}/v1/paywall/pay`,
     async verify(params) {
-      const result = await client.paywall.verify(params, PAYWALL_REQUEST);
+      const result = await client.paywall.verify(params);
       return result.valid ? { valid: true } : { valid: false, reasonCode: result.reasonCode };
     },
   };

@@ -3,7 +3,6 @@
 // (POST /v1/paywall/redemptions with the terms) instead of two. Kept in a WeakMap, off the objects, so the
 // key is never a visible property; any other backend or store (or a wrapped one) is simply not linked.
 import type { ServiceClient } from "./client";
-import type { RequestOptions } from "./request-sender";
 import type { PaywallVerifiedRedemptionResult, PaywallVerifyParams } from "./types";
 
 interface ServiceLink {
@@ -37,13 +36,6 @@ export function keyMode(apiKey: string): "test" | "live" | null {
   return /^(sk|rk)_live_/.test(apiKey) ? "live" : /^(sk|rk)_test_/.test(apiKey) ? "test" : null;
 }
 
-/**
- * The options of a paywall's own requests (verify, redeem, verify-and-redeem): each answer is one small object (under
- * 1 KB), which the service would otherwise gzip and the paywall gunzip, both on the paid call's path, to save a few
- * hundred bytes (docs/BENCHMARKS.md, "Paywall"). A browser keeps its own Accept-Encoding: the header is ignored there.
- */
-export const PAYWALL_REQUEST: RequestOptions = { headers: { "Accept-Encoding": "identity" } };
-
 export type VerifyAndRedeem = (params: PaywallVerifyParams) => Promise<PaywallVerifiedRedemptionResult>;
 
 /** The one-request redemption when `backend` and `consumed` are the same service and key, else null. */
@@ -52,5 +44,5 @@ export function oneRequestRedemption(backend: object, consumed: object): VerifyA
   const store = links.get(consumed);
   if (!verifier || !store || verifier.client.baseUrl !== store.client.baseUrl || verifier.apiKey !== store.apiKey) return null;
   // The store's client: the redemption is its request (its timeout and retries, one Idempotency-Key for all).
-  return (params) => store.client.paywall.verifyAndRedeem(params, PAYWALL_REQUEST);
+  return (params) => store.client.paywall.verifyAndRedeem(params);
 }

@@ -5,7 +5,7 @@
 // A paywall whose backend is serviceBackend() of the same service and key skips consume(): it verifies
 // and redeems in one request (service-link.ts).
 import { ServiceClient, type ServiceClientOptions } from "../client";
-import { linkToService, PAYWALL_REQUEST } from "../service-link";
+import { linkToService } from "../service-link";
 import { assertPaymentIntentId, type ConsumedStore } from "./types";
 
 export interface ServiceConsumedStoreOptions extends Pick<
@@ -32,7 +32,7 @@ export function serviceConsumedStore(options: ServiceConsumedStoreOptions): Serv
     merchantId,
     async consume(paymentIntentId) {
       assertPaymentIntentId(paymentIntentId);
-      const result = await client.paywall.redeem(paymentIntentId, PAYWALL_REQUEST);
+      const result = await client.paywall.redeem(paymentIntentId);
       return result.redeemed === true;
     },
   };
