@@ -70,7 +70,7 @@ export type ListPosition = { after: CursorRow } | { at: CursorRow } | null;
 type ScopedSqlTable = SqlTable & { scope: Scope; filters: Prisma.Sql[] };
 
 /** `column = value` when the list's optional filter is given (`column`: a column name, the caller's constant). */
-export function filterIfGiven(column: string, value: string | undefined): Prisma.Sql[] {
+export function filterIfGiven(column: string, value: string | boolean | undefined): Prisma.Sql[] {
   return value === undefined ? [] : [Prisma.sql`${Prisma.raw(column)} = ${value}`];
 }
 

@@ -1,10 +1,10 @@
 import type { z } from "zod";
-import type { Customer } from "../generated/prisma/client";
 import type { StoredMetadata } from "../validation/objects";
+import type { CustomerFields } from "./customer-row";
 import type { CustomerObject } from "./schemas";
 
 /** A customer as the API shows it (its merchant is not shown). */
-export function serializeCustomer(customer: Omit<Customer, "merchantId">) {
+export function serializeCustomer(customer: CustomerFields) {
   return {
     id: customer.id,
     object: "customer" as const,

@@ -1,17 +1,11 @@
 import type { Db } from "../db";
-import { listNewestFirst } from "../pagination";
+import { filterIfGiven, listNewestFirstSql } from "../pagination";
 import type { Scope } from "../scope";
 import type { ListDisputesInput } from "./schemas";
-import { serializeDispute } from "./serialize";
+import { DISPUTES, serializeDispute } from "./serialize";
 
+/** In raw SQL, as the other lists: a later page's two statements cost far less CPU than Prisma's two queries. */
 export async function listDisputes(db: Db, scope: Scope, query: ListDisputesInput) {
-  return listNewestFirst(
-    db.dispute,
-    {
-      scope: { merchantId: scope.merchantId, livemode: scope.livemode },
-      filters: { paymentIntentId: query.paymentIntentId, status: query.status },
-    },
-    query,
-    serializeDispute,
-  );
+  const filters = [...filterIfGiven("payment_intent_id", query.paymentIntentId), ...filterIfGiven("status", query.status)];
+  return listNewestFirstSql(db, { ...DISPUTES, scope, filters }, query, serializeDispute);
 }

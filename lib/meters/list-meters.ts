@@ -1,14 +1,12 @@
 import type { Db } from "../db";
-import { listNewestFirst } from "../pagination";
+import { filterIfGiven, listNewestFirstSql } from "../pagination";
 import type { Scope } from "../scope";
+import { METERS } from "./meter-row";
 import type { ListMetersInput } from "./schemas";
 import { serializeMeter } from "./serialize";
 
+/** In raw SQL, as the other lists: a later page's two statements cost far less CPU than Prisma's two queries. */
 export async function listMeters(db: Db, scope: Scope, query: ListMetersInput) {
-  return listNewestFirst(
-    db.meter,
-    { scope: { merchantId: scope.merchantId, livemode: scope.livemode }, filters: { status: query.status, customerId: query.customerId } },
-    query,
-    serializeMeter,
-  );
+  const filters = [...filterIfGiven("status", query.status), ...filterIfGiven("customer_id", query.customerId)];
+  return listNewestFirstSql(db, { ...METERS, scope, filters }, query, serializeMeter);
 }

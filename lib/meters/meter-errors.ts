@@ -4,7 +4,9 @@ import type { Db } from "../db";
 import { env } from "../env";
 import { ConflictError, DomainError, NotFoundError } from "../errors";
 import type { Meter } from "../generated/prisma/client";
+import { findInScope } from "../pagination";
 import type { Scope } from "../scope";
+import { METERS } from "./meter-row";
 
 /**
  * 402: the prepaid budget cannot cover the call. `details.topUp` is the prompt the SDK's gate shows: `url` is the
@@ -69,7 +71,7 @@ export function wrongTrustModel(meter: Meter, operation: string) {
 }
 
 export async function readMeter(db: Db, scope: Scope, id: string): Promise<Meter> {
-  const meter = await db.meter.findFirst({ where: { id, merchantId: scope.merchantId, livemode: scope.livemode } });
+  const meter = await findInScope<Meter>(db, METERS, scope, id);
   if (!meter) throw new NotFoundError("meter", id);
   return meter;
 }

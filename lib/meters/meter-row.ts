@@ -2,8 +2,16 @@
 // helpers and serializeMeter take either. pg returns BIGINT columns as strings.
 import { statement, type Sql } from "../db";
 import { NotFoundError } from "../errors";
-import type { Meter } from "../generated/prisma/client";
+import { Prisma, type Meter } from "../generated/prisma/client";
+import type { SqlTable } from "../pagination";
 import type { Scope } from "../scope";
+import { selectList } from "../sql-model";
+
+/**
+ * The meters table for the raw-SQL reads of lib/pagination.ts through Prisma (the list, readMeter): whole rows as
+ * Prisma returns them (its raw queries give bigint columns as BigInt, where pg gives strings).
+ */
+export const METERS: SqlTable = { table: "meters", columns: selectList(Prisma.MeterScalarFieldEnum) };
 
 // By the primary key alone, then the scope (see lib/customers/get-customer.ts: a generic plan on the scope's index).
 const READ_METER = statement(

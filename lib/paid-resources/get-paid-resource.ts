@@ -1,15 +1,22 @@
 import { sqlIn, statement, type Db } from "../db";
 import { NotFoundError } from "../errors";
 import { Prisma, type PaidResource } from "../generated/prisma/client";
+import { findInScope, type SqlTable } from "../pagination";
 import { selectList } from "../sql-model";
 import type { Scope } from "../scope";
 import type { PaidSale } from "./paid-answers";
 import { PAID_RESOURCE_ID } from "./schemas";
 import { serializePaidResource } from "./serialize";
 
+/**
+ * The paid_resources table for the raw-SQL reads of lib/pagination.ts (the list, a resource by id): whole rows, as
+ * Prisma's (the answer shows whether a forwarding secret is set, and an update or a rotation reads the row).
+ */
+export const PAID_RESOURCES: SqlTable = { table: "paid_resources", columns: selectList(Prisma.PaidResourceScalarFieldEnum) };
+
 /** The resource row of this merchant and mode; another merchant's, or the other mode's, is 404. */
 export async function findPaidResource(db: Db, scope: Scope, id: string): Promise<PaidResource> {
-  const resource = await db.paidResource.findFirst({ where: { id, merchantId: scope.merchantId, livemode: scope.livemode } });
+  const resource = await findInScope<PaidResource>(db, PAID_RESOURCES, scope, id);
   if (!resource) throw new NotFoundError("paid_resource", id);
   return resource;
 }

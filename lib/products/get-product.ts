@@ -1,12 +1,12 @@
 import type { Db } from "../db";
 import { NotFoundError } from "../errors";
-import type { Product } from "../generated/prisma/client";
+import { findInScope } from "../pagination";
 import type { Scope } from "../scope";
-import { serializeProduct } from "./serialize";
+import { PRODUCTS, serializeProduct, type ProductFields } from "./serialize";
 
-/** The product row of this merchant and mode; another merchant's, or the other mode's, is 404. */
-export async function findProduct(db: Db, scope: Scope, id: string): Promise<Product> {
-  const product = await db.product.findFirst({ where: { id, merchantId: scope.merchantId, livemode: scope.livemode } });
+/** The product of this merchant and mode; another merchant's, or the other mode's, is 404. */
+export async function findProduct(db: Db, scope: Scope, id: string): Promise<ProductFields> {
+  const product = await findInScope<ProductFields>(db, PRODUCTS, scope, id);
   if (!product) throw new NotFoundError("product", id);
   return product;
 }

@@ -1,14 +1,11 @@
 import type { Db } from "../db";
-import { listNewestFirst } from "../pagination";
+import { filterIfGiven, listNewestFirstSql } from "../pagination";
 import type { Scope } from "../scope";
 import type { ListRefundsInput } from "./schemas";
-import { serializeRefund } from "./serialize";
+import { REFUNDS, serializeRefund } from "./serialize";
 
+/** In raw SQL, as the other lists: a later page's two statements cost far less CPU than Prisma's two queries. */
 export async function listRefunds(db: Db, scope: Scope, query: ListRefundsInput) {
-  return listNewestFirst(
-    db.refund,
-    { scope: { merchantId: scope.merchantId, livemode: scope.livemode }, filters: { paymentIntentId: query.paymentIntentId } },
-    query,
-    serializeRefund,
-  );
+  const filters = filterIfGiven("payment_intent_id", query.paymentIntentId);
+  return listNewestFirstSql(db, { ...REFUNDS, scope, filters }, query, serializeRefund);
 }

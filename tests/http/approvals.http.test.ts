@@ -130,6 +130,7 @@ describe("approval requests", () => {
     const again = await api("POST", `/v1/approval_requests/${requestId}/approve`, payer.key);
     expect(again.status).toBe(200);
     expect(again.body).toEqual(approved.body);
+    expect((await api("GET", `/v1/approval_requests/${requestId}`, payer.key)).body).toEqual(approved.body);
     expect(await shopCharges()).toBe(before + 1);
     // Declining an approved request is refused; nothing changes.
     expect((await api("POST", `/v1/approval_requests/${requestId}/decline`, payer.key)).status).toBe(409);
@@ -137,6 +138,9 @@ describe("approval requests", () => {
     const events = await api("GET", "/v1/events?limit=100", payer.key);
     const types = events.body.data.filter((e: any) => e.data.object.id === requestId).map((e: any) => e.type);
     expect(types.sort()).toEqual(["approval_request.approved", "approval_request.created"]);
+    // The list showed the request as its event did when it was made.
+    const created = events.body.data.find((e: any) => e.type === "approval_request.created" && e.data.object.id === requestId);
+    expect(pending).toEqual(created.data.object);
   });
 
   it("declined: nothing charged, the checkout and the session canceled", async () => {

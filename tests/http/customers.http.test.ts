@@ -24,6 +24,7 @@ describe("customers", () => {
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
     expect((await call("GET", `/v1/customers/${created.body.id}`, { key: m.testKey })).body).toEqual(created.body);
+    expect((await call("GET", "/v1/customers", { key: m.testKey })).body.data).toEqual([created.body]);
 
     const bad = await call("POST", "/v1/customers", { key: m.testKey, body: { email: "not-an-email", name: 5, extra: true } });
     expect(bad.status).toBe(400);

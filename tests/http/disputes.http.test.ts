@@ -129,6 +129,10 @@ describe("disputes in the test rail", () => {
 
     const created = (await allEvents(m1.testKey)).filter((e) => e.type === "dispute.created");
     expect(created).toHaveLength(METHODS.length);
+    // The list shows each dispute as its event did when it was opened (the event's copy serialized from the row written).
+    const byId = (a: any, b: any) => a.id.localeCompare(b.id);
+    const listed = (await call("GET", "/v1/disputes", { key: m1.testKey })).body.data;
+    expect([...listed].sort(byId)).toEqual(created.map((e) => e.data.object).sort(byId));
     await tickUntil(async () => h.subscribed.received.filter((d) => d.event.type === "dispute.created").length === METHODS.length);
     for (const delivery of h.subscribed.received.filter((d) => d.event.type === "dispute.created")) {
       expect(verifyWebhook(delivery.rawBody, String(delivery.headers["x-service-signature"]), h.secret).id).toBe(delivery.event.id);

@@ -78,6 +78,7 @@ describe("meters: create, read, list", () => {
     const list = await call("GET", `/v1/meters?customerId=${customerId}&limit=2`, { key: m.testKey });
     expect(list.status).toBe(200);
     expect(list.body.data.map((x: { id: string }) => x.id)).toEqual([prepaid.id, created.body.id]);
+    expect(list.body.data[1]).toEqual(created.body);
     expect((await call("GET", "/v1/meters?status=closed", { key: m.testKey })).body.data).toEqual([]);
   });
 

@@ -172,6 +172,10 @@ describe("/v1/paid_resources CRUD", () => {
     const page2 = await call("GET", `/v1/x402/resources?limit=10&startingAfter=${page1.body.data[1].id}`, { key: merchant.testKey });
     expect(page2.body.data.map((r: any) => r.name)).toEqual(["R2", "R1", "R0"]);
     expect(page2.body.hasMore).toBe(false);
+    // As created, less the secret (in the creating answer only; toEqual takes an undefined field for an absent one).
+    const [r2, r1] = [made[2], made[1]].map((created) => ({ ...created, forwardingSecret: undefined }));
+    expect(page2.body.data.slice(0, 2)).toEqual([r2, r1]);
+    expect((await call("GET", `/v1/paid_resources/${made[2].id}`, { key: merchant.testKey })).body).toEqual(r2);
     const active = await call("GET", "/v1/paid_resources?active=true", { key: merchant.testKey });
     expect(active.body.data.map((r: any) => r.name)).toEqual(["R4", "R3", "R2", "R1"]);
     const archived = await call("GET", "/v1/paid_resources?active=false", { key: merchant.testKey });

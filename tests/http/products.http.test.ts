@@ -124,6 +124,7 @@ describe("/v1/products CRUD", () => {
     expect(page1.body.hasMore).toBe(true);
     const page2 = await call("GET", `/v1/products?limit=2&startingAfter=${page1.body.data[1].id}`, { key: seller.testKey });
     expect(page2.body.data.map((p: any) => p.name)).toEqual(["P0"]);
+    expect(page2.body.data).toEqual([made[0]]);
     expect((await call("GET", "/v1/products?active=false", { key: seller.testKey })).body.data.map((p: any) => p.name)).toEqual(["P1"]);
     expect((await call("GET", "/v1/products?active=true", { key: seller.testKey })).body.data.map((p: any) => p.name)).toEqual([
       "P2",

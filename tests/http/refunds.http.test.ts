@@ -134,6 +134,7 @@ describe("refunds", () => {
     const wallet = await call("POST", `/v1/customers/${payer.id}/fund`, { key: m.testKey, body: { amount: 1, currency: "usd" } });
     expect(wallet.body.balances).toEqual([{ currency: "USD", amount: 201 }]);
     expect((await call("GET", `/v1/refunds/${a.body.id}`, { key: m.testKey })).body).toEqual(a.body);
+    expect((await call("GET", `/v1/refunds?paymentIntentId=${checkout.paymentIntentId}`, { key: m.testKey })).body.data).toEqual([a.body]);
     expect((await call("GET", `/v1/refunds/${a.body.id}`, { key: other.testKey })).status).toBe(404);
   });
 });
