@@ -1,7 +1,8 @@
 // The process's one Postgres connection pool, the Prisma client over it, and raw SQL on it.
 // Prisma is the default for domain code. Hot paths (the request pipeline, simple routes, the charge engine) use
 // `Sql` instead, inside a Prisma transaction through sqlIn: each Prisma call costs about a millisecond of CPU in its
-// query compiler, a prepared pg statement a few dozen microseconds.
+// query compiler, a prepared pg statement a few dozen microseconds. Work made of such statements only may run in a
+// plain pg transaction instead (pgTransaction: the API capture), without Prisma's transaction machinery.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -9,6 +10,7 @@ import pg from "pg";
 import { PrismaClient, type Prisma } from "./generated/prisma/client";
 import { connectThroughBreaker, databaseState, logUnlessDatabaseDown } from "./db-availability";
 import { env, requireDatabaseUrl } from "./env";
+import { InvariantViolation } from "./errors";
 import { globalSingleton } from "./global-singleton";
 
 /** A client domain functions run their queries on: the transaction they are part of, or the pool. */
@@ -76,6 +78,7 @@ export function getDb(): PrismaClient {
  * Prisma's adapter checks a connection out of the pool to begin the transaction, inside transaction()'s async
  * context, where the pool tells it to the transaction's slot. Released (committed, rolled back, or timed out), the
  * slot is closed, so that a late statement can never run on a connection another request has checked out since.
+ * A pgTransaction's slot holds the connection it began on.
  */
 interface TransactionSlot {
   client?: pg.PoolClient;
@@ -131,6 +134,65 @@ export function transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
       { maxWait: 5_000, timeout: TRANSACTION_TIMEOUT_MS },
     ),
   );
+}
+
+/**
+ * Runs `work` in one plain pg transaction, with what transaction() guarantees: everything commits together (the
+ * deferred writes flushed before COMMIT), a throw rolls it all back, and it is rolled back once open for
+ * TRANSACTION_TIMEOUT_MS. Without Prisma's interactive transaction (its client engine, its transaction manager, the
+ * slot's hand-over), which costs more CPU than the statements of a capture. For work whose every statement goes
+ * through sqlIn and deferWrites: `tx` has no Prisma client, and a Prisma call on it throws.
+ */
+export async function pgTransaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
+  const slot: TransactionSlot = { client: await getPool().connect(), closed: false, deferred: [] };
+  const tx = statementsOnly(slot);
+  const timeout = setTimeout(() => void endTransaction(slot, "ROLLBACK"), TRANSACTION_TIMEOUT_MS);
+  try {
+    await slot.client!.query("BEGIN");
+    const result = await work(tx);
+    await flushDeferred(tx);
+    await endTransaction(slot, "COMMIT");
+    return result;
+  } catch (err) {
+    await endTransaction(slot, "ROLLBACK");
+    throw err;
+  } finally {
+    clearTimeout(timeout);
+  }
+}
+
+/**
+ * A pgTransaction's COMMIT or ROLLBACK, once: the slot closes first (no statement runs after it), then the connection
+ * goes back to the pool, closed and never reused if the command failed. A COMMIT after the time-out's ROLLBACK throws.
+ */
+async function endTransaction(slot: TransactionSlot, command: "COMMIT" | "ROLLBACK"): Promise<void> {
+  if (slot.closed) {
+    if (command === "COMMIT") throw new Error("Transaction already closed: rolled back after TRANSACTION_TIMEOUT_MS.");
+    return;
+  }
+  slot.closed = true;
+  const client = slot.client!;
+  const failed = await client.query(command).then(
+    () => undefined,
+    (err: Error) => err,
+  );
+  client.release(failed);
+  if (failed && command === "COMMIT") throw failed;
+}
+
+/** A pgTransaction's `tx`: what sqlIn and deferWrites find its connection by. Any Prisma call on it throws. */
+function statementsOnly(slot: TransactionSlot): Db {
+  const tx = new Proxy(
+    {},
+    {
+      get(_, property) {
+        if (typeof property === "symbol" || property === "then") return undefined; // not a promise, not inspectable
+        throw new InvariantViolation(`tx.${property}: a pgTransaction (lib/db.ts) runs statements only; use sqlIn(tx).`);
+      },
+    },
+  ) as Db;
+  transactionSlots.set(tx, slot);
+  return tx;
 }
 
 /**

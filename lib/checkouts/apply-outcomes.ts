@@ -1,6 +1,7 @@
 // What each ending of a checkout writes besides its PaymentIntent's: the transitions of checkout and order
 // and the order.* events, all in the caller's transaction. A charge's outcome is applied by the charge
 // engine (lib/payments/apply-charge-outcome.ts), with checkoutFollower for the checkout's and order's part.
+import { isCustomerOf } from "../customers/is-customer-of";
 import { deferWrites, type Db } from "../db";
 import type { Checkout, Order, PaymentIntent, Prisma } from "../generated/prisma/client";
 import { emitOrderEvent, plannedOrderEvent } from "../orders/emit-order-event";
@@ -11,6 +12,7 @@ import { emitPaymentIntentEvent } from "../payments/emit-payment-intent-event";
 import { recoverPendingCharge, resolveProcessing } from "../payments/recover-charge";
 import { transitionPaymentIntent } from "../payments/transitions";
 import { FOREIGN_WALLET_METHOD, isCustomerWalletMethod } from "../rails/test-cards";
+import { readCheckout } from "./read-checkout";
 import { plannedCheckoutTransition, transitionCheckout } from "./transitions";
 
 /** A charge of the checkout, as applied: paid, declined, or processing (the rail answers later). */
@@ -67,8 +69,7 @@ export async function checkoutAsOwner(tx: Db, checkout: Checkout, paymentMethod:
 
 async function paymentMethodShownToPayee(tx: Db, checkout: Checkout, paymentMethod: string): Promise<string> {
   if (!isCustomerWalletMethod(paymentMethod)) return paymentMethod;
-  const payeesOwn = await tx.customer.count({ where: { id: paymentMethod, merchantId: checkout.merchantId, livemode: checkout.livemode } });
-  return payeesOwn ? paymentMethod : FOREIGN_WALLET_METHOD;
+  return (await isCustomerOf(tx, checkout, paymentMethod)) ? paymentMethod : FOREIGN_WALLET_METHOD;
 }
 
 /** The charge's outcome as the checkout's callers see it (`paidOrder`: the order its follower made paid, if known). */
@@ -111,12 +112,12 @@ export async function recoverCrashedCharge(tx: Db, checkout: Checkout, pi: Payme
       : await recoverPendingCharge(tx, pi, { ownerFor: (method) => checkoutAsOwner(tx, checkout, method), pendingAttempt });
   if (!settled) return { checkout, recovered: null };
   const recovered = await appliedCharge(tx, checkout, settled);
-  return { checkout: await tx.checkout.findUniqueOrThrow({ where: { id: checkout.id } }), recovered };
+  return { checkout: await readCheckout(tx, checkout.id), recovered };
 }
 
 /** Locks a processing PaymentIntent's checkout for the tick (SKIP LOCKED: null while its own request holds it). */
 export async function lockCheckoutOwner(tx: Db, checkoutId: string): Promise<{ follower: ChargeFollower } | null> {
   const [locked] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM checkouts WHERE id = ${checkoutId} FOR UPDATE SKIP LOCKED`;
   if (!locked) return null;
-  return { follower: checkoutFollower(await tx.checkout.findUniqueOrThrow({ where: { id: checkoutId } })) };
+  return { follower: checkoutFollower(await readCheckout(tx, checkoutId)) };
 }

@@ -1,6 +1,7 @@
 // What must hold before a charge is attempted, whoever pays: not blocked by sanctions screening, a
 // payment method the mode's rail knows, and a customer wallet only of the payer's own customers. Shared
 // by captureCheckout and the paywall's pay endpoint (which checks before it opens anything).
+import { isCustomerOf } from "../customers/is-customer-of";
 import type { Db } from "../db";
 import { env } from "../env";
 import { NotFoundError, SanctionsBlockedError, ValidationError } from "../errors";
@@ -28,12 +29,8 @@ export async function checkCapturable(tx: Db, livemode: boolean, input: ChargeIn
       { path: "paymentMethod", message: "unknown payment method" },
     ]);
   }
-  if (isCustomerWalletMethod(input.paymentMethod)) {
-    const payer = await tx.customer.findFirst({
-      where: { id: input.paymentMethod, merchantId: walletOwner.merchantId, livemode: walletOwner.livemode },
-      select: { id: true },
-    });
-    if (!payer) throw new NotFoundError("customer", input.paymentMethod);
+  if (isCustomerWalletMethod(input.paymentMethod) && !(await isCustomerOf(tx, walletOwner, input.paymentMethod))) {
+    throw new NotFoundError("customer", input.paymentMethod);
   }
   return rail;
 }

@@ -17,7 +17,7 @@
 // lib/integrations/wallet-webhook-route.ts: their own authentication, input and error shapes). A handler sees what it
 // declared, never HTTP. A mutation's steps 4 and 5 are idempotentMutation(), which the MCP tools' writes also run.
 import type { z } from "zod";
-import { DeferredTransaction, getDb, sql, transaction, type CallerQuery, type CallerWrite, type Db, type Sql } from "../db";
+import { DeferredTransaction, getDb, pgTransaction, sql, transaction, type CallerQuery, type CallerWrite, type Db, type Sql } from "../db";
 import { env } from "../env";
 import { BusyError, InvariantViolation, keepCommittedState, NotFoundError } from "../errors";
 import { releaseClaim, settleFailedClaim, storeResponse, type ClaimOutcome } from "../idempotency/claims";
@@ -43,8 +43,11 @@ export class Reply {
 
 export type RouteParams = Record<string, string>;
 
-/** What a handler's `tx` is: a Prisma client (the default), or raw SQL for hot paths (lib/db.ts). */
-export type DbKind = "prisma" | "sql";
+/**
+ * What a handler's `tx` is: a Prisma client (the default); raw SQL for hot paths (lib/db.ts); or "pg", a `Db` whose
+ * statements (sqlIn, deferWrites) run in a plain pg transaction, for domain functions that make no Prisma call.
+ */
+export type DbKind = "prisma" | "sql" | "pg";
 
 export type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
 
@@ -121,7 +124,9 @@ export interface PipelineOptions<B extends z.ZodType | undefined, Q extends z.Zo
   transaction?: false;
   /**
    * "sql": the handler gets raw SQL (`Sql`) in a plain pg transaction that begins with its first statement,
-   * without Prisma's per-call cost.
+   * without Prisma's per-call cost. "pg": a `Db` in a plain pg transaction (pgTransaction, lib/db.ts), without
+   * Prisma's interactive-transaction machinery, for a handler whose domain functions run statements only (a Prisma
+   * call on it throws); a read still gets the Prisma client (the pool).
    */
   db?: D;
   /** Largest accepted body of this route (default BODY_LIMIT_BYTES). */
@@ -322,7 +327,8 @@ export async function idempotentMutation<T>(m: MutationRequest<T>): Promise<Muta
   const mutation: Mutation = { req: m.req, claimId, status: m.status, seal: m.seal, errorResult: m.errorResult };
   const work = m.work as (tx: Db | Sql) => unknown;
   try {
-    const settled = m.db === "sql" ? await runOnSql(work, mutation) : await runOnPrisma(work, mutation);
+    const settled =
+      m.db === "sql" ? await runOnSql(work, mutation) : await runInTransaction(m.db === "pg" ? pgTransaction : transaction, work, mutation);
     return { ok: true, replayed: false, ...settled };
   } catch (err) {
     const result = m.errorResult(err);
@@ -351,9 +357,9 @@ interface Settled {
   bodyText: string;
 }
 
-/** A Prisma handler: the work and its stored response in one interactive transaction. */
-function runOnPrisma(work: (tx: Db) => unknown, m: Mutation): Promise<Settled> {
-  return transaction(async (tx) => {
+/** A `Db` handler: the work and its stored response in one transaction (Prisma's interactive one, or pgTransaction). */
+function runInTransaction(open: typeof transaction, work: (tx: Db) => unknown, m: Mutation): Promise<Settled> {
+  return open(async (tx) => {
     const outcome = await outcomeOf(async () => work(tx), m.errorResult, m.status);
     faultAt(m.req, "after-handler");
     const bodyText = JSON.stringify(outcome.body);

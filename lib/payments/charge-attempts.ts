@@ -37,9 +37,9 @@ const FINISH_ATTEMPT = statement(
   "attempt_finish",
   `UPDATE payment_attempts SET status = $2, rail_charge_id = $3, updated_at = now() WHERE charge_key = $1`,
 );
-const PENDING_ATTEMPT = statement(
-  "attempt_pending",
-  `SELECT ${selectList(Prisma.PaymentAttemptScalarFieldEnum)} FROM payment_attempts WHERE payment_intent_id = $1 AND status = 'pending' LIMIT 1`,
+const ATTEMPT_IN_STATUS = statement(
+  "attempt_in_status",
+  `SELECT ${selectList(Prisma.PaymentAttemptScalarFieldEnum)} FROM payment_attempts WHERE payment_intent_id = $1 AND status = $2 LIMIT 1`,
 );
 
 const attempts = () => sqlOn(sidePool("attempts"));
@@ -97,12 +97,22 @@ export function plannedAttemptFinish(chargeKey: string, outcome: ChargeResult): 
   return { statement: FINISH_ATTEMPT, values: [chargeKey, status, outcome.chargeId] };
 }
 
+/** An attempt of the PaymentIntent in this status, if any. */
+export async function attemptInStatus(
+  db: Db,
+  paymentIntentId: string,
+  status: "pending" | "processing",
+): Promise<PaymentAttempt | undefined> {
+  const [attempt] = await sqlIn(db).rows<PaymentAttempt>(ATTEMPT_IN_STATUS, [paymentIntentId, status]);
+  return attempt;
+}
+
 /**
  * Resolves a pending attempt left by a request that died mid-charge. Call with the checkout locked, so no
  * live request is inside its own charge. Returns the rail's result to apply, or null when there is none.
  */
 export async function recoverPendingAttempt(tx: Db, pi: PaymentIntent): Promise<{ attempt: PaymentAttempt; outcome: ChargeResult } | null> {
-  const [attempt] = await sqlIn(tx).rows<PaymentAttempt>(PENDING_ATTEMPT, [pi.id]);
+  const attempt = await attemptInStatus(tx, pi.id, "pending");
   if (!attempt) return null;
   const outcome = await guarded(railNamed(attempt.rail), breakerScopeOf(pi)).retrieveCharge(attempt.chargeKey);
   if (outcome) return { attempt, outcome };

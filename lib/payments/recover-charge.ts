@@ -10,7 +10,7 @@ import type { PaymentIntent } from "../generated/prisma/client";
 import { inTransaction } from "../in-transaction";
 import { breakerScopeOf, guarded, railFor, railNamed } from "../rails";
 import { applyChargeOutcome, type ApplyOptions, type ChargeFollower } from "./apply-charge-outcome";
-import { recoverPendingAttempt } from "./charge-attempts";
+import { attemptInStatus, recoverPendingAttempt } from "./charge-attempts";
 
 type OwnerOptions = Omit<ApplyOptions, "rail" | "chargeKey">;
 
@@ -58,7 +58,7 @@ export async function recoverCharge(
  * while the rail still answers `pending`. The caller holds the owner's lock and the PaymentIntent's.
  */
 export async function resolveProcessing(tx: Db, pi: PaymentIntent, owner: { follower?: ChargeFollower } = {}): Promise<PaymentIntent> {
-  const attempt = await tx.paymentAttempt.findFirst({ where: { paymentIntentId: pi.id, status: "processing" } });
+  const attempt = await attemptInStatus(tx, pi.id, "processing");
   if (!attempt) return pi;
   const outcome = await guarded(railNamed(attempt.rail), breakerScopeOf(pi)).retrieveCharge(attempt.chargeKey);
   if (!outcome || outcome.status === "pending") return pi;

@@ -9,6 +9,8 @@ export const POST = operation({
   tag: "Checkouts",
   auth: "secret",
   permission: ["checkouts", "write"],
+  // captureCheckout and the charge engine run statements only (sqlIn): a plain pg transaction, without Prisma's.
+  db: "pg",
   body: CaptureCheckoutBody,
   bodyName: "CaptureCheckoutParams",
   responses: { 200: OrderObject },

@@ -1,0 +1,96 @@
+// pgTransaction (lib/db.ts): a plain pg transaction with transaction()'s guarantees, for work made of statements only
+// (the API capture). Its statements and deferred writes commit together, a throw rolls all of it back, a Prisma call
+// on it throws, nothing runs on it once it ended, and a connection whose ROLLBACK failed is never reused.
+import { describe, expect, it } from "vitest";
+import { captureCheckout } from "../../lib/checkouts/capture-checkout";
+import { openCheckout } from "../../lib/checkouts/open-checkout";
+import { deferWrites, getDb, pgTransaction, sql, sqlIn, statement, transaction, type Db } from "../../lib/db";
+import { plannedEvent } from "../../lib/events/emit-event";
+import { createTestMerchant } from "../helpers/merchants";
+
+const TXID = statement("test_txid", "SELECT pg_current_xact_id()::text AS xid");
+const NAME = statement("test_merchant_name", "UPDATE merchants SET name = $2 WHERE id = $1");
+const BACKEND = statement("test_backend_pid", "SELECT pg_backend_pid() AS pid");
+const TERMINATE = statement("test_terminate_backend", "SELECT pg_terminate_backend($1)");
+
+const nameOf = async (merchantId: string) => (await getDb().merchant.findUniqueOrThrow({ where: { id: merchantId } })).name;
+const eventsOf = (objectId: string) => getDb().event.findMany({ where: { objectId } });
+
+describe("pgTransaction", () => {
+  it("commits its statements and its deferred writes together, in one transaction, and nothing runs on it afterwards", async () => {
+    const { merchantId } = await createTestMerchant("pgTransaction");
+    const scope = { merchantId, livemode: false };
+    let kept: Db | undefined;
+    const xids = await pgTransaction(async (tx) => {
+      kept = tx;
+      const [first] = await sqlIn(tx).rows<{ xid: string }>(TXID, []);
+      await sqlIn(tx).count(NAME, [merchantId, "renamed"]);
+      await deferWrites(tx, [plannedEvent(scope, "order.paid", { id: "ord_pg_taken" })]); // taken by the next statement
+      const [second] = await sqlIn(tx).rows<{ xid: string }>(TXID, []);
+      await deferWrites(tx, [plannedEvent(scope, "order.paid", { id: "ord_pg_flushed" })]); // flushed before COMMIT
+      return [first.xid, second.xid];
+    });
+    expect(xids[0]).toBe(xids[1]);
+    expect(await nameOf(merchantId)).toBe("renamed");
+    expect(await eventsOf("ord_pg_taken")).toHaveLength(1);
+    expect(await eventsOf("ord_pg_flushed")).toHaveLength(1);
+    await expect(sqlIn(kept!).rows(TXID, [])).rejects.toThrow(/Transaction already closed/);
+  });
+
+  it("rolls back on any throw, deferred writes included, and refuses a Prisma call", async () => {
+    const { merchantId } = await createTestMerchant("pgTransaction rollback");
+    const scope = { merchantId, livemode: false };
+    await expect(
+      pgTransaction(async (tx) => {
+        await sqlIn(tx).count(NAME, [merchantId, "rolled back"]);
+        await deferWrites(tx, [plannedEvent(scope, "order.paid", { id: "ord_pg_rolled_back" })]);
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    expect(await nameOf(merchantId)).toBe("pgTransaction rollback");
+    expect(await eventsOf("ord_pg_rolled_back")).toEqual([]);
+
+    await expect(
+      pgTransaction(async (tx) => {
+        await sqlIn(tx).count(NAME, [merchantId, "rolled back"]);
+        return tx.merchant.findUnique({ where: { id: merchantId } });
+      }),
+    ).rejects.toThrow(/tx\.merchant: a pgTransaction .* runs statements only/);
+    expect(await nameOf(merchantId)).toBe("pgTransaction rollback");
+  });
+
+  it("a connection whose ROLLBACK failed is closed, not given to the next transaction", async () => {
+    const { merchantId } = await createTestMerchant("pgTransaction lost connection");
+    let lost = 0;
+    await expect(
+      pgTransaction(async (tx) => {
+        const [{ pid }] = await sqlIn(tx).rows<{ pid: number }>(BACKEND, []);
+        lost = pid;
+        await sql().rows(TERMINATE, [pid]);
+        throw new Error("after the connection was lost");
+      }),
+    ).rejects.toThrow("after the connection was lost");
+    // The pool hands out its most recently released connection first: had the dead one gone back, this would fail.
+    const pids = await Promise.all(
+      [1, 2, 3].map(() => pgTransaction(async (tx) => (await sqlIn(tx).rows<{ pid: number }>(BACKEND, []))[0].pid)),
+    );
+    expect(pids).not.toContain(lost);
+    await pgTransaction((tx) => sqlIn(tx).count(NAME, [merchantId, "after"]));
+    expect(await nameOf(merchantId)).toBe("after");
+  });
+
+  it("runs the API capture of an open checkout: order paid, checkout complete, posting and events committed", async () => {
+    const { merchantId } = await createTestMerchant("pgTransaction capture");
+    const scope = { merchantId, livemode: false };
+    const checkout = await transaction((tx) => openCheckout(tx, scope, { amount: 900, currency: "USD" }, { source: "api" }));
+    const order = await pgTransaction((tx) => captureCheckout(tx, scope, checkout.id, { paymentMethod: "pm_card_visa" }));
+    expect(order.status).toBe("paid");
+    expect((await getDb().checkout.findUniqueOrThrow({ where: { id: checkout.id } })).status).toBe("complete");
+    const pi = await getDb().paymentIntent.findUniqueOrThrow({ where: { id: checkout.paymentIntentId } });
+    expect(pi.status).toBe("captured");
+    const legs = await getDb().ledgerEntry.findMany({ where: { paymentIntentId: pi.id } });
+    expect(legs.map((l) => l.amount).sort((a, b) => a - b)).toEqual([-900, 900]);
+    const types = (await getDb().event.findMany({ where: { objectId: { in: [pi.id, order.id] } } })).map((e) => e.type);
+    expect(types.sort()).toEqual(["order.paid", "payment_intent.captured"]);
+  });
+});
