@@ -10,7 +10,7 @@ import pg from "pg";
 import { PrismaClient, type Prisma } from "./generated/prisma/client";
 import { connectThroughBreaker, databaseState, logUnlessDatabaseDown } from "./db-availability";
 import { env, requireDatabaseUrl } from "./env";
-import { InvariantViolation } from "./errors";
+import { BusyError, InvariantViolation } from "./errors";
 import { globalSingleton } from "./global-singleton";
 
 /** A client domain functions run their queries on: the transaction they are part of, or the pool. */
@@ -120,6 +120,9 @@ export async function closeDb(): Promise<void> {
 /** A transaction still open after this long is rolled back by Prisma (rail calls stay well under it). */
 export const TRANSACTION_TIMEOUT_MS = 15_000;
 
+/** How long a transaction waits for a pool connection (transaction()'s maxWait too). */
+const TRANSACTION_MAX_WAIT_MS = 5_000;
+
 /** Runs `work` in one database transaction: everything in it commits together or not at all. */
 export function transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
   const slot: TransactionSlot = { closed: false, deferred: [] };
@@ -131,20 +134,20 @@ export function transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
         await flushDeferred(tx); // what no later statement took, before the commit
         return result;
       },
-      { maxWait: 5_000, timeout: TRANSACTION_TIMEOUT_MS },
+      { maxWait: TRANSACTION_MAX_WAIT_MS, timeout: TRANSACTION_TIMEOUT_MS },
     ),
   );
 }
 
 /**
  * Runs `work` in one plain pg transaction, with what transaction() guarantees: everything commits together (the
- * deferred writes flushed before COMMIT), a throw rolls it all back, and it is rolled back once open for
- * TRANSACTION_TIMEOUT_MS. Without Prisma's interactive transaction (its client engine, its transaction manager, the
+ * deferred writes flushed before COMMIT), a throw rolls it all back, it is rolled back once open for
+ * TRANSACTION_TIMEOUT_MS, and it waits at most TRANSACTION_MAX_WAIT_MS for its connection. Without Prisma's interactive transaction (its client engine, its transaction manager, the
  * slot's hand-over), which costs more CPU than the statements of a capture. For work whose every statement goes
  * through sqlIn and deferWrites: `tx` has no Prisma client, and a Prisma call on it throws.
  */
 export async function pgTransaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
-  const slot: TransactionSlot = { client: await getPool().connect(), closed: false, deferred: [] };
+  const slot: TransactionSlot = { client: await connectWithin(TRANSACTION_MAX_WAIT_MS), closed: false, deferred: [] };
   const tx = statementsOnly(slot);
   const timeout = setTimeout(() => void endTransaction(slot, "ROLLBACK"), TRANSACTION_TIMEOUT_MS);
   try {
@@ -162,6 +165,29 @@ export async function pgTransaction<T>(work: (tx: Db) => Promise<T>): Promise<T>
 }
 
 /**
+ * A connection of the pool, or a BusyError (409, the claim freed for a retry) when none came within `ms`: a request
+ * must not wait for a connection past its Idempotency-Key's lock. One that comes later goes straight back.
+ */
+async function connectWithin(ms: number): Promise<pg.PoolClient> {
+  const connecting = getPool().connect();
+  let timer: NodeJS.Timeout | undefined;
+  const tooLate = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new BusyError("The service is busy: no database connection came free in time; retry shortly.")), ms);
+  });
+  try {
+    return await Promise.race([connecting, tooLate]);
+  } catch (err) {
+    connecting.then(
+      (client) => client.release(),
+      () => undefined,
+    );
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
  * A pgTransaction's COMMIT or ROLLBACK, once: the slot closes first (no statement runs after it), then the connection
  * goes back to the pool, closed and never reused if the command failed. A COMMIT after the time-out's ROLLBACK throws.
  */
@@ -173,7 +199,9 @@ async function endTransaction(slot: TransactionSlot, command: "COMMIT" | "ROLLBA
   slot.closed = true;
   const client = slot.client!;
   const failed = await client.query(command).then(
-    () => undefined,
+    // A transaction a failed statement aborted answers COMMIT with ROLLBACK: nothing was written.
+    (result) =>
+      command === "COMMIT" && result.command === "ROLLBACK" ? new Error("The transaction was aborted: COMMIT rolled back.") : undefined,
     (err: Error) => err,
   );
   client.release(failed);

@@ -6,8 +6,8 @@
 export const COMPRESS_FROM_BYTES = 1024;
 
 /** Adds no-transform to the answer's Cache-Control when its body is too small to be worth compressing. */
-export function keepSmallAnswerUncompressed(headers: Headers, bodyText: string): void {
-  if (Buffer.byteLength(bodyText) >= COMPRESS_FROM_BYTES) return;
+export function keepSmallAnswerUncompressed(headers: Headers, bodyText: string | undefined): void {
+  if (bodyText !== undefined && Buffer.byteLength(bodyText) >= COMPRESS_FROM_BYTES) return;
   const cacheControl = headers.get("Cache-Control");
   headers.set("Cache-Control", cacheControl ? `${cacheControl}, no-transform` : "no-transform");
 }

@@ -59,6 +59,21 @@ describe("pgTransaction", () => {
     expect(await nameOf(merchantId)).toBe("pgTransaction rollback");
   });
 
+  it("work that swallowed a failed statement and returned does not pass for committed: COMMIT answered ROLLBACK", async () => {
+    const { merchantId } = await createTestMerchant("pgTransaction aborted");
+    const FAILS = statement("test_fails", "SELECT 1 / 0");
+    await expect(
+      pgTransaction(async (tx) => {
+        await sqlIn(tx).count(NAME, [merchantId, "never committed"]);
+        await sqlIn(tx)
+          .rows(FAILS, [])
+          .catch(() => undefined);
+        return "done";
+      }),
+    ).rejects.toThrow(/aborted/);
+    expect(await nameOf(merchantId)).toBe("pgTransaction aborted");
+  });
+
   it("a connection whose ROLLBACK failed is closed, not given to the next transaction", async () => {
     const { merchantId } = await createTestMerchant("pgTransaction lost connection");
     let lost = 0;
