@@ -5,11 +5,14 @@
 // sent as it is. Larger answers (lists, documents) are still compressed for a client that asks.
 export const COMPRESS_FROM_BYTES = 1024;
 
-/** Adds no-transform to the answer's Cache-Control when its body is too small to be worth compressing. */
+/**
+ * Marks the answer no-transform when its body is too small to be worth compressing. An answer with a Cache-Control
+ * of its own keeps it as it is (the OAuth token endpoint's `no-store`, which clients compare whole): it may be gzipped.
+ */
 export function keepSmallAnswerUncompressed(headers: Headers, bodyText: string | undefined): void {
+  if (headers.has("Cache-Control")) return;
   if (bodyText !== undefined && Buffer.byteLength(bodyText) >= COMPRESS_FROM_BYTES) return;
-  const cacheControl = headers.get("Cache-Control");
-  headers.set("Cache-Control", cacheControl ? `${cacheControl}, no-transform` : "no-transform");
+  headers.set("Cache-Control", "no-transform");
 }
 
 /** A JSON answer of a route outside the request pipeline (/health, /ready), under the same rule. */
