@@ -46,6 +46,7 @@ async function duringTakeover<T>(idempotencyKey: string, request: () => Promise<
     );
     expect(taken.rowCount).toBe(1);
     const answer = request();
+    answer.catch(() => undefined); // it may settle before COMMIT's answer is read: awaited below, never unhandled
     await waitForLockWaiter(holder);
     await holder.query("COMMIT");
     return await answer;
