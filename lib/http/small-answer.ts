@@ -2,16 +2,18 @@
 // the body's length. For an answer of a few hundred bytes that costs about 0.5 ms of the server's CPU and 0.3 ms of
 // the client's, to save a few hundred bytes (docs/BENCHMARKS.md, "Where the paid call's time goes"). An answer
 // smaller than this carries `Cache-Control: no-transform`, which that middleware honours (as do proxies): it is
-// sent as it is. Larger answers (lists, documents) are still compressed for a client that asks.
+// sent as it is. Larger answers (lists, documents) are still compressed for a client that asks. The request pipeline's
+// answers, /health and /ready, and a paid resource's content (lib/paid-sale/sell-paid-resource.ts) take the rule.
 export const COMPRESS_FROM_BYTES = 1024;
 
 /**
  * Marks the answer no-transform when its body is too small to be worth compressing. An answer with a Cache-Control
  * of its own keeps it as it is (the OAuth token endpoint's `no-store`, which clients compare whole): it may be gzipped.
  */
-export function keepSmallAnswerUncompressed(headers: Headers, bodyText: string | undefined): void {
+export function keepSmallAnswerUncompressed(headers: Headers, body: string | Uint8Array | null | undefined): void {
   if (headers.has("Cache-Control")) return;
-  if (bodyText !== undefined && Buffer.byteLength(bodyText) >= COMPRESS_FROM_BYTES) return;
+  const bytes = typeof body === "string" ? Buffer.byteLength(body) : (body?.byteLength ?? 0);
+  if (bytes >= COMPRESS_FROM_BYTES) return;
   headers.set("Cache-Control", "no-transform");
 }
 

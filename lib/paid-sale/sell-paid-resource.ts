@@ -25,6 +25,7 @@ import { AnswerPendingError, ConflictError, NotFoundError, UpstreamError } from 
 import type { PaidResource } from "../generated/prisma/client";
 import { byClientIp, pipeline } from "../http/pipeline";
 import { readBodyText } from "../http/read-body";
+import { keepSmallAnswerUncompressed } from "../http/small-answer";
 import { forwardPaidRequest } from "../paid-resources/forward-request";
 import { findPublicPaidResource } from "../paid-resources/get-paid-resource";
 import { allowedMethods, paidContentResponse, redirectToContentOrigin } from "../paid-resources/paid-content";
@@ -217,6 +218,8 @@ export function answerWith(headers: Headers, answer: PaidAnswer, paymentIntentId
       { reason: "replay_not_stored", paymentIntentId },
     );
   for (const [name, value] of Object.entries(answer.headers)) headers.set(name, value);
+  // A paid call's content is often a few bytes (x402's answer has no Cache-Control of its own; MPP's no-store stays).
+  keepSmallAnswerUncompressed(headers, answer.body);
   return paidContentResponse(headers, answer);
 }
 

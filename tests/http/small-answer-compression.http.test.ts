@@ -1,9 +1,12 @@
 // Answers under COMPRESS_FROM_BYTES are sent uncompressed even to a client that accepts gzip (they carry
 // Cache-Control: no-transform, lib/http/small-answer.ts); larger ones are still gzipped. Gzip of a few hundred bytes
 // cost each side more CPU than the whole rest of a small answer's encoding.
+import { ExactEvmScheme } from "@x402/evm";
+import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { COMPRESS_FROM_BYTES } from "../../lib/http/small-answer";
-import { call } from "../helpers/http";
+import { baseUrl, call } from "../helpers/http";
 import { createTestMerchant } from "../helpers/merchants";
 
 const GZIP = { "Accept-Encoding": "gzip, deflate" };
@@ -36,5 +39,27 @@ describe("compression by answer size", () => {
     expect(JSON.stringify(list.body).length).toBeGreaterThanOrEqual(COMPRESS_FROM_BYTES);
     expect(list.headers.get("content-encoding")).toBe("gzip");
     expect(list.headers.get("cache-control") ?? "").not.toContain("no-transform");
+  });
+
+  it("a paid resource's small content is sent as it is, a large one gzipped (the real @x402/fetch pays both)", async () => {
+    const m = await createTestMerchant();
+    const payer = new x402Client().register("eip155:84532", new ExactEvmScheme(privateKeyToAccount(generatePrivateKey())));
+    const pay = wrapFetchWithPayment(fetch, payer);
+    for (const [content, gzipped] of [
+      [{ answer: 42 }, false],
+      [{ text: "x".repeat(COMPRESS_FROM_BYTES) }, true],
+    ] as const) {
+      const made = await call("POST", "/v1/paid_resources", {
+        key: m.testKey,
+        body: { name: "Sized", amount: 1, currency: "usd", content },
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const res = await pay(`${baseUrl()}/x402/r/${made.body.id}`, { headers: GZIP });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual(content);
+      expect(res.headers.get("payment-response")).toBeTruthy();
+      expect(res.headers.get("content-encoding")).toBe(gzipped ? "gzip" : null);
+      expect((res.headers.get("cache-control") ?? "").includes("no-transform")).toBe(!gzipped);
+    }
   });
 });
