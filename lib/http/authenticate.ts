@@ -22,6 +22,7 @@ import {
   existingRecordText,
   settleFailedClaim,
   writeAndStoreResponse,
+  UNFLUSHED_COMMIT_CTE,
   type ClaimOutcome,
   type ClaimRow,
 } from "../idempotency/claims";
@@ -123,7 +124,9 @@ function claimCtes(offset: number, withAnswer: boolean): string {
     ? { status: `${status}::int`, body: `CASE WHEN k.livemode THEN ${live}::text ELSE ${test}::text END` }
     : undefined;
   const e = { id, apiKeyId: "k.id", livemode: "k.livemode", key, fingerprint, lockSeconds, retentionHours };
-  return `c AS (${claimText(e, "FROM k, t WHERE t.allowed AND k.permitted", answer)}),
+  // A claim alone commits without waiting for its flush (UNFLUSHED_COMMIT_CTE); one written with its answer is the work.
+  const from = answer ? "FROM k, t" : "FROM k, t, unflushed";
+  return `${answer ? "" : `${UNFLUSHED_COMMIT_CTE},\n   `}c AS (${claimText(e, `${from} WHERE t.allowed AND k.permitted`, answer)}),
    e AS (${existingRecordText("k.id", "k.livemode", key, retentionHours, ", k, t", "t.allowed AND k.permitted AND NOT EXISTS (SELECT 1 FROM c)")})`;
 }
 

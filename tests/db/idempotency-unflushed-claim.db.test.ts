@@ -1,0 +1,87 @@
+// An Idempotency-Key's claim alone commits without waiting for its WAL flush (UNFLUSHED_COMMIT_CTE,
+// lib/idempotency/claims.ts), and only that statement: the connection's next commit (the work's, or the stored
+// response's) waits again, and it is the one that makes the claim durable. Proven on a server of the test's own whose
+// synchronous commits wait for a standby that does not exist (synchronous_standby_names): a commit that waits for its
+// flush waits there too, until the test cancels the wait (pg_cancel_backend), which PostgreSQL answers with a warning
+// ("the transaction has already committed locally"); one that does not wait returns at once, without the warning.
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sqlOn } from "../../lib/db";
+import { claim, storeResponse } from "../../lib/idempotency/claims";
+import { ownDatabase, type OwnDatabase } from "../helpers/own-database";
+import { ownPostgres, type OwnPostgres } from "../helpers/own-postgres";
+
+const WAIT_CUT_MS = 400;
+
+let server: OwnPostgres;
+let database: OwnDatabase;
+let pool: pg.Pool;
+let admin: pg.Client;
+let backendPid = 0;
+const warnings: string[] = [];
+
+beforeAll(async () => {
+  server = await ownPostgres("unflushed-claim");
+  database = await ownDatabase("unflushed_claim", server.url("postgres"));
+  admin = new pg.Client({ connectionString: server.url("postgres") });
+  await admin.connect();
+  await admin.query("ALTER SYSTEM SET synchronous_standby_names = 'no_such_standby'");
+  await admin.query("SELECT pg_reload_conf()");
+  // One connection, so the claim and the statement after it share it.
+  pool = new pg.Pool({ connectionString: database.url, max: 1 });
+  pool.on("connect", (client) => client.on("notice", (notice) => warnings.push(notice.message ?? "")));
+  backendPid = (await pool.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0].pid;
+}, 120_000);
+
+afterAll(async () => {
+  // Commits wait for no standby again (the database's drop commits too).
+  await admin?.query("ALTER SYSTEM RESET synchronous_standby_names");
+  await admin?.query("SELECT pg_reload_conf()");
+  await admin?.end();
+  await pool?.end();
+  await database?.drop();
+  await server?.destroy();
+});
+
+/** How long `work` took, and the warnings the connection got meanwhile. */
+async function timed(work: () => Promise<unknown>): Promise<{ ms: number; waitedForFlush: boolean }> {
+  warnings.length = 0;
+  const started = performance.now();
+  // A commit still waiting after WAIT_CUT_MS waits for the standby: its wait is cancelled (it committed locally).
+  const cut = setTimeout(() => void admin.query("SELECT pg_cancel_backend($1)", [backendPid]), WAIT_CUT_MS);
+  await work().finally(() => clearTimeout(cut));
+  const waitedForFlush = warnings.some((w) => /synchronous replication/.test(w));
+  return { ms: performance.now() - started, waitedForFlush };
+}
+
+describe("the idempotency claim's commit", () => {
+  it("does not wait for its flush; the connection's next commit (the stored response) does", async () => {
+    const db = sqlOn(pool);
+    // Confirms the server under test: an ordinary commit waits (until its wait is cancelled, with the warning).
+    const ordinary = await timed(() => pool.query("CREATE TABLE commit_probe (id int)"));
+    expect(ordinary.waitedForFlush).toBe(true);
+    expect(ordinary.ms).toBeGreaterThanOrEqual(WAIT_CUT_MS - 50);
+
+    let claimId = "";
+    const claimed = await timed(async () => {
+      const outcome = await claim(db, { apiKeyId: "key_unflushed", livemode: false, key: "k-1" }, "fingerprint");
+      if (outcome.kind !== "claimed") throw new Error("expected a fresh claim");
+      claimId = outcome.claimId;
+    });
+    expect(claimed.waitedForFlush).toBe(false);
+    expect(claimed.ms).toBeLessThan(WAIT_CUT_MS - 50);
+
+    // The setting ended with the claim's own transaction: on the same connection the next commit waits again.
+    const [{ synchronous_commit }] = (await pool.query<{ synchronous_commit: string }>("SHOW synchronous_commit")).rows;
+    expect(synchronous_commit).toBe("on");
+    const stored = await timed(() => storeResponse(db, claimId, 201, '{"id":"cus_1"}'));
+    expect(stored.waitedForFlush).toBe(true);
+
+    // Committed and visible: the same key now replays the stored answer.
+    expect(await claim(db, { apiKeyId: "key_unflushed", livemode: false, key: "k-1" }, "fingerprint")).toEqual({
+      kind: "replay",
+      status: 201,
+      bodyText: '{"id":"cus_1"}',
+    });
+  });
+});
