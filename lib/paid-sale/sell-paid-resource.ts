@@ -25,7 +25,7 @@ import { AnswerPendingError, ConflictError, NotFoundError, UpstreamError } from 
 import type { PaidResource } from "../generated/prisma/client";
 import { byClientIp, pipeline } from "../http/pipeline";
 import { readBodyText } from "../http/read-body";
-import { keepSmallAnswerUncompressed } from "../http/small-answer";
+import { isSmallAnswer } from "../http/small-answer";
 import { forwardPaidRequest } from "../paid-resources/forward-request";
 import { findPublicPaidResource } from "../paid-resources/get-paid-resource";
 import { allowedMethods, paidContentResponse, redirectToContentOrigin } from "../paid-resources/paid-content";
@@ -218,9 +218,20 @@ export function answerWith(headers: Headers, answer: PaidAnswer, paymentIntentId
       { reason: "replay_not_stored", paymentIntentId },
     );
   for (const [name, value] of Object.entries(answer.headers)) headers.set(name, value);
-  // A paid call's content is often a few bytes (x402's answer has no Cache-Control of its own; MPP's no-store stays).
-  keepSmallAnswerUncompressed(headers, answer.body);
+  headers.set("Cache-Control", paidContentCacheControl(headers.get("Cache-Control"), answer.body));
   return paidContentResponse(headers, answer);
+}
+
+/**
+ * Paid content is the payer's alone: no shared cache may keep it (MPP's headers said so, x402's answer said nothing).
+ * A small one, often a few bytes, goes out uncompressed (lib/http/small-answer.ts). The protocol's directives stay.
+ */
+function paidContentCacheControl(current: string | null, body: Uint8Array | null): string {
+  const directives = new Set((current ?? "").split(",").map((d) => d.trim()));
+  directives.delete("");
+  directives.add("no-store");
+  if (isSmallAnswer(body)) directives.add("no-transform");
+  return [...directives].join(", ");
 }
 
 /** A forward that failed after the chain moved the money: the capture stands; the same payment sent again forwards again. */

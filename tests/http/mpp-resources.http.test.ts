@@ -157,6 +157,9 @@ describe("GET /mpp/r/:id", () => {
     const credential = await credentialFor(resource.id, token.id);
     const ok = await fetch(url(resource.id), { headers: { Authorization: credential } });
     expect(ok.status).toBe(200);
+    // Paid content: never kept by a shared cache; a small one is sent as it is (fetch asks for gzip).
+    expect(ok.headers.get("cache-control")).toBe("no-store, no-transform");
+    expect(ok.headers.get("content-encoding")).toBeNull();
     const content = await ok.text();
     const before = await balanceTotal();
     const count = await mppPayments();
@@ -167,6 +170,7 @@ describe("GET /mpp/r/:id", () => {
     for (const s of [s1, s2]) {
       const replay = await fetch(url(resource.id, s), { headers: { Authorization: credential } });
       expect(replay.status).toBe(200);
+      expect(replay.headers.get("cache-control")).toBe("no-store, no-transform");
       expect(await replay.text()).toBe(content);
       expect(replay.headers.get("payment-receipt")).toBe(ok.headers.get("payment-receipt"));
     }
