@@ -13,8 +13,12 @@ import { OPT_IN_EVENT_TYPES } from "../events/types";
 import { createId } from "../ids";
 import { fanOutFilter, takesEvent, webhookFormat } from "./formats";
 
-/** Events per fan-out statement. */
-export const FAN_OUT_BATCH = 1000;
+/**
+ * Events per fan-out statement. The sender's loop claims only between fan-out statements, so a burst's fan-out
+ * holds up the claims of finished sends' slots while one statement runs: 1,000 events took about 40 ms of
+ * PostgreSQL, 250 take about 10 (docs/BENCHMARKS.md, "Webhook sender"). 100 measured no better than 250.
+ */
+export const FAN_OUT_BATCH = 250;
 
 const FAN_OUT = statement(
   "webhook_fan_out",
