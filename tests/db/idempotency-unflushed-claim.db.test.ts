@@ -51,8 +51,16 @@ async function timed(work: () => Promise<unknown>): Promise<{ ms: number; waited
   warnings.length = 0;
   const started = performance.now();
   // A commit still waiting after WAIT_CUT_MS waits for the standby: its wait is cancelled (it committed locally).
-  const cut = setTimeout(() => void admin.query("SELECT pg_cancel_backend($1)", [backendPid]), WAIT_CUT_MS);
-  await work().finally(() => clearTimeout(cut));
+  // The cancel's own answer is awaited too: on a loaded machine it can come after the work's, and left pending it
+  // would be cut off by the teardown's admin.end() (an unhandled "Connection terminated").
+  let cancelling: Promise<unknown> | undefined;
+  const cut = setTimeout(() => (cancelling = admin.query("SELECT pg_cancel_backend($1)", [backendPid])), WAIT_CUT_MS);
+  try {
+    await work();
+  } finally {
+    clearTimeout(cut);
+    await cancelling;
+  }
   const waitedForFlush = warnings.some((w) => /synchronous replication/.test(w));
   return { ms: performance.now() - started, waitedForFlush };
 }
