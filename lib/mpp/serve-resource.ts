@@ -107,7 +107,7 @@ const mppSale: SaleProtocol<MppCredential, Payment, Refusal> = {
     console.error("[mpp] settling a credential failed:", err instanceof Error ? (err.stack ?? err.message) : err);
     return { kind: "internal", detail: "An internal error occurred; nothing was charged." };
   },
-  async receipt({ resource }, payment, settled) {
+  async receipt({ resource }, payment, settled, signed) {
     const receipt = Receipt.from({
       method: payment.method === "evm" ? EVM_METHOD : MPP_METHOD_NAME,
       // evm: the transaction that moved the USDC, as mppx's own evm server says (test mode: the PaymentIntent, no chain).
@@ -115,7 +115,8 @@ const mppSale: SaleProtocol<MppCredential, Payment, Refusal> = {
       status: "success",
       timestamp: new Date().toISOString(),
       externalId: resource.id,
-      ...(await serviceReceiptOf(getDb(), settled.paymentIntentId)), // the signed receipt, kept in the JSON stock mppx parses
+      // The signed receipt (signed in the sale when it could be), kept in the JSON stock mppx parses.
+      ...(signed ? { serviceReceipt: signed.jws } : await serviceReceiptOf(getDb(), settled.paymentIntentId)),
     });
     return { "Payment-Receipt": Receipt.serialize(receipt) };
   },

@@ -7,6 +7,7 @@
 import type { Db } from "../db";
 import type { PaidResource } from "../generated/prisma/client";
 import type { HttpResult } from "../http/errors";
+import type { SignedReceipt } from "../receipts/receipt-for";
 
 /** One request for a resource, as the door and its protocol see it. */
 export interface Sale {
@@ -68,8 +69,11 @@ export interface SaleProtocol<Credential, Payment, Refusal> {
   settle(sale: Sale, payment: Payment, record: RecordSale): Promise<Step<Settled, Refusal>>;
   /** The settlement threw and rolled back (nothing charged): the refusal to answer, or the error rethrown. */
   settleFailed(sale: Sale, payment: Payment, err: unknown): Refusal;
-  /** The receipt headers of the paid answer (signed receipts included: lib/receipts). */
-  receipt(sale: Sale, payment: Payment, settled: Settled): Promise<Record<string, string>>;
+  /**
+   * The receipt headers of the paid answer (signed receipts included: lib/receipts). `signed`: the service's receipt,
+   * signed in the sale's own transaction (receipt-for.ts signReceiptInSale); null: made now, as receiptFor makes it.
+   */
+  receipt(sale: Sale, payment: Payment, settled: Settled, signed: SignedReceipt | null): Promise<Record<string, string>>;
   /** A refusal as the protocol answers it (a 402 carries the terms to pay again). */
   refuse(sale: Sale, refusal: Refusal): Response;
   /** 405: the resource takes other methods (`allowed`); nothing was read. */

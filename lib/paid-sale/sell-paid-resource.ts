@@ -38,6 +38,7 @@ import {
   renewAnswerLease,
   type PaidAnswer,
 } from "../paid-resources/paid-answers";
+import { signReceiptInSale, type SignedReceipt } from "../receipts/receipt-for";
 import { createRefund } from "../refunds/create-refund";
 import type { Sale, SaleProtocol, Settled } from "./sale-protocol";
 
@@ -85,9 +86,12 @@ export async function sellPaidResource<C, P, R>(protocol: SaleProtocol<C, P, R>,
   const forwarded = resource.url !== null;
   const body = forwarded && req.method !== "GET" ? await readBodyText(req, env.BODY_LIMIT_BYTES) : undefined;
 
-  // The sale's row goes in with the settlement, leased to this request: a retry meanwhile waits for its answer.
+  // The sale's row goes in with the settlement, leased to this request: a retry meanwhile waits for its answer. The
+  // receipt is signed there too when the payment is captured in it (test mode, MPP): it commits with the sale.
   let lease: { paymentIntentId: string; token: string; at: number } | null = null;
+  let signed: SignedReceipt | null = null;
   const record = async (tx: Db, paymentIntentId: string) => {
+    signed = await signReceiptInSale(tx, paymentIntentId);
     const token = await leaseAnswer(tx, { paymentIntentId, paidResourceId: resource.id, credentialHash: presented.hash });
     if (token) lease = { paymentIntentId, token, at: Date.now() };
   };
@@ -105,7 +109,9 @@ export async function sellPaidResource<C, P, R>(protocol: SaleProtocol<C, P, R>,
 
   // Committed: the payment is in the ledger. Now the paid content, made once.
   const paid = settled.value;
-  const receipt = await protocol.receipt(sale, payment.value, paid);
+  // Signed in the sale only when this request captured that very payment (a replayed settlement has its own).
+  const inSale = signed as SignedReceipt | null;
+  const receipt = await protocol.receipt(sale, payment.value, paid, !paid.replayed && inSale ? inSale : null);
   const key = { paymentIntentId: paid.paymentIntentId, paidResourceId: resource.id, credentialHash: presented.hash };
   // The lease taken with the settlement: renewed when the settlement took long (a live payment waited on the chain
   // past half of it), or another.

@@ -4,14 +4,14 @@
 // later call signs again (a rotation changes the key of new receipts only). Only a captured PaymentIntent (captured,
 // settled, or refunded after its capture) has one: any other is 409 `not_captured`.
 import { SignJWT } from "jose";
-import { sqlIn, statement, type Db } from "../db";
+import { deferWrites, sqlIn, statement, type Db } from "../db";
 import { ConflictError, NotFoundError } from "../errors";
 import { Prisma, type PaymentIntent } from "../generated/prisma/client";
 import { findPaymentIntent } from "../payments/find-payment-intent";
 import { receiptClaims } from "./receipt-claims";
 import { receiptMandateOf } from "./receipt-mandate";
 import { selectList } from "../sql-model";
-import { activeSigningKey, type ActiveKeyRow, type ServiceSigningKey } from "./signing-key";
+import { activeKeyRowMade, activeSigningKey, openedSigningKey, type ActiveKeyRow, type ServiceSigningKey } from "./signing-key";
 
 const CAPTURED = new Set(["captured", "settled", "refunded"]);
 
@@ -43,12 +43,16 @@ async function signAndStore(db: Db, pi: PaymentIntent, key: ServiceSigningKey): 
       reason: "not_captured",
       status: pi.status,
     });
-  const jws = await new SignJWT({ ...receiptClaims(pi, await receiptMandateOf(db, pi)) })
-    .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: "JWT" })
-    .sign(key.privateKey);
+  const jws = await sign(db, pi, key);
   // The row that won a concurrent first signing is the receipt: ours if inserted, else the one stored.
   const inserted = await sqlIn(db).rows<{ jws: string }>(INSERT_RECEIPT, [pi.id, key.kid, jws]);
   return inserted[0]?.jws ?? (await storedJws(db, pi.id))!;
+}
+
+async function sign(db: Db, pi: PaymentIntent, key: ServiceSigningKey): Promise<string> {
+  return new SignJWT({ ...receiptClaims(pi, await receiptMandateOf(db, pi)) })
+    .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: "JWT" })
+    .sign(key.privateKey);
 }
 
 /**
@@ -73,16 +77,59 @@ const RECEIPT_WITH_KEY = statement(
     WHERE pi.id = $1`,
 );
 
+/** A receipt's JWS with the key that signs the service's receipts now (x402's offer-receipt is signed by it too). */
+export interface SignedReceipt {
+  jws: string;
+  key: ServiceSigningKey;
+}
+
+type RowWithKey = PaymentIntent & { storedJws: string | null; activeKid: string | null; activeKeyCiphertext: string | null };
+
+async function readWithKey(db: Db, paymentIntentId: string) {
+  const [row] = await sqlIn(db).rows<RowWithKey>(RECEIPT_WITH_KEY, [paymentIntentId]);
+  if (!row) return null;
+  const { storedJws: stored, activeKid, activeKeyCiphertext, ...pi } = row;
+  const keyRow: ActiveKeyRow | null = activeKid ? { kid: activeKid, privateJwkCiphertext: activeKeyCiphertext } : null;
+  return { pi, stored, keyRow };
+}
+
 /**
  * receiptFor's JWS with the service's active key, for an answer that signs a receipt of its own too (x402's
  * offer-receipt): one statement reads the PaymentIntent, its stored receipt and the key; a first signing inserts.
  */
-export async function receiptWithKey(db: Db, paymentIntentId: string): Promise<{ jws: string; key: ServiceSigningKey }> {
-  type Row = PaymentIntent & { storedJws: string | null; activeKid: string | null; activeKeyCiphertext: string | null };
-  const [row] = await sqlIn(db).rows<Row>(RECEIPT_WITH_KEY, [paymentIntentId]);
-  if (!row) throw new NotFoundError("payment_intent", paymentIntentId);
-  const { storedJws: stored, activeKid, activeKeyCiphertext, ...pi } = row;
-  const read: ActiveKeyRow | null = activeKid ? { kid: activeKid, privateJwkCiphertext: activeKeyCiphertext } : null;
-  const key = await activeSigningKey(db, read);
-  return { jws: stored ?? (await signAndStore(db, pi, key)), key };
+export async function receiptWithKey(db: Db, paymentIntentId: string): Promise<SignedReceipt> {
+  const read = await readWithKey(db, paymentIntentId);
+  if (!read) throw new NotFoundError("payment_intent", paymentIntentId);
+  const key = await activeSigningKey(db, read.keyRow);
+  return { jws: read.stored ?? (await signAndStore(db, read.pi, key)), key };
+}
+
+// No RETURNING: it runs deferred, inside the transaction's next statement.
+const INSERT_RECEIPT_IN_SALE = statement(
+  "receipt_insert_in_sale",
+  "INSERT INTO receipts (payment_intent_id, kid, jws) VALUES ($1, $2, $3) ON CONFLICT (payment_intent_id) DO NOTHING",
+);
+
+/**
+ * The receipt signed inside the transaction that captured the PaymentIntent (the paid door's sale), its row written
+ * with the transaction's next statement: it commits with the sale, and the paid answer waits for no statement, and no
+ * commit, of its own after the sale's. No other caller can have stored one first: until this transaction commits,
+ * every other sees the PaymentIntent uncaptured (409 `not_captured`). The deployment's first key, when none is active
+ * yet, is made here too. Null, and the receipt is made after the commit as before, when the PaymentIntent is not
+ * captured in this transaction (a live payment still on chain, a decline, an approval awaited) or the key could not
+ * sign (its sealed half does not open): a receipt never fails a sale.
+ */
+export async function signReceiptInSale(tx: Db, paymentIntentId: string): Promise<SignedReceipt | null> {
+  const read = await readWithKey(tx, paymentIntentId);
+  if (!read || !hasReceipt(read.pi.status) || !read.pi.capturedAt) return null;
+  const row = await activeKeyRowMade(tx, read.keyRow); // a statement's error fails the sale, as any of its statements' would
+  try {
+    const key = await openedSigningKey(row);
+    const jws = read.stored ?? (await sign(tx, read.pi, key));
+    if (!read.stored) await deferWrites(tx, [{ statement: INSERT_RECEIPT_IN_SALE, values: [paymentIntentId, key.kid, jws] }]);
+    return { jws, key };
+  } catch (err) {
+    console.warn(`receipt of ${paymentIntentId} not signed in its sale:`, err instanceof Error ? err.message : err);
+    return null;
+  }
 }

@@ -11,13 +11,16 @@ export interface ServiceSigningKey {
   privateKey: CryptoKey;
 }
 
-/** A new active key, unless another is active (then nothing: the index refuses a second). */
+const INSERT_ACTIVE_KEY = statement(
+  "service_signing_key_insert_active",
+  `INSERT INTO service_signing_keys (kid, public_jwk, private_jwk_ciphertext, active)
+   VALUES ($1, $2::jsonb, $3, true) ON CONFLICT DO NOTHING`,
+);
+
+/** A new active key, unless another is active (then nothing: the index refuses a second). Any transaction, pg's too. */
 export async function insertActiveKey(db: Db): Promise<void> {
   const pair = await newSealedKeyPair();
-  await db.$executeRaw`
-    INSERT INTO service_signing_keys (kid, public_jwk, private_jwk_ciphertext, active)
-    VALUES (${pair.kid}, ${JSON.stringify(pair.publicJwk)}::jsonb, ${pair.sealedPrivateJwk}, true)
-    ON CONFLICT DO NOTHING`;
+  await sqlIn(db).count(INSERT_ACTIVE_KEY, [pair.kid, JSON.stringify(pair.publicJwk), pair.sealedPrivateJwk]);
 }
 
 const ACTIVE_KEY = statement(
@@ -55,16 +58,25 @@ function openOnce(kid: string, sealed: string): Promise<CryptoKey> {
 }
 
 /**
- * The active key, made on first use. `read`: its row, read already by the caller's own statement (null when no key is
- * active yet): no statement of its own then.
+ * The active key's row, the first key made when none is active yet. `read`: its row, read already by the caller's own
+ * statement (null when no key is active yet): no statement of its own then.
  */
-export async function activeSigningKey(db: Db, read?: ActiveKeyRow | null): Promise<ServiceSigningKey> {
+export async function activeKeyRowMade(db: Db, read?: ActiveKeyRow | null): Promise<ActiveKeyRow> {
   let row = read ?? (await activeKeyRow(db));
   if (!row) {
     await insertActiveKey(db);
     row = await activeKeyRow(db);
     if (!row) throw new Error("No active service signing key after inserting one");
   }
-  // An active key always has its private half (a CHECK in the migration); only a retired key loses it.
+  return row;
+}
+
+/** An active key's row opened for signing (an active key always has its private half: a CHECK in the migration). */
+export async function openedSigningKey(row: ActiveKeyRow): Promise<ServiceSigningKey> {
   return { kid: row.kid, alg: SIGNING_ALG, privateKey: await openOnce(row.kid, row.privateJwkCiphertext!) };
+}
+
+/** The active key, made on first use (`read`: as activeKeyRowMade's). */
+export async function activeSigningKey(db: Db, read?: ActiveKeyRow | null): Promise<ServiceSigningKey> {
+  return openedSigningKey(await activeKeyRowMade(db, read));
 }

@@ -6,7 +6,7 @@
 import { createReceiptJWS, OFFER_RECEIPT } from "@x402/extensions/offer-receipt";
 import type { Db } from "../db";
 import { offerReceiptSignerOf } from "../receipts/offer-receipt-signer";
-import { receiptFor, receiptWithKey } from "../receipts/receipt-for";
+import { receiptFor, receiptWithKey, type SignedReceipt } from "../receipts/receipt-for";
 
 export const SERVICE_RECEIPT = "service-receipt";
 
@@ -20,11 +20,12 @@ export interface SettledPayment {
   resourceUrl: string | null;
 }
 
-export async function settleReceipts(db: Db, paid: SettledPayment): Promise<Record<string, unknown>> {
+/** `signed`: the service's receipt signed in the sale's transaction (the paid door), else read or signed here. */
+export async function settleReceipts(db: Db, paid: SettledPayment, signed: SignedReceipt | null = null): Promise<Record<string, unknown>> {
   try {
-    if (!paid.resourceUrl) return { [SERVICE_RECEIPT]: { jws: await receiptFor(db, paid.paymentIntentId) } };
+    if (!paid.resourceUrl) return { [SERVICE_RECEIPT]: { jws: signed?.jws ?? (await receiptFor(db, paid.paymentIntentId)) } };
     // Both receipts by the same key, read with the PaymentIntent and its stored receipt in one statement.
-    const { jws, key } = await receiptWithKey(db, paid.paymentIntentId);
+    const { jws, key } = signed ?? (await receiptWithKey(db, paid.paymentIntentId));
     const service = { [SERVICE_RECEIPT]: { jws } };
     const { resourceUrl, payer, network, transaction } = paid;
     const receipt = await createReceiptJWS({ resourceUrl, payer, network, transaction }, offerReceiptSignerOf(key));

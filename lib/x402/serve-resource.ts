@@ -179,10 +179,10 @@ const x402Sale: SaleProtocol<Envelope, Payment, Refusal> = {
     const settlement = failedSettleResponse(UNEXPECTED_SETTLE_ERROR, failure.message, payment.networkName, payment.payer);
     return { error: UNEXPECTED_SETTLE_ERROR, message: failure.message, settlement };
   },
-  async receipt({ resource }, { verified }, settled) {
+  async receipt({ resource }, { verified }, settled, signed) {
     const transaction = settled.onChain?.transaction ?? settled.paymentIntentId;
     const paid = { paymentIntentId: settled.paymentIntentId, payer: verified.payer, network: verified.network.caip2, transaction };
-    const extensions = await settleReceipts(getDb(), { ...paid, resourceUrl: paidResourceUrl("x402", resource.id) });
+    const extensions = await settleReceipts(getDb(), { ...paid, resourceUrl: paidResourceUrl("x402", resource.id) }, signed);
     const receipt = encodeHeader({ ...settleResponse(verified, transaction), extensions });
     return Object.fromEntries(PAYMENT_RESPONSE_HEADERS.map((name) => [name, receipt]));
   },

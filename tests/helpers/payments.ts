@@ -75,6 +75,18 @@ export async function railChargesFor(paymentIntentId: string): Promise<number> {
   return Number(rows[0].n);
 }
 
+/**
+ * Whether a PaymentIntent's stored receipt was written by the very transaction that posted its capture to the ledger
+ * (the paid door signs it in the sale: lib/receipts/receipt-for.ts signReceiptInSale), not by one after it.
+ */
+export async function receiptCommittedWithCapture(paymentIntentId: string): Promise<boolean> {
+  const rows = await getDb().$queryRaw<{ same: boolean }[]>`
+    SELECT r.xmin::text = (SELECT e.xmin::text FROM ledger_entries e
+                            WHERE e.payment_intent_id = r.payment_intent_id AND e.kind = 'capture' LIMIT 1) AS same
+      FROM receipts r WHERE r.payment_intent_id = ${paymentIntentId}`;
+  return rows[0]?.same === true;
+}
+
 export async function createCustomer(key: string, fund?: { amount: number; currency: string }, base?: string) {
   const res = await call("POST", "/v1/customers", { key, base, body: { name: "Payer" } });
   if (fund) {

@@ -18,7 +18,7 @@ import { call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 import { serveFetch } from "../helpers/fetch-server";
 import { rawRequest } from "../helpers/raw-request";
-import { sleep, paymentEventTypesFor, CAPTURED_OR_SETTLED } from "../helpers/payments";
+import { sleep, paymentEventTypesFor, CAPTURED_OR_SETTLED, receiptCommittedWithCapture } from "../helpers/payments";
 import { startTestServer, TEST_SECRETS_KEY } from "../helpers/server";
 
 const PRICE = 250;
@@ -167,6 +167,7 @@ describe("GET /mpp/r/:id", () => {
     const paid = Receipt.deserialize(ok.headers.get("payment-receipt")!) as Receipt.Receipt & { serviceReceipt?: string };
     const stored = await call("GET", `/v1/payment_intents/${paid.reference}/receipt`, { key: payee.testKey });
     expect(paid.serviceReceipt).toBe(stored.body.jws);
+    expect(await receiptCommittedWithCapture(paid.reference)).toBe(true); // signed in the sale's transaction
     for (const s of [s1, s2]) {
       const replay = await fetch(url(resource.id, s), { headers: { Authorization: credential } });
       expect(replay.status).toBe(200);

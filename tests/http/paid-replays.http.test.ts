@@ -15,6 +15,7 @@ import type { ServerProcess } from "../../scripts/lib/server-process";
 import { serveFetch, type FetchServer } from "../helpers/fetch-server";
 import { baseUrl, call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
+import { receiptCommittedWithCapture } from "../helpers/payments";
 import { startTestServer } from "../helpers/server";
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64");
@@ -110,6 +111,8 @@ describe("the same x402 payment after a lost answer", () => {
     // Its receipts: the service's (the API's own JWS) and the offer-receipt extension's (the did:web key).
     const stored = await call("GET", `/v1/payment_intents/${receipt.transaction}/receipt`, { key: m.testKey });
     expect(receipt.extensions?.["service-receipt"]).toEqual({ jws: stored.body.jws });
+    // Signed in the sale: the receipt's row committed with the capture, not in a statement of its own after it.
+    expect(await receiptCommittedWithCapture(receipt.transaction)).toBe(true);
     const offerReceipt = (receipt.extensions?.["offer-receipt"] as { info: { receipt: JWSSignedReceipt } }).info.receipt;
     expect(await verifyReceiptSignatureJWS(offerReceipt)).toMatchObject({
       resourceUrl: `${baseUrl()}/x402/r/${r.id}`,

@@ -19,7 +19,7 @@ import { ROOT } from "../../scripts/lib/prisma-cli";
 import { dashboardCall, dashboardMerchant, dashboardPage } from "../helpers/dashboard";
 import { baseUrl, call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
-import { capture, createCustomer, openCheckout, paidOrder } from "../helpers/payments";
+import { capture, createCustomer, openCheckout, paidOrder, receiptCommittedWithCapture } from "../helpers/payments";
 import { TEST_SECRETS_KEY } from "../helpers/server";
 
 const VERIFIER = path.join(ROOT, "tests/helpers/verify-receipt.mjs");
@@ -96,6 +96,8 @@ describe("GET /v1/payment_intents/:id/receipt", () => {
     expect(first.status).toBe(200);
     expect(first.body).toEqual({ object: "receipt", paymentIntentId: pi.id, jws: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/) });
     expect(await receipt(pi.id)).toBe(first.body.jws);
+    // An API capture signs no receipt in its transaction: the first GET signed and stored it, after the capture.
+    expect(await receiptCommittedWithCapture(pi.id)).toBe(false);
 
     const header = decodeProtectedHeader(first.body.jws);
     expect(header).toMatchObject({ alg: "ES256", kid: expect.any(String) });
