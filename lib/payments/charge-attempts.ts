@@ -6,9 +6,10 @@
 // key, or the funding reconcile) asks the rail what became of that charge key and applies the answer, so the
 // money the rail took is never charged twice nor lost. Statuses: pending, processing (the rail answered
 // `pending`), succeeded, declined, failed and abandoned (never charged).
-import { sqlIn, sqlOn, statement, TRANSACTION_TIMEOUT_MS, type Db } from "../db";
+import { sqlIn, sqlOn, statement, TRANSACTION_TIMEOUT_MS, type Db, type Statement } from "../db";
 import { env } from "../env";
 import { BusyError, ConflictError } from "../errors";
+import { UNFLUSHED_COMMIT_CTE } from "../idempotency/claims";
 import type { PaymentAttempt, PaymentIntent } from "../generated/prisma/client";
 import { createId } from "../ids";
 import type { ChargeResult } from "../rails/rail";
@@ -22,13 +23,22 @@ const INSERT_ATTEMPT = statement(
   "attempt_insert",
   `INSERT INTO payment_attempts (id, payment_intent_id, rail, charge_key, payment_method, status) VALUES ($1, $2, $3, $4, $5, 'pending')`,
 );
-const ADOPT_ATTEMPT = statement(
-  "attempt_adopt",
-  `INSERT INTO payment_attempts (id, payment_intent_id, rail, charge_key, payment_method, status) VALUES ($1, $2, $3, $4, $5, 'pending')
+const adoptText = (from: string) =>
+  `INSERT INTO payment_attempts (id, payment_intent_id, rail, charge_key, payment_method, status) SELECT $1, $2, $3, $4, $5, 'pending' ${from}
    ON CONFLICT (charge_key) DO UPDATE SET payment_intent_id = EXCLUDED.payment_intent_id, status = 'pending', updated_at = now()
     WHERE payment_attempts.status IN ('pending', 'failed', 'abandoned') AND payment_attempts.payment_method = EXCLUDED.payment_method
-   RETURNING id`,
-);
+   RETURNING id`;
+const ADOPT_ATTEMPT = statement("attempt_adopt", adoptText(""));
+/**
+ * The same, committed without waiting for its WAL flush, for a rail whose books are this database's (Rail.chargeWithAttempt:
+ * the test rail). Its charge commits after this on another connection, so the charge's commit record follows the
+ * attempt's in the WAL, and the request's own (synchronous) commit flushes both: a database crash, which loses a suffix
+ * of the WAL, can lose the attempt and the charge together, or the charge alone (a pending attempt the recovery asks
+ * the rail about, which answers never charged), never the charge without its attempt. One WAL flush fewer per charge
+ * of a caller-chosen key (x402 in test mode, shared payment tokens, meters). A rail with any effect outside must not:
+ * its attempt is on disk before the rail is called.
+ */
+const ADOPT_ATTEMPT_UNFLUSHED = statement("attempt_adopt_unflushed", `WITH ${UNFLUSHED_COMMIT_CTE}\n${adoptText("FROM unflushed")}`);
 const CLOSE_ATTEMPT = statement(
   "attempt_close",
   `UPDATE payment_attempts SET status = $2, updated_at = now() WHERE id = $1 AND status = 'pending'`,
@@ -58,11 +68,18 @@ export function plannedAttempt(
   return { id, chargeKey, write: { statement: INSERT_ATTEMPT, values: [id, paymentIntentId, rail, chargeKey, paymentMethod] } };
 }
 
+/** The statement adopting a caller-chosen key's attempt ($1 id, $2 PaymentIntent, $3 rail, $4 key, $5 method): RETURNING id. */
+export function adoptAttempt(booksHere: boolean): Statement {
+  return booksHere ? ADOPT_ATTEMPT_UNFLUSHED : ADOPT_ATTEMPT;
+}
+
+/** `booksHere`: the rail's books are this database's (Rail.chargeWithAttempt): an adopted attempt commits unflushed. */
 export async function recordAttempt(
   paymentIntentId: string,
   rail: string,
   paymentMethod: string,
   givenKey?: string,
+  booksHere = false,
 ): Promise<{ id: string; chargeKey: string }> {
   if (!givenKey) {
     const { id, chargeKey, write } = plannedAttempt(paymentIntentId, rail, paymentMethod);
@@ -74,7 +91,7 @@ export async function recordAttempt(
   // one request uses this key at a time, and reuses a key only after the transaction of its last use rolled
   // back. That attempt, left pending (or closed as never charged) for a PaymentIntent that no longer exists,
   // is adopted by the new PaymentIntent; the rail then answers the same charge key with the charge it made.
-  const [adopted] = await attempts().rows<{ id: string }>(ADOPT_ATTEMPT, [id, paymentIntentId, rail, givenKey, paymentMethod]);
+  const [adopted] = await attempts().rows<{ id: string }>(adoptAttempt(booksHere), [id, paymentIntentId, rail, givenKey, paymentMethod]);
   if (!adopted) throw new ConflictError("This charge was already made; retry shortly.", { paymentIntentId, chargeKey: givenKey });
   return { id: adopted.id, chargeKey: givenKey };
 }

@@ -41,7 +41,8 @@ export async function chargePayment(tx: Db, pi: PaymentIntent, request: ChargeRe
   // caller-chosen key may adopt an earlier attempt, which needs the answer of its own statement first.
   const withAttempt = request.chargeKey ? undefined : rail.chargeWithAttempt;
   const planned = withAttempt ? plannedAttempt(pi.id, rail.name, paymentMethod) : undefined;
-  const attempt = planned ?? (await recordAttempt(pi.id, rail.name, paymentMethod, request.chargeKey));
+  const booksHere = rail.chargeWithAttempt !== undefined;
+  const attempt = planned ?? (await recordAttempt(pi.id, rail.name, paymentMethod, request.chargeKey, booksHere));
   const charge = { key: attempt.chargeKey, amount: pi.amount, currency: pi.currency, paymentMethod, authenticated: request.authenticated };
   const outcome = await (withAttempt && planned ? withAttempt(charge, planned.write) : rail.charge(charge)).catch(async (err) => {
     // Refused with its attempt: nothing of either was written.
