@@ -101,9 +101,11 @@ export interface PlannedTransition extends PlannedWrite {
  */
 export function fuse(main: PlannedWrite, before: readonly PlannedWrite[]): PlannedWrite {
   const moved = before.flatMap((write, i) => {
-    if (!("check" in write)) return [];
-    const fields = Object.keys((write as PlannedTransition).returned?.fields ?? {});
-    return [`(SELECT count(*) FROM b${i})::int AS moved_${i}`, ...fields.map((f) => `(SELECT "${f}" FROM b${i}) AS "r${i}.${f}"`)];
+    const returned = (write as PlannedTransition | ReturningWrite).returned;
+    const checked = "check" in write;
+    if (!checked && !returned) return [];
+    const fields = Object.keys(returned?.fields ?? {}).map((f) => `(SELECT "${f}" FROM b${i}) AS "r${i}.${f}"`);
+    return checked ? [`(SELECT count(*) FROM b${i})::int AS moved_${i}`, ...fields] : fields;
   });
   if (moved.length && !/ RETURNING /.test(main.statement.text)) throw new Error("fuse: a checked transition needs main's RETURNING");
   return withWritesBefore(main, before, "b", moved.length ? `, ${moved.join(", ")}` : "");
@@ -161,6 +163,24 @@ export async function transition<R, S extends string>(
   }
   for (const take of taken) take();
   return row;
+}
+
+/** A planned insert (insertRow) fused before another, whose row comes back too (its RETURNING's columns). */
+export interface ReturningWrite extends PlannedWrite {
+  readonly returned: { fields: ModelFields; take(row: Record<string, unknown>): void };
+}
+
+/** `write` asking for its row back when fused (fuse): handed to `take` by takeReturned. */
+export function returning(write: PlannedWrite, fields: ModelFields, take: (row: Record<string, unknown>) => void): ReturningWrite {
+  return { ...write, returned: { fields, take } };
+}
+
+/** Hands each ReturningWrite of `before` its row, out of main's row that fuse made (its columns removed from it). */
+export function takeReturned(row: Record<string, unknown>, before: readonly PlannedWrite[]): void {
+  for (const [i, write] of before.entries()) {
+    if ("check" in write || !("returned" in write)) continue;
+    takeRow(row, `r${i}.`, (write as ReturningWrite).returned)();
+  }
 }
 
 /** Moves the columns `<prefix><field>` out of main's row into the planned transition's own row, handed over by the returned call. */

@@ -2,13 +2,13 @@
 // Catalog items ({ productId, quantity }) are priced from the merchant's products (price-items.ts).
 import { sqlIn, type Db } from "../db";
 import { NotFoundError, ValidationError } from "../errors";
-import { Prisma, type Checkout } from "../generated/prisma/client";
+import { Prisma, type Checkout, type PaymentIntent } from "../generated/prisma/client";
 import { createId } from "../ids";
 import { plannedPaymentIntent } from "../payments/open-payment-intent";
 import type { PaymentSource } from "../payment-sources";
 import { priceCheckout } from "./price-items";
 import type { Scope } from "../scope";
-import { fuse, insertRow } from "../sql-model";
+import { fuse, insertRow, returning, takeReturned } from "../sql-model";
 import type { OpenCheckoutInput } from "./schemas";
 import { serializeCheckout } from "./serialize";
 
@@ -33,6 +33,20 @@ export interface CheckoutOrigin {
 }
 
 export async function openCheckout(tx: Db, scope: Scope, input: OpenCheckoutInput, origin: CheckoutOrigin) {
+  return serializeCheckout((await openCheckoutRows(tx, scope, input, origin, false)).checkout);
+}
+
+/**
+ * The checkout opened, as its row, with its PaymentIntent's row when `withPaymentIntent` (both as the insert wrote
+ * them, in the same statement): for a capture in the same transaction (CaptureHooks.opened).
+ */
+export async function openCheckoutRows<P extends boolean>(
+  tx: Db,
+  scope: Scope,
+  input: OpenCheckoutInput,
+  origin: CheckoutOrigin,
+  withPaymentIntent: P,
+): Promise<{ checkout: Checkout; paymentIntent: P extends true ? PaymentIntent : undefined }> {
   const { source, paywall, sale } = origin;
   const expiresIn = input.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS;
   if (scope.livemode && expiresIn < LIVE_MIN_EXPIRES_IN_SECONDS) {
@@ -93,7 +107,13 @@ export async function openCheckout(tx: Db, scope: Scope, input: OpenCheckoutInpu
     orderId: ids.order,
     expiresAt: new Date(now.getTime() + expiresIn * 1000),
   });
-  const opened = fuse(insert, [paymentIntent, order]);
-  const [checkout] = await sqlIn(tx).rows<Checkout>(opened.statement, [...opened.values]);
-  return serializeCheckout(checkout);
+  let pi: PaymentIntent | undefined;
+  const piWrite = withPaymentIntent
+    ? returning(paymentIntent, Prisma.PaymentIntentScalarFieldEnum, (row) => (pi = row as PaymentIntent))
+    : paymentIntent;
+  const before = [piWrite, order];
+  const opened = fuse(insert, before);
+  const [checkout] = await sqlIn(tx).rows<Checkout & Record<string, unknown>>(opened.statement, [...opened.values]);
+  takeReturned(checkout, before);
+  return { checkout, paymentIntent: pi as P extends true ? PaymentIntent : undefined };
 }

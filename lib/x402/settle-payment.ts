@@ -11,7 +11,8 @@
 // - Test mode only: live mode settles on chain (settle-on-chain.ts); settleVerifiedPayment (settle.ts) picks.
 import { reopenApproved } from "../checkouts/await-approval";
 import { captureCheckout } from "../checkouts/capture-checkout";
-import { openCheckout } from "../checkouts/open-checkout";
+import { openCheckout, openCheckoutRows, type CheckoutOrigin } from "../checkouts/open-checkout";
+import type { OpenCheckoutInput } from "../checkouts/schemas";
 import { deferWrites, sqlIn, statement, type Db } from "../db";
 import type { Rail } from "../rails/rail";
 import type { ApprovalRequest } from "../generated/prisma/client";
@@ -114,10 +115,15 @@ export async function captureSale(
   sale: SaleOf,
   charge: { chargeKey: string; rail?: Rail; paymentIntentId?: string; approved?: ApprovalRequest },
 ) {
-  // Approved (await-approval.ts): the checkout parked for the request is the one charged, the threshold passed.
-  const checkout = charge.approved
-    ? await reopenApproved(tx, charge.approved.checkoutId)
-    : await openSaleCheckout(tx, merchant, payment, sale, charge.paymentIntentId);
+  // Approved (await-approval.ts): the checkout parked for the request is the one charged, the threshold passed. Else
+  // one opened now; with a PaymentIntent id made now, it is the capture's without a lock (CaptureHooks.opened).
+  const fresh = !charge.approved && !charge.paymentIntentId;
+  const opened = fresh ? await openCheckoutRows(tx, merchant, ...saleCheckout(payment, sale), true) : undefined;
+  const checkout =
+    opened?.checkout ??
+    (charge.approved
+      ? await reopenApproved(tx, charge.approved.checkoutId)
+      : await openSaleCheckout(tx, merchant, payment, sale, charge.paymentIntentId));
   const approval: ApprovalRoute | undefined = charge.approved
     ? { approvedRequestId: charge.approved.id }
     : sale.awaitApproval && !merchant.livemode
@@ -130,6 +136,7 @@ export async function captureSale(
     { paymentMethod: `x402:${payment.network.caip2}:${payment.payer}` },
     {
       chargeKey: charge.chargeKey,
+      opened: opened && { checkout: opened.checkout, pi: opened.paymentIntent },
       verifiedPayment: true,
       rail: charge.rail,
       // A payer wallet a spending agent lists counts against that agent's policy (docs/spending-policies.md).
@@ -140,10 +147,12 @@ export async function captureSale(
 
 /** The sale's checkout (one line, or the catalog items), open: captured at once, or parked while its approval waits. */
 export function openSaleCheckout(tx: Db, merchant: Scope, payment: CapturedPayment, sale: SaleOf, paymentIntentId?: string) {
+  return openCheckout(tx, merchant, ...saleCheckout(payment, sale, paymentIntentId));
+}
+
+function saleCheckout(payment: CapturedPayment, sale: SaleOf, paymentIntentId?: string): [OpenCheckoutInput, CheckoutOrigin] {
   const description = payment.description || payment.resourceUrl || sale.name;
-  return openCheckout(
-    tx,
-    merchant,
+  return [
     {
       amount: payment.cents,
       currency: "USD",
@@ -162,7 +171,7 @@ export function openSaleCheckout(tx: Db, merchant: Scope, payment: CapturedPayme
       sale: { paidResourceId: sale.paidResourceId ?? null, payer: payment.payer },
       paymentIntentId,
     },
-  );
+  ];
 }
 
 /**

@@ -7,7 +7,7 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { captureCheckout } from "../../lib/checkouts/capture-checkout";
 import { lockCheckoutForCharge } from "../../lib/checkouts/lock-checkout";
-import { openCheckout } from "../../lib/checkouts/open-checkout";
+import { openCheckout, openCheckoutRows } from "../../lib/checkouts/open-checkout";
 import { getDb, transaction } from "../../lib/db";
 import { DomainError } from "../../lib/errors";
 import { createId } from "../../lib/ids";
@@ -58,6 +58,28 @@ describe("the capture's fused statements", () => {
     const other = { merchantId: (await createTestMerchant("lock for charge, other")).merchantId, livemode: false };
     await expect(transaction((tx) => lockCheckoutForCharge(tx, other, checkout.id))).rejects.toThrow(/No such checkout/i);
     await expect(transaction((tx) => lockCheckoutForCharge(tx, scope, "co_missing"))).rejects.toThrow(/No such checkout/i);
+  });
+
+  it("a checkout opened in the capture's own transaction: its rows as the lock would read them, captured without the lock", async () => {
+    const { merchantId } = await createTestMerchant("opened in the same transaction");
+    const scope = { merchantId, livemode: false };
+    const order = await transaction(async (tx) => {
+      const opened = await openCheckoutRows(tx, scope, { amount: 900, currency: "USD", metadata: { a: "b" } }, { source: "x402" }, true);
+      // What the lock would have read, in the same transaction: the very rows, no attempt pending, not overdue.
+      expect(await lockCheckoutForCharge(tx, scope, opened.checkout.id)).toEqual({
+        checkout: opened.checkout,
+        pi: opened.paymentIntent,
+        pendingAttempt: false,
+        overdue: false,
+      });
+      const hooks = { opened: { checkout: opened.checkout, pi: opened.paymentIntent } };
+      return captureCheckout(tx, scope, opened.checkout.id, { paymentMethod: "pm_card_visa" }, hooks);
+    });
+    expect(order).toMatchObject({ status: "paid", amount: 900 });
+    const stored = await getDb().order.findUniqueOrThrow({ where: { id: order.id } });
+    expect(stored.status).toBe("paid");
+    expect(await railChargesFor(stored.paymentIntentId)).toBe(1);
+    expect((await getDb().checkout.findUniqueOrThrow({ where: { id: stored.checkoutId! } })).status).toBe("complete");
   });
 
   it("a double capture charges once: the order returned from the PaymentIntent's statement is the order as stored", async () => {
