@@ -18,6 +18,11 @@ import { storedPolicy } from "./serialize";
 export interface SpendingContext {
   spendingAgentId?: string | null;
   walletAddress?: string;
+  /**
+   * The wallet's agent, read already by a statement of the caller's in the same transaction (agentByWalletText's
+   * row; null: the wallet is no agent's): no lookup of its own then.
+   */
+  walletAgent?: AgentRow | null;
   /** How it pays: the PaymentIntent's source (spt, mpp, acp, ap2, mastercard, x402, a2a). */
   protocol: string;
   /** Human approval (docs/approvals.md): whether a charge above the threshold may wait, or the approval it carries. */
@@ -102,19 +107,29 @@ const AGENT_BY_ID = statement(
   "spending_agent_policy_by_id",
   `SELECT ${AGENT_COLUMNS} FROM spending_agents a ${DEFAULT_POLICY} WHERE a.id = $1 AND a.livemode = $2`,
 );
-const AGENT_BY_WALLET = statement(
-  "spending_agent_policy_by_wallet",
-  `SELECT ${AGENT_COLUMNS}
+/** The agent a wallet belongs to, as SQL of `livemode` and the lowercased `address` (expressions): at most one row. */
+export function agentByWalletText(livemode: string, address: string): string {
+  return `SELECT ${AGENT_COLUMNS}
      FROM spending_agent_wallets w JOIN spending_agents a ON a.id = w.spending_agent_id ${DEFAULT_POLICY}
-    WHERE w.livemode = $1 AND w.address = $2`,
-);
+    WHERE w.livemode = ${livemode} AND w.address = ${address}`;
+}
+const AGENT_BY_WALLET = statement("spending_agent_policy_by_wallet", agentByWalletText("$1", "$2"));
+
+/** An agent's row as the lookups read it. */
+export interface AgentRow {
+  id: string;
+  merchant_id: string;
+  policy: unknown;
+  default_policy: unknown;
+  deleted: boolean;
+}
 
 /** The agent the credential names (or the wallet belongs to), with its policy or else the payer's default. */
 export async function agentPolicyOf(tx: Db, ctx: SpendingContext, livemode: boolean): Promise<AgentPolicy | null> {
-  type Row = { id: string; merchant_id: string; policy: unknown; default_policy: unknown; deleted: boolean };
-  let rows: Row[] = [];
-  if (ctx.spendingAgentId) rows = await sqlIn(tx).rows<Row>(AGENT_BY_ID, [ctx.spendingAgentId, livemode]);
-  else if (ctx.walletAddress) rows = await sqlIn(tx).rows<Row>(AGENT_BY_WALLET, [livemode, ctx.walletAddress.toLowerCase()]);
+  let rows: AgentRow[] = [];
+  if (ctx.spendingAgentId) rows = await sqlIn(tx).rows<AgentRow>(AGENT_BY_ID, [ctx.spendingAgentId, livemode]);
+  else if (ctx.walletAgent !== undefined) rows = ctx.walletAgent ? [ctx.walletAgent] : [];
+  else if (ctx.walletAddress) rows = await sqlIn(tx).rows<AgentRow>(AGENT_BY_WALLET, [livemode, ctx.walletAddress.toLowerCase()]);
   const row = rows[0];
   if (!row) return null;
   return {

@@ -18,7 +18,7 @@ import type { Rail } from "../rails/rail";
 import type { ApprovalRequest } from "../generated/prisma/client";
 import type { Scope } from "../scope";
 import type { SingleUseKind } from "../single-use";
-import type { ApprovalRoute } from "../spending-policies/enforce";
+import { agentByWalletText, type AgentRow, type ApprovalRoute } from "../spending-policies/enforce";
 import { approvalGate, approvalPendingRefusal, recordApprovedPayment } from "./await-approval";
 import { claimKeyOf, readClaim } from "./chain-claims";
 import type { RefusedPayment, VerifiedPayment } from "./check-payment";
@@ -55,7 +55,8 @@ const CLAIM = statement(
  * (lib/single-use.ts), whether an approval request names it ($2; null when the sale does not wait for approvals), and
  * its claim, inserted only when the lock is held and no request names it. The lock's CTE is volatile, so it runs once,
  * before the insert that reads it. With a request, the claim waits for the approval gate (the rare case: a statement
- * each). The primary key still decides single use: the insert conflicts with a claim committed by anyone.
+ * each). The primary key still decides single use: the insert conflicts with a claim committed by anyone. Its fourth
+ * part: the payer wallet's spending agent, which the capture's policy check reads (SpendingContext.walletAgent).
  */
 const LOCK_AND_CLAIM = statement(
   "x402_lock_and_claim",
@@ -66,7 +67,9 @@ const LOCK_AND_CLAIM = statement(
           SELECT $3::text, $4::text, $5::text, $6::text, $7::text, $8::boolean, $9::text, $10::text, $11::text
             FROM held, gated WHERE held.locked AND NOT gated.approval
           ON CONFLICT DO NOTHING RETURNING nonce)
-   SELECT held.locked, gated.approval, (SELECT nonce FROM claimed) IS NOT NULL AS claimed FROM held, gated`,
+   SELECT held.locked, gated.approval, (SELECT nonce FROM claimed) IS NOT NULL AS claimed,
+          (SELECT row_to_json(agent) FROM (${agentByWalletText("$8::boolean", "$5::text")}) agent) AS wallet_agent
+     FROM held, gated`,
 );
 const CLAIM_PAID = statement(
   "x402_claim_paid",
@@ -113,7 +116,7 @@ export async function captureSale(
   merchant: Scope,
   payment: CapturedPayment,
   sale: SaleOf,
-  charge: { chargeKey: string; rail?: Rail; paymentIntentId?: string; approved?: ApprovalRequest },
+  charge: { chargeKey: string; rail?: Rail; paymentIntentId?: string; approved?: ApprovalRequest; walletAgent?: AgentRow | null },
 ) {
   // Approved (await-approval.ts): the checkout parked for the request is the one charged, the threshold passed. Else
   // one opened now; with a PaymentIntent id made now, it is the capture's without a lock (CaptureHooks.opened).
@@ -140,7 +143,12 @@ export async function captureSale(
       verifiedPayment: true,
       rail: charge.rail,
       // A payer wallet a spending agent lists counts against that agent's policy (docs/spending-policies.md).
-      spending: { walletAddress: payment.payer, protocol: sale.source ?? "x402", ...(approval ? { approval } : {}) },
+      spending: {
+        walletAddress: payment.payer,
+        walletAgent: charge.walletAgent,
+        protocol: sale.source ?? "x402",
+        ...(approval ? { approval } : {}),
+      },
     },
   );
 }
@@ -198,11 +206,8 @@ export async function settlePayment(
     identity.paymentIdentifier,
   ];
   const lockKey = `${SINGLE_USE_KIND}:${keyText}`;
-  const [first] = await sqlIn(tx).rows<{ locked: boolean; approval: boolean; claimed: boolean }>(LOCK_AND_CLAIM, [
-    lockKey,
-    sale.awaitApproval ? keyText : null,
-    ...claimValues,
-  ]);
+  type First = { locked: boolean; approval: boolean; claimed: boolean; wallet_agent: AgentRow | null };
+  const [first] = await sqlIn(tx).rows<First>(LOCK_AND_CLAIM, [lockKey, sale.awaitApproval ? keyText : null, ...claimValues]);
   if (!first?.locked) return { ...nonceUsed(payment), busy: true }; // being settled right now
   // Human approval (await-approval.ts): waiting, declined or expired answers here, before the claim: the nonce stays unspent.
   const gate = first.approval ? await approvalGate(tx, merchant, keyText, payment, sale.paidResourceId ?? null) : null;
@@ -212,7 +217,9 @@ export async function settlePayment(
   const claimed = first.claimed || (first.approval && (await sqlIn(tx).rows<{ nonce: string }>(CLAIM, claimValues)).length > 0);
   if (!claimed) return settledBefore(tx, merchant, payment, sale, identity);
 
-  const order = await captureSale(tx, merchant, payment, sale, { chargeKey: `x402:${keyText}`, approved });
+  // The payer wallet's spending agent came with the claim: the capture looks it up no more.
+  const walletAgent = first.wallet_agent;
+  const order = await captureSale(tx, merchant, payment, sale, { chargeKey: `x402:${keyText}`, approved, walletAgent });
   await deferWrites(tx, [{ statement: CLAIM_PAID, values: [...claimKey, order.paymentIntentId] }]); // with the next statement
   if (approved) await recordApprovedPayment(tx, approved, order.paymentIntentId);
   await sale.inClaim?.(tx, order.paymentIntentId);
