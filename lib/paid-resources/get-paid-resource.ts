@@ -29,19 +29,19 @@ export async function getPaidResource(db: Db, scope: Scope, id: string) {
  * What a public path (/x402/r/:id, /mpp/r/:id) serves: the resource by id alone, active only; an archived or
  * unknown one is null (the caller answers 404). The row says whose it is and in which mode. With it, in the same
  * round trip, the payment the request's exact credential ($2, its hash; null: none) made for the resource within the
- * replay window (paid-answers.ts): a lost answer's retry is found before anything is verified.
+ * replay window (paid-answers.ts): a lost answer's retry is found before anything is verified. $1 is the id. The door
+ * runs it inside its per-IP token's statement (lib/paid-sale/limit-and-find.ts).
  */
-const FIND_PUBLIC = statement(
-  "paid_resource_public",
-  `SELECT ${selectList(Prisma.PaidResourceScalarFieldEnum, "r")},
+export const FIND_PUBLIC_TEXT = `SELECT ${selectList(Prisma.PaidResourceScalarFieldEnum, "r")},
           s.payment_intent_id AS "earlierPaymentIntentId", s.captured AS "earlierCaptured"
      FROM paid_resources r
      LEFT JOIN LATERAL (
        SELECT a.payment_intent_id, pi.status IN ('captured', 'settled', 'refunded') AS captured
          FROM paid_answers a JOIN payment_intents pi ON pi.id = a.payment_intent_id
         WHERE a.paid_resource_id = r.id AND a.credential_hash = $2 AND a.expires_at > now()) s ON true
-    WHERE r.id = $1 AND r.active`,
-);
+    WHERE r.id = $1 AND r.active`;
+
+const FIND_PUBLIC = statement("paid_resource_public", FIND_PUBLIC_TEXT);
 
 export interface PublicPaidResource {
   resource: PaidResource;
@@ -49,12 +49,19 @@ export interface PublicPaidResource {
   earlier: PaidSale | null;
 }
 
+/** A row of FIND_PUBLIC_TEXT (its columns all null when no resource was found). */
+export type PublicPaidResourceRow = PaidResource & { earlierPaymentIntentId: string | null; earlierCaptured: boolean | null };
+
 export async function findPublicPaidResource(db: Db, id: string, credentialHash: string | null): Promise<PublicPaidResource | null> {
   if (!PAID_RESOURCE_ID.test(id)) return null;
-  type Row = PaidResource & { earlierPaymentIntentId: string | null; earlierCaptured: boolean | null };
-  const [row] = await sqlIn(db).rows<Row>(FIND_PUBLIC, [id, credentialHash]);
-  if (!row) return null;
+  const [row] = await sqlIn(db).rows<PublicPaidResourceRow>(FIND_PUBLIC, [id, credentialHash]);
+  return row ? publicPaidResourceOf(row) : null;
+}
+
+/** The resource and its earlier sale from a row of FIND_PUBLIC_TEXT; null when the row found none. */
+export function publicPaidResourceOf(row: PublicPaidResourceRow): PublicPaidResource | null {
   const { earlierPaymentIntentId, earlierCaptured, ...resource } = row;
+  if (resource.id === null) return null;
   const earlier = earlierPaymentIntentId ? { paymentIntentId: earlierPaymentIntentId, captured: earlierCaptured === true } : null;
   return { resource, earlier };
 }

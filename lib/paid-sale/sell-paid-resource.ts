@@ -1,8 +1,8 @@
 // The one door of a hosted paid resource (/x402/r/:id, /mpp/r/:id; docs/x402.md, docs/mpp.md): a composition of the
-// request pipeline (the per-IP limit, the protocol's error shape) whose handler runs a sale's steps once for every
-// protocol, in order:
+// request pipeline (the protocol's error shape) whose handler runs a sale's steps once for every protocol, in order:
 //   1. the resource (active, by id alone: its row says whose and which mode; else 404), read with the credential's
-//      earlier sale, its method (else 405, before the body is read), whether the protocol sells it;
+//      earlier sale and the client IP's token (else 429) in one statement (limit-and-find.ts), its method (else 405,
+//      before the body is read), whether the protocol sells it;
 //   2. the credential, parsed from the request before the read (HEAD never pays: it gets the terms), answered only
 //      now when it is missing or malformed; the same credential paid before (a lost answer, a retry) gets the answer
 //      it got, kept for PAID_REPLAY_WINDOW_SECONDS (paid-resources/paid-answers.ts), never a second charge or
@@ -23,11 +23,11 @@ import { getDb, transaction, type Db } from "../db";
 import { env } from "../env";
 import { AnswerPendingError, ConflictError, NotFoundError, UpstreamError } from "../errors";
 import type { PaidResource } from "../generated/prisma/client";
-import { byClientIp, pipeline } from "../http/pipeline";
+import { pipeline, type Authenticate } from "../http/pipeline";
+import { limitByClientIp } from "../http/rate-limit-step";
 import { readBodyText } from "../http/read-body";
 import { isSmallAnswer } from "../http/small-answer";
 import { forwardPaidRequest } from "../paid-resources/forward-request";
-import { findPublicPaidResource } from "../paid-resources/get-paid-resource";
 import { allowedMethods, paidContentResponse, redirectToContentOrigin } from "../paid-resources/paid-content";
 import {
   ANSWER_LEASE_MS,
@@ -39,18 +39,23 @@ import {
   type PaidAnswer,
 } from "../paid-resources/paid-answers";
 import { signReceiptInSale, type SignedReceipt } from "../receipts/receipt-for";
+import { limitAndFindResource } from "./limit-and-find";
 import { createRefund } from "../refunds/create-refund";
 import type { Sale, SaleProtocol, Settled } from "./sale-protocol";
 
 /** The route handler of a protocol's /<protocol>/r/:id (every method: the resource answers its own). */
 export function paidResourceRoute<C, P, R>(protocol: SaleProtocol<C, P, R>) {
-  const steps = { authenticate: byClientIp, claims: false, headers: protocol.headers, errorResult: protocol.errorResult };
-  return pipeline(
-    steps,
-    { rawInput: true, transaction: false },
-    ({ req, params, headers }) => redirectToContentOrigin(req) ?? sellPaidResource(protocol, req, params.id ?? "", headers),
-  );
+  const steps = { authenticate: limitedByTheDoor, claims: false, headers: protocol.headers, errorResult: protocol.errorResult };
+  return pipeline(steps, { rawInput: true, transaction: false }, async ({ req, params, headers }) => {
+    const redirect = redirectToContentOrigin(req);
+    if (!redirect) return sellPaidResource(protocol, req, params.id ?? "", headers);
+    await limitByClientIp(req, headers);
+    return redirect;
+  });
 }
+
+/** No credential; the client IP's token is taken by the door's first statement, with the resource (limit-and-find.ts). */
+const limitedByTheDoor: Authenticate<undefined> = async () => ({ caller: undefined });
 
 export async function sellPaidResource<C, P, R>(protocol: SaleProtocol<C, P, R>, req: Request, id: string, headers: Headers) {
   // The credential is parsed from the request alone (HEAD never pays: it gets the terms, whatever it carries), so that
@@ -60,7 +65,7 @@ export async function sellPaidResource<C, P, R>(protocol: SaleProtocol<C, P, R>,
   const presented = credential?.ok
     ? { value: credential.value, hash: createHash("sha256").update(protocol.fingerprint(credential.value)).digest("hex") }
     : null;
-  const found = await findPublicPaidResource(getDb(), id, presented?.hash ?? null);
+  const found = await limitAndFindResource(req, headers, id, presented?.hash ?? null);
   if (!found) throw new NotFoundError("paid_resource", id);
   const { resource, earlier } = found;
   const sale = { req, resource, headers };
