@@ -12,6 +12,7 @@ import { connectThroughBreaker, databaseState, logUnlessDatabaseDown } from "./d
 import { env, requireDatabaseUrl } from "./env";
 import { BusyError, InvariantViolation } from "./errors";
 import { globalSingleton } from "./global-singleton";
+import { runShaped } from "./shaped-statement";
 
 /** A client domain functions run their queries on: the transaction they are part of, or the pool. */
 export type Db = Prisma.TransactionClient;
@@ -401,10 +402,10 @@ export interface Sql {
 export function sqlOn(queryable: pg.Pool | pg.PoolClient): Sql {
   return {
     async rows<R>(s: Statement, values: unknown[]) {
-      return (await queryable.query({ name: s.name, text: s.text, values })).rows as R[];
+      return (await runShaped(queryable, s, values)).rows as R[];
     },
     async count(s: Statement, values: unknown[]) {
-      return (await queryable.query({ name: s.name, text: s.text, values })).rowCount ?? 0;
+      return (await runShaped(queryable, s, values)).rowCount ?? 0;
     },
   };
 }

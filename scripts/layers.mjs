@@ -74,6 +74,7 @@ export const LAYERS = {
     "payment-sources",
     "purge-batch",
     "scope",
+    "shaped-statement",
     "side-pool",
     "single-use",
     "sql-model",

@@ -1,0 +1,89 @@
+// A named statement's execution that skips the Describe step once its connection knows the statement's row shape.
+// pg describes every execution: the server answers a RowDescription, and pg parses it and builds the row's field
+// parsers again. For the wide rows of the sale's statements (50 columns and more) that was a larger share of the
+// server's CPU than the rest of their client side (docs/BENCHMARKS.md, "Row shapes kept per connection").
+// The shape is kept per connection, by statement name. On its connection a prepared statement's result type cannot
+// change (PostgreSQL refuses: "cached plan must not change result type"), so a shape read there stays right for as
+// long as the statement exists; another connection describes the statement once for itself.
+import pg from "pg";
+
+/** What pg's Result keeps of a RowDescription: the fields, their parsers, the empty row each row is copied from. */
+interface Shape {
+  fields: unknown[];
+  parsers: unknown[];
+  emptyRow: unknown;
+}
+
+/** The parts of pg's Query and Result this class relies on (internal to pg, present since 8.0). */
+interface QueryInternals {
+  name?: string;
+  callback?: unknown;
+  _accumulateRows: boolean;
+  _result: { fields: unknown[]; _parsers: unknown[]; _prebuiltEmptyResultObject: unknown };
+  listeners(event: string): unknown[];
+}
+interface ConnectionInternals {
+  describe(message: unknown): void;
+}
+
+const shapesByConnection = new WeakMap<object, Map<string, Shape>>();
+
+function shapesOf(connection: object): Map<string, Shape> {
+  let shapes = shapesByConnection.get(connection);
+  if (!shapes) shapesByConnection.set(connection, (shapes = new Map()));
+  return shapes;
+}
+
+const PgQuery = pg.Query as unknown as new (
+  config: pg.QueryConfig,
+  callback?: (err: Error | null, result: pg.QueryResult) => void,
+) => object;
+
+export class ShapedStatement extends PgQuery {
+  private connection?: object;
+
+  constructor(config: { name: string; text: string; values: unknown[] }, callback?: (err: Error | null, result: pg.QueryResult) => void) {
+    super(config, callback);
+  }
+
+  /** pg's own preparation (parse when new to the connection, bind, execute, sync), without Describe once the shape is known. */
+  prepare(connection: ConnectionInternals): void {
+    this.connection = connection;
+    const self = this as unknown as QueryInternals;
+    const shape = self.name ? shapesOf(connection).get(self.name) : undefined;
+    const prepare = (pg.Query.prototype as unknown as { prepare(c: unknown): void }).prepare;
+    if (!shape) return prepare.call(this, connection);
+    Object.assign(self._result, { fields: shape.fields, _parsers: shape.parsers, _prebuiltEmptyResultObject: shape.emptyRow });
+    self._accumulateRows = Boolean(self.callback) || !self.listeners("row").length;
+    const describe = connection.describe;
+    connection.describe = () => undefined; // the one message left out; written synchronously, so restored at once
+    try {
+      prepare.call(this, connection);
+    } finally {
+      connection.describe = describe;
+    }
+  }
+
+  /** pg's handling, then the shape kept for the connection's later executions of this statement. */
+  handleRowDescription(message: unknown): void {
+    (pg.Query.prototype as unknown as { handleRowDescription(m: unknown): void }).handleRowDescription.call(this, message);
+    const self = this as unknown as QueryInternals;
+    if (!self.name || !this.connection) return;
+    const { fields, _parsers, _prebuiltEmptyResultObject } = self._result;
+    shapesOf(this.connection).set(self.name, { fields, parsers: _parsers, emptyRow: _prebuiltEmptyResultObject });
+  }
+}
+
+/** Runs a named statement on the pool (a connection for the one statement) or on a checked-out connection. */
+export function runShaped(
+  queryable: pg.Pool | pg.PoolClient,
+  s: { name: string; text: string },
+  values: unknown[],
+): Promise<pg.QueryResult> {
+  const config = { name: s.name, text: s.text, values };
+  // The pool's query sets its own callback (it releases the connection there); a checked-out connection's does not.
+  if (queryable instanceof pg.Pool) return queryable.query(new ShapedStatement(config) as never) as unknown as Promise<pg.QueryResult>;
+  return new Promise((resolve, reject) => {
+    queryable.query(new ShapedStatement(config, (err, result) => (err ? reject(err) : resolve(result))) as never);
+  });
+}
