@@ -12,7 +12,7 @@ import { connectThroughBreaker, databaseState, logUnlessDatabaseDown } from "./d
 import { env, requireDatabaseUrl } from "./env";
 import { BusyError, InvariantViolation } from "./errors";
 import { globalSingleton } from "./global-singleton";
-import { runShaped } from "./shaped-statement";
+import { BEGIN, beginPrepared, runShaped } from "./shaped-statement";
 
 /** A client domain functions run their queries on: the transaction they are part of, or the pool. */
 export type Db = Prisma.TransactionClient;
@@ -84,6 +84,8 @@ export function getDb(): PrismaClient {
 interface TransactionSlot {
   client?: pg.PoolClient;
   closed: boolean;
+  /** A pgTransaction whose BEGIN rides with its first statement (lib/shaped-statement.ts): not sent yet. */
+  beginWithFirst?: boolean;
   /** Writes deferred to the transaction's next statement (deferWrites). */
   deferred: PlannedWrite[];
 }
@@ -152,7 +154,10 @@ export async function pgTransaction<T>(work: (tx: Db) => Promise<T>): Promise<T>
   const tx = statementsOnly(slot);
   const timeout = setTimeout(() => void endTransaction(slot, "ROLLBACK"), TRANSACTION_TIMEOUT_MS);
   try {
-    await slot.client!.query("BEGIN");
+    // BEGIN prepared on the connection rides with the work's first statement: one round trip fewer. A connection's
+    // first transaction prepares it.
+    if (beginPrepared(slot.client!)) slot.beginWithFirst = true;
+    else await slot.client!.query(BEGIN);
     const result = await work(tx);
     await flushDeferred(tx);
     await endTransaction(slot, "COMMIT");
@@ -199,6 +204,7 @@ async function endTransaction(slot: TransactionSlot, command: "COMMIT" | "ROLLBA
   }
   slot.closed = true;
   const client = slot.client!;
+  if (slot.beginWithFirst) return client.release(); // no statement ran: BEGIN was never sent
   const failed = await client.query(command).then(
     // A transaction a failed statement aborted answers COMMIT with ROLLBACK: nothing was written.
     (result) =>
@@ -236,7 +242,9 @@ export function sqlIn(db: Db | PrismaClient): Sql {
   const client = slot.client;
   const open = () => {
     if (slot.closed) throw new Error("Transaction already closed: its connection was released (committed, rolled back or timed out).");
-    return sqlOn(client);
+    const begin = slot.beginWithFirst === true;
+    slot.beginWithFirst = false;
+    return sqlOn(client, begin);
   };
   // The writes deferred so far run first, in the same statement.
   const withDeferred = (s: Statement, values: unknown[]) => withWritesBefore({ statement: s, values }, slot.deferred.splice(0), "d");
@@ -399,13 +407,14 @@ export interface Sql {
   count(statement: Statement, values: unknown[]): Promise<number>;
 }
 
-export function sqlOn(queryable: pg.Pool | pg.PoolClient): Sql {
+/** `begin`: the statement is a pgTransaction's first, and BEGIN rides ahead of it (lib/shaped-statement.ts). */
+export function sqlOn(queryable: pg.Pool | pg.PoolClient, begin = false): Sql {
   return {
     async rows<R>(s: Statement, values: unknown[]) {
-      return (await runShaped(queryable, s, values)).rows as R[];
+      return (await runShaped(queryable, s, values, begin)).rows as R[];
     },
     async count(s: Statement, values: unknown[]) {
-      return (await runShaped(queryable, s, values)).rowCount ?? 0;
+      return (await runShaped(queryable, s, values, begin)).rowCount ?? 0;
     },
   };
 }
@@ -431,13 +440,21 @@ export class DeferredTransaction implements Sql {
   private beginning?: Promise<pg.PoolClient>;
   private client?: pg.PoolClient;
   private finished = false;
+  /** BEGIN, prepared on the connection, not sent yet: it rides with the first statement (lib/shaped-statement.ts). */
+  private beginWithFirst = false;
 
   rows<R>(s: Statement, values: unknown[]): Promise<R[]> {
-    return this.begin().then((client) => sqlOn(client).rows<R>(s, values));
+    return this.begin().then((client) => this.on(client).rows<R>(s, values));
   }
 
   count(s: Statement, values: unknown[]): Promise<number> {
-    return this.begin().then((client) => sqlOn(client).count(s, values));
+    return this.begin().then((client) => this.on(client).count(s, values));
+  }
+
+  private on(client: pg.PoolClient): Sql {
+    const begin = this.beginWithFirst;
+    this.beginWithFirst = false;
+    return sqlOn(client, begin);
   }
 
   /** The transaction if it began, else the pool (where a statement is its own transaction). */
@@ -449,7 +466,8 @@ export class DeferredTransaction implements Sql {
     this.beginning ??= (async () => {
       const client = await getPool().connect();
       try {
-        await client.query("BEGIN");
+        if (beginPrepared(client)) this.beginWithFirst = true;
+        else await client.query(BEGIN);
       } catch (err) {
         client.release(err as Error);
         throw err;

@@ -5,6 +5,9 @@
 // The shape is kept per connection, by statement name. On its connection a prepared statement's result type cannot
 // change (PostgreSQL refuses: "cached plan must not change result type"), so a shape read there stays right for as
 // long as the statement exists; another connection describes the statement once for itself.
+// A transaction's BEGIN may ride with its first statement (`begin`): BEGIN prepared on the connection is bound and
+// executed ahead of the statement, under the statement's one Sync, so the two are one round trip. PostgreSQL skips
+// whatever follows a failed message up to the Sync: the statement never runs outside the transaction.
 import pg from "pg";
 
 /** What pg's Result keeps of a RowDescription: the fields, their parsers, the empty row each row is copied from. */
@@ -24,6 +27,18 @@ interface QueryInternals {
 }
 interface ConnectionInternals {
   describe(message: unknown): void;
+  bind(message: { statement: string; values: unknown[] }): void;
+  execute(message: object): void;
+  parsedStatements: Record<string, string>;
+}
+
+/** BEGIN, prepared on a connection by its first transaction (pgTransaction, lib/db.ts); later ones ride with a statement. */
+export const BEGIN = { name: "aps_begin", text: "BEGIN" };
+
+/** Whether BEGIN is prepared on this checked-out connection, so that it can ride with the transaction's first statement. */
+export function beginPrepared(client: pg.PoolClient): boolean {
+  const connection = (client as unknown as { connection: ConnectionInternals }).connection;
+  return connection.parsedStatements[BEGIN.name] !== undefined;
 }
 
 const shapesByConnection = new WeakMap<object, Map<string, Shape>>();
@@ -41,14 +56,25 @@ const PgQuery = pg.Query as unknown as new (
 
 export class ShapedStatement extends PgQuery {
   private connection?: object;
+  /** BEGIN rides ahead of the statement; its CommandComplete is not the statement's. */
+  private beginPending: boolean;
 
-  constructor(config: { name: string; text: string; values: unknown[] }, callback?: (err: Error | null, result: pg.QueryResult) => void) {
+  constructor(
+    config: { name: string; text: string; values: unknown[] },
+    callback?: (err: Error | null, result: pg.QueryResult) => void,
+    begin = false,
+  ) {
     super(config, callback);
+    this.beginPending = begin;
   }
 
   /** pg's own preparation (parse when new to the connection, bind, execute, sync), without Describe once the shape is known. */
   prepare(connection: ConnectionInternals): void {
     this.connection = connection;
+    if (this.beginPending) {
+      connection.bind({ statement: BEGIN.name, values: [] });
+      connection.execute({});
+    }
     const self = this as unknown as QueryInternals;
     const shape = self.name ? shapesOf(connection).get(self.name) : undefined;
     const prepare = (pg.Query.prototype as unknown as { prepare(c: unknown): void }).prepare;
@@ -64,6 +90,13 @@ export class ShapedStatement extends PgQuery {
     }
   }
 
+  /** BEGIN's completion is passed over; the statement's is pg's to handle. */
+  handleCommandComplete(message: unknown, connection: unknown): void {
+    if (this.beginPending) return void (this.beginPending = false);
+    const handle = (pg.Query.prototype as unknown as { handleCommandComplete(m: unknown, c: unknown): void }).handleCommandComplete;
+    handle.call(this, message, connection);
+  }
+
   /** pg's handling, then the shape kept for the connection's later executions of this statement. */
   handleRowDescription(message: unknown): void {
     (pg.Query.prototype as unknown as { handleRowDescription(m: unknown): void }).handleRowDescription.call(this, message);
@@ -74,16 +107,20 @@ export class ShapedStatement extends PgQuery {
   }
 }
 
-/** Runs a named statement on the pool (a connection for the one statement) or on a checked-out connection. */
+/**
+ * Runs a named statement on the pool (a connection for the one statement) or on a checked-out connection; `begin`: on
+ * a checked-out connection where BEGIN is prepared (beginPrepared), BEGIN rides ahead of it.
+ */
 export function runShaped(
   queryable: pg.Pool | pg.PoolClient,
   s: { name: string; text: string },
   values: unknown[],
+  begin = false,
 ): Promise<pg.QueryResult> {
   const config = { name: s.name, text: s.text, values };
   // The pool's query sets its own callback (it releases the connection there); a checked-out connection's does not.
   if (queryable instanceof pg.Pool) return queryable.query(new ShapedStatement(config) as never) as unknown as Promise<pg.QueryResult>;
   return new Promise((resolve, reject) => {
-    queryable.query(new ShapedStatement(config, (err, result) => (err ? reject(err) : resolve(result))) as never);
+    queryable.query(new ShapedStatement(config, (err, result) => (err ? reject(err) : resolve(result)), begin) as never);
   });
 }

@@ -1,6 +1,7 @@
 // pgTransaction (lib/db.ts): a plain pg transaction with transaction()'s guarantees, for work made of statements only
 // (the API capture). Its statements and deferred writes commit together, a throw rolls all of it back, a Prisma call
 // on it throws, nothing runs on it once it ended, and a connection whose ROLLBACK failed is never reused.
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { captureCheckout } from "../../lib/checkouts/capture-checkout";
 import { openCheckout } from "../../lib/checkouts/open-checkout";
@@ -92,6 +93,58 @@ describe("pgTransaction", () => {
     expect(pids).not.toContain(lost);
     await pgTransaction((tx) => sqlIn(tx).count(NAME, [merchantId, "after"]));
     expect(await nameOf(merchantId)).toBe("after");
+  });
+
+  it("BEGIN rides with the first statement once prepared on the connection: one round trip fewer, the same transaction", async () => {
+    const { merchantId } = await createTestMerchant("pgTransaction begin");
+    // Round trips written by this process: each Sync ends one of the extended protocol, each simple query is one.
+    const connection = pg.Connection.prototype as unknown as Record<"sync" | "query", (...args: unknown[]) => void>;
+    const [sync, query] = [connection.sync, connection.query];
+    let trips = 0;
+    connection.sync = function (...args) {
+      trips++;
+      return sync.apply(this, args);
+    };
+    connection.query = function (...args) {
+      trips++;
+      return query.apply(this, args);
+    };
+    try {
+      const runs: { trips: number; xids: string[] }[] = [];
+      for (let i = 0; i < 3; i++) {
+        const before = trips;
+        const xids = await pgTransaction(async (tx) => {
+          const [first] = await sqlIn(tx).rows<{ xid: string }>(TXID, []);
+          await sqlIn(tx).count(NAME, [merchantId, `run ${i}`]);
+          const [second] = await sqlIn(tx).rows<{ xid: string }>(TXID, []);
+          return [first.xid, second.xid];
+        });
+        runs.push({ trips: trips - before, xids });
+      }
+      // The pool hands out its most recently released connection: BEGIN is prepared on it after the first run.
+      expect(runs.slice(1).map((r) => r.trips)).toEqual([4, 4]); // BEGIN with the first statement, two more, COMMIT
+      for (const { xids } of runs) expect(xids[0]).toBe(xids[1]); // the first statement ran inside the transaction
+      expect(await nameOf(merchantId)).toBe("run 2");
+
+      // A first statement that fails: nothing of the transaction stays, and the connection serves the next one.
+      const FAILS = statement("test_fails_first", "SELECT 1 / 0");
+      await expect(pgTransaction((tx) => sqlIn(tx).rows(FAILS, []))).rejects.toThrow(/division by zero/);
+      await expect(
+        pgTransaction(async (tx) => {
+          await sqlIn(tx).count(NAME, [merchantId, "rolled back"]);
+          await sqlIn(tx).rows(FAILS, []);
+        }),
+      ).rejects.toThrow(/division by zero/);
+      expect(await nameOf(merchantId)).toBe("run 2");
+      const after = await pgTransaction(async (tx) => (await sqlIn(tx).rows<{ xid: string }>(TXID, []))[0].xid);
+      expect(after).toMatch(/^\d+$/);
+      // Work that ran no statement sends neither BEGIN nor COMMIT.
+      const before = trips;
+      expect(await pgTransaction(async () => "nothing")).toBe("nothing");
+      expect(trips - before).toBe(0);
+    } finally {
+      Object.assign(connection, { sync, query });
+    }
   });
 
   it("runs the API capture of an open checkout: order paid, checkout complete, posting and events committed", async () => {
