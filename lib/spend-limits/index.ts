@@ -5,7 +5,7 @@
 // reservation and a commit keeps it. A charge that commits without moving money (a decline) gives it back with
 // releaseSpend in the same transaction. The key names what is counted (an AP2 open mandate, a spending agent's
 // budget, ...); periods are UTC calendar windows (or none: one lifetime window).
-import type { Db } from "../db";
+import { sqlIn, statement, type Db } from "../db";
 
 export type SpendWindow = "none" | "day" | "week" | "month" | "quarter" | "year";
 
@@ -50,6 +50,27 @@ export function periodStartOf(window: SpendWindow, at: Date = new Date()): Date 
   }
 }
 
+// Prepared statements: they run inside a charge's transaction, a plain pg one too (pgTransaction, lib/db.ts). The
+// counter's key is ($1 counter, $2 period start, $3 currency).
+const RESERVE = statement(
+  "spend_reserve",
+  `INSERT INTO spend_counters AS c (counter_key, period_start, currency, spent, uses, updated_at)
+   VALUES ($1, $2, $3, $4, 1, now())
+   ON CONFLICT (counter_key, period_start, currency) DO UPDATE
+      SET spent = c.spent + EXCLUDED.spent, uses = c.uses + 1, updated_at = now()
+    WHERE c.spent + EXCLUDED.spent <= $5 AND c.uses + 1 <= $6
+   RETURNING spent, uses`,
+);
+const RELEASE = statement(
+  "spend_release",
+  `UPDATE spend_counters SET spent = GREATEST(spent - $4, 0), uses = GREATEST(uses - 1, 0), updated_at = now()
+    WHERE counter_key = $1 AND period_start = $2 AND currency = $3`,
+);
+const READ = statement(
+  "spend_read",
+  "SELECT spent, uses FROM spend_counters WHERE counter_key = $1 AND period_start = $2 AND currency = $3",
+);
+
 /** Adds `amount` to the window's counter if it stays within `limit` (and `maxUses`); otherwise changes nothing. */
 export async function reserveSpend(tx: Db, r: SpendReservation): Promise<SpendResult> {
   if (!Number.isSafeInteger(r.amount) || r.amount <= 0) throw new RangeError("reserveSpend: amount must be a positive integer.");
@@ -58,13 +79,14 @@ export async function reserveSpend(tx: Db, r: SpendReservation): Promise<SpendRe
     const now = await readSpend(tx, r);
     return { ok: false, reason: r.amount > r.limit ? "limit_exceeded" : "uses_exceeded", ...now, limit: r.limit };
   }
-  const rows = await tx.$queryRaw<{ spent: bigint; uses: number }[]>`
-    INSERT INTO spend_counters AS c (counter_key, period_start, currency, spent, uses, updated_at)
-    VALUES (${r.counterKey}, ${r.periodStart}, ${r.currency}, ${r.amount}, 1, now())
-    ON CONFLICT (counter_key, period_start, currency) DO UPDATE
-       SET spent = c.spent + EXCLUDED.spent, uses = c.uses + 1, updated_at = now()
-     WHERE c.spent + EXCLUDED.spent <= ${r.limit} AND c.uses + 1 <= ${maxUses}
-    RETURNING spent, uses`;
+  const rows = await sqlIn(tx).rows<{ spent: string; uses: number }>(RESERVE, [
+    r.counterKey,
+    r.periodStart,
+    r.currency,
+    r.amount,
+    r.limit,
+    maxUses,
+  ]);
   if (rows.length === 1) return { ok: true, spent: Number(rows[0].spent), uses: rows[0].uses };
   const now = await readSpend(tx, r);
   return { ok: false, reason: now.spent + r.amount > r.limit ? "limit_exceeded" : "uses_exceeded", ...now, limit: r.limit };
@@ -72,9 +94,7 @@ export async function reserveSpend(tx: Db, r: SpendReservation): Promise<SpendRe
 
 /** Gives back a reservation whose charge did not move money but whose transaction commits (a decline). */
 export async function releaseSpend(tx: Db, r: Pick<SpendReservation, "counterKey" | "periodStart" | "currency" | "amount">): Promise<void> {
-  await tx.$executeRaw`
-    UPDATE spend_counters SET spent = GREATEST(spent - ${r.amount}, 0), uses = GREATEST(uses - 1, 0), updated_at = now()
-     WHERE counter_key = ${r.counterKey} AND period_start = ${r.periodStart} AND currency = ${r.currency}`;
+  await sqlIn(tx).count(RELEASE, [r.counterKey, r.periodStart, r.currency, r.amount]);
 }
 
 /** What the window has counted so far (zero when nothing was). */
@@ -82,7 +102,6 @@ export async function readSpend(
   db: Db,
   r: Pick<SpendReservation, "counterKey" | "periodStart" | "currency">,
 ): Promise<{ spent: number; uses: number }> {
-  const rows = await db.$queryRaw<{ spent: bigint; uses: number }[]>`
-    SELECT spent, uses FROM spend_counters WHERE counter_key = ${r.counterKey} AND period_start = ${r.periodStart} AND currency = ${r.currency}`;
+  const rows = await sqlIn(db).rows<{ spent: string; uses: number }>(READ, [r.counterKey, r.periodStart, r.currency]);
   return rows.length ? { spent: Number(rows[0].spent), uses: rows[0].uses } : { spent: 0, uses: 0 };
 }

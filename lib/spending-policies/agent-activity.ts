@@ -2,26 +2,34 @@
 // credentials made, its policy refusals and its approval requests, each kept by agent as it happens, so the page
 // reads the agent's own rows newest first by index (one page at a time) and never scans the payer's history; its
 // spend against each budget from the spend counters (lib/spend-limits readSpend).
-import { transaction, type Db } from "../db";
+import { sqlIn, statement, transaction, type Db } from "../db";
 import { emitEvent } from "../events/emit-event";
 import type { Scope } from "../scope";
 import { periodStartOf, readSpend } from "../spend-limits";
 import type { SpendingPolicyInput } from "./schemas";
 import { storedPolicy } from "./serialize";
 
+// Prepared statements: they run inside a charge's transaction, a plain pg one too (pgTransaction, lib/db.ts).
+const RECORD_PAYMENT_OF_CHECKOUT = statement(
+  "spending_agent_payment_of_checkout",
+  `INSERT INTO spending_agent_payments (payment_intent_id, spending_agent_id, created_at)
+   SELECT payment_intent_id, $1, now() FROM checkouts WHERE id = $2
+   ON CONFLICT (payment_intent_id) DO NOTHING`,
+);
+const RECORD_PAYMENT = statement(
+  "spending_agent_payment",
+  `INSERT INTO spending_agent_payments (payment_intent_id, spending_agent_id, created_at)
+   VALUES ($2, $1, now()) ON CONFLICT (payment_intent_id) DO NOTHING`,
+);
+
 /** The charge passed the agent's policy: its PaymentIntent joins the agent's payments (a retried capture: no-op). */
 export async function recordAgentPayment(tx: Db, agentId: string, checkoutId: string): Promise<void> {
-  await tx.$executeRaw`
-    INSERT INTO spending_agent_payments (payment_intent_id, spending_agent_id, created_at)
-    SELECT payment_intent_id, ${agentId}, now() FROM checkouts WHERE id = ${checkoutId}
-    ON CONFLICT (payment_intent_id) DO NOTHING`;
+  await sqlIn(tx).count(RECORD_PAYMENT_OF_CHECKOUT, [agentId, checkoutId]);
 }
 
 /** A payment of the agent without a checkout (a meter funding), by its PaymentIntent. */
 export async function recordAgentPaymentIntent(tx: Db, agentId: string, paymentIntentId: string): Promise<void> {
-  await tx.$executeRaw`
-    INSERT INTO spending_agent_payments (payment_intent_id, spending_agent_id, created_at)
-    VALUES (${paymentIntentId}, ${agentId}, now()) ON CONFLICT (payment_intent_id) DO NOTHING`;
+  await sqlIn(tx).count(RECORD_PAYMENT, [agentId, paymentIntentId]);
 }
 
 /** payment.policy_refused for the payer, and the agent's row pointing at it, in one transaction of their own. */

@@ -80,9 +80,14 @@ export async function approvalGate(
   return request.paymentIntentId ? { kind: "none" } : { kind: "approved", request };
 }
 
+const RECORD_APPROVED_PAYMENT = statement(
+  "x402_approval_paid",
+  "UPDATE approval_requests SET payment_intent_id = $2, updated_at = now() WHERE id = $1",
+);
+
 /** The approved request now names the PaymentIntent its authorization paid (in the settlement's transaction). */
 export async function recordApprovedPayment(tx: Db, request: ApprovalRequest, paymentIntentId: string): Promise<void> {
-  await tx.approvalRequest.update({ where: { id: request.id }, data: { paymentIntentId, updatedAt: new Date() } });
+  await sqlIn(tx).count(RECORD_APPROVED_PAYMENT, [request.id, paymentIntentId]);
 }
 
 /** Inserts the pending request, or nothing when the authorization already has one (the partial unique index). */

@@ -8,7 +8,7 @@
 //     is ever sent for a claim, and the books always know it;
 //   - a refusal of the chain before anything was sent is recorded, so that nothing is sent later.
 import { randomBytes } from "node:crypto";
-import type { Db } from "../db";
+import { sqlIn, statement, type Db } from "../db";
 import { env } from "../env";
 import type { VerifiedPayment } from "./check-payment";
 import type { ClaimOfPayment, PaymentIdentity } from "./replays";
@@ -77,15 +77,26 @@ export async function insertClaim(
   return inserted === 1 ? token : null;
 }
 
+// A prepared statement: test mode's settlement reads it in a plain pg transaction (pgTransaction, lib/db.ts).
+const READ_CLAIM = statement(
+  "x402_claim_read",
+  `SELECT network, asset, payer, nonce, merchant_id AS "merchantId", livemode, value, payment_intent_id AS "paymentIntentId",
+          transaction_hash AS "transactionHash", refusal_reason AS "refusalReason", valid_before::text AS "validBefore",
+          coalesce(broadcast_until > now(), false) AS leased, payload_hash AS "payloadHash",
+          payment_identifier AS "paymentIdentifier", created_at > now() - make_interval(secs => $5) AS recent
+     FROM x402_authorizations
+    WHERE network = $1 AND asset = $2 AND payer = $3 AND nonce = $4`,
+);
+
 export async function readClaim(db: Db, key: ClaimKey): Promise<Claim | null> {
-  const rows = await db.$queryRaw<Claim[]>`
-    SELECT network, asset, payer, nonce, merchant_id AS "merchantId", livemode, value, payment_intent_id AS "paymentIntentId",
-           transaction_hash AS "transactionHash", refusal_reason AS "refusalReason", valid_before AS "validBefore",
-           coalesce(broadcast_until > now(), false) AS leased, payload_hash AS "payloadHash",
-           payment_identifier AS "paymentIdentifier", created_at > now() - make_interval(secs => ${env.PAID_REPLAY_WINDOW_SECONDS}) AS recent
-      FROM x402_authorizations
-     WHERE network = ${key.network} AND asset = ${key.asset} AND payer = ${key.payer} AND nonce = ${key.nonce}`;
-  return rows[0] ?? null;
+  const [row] = await sqlIn(db).rows<Omit<Claim, "validBefore"> & { validBefore: string | null }>(READ_CLAIM, [
+    key.network,
+    key.asset,
+    key.payer,
+    key.nonce,
+    env.PAID_REPLAY_WINDOW_SECONDS,
+  ]);
+  return row ? { ...row, validBefore: row.validBefore === null ? null : BigInt(row.validBefore) } : null;
 }
 
 export async function setClaimPaymentIntent(tx: Db, key: ClaimKey, paymentIntentId: string): Promise<void> {

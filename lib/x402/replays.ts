@@ -6,8 +6,9 @@
 import { createHash } from "node:crypto";
 import { extractAndValidatePaymentIdentifier } from "@x402/extensions/payment-identifier";
 import { canonicalJson } from "../canonical-json";
-import type { Db } from "../db";
+import { sqlIn, statement, type Db } from "../db";
 import type { PaymentIntent } from "../generated/prisma/client";
+import { findPaymentIntent } from "../payments/find-payment-intent";
 import type { Scope } from "../scope";
 import type { RefusedPayment, VerifiedPayment } from "./check-payment";
 
@@ -103,17 +104,20 @@ export async function replayedPayment(
   if (!samePayload)
     return identity.paymentIdentifier !== null && claim.paymentIdentifier === identity.paymentIdentifier ? "conflict" : null;
   if (!claim.recent || !claim.paymentIntentId) return null;
-  const pi = await db.paymentIntent.findUnique({ where: { id: claim.paymentIntentId } });
+  const pi = await findPaymentIntent(db, claim.paymentIntentId);
   if (!pi || pi.paidResourceId !== (sale.paidResourceId ?? null) || pi.source !== (sale.source ?? "x402")) return null;
   if (sale.paidBy && !(await sale.paidBy(pi.id))) return null;
   return pi;
 }
 
+const IDENTIFIER_TAKEN = statement(
+  "x402_identifier_taken",
+  "SELECT 1 AS one FROM x402_authorizations WHERE merchant_id = $1 AND livemode = $2 AND payment_identifier = $3",
+);
+
 /** Whether this merchant's mode has another authorization claimed with the payment-identifier. */
 export async function identifierTaken(db: Db, merchant: Scope, paymentIdentifier: string | null): Promise<boolean> {
   if (paymentIdentifier === null) return false;
-  const rows = await db.$queryRaw<{ one: number }[]>`
-    SELECT 1 AS one FROM x402_authorizations
-     WHERE merchant_id = ${merchant.merchantId} AND livemode = ${merchant.livemode} AND payment_identifier = ${paymentIdentifier}`;
+  const rows = await sqlIn(db).rows(IDENTIFIER_TAKEN, [merchant.merchantId, merchant.livemode, paymentIdentifier]);
   return rows.length > 0;
 }

@@ -4,7 +4,7 @@
 // again with its first result (`replayed`; replays.ts). A settlement of the same authorization racing this one
 // is waited for (10 s at most) so that its duplicate gets the same result, never "used".
 import { setTimeout as sleep } from "node:timers/promises";
-import { getDb, transaction, type Db } from "../db";
+import { getDb, pgTransaction, transaction, type Db } from "../db";
 import { AnswerPendingError } from "../errors";
 import type { Scope } from "../scope";
 import type { ApprovalRequest } from "../generated/prisma/client";
@@ -76,7 +76,7 @@ async function settleOrRefuse(
   for (let pause = 20; ; pause = Math.min(pause * 2, 250)) {
     let settled;
     try {
-      settled = await transaction((tx) => settlePayment(tx, merchant, payment, sale, identity.identity));
+      settled = await saleTransaction(sale)((tx) => settlePayment(tx, merchant, payment, sale, identity.identity));
     } catch (err) {
       // Above the approval threshold: rolled back whole (the nonce unspent); the request opened on its own.
       if (!(err instanceof ApprovalRequiredError) || !sale.awaitApproval) throw err;
@@ -90,6 +90,15 @@ async function settleOrRefuse(
     if (Date.now() > deadline) throw new AnswerPendingError(null); // still being taken: 503, never "used" (a 402 invites paying again)
     await sleep(pause); // the racing settlement commits in milliseconds (longer under load); then this one finds its claim
   }
+}
+
+/**
+ * The transaction a test-mode sale settles in: a plain pg one (pgTransaction, lib/db.ts: every step of the settlement,
+ * the capture, the policy check and the receipt runs prepared statements), without Prisma's interactive transaction.
+ * A sale with steps of its own (the A2A task's claim and replay check) or catalog items keeps Prisma's.
+ */
+function saleTransaction(sale: SaleOf): typeof transaction {
+  return sale.inClaim || sale.paidBy || sale.items?.length ? transaction : pgTransaction;
 }
 
 function openApproval(merchant: Scope, payment: VerifiedPayment, sale: SaleOf, err: ApprovalRequiredError) {
