@@ -5,13 +5,19 @@
 // PaymentIntent id in the settling transaction (payment_intent_id IS NULL), so a second payment for a task
 // already paid rolls back entirely.
 import type { CartTerms } from "../ap2/cart-mandate";
-import { getDb, type Db } from "../db";
+import { getDb, sqlIn, statement, type Db } from "../db";
 import type { Scope } from "../scope";
 import { checkPayment } from "../x402/check-payment";
 import { centsToAtomic, MAX_TIMEOUT_SECONDS, SCHEME } from "../x402/networks";
 import { payableNetworks } from "../chains/payable-networks";
 import { settleVerifiedPayment } from "../x402/settle";
 import { POLICY_REASONS } from "../spending-policies/schemas";
+
+// The task takes the PaymentIntent that paid it, once ($1 task, $2 merchant, $3 PaymentIntent).
+const TASK_PAID = statement(
+  "a2a_task_paid",
+  "UPDATE a2a_tasks SET payment_intent_id = $3, updated_at = now() WHERE id = $1 AND merchant_id = $2 AND payment_intent_id IS NULL",
+);
 
 /** The x402 PaymentRequired of a cart: one requirement per network the merchant is paid on (empty: none in this mode). */
 export async function paymentRequiredFor(scope: Scope, cart: CartTerms, resourceUrl: string) {
@@ -92,8 +98,7 @@ export async function settleInTask(
       items: cart.items.map(({ productId, quantity }) => ({ productId, quantity })),
       // The task takes the PaymentIntent in the transaction that spends the authorization: one payment per task.
       async inClaim(tx: Db, paymentIntentId: string) {
-        const claimed =
-          await tx.$executeRaw`UPDATE a2a_tasks SET payment_intent_id = ${paymentIntentId}, updated_at = now() WHERE id = ${taskId} AND merchant_id = ${scope.merchantId} AND payment_intent_id IS NULL`;
+        const claimed = await sqlIn(tx).count(TASK_PAID, [taskId, scope.merchantId, paymentIntentId]);
         if (claimed !== 1) throw new TaskAlreadyPaid();
       },
       // The same payment sent again (its settlement was pending) is answered for this task only.

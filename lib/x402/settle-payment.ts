@@ -33,7 +33,10 @@ export interface SaleOf {
   source?: "x402" | "a2a" | "mpp";
   /** Catalog items sold (priced from the products; their total must be what the authorization moves). */
   items?: { productId: string; quantity: number }[];
-  /** Runs in the transaction that spends the authorization, with its PaymentIntent (the A2A task takes it). */
+  /**
+   * Runs in the transaction that spends the authorization, with its PaymentIntent (the A2A task takes it; a hosted
+   * resource's answer is leased). Prepared statements only (sqlIn): in test mode that transaction is a plain pg one.
+   */
   inClaim?: (tx: Db, paymentIntentId: string) => Promise<void>;
   /** Replays: whether this PaymentIntent paid this very sale (the A2A task's own); the resource and source are always compared. */
   paidBy?: (paymentIntentId: string) => Promise<boolean>;

@@ -94,11 +94,11 @@ async function settleOrRefuse(
 
 /**
  * The transaction a test-mode sale settles in: a plain pg one (pgTransaction, lib/db.ts: every step of the settlement,
- * the capture, the policy check and the receipt runs prepared statements), without Prisma's interactive transaction.
- * A sale with steps of its own (the A2A task's claim and replay check) or catalog items keeps Prisma's.
+ * the capture, the policy check, the sale's own `inClaim` and the receipt run prepared statements), without Prisma's
+ * interactive transaction. A sale of catalog items keeps Prisma's (the products are priced through the ORM).
  */
 function saleTransaction(sale: SaleOf): typeof transaction {
-  return sale.inClaim || sale.paidBy || sale.items?.length ? transaction : pgTransaction;
+  return sale.items?.length ? transaction : pgTransaction;
 }
 
 function openApproval(merchant: Scope, payment: VerifiedPayment, sale: SaleOf, err: ApprovalRequiredError) {
