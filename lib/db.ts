@@ -84,8 +84,8 @@ export function getDb(): PrismaClient {
 interface TransactionSlot {
   client?: pg.PoolClient;
   closed: boolean;
-  /** A pgTransaction whose BEGIN rides with its first statement (lib/shaped-statement.ts): not sent yet. */
-  beginWithFirst?: boolean;
+  /** A pgTransaction's first statement, which may carry its BEGIN (FirstStatement). */
+  first?: FirstStatement;
   /** Writes deferred to the transaction's next statement (deferWrites). */
   deferred: PlannedWrite[];
 }
@@ -156,8 +156,9 @@ export async function pgTransaction<T>(work: (tx: Db) => Promise<T>): Promise<T>
   try {
     // BEGIN prepared on the connection rides with the work's first statement: one round trip fewer. A connection's
     // first transaction prepares it.
-    if (beginPrepared(slot.client!)) slot.beginWithFirst = true;
-    else await slot.client!.query(BEGIN);
+    const folded = beginPrepared(slot.client!);
+    if (!folded) await slot.client!.query(BEGIN);
+    slot.first = new FirstStatement(folded);
     const result = await work(tx);
     await flushDeferred(tx);
     await endTransaction(slot, "COMMIT");
@@ -204,11 +205,15 @@ async function endTransaction(slot: TransactionSlot, command: "COMMIT" | "ROLLBA
   }
   slot.closed = true;
   const client = slot.client!;
-  if (slot.beginWithFirst) return client.release(); // no statement ran: BEGIN was never sent
-  const failed = await client.query(command).then(
+  if (slot.first?.unsent) return client.release(); // no statement ran: BEGIN was never sent
+  // A first statement that failed may have taken its BEGIN with it: only a rollback is certain.
+  const abandoned = command === "COMMIT" && slot.first?.failed === true;
+  const failed = await client.query(abandoned ? "ROLLBACK" : command).then(
     // A transaction a failed statement aborted answers COMMIT with ROLLBACK: nothing was written.
     (result) =>
-      command === "COMMIT" && result.command === "ROLLBACK" ? new Error("The transaction was aborted: COMMIT rolled back.") : undefined,
+      abandoned || (command === "COMMIT" && result.command === "ROLLBACK")
+        ? new Error("The transaction was aborted: COMMIT rolled back.")
+        : undefined,
     (err: Error) => err,
   );
   client.release(failed);
@@ -231,6 +236,40 @@ function statementsOnly(slot: TransactionSlot): Db {
 }
 
 /**
+ * A plain pg transaction's first statement, which carries its BEGIN when BEGIN is prepared on the connection
+ * (lib/shaped-statement.ts). No other statement is sent until it has settled: had it failed before its BEGIN ran, they
+ * would run outside the transaction, each committing on its own. Once it failed, every later statement throws and
+ * the transaction can only roll back.
+ */
+class FirstStatement {
+  private sent?: Promise<unknown>;
+  failed = false;
+
+  /** `folded`: BEGIN is not sent yet; it rides with the first statement. Else BEGIN ran already. */
+  constructor(private folded: boolean) {}
+
+  /** Whether no statement was sent, BEGIN neither. */
+  get unsent(): boolean {
+    return this.folded;
+  }
+
+  async run<T>(client: pg.PoolClient, statement: (on: Sql) => Promise<T>): Promise<T> {
+    if (this.folded) {
+      this.folded = false;
+      const first = statement(sqlOn(client, true)).catch((err: unknown) => {
+        this.failed = true;
+        throw err;
+      });
+      this.sent = first;
+      return first;
+    }
+    if (this.sent) await this.sent.catch(() => undefined);
+    if (this.failed) throw new Error("The transaction was aborted: its first statement failed.");
+    return statement(sqlOn(client));
+  }
+}
+
+/**
  * Statements on what a domain function was given: a transaction() (on its own connection, inside it) or the Prisma
  * client (the pool, each statement its own transaction). A prepared statement costs about a tenth of a Prisma call's
  * CPU (its query compiler), so the charge engine's hot path runs on this.
@@ -240,11 +279,9 @@ export function sqlIn(db: Db | PrismaClient): Sql {
   const slot = transactionSlots.get(db);
   if (!slot?.client) return throughPrisma(db); // another client's transaction (a test's own database)
   const client = slot.client;
-  const open = () => {
+  const open = <T>(run: (on: Sql) => Promise<T>): Promise<T> => {
     if (slot.closed) throw new Error("Transaction already closed: its connection was released (committed, rolled back or timed out).");
-    const begin = slot.beginWithFirst === true;
-    slot.beginWithFirst = false;
-    return sqlOn(client, begin);
+    return slot.first ? slot.first.run(client, run) : run(sqlOn(client));
   };
   // The writes deferred so far run first, in the same statement.
   const withDeferred = (s: Statement, values: unknown[]) => withWritesBefore({ statement: s, values }, slot.deferred.splice(0), "d");
@@ -252,12 +289,12 @@ export function sqlIn(db: Db | PrismaClient): Sql {
     rows: (s, values) =>
       Promise.resolve().then(() => {
         const w = withDeferred(s, values);
-        return open().rows(w.statement, [...w.values]);
+        return open((on) => on.rows(w.statement, [...w.values]));
       }),
     count: (s, values) =>
       Promise.resolve().then(() => {
         const w = withDeferred(s, values);
-        return open().count(w.statement, [...w.values]);
+        return open((on) => on.count(w.statement, [...w.values]));
       }),
   };
 }
@@ -440,21 +477,14 @@ export class DeferredTransaction implements Sql {
   private beginning?: Promise<pg.PoolClient>;
   private client?: pg.PoolClient;
   private finished = false;
-  /** BEGIN, prepared on the connection, not sent yet: it rides with the first statement (lib/shaped-statement.ts). */
-  private beginWithFirst = false;
+  private first?: FirstStatement;
 
   rows<R>(s: Statement, values: unknown[]): Promise<R[]> {
-    return this.begin().then((client) => this.on(client).rows<R>(s, values));
+    return this.begin().then((client) => this.first!.run(client, (on) => on.rows<R>(s, values)));
   }
 
   count(s: Statement, values: unknown[]): Promise<number> {
-    return this.begin().then((client) => this.on(client).count(s, values));
-  }
-
-  private on(client: pg.PoolClient): Sql {
-    const begin = this.beginWithFirst;
-    this.beginWithFirst = false;
-    return sqlOn(client, begin);
+    return this.begin().then((client) => this.first!.run(client, (on) => on.count(s, values)));
   }
 
   /** The transaction if it began, else the pool (where a statement is its own transaction). */
@@ -466,8 +496,9 @@ export class DeferredTransaction implements Sql {
     this.beginning ??= (async () => {
       const client = await getPool().connect();
       try {
-        if (beginPrepared(client)) this.beginWithFirst = true;
-        else await client.query(BEGIN);
+        const folded = beginPrepared(client);
+        if (!folded) await client.query(BEGIN);
+        this.first = new FirstStatement(folded);
       } catch (err) {
         client.release(err as Error);
         throw err;
@@ -480,7 +511,12 @@ export class DeferredTransaction implements Sql {
 
   async commit(): Promise<void> {
     if (!this.beginning) return;
-    await (await this.beginning).query("COMMIT");
+    const client = await this.beginning;
+    if (this.first?.failed) {
+      await this.rollback();
+      throw new Error("The transaction was aborted: its first statement failed.");
+    }
+    await client.query("COMMIT");
     this.release();
   }
 

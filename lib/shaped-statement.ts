@@ -1,13 +1,14 @@
 // A named statement's execution that skips the Describe step once its connection knows the statement's row shape.
 // pg describes every execution: the server answers a RowDescription, and pg parses it and builds the row's field
-// parsers again. For the wide rows of the sale's statements (50 columns and more) that was a larger share of the
-// server's CPU than the rest of their client side (docs/BENCHMARKS.md, "Row shapes kept per connection").
+// parsers again. For the wide rows of the sale's statements (37 to 54 columns) that was 0.4 ms of the server's CPU per
+// paid x402 request (docs/BENCHMARKS.md, "The door's token, row shapes, BEGIN with the first statement, ...").
 // The shape is kept per connection, by statement name. On its connection a prepared statement's result type cannot
 // change (PostgreSQL refuses: "cached plan must not change result type"), so a shape read there stays right for as
 // long as the statement exists; another connection describes the statement once for itself.
 // A transaction's BEGIN may ride with its first statement (`begin`): BEGIN prepared on the connection is bound and
 // executed ahead of the statement, under the statement's one Sync, so the two are one round trip. PostgreSQL skips
-// whatever follows a failed message up to the Sync: the statement never runs outside the transaction.
+// whatever follows a failed message up to the Sync: the statement never runs outside the transaction (and lib/db.ts's
+// FirstStatement sends no other statement of the transaction before this one settled).
 import pg from "pg";
 
 /** What pg's Result keeps of a RowDescription: the fields, their parsers, the empty row each row is copied from. */

@@ -61,10 +61,7 @@ export async function sellPaidResource<C, P, R>(protocol: SaleProtocol<C, P, R>,
   // The credential is parsed from the request alone (HEAD never pays: it gets the terms, whatever it carries), so that
   // the resource and the credential's earlier sale (a lost answer's retry) are read in one statement. What is wrong
   // with it is answered after the resource's own refusals (404, 405, 409), as before.
-  const credential = req.method === "HEAD" ? null : protocol.parse(req);
-  const presented = credential?.ok
-    ? { value: credential.value, hash: createHash("sha256").update(protocol.fingerprint(credential.value)).digest("hex") }
-    : null;
+  const { credential, presented } = await readCredential(protocol, req, headers);
   const found = await limitAndFindResource(req, headers, id, presented?.hash ?? null);
   if (!found) throw new NotFoundError("paid_resource", id);
   const { resource, earlier } = found;
@@ -130,6 +127,23 @@ export async function sellPaidResource<C, P, R>(protocol: SaleProtocol<C, P, R>,
     if (again) return again;
   }
   throw new AnswerPendingError(paid.paymentIntentId);
+}
+
+/**
+ * The credential and its hash, from the request alone (HEAD never pays). One that cannot even be read (e.g. JSON nested
+ * too deep to fingerprint: 400) still costs the client IP's token, which the door's first statement would have taken.
+ */
+async function readCredential<C, P, R>(protocol: SaleProtocol<C, P, R>, req: Request, headers: Headers) {
+  try {
+    const credential = req.method === "HEAD" ? null : protocol.parse(req);
+    const presented = credential?.ok
+      ? { value: credential.value, hash: createHash("sha256").update(protocol.fingerprint(credential.value)).digest("hex") }
+      : null;
+    return { credential, presented };
+  } catch (err) {
+    await limitByClientIp(req, headers);
+    throw err;
+  }
 }
 
 /** A lease taken with the settlement given back unused (the payment failed or is still settling on chain). */

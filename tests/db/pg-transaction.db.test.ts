@@ -138,6 +138,18 @@ describe("pgTransaction", () => {
       expect(await nameOf(merchantId)).toBe("run 2");
       const after = await pgTransaction(async (tx) => (await sqlIn(tx).rows<{ xid: string }>(TXID, []))[0].xid);
       expect(after).toMatch(/^\d+$/);
+      // Statements sent at once: none goes out before the one carrying BEGIN settled. This one fails before anything is
+      // written (pg refuses a name already prepared on the connection with another text), so its BEGIN never ran: the
+      // next one must not run at all (it would commit on its own), and COMMIT becomes a rollback.
+      const CLASHING = { name: TXID.name, text: "SELECT 2 AS xid" };
+      await expect(
+        pgTransaction(async (tx) => {
+          const results = await Promise.allSettled([sqlIn(tx).rows(CLASHING, []), sqlIn(tx).count(NAME, [merchantId, "outside"])]);
+          expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+          return "swallowed";
+        }),
+      ).rejects.toThrow(/aborted/);
+      expect(await nameOf(merchantId)).toBe("run 2");
       // Work that ran no statement sends neither BEGIN nor COMMIT.
       const before = trips;
       expect(await pgTransaction(async () => "nothing")).toBe("nothing");

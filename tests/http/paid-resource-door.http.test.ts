@@ -82,6 +82,18 @@ describe("the paid-resource door's first statement", () => {
     expect([x402, mpp, unknown, malformed].map((r) => r.trips)).toEqual([1, 1, 1, 1]);
   });
 
+  it("a credential too deeply nested to fingerprint: 400, and the client IP's token taken all the same", async () => {
+    const from = newAddress();
+    let nested: unknown = 1;
+    for (let i = 0; i < 80; i++) nested = [nested];
+    const header = Buffer.from(JSON.stringify({ x402Version: 2, nested })).toString("base64");
+    const res = await fetch(`${server.url}/x402/r/${resourceId}`, { headers: { "X-Forwarded-For": from, "PAYMENT-SIGNATURE": header } });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expectLimitHeaders(res.headers, LIMIT - 1);
+    expectLimitHeaders((await door(`/x402/r/${resourceId}`, from)).headers, LIMIT - 2);
+  });
+
   it("a drained bucket: 429 before 404, in that one statement, the resource never served", async () => {
     const from = newAddress();
     for (let i = 0; i < LIMIT; i++) expect((await door(`/x402/r/${resourceId}`, from)).status).toBe(402);
