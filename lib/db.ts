@@ -12,7 +12,7 @@ import { connectThroughBreaker, databaseState, logUnlessDatabaseDown } from "./d
 import { env, requireDatabaseUrl } from "./env";
 import { BusyError, InvariantViolation } from "./errors";
 import { globalSingleton } from "./global-singleton";
-import { BEGIN, beginPrepared, runShaped } from "./shaped-statement";
+import { BEGIN, beginPrepared, COMMIT, commitPrepared, runShaped, type Riders } from "./shaped-statement";
 
 /** A client domain functions run their queries on: the transaction they are part of, or the pool. */
 export type Db = Prisma.TransactionClient;
@@ -88,6 +88,8 @@ interface TransactionSlot {
   first?: FirstStatement;
   /** Writes deferred to the transaction's next statement (deferWrites). */
   deferred: PlannedWrite[];
+  /** The write that must change a row, run last (closeWith). */
+  closing?: ClosingWrite;
 }
 const checkingOut = new AsyncLocalStorage<TransactionSlot>();
 const transactionSlots = new WeakMap<object, TransactionSlot>();
@@ -160,8 +162,7 @@ export async function pgTransaction<T>(work: (tx: Db) => Promise<T>): Promise<T>
     if (!folded) await slot.client!.query(BEGIN);
     slot.first = new FirstStatement(folded);
     const result = await work(tx);
-    await flushDeferred(tx);
-    await endTransaction(slot, "COMMIT");
+    await commitPgTransaction(slot, tx);
     return result;
   } catch (err) {
     await endTransaction(slot, "ROLLBACK");
@@ -208,7 +209,8 @@ async function endTransaction(slot: TransactionSlot, command: "COMMIT" | "ROLLBA
   if (slot.first?.unsent) return client.release(); // no statement ran: BEGIN was never sent
   // A first statement that failed may have taken its BEGIN with it: only a rollback is certain.
   const abandoned = command === "COMMIT" && slot.first?.failed === true;
-  const failed = await client.query(abandoned ? "ROLLBACK" : command).then(
+  // COMMIT prepared (a connection's first commit prepares it), so that later ones can ride with a last statement.
+  const failed = await client.query(abandoned || command === "ROLLBACK" ? "ROLLBACK" : COMMIT).then(
     // A transaction a failed statement aborted answers COMMIT with ROLLBACK: nothing was written.
     (result) =>
       abandoned || (command === "COMMIT" && result.command === "ROLLBACK")
@@ -218,6 +220,34 @@ async function endTransaction(slot: TransactionSlot, command: "COMMIT" | "ROLLBA
   );
   client.release(failed);
   if (failed && command === "COMMIT") throw failed;
+}
+
+/**
+ * A pgTransaction's COMMIT. The writes still deferred (and the closing write) run in a last statement, and COMMIT rides
+ * with it when it is prepared on the connection (lib/shaped-statement.ts): one round trip for both. A last statement that
+ * fails makes PostgreSQL skip the COMMIT: the transaction is rolled back and the error thrown.
+ */
+async function commitPgTransaction(slot: TransactionSlot, tx: Db): Promise<void> {
+  const last = lastStatement(slot);
+  if (!last || slot.closed || !commitPrepared(slot.client!)) {
+    if (last) await runLast(last, (w) => sqlIn(tx).rows(w.statement, [...w.values]));
+    return endTransaction(slot, "COMMIT");
+  }
+  slot.closed = true; // nothing else runs on it, the time-out's ROLLBACK neither
+  const client = slot.client!;
+  const commit = (w: PlannedWrite) => slot.first!.run((riders) => runShaped(client, w.statement, [...w.values], riders), true);
+  const failed = await runLast(last, async (w) => (await commit(w)).committed).then(
+    (committed) => (committed === "COMMIT" ? undefined : new Error("The transaction was aborted: COMMIT rolled back.")),
+    (err: Error) => err,
+  );
+  if (!failed) return client.release();
+  // A failed last statement left the transaction aborted (a failed COMMIT ended it already: ROLLBACK only warns).
+  const lost = await client.query("ROLLBACK").then(
+    () => undefined,
+    (err: Error) => err,
+  );
+  client.release(lost);
+  throw failed;
 }
 
 /** A pgTransaction's `tx`: what sqlIn and deferWrites find its connection by. Any Prisma call on it throws. */
@@ -253,10 +283,11 @@ class FirstStatement {
     return this.folded;
   }
 
-  async run<T>(client: pg.PoolClient, statement: (on: Sql) => Promise<T>): Promise<T> {
+  /** Sends the statement with what rides with it: BEGIN when it is the first, COMMIT when `commit` (commitPgTransaction). */
+  async run<T>(statement: (riders: Riders) => Promise<T>, commit = false): Promise<T> {
     if (this.folded) {
       this.folded = false;
-      const first = statement(sqlOn(client, true)).catch((err: unknown) => {
+      const first = statement({ begin: true, commit }).catch((err: unknown) => {
         this.failed = true;
         throw err;
       });
@@ -265,7 +296,7 @@ class FirstStatement {
     }
     if (this.sent) await this.sent.catch(() => undefined);
     if (this.failed) throw new Error("The transaction was aborted: its first statement failed.");
-    return statement(sqlOn(client));
+    return statement({ commit });
   }
 }
 
@@ -281,7 +312,7 @@ export function sqlIn(db: Db | PrismaClient): Sql {
   const client = slot.client;
   const open = <T>(run: (on: Sql) => Promise<T>): Promise<T> => {
     if (slot.closed) throw new Error("Transaction already closed: its connection was released (committed, rolled back or timed out).");
-    return slot.first ? slot.first.run(client, run) : run(sqlOn(client));
+    return slot.first ? slot.first.run((riders) => run(sqlOn(client, riders))) : run(sqlOn(client));
   };
   // The writes deferred so far run first, in the same statement.
   const withDeferred = (s: Statement, values: unknown[]) => withWritesBefore({ statement: s, values }, slot.deferred.splice(0), "d");
@@ -339,13 +370,58 @@ export async function deferWrites(db: Db | PrismaClient, writes: readonly Planne
   await sqlIn(db).count(fused.statement, [...fused.values]);
 }
 
-/** The deferred writes no later statement took: run before the commit, with a statement of their own. */
-async function flushDeferred(tx: Db): Promise<void> {
-  if (transactionSlots.get(tx)?.deferred.length) await sqlIn(tx).count(NOTHING, []);
+/** A write that must change a row (its RETURNING gives one when it did), run last: closeWith. */
+interface ClosingWrite {
+  write: PlannedWrite;
+  /** What is thrown when it changed nothing (the whole transaction rolled back). */
+  lost: string;
+}
+
+/**
+ * A write that must change a row (it ends in RETURNING), planned to run last in the transaction: with the writes still
+ * deferred, in the statement that carries COMMIT on a pgTransaction (one round trip for the write and the commit). When
+ * it changes nothing, that statement fails (a division by zero) and the whole transaction rolls back with `lost`
+ * (an InvariantViolation). Nothing in the transaction reads its row after it. One per transaction. On the pool or a
+ * transaction this process did not begin: at once, with the same check.
+ */
+export async function closeWith(db: Db | PrismaClient, write: PlannedWrite, lost: string): Promise<void> {
+  const slot = transactionSlots.get(db);
+  if (slot?.client && !slot.closed) {
+    if (slot.closing) throw new InvariantViolation("closeWith: a transaction has one closing write");
+    slot.closing = { write, lost };
+    return;
+  }
+  const written = await sqlIn(db).rows(write.statement, [...write.values]);
+  if (written.length === 0) throw new InvariantViolation(lost);
 }
 
 // The statement that carries deferred writes when nothing else is left to run.
 const NOTHING = statement("deferred_writes", "SELECT 1");
+const DIVISION_BY_ZERO = "22012";
+
+/** The transaction's last statement: the writes still deferred, and the closing write checked. Null when there are none. */
+function lastStatement(slot: TransactionSlot): { write: PlannedWrite; lost?: string } | null {
+  const writes = slot.deferred.splice(0);
+  const closing = slot.closing;
+  slot.closing = undefined;
+  if (!closing) return writes.length ? { write: withWritesBefore({ statement: NOTHING, values: [] }, writes, "d") } : null;
+  const check = statement(`closing_write_${writes.length}`, `SELECT 1 / (SELECT count(*) FROM d${writes.length})::int AS written`);
+  return { write: withWritesBefore({ statement: check, values: [] }, [...writes, closing.write], "d"), lost: closing.lost };
+}
+
+/** Runs the last statement; a closing write that changed nothing is its `lost`. */
+function runLast<T>(last: { write: PlannedWrite; lost?: string }, run: (write: PlannedWrite) => Promise<T>): Promise<T> {
+  return run(last.write).catch((err: unknown) => {
+    throw last.lost && (err as { code?: string }).code === DIVISION_BY_ZERO ? new InvariantViolation(last.lost) : err;
+  });
+}
+
+/** The deferred writes no later statement took, and the closing write: run before the commit, in a statement of their own. */
+async function flushDeferred(tx: Db): Promise<void> {
+  const slot = transactionSlots.get(tx);
+  const last = slot && lastStatement(slot);
+  if (last) await runLast(last, (w) => sqlIn(tx).rows(w.statement, [...w.values]));
+}
 
 /**
  * `main` with `before` in the same statement, each a data-modifying CTE: what running them first in the same
@@ -444,14 +520,14 @@ export interface Sql {
   count(statement: Statement, values: unknown[]): Promise<number>;
 }
 
-/** `begin`: the statement is a pgTransaction's first, and BEGIN rides ahead of it (lib/shaped-statement.ts). */
-export function sqlOn(queryable: pg.Pool | pg.PoolClient, begin = false): Sql {
+/** `riders`: the statement is a pgTransaction's first, and BEGIN rides ahead of it (lib/shaped-statement.ts). */
+export function sqlOn(queryable: pg.Pool | pg.PoolClient, riders: Riders = {}): Sql {
   return {
     async rows<R>(s: Statement, values: unknown[]) {
-      return (await runShaped(queryable, s, values, begin)).rows as R[];
+      return (await runShaped(queryable, s, values, riders)).rows as R[];
     },
     async count(s: Statement, values: unknown[]) {
-      return (await runShaped(queryable, s, values, begin)).rowCount ?? 0;
+      return (await runShaped(queryable, s, values, riders)).rowCount ?? 0;
     },
   };
 }
@@ -480,11 +556,11 @@ export class DeferredTransaction implements Sql {
   private first?: FirstStatement;
 
   rows<R>(s: Statement, values: unknown[]): Promise<R[]> {
-    return this.begin().then((client) => this.first!.run(client, (on) => on.rows<R>(s, values)));
+    return this.begin().then((client) => this.first!.run((riders) => sqlOn(client, riders).rows<R>(s, values)));
   }
 
   count(s: Statement, values: unknown[]): Promise<number> {
-    return this.begin().then((client) => this.first!.run(client, (on) => on.count(s, values)));
+    return this.begin().then((client) => this.first!.run((riders) => sqlOn(client, riders).count(s, values)));
   }
 
   /** The transaction if it began, else the pool (where a statement is its own transaction). */

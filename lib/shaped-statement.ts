@@ -9,6 +9,10 @@
 // executed ahead of the statement, under the statement's one Sync, so the two are one round trip. PostgreSQL skips
 // whatever follows a failed message up to the Sync: the statement never runs outside the transaction (and lib/db.ts's
 // FirstStatement sends no other statement of the transaction before this one settled).
+// Its COMMIT may ride with its last statement (`commit`) the same way: COMMIT prepared on the connection is bound and
+// executed after the statement, under its Sync. A statement that fails makes PostgreSQL skip the COMMIT, and the
+// transaction is left aborted for its caller's ROLLBACK; COMMIT's own answer (COMMIT, or ROLLBACK for a transaction
+// aborted earlier) is the statement's `committed`.
 import pg from "pg";
 
 /** What pg's Result keeps of a RowDescription: the fields, their parsers, the empty row each row is copied from. */
@@ -30,6 +34,7 @@ interface ConnectionInternals {
   describe(message: unknown): void;
   bind(message: { statement: string; values: unknown[] }): void;
   execute(message: object): void;
+  sync(): void;
   parsedStatements: Record<string, string>;
 }
 
@@ -38,8 +43,25 @@ export const BEGIN = { name: "aps_begin", text: "BEGIN" };
 
 /** Whether BEGIN is prepared on this checked-out connection, so that it can ride with the transaction's first statement. */
 export function beginPrepared(client: pg.PoolClient): boolean {
-  const connection = (client as unknown as { connection: ConnectionInternals }).connection;
-  return connection.parsedStatements[BEGIN.name] !== undefined;
+  return prepared(client, BEGIN.name);
+}
+
+/** COMMIT, prepared on a connection by its first commit (pgTransaction, lib/db.ts); later ones ride with the last statement. */
+export const COMMIT = { name: "aps_commit", text: "COMMIT" };
+
+function prepared(client: pg.PoolClient, name: string): boolean {
+  return (client as unknown as { connection: ConnectionInternals }).connection.parsedStatements[name] !== undefined;
+}
+
+/** Whether COMMIT is prepared on this checked-out connection, so that it can ride with the transaction's last statement. */
+export function commitPrepared(client: pg.PoolClient): boolean {
+  return prepared(client, COMMIT.name);
+}
+
+/** How a statement rides: with its transaction's BEGIN ahead of it, its COMMIT after it, or both (a one-statement transaction). */
+export interface Riders {
+  begin?: boolean;
+  commit?: boolean;
 }
 
 const shapesByConnection = new WeakMap<object, Map<string, Shape>>();
@@ -59,14 +81,20 @@ export class ShapedStatement extends PgQuery {
   private connection?: object;
   /** BEGIN rides ahead of the statement; its CommandComplete is not the statement's. */
   private beginPending: boolean;
+  /** COMMIT rides after the statement; the CommandComplete after the statement's is COMMIT's. */
+  private readonly commitAfter: boolean;
+  private statementCompleted = false;
+  /** COMMIT's answer when it rode: "COMMIT", or "ROLLBACK" for a transaction aborted earlier. */
+  committed?: string;
 
   constructor(
     config: { name: string; text: string; values: unknown[] },
     callback?: (err: Error | null, result: pg.QueryResult) => void,
-    begin = false,
+    riders: Riders = {},
   ) {
     super(config, callback);
-    this.beginPending = begin;
+    this.beginPending = riders.begin === true;
+    this.commitAfter = riders.commit === true;
   }
 
   /** pg's own preparation (parse when new to the connection, bind, execute, sync), without Describe once the shape is known. */
@@ -78,22 +106,41 @@ export class ShapedStatement extends PgQuery {
     }
     const self = this as unknown as QueryInternals;
     const shape = self.name ? shapesOf(connection).get(self.name) : undefined;
-    const prepare = (pg.Query.prototype as unknown as { prepare(c: unknown): void }).prepare;
-    if (!shape) return prepare.call(this, connection);
-    Object.assign(self._result, { fields: shape.fields, _parsers: shape.parsers, _prebuiltEmptyResultObject: shape.emptyRow });
-    self._accumulateRows = Boolean(self.callback) || !self.listeners("row").length;
-    const describe = connection.describe;
-    connection.describe = () => undefined; // the one message left out; written synchronously, so restored at once
+    if (shape) {
+      Object.assign(self._result, { fields: shape.fields, _parsers: shape.parsers, _prebuiltEmptyResultObject: shape.emptyRow });
+      self._accumulateRows = Boolean(self.callback) || !self.listeners("row").length;
+    }
+    // pg writes its messages synchronously: the connection's methods are swapped for the call and restored at once.
+    const { execute, sync } = connection;
+    const swapped: Partial<ConnectionInternals> = {};
+    if (shape) swapped.describe = () => undefined; // the one message left out
+    let executed = false; // pg syncs without executing when it cannot bind the values: then COMMIT must not ride
+    if (this.commitAfter) {
+      swapped.execute = (message) => {
+        executed = true;
+        execute.call(connection, message);
+      };
+      swapped.sync = () => {
+        if (executed) {
+          connection.bind({ statement: COMMIT.name, values: [] });
+          execute.call(connection, {});
+        }
+        sync.call(connection);
+      };
+    }
+    Object.assign(connection, swapped);
     try {
-      prepare.call(this, connection);
+      (pg.Query.prototype as unknown as { prepare(c: unknown): void }).prepare.call(this, connection);
     } finally {
-      connection.describe = describe;
+      for (const name of Object.keys(swapped)) delete (connection as unknown as Record<string, unknown>)[name]; // the prototype's again
     }
   }
 
-  /** BEGIN's completion is passed over; the statement's is pg's to handle. */
+  /** BEGIN's completion is passed over, COMMIT's kept; the statement's is pg's to handle. */
   handleCommandComplete(message: unknown, connection: unknown): void {
     if (this.beginPending) return void (this.beginPending = false);
+    if (this.statementCompleted && this.commitAfter) return void (this.committed = (message as { text: string }).text);
+    this.statementCompleted = true;
     const handle = (pg.Query.prototype as unknown as { handleCommandComplete(m: unknown, c: unknown): void }).handleCommandComplete;
     handle.call(this, message, connection);
   }
@@ -109,19 +156,25 @@ export class ShapedStatement extends PgQuery {
 }
 
 /**
- * Runs a named statement on the pool (a connection for the one statement) or on a checked-out connection; `begin`: on
- * a checked-out connection where BEGIN is prepared (beginPrepared), BEGIN rides ahead of it.
+ * Runs a named statement on the pool (a connection for the one statement) or on a checked-out connection. `riders`, on a
+ * checked-out connection only: BEGIN rides ahead of it (where beginPrepared), COMMIT after it (where commitPrepared);
+ * with COMMIT, the result's `committed` is COMMIT's answer.
  */
 export function runShaped(
   queryable: pg.Pool | pg.PoolClient,
   s: { name: string; text: string },
   values: unknown[],
-  begin = false,
-): Promise<pg.QueryResult> {
+  riders: Riders = {},
+): Promise<pg.QueryResult & { committed?: string }> {
   const config = { name: s.name, text: s.text, values };
   // The pool's query sets its own callback (it releases the connection there); a checked-out connection's does not.
   if (queryable instanceof pg.Pool) return queryable.query(new ShapedStatement(config) as never) as unknown as Promise<pg.QueryResult>;
   return new Promise((resolve, reject) => {
-    queryable.query(new ShapedStatement(config, (err, result) => (err ? reject(err) : resolve(result)), begin) as never);
+    const shaped: ShapedStatement = new ShapedStatement(
+      config,
+      (err, result) => (err ? reject(err) : resolve(Object.assign(result, { committed: shaped.committed }))),
+      riders,
+    );
+    queryable.query(shaped as never);
   });
 }

@@ -56,6 +56,8 @@ export interface CaptureHooks {
    * PaymentIntent to recover, and its deadline is minutes away. One statement fewer than the lock's.
    */
   opened?: { checkout: Checkout; pi: PaymentIntent };
+  /** Given the PaymentIntent as the charge left it (its transition's row), before the order is read: x402's sale signs its receipt from it. */
+  charged?: (pi: PaymentIntent) => void;
 }
 
 export async function captureCheckout(tx: Db, scope: Scope, id: string, input: CaptureCheckoutInput, hooks: CaptureHooks = {}) {
@@ -101,6 +103,7 @@ export async function captureCheckout(tx: Db, scope: Scope, id: string, input: C
     afterRailCharge: hooks.afterRailCharge,
     authenticated: hooks.authenticated,
   });
+  hooks.charged?.(charged);
   const applied = await appliedCharge(tx, checkout, charged, owner.follower.order);
   if (applied.kind === "declined") {
     await releaseSpendingHold(tx, hold); // the decline commits; its budgets get the amount back

@@ -5,8 +5,8 @@
 import { openSecret, sealSecret } from "../crypto/secret-box";
 import {
   callerParameters,
+  closeWith,
   sql,
-  sqlIn,
   statement,
   type CallerQuery,
   type CallerStatement,
@@ -214,16 +214,21 @@ const STORE = statement(
   "UPDATE idempotency_records SET status = 'stored', response_status = $2, response_body = $3 WHERE id = $1 AND status = 'in_flight'",
 );
 
+const STORE_CLOSING = statement("idempotency_store_closing", `${STORE.text} RETURNING 1`);
+const CLAIM_LOST = "The idempotency claim was lost before the request finished.";
+
 /**
  * Saves the response (its JSON text) for replay. Called inside the work's own transaction (Prisma's or a
  * raw one), so the work and its stored response commit together; if the claim was taken over meanwhile,
- * the whole transaction rolls back.
+ * the whole transaction rolls back. In a transaction of this process the store is its closing write (lib/db.ts
+ * closeWith): it runs last, with the writes still deferred, and on a plain pg transaction COMMIT rides with it.
  */
 export async function storeResponse(tx: Db | Sql, claimId: string, status: number, bodyText: string, seal = false): Promise<void> {
   const stored = storedForm(bodyText, seal);
   const values = [claimId, status, stored];
-  const updated = await ("rows" in tx ? tx : sqlIn(tx)).count(STORE, values);
-  if (updated !== 1) throw new InvariantViolation("The idempotency claim was lost before the request finished.");
+  if (!("rows" in tx)) return closeWith(tx, { statement: STORE_CLOSING, values }, CLAIM_LOST);
+  const updated = await tx.count(STORE, values);
+  if (updated !== 1) throw new InvariantViolation(CLAIM_LOST);
 }
 
 const writeWithStore = new Map<string, Statement>();

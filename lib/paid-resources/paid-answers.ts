@@ -9,7 +9,7 @@
 //   - A failed forward that was refunded keeps its error, answered again as the same error. One that could not be
 //     refunded (paid on chain to the merchant) gives its lease back: the same payment forwards again.
 import { randomBytes } from "node:crypto";
-import { sqlIn, statement, type Db } from "../db";
+import { closeWith, sqlIn, statement, type Db } from "../db";
 import { openBytes, sealBytes } from "../crypto/secret-box";
 import { env } from "../env";
 
@@ -62,6 +62,39 @@ export async function leaseAnswer(db: Db, sale: PaidSaleKey): Promise<string | n
     window,
   ]);
   return leased[0]?.token ?? null;
+}
+
+/**
+ * The lease taken in the sale's own transaction (the door's record of it): its closing write (lib/db.ts closeWith), run
+ * last with COMMIT. It takes the row over from any earlier lease: only this transaction captures the payment, so
+ * only it can make the paid answer (an earlier lease is an approval's wait, given back once it answered). A lease not
+ * taken rolls the sale back. The token is known before the statement runs.
+ */
+const LEASE_IN_SALE = statement(
+  "paid_answer_lease_in_sale",
+  `INSERT INTO paid_answers (payment_intent_id, paid_resource_id, credential_hash, forward_token, forward_until, expires_at)
+   VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5::float8), now() + make_interval(secs => $6::float8))
+   ON CONFLICT (payment_intent_id) DO UPDATE SET forward_token = excluded.forward_token, forward_until = excluded.forward_until
+    WHERE paid_answers.answered_at IS NULL
+   RETURNING 1`,
+);
+
+export async function leaseAnswerInSale(tx: Db, sale: PaidSaleKey): Promise<string> {
+  const token = randomBytes(12).toString("hex");
+  const values = [
+    sale.paymentIntentId,
+    sale.paidResourceId,
+    sale.credentialHash,
+    token,
+    ANSWER_LEASE_MS() / 1000,
+    env.PAID_REPLAY_WINDOW_SECONDS,
+  ];
+  await closeWith(
+    tx,
+    { statement: LEASE_IN_SALE, values },
+    `The answer's lease of PaymentIntent ${sale.paymentIntentId} was not taken in its sale.`,
+  );
+  return token;
 }
 
 /** The lease taken with the settlement, renewed once the payment stands (a live one waited on the chain): false if lost. */

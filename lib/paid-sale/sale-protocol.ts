@@ -7,7 +7,7 @@
 import type { Db } from "../db";
 import type { PaidResource } from "../generated/prisma/client";
 import type { HttpResult } from "../http/errors";
-import type { SignedReceipt } from "../receipts/receipt-for";
+import type { SaleReads, SignedReceipt } from "../receipts/receipt-for";
 
 /** One request for a resource, as the door and its protocol see it. */
 export interface Sale {
@@ -33,8 +33,11 @@ export interface Settled {
   replayed?: boolean;
 }
 
-/** Runs in the transaction that spends the credential, with its PaymentIntent: the door's record of the sale. */
-export type RecordSale = (tx: Db, paymentIntentId: string) => Promise<void>;
+/**
+ * Runs in the transaction that spends the credential, with its PaymentIntent: the door's record of the sale. `read`: what
+ * the sale's own statements returned already (the captured PaymentIntent, the active signing key's row), not read again.
+ */
+export type RecordSale = (tx: Db, paymentIntentId: string, read?: SaleReads) => Promise<void>;
 
 export interface SaleProtocol<Credential, Payment, Refusal> {
   /** The path's protocol ("x402" -> /x402/r/:id); the refund of a failed forward names it. */

@@ -33,12 +33,13 @@ import {
   ANSWER_LEASE_MS,
   keepAnswer,
   leaseAnswer,
+  leaseAnswerInSale,
   readAnswer,
   releaseAnswerLease,
   renewAnswerLease,
   type PaidAnswer,
 } from "../paid-resources/paid-answers";
-import { signReceiptInSale, type SignedReceipt } from "../receipts/receipt-for";
+import { signReceiptInSale, type SaleReads, type SignedReceipt } from "../receipts/receipt-for";
 import { limitAndFindResource } from "./limit-and-find";
 import { createRefund } from "../refunds/create-refund";
 import type { Sale, SaleProtocol, Settled } from "./sale-protocol";
@@ -92,10 +93,10 @@ export async function sellPaidResource<C, P, R>(protocol: SaleProtocol<C, P, R>,
   // receipt is signed there too when the payment is captured in it (test mode, MPP): it commits with the sale.
   let lease: { paymentIntentId: string; token: string; at: number } | null = null;
   let signed: SignedReceipt | null = null;
-  const record = async (tx: Db, paymentIntentId: string) => {
-    signed = await signReceiptInSale(tx, paymentIntentId);
-    const token = await leaseAnswer(tx, { paymentIntentId, paidResourceId: resource.id, credentialHash: presented.hash });
-    if (token) lease = { paymentIntentId, token, at: Date.now() };
+  const record = async (tx: Db, paymentIntentId: string, read?: SaleReads) => {
+    signed = await signReceiptInSale(tx, paymentIntentId, read);
+    const token = await leaseAnswerInSale(tx, { paymentIntentId, paidResourceId: resource.id, credentialHash: presented.hash });
+    lease = { paymentIntentId, token, at: Date.now() };
   };
   let settled;
   try {

@@ -6,13 +6,12 @@
 // key, or the funding reconcile) asks the rail what became of that charge key and applies the answer, so the
 // money the rail took is never charged twice nor lost. Statuses: pending, processing (the rail answered
 // `pending`), succeeded, declined, failed and abandoned (never charged).
-import { sqlIn, sqlOn, statement, TRANSACTION_TIMEOUT_MS, type Db, type Statement } from "../db";
+import { sqlIn, sqlOn, statement, TRANSACTION_TIMEOUT_MS, type Db } from "../db";
 import { env } from "../env";
 import { BusyError, ConflictError } from "../errors";
-import { UNFLUSHED_COMMIT_CTE } from "../idempotency/claims";
 import type { PaymentAttempt, PaymentIntent } from "../generated/prisma/client";
 import { createId } from "../ids";
-import type { ChargeResult } from "../rails/rail";
+import type { AttemptWrite, ChargeResult } from "../rails/rail";
 import { breakerScopeOf, guarded, railNamed } from "../rails";
 import { sidePool } from "../side-pool";
 import { selectList, type PlannedWrite } from "../sql-model";
@@ -23,22 +22,14 @@ const INSERT_ATTEMPT = statement(
   "attempt_insert",
   `INSERT INTO payment_attempts (id, payment_intent_id, rail, charge_key, payment_method, status) VALUES ($1, $2, $3, $4, $5, 'pending')`,
 );
-const adoptText = (from: string) =>
-  `INSERT INTO payment_attempts (id, payment_intent_id, rail, charge_key, payment_method, status) SELECT $1, $2, $3, $4, $5, 'pending' ${from}
+// A caller-chosen key's attempt: new, or the adoption of the key's earlier one that was never charged (RETURNING id).
+const ADOPT_ATTEMPT = statement(
+  "attempt_adopt",
+  `INSERT INTO payment_attempts (id, payment_intent_id, rail, charge_key, payment_method, status) VALUES ($1, $2, $3, $4, $5, 'pending')
    ON CONFLICT (charge_key) DO UPDATE SET payment_intent_id = EXCLUDED.payment_intent_id, status = 'pending', updated_at = now()
     WHERE payment_attempts.status IN ('pending', 'failed', 'abandoned') AND payment_attempts.payment_method = EXCLUDED.payment_method
-   RETURNING id`;
-const ADOPT_ATTEMPT = statement("attempt_adopt", adoptText(""));
-/**
- * The same, committed without waiting for its WAL flush, for a rail whose books are this database's (Rail.chargeWithAttempt:
- * the test rail). Its charge commits after this on another connection, so the charge's commit record follows the
- * attempt's in the WAL, and the request's own (synchronous) commit flushes both: a database crash, which loses a suffix
- * of the WAL, can lose the attempt and the charge together, or the charge alone (a pending attempt the recovery asks
- * the rail about, which answers never charged), never the charge without its attempt. One WAL flush fewer per charge
- * of a caller-chosen key (x402 in test mode, shared payment tokens, meters). A rail with any effect outside must not:
- * its attempt is on disk before the rail is called.
- */
-const ADOPT_ATTEMPT_UNFLUSHED = statement("attempt_adopt_unflushed", `WITH ${UNFLUSHED_COMMIT_CTE}\n${adoptText("FROM unflushed")}`);
+   RETURNING id`,
+);
 const CLOSE_ATTEMPT = statement(
   "attempt_close",
   `UPDATE payment_attempts SET status = $2, updated_at = now() WHERE id = $1 AND status = 'pending'`,
@@ -55,45 +46,41 @@ const ATTEMPT_IN_STATUS = statement(
 const attempts = () => sqlOn(sidePool("attempts"));
 
 /**
- * A new attempt with a fresh charge key, planned but not written: for a rail that writes it with its charge
- * (Rail.chargeWithAttempt), or to commit on its own (recordAttempt).
+ * An attempt planned but not written: for a rail that writes it with its charge (Rail.chargeWithAttempt), or to commit
+ * on its own (recordAttempt). A fresh charge key, or the caller's (`givenKey`, capture-checkout.ts CaptureHooks.chargeKey):
+ * the caller holds a lock under which only one request uses that key at a time, and reuses a key only after the
+ * transaction of its last use rolled back. That attempt, left pending (or closed as never charged) for a PaymentIntent
+ * that no longer exists, is adopted by the new PaymentIntent (`adopts`); the rail then answers the same charge key with
+ * the charge it made.
  */
 export function plannedAttempt(
   paymentIntentId: string,
   rail: string,
   paymentMethod: string,
-): { id: string; chargeKey: string; write: PlannedWrite } {
+  givenKey?: string,
+): { id: string; chargeKey: string; write: AttemptWrite } {
   const id = createId("paymentAttempt");
-  const chargeKey = id; // unique per attempt; the rail dedupes on it
-  return { id, chargeKey, write: { statement: INSERT_ATTEMPT, values: [id, paymentIntentId, rail, chargeKey, paymentMethod] } };
+  const chargeKey = givenKey ?? id; // a fresh key is unique per attempt; the rail dedupes on it
+  const values = [id, paymentIntentId, rail, chargeKey, paymentMethod];
+  return { id, chargeKey, write: givenKey ? { statement: ADOPT_ATTEMPT, values, adopts: true } : { statement: INSERT_ATTEMPT, values } };
 }
 
-/** The statement adopting a caller-chosen key's attempt ($1 id, $2 PaymentIntent, $3 rail, $4 key, $5 method): RETURNING id. */
-export function adoptAttempt(booksHere: boolean): Statement {
-  return booksHere ? ADOPT_ATTEMPT_UNFLUSHED : ADOPT_ATTEMPT;
+/** What a caller-chosen key's attempt that could not be adopted answers: its earlier attempt was charged. */
+export function chargeAlreadyMade(paymentIntentId: string, chargeKey: string): ConflictError {
+  return new ConflictError("This charge was already made; retry shortly.", { paymentIntentId, chargeKey });
 }
 
-/** `booksHere`: the rail's books are this database's (Rail.chargeWithAttempt): an adopted attempt commits unflushed. */
+/** The attempt committed on its own, before a rail with effects outside this database is called. */
 export async function recordAttempt(
   paymentIntentId: string,
   rail: string,
   paymentMethod: string,
   givenKey?: string,
-  booksHere = false,
 ): Promise<{ id: string; chargeKey: string }> {
-  if (!givenKey) {
-    const { id, chargeKey, write } = plannedAttempt(paymentIntentId, rail, paymentMethod);
-    await attempts().count(write.statement, [...write.values]);
-    return { id, chargeKey };
-  }
-  const id = createId("paymentAttempt");
-  // A caller-chosen key (capture-checkout.ts CaptureHooks.chargeKey): the caller holds a lock under which only
-  // one request uses this key at a time, and reuses a key only after the transaction of its last use rolled
-  // back. That attempt, left pending (or closed as never charged) for a PaymentIntent that no longer exists,
-  // is adopted by the new PaymentIntent; the rail then answers the same charge key with the charge it made.
-  const [adopted] = await attempts().rows<{ id: string }>(adoptAttempt(booksHere), [id, paymentIntentId, rail, givenKey, paymentMethod]);
-  if (!adopted) throw new ConflictError("This charge was already made; retry shortly.", { paymentIntentId, chargeKey: givenKey });
-  return { id: adopted.id, chargeKey: givenKey };
+  const { id, chargeKey, write } = plannedAttempt(paymentIntentId, rail, paymentMethod, givenKey);
+  const [written] = await attempts().rows<{ id: string }>(write.statement, [...write.values]);
+  if (write.adopts && !written) throw chargeAlreadyMade(paymentIntentId, chargeKey);
+  return { id: written?.id ?? id, chargeKey }; // an adopted attempt keeps its id
 }
 
 /**

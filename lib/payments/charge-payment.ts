@@ -8,7 +8,7 @@ import { CircuitOpenError } from "../errors";
 import type { PaymentIntent } from "../generated/prisma/client";
 import { RailCallFailedError, type guarded } from "../rails";
 import { applyChargeOutcome, type ApplyOptions } from "./apply-charge-outcome";
-import { closeAttemptNotCharged, plannedAttempt, recordAttempt } from "./charge-attempts";
+import { chargeAlreadyMade, closeAttemptNotCharged, plannedAttempt, recordAttempt } from "./charge-attempts";
 
 export interface ChargeRequest extends Omit<ApplyOptions, "rail" | "chargeKey"> {
   rail: ReturnType<typeof guarded>;
@@ -37,18 +37,18 @@ export function railCertainlyNotCharged(err: unknown): boolean {
  */
 export async function chargePayment(tx: Db, pi: PaymentIntent, request: ChargeRequest): Promise<PaymentIntent> {
   const { rail, paymentMethod } = request;
-  // A rail whose books are this database's writes a fresh attempt with its charge (one round trip, one commit); a
-  // caller-chosen key may adopt an earlier attempt, which needs the answer of its own statement first.
-  const withAttempt = request.chargeKey ? undefined : rail.chargeWithAttempt;
-  const planned = withAttempt ? plannedAttempt(pi.id, rail.name, paymentMethod) : undefined;
-  const booksHere = rail.chargeWithAttempt !== undefined;
-  const attempt = planned ?? (await recordAttempt(pi.id, rail.name, paymentMethod, request.chargeKey, booksHere));
+  // A rail whose books are this database's writes the attempt with its charge (one round trip, one commit): a fresh
+  // key's, or a caller-chosen key's adoption of its earlier attempt, charged only when adopted.
+  const withAttempt = rail.chargeWithAttempt;
+  const planned = withAttempt ? plannedAttempt(pi.id, rail.name, paymentMethod, request.chargeKey) : undefined;
+  const attempt = planned ?? (await recordAttempt(pi.id, rail.name, paymentMethod, request.chargeKey));
   const charge = { key: attempt.chargeKey, amount: pi.amount, currency: pi.currency, paymentMethod, authenticated: request.authenticated };
   const outcome = await (withAttempt && planned ? withAttempt(charge, planned.write) : rail.charge(charge)).catch(async (err) => {
     // Refused with its attempt: nothing of either was written.
     if (railCertainlyNotCharged(err) && !planned) await closeAttemptNotCharged(attempt.id, "failed");
     throw err;
   });
+  if (!outcome) throw chargeAlreadyMade(pi.id, attempt.chargeKey); // its adoption did not take: nothing charged
   request.afterRailCharge?.();
   const { changes, payer, follower } = request;
   return applyChargeOutcome(tx, pi, outcome, { rail: rail.name, chargeKey: attempt.chargeKey, changes, payer, follower });

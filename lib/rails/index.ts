@@ -122,7 +122,7 @@ export function guarded(rail: Rail, scope: BreakerScope) {
     supportsPaymentMethod: (paymentMethod: string) => rail.supportsPaymentMethod(paymentMethod),
     charge: (request: ChargeRequest): Promise<ChargeResult> => run(() => rail.charge(request)),
     chargeWithAttempt: withAttempt
-      ? (request: ChargeRequest, attempt: AttemptWrite): Promise<ChargeResult> => run(() => withAttempt(request, attempt))
+      ? (request: ChargeRequest, attempt: AttemptWrite): Promise<ChargeResult | null> => run(() => withAttempt(request, attempt))
       : undefined,
     retrieveCharge: (key: string): Promise<ChargeResult | null> => run(() => rail.retrieveCharge(key)),
     refund: (request: RefundRequest): Promise<RefundResult> => run(() => rail.refund(request)),

@@ -29,6 +29,11 @@ export type ChargeResult =
 export interface AttemptWrite {
   readonly statement: { readonly name: string; readonly text: string };
   readonly values: readonly unknown[];
+  /**
+   * It adopts a caller-chosen key's earlier attempt (RETURNING a row when it did, none when that attempt was charged
+   * or is another method's): the charge is made only when it returned a row.
+   */
+  readonly adopts?: boolean;
 }
 
 export interface RefundRequest {
@@ -61,8 +66,9 @@ export interface Rail {
    * without the other, in one round trip instead of two, and a charge refused before anything was written leaves no
    * attempt. A rail with any effect outside (a processor, a chain) must not have it: its attempt is committed on its
    * own before it is called, so that a crash after the call leaves the trace the recovery asks the rail about.
+   * Null only for an attempt that `adopts` and did not: nothing was written or charged.
    */
-  chargeWithAttempt?(request: ChargeRequest, attempt: AttemptWrite): Promise<ChargeResult>;
+  chargeWithAttempt?(request: ChargeRequest, attempt: AttemptWrite): Promise<ChargeResult | null>;
   /** The result of an earlier charge with this key (`pending` while undecided), or null if the rail never took it. */
   retrieveCharge(key: string): Promise<ChargeResult | null>;
   /** Idempotent on the key: a repeated key returns the refund made the first time, with ITS amount. */

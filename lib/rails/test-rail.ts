@@ -42,24 +42,41 @@ const CHARGE = statement(
    UNION ALL SELECT id, status, decline_reason FROM test_rail_charges WHERE charge_key = $2 AND NOT EXISTS (SELECT 1 FROM made)`,
 );
 const FIND_CHARGE = statement("test_rail_find_charge", "SELECT id, status, decline_reason FROM test_rail_charges WHERE charge_key = $1");
+// The same after an attempt's adoption (AttemptWrite.adopts, the CTE `attempt0`): the charge made only when it adopted,
+// in one row that says whether it did (its charge columns null when it did not, or when it lost the race above).
+const CHARGE_IF_ADOPTED = statement(
+  "test_rail_charge_if_adopted",
+  `WITH made AS (
+     INSERT INTO test_rail_charges (id, charge_key, amount, currency, payment_method, status, decline_reason)
+     SELECT $1::text, $2::text, $3::int, $4::text, $5::text, $6::text, $7::text WHERE EXISTS (SELECT 1 FROM attempt0)
+     ON CONFLICT (charge_key) DO NOTHING RETURNING id, status, decline_reason),
+   charge AS (
+     SELECT id, status, decline_reason FROM made
+     UNION ALL SELECT id, status, decline_reason FROM test_rail_charges WHERE charge_key = $2 AND NOT EXISTS (SELECT 1 FROM made))
+   SELECT EXISTS (SELECT 1 FROM attempt0) AS adopted, charge.id, charge.status, charge.decline_reason FROM (SELECT 1) one LEFT JOIN charge ON true`,
+);
 
 async function chargeWithoutWallet(
   request: ChargeRequest,
   status: ChargeRow["status"],
   declineReason: string | null,
   attempt: AttemptWrite | undefined,
-): Promise<ChargeResult> {
+): Promise<ChargeResult | null> {
   const rail = sqlOn(sidePool("test-rail"));
   const values = [createId("railCharge"), request.key, request.amount, request.currency, request.paymentMethod, status, declineReason];
-  const charge = withWritesBefore({ statement: CHARGE, values }, attempt ? [attempt] : [], "attempt");
-  const [row] = await rail.rows<ChargeRow>(charge.statement, [...charge.values]);
-  return toResult(row ?? (await rail.rows<ChargeRow>(FIND_CHARGE, [request.key]))[0]);
+  const charge = withWritesBefore({ statement: attempt?.adopts ? CHARGE_IF_ADOPTED : CHARGE, values }, attempt ? [attempt] : [], "attempt");
+  const [row] = await rail.rows<ChargeRow & { adopted?: boolean }>(charge.statement, [...charge.values]);
+  if (row?.adopted === false) return null;
+  return toResult(row?.id ? row : (await rail.rows<ChargeRow>(FIND_CHARGE, [request.key]))[0]);
 }
 
 /** A customer's test wallet debited with the charge, both or neither: one charge per key, even when two callers race. */
-function chargeWallet(request: ChargeRequest, attempt: AttemptWrite | undefined): Promise<ChargeResult> {
+function chargeWallet(request: ChargeRequest, attempt: AttemptWrite | undefined): Promise<ChargeResult | null> {
   return sideTransaction("test-rail", async (client) => {
-    if (attempt) await client.query({ name: attempt.statement.name, text: attempt.statement.text, values: [...attempt.values] });
+    if (attempt) {
+      const written = await client.query({ name: attempt.statement.name, text: attempt.statement.text, values: [...attempt.values] });
+      if (attempt.adopts && !written.rowCount) return null; // not adopted: nothing charged
+    }
     await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`test-rail:${request.key}`]);
     const existing = await findCharge(client, request.key);
     if (existing) return toResult(existing);
@@ -88,7 +105,7 @@ async function findCharge(client: pg.PoolClient, key: string): Promise<ChargeRow
 }
 
 /** The charge, with the attempt's write first on the same connection when given (Rail.chargeWithAttempt). */
-async function charge(request: ChargeRequest, attempt: AttemptWrite | undefined): Promise<ChargeResult> {
+async function charge(request: ChargeRequest, attempt: AttemptWrite | undefined): Promise<ChargeResult | null> {
   const known = testPaymentMethodOutcome(request.paymentMethod);
   if (known?.status === "unavailable") throw new RailUnavailableError("The test rail is unavailable (pm_rail_unavailable).", true);
   if (known?.status === "declined") return chargeWithoutWallet(request, "declined", known.reason, attempt);
@@ -111,11 +128,11 @@ export const testRail: Rail = {
     return testPaymentMethodOutcome(paymentMethod) !== undefined || isCustomerWalletMethod(paymentMethod);
   },
 
-  charge(request: ChargeRequest): Promise<ChargeResult> {
-    return charge(request, undefined);
+  async charge(request: ChargeRequest): Promise<ChargeResult> {
+    return (await charge(request, undefined))!; // null only after an attempt's adoption
   },
 
-  chargeWithAttempt(request: ChargeRequest, attempt: AttemptWrite): Promise<ChargeResult> {
+  chargeWithAttempt(request: ChargeRequest, attempt: AttemptWrite): Promise<ChargeResult | null> {
     return charge(request, attempt);
   },
 

@@ -111,16 +111,30 @@ const INSERT_RECEIPT_IN_SALE = statement(
 );
 
 /**
+ * What a sale's own statements returned already, so that its receipt reads nothing more: the PaymentIntent as its
+ * capture left it (the transition's row) and the active signing key's row (ACTIVE_KEY_TEXT in the sale's first statement;
+ * null when no key is active yet).
+ */
+export interface SaleReads {
+  paymentIntent: PaymentIntent;
+  signingKey: ActiveKeyRow | null;
+}
+
+/**
  * The receipt signed inside the transaction that captured the PaymentIntent (the paid door's sale), its row written
  * with the transaction's next statement: it commits with the sale, and the paid answer waits for no statement, and no
  * commit, of its own after the sale's. No other caller can have stored one first: until this transaction commits,
  * every other sees the PaymentIntent uncaptured (409 `not_captured`). The deployment's first key, when none is active
  * yet, is made here too. Null, and the receipt is made after the commit as before, when the PaymentIntent is not
  * captured in this transaction (a live payment still on chain, a decline, an approval awaited) or the key could not
- * sign (its sealed half does not open): a receipt never fails a sale.
+ * sign (its sealed half does not open): a receipt never fails a sale. `known`: the sale's reads (SaleReads), which spare
+ * the statement that reads the PaymentIntent and the key.
  */
-export async function signReceiptInSale(tx: Db, paymentIntentId: string): Promise<SignedReceipt | null> {
-  const read = await readWithKey(tx, paymentIntentId);
+export async function signReceiptInSale(tx: Db, paymentIntentId: string, known?: SaleReads): Promise<SignedReceipt | null> {
+  const read =
+    known?.paymentIntent.id === paymentIntentId
+      ? { pi: known.paymentIntent, stored: null, keyRow: known.signingKey }
+      : await readWithKey(tx, paymentIntentId);
   if (!read || !hasReceipt(read.pi.status) || !read.pi.capturedAt) return null;
   const row = await activeKeyRowMade(tx, read.keyRow); // a statement's error fails the sale, as any of its statements' would
   try {

@@ -23,10 +23,9 @@ export async function insertActiveKey(db: Db): Promise<void> {
   await sqlIn(db).count(INSERT_ACTIVE_KEY, [pair.kid, JSON.stringify(pair.publicJwk), pair.sealedPrivateJwk]);
 }
 
-const ACTIVE_KEY = statement(
-  "service_signing_key_active",
-  `SELECT kid, private_jwk_ciphertext AS "privateJwkCiphertext" FROM service_signing_keys WHERE active LIMIT 1`,
-);
+/** The active key's row (ActiveKeyRow): a statement of its own, or a subquery of another (x402's sale, row_to_json). */
+export const ACTIVE_KEY_TEXT = `SELECT kid, private_jwk_ciphertext AS "privateJwkCiphertext" FROM service_signing_keys WHERE active LIMIT 1`;
+const ACTIVE_KEY = statement("service_signing_key_active", ACTIVE_KEY_TEXT);
 
 /** The active key's row: its kid and sealed private half (the SELECT of ACTIVE_KEY, or a statement joining it). */
 export interface ActiveKeyRow {

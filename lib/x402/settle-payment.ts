@@ -15,7 +15,9 @@ import { openCheckout, openCheckoutRows, type CheckoutOrigin } from "../checkout
 import type { OpenCheckoutInput } from "../checkouts/schemas";
 import { deferWrites, sqlIn, statement, type Db } from "../db";
 import type { Rail } from "../rails/rail";
-import type { ApprovalRequest } from "../generated/prisma/client";
+import type { ApprovalRequest, PaymentIntent } from "../generated/prisma/client";
+import type { SaleReads } from "../receipts/receipt-for";
+import { ACTIVE_KEY_TEXT, type ActiveKeyRow } from "../receipts/signing-key";
 import type { Scope } from "../scope";
 import type { SingleUseKind } from "../single-use";
 import { agentByWalletText, type AgentRow, type ApprovalRoute } from "../spending-policies/enforce";
@@ -37,7 +39,7 @@ export interface SaleOf {
    * Runs in the transaction that spends the authorization, with its PaymentIntent (the A2A task takes it; a hosted
    * resource's answer is leased). Prepared statements only (sqlIn): in test mode that transaction is a plain pg one.
    */
-  inClaim?: (tx: Db, paymentIntentId: string) => Promise<void>;
+  inClaim?: (tx: Db, paymentIntentId: string, read?: SaleReads) => Promise<void>;
   /** Replays: whether this PaymentIntent paid this very sale (the A2A task's own); the resource and source are always compared. */
   paidBy?: (paymentIntentId: string) => Promise<boolean>;
   /**
@@ -59,7 +61,8 @@ const CLAIM = statement(
  * its claim, inserted only when the lock is held and no request names it. The lock's CTE is volatile, so it runs once,
  * before the insert that reads it. With a request, the claim waits for the approval gate (the rare case: a statement
  * each). The primary key still decides single use: the insert conflicts with a claim committed by anyone. Its fourth
- * part: the payer wallet's spending agent, which the capture's policy check reads (SpendingContext.walletAgent).
+ * part: the payer wallet's spending agent, which the capture's policy check reads (SpendingContext.walletAgent); its
+ * fifth, the active signing key's row, which signs the sale's receipt (SaleReads, lib/receipts/receipt-for.ts).
  */
 const LOCK_AND_CLAIM = statement(
   "x402_lock_and_claim",
@@ -71,7 +74,8 @@ const LOCK_AND_CLAIM = statement(
             FROM held, gated WHERE held.locked AND NOT gated.approval
           ON CONFLICT DO NOTHING RETURNING nonce)
    SELECT held.locked, gated.approval, (SELECT nonce FROM claimed) IS NOT NULL AS claimed,
-          (SELECT row_to_json(agent) FROM (${agentByWalletText("$8::boolean", "$5::text")}) agent) AS wallet_agent
+          (SELECT row_to_json(agent) FROM (${agentByWalletText("$8::boolean", "$5::text")}) agent) AS wallet_agent,
+          (SELECT row_to_json(k) FROM (${ACTIVE_KEY_TEXT}) k) AS signing_key
      FROM held, gated`,
 );
 const CLAIM_PAID = statement(
@@ -119,7 +123,15 @@ export async function captureSale(
   merchant: Scope,
   payment: CapturedPayment,
   sale: SaleOf,
-  charge: { chargeKey: string; rail?: Rail; paymentIntentId?: string; approved?: ApprovalRequest; walletAgent?: AgentRow | null },
+  charge: {
+    chargeKey: string;
+    rail?: Rail;
+    paymentIntentId?: string;
+    approved?: ApprovalRequest;
+    walletAgent?: AgentRow | null;
+    /** Given the PaymentIntent as the charge left it (CaptureHooks.charged). */
+    charged?: (pi: PaymentIntent) => void;
+  },
 ) {
   // Approved (await-approval.ts): the checkout parked for the request is the one charged, the threshold passed. Else
   // one opened now; with a PaymentIntent id made now, it is the capture's without a lock (CaptureHooks.opened).
@@ -145,6 +157,7 @@ export async function captureSale(
       opened: opened && { checkout: opened.checkout, pi: opened.paymentIntent },
       verifiedPayment: true,
       rail: charge.rail,
+      charged: charge.charged,
       // A payer wallet a spending agent lists counts against that agent's policy (docs/spending-policies.md).
       spending: {
         walletAddress: payment.payer,
@@ -209,7 +222,7 @@ export async function settlePayment(
     identity.paymentIdentifier,
   ];
   const lockKey = `${SINGLE_USE_KIND}:${keyText}`;
-  type First = { locked: boolean; approval: boolean; claimed: boolean; wallet_agent: AgentRow | null };
+  type First = { locked: boolean; approval: boolean; claimed: boolean; wallet_agent: AgentRow | null; signing_key: ActiveKeyRow | null };
   const [first] = await sqlIn(tx).rows<First>(LOCK_AND_CLAIM, [lockKey, sale.awaitApproval ? keyText : null, ...claimValues]);
   if (!first?.locked) return { ...nonceUsed(payment), busy: true }; // being settled right now
   // Human approval (await-approval.ts): waiting, declined or expired answers here, before the claim: the nonce stays unspent.
@@ -222,10 +235,16 @@ export async function settlePayment(
 
   // The payer wallet's spending agent came with the claim: the capture looks it up no more.
   const walletAgent = first.wallet_agent;
-  const order = await captureSale(tx, merchant, payment, sale, { chargeKey: `x402:${keyText}`, approved, walletAgent });
+  let charged: PaymentIntent | undefined;
+  const order = await captureSale(tx, merchant, payment, sale, {
+    chargeKey: `x402:${keyText}`,
+    approved,
+    walletAgent,
+    charged: (pi) => (charged = pi),
+  });
   await deferWrites(tx, [{ statement: CLAIM_PAID, values: [...claimKey, order.paymentIntentId] }]); // with the next statement
   if (approved) await recordApprovedPayment(tx, approved, order.paymentIntentId);
-  await sale.inClaim?.(tx, order.paymentIntentId);
+  await sale.inClaim?.(tx, order.paymentIntentId, charged && { paymentIntent: charged, signingKey: first.signing_key });
   return { ok: true, paymentIntentId: order.paymentIntentId, orderId: order.id, replayed: false };
 }
 

@@ -1,12 +1,15 @@
 // The charge attempt before the rail's call (lib/payments/charge-payment.ts, Rail.chargeWithAttempt): a rail with
 // effects outside the database (here the test rail without chargeWithAttempt, as a processor would be) is called only
 // once its attempt is committed on its own; the test rail, whose books are this database's, writes the attempt with
-// its charge in one statement, so the two commit together, and a charge it refuses before writing leaves neither.
+// its charge in one statement, so the two commit together, and a charge it refuses before writing leaves neither. A
+// caller-chosen key's attempt (x402's authorization, a shared payment token's, a meter's) rides with the charge too: it
+// adopts the key's earlier attempt that was never applied, and once that was charged it is refused, nothing charged.
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { captureCheckout } from "../../lib/checkouts/capture-checkout";
 import { openCheckout } from "../../lib/checkouts/open-checkout";
-import { getDb, transaction } from "../../lib/db";
+import { getDb, sql, statement, transaction } from "../../lib/db";
+import { plannedAttempt } from "../../lib/payments/charge-attempts";
 import { requireDatabaseUrl } from "../../lib/env";
 import type { AttemptWrite, ChargeRequest, Rail } from "../../lib/rails/rail";
 import { testRail } from "../../lib/rails/test-rail";
@@ -92,4 +95,60 @@ describe("the charge attempt before the rail's call", () => {
       expect((await getDb().checkout.findUniqueOrThrow({ where: { id: checkout.id } })).status).toBe("open");
     }
   });
+
+  it("a caller-chosen key's attempt rides with the test rail's charge: adopted after a rolled-back use, refused once charged", async () => {
+    for (const external of [true, false]) {
+      const chargeKey = `x402:adopted-${external}-${Date.now()}`;
+      const seen: (string | null)[] = [];
+      const rail = watchedRail(external, seen);
+      const hooks = { verifiedPayment: true, rail, chargeKey };
+      const capture = async (name: string, afterRailCharge?: () => void) => {
+        const { scope, checkout } = await openOne(name);
+        const order = transaction((tx) =>
+          captureCheckout(tx, scope, checkout.id, { paymentMethod: "pm_card_visa" }, { ...hooks, afterRailCharge }),
+        );
+        return { checkout, order };
+      };
+      // The first use charges, then rolls back (as a sale's crash would): the attempt and the charge stay.
+      const crashed = await capture("adoption: crashed", () => {
+        throw new Error("crashed after the rail charged");
+      });
+      await expect(crashed.order).rejects.toThrow("crashed after the rail charged");
+      expect(seen).toEqual([external ? "pending" : null]); // on the test rail the attempt is written with the charge
+      // The retry (a new PaymentIntent) adopts the attempt, and the rail answers the charge it made: one charge in all.
+      const retried = await capture("adoption: retried");
+      expect(await retried.order).toMatchObject({ id: retried.checkout.orderId, status: "paid" });
+      expect(await railChargesFor(retried.checkout.paymentIntentId)).toBe(1);
+      expect(await attemptsOf(retried.checkout.paymentIntentId)).toEqual([{ status: "succeeded", chargeKey }]);
+      expect(await railChargesFor(crashed.checkout.paymentIntentId)).toBe(0);
+      // Once charged and applied, the key is refused: 409, nothing charged, the checkout still open.
+      const again = await capture("adoption: refused");
+      await expect(again.order).rejects.toThrow(/already made/);
+      expect(await attemptsOf(again.checkout.paymentIntentId)).toEqual([]);
+      expect((await getDb().checkout.findUniqueOrThrow({ where: { id: again.checkout.id } })).status).toBe("open");
+      const [{ n }] = await sql().rows<{ n: number }>(CHARGES_OF_KEY, [chargeKey]);
+      expect(n).toBe(1);
+    }
+  });
+
+  it("a customer wallet's charge after an adoption that did not take debits nothing", async () => {
+    const customer = `cus_adopt${Date.now()}`;
+    await sql().count(FUND_WALLET, [customer, 1_000]);
+    const chargeKey = `x402:wallet-${customer}`;
+    const request = { key: chargeKey, amount: 300, currency: "USD", paymentMethod: customer };
+    const first = plannedAttempt("pi_adoption_wallet_1", "test", customer, chargeKey);
+    expect(await testRail.chargeWithAttempt!(request, first.write)).toMatchObject({ status: "succeeded" });
+    await sql().count(ATTEMPT_SUCCEEDED, [chargeKey]); // as the capture's transition leaves it
+    const second = plannedAttempt("pi_adoption_wallet_2", "test", customer, chargeKey);
+    expect(await testRail.chargeWithAttempt!({ ...request, key: chargeKey }, second.write)).toBeNull();
+    const [{ balance }] = await sql().rows<{ balance: number }>(WALLET_BALANCE, [customer]);
+    expect(Number(balance)).toBe(700);
+    const [{ n }] = await sql().rows<{ n: number }>(CHARGES_OF_KEY, [chargeKey]);
+    expect(n).toBe(1);
+  });
 });
+
+const CHARGES_OF_KEY = statement("test_charges_of_key", "SELECT count(*)::int AS n FROM test_rail_charges WHERE charge_key = $1");
+const FUND_WALLET = statement("test_fund_wallet", "INSERT INTO test_wallets (customer_id, currency, balance) VALUES ($1, 'USD', $2)");
+const WALLET_BALANCE = statement("test_wallet_balance", "SELECT balance FROM test_wallets WHERE customer_id = $1 AND currency = 'USD'");
+const ATTEMPT_SUCCEEDED = statement("test_attempt_succeeded", "UPDATE payment_attempts SET status = 'succeeded' WHERE charge_key = $1");

@@ -4,12 +4,12 @@
 // synchronous commits wait for a standby that does not exist (synchronous_standby_names): a commit that waits for its
 // flush waits there too, until the test cancels the wait (pg_cancel_backend), which PostgreSQL answers with a warning
 // ("the transaction has already committed locally"); one that does not wait returns at once, without the warning.
-// The same for a caller-chosen key's charge attempt on a rail whose books are this database's (the test rail).
+// A caller-chosen key's charge attempt on the test rail rides with the rail's charge (its side pool commits unflushed):
+// tests/db/charge-attempt-with-charge.db.test.ts.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sqlOn } from "../../lib/db";
 import { claim, storeResponse } from "../../lib/idempotency/claims";
-import { adoptAttempt } from "../../lib/payments/charge-attempts";
 import { ownDatabase, type OwnDatabase } from "../helpers/own-database";
 import { ownPostgres, type OwnPostgres } from "../helpers/own-postgres";
 
@@ -95,23 +95,5 @@ describe("the idempotency claim's commit", () => {
       status: 201,
       bodyText: '{"id":"cus_1"}',
     });
-  });
-});
-
-describe("a caller-chosen key's charge attempt (lib/payments/charge-attempts.ts)", () => {
-  it("commits unflushed for a rail whose books are this database's, flushed for a rail with effects outside", async () => {
-    const db = sqlOn(pool);
-    const adopt = (booksHere: boolean, key: string) =>
-      db.rows<{ id: string }>(adoptAttempt(booksHere), [`pat_${key}`, `pi_${key}`, "test", key, "pm_card_visa"]);
-    const here = await timed(() => adopt(true, "x402:here"));
-    expect(here.waitedForFlush).toBe(false);
-    const outside = await timed(() => adopt(false, "x402:outside"));
-    expect(outside.waitedForFlush).toBe(true);
-    // Both committed, and the unflushed one adopts again like the other (a rolled-back request's retry).
-    expect((await pool.query("SELECT charge_key FROM payment_attempts ORDER BY charge_key")).rows.map((r) => r.charge_key)).toEqual([
-      "x402:here",
-      "x402:outside",
-    ]);
-    expect(await adopt(true, "x402:here")).toEqual([{ id: "pat_x402:here" }]);
   });
 });

@@ -1,11 +1,12 @@
 // pgTransaction (lib/db.ts): a plain pg transaction with transaction()'s guarantees, for work made of statements only
 // (the API capture). Its statements and deferred writes commit together, a throw rolls all of it back, a Prisma call
-// on it throws, nothing runs on it once it ended, and a connection whose ROLLBACK failed is never reused.
+// on it throws, nothing runs on it once it ended, and a connection whose ROLLBACK failed is never reused. BEGIN rides
+// with its first statement and COMMIT with its last (the deferred writes, the closing write): round trips counted.
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { captureCheckout } from "../../lib/checkouts/capture-checkout";
 import { openCheckout } from "../../lib/checkouts/open-checkout";
-import { deferWrites, getDb, pgTransaction, sql, sqlIn, statement, transaction, type Db } from "../../lib/db";
+import { closeWith, deferWrites, getDb, pgTransaction, sql, sqlIn, statement, transaction, type Db } from "../../lib/db";
 import { plannedEvent } from "../../lib/events/emit-event";
 import { createTestMerchant } from "../helpers/merchants";
 
@@ -97,29 +98,18 @@ describe("pgTransaction", () => {
 
   it("BEGIN rides with the first statement once prepared on the connection: one round trip fewer, the same transaction", async () => {
     const { merchantId } = await createTestMerchant("pgTransaction begin");
-    // Round trips written by this process: each Sync ends one of the extended protocol, each simple query is one.
-    const connection = pg.Connection.prototype as unknown as Record<"sync" | "query", (...args: unknown[]) => void>;
-    const [sync, query] = [connection.sync, connection.query];
-    let trips = 0;
-    connection.sync = function (...args) {
-      trips++;
-      return sync.apply(this, args);
-    };
-    connection.query = function (...args) {
-      trips++;
-      return query.apply(this, args);
-    };
+    const counter = countTrips();
     try {
       const runs: { trips: number; xids: string[] }[] = [];
       for (let i = 0; i < 3; i++) {
-        const before = trips;
+        const before = counter.trips;
         const xids = await pgTransaction(async (tx) => {
           const [first] = await sqlIn(tx).rows<{ xid: string }>(TXID, []);
           await sqlIn(tx).count(NAME, [merchantId, `run ${i}`]);
           const [second] = await sqlIn(tx).rows<{ xid: string }>(TXID, []);
           return [first.xid, second.xid];
         });
-        runs.push({ trips: trips - before, xids });
+        runs.push({ trips: counter.trips - before, xids });
       }
       // The pool hands out its most recently released connection: BEGIN is prepared on it after the first run.
       expect(runs.slice(1).map((r) => r.trips)).toEqual([4, 4]); // BEGIN with the first statement, two more, COMMIT
@@ -151,11 +141,83 @@ describe("pgTransaction", () => {
       ).rejects.toThrow(/aborted/);
       expect(await nameOf(merchantId)).toBe("run 2");
       // Work that ran no statement sends neither BEGIN nor COMMIT.
-      const before = trips;
+      const before = counter.trips;
       expect(await pgTransaction(async () => "nothing")).toBe("nothing");
-      expect(trips - before).toBe(0);
+      expect(counter.trips - before).toBe(0);
     } finally {
-      Object.assign(connection, { sync, query });
+      counter.stop();
+    }
+  });
+
+  it("COMMIT rides with the last statement (the deferred writes and the closing write) once prepared: one round trip for both", async () => {
+    const { merchantId } = await createTestMerchant("pgTransaction commit");
+    const scope = { merchantId, livemode: false };
+    const RENAME = statement("test_merchant_rename_returning", "UPDATE merchants SET name = $2 WHERE id = $1 RETURNING 1");
+    const counter = countTrips();
+    try {
+      const runs: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const before = counter.trips;
+        await pgTransaction(async (tx) => {
+          await sqlIn(tx).rows(TXID, []);
+          await deferWrites(tx, [plannedEvent(scope, "order.paid", { id: `ord_pg_commit_${i}` })]);
+          await closeWith(tx, { statement: RENAME, values: [merchantId, `commit ${i}`] }, "the merchant was not renamed");
+        });
+        runs.push(counter.trips - before);
+      }
+      // After the first (which prepares COMMIT): BEGIN with the first statement, then the writes with COMMIT.
+      expect(runs.slice(1)).toEqual([2, 2]);
+      expect(await nameOf(merchantId)).toBe("commit 2");
+      for (const i of [0, 1, 2]) expect(await eventsOf(`ord_pg_commit_${i}`)).toHaveLength(1);
+
+      // Work of deferred writes only: BEGIN, the writes and COMMIT in one round trip.
+      let before = counter.trips;
+      await pgTransaction((tx) => deferWrites(tx, [plannedEvent(scope, "order.paid", { id: "ord_pg_commit_alone" })]));
+      expect(counter.trips - before).toBe(1);
+      expect(await eventsOf("ord_pg_commit_alone")).toHaveLength(1);
+
+      // A closing write that changes nothing: its error, and nothing of the transaction stays.
+      await expect(
+        pgTransaction(async (tx) => {
+          await sqlIn(tx).count(NAME, [merchantId, "never committed"]);
+          await deferWrites(tx, [plannedEvent(scope, "order.paid", { id: "ord_pg_commit_lost" })]);
+          await closeWith(tx, { statement: RENAME, values: ["mer_nobody", "nobody"] }, "the merchant was not renamed");
+        }),
+      ).rejects.toThrow("the merchant was not renamed");
+      expect(await nameOf(merchantId)).toBe("commit 2");
+      expect(await eventsOf("ord_pg_commit_lost")).toEqual([]);
+
+      // A last statement that fails (a deferred write breaking a constraint): COMMIT is skipped, the transaction rolled
+      // back, and the connection serves the next transaction, COMMIT riding again.
+      const DUPLICATE = statement(
+        "test_duplicate_merchant",
+        "INSERT INTO merchants (id, name) SELECT id, name FROM merchants WHERE id = $1",
+      );
+      await expect(
+        pgTransaction(async (tx) => {
+          await sqlIn(tx).count(NAME, [merchantId, "never committed"]);
+          await deferWrites(tx, [{ statement: DUPLICATE, values: [merchantId] }]);
+        }),
+      ).rejects.toThrow(/duplicate key/);
+      expect(await nameOf(merchantId)).toBe("commit 2");
+      before = counter.trips;
+      await pgTransaction(async (tx) => {
+        await sqlIn(tx).count(NAME, [merchantId, "after the failure"]);
+        await deferWrites(tx, [plannedEvent(scope, "order.paid", { id: "ord_pg_commit_after" })]);
+      });
+      expect(counter.trips - before).toBe(2);
+      expect(await nameOf(merchantId)).toBe("after the failure");
+      expect(await eventsOf("ord_pg_commit_after")).toHaveLength(1);
+
+      // Without a pgTransaction (Prisma's transaction, the pool), the closing write runs with the same check.
+      await expect(
+        transaction((tx) => closeWith(tx, { statement: RENAME, values: ["mer_nobody", "nobody"] }, "not renamed in transaction()")),
+      ).rejects.toThrow("not renamed in transaction()");
+      await expect(closeWith(getDb(), { statement: RENAME, values: ["mer_nobody", "nobody"] }, "not renamed on the pool")).rejects.toThrow(
+        "not renamed on the pool",
+      );
+    } finally {
+      counter.stop();
     }
   });
 
@@ -174,3 +236,22 @@ describe("pgTransaction", () => {
     expect(types.sort()).toEqual(["order.paid", "payment_intent.captured"]);
   });
 });
+
+/** Round trips written by this process: each Sync ends one of the extended protocol, each simple query is one. */
+function countTrips() {
+  const connection = pg.Connection.prototype as unknown as Record<"sync" | "query", (...args: unknown[]) => void>;
+  const [sync, query] = [connection.sync, connection.query];
+  const counter = {
+    trips: 0,
+    stop: () => Object.assign(connection, { sync, query }),
+  };
+  connection.sync = function (...args) {
+    counter.trips++;
+    return sync.apply(this, args);
+  };
+  connection.query = function (...args) {
+    counter.trips++;
+    return query.apply(this, args);
+  };
+  return counter;
+}
