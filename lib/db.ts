@@ -12,7 +12,7 @@ import { connectThroughBreaker, databaseState, logUnlessDatabaseDown } from "./d
 import { env, requireDatabaseUrl } from "./env";
 import { BusyError, InvariantViolation } from "./errors";
 import { globalSingleton } from "./global-singleton";
-import { BEGIN, beginPrepared, COMMIT, commitPrepared, runShaped, type Riders } from "./shaped-statement";
+import { BEGIN, beginPrepared, COMMIT, commitPrepared, DEADLINE, deadlinePrepared, runShaped, type Riders } from "./shaped-statement";
 
 /** A client domain functions run their queries on: the transaction they are part of, or the pool. */
 export type Db = Prisma.TransactionClient;
@@ -153,16 +153,21 @@ export function transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
  */
 export async function pgTransaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
   const slot: TransactionSlot = { client: await connectWithin(TRANSACTION_MAX_WAIT_MS), closed: false, deferred: [] };
+  const deadline = Date.now() + TRANSACTION_TIMEOUT_MS;
   const tx = statementsOnly(slot);
   const timeout = setTimeout(() => void endTransaction(slot, "ROLLBACK"), TRANSACTION_TIMEOUT_MS);
   try {
     // BEGIN prepared on the connection rides with the work's first statement: one round trip fewer. A connection's
-    // first transaction prepares it.
-    const folded = beginPrepared(slot.client!);
-    if (!folded) await slot.client!.query(BEGIN);
+    // first transaction prepares it, and the deadline a riding COMMIT's statement runs under (commitPgTransaction).
+    const client = slot.client!;
+    const folded = beginPrepared(client) && deadlinePrepared(client);
+    if (!folded) {
+      await client.query(BEGIN);
+      await client.query({ ...DEADLINE, values: [String(TRANSACTION_TIMEOUT_MS)] });
+    }
     slot.first = new FirstStatement(folded);
     const result = await work(tx);
-    await commitPgTransaction(slot, tx);
+    await commitPgTransaction(slot, tx, deadline);
     return result;
   } catch (err) {
     await endTransaction(slot, "ROLLBACK");
@@ -225,22 +230,28 @@ async function endTransaction(slot: TransactionSlot, command: "COMMIT" | "ROLLBA
 /**
  * A pgTransaction's COMMIT. The writes still deferred (and the closing write) run in a last statement, and COMMIT rides
  * with it when it is prepared on the connection (lib/shaped-statement.ts): one round trip for both. A last statement that
- * fails makes PostgreSQL skip the COMMIT: the transaction is rolled back and the error thrown.
+ * fails makes PostgreSQL skip the COMMIT: the transaction is rolled back and the error thrown. The time-out's ROLLBACK
+ * cannot come between them, so the statement runs under the time left (statement_timeout, `deadline`): past it, it
+ * fails and nothing commits, as the time-out would have had it.
  */
-async function commitPgTransaction(slot: TransactionSlot, tx: Db): Promise<void> {
+async function commitPgTransaction(slot: TransactionSlot, tx: Db, deadline: number): Promise<void> {
   const last = lastStatement(slot);
-  if (!last || slot.closed || !commitPrepared(slot.client!)) {
+  const client = slot.client!;
+  if (!last || slot.closed || !commitPrepared(client) || !deadlinePrepared(client)) {
     if (last) await runLast(last, (w) => sqlIn(tx).rows(w.statement, [...w.values]));
     return endTransaction(slot, "COMMIT");
   }
   slot.closed = true; // nothing else runs on it, the time-out's ROLLBACK neither
-  const client = slot.client!;
-  const commit = (w: PlannedWrite) => slot.first!.run((riders) => runShaped(client, w.statement, [...w.values], riders), true);
+  const deadlineMs = deadline - Date.now();
+  const commit = (w: PlannedWrite) =>
+    slot.first!.run((riders) => runShaped(client, w.statement, [...w.values], { ...riders, deadlineMs }), true);
   const failed = await runLast(last, async (w) => (await commit(w)).committed).then(
     (committed) => (committed === "COMMIT" ? undefined : new Error("The transaction was aborted: COMMIT rolled back.")),
-    (err: Error) => err,
+    (err: Error & { committed?: string }) => err,
   );
   if (!failed) return client.release();
+  // COMMIT answered, then the connection failed: committed. The connection is not reused.
+  if ((failed as { committed?: string }).committed === "COMMIT") return client.release(failed);
   // A failed last statement left the transaction aborted (a failed COMMIT ended it already: ROLLBACK only warns).
   const lost = await client.query("ROLLBACK").then(
     () => undefined,

@@ -12,7 +12,9 @@
 // Its COMMIT may ride with its last statement (`commit`) the same way: COMMIT prepared on the connection is bound and
 // executed after the statement, under its Sync. A statement that fails makes PostgreSQL skip the COMMIT, and the
 // transaction is left aborted for its caller's ROLLBACK; COMMIT's own answer (COMMIT, or ROLLBACK for a transaction
-// aborted earlier) is the statement's `committed`.
+// aborted earlier) is the statement's `committed`. A riding COMMIT's statement runs under the transaction's deadline
+// (`deadlineMs`): a prepared set_config of statement_timeout, local to the transaction, bound and executed ahead of it
+// under the same Sync, so that a last statement waiting on a lock past the deadline fails and COMMIT never runs.
 import pg from "pg";
 
 /** What pg's Result keeps of a RowDescription: the fields, their parsers, the empty row each row is copied from. */
@@ -58,10 +60,19 @@ export function commitPrepared(client: pg.PoolClient): boolean {
   return prepared(client, COMMIT.name);
 }
 
+/** The transaction's statement_timeout ($1: milliseconds, as text), prepared with BEGIN by a connection's first transaction. */
+export const DEADLINE = { name: "aps_deadline", text: "SELECT set_config('statement_timeout', $1, true)" };
+
+export function deadlinePrepared(client: pg.PoolClient): boolean {
+  return prepared(client, DEADLINE.name);
+}
+
 /** How a statement rides: with its transaction's BEGIN ahead of it, its COMMIT after it, or both (a one-statement transaction). */
 export interface Riders {
   begin?: boolean;
   commit?: boolean;
+  /** The statement_timeout (ms) it runs under, set ahead of it (DEADLINE, prepared on the connection). */
+  deadlineMs?: number;
 }
 
 const shapesByConnection = new WeakMap<object, Map<string, Shape>>();
@@ -79,13 +90,15 @@ const PgQuery = pg.Query as unknown as new (
 
 export class ShapedStatement extends PgQuery {
   private connection?: object;
-  /** BEGIN rides ahead of the statement; its CommandComplete is not the statement's. */
-  private beginPending: boolean;
+  /** Commands sent ahead of the statement (BEGIN, the deadline): their rows and completions are not the statement's. */
+  private leading: number;
   /** COMMIT rides after the statement; the CommandComplete after the statement's is COMMIT's. */
   private readonly commitAfter: boolean;
   private statementCompleted = false;
   /** COMMIT's answer when it rode: "COMMIT", or "ROLLBACK" for a transaction aborted earlier. */
   committed?: string;
+  private readonly begin: boolean;
+  private readonly deadlineMs?: number;
 
   constructor(
     config: { name: string; text: string; values: unknown[] },
@@ -93,15 +106,21 @@ export class ShapedStatement extends PgQuery {
     riders: Riders = {},
   ) {
     super(config, callback);
-    this.beginPending = riders.begin === true;
+    this.begin = riders.begin === true;
+    this.deadlineMs = riders.deadlineMs;
+    this.leading = (this.begin ? 1 : 0) + (this.deadlineMs === undefined ? 0 : 1);
     this.commitAfter = riders.commit === true;
   }
 
   /** pg's own preparation (parse when new to the connection, bind, execute, sync), without Describe once the shape is known. */
   prepare(connection: ConnectionInternals): void {
     this.connection = connection;
-    if (this.beginPending) {
+    if (this.begin) {
       connection.bind({ statement: BEGIN.name, values: [] });
+      connection.execute({});
+    }
+    if (this.deadlineMs !== undefined) {
+      connection.bind({ statement: DEADLINE.name, values: [String(Math.max(1, Math.round(this.deadlineMs)))] });
       connection.execute({});
     }
     const self = this as unknown as QueryInternals;
@@ -136,9 +155,15 @@ export class ShapedStatement extends PgQuery {
     }
   }
 
-  /** BEGIN's completion is passed over, COMMIT's kept; the statement's is pg's to handle. */
+  /** The leading commands' rows are passed over. */
+  handleDataRow(message: unknown): void {
+    if (this.leading > 0) return;
+    (pg.Query.prototype as unknown as { handleDataRow(m: unknown): void }).handleDataRow.call(this, message);
+  }
+
+  /** The leading commands' completions are passed over, COMMIT's kept; the statement's is pg's to handle. */
   handleCommandComplete(message: unknown, connection: unknown): void {
-    if (this.beginPending) return void (this.beginPending = false);
+    if (this.leading > 0) return void this.leading--;
     if (this.statementCompleted && this.commitAfter) return void (this.committed = (message as { text: string }).text);
     this.statementCompleted = true;
     const handle = (pg.Query.prototype as unknown as { handleCommandComplete(m: unknown, c: unknown): void }).handleCommandComplete;
@@ -172,7 +197,9 @@ export function runShaped(
   return new Promise((resolve, reject) => {
     const shaped: ShapedStatement = new ShapedStatement(
       config,
-      (err, result) => (err ? reject(err) : resolve(Object.assign(result, { committed: shaped.committed }))),
+      // A failure after COMMIT's answer (the connection lost before ReadyForQuery) still says it committed.
+      (err, result) =>
+        err ? reject(Object.assign(err, { committed: shaped.committed })) : resolve(Object.assign(result, { committed: shaped.committed })),
       riders,
     );
     queryable.query(shaped as never);

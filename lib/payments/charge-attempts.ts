@@ -51,7 +51,8 @@ const attempts = () => sqlOn(sidePool("attempts"));
  * the caller holds a lock under which only one request uses that key at a time, and reuses a key only after the
  * transaction of its last use rolled back. That attempt, left pending (or closed as never charged) for a PaymentIntent
  * that no longer exists, is adopted by the new PaymentIntent (`adopts`); the rail then answers the same charge key with
- * the charge it made.
+ * the charge it made. An adopted row keeps its own id: the `id` returned is the planned row's (recordAttempt returns
+ * the row's).
  */
 export function plannedAttempt(
   paymentIntentId: string,

@@ -6,7 +6,19 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { captureCheckout } from "../../lib/checkouts/capture-checkout";
 import { openCheckout } from "../../lib/checkouts/open-checkout";
-import { closeWith, deferWrites, getDb, pgTransaction, sql, sqlIn, statement, transaction, type Db } from "../../lib/db";
+import {
+  closeWith,
+  deferWrites,
+  getDb,
+  pgTransaction,
+  sql,
+  sqlIn,
+  statement,
+  transaction,
+  TRANSACTION_TIMEOUT_MS,
+  type Db,
+} from "../../lib/db";
+import { requireDatabaseUrl } from "../../lib/env";
 import { plannedEvent } from "../../lib/events/emit-event";
 import { createTestMerchant } from "../helpers/merchants";
 
@@ -220,6 +232,34 @@ describe("pgTransaction", () => {
       counter.stop();
     }
   });
+
+  it("the last statement, COMMIT riding with it, runs under the transaction's time-out: waiting on a lock past it fails, nothing commits", async () => {
+    const { merchantId } = await createTestMerchant("pgTransaction deadline");
+    await pgTransaction((tx) => sqlIn(tx).rows(TXID, [])); // the pool's next connection has BEGIN, COMMIT and the deadline prepared
+    const blocker = new pg.Client({ connectionString: requireDatabaseUrl() });
+    await blocker.connect();
+    await blocker.query("BEGIN");
+    await blocker.query("SELECT 1 FROM merchants WHERE id = $1 FOR UPDATE", [merchantId]);
+    const started = Date.now();
+    try {
+      await expect(
+        pgTransaction(async (tx) => {
+          await sqlIn(tx).rows(TXID, []);
+          await deferWrites(tx, [{ statement: NAME, values: [merchantId, "after the time-out"] }]); // waits for the blocker
+        }),
+      ).rejects.toThrow(/statement timeout/);
+      const waited = Date.now() - started;
+      expect(waited).toBeGreaterThan(TRANSACTION_TIMEOUT_MS - 1_000);
+      expect(waited).toBeLessThan(TRANSACTION_TIMEOUT_MS + 5_000);
+    } finally {
+      await blocker.query("ROLLBACK");
+      await blocker.end();
+    }
+    expect(await nameOf(merchantId)).toBe("pgTransaction deadline");
+    // The setting ended with the transaction: the connection's next one runs as usual.
+    await pgTransaction((tx) => deferWrites(tx, [{ statement: NAME, values: [merchantId, "next"] }]));
+    expect(await nameOf(merchantId)).toBe("next");
+  }, 30_000);
 
   it("runs the API capture of an open checkout: order paid, checkout complete, posting and events committed", async () => {
     const { merchantId } = await createTestMerchant("pgTransaction capture");
