@@ -31,7 +31,8 @@ function bound(value: unknown): { value: unknown; cast: string } {
   return { value, cast: "" };
 }
 
-function named(prefix: string, text: string): Statement {
+/** A statement named `<prefix>_<its text's hash>`: each shape is parsed once per connection. */
+export function named(prefix: string, text: string): Statement {
   return statement(`${prefix}_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`, text);
 }
 
@@ -181,6 +182,35 @@ export function takeReturned(row: Record<string, unknown>, before: readonly Plan
     if ("check" in write || !("returned" in write)) continue;
     takeRow(row, `r${i}.`, (write as ReturningWrite).returned)();
   }
+}
+
+/**
+ * insertRow's inserts as CTEs `g0, g1, ...` of another statement, each run only when that statement's CTE `gate`
+ * returned a row (`INSERT ... SELECT <the values> FROM gate`: PostgreSQL types each parameter by its column, as in
+ * VALUES). Their parameters are renumbered after the statement's own `$1..$offset`. A returning write's row comes back
+ * as columns `r<i>.<field>` of the statement's row (`columns`, for its SELECT list), taken by takeReturned; when the
+ * gate is empty they are null, and nothing was inserted. The CTEs must follow `gate` in the statement's WITH list.
+ */
+export function gatedInserts(
+  writes: readonly PlannedWrite[],
+  gate: string,
+  offset: number,
+): { ctes: string; columns: string; values: unknown[] } {
+  const values: unknown[] = [];
+  const ctes = writes.map((write, i) => {
+    const parts = /^INSERT INTO (\w+) \(([^)]*)\) VALUES \((.*)\) RETURNING (.*)$/s.exec(write.statement.text);
+    if (!parts) throw new Error(`gatedInserts: not an insertRow statement: ${write.statement.name}`);
+    const at = offset + values.length;
+    values.push(...write.values);
+    const [, table, columns, list, returned] = parts;
+    const renumbered = list.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + at}`);
+    return `g${i} AS (INSERT INTO ${table} (${columns}) SELECT ${renumbered} FROM ${gate} RETURNING ${returned})`;
+  });
+  const columns = writes.flatMap((write, i) => {
+    const returned = (write as ReturningWrite).returned;
+    return returned ? Object.keys(returned.fields).map((f) => `(SELECT "${f}" FROM g${i}) AS "r${i}.${f}"`) : [];
+  });
+  return { ctes: ctes.join(",\n"), columns: columns.join(", "), values };
 }
 
 /** Moves the columns `<prefix><field>` out of main's row into the planned transition's own row, handed over by the returned call. */

@@ -1,6 +1,6 @@
 // Opens a checkout with its PaymentIntent (requires_payment) and order (pending), in one transaction.
 // Catalog items ({ productId, quantity }) are priced from the merchant's products (price-items.ts).
-import { sqlIn, type Db } from "../db";
+import { sqlIn, type Db, type PlannedWrite } from "../db";
 import { NotFoundError, ValidationError } from "../errors";
 import { Prisma, type Checkout, type PaymentIntent } from "../generated/prisma/client";
 import { createId } from "../ids";
@@ -47,6 +47,36 @@ export async function openCheckoutRows<P extends boolean>(
   origin: CheckoutOrigin,
   withPaymentIntent: P,
 ): Promise<{ checkout: Checkout; paymentIntent: P extends true ? PaymentIntent : undefined }> {
+  const planned = await planCheckoutRows(tx, scope, input, origin);
+  let pi: PaymentIntent | undefined;
+  const piWrite = withPaymentIntent
+    ? returning(planned.paymentIntent, Prisma.PaymentIntentScalarFieldEnum, (row) => (pi = row as PaymentIntent))
+    : planned.paymentIntent;
+  const before = [piWrite, planned.order];
+  const opened = fuse(planned.checkout, before);
+  const [checkout] = await sqlIn(tx).rows<Checkout & Record<string, unknown>>(opened.statement, [...opened.values]);
+  takeReturned(checkout, before);
+  return { checkout, paymentIntent: pi as P extends true ? PaymentIntent : undefined };
+}
+
+/** What opening a checkout inserts, planned (each INSERT ends in RETURNING its row): its PaymentIntent, order and checkout. */
+export interface PlannedCheckoutRows {
+  paymentIntent: PlannedWrite;
+  order: PlannedWrite;
+  checkout: PlannedWrite;
+}
+
+/**
+ * The checks and prices of openCheckoutRows, and its three inserts planned, independent of one another: to run in one
+ * statement (openCheckoutRows), or inside another (x402's sale, lib/x402/settle-payment.ts). Without a customer or
+ * catalog items, it reads nothing.
+ */
+export async function planCheckoutRows(
+  tx: Db,
+  scope: Scope,
+  input: OpenCheckoutInput,
+  origin: CheckoutOrigin,
+): Promise<PlannedCheckoutRows> {
   const { source, paywall, sale } = origin;
   const expiresIn = input.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS;
   if (scope.livemode && expiresIn < LIVE_MIN_EXPIRES_IN_SECONDS) {
@@ -71,7 +101,7 @@ export async function openCheckoutRows<P extends boolean>(
   const now = new Date();
   const common = { ...inScope, amount, currency, customerId: input.customerId ?? null, createdAt: now, updatedAt: now };
 
-  // PaymentIntent, order and checkout in one statement (lib/sql-model.ts fuse): three independent inserts.
+  // Three independent inserts, run in one statement (lib/sql-model.ts fuse).
   const paymentIntent = plannedPaymentIntent(
     {
       ...common,
@@ -107,13 +137,5 @@ export async function openCheckoutRows<P extends boolean>(
     orderId: ids.order,
     expiresAt: new Date(now.getTime() + expiresIn * 1000),
   });
-  let pi: PaymentIntent | undefined;
-  const piWrite = withPaymentIntent
-    ? returning(paymentIntent, Prisma.PaymentIntentScalarFieldEnum, (row) => (pi = row as PaymentIntent))
-    : paymentIntent;
-  const before = [piWrite, order];
-  const opened = fuse(insert, before);
-  const [checkout] = await sqlIn(tx).rows<Checkout & Record<string, unknown>>(opened.statement, [...opened.values]);
-  takeReturned(checkout, before);
-  return { checkout, paymentIntent: pi as P extends true ? PaymentIntent : undefined };
+  return { paymentIntent, order, checkout: insert };
 }

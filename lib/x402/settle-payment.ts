@@ -11,15 +11,22 @@
 // - Test mode only: live mode settles on chain (settle-on-chain.ts); settleVerifiedPayment (settle.ts) picks.
 import { reopenApproved } from "../checkouts/await-approval";
 import { captureCheckout } from "../checkouts/capture-checkout";
-import { openCheckout, openCheckoutRows, type CheckoutOrigin } from "../checkouts/open-checkout";
+import {
+  openCheckout,
+  openCheckoutRows,
+  planCheckoutRows,
+  type CheckoutOrigin,
+  type PlannedCheckoutRows,
+} from "../checkouts/open-checkout";
 import type { OpenCheckoutInput } from "../checkouts/schemas";
 import { deferWrites, sqlIn, statement, type Db } from "../db";
 import type { Rail } from "../rails/rail";
-import type { ApprovalRequest, PaymentIntent } from "../generated/prisma/client";
+import { Prisma, type ApprovalRequest, type Checkout, type PaymentIntent } from "../generated/prisma/client";
 import type { SaleReads } from "../receipts/receipt-for";
 import { ACTIVE_KEY_TEXT, type ActiveKeyRow } from "../receipts/signing-key";
 import type { Scope } from "../scope";
 import type { SingleUseKind } from "../single-use";
+import { gatedInserts, named, returning, takeReturned } from "../sql-model";
 import { agentByWalletText, type AgentRow, type ApprovalRoute } from "../spending-policies/enforce";
 import { approvalGate, approvalPendingRefusal, recordApprovedPayment } from "./await-approval";
 import { claimKeyOf, readClaim } from "./chain-claims";
@@ -62,22 +69,47 @@ const CLAIM = statement(
  * before the insert that reads it. With a request, the claim waits for the approval gate (the rare case: a statement
  * each). The primary key still decides single use: the insert conflicts with a claim committed by anyone. Its fourth
  * part: the payer wallet's spending agent, which the capture's policy check reads (SpendingContext.walletAgent); its
- * fifth, the active signing key's row, which signs the sale's receipt (SaleReads, lib/receipts/receipt-for.ts).
+ * fifth, the active signing key's row, which signs the sale's receipt (SaleReads, lib/receipts/receipt-for.ts). A sale
+ * without catalog items also opens its checkout in it, when the claim is made (lockAndClaim).
  */
-const LOCK_AND_CLAIM = statement(
-  "x402_lock_and_claim",
-  `WITH held AS (SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked),
+const LOCK_AND_CLAIM = statement("x402_lock_and_claim", lockAndClaimText());
+
+/** LOCK_AND_CLAIM's text; `more`: CTEs after the claim's (which may read it) and columns after its own. */
+function lockAndClaimText(more = { ctes: "", columns: "" }): string {
+  return `WITH held AS (SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked),
         gated AS (SELECT EXISTS (SELECT 1 FROM approval_requests WHERE x402_authorization = $2) AS approval),
         claimed AS (
           INSERT INTO x402_authorizations (network, asset, payer, nonce, merchant_id, livemode, value, payload_hash, payment_identifier)
           SELECT $3::text, $4::text, $5::text, $6::text, $7::text, $8::boolean, $9::text, $10::text, $11::text
             FROM held, gated WHERE held.locked AND NOT gated.approval
-          ON CONFLICT DO NOTHING RETURNING nonce)
+          ON CONFLICT DO NOTHING RETURNING nonce)${more.ctes}
    SELECT held.locked, gated.approval, (SELECT nonce FROM claimed) IS NOT NULL AS claimed,
           (SELECT row_to_json(agent) FROM (${agentByWalletText("$8::boolean", "$5::text")}) agent) AS wallet_agent,
-          (SELECT row_to_json(k) FROM (${ACTIVE_KEY_TEXT}) k) AS signing_key
-     FROM held, gated`,
-);
+          (SELECT row_to_json(k) FROM (${ACTIVE_KEY_TEXT}) k) AS signing_key${more.columns}
+     FROM held, gated`;
+}
+
+type FirstRow = { locked: boolean; approval: boolean; claimed: boolean; wallet_agent: AgentRow | null; signing_key: ActiveKeyRow | null };
+
+/**
+ * The first statement, and with `opening` the sale's checkout (its PaymentIntent, order and checkout) inserted in it,
+ * only when the claim is made (gatedInserts): one round trip fewer. `opened`: their rows, when it was.
+ */
+async function lockAndClaim(tx: Db, values: unknown[], opening?: PlannedCheckoutRows): Promise<FirstRow & { opened?: OpenedCheckout }> {
+  if (!opening) return (await sqlIn(tx).rows<FirstRow>(LOCK_AND_CLAIM, values))[0];
+  let pi: PaymentIntent | undefined;
+  let checkout: Checkout | undefined;
+  const writes = [
+    returning(opening.paymentIntent, Prisma.PaymentIntentScalarFieldEnum, (row) => (pi = row as PaymentIntent)),
+    opening.order,
+    returning(opening.checkout, Prisma.CheckoutScalarFieldEnum, (row) => (checkout = row as Checkout)),
+  ];
+  const gated = gatedInserts(writes, "claimed", values.length);
+  const text = lockAndClaimText({ ctes: `,\n${gated.ctes}`, columns: `, ${gated.columns}` });
+  const [row] = await sqlIn(tx).rows<FirstRow & Record<string, unknown>>(named("x402_lock_claim_open", text), [...values, ...gated.values]);
+  takeReturned(row, writes);
+  return { ...row, opened: row.claimed && checkout && pi ? { checkout, pi } : undefined };
+}
 const CLAIM_PAID = statement(
   "x402_claim_paid",
   `UPDATE x402_authorizations SET payment_intent_id = $5 WHERE network = $1 AND asset = $2 AND payer = $3 AND nonce = $4`,
@@ -129,6 +161,8 @@ export async function captureSale(
     paymentIntentId?: string;
     approved?: ApprovalRequest;
     walletAgent?: AgentRow | null;
+    /** The sale's checkout, opened already in this transaction (the first statement's: lockAndClaim). */
+    opened?: OpenedCheckout;
     /** Given the PaymentIntent as the charge left it (CaptureHooks.charged). */
     charged?: (pi: PaymentIntent) => void;
   },
@@ -136,7 +170,7 @@ export async function captureSale(
   // Approved (await-approval.ts): the checkout parked for the request is the one charged, the threshold passed. Else
   // one opened now; with a PaymentIntent id made now, it is the capture's without a lock (CaptureHooks.opened).
   const fresh = !charge.approved && !charge.paymentIntentId;
-  const opened = fresh ? await openCheckoutRows(tx, merchant, ...saleCheckout(payment, sale), true) : undefined;
+  const opened = charge.opened ?? (fresh ? await openNow(tx, merchant, payment, sale) : undefined);
   const checkout =
     opened?.checkout ??
     (charge.approved
@@ -154,7 +188,7 @@ export async function captureSale(
     { paymentMethod: `x402:${payment.network.caip2}:${payment.payer}` },
     {
       chargeKey: charge.chargeKey,
-      opened: opened && { checkout: opened.checkout, pi: opened.paymentIntent },
+      opened,
       verifiedPayment: true,
       rail: charge.rail,
       charged: charge.charged,
@@ -167,6 +201,14 @@ export async function captureSale(
       },
     },
   );
+}
+
+/** A checkout this transaction opened, with its PaymentIntent: the capture's without a lock (CaptureHooks.opened). */
+type OpenedCheckout = { checkout: Checkout; pi: PaymentIntent };
+
+async function openNow(tx: Db, merchant: Scope, payment: CapturedPayment, sale: SaleOf): Promise<OpenedCheckout> {
+  const { checkout, paymentIntent } = await openCheckoutRows(tx, merchant, ...saleCheckout(payment, sale), true);
+  return { checkout, pi: paymentIntent };
 }
 
 /** The sale's checkout (one line, or the catalog items), open: captured at once, or parked while its approval waits. */
@@ -222,8 +264,9 @@ export async function settlePayment(
     identity.paymentIdentifier,
   ];
   const lockKey = `${SINGLE_USE_KIND}:${keyText}`;
-  type First = { locked: boolean; approval: boolean; claimed: boolean; wallet_agent: AgentRow | null; signing_key: ActiveKeyRow | null };
-  const [first] = await sqlIn(tx).rows<First>(LOCK_AND_CLAIM, [lockKey, sale.awaitApproval ? keyText : null, ...claimValues]);
+  // The sale's checkout, planned now (catalog items are priced from the products: opened later, as the capture reads them).
+  const opening = sale.items?.length ? undefined : await planCheckoutRows(tx, merchant, ...saleCheckout(payment, sale));
+  const first = await lockAndClaim(tx, [lockKey, sale.awaitApproval ? keyText : null, ...claimValues], opening);
   if (!first?.locked) return { ...nonceUsed(payment), busy: true }; // being settled right now
   // Human approval (await-approval.ts): waiting, declined or expired answers here, before the claim: the nonce stays unspent.
   const gate = first.approval ? await approvalGate(tx, merchant, keyText, payment, sale.paidResourceId ?? null) : null;
@@ -238,6 +281,7 @@ export async function settlePayment(
   let charged: PaymentIntent | undefined;
   const order = await captureSale(tx, merchant, payment, sale, {
     chargeKey: `x402:${keyText}`,
+    opened: first.opened,
     approved,
     walletAgent,
     charged: (pi) => (charged = pi),

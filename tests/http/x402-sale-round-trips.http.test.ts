@@ -1,0 +1,86 @@
+// A test-mode x402 sale's database round trips (docs/BENCHMARKS.md, "The sale's checkout in its first statement"),
+// counted by a proxy in front of PostgreSQL (scripts/lib/pg-round-trips.ts), with payments signed by the real x402
+// client. The authorization's lock, its claim and the sale's checkout (PaymentIntent, order, checkout) are one
+// statement (lib/x402/settle-payment.ts lockAndClaim); the checkout is inserted only when the claim is made, so a
+// payment sent again, or another payment of a used authorization, opens nothing.
+import { x402Client } from "@x402/core/client";
+import { ExactEvmScheme } from "@x402/evm";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { countRoundTrips, type RoundTripCounter } from "../../scripts/lib/pg-round-trips";
+import type { ServerProcess } from "../../scripts/lib/server-process";
+import { getDb } from "../../lib/db";
+import { call } from "../helpers/http";
+import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
+import { startTestServer } from "../helpers/server";
+
+let counter: RoundTripCounter;
+let server: ServerProcess;
+let seller: TestMerchant;
+let resourceId: string;
+const signer = new x402Client().register("eip155:84532", new ExactEvmScheme(privateKeyToAccount(generatePrivateKey())));
+
+beforeAll(async () => {
+  counter = await countRoundTrips(process.env.DATABASE_URL!);
+  // No wake-on-commit: the webhook sender's statements would land among the sale's (the cron tick sends instead).
+  [server, seller] = await Promise.all([
+    startTestServer({ DATABASE_URL: counter.url, WEBHOOK_WAKE_ON_COMMIT: "0" }),
+    createTestMerchant("x402 round trips"),
+  ]);
+  const created = await call("POST", "/v1/paid_resources", {
+    key: seller.testKey,
+    body: { name: "Counted", amount: 1, currency: "usd", content: { counted: true } },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  resourceId = created.body.id;
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await counter?.close();
+});
+
+/** A payment of the resource signed by the real client, as its PAYMENT-SIGNATURE header. */
+async function signedPayment(): Promise<string> {
+  const challenge = await fetch(`${server.url}/x402/r/${resourceId}`);
+  expect(challenge.status).toBe(402);
+  const required = JSON.parse(Buffer.from(challenge.headers.get("payment-required")!, "base64").toString("utf8"));
+  return Buffer.from(JSON.stringify(await signer.createPaymentPayload(required))).toString("base64");
+}
+
+/** The round trips of one paid request, its writes after the answer (the kept answer) included: counted once they stop. */
+async function paidRequest(payment: string) {
+  const before = counter.count();
+  const res = await fetch(`${server.url}/x402/r/${resourceId}`, { headers: { "PAYMENT-SIGNATURE": payment } });
+  const body = await res.text();
+  let last = -1;
+  while (counter.count() !== last) {
+    last = counter.count();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return { status: res.status, body, trips: last - before };
+}
+
+const checkoutsOf = (merchantId: string) => getDb().checkout.count({ where: { merchantId } });
+
+describe("a test-mode x402 sale's round trips", () => {
+  it("the door's read, the lock with the claim and the checkout, the charge, the capture, the answer with COMMIT, the kept answer: 6", async () => {
+    await paidRequest(await signedPayment()); // warm: the first use of each statement parses it
+    const payment = await signedPayment();
+    const paid = await paidRequest(payment);
+    expect(paid.status, paid.body).toBe(200);
+    expect(JSON.parse(paid.body)).toEqual({ counted: true });
+    expect(paid.trips).toBe(6);
+  });
+
+  it("the same payment sent again: its first answer, and no checkout opened", async () => {
+    const payment = await signedPayment();
+    const first = await paidRequest(payment);
+    expect(first.status, first.body).toBe(200);
+    const opened = await checkoutsOf(seller.merchantId);
+    const again = await paidRequest(payment);
+    expect(again.status, again.body).toBe(200);
+    expect(again.body).toBe(first.body);
+    expect(await checkoutsOf(seller.merchantId)).toBe(opened);
+  });
+});
