@@ -325,19 +325,21 @@ export function sqlIn(db: Db | PrismaClient): Sql {
     if (slot.closed) throw new Error("Transaction already closed: its connection was released (committed, rolled back or timed out).");
     return slot.first ? slot.first.run((riders) => run(sqlOn(client, riders))) : run(sqlOn(client));
   };
-  // The writes deferred so far run first, in the same statement.
-  const withDeferred = (s: Statement, values: unknown[]) => withWritesBefore({ statement: s, values }, slot.deferred.splice(0), "d");
+  // The writes deferred so far run first, in the same statement; those that must change a row, checked, in one of their own.
+  const withDeferred = async (s: Statement, values: unknown[]) => {
+    const checked = slot.deferred.some((w) => w.mustChange) ? checkedWrites(slot.deferred.splice(0)) : null;
+    if (checked) await runLast(checked, (w) => open((on) => on.rows(w.statement, [...w.values])));
+    return withWritesBefore({ statement: s, values }, slot.deferred.splice(0), "d");
+  };
   return {
-    rows: (s, values) =>
-      Promise.resolve().then(() => {
-        const w = withDeferred(s, values);
-        return open((on) => on.rows(w.statement, [...w.values]));
-      }),
-    count: (s, values) =>
-      Promise.resolve().then(() => {
-        const w = withDeferred(s, values);
-        return open((on) => on.count(w.statement, [...w.values]));
-      }),
+    rows: async (s, values) => {
+      const w = await withDeferred(s, values);
+      return open((on) => on.rows(w.statement, [...w.values]));
+    },
+    count: async (s, values) => {
+      const w = await withDeferred(s, values);
+      return open((on) => on.count(w.statement, [...w.values]));
+    },
   };
 }
 
@@ -363,6 +365,11 @@ export function statement(name: string, text: string): Statement {
 export interface PlannedWrite {
   readonly statement: Statement;
   readonly values: readonly unknown[];
+  /**
+   * A deferred write that must change a row (it ends in RETURNING): what is thrown when it changed none (an
+   * InvariantViolation, the whole transaction rolled back). Checked by the statement that runs it (checkedWrites).
+   */
+  readonly mustChange?: string;
 }
 
 /**
@@ -377,6 +384,8 @@ export async function deferWrites(db: Db | PrismaClient, writes: readonly Planne
     slot.deferred.push(...writes);
     return;
   }
+  const checked = checkedWrites([...writes]);
+  if (checked?.lost) return void (await runLast(checked, (w) => sqlIn(db).rows(w.statement, [...w.values])));
   const fused = withWritesBefore(writes[writes.length - 1], writes.slice(0, -1), "b");
   await sqlIn(db).count(fused.statement, [...fused.values]);
 }
@@ -415,9 +424,21 @@ function lastStatement(slot: TransactionSlot): { write: PlannedWrite; lost?: str
   const writes = slot.deferred.splice(0);
   const closing = slot.closing;
   slot.closing = undefined;
-  if (!closing) return writes.length ? { write: withWritesBefore({ statement: NOTHING, values: [] }, writes, "d") } : null;
-  const check = statement(`closing_write_${writes.length}`, `SELECT 1 / (SELECT count(*) FROM d${writes.length})::int AS written`);
-  return { write: withWritesBefore({ statement: check, values: [] }, [...writes, closing.write], "d"), lost: closing.lost };
+  return checkedWrites(closing ? [...writes, { ...closing.write, mustChange: closing.lost }] : writes);
+}
+
+/**
+ * `writes` in one statement, in order; when some must change a row (mustChange), it divides by the product of their
+ * row counts, so that one which changed none fails it (a division by zero, thrown by runLast as their `lost`).
+ */
+function checkedWrites(writes: PlannedWrite[]): { write: PlannedWrite; lost?: string } | null {
+  if (!writes.length) return null;
+  const checked = writes.flatMap((w, i) => (w.mustChange ? [i] : []));
+  if (!checked.length) return { write: withWritesBefore({ statement: NOTHING, values: [] }, writes, "d") };
+  const counts = checked.map((i) => `(SELECT count(*) FROM d${i})`).join(" * ");
+  const check = statement(`checked_writes_${checked.join("_")}`, `SELECT 1 / (${counts})::int AS written`);
+  const lost = checked.map((i) => writes[i].mustChange).join("; or ");
+  return { write: withWritesBefore({ statement: check, values: [] }, writes, "d"), lost };
 }
 
 /** Runs the last statement; a closing write that changed nothing is its `lost`. */

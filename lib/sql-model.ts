@@ -138,6 +138,30 @@ export function plannedTransition<S extends string, R = Record<string, unknown>>
 }
 
 /**
+ * A transition planned from the row as this transaction knows it, for a row no other transaction can change meanwhile
+ * (one it inserted, or holds locked, and has not changed since): the UPDATE as transition() runs it, deferred (deferWrites)
+ * and checked to move the row (mustChange), and the row as it will be, without a round trip. `changes`: plain values
+ * only (no increment, no Prisma null), so that the row is what the UPDATE writes.
+ */
+export function predictedTransition<S extends string, R extends { id: string }>(
+  entity: Entity<S>,
+  row: R,
+  to: S,
+  changes: Record<string, unknown> = {},
+): { write: PlannedWrite; row: R } {
+  const set = Object.fromEntries(Object.entries({ ...changes, status: to, updatedAt: new Date() }).filter(([, v]) => v !== undefined));
+  for (const [field, value] of Object.entries(set))
+    if (value !== null && typeof value === "object" && !(value instanceof Date) && ("increment" in value || isPrismaNull(value)))
+      throw new Error(`predictedTransition: ${entity.table}.${field} is not a plain value`);
+  const update = transitionRow(entity.table, entity.fields, row.id, fromStatesOf(entity.transitions, to), set);
+  return { write: { ...update, mustChange: `${entity.name} ${row.id} could not move to ${to}` }, row: { ...row, ...set } };
+}
+
+function isPrismaNull(value: object): boolean {
+  return value === Prisma.DbNull || value === Prisma.JsonNull || value === Prisma.AnyNull;
+}
+
+/**
  * The one transition of an entity (its table's row `id` moved to `to`, with `changes` and `updatedAt`), allowed by
  * its transition table and checked by the UPDATE itself: the row as it now is, or 409 naming the status it has.
  * `before`: other writes of the transaction, independent of this one, fused into its statement (fuse); a planned

@@ -6,14 +6,14 @@ import { deferWrites, type Db } from "../db";
 import type { Checkout, Order, PaymentIntent, Prisma } from "../generated/prisma/client";
 import { emitOrderEvent, plannedOrderEvent } from "../orders/emit-order-event";
 import { readOrder } from "../orders/read-order";
-import { plannedOrderTransition, transitionOrder } from "../orders/transitions";
+import { plannedOrderTransition, predictedOrderTransition, transitionOrder } from "../orders/transitions";
 import type { ChargeFollower } from "../payments/apply-charge-outcome";
 import { emitPaymentIntentEvent } from "../payments/emit-payment-intent-event";
 import { recoverPendingCharge, resolveProcessing } from "../payments/recover-charge";
 import { transitionPaymentIntent } from "../payments/transitions";
 import { FOREIGN_WALLET_METHOD, isCustomerWalletMethod } from "../rails/test-cards";
 import { readCheckout } from "./read-checkout";
-import { plannedCheckoutTransition, transitionCheckout } from "./transitions";
+import { plannedCheckoutTransition, predictedCheckoutTransition, transitionCheckout } from "./transitions";
 
 /** A charge of the checkout, as applied: paid, declined, or processing (the rail answers later). */
 export type AppliedCharge = { kind: "paid"; order: Order } | { kind: "declined"; reason: string } | { kind: "processing"; order: Order };
@@ -23,11 +23,21 @@ export interface CheckoutFollower extends ChargeFollower {
   order?: Order;
 }
 
-/** The checkout's part of a charge's outcome: paid -> order paid (by the PaymentIntent's payer), checkout complete. */
-export function checkoutFollower(checkout: Checkout): CheckoutFollower {
+/**
+ * The checkout's part of a charge's outcome: paid -> order paid (by the PaymentIntent's payer), checkout complete.
+ * `opened`: the order as this transaction inserted it, with `checkout` (CaptureHooks.opened): a capture's may be predicted.
+ */
+export function checkoutFollower(checkout: Checkout, opened?: Order): CheckoutFollower {
   const follower: CheckoutFollower = {
     // Order and checkout inside the PaymentIntent's statement (each checked); the event with the next (deferWrites).
-    plannedCapture(customerId) {
+    // Predicted (rows this transaction opened): all three deferred, each checked, nothing read back.
+    plannedCapture(customerId, predict) {
+      if (predict && opened) {
+        const paid = predictedOrderTransition(opened, "paid", { customerId });
+        follower.order = paid.row;
+        const writes = [paid.write, predictedCheckoutTransition(checkout, "complete").write];
+        return { writes, predicted: true, after: (tx) => deferWrites(tx, [plannedOrderEvent("order.paid", paid.row)]) };
+      }
       const paid = plannedOrderTransition(checkout.orderId, "paid", { customerId }, (order) => (follower.order = order));
       return {
         writes: [paid, plannedCheckoutTransition(checkout.id, "complete")],
@@ -56,7 +66,13 @@ export function checkoutFollower(checkout: Checkout): CheckoutFollower {
  * "customer_wallet"), the billing details given at capture, and the payer (the checkout's customer, or the
  * payee's own wallet that paid).
  */
-export async function checkoutAsOwner(tx: Db, checkout: Checkout, paymentMethod: string, billing?: { name?: string; country?: string }) {
+export async function checkoutAsOwner(
+  tx: Db,
+  checkout: Checkout,
+  paymentMethod: string,
+  billing?: { name?: string; country?: string },
+  openedOrder?: Order,
+) {
   const shownMethod = await paymentMethodShownToPayee(tx, checkout, paymentMethod);
   const changes: Prisma.PaymentIntentUpdateManyMutationInput = {
     paymentMethod: shownMethod,
@@ -64,7 +80,7 @@ export async function checkoutAsOwner(tx: Db, checkout: Checkout, paymentMethod:
     billingCountry: billing?.country ?? null,
   };
   const payer = checkout.customerId ?? (isCustomerWalletMethod(shownMethod) ? shownMethod : null);
-  return { changes, payer, follower: checkoutFollower(checkout) };
+  return { changes, payer, follower: checkoutFollower(checkout, openedOrder) };
 }
 
 async function paymentMethodShownToPayee(tx: Db, checkout: Checkout, paymentMethod: string): Promise<string> {

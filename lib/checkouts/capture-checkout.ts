@@ -5,7 +5,7 @@
 // processing) is asked about again, and refused while still undecided.
 import type { Db } from "../db";
 import { DomainError, PaymentDeclinedError } from "../errors";
-import type { Checkout, PaymentIntent } from "../generated/prisma/client";
+import type { Checkout, Order, PaymentIntent } from "../generated/prisma/client";
 import { serializeOrder } from "../orders/serialize";
 import { chargePayment } from "../payments/charge-payment";
 import { guarded, railFor } from "../rails";
@@ -53,9 +53,10 @@ export interface CaptureHooks {
   /**
    * The checkout this very transaction opened, with a PaymentIntent id it made (openCheckoutRows, lib/x402's sale): no
    * other transaction can see it before the commit, so there is nothing to lock, no earlier attempt of its
-   * PaymentIntent to recover, and its deadline is minutes away. One statement fewer than the lock's.
+   * PaymentIntent to recover, and its deadline is minutes away. One statement fewer than the lock's. With its order
+   * too, the capture is planned from the rows and deferred (ApplyOptions.known): one more.
    */
-  opened?: { checkout: Checkout; pi: PaymentIntent };
+  opened?: { checkout: Checkout; pi: PaymentIntent; order?: Order };
   /** Given the PaymentIntent as the charge left it (its transition's row), before the order is read: x402's sale signs its receipt from it. */
   charged?: (pi: PaymentIntent) => void;
 }
@@ -85,7 +86,7 @@ export async function captureCheckout(tx: Db, scope: Scope, id: string, input: C
     : await checkCapturable(tx, scope.livemode, input, hooks.walletOwner ?? scope);
 
   const billing = { name: input.billingName, country: input.billingCountry };
-  const owner = await checkoutAsOwner(tx, checkout, input.paymentMethod, billing);
+  const owner = await checkoutAsOwner(tx, checkout, input.paymentMethod, billing, hooks.opened?.order);
   const hold = hooks.spending
     ? await enforceSpendingPolicy(tx, hooks.spending, {
         merchantId: scope.merchantId,
@@ -102,6 +103,7 @@ export async function captureCheckout(tx: Db, scope: Scope, id: string, input: C
     chargeKey: hooks.chargeKey,
     afterRailCharge: hooks.afterRailCharge,
     authenticated: hooks.authenticated,
+    known: hooks.opened !== undefined,
   });
   hooks.charged?.(charged);
   const applied = await appliedCharge(tx, checkout, charged, owner.follower.order);

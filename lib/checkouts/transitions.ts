@@ -4,7 +4,7 @@
 // status changes.
 import type { Db } from "../db";
 import { Prisma, type Checkout } from "../generated/prisma/client";
-import { plannedTransition, transition, type PlannedTransition } from "../sql-model";
+import { plannedTransition, predictedTransition, transition, type PlannedTransition, type PlannedWrite } from "../sql-model";
 import type { TransitionTable } from "../state-machine";
 
 export const CHECKOUT_STATUSES = ["open", "pending_approval", "complete", "expired", "canceled", "failed"] as const;
@@ -33,4 +33,9 @@ export function transitionCheckout(tx: Db, id: string, to: CheckoutStatus, chang
 /** The same transition, planned to run fused before another write (lib/sql-model.ts transition's `before`). */
 export function plannedCheckoutTransition(id: string, to: CheckoutStatus): PlannedTransition {
   return plannedTransition(CHECKOUTS, id, to);
+}
+
+/** The same transition of a checkout this transaction knows unchanged (lib/sql-model.ts predictedTransition): deferred, and its row. */
+export function predictedCheckoutTransition(checkout: Checkout, to: CheckoutStatus): { write: PlannedWrite; row: Checkout } {
+  return predictedTransition<CheckoutStatus, Checkout>(CHECKOUTS, checkout, to);
 }

@@ -1,7 +1,7 @@
 // Order lifecycle. The one place an order's status changes.
 import type { Db } from "../db";
 import { Prisma, type Order } from "../generated/prisma/client";
-import { plannedTransition, transition, type PlannedTransition, type PlannedWrite } from "../sql-model";
+import { plannedTransition, predictedTransition, transition, type PlannedTransition, type PlannedWrite } from "../sql-model";
 import type { TransitionTable } from "../state-machine";
 
 export const ORDER_STATUSES = ["pending", "paid", "partially_refunded", "refunded", "canceled"] as const;
@@ -36,4 +36,9 @@ export function transitionOrder(
  */
 export function plannedOrderTransition(id: string, to: OrderStatus, changes: Changes, take: (order: Order) => void): PlannedTransition {
   return plannedTransition<OrderStatus, Order>(ORDERS, id, to, changes, take);
+}
+
+/** The same transition of an order this transaction knows unchanged (lib/sql-model.ts predictedTransition): deferred, and its row. */
+export function predictedOrderTransition(order: Order, to: OrderStatus, changes: Changes): { write: PlannedWrite; row: Order } {
+  return predictedTransition<OrderStatus, Order>(ORDERS, order, to, changes);
 }

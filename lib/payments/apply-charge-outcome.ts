@@ -10,7 +10,7 @@ import { isNonCustodialRail } from "../rails";
 import type { ChargeResult } from "../rails/rail";
 import { plannedAttemptFinish } from "./charge-attempts";
 import { plannedPaymentIntentEvent } from "./emit-payment-intent-event";
-import { transitionPaymentIntent } from "./transitions";
+import { predictedPaymentIntentTransition, transitionPaymentIntent } from "./transitions";
 
 /**
  * What the payment's owner writes with an outcome. Its events stand around the PaymentIntent's as
@@ -24,8 +24,19 @@ export interface ChargeFollower {
    * PaymentIntent's (one round trip fewer, each checked as its own), then `after` with the captured PaymentIntent
    * (its events). Used instead of `captured` when the payer is known before the statement.
    */
-  plannedCapture?(customerId: string | null): { writes: PlannedWrite[]; after(tx: Db, pi: PaymentIntent): Promise<void> };
+  plannedCapture?(customerId: string | null, predict?: boolean): CapturePlan;
   failed?(tx: Db, pi: PaymentIntent): Promise<void>;
+}
+
+/** A follower's writes with a capture (ChargeFollower.plannedCapture), and what it does once the PaymentIntent is captured. */
+export interface CapturePlan {
+  writes: PlannedWrite[];
+  after(tx: Db, pi: PaymentIntent): Promise<void>;
+  /**
+   * Asked to `predict`, the follower knew its rows unchanged: its writes are deferred ones, each checked to move its
+   * row (predictedTransition, lib/sql-model.ts), returning nothing to read.
+   */
+  predicted?: boolean;
 }
 
 export interface ApplyOptions {
@@ -38,6 +49,11 @@ export interface ApplyOptions {
   /** Who paid (a customer), recorded when the rail took the charge (captured or processing), not on a decline. */
   payer?: string | null;
   follower?: ChargeFollower;
+  /**
+   * The PaymentIntent as given is its row as this transaction wrote it, and no other transaction can change it (this
+   * one opened it): a capture is planned from it and deferred (predictedTransition), with no round trip of its own.
+   */
+  known?: boolean;
 }
 
 /**
@@ -61,8 +77,12 @@ export async function applyChargeOutcome(tx: Db, pi: PaymentIntent, outcome: Cha
     const settlement = outcome.settlement ? { settlement: outcome.settlement } : {};
     const changes = { ...taken, ...settlement, amountCaptured: pi.amount, capturedAt: new Date() };
     const payer = payerAfter(pi, changes);
-    const plan = payer !== undefined ? follower?.plannedCapture?.(payer) : undefined;
-    const captured = await transitionPaymentIntent(tx, pi.id, "captured", changes, [...attempt, ...(plan?.writes ?? [])]);
+    // A custodial rail's capture is the PaymentIntent's last move here (a non-custodial one's is settled next, by a read).
+    const predict = options.known === true && !isNonCustodialRail(options.rail);
+    const plan = payer !== undefined ? follower?.plannedCapture?.(payer, predict) : undefined;
+    const captured = plan?.predicted
+      ? await capturePredicted(tx, pi, changes, [...attempt, ...plan.writes])
+      : await transitionPaymentIntent(tx, pi.id, "captured", changes, [...attempt, ...(plan?.writes ?? [])]);
     await (plan ? plan.after(tx, captured) : follower?.captured?.(tx, captured));
     const posting = plannedPosting(capturePosting(captured, captured.id, captured.currency, captured.amountCaptured));
     await deferWrites(tx, [...posting.writes, plannedPaymentIntentEvent("payment_intent.captured", captured)]);
@@ -77,6 +97,13 @@ export async function applyChargeOutcome(tx: Db, pi: PaymentIntent, outcome: Cha
   await deferWrites(tx, [plannedPaymentIntentEvent("payment_intent.failed", failed)]);
   await follower?.failed?.(tx, failed);
   return failed;
+}
+
+/** The capture planned from the PaymentIntent as this transaction knows it, deferred with `writes`: its row as it will be. */
+async function capturePredicted(tx: Db, pi: PaymentIntent, changes: Prisma.PaymentIntentUpdateManyMutationInput, writes: PlannedWrite[]) {
+  const captured = predictedPaymentIntentTransition(pi, "captured", changes);
+  await deferWrites(tx, [captured.write, ...writes]);
+  return captured.row;
 }
 
 /** The customer the PaymentIntent will record with `changes`; undefined when not a plain value (known only after the UPDATE). */

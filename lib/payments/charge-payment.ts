@@ -50,6 +50,6 @@ export async function chargePayment(tx: Db, pi: PaymentIntent, request: ChargeRe
   });
   if (!outcome) throw chargeAlreadyMade(pi.id, attempt.chargeKey); // its adoption did not take: nothing charged
   request.afterRailCharge?.();
-  const { changes, payer, follower } = request;
-  return applyChargeOutcome(tx, pi, outcome, { rail: rail.name, chargeKey: attempt.chargeKey, changes, payer, follower });
+  const { changes, payer, follower, known } = request;
+  return applyChargeOutcome(tx, pi, outcome, { rail: rail.name, chargeKey: attempt.chargeKey, changes, payer, follower, known });
 }

@@ -1,7 +1,7 @@
 // PaymentIntent lifecycle (docs/payments.md "Objects and statuses"). The one place a PaymentIntent's status changes.
 import type { Db } from "../db";
 import { Prisma, type PaymentIntent } from "../generated/prisma/client";
-import { transition, type PlannedWrite } from "../sql-model";
+import { predictedTransition, transition, type PlannedWrite } from "../sql-model";
 import type { TransitionTable } from "../state-machine";
 
 export const PAYMENT_INTENT_STATUSES = [
@@ -50,4 +50,16 @@ export function transitionPaymentIntent(
   before: readonly PlannedWrite[] = [],
 ): Promise<PaymentIntent> {
   return transition<PaymentIntent, PaymentIntentStatus>(tx, PAYMENT_INTENTS, id, to, changes, before);
+}
+
+/**
+ * The same transition of a PaymentIntent this transaction knows unchanged (lib/sql-model.ts predictedTransition):
+ * deferred, and its row.
+ */
+export function predictedPaymentIntentTransition(
+  pi: PaymentIntent,
+  to: PaymentIntentStatus,
+  changes: Changes = {},
+): { write: PlannedWrite; row: PaymentIntent } {
+  return predictedTransition<PaymentIntentStatus, PaymentIntent>(PAYMENT_INTENTS, pi, to, changes);
 }

@@ -21,7 +21,7 @@ import {
 import type { OpenCheckoutInput } from "../checkouts/schemas";
 import { deferWrites, sqlIn, statement, type Db } from "../db";
 import type { Rail } from "../rails/rail";
-import { Prisma, type ApprovalRequest, type Checkout, type PaymentIntent } from "../generated/prisma/client";
+import { Prisma, type ApprovalRequest, type Checkout, type Order, type PaymentIntent } from "../generated/prisma/client";
 import type { SaleReads } from "../receipts/receipt-for";
 import { ACTIVE_KEY_TEXT, type ActiveKeyRow } from "../receipts/signing-key";
 import type { Scope } from "../scope";
@@ -98,17 +98,18 @@ type FirstRow = { locked: boolean; approval: boolean; claimed: boolean; wallet_a
 async function lockAndClaim(tx: Db, values: unknown[], opening?: PlannedCheckoutRows): Promise<FirstRow & { opened?: OpenedCheckout }> {
   if (!opening) return (await sqlIn(tx).rows<FirstRow>(LOCK_AND_CLAIM, values))[0];
   let pi: PaymentIntent | undefined;
+  let order: Order | undefined;
   let checkout: Checkout | undefined;
   const writes = [
     returning(opening.paymentIntent, Prisma.PaymentIntentScalarFieldEnum, (row) => (pi = row as PaymentIntent)),
-    opening.order,
+    returning(opening.order, Prisma.OrderScalarFieldEnum, (row) => (order = row as Order)),
     returning(opening.checkout, Prisma.CheckoutScalarFieldEnum, (row) => (checkout = row as Checkout)),
   ];
   const gated = gatedInserts(writes, "claimed", values.length);
   const text = lockAndClaimText({ ctes: `,\n${gated.ctes}`, columns: `, ${gated.columns}` });
   const [row] = await sqlIn(tx).rows<FirstRow & Record<string, unknown>>(named("x402_lock_claim_open", text), [...values, ...gated.values]);
   takeReturned(row, writes);
-  return { ...row, opened: row.claimed && checkout && pi ? { checkout, pi } : undefined };
+  return { ...row, opened: row.claimed && checkout && pi ? { checkout, pi, order } : undefined };
 }
 const CLAIM_PAID = statement(
   "x402_claim_paid",
@@ -204,7 +205,7 @@ export async function captureSale(
 }
 
 /** A checkout this transaction opened, with its PaymentIntent: the capture's without a lock (CaptureHooks.opened). */
-type OpenedCheckout = { checkout: Checkout; pi: PaymentIntent };
+type OpenedCheckout = { checkout: Checkout; pi: PaymentIntent; order?: Order };
 
 async function openNow(tx: Db, merchant: Scope, payment: CapturedPayment, sale: SaleOf): Promise<OpenedCheckout> {
   const { checkout, paymentIntent } = await openCheckoutRows(tx, merchant, ...saleCheckout(payment, sale), true);

@@ -261,6 +261,53 @@ describe("pgTransaction", () => {
     expect(await nameOf(merchantId)).toBe("next");
   }, 30_000);
 
+  it("deferred writes that must change a row are checked where they run: the last statement, a later one, or at once", async () => {
+    const { merchantId } = await createTestMerchant("pgTransaction checked writes");
+    const scope = { merchantId, livemode: false };
+    const RENAME = statement("test_merchant_rename_checked", "UPDATE merchants SET name = $2 WHERE id = $1 RETURNING 1");
+    const rename = (id: string, name: string, mustChange: string) => ({ statement: RENAME, values: [id, name], mustChange });
+
+    // Deferred to the last statement: one that changes nothing fails it with its message (any of them: both named), and nothing commits.
+    await expect(
+      pgTransaction(async (tx) => {
+        await sqlIn(tx).count(NAME, [merchantId, "never committed"]);
+        await deferWrites(tx, [rename(merchantId, "renamed", "the merchant was not renamed")]);
+        await deferWrites(tx, [plannedEvent(scope, "order.paid", { id: "ord_pg_checked_lost" })]);
+        await deferWrites(tx, [rename("mer_nobody", "nobody", "nobody was renamed")]);
+      }),
+    ).rejects.toThrow("the merchant was not renamed; or nobody was renamed");
+    expect(await nameOf(merchantId)).toBe("pgTransaction checked writes");
+    expect(await eventsOf("ord_pg_checked_lost")).toEqual([]);
+
+    // Followed by another statement: run and checked before it, so that it sees them; the rest rides with COMMIT.
+    const seen = await pgTransaction(async (tx) => {
+      await deferWrites(tx, [rename(merchantId, "renamed", "the merchant was not renamed")]);
+      await deferWrites(tx, [plannedEvent(scope, "order.paid", { id: "ord_pg_checked_kept" })]);
+      const NAME_OF = statement("test_merchant_name_of", "SELECT name FROM merchants WHERE id = $1");
+      const [row] = await sqlIn(tx).rows<{ name: string }>(NAME_OF, [merchantId]);
+      await closeWith(tx, { statement: RENAME, values: [merchantId, "closed"] }, "not closed");
+      return row.name;
+    });
+    expect(seen).toBe("renamed");
+    expect(await nameOf(merchantId)).toBe("closed");
+    expect(await eventsOf("ord_pg_checked_kept")).toHaveLength(1);
+    await expect(
+      pgTransaction(async (tx) => {
+        await deferWrites(tx, [rename("mer_nobody", "nobody", "nobody was renamed")]);
+        await sqlIn(tx).rows(TXID, []);
+        throw new Error("not reached: the statement before this one failed");
+      }),
+    ).rejects.toThrow("nobody was renamed");
+
+    // In Prisma's transaction (before its commit) and on the pool (at once): the same check.
+    await expect(transaction((tx) => deferWrites(tx, [rename("mer_nobody", "nobody", "not in transaction()")]))).rejects.toThrow(
+      "not in transaction()",
+    );
+    await expect(deferWrites(getDb(), [rename("mer_nobody", "nobody", "not on the pool")])).rejects.toThrow("not on the pool");
+    await deferWrites(getDb(), [rename(merchantId, "on the pool", "not renamed on the pool")]);
+    expect(await nameOf(merchantId)).toBe("on the pool");
+  });
+
   it("runs the API capture of an open checkout: order paid, checkout complete, posting and events committed", async () => {
     const { merchantId } = await createTestMerchant("pgTransaction capture");
     const scope = { merchantId, livemode: false };

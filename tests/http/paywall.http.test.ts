@@ -472,7 +472,7 @@ describe("POST /v1/paywall/pay (the payer's own key)", () => {
 
     const retry = await pay(payer.testKey, body, { "Idempotency-Key": key }, second.url);
     expect(retry.status).toBe(201);
-    expect(retry.body).toMatchObject({ paymentIntentId: row.id, status: "captured" });
+    expect(retry.body).toMatchObject({ paymentIntentId: row.id, status: CAPTURED_OR_SETTLED });
     expect(await railChargesFor(row.id)).toBe(1);
     expect((await verify(m.testKey, { ...terms(), paymentIntentId: row.id })).body.valid).toBe(true);
   });
