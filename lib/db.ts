@@ -325,7 +325,8 @@ export function sqlIn(db: Db | PrismaClient): Sql {
     if (slot.closed) throw new Error("Transaction already closed: its connection was released (committed, rolled back or timed out).");
     return slot.first ? slot.first.run((riders) => run(sqlOn(client, riders))) : run(sqlOn(client));
   };
-  // The writes deferred so far run first, in the same statement; those that must change a row, checked, in one of their own.
+  // The writes deferred so far run first, in the same statement; when one of them must change a row, all of them run
+  // first in a checked statement of their own (checkedWrites), so that this one sees them.
   const withDeferred = async (s: Statement, values: unknown[]) => {
     const checked = slot.deferred.some((w) => w.mustChange) ? checkedWrites(slot.deferred.splice(0)) : null;
     if (checked) await runLast(checked, (w) => open((on) => on.rows(w.statement, [...w.values])));
@@ -375,7 +376,9 @@ export interface PlannedWrite {
 /**
  * Writes that must commit with the transaction but that nothing in it reads afterwards (a ledger posting, outbox
  * events): they run fused into the transaction's next statement through sqlIn (withWritesBefore), or just before
- * its commit, one round trip fewer each. On the pool or a transaction this process did not begin: at once.
+ * its commit, one round trip fewer each. Once one of them must change a row (mustChange: a predicted transition), the
+ * pending writes run checked, in a statement of their own, before any later statement (which may read them), or with
+ * the last. On the pool or a transaction this process did not begin: at once.
  */
 export async function deferWrites(db: Db | PrismaClient, writes: readonly PlannedWrite[]): Promise<void> {
   if (writes.length === 0) return;
@@ -428,15 +431,15 @@ function lastStatement(slot: TransactionSlot): { write: PlannedWrite; lost?: str
 }
 
 /**
- * `writes` in one statement, in order; when some must change a row (mustChange), it divides by the product of their
- * row counts, so that one which changed none fails it (a division by zero, thrown by runLast as their `lost`).
+ * `writes` in one statement, in order; when some must change a row (mustChange), it divides by the sign of the least
+ * of their row counts, so that one which changed none fails it (a division by zero, thrown by runLast as their `lost`).
  */
 function checkedWrites(writes: PlannedWrite[]): { write: PlannedWrite; lost?: string } | null {
   if (!writes.length) return null;
   const checked = writes.flatMap((w, i) => (w.mustChange ? [i] : []));
   if (!checked.length) return { write: withWritesBefore({ statement: NOTHING, values: [] }, writes, "d") };
-  const counts = checked.map((i) => `(SELECT count(*) FROM d${i})`).join(" * ");
-  const check = statement(`checked_writes_${checked.join("_")}`, `SELECT 1 / (${counts})::int AS written`);
+  const counts = checked.map((i) => `(SELECT count(*) FROM d${i})`).join(", ");
+  const check = statement(`checked_writes_${checked.join("_")}`, `SELECT 1 / sign(least(${counts}))::int AS written`);
   const lost = checked.map((i) => writes[i].mustChange).join("; or ");
   return { write: withWritesBefore({ statement: check, values: [] }, writes, "d"), lost };
 }

@@ -140,25 +140,33 @@ export function plannedTransition<S extends string, R = Record<string, unknown>>
 /**
  * A transition planned from the row as this transaction knows it, for a row no other transaction can change meanwhile
  * (one it inserted, or holds locked, and has not changed since): the UPDATE as transition() runs it, deferred (deferWrites)
- * and checked to move the row (mustChange), and the row as it will be, without a round trip. `changes`: plain values
- * only (no increment, no Prisma null), so that the row is what the UPDATE writes.
+ * and checked to move the row (mustChange), and the row as it will be, without a round trip. A status the table does
+ * not allow to move to `to` is refused at once, with transition()'s 409. `changes`: plain values only (no Prisma
+ * update operation, no Prisma null), so that the row is what the UPDATE writes; a jsonb value comes back from the
+ * database with its keys in jsonb's order, not the object's.
  */
-export function predictedTransition<S extends string, R extends { id: string }>(
+export function predictedTransition<S extends string, R extends { id: string; status: string }>(
   entity: Entity<S>,
   row: R,
   to: S,
   changes: Record<string, unknown> = {},
 ): { write: PlannedWrite; row: R } {
+  const from = fromStatesOf(entity.transitions, to);
+  if (!from.includes(row.status as S)) throw transitionConflict(entity.name, row.id, row.status, to);
   const set = Object.fromEntries(Object.entries({ ...changes, status: to, updatedAt: new Date() }).filter(([, v]) => v !== undefined));
   for (const [field, value] of Object.entries(set))
-    if (value !== null && typeof value === "object" && !(value instanceof Date) && ("increment" in value || isPrismaNull(value)))
-      throw new Error(`predictedTransition: ${entity.table}.${field} is not a plain value`);
-  const update = transitionRow(entity.table, entity.fields, row.id, fromStatesOf(entity.transitions, to), set);
+    if (isOperationOrPrismaNull(value)) throw new Error(`predictedTransition: ${entity.table}.${field} is not a plain value`);
+  const update = transitionRow(entity.table, entity.fields, row.id, from, set);
   return { write: { ...update, mustChange: `${entity.name} ${row.id} could not move to ${to}` }, row: { ...row, ...set } };
 }
 
-function isPrismaNull(value: object): boolean {
-  return value === Prisma.DbNull || value === Prisma.JsonNull || value === Prisma.AnyNull;
+const UPDATE_OPERATIONS = new Set(["set", "increment", "decrement", "multiply", "divide", "push", "unset"]);
+
+function isOperationOrPrismaNull(value: unknown): boolean {
+  if (value === null || typeof value !== "object" || value instanceof Date) return false;
+  if (value === Prisma.DbNull || value === Prisma.JsonNull || value === Prisma.AnyNull) return true;
+  const keys = Object.keys(value);
+  return keys.length === 1 && UPDATE_OPERATIONS.has(keys[0]);
 }
 
 /**

@@ -57,7 +57,10 @@ export interface CaptureHooks {
    * too, the capture is planned from the rows and deferred (ApplyOptions.known): one more.
    */
   opened?: { checkout: Checkout; pi: PaymentIntent; order?: Order };
-  /** Given the PaymentIntent as the charge left it (its transition's row), before the order is read: x402's sale signs its receipt from it. */
+  /**
+   * Given the PaymentIntent as the charge left it (its transition's row, or the predicted one), before the order is
+   * read: x402's sale signs its receipt from it.
+   */
   charged?: (pi: PaymentIntent) => void;
 }
 

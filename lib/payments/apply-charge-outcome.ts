@@ -21,8 +21,9 @@ export interface ChargeFollower {
   captured?(tx: Db, pi: PaymentIntent): Promise<void>;
   /**
    * `captured` planned ahead, given the payer the PaymentIntent will record: its transitions run fused into the
-   * PaymentIntent's (one round trip fewer, each checked as its own), then `after` with the captured PaymentIntent
-   * (its events). Used instead of `captured` when the payer is known before the statement.
+   * PaymentIntent's (one round trip fewer, each checked as its own), or deferred with it when asked to `predict` and
+   * able to (CapturePlan.predicted), then `after` with the captured PaymentIntent (its events). Used instead of
+   * `captured` when the payer is known before the statement.
    */
   plannedCapture?(customerId: string | null, predict?: boolean): CapturePlan;
   failed?(tx: Db, pi: PaymentIntent): Promise<void>;
@@ -34,7 +35,7 @@ export interface CapturePlan {
   after(tx: Db, pi: PaymentIntent): Promise<void>;
   /**
    * Asked to `predict`, the follower knew its rows unchanged: its writes are deferred ones, each checked to move its
-   * row (predictedTransition, lib/sql-model.ts), returning nothing to read.
+   * row (predictedTransition, lib/sql-model.ts), and its rows are the predicted ones (nothing is read back).
    */
   predicted?: boolean;
 }
@@ -51,7 +52,8 @@ export interface ApplyOptions {
   follower?: ChargeFollower;
   /**
    * The PaymentIntent as given is its row as this transaction wrote it, and no other transaction can change it (this
-   * one opened it): a capture is planned from it and deferred (predictedTransition), with no round trip of its own.
+   * one opened it): a capture on a custodial rail, whose follower can predict its own rows too, is planned from it and
+   * deferred (predictedTransition), with no round trip of its own.
    */
   known?: boolean;
 }
@@ -63,8 +65,9 @@ export interface ApplyOptions {
  */
 export async function applyChargeOutcome(tx: Db, pi: PaymentIntent, outcome: ChargeResult, options: ApplyOptions): Promise<PaymentIntent> {
   const { follower } = options;
-  // Round trips (lib/db.ts): the attempt's outcome is written in the PaymentIntent's transition statement; events
-  // and postings, which nothing in the transaction reads, with its next statement (deferWrites), in this order.
+  // Round trips (lib/db.ts): the attempt's outcome is written in the PaymentIntent's transition statement (predicted:
+  // deferred with it); events and postings, which nothing in the transaction reads, with its next statement
+  // (deferWrites), in this order.
   const attempt = options.chargeKey ? [plannedAttemptFinish(options.chargeKey, outcome)] : [];
   const recorded = { ...options.changes, rail: options.rail, railChargeId: outcome.chargeId };
   const taken = options.payer === undefined ? recorded : { ...recorded, customerId: options.payer };

@@ -111,6 +111,7 @@ async function lockAndClaim(tx: Db, values: unknown[], opening?: PlannedCheckout
   takeReturned(row, writes);
   return { ...row, opened: row.claimed && checkout && pi ? { checkout, pi, order } : undefined };
 }
+
 const CLAIM_PAID = statement(
   "x402_claim_paid",
   `UPDATE x402_authorizations SET payment_intent_id = $5 WHERE network = $1 AND asset = $2 AND payer = $3 AND nonce = $4`,

@@ -4,9 +4,9 @@ import { describe, expect, it } from "vitest";
 import { deferWrites, getDb, sqlIn, statement, transaction, type Db } from "../../lib/db";
 import { Prisma } from "../../lib/generated/prisma/client";
 import { openCheckout } from "../../lib/checkouts/open-checkout";
-import { plannedCheckoutTransition } from "../../lib/checkouts/transitions";
+import { plannedCheckoutTransition, predictedCheckoutTransition } from "../../lib/checkouts/transitions";
 import { plannedEvent } from "../../lib/events/emit-event";
-import { transitionOrder } from "../../lib/orders/transitions";
+import { predictedOrderTransition, transitionOrder } from "../../lib/orders/transitions";
 import { columnOf, selectList } from "../../lib/sql-model";
 import { createTestMerchant } from "../helpers/merchants";
 
@@ -128,5 +128,34 @@ describe("statements in a Prisma transaction", () => {
     expect(await eventsOf("ord_deferred")).toEqual([]);
     await deferWrites(getDb(), [plannedEvent(scope, "order.paid", { id: "ord_at_once" })]);
     expect(await eventsOf("ord_at_once")).toHaveLength(1);
+  });
+
+  it("predicted transitions: the row predicted is the row written; a status that cannot move is 409 at once; a row moved meanwhile fails the commit", async () => {
+    const { merchantId } = await createTestMerchant("predicted transitions");
+    const scope = { merchantId, livemode: false };
+    const opened = await transaction((tx) => openCheckout(tx, scope, { amount: 700, currency: "USD" }, { source: "api" }));
+    const orderRow = () => getDb().order.findUniqueOrThrow({ where: { id: opened.orderId } });
+    const eventsOf = (objectId: string) => getDb().event.findMany({ where: { objectId } });
+
+    const predicted = await transaction(async (tx) => {
+      const moved = predictedOrderTransition(await orderRow(), "paid", { customerId: null });
+      await deferWrites(tx, [moved.write, plannedEvent(scope, "order.paid", { id: opened.orderId })]);
+      return moved.row;
+    });
+    expect(await orderRow()).toEqual(predicted);
+
+    const checkout = await getDb().checkout.findUniqueOrThrow({ where: { id: opened.id } });
+    expect(() => predictedCheckoutTransition({ ...checkout, status: "expired" }, "complete")).toThrow(
+      /checkout .* cannot move from 'expired' to 'complete'/,
+    );
+    // Planned from a row that another transaction moved since: nothing of the transaction commits.
+    await expect(
+      transaction(async (tx) => {
+        await deferWrites(tx, [plannedEvent(scope, "order.paid", { id: "ord_predicted_lost" })]);
+        await deferWrites(tx, [predictedCheckoutTransition(checkout, "complete").write]);
+        await getDb().checkout.update({ where: { id: opened.id }, data: { status: "canceled" } });
+      }),
+    ).rejects.toThrow(/checkout .* could not move to complete/);
+    expect(await eventsOf("ord_predicted_lost")).toEqual([]);
   });
 });

@@ -84,12 +84,15 @@ describe("a test-mode x402 sale's round trips", () => {
       orderBy: { createdAt: "desc" },
       take: 1,
     });
-    expect(latest.status).toBe("captured");
     const events = await getDb().event.findMany({ where: { objectId: { in: [latest.id, latest.orderId!] } } });
-    const data = (type: string) => (events.find((e) => e.type === type)?.data as { object: unknown }).object;
+    const data = (type: string) => (events.find((e) => e.type === type)?.data as { object: Record<string, unknown> }).object;
     const pi = await call("GET", `/v1/payment_intents/${latest.id}`, { key: seller.testKey });
     const order = await call("GET", `/v1/orders/${latest.orderId}`, { key: seller.testKey });
-    expect(data("payment_intent.captured")).toEqual(pi.body);
+    // Another test file's tick may have settled it since (test mode settles at once): only what settling moves may differ.
+    const { status, settledAt, ...captured } = data("payment_intent.captured");
+    expect([status, settledAt]).toEqual(["captured", null]);
+    expect(pi.body).toEqual({ ...captured, status: pi.body.status, settledAt: pi.body.settledAt });
+    expect(["captured", "settled"]).toContain(pi.body.status);
     expect(data("order.paid")).toEqual(order.body);
     expect(order.body.status).toBe("paid");
     expect((await getDb().checkout.findUniqueOrThrow({ where: { id: latest.checkoutId! } })).status).toBe("complete");
