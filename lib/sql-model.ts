@@ -36,8 +36,13 @@ export function named(prefix: string, text: string): Statement {
   return statement(`${prefix}_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`, text);
 }
 
+/** A planned insert (insertRow), with the parts of its text that gatedInserts rebuilds it from. */
+export interface PlannedInsert extends PlannedWrite {
+  readonly insert: { table: string; columns: string; placeholders: string; returning: string };
+}
+
 /** INSERT of `data`'s fields (undefined ones left to their defaults) RETURNING the whole row. */
-export function insertRow(table: string, fields: ModelFields, data: Record<string, unknown>): { statement: Statement; values: unknown[] } {
+export function insertRow(table: string, fields: ModelFields, data: Record<string, unknown>): PlannedInsert & { values: unknown[] } {
   const columns: string[] = [];
   const placeholders: string[] = [];
   const values: unknown[] = [];
@@ -49,8 +54,9 @@ export function insertRow(table: string, fields: ModelFields, data: Record<strin
     columns.push(columnOf(field));
     placeholders.push(`$${values.length}${b.cast}`);
   }
-  const text = `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${placeholders.join(", ")}) RETURNING ${selectList(fields)}`;
-  return { statement: named(`ins_${table}`, text), values };
+  const insert = { table, columns: columns.join(", "), placeholders: placeholders.join(", "), returning: selectList(fields) };
+  const text = `INSERT INTO ${table} (${insert.columns}) VALUES (${insert.placeholders}) RETURNING ${insert.returning}`;
+  return { statement: named(`ins_${table}`, text), values, insert };
 }
 
 /**
@@ -204,7 +210,11 @@ export interface ReturningWrite extends PlannedWrite {
 }
 
 /** `write` asking for its row back when fused (fuse): handed to `take` by takeReturned. */
-export function returning(write: PlannedWrite, fields: ModelFields, take: (row: Record<string, unknown>) => void): ReturningWrite {
+export function returning<W extends PlannedWrite>(
+  write: W,
+  fields: ModelFields,
+  take: (row: Record<string, unknown>) => void,
+): W & ReturningWrite {
   return { ...write, returned: { fields, take } };
 }
 
@@ -217,29 +227,27 @@ export function takeReturned(row: Record<string, unknown>, before: readonly Plan
 }
 
 /**
- * insertRow's inserts as CTEs `g0, g1, ...` of another statement, each run only when that statement's CTE `gate`
+ * insertRow's inserts (rebuilt from their parts) as CTEs `g0, g1, ...` of another statement, each run only when that statement's CTE `gate`
  * returned a row (`INSERT ... SELECT <the values> FROM gate`: PostgreSQL types each parameter by its column, as in
  * VALUES). Their parameters are renumbered after the statement's own `$1..$offset`. A returning write's row comes back
  * as columns `r<i>.<field>` of the statement's row (`columns`, for its SELECT list), taken by takeReturned; when the
  * gate is empty they are null, and nothing was inserted. The CTEs must follow `gate` in the statement's WITH list.
  */
 export function gatedInserts(
-  writes: readonly PlannedWrite[],
+  writes: readonly PlannedInsert[],
   gate: string,
   offset: number,
 ): { ctes: string; columns: string; values: unknown[] } {
   const values: unknown[] = [];
   const ctes = writes.map((write, i) => {
-    const parts = /^INSERT INTO (\w+) \(([^)]*)\) VALUES \((.*)\) RETURNING (.*)$/s.exec(write.statement.text);
-    if (!parts) throw new Error(`gatedInserts: not an insertRow statement: ${write.statement.name}`);
     const at = offset + values.length;
     values.push(...write.values);
-    const [, table, columns, list, returned] = parts;
-    const renumbered = list.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + at}`);
-    return `g${i} AS (INSERT INTO ${table} (${columns}) SELECT ${renumbered} FROM ${gate} RETURNING ${returned})`;
+    const { table, columns, placeholders, returning } = write.insert;
+    const renumbered = placeholders.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + at}`);
+    return `g${i} AS (INSERT INTO ${table} (${columns}) SELECT ${renumbered} FROM ${gate} RETURNING ${returning})`;
   });
   const columns = writes.flatMap((write, i) => {
-    const returned = (write as ReturningWrite).returned;
+    const returned = (write as PlannedInsert & Partial<ReturningWrite>).returned;
     return returned ? Object.keys(returned.fields).map((f) => `(SELECT "${f}" FROM g${i}) AS "r${i}.${f}"`) : [];
   });
   return { ctes: ctes.join(",\n"), columns: columns.join(", "), values };

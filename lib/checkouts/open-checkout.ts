@@ -1,6 +1,6 @@
 // Opens a checkout with its PaymentIntent (requires_payment) and order (pending), in one transaction.
 // Catalog items ({ productId, quantity }) are priced from the merchant's products (price-items.ts).
-import { sqlIn, type Db, type PlannedWrite } from "../db";
+import { sqlIn, type Db } from "../db";
 import { NotFoundError, ValidationError } from "../errors";
 import { Prisma, type Checkout, type PaymentIntent } from "../generated/prisma/client";
 import { createId } from "../ids";
@@ -8,7 +8,7 @@ import { plannedPaymentIntent } from "../payments/open-payment-intent";
 import type { PaymentSource } from "../payment-sources";
 import { priceCheckout } from "./price-items";
 import type { Scope } from "../scope";
-import { fuse, insertRow, returning, takeReturned } from "../sql-model";
+import { fuse, insertRow, returning, takeReturned, type PlannedInsert } from "../sql-model";
 import type { OpenCheckoutInput } from "./schemas";
 import { serializeCheckout } from "./serialize";
 
@@ -61,9 +61,9 @@ export async function openCheckoutRows<P extends boolean>(
 
 /** What opening a checkout inserts, planned (each INSERT ends in RETURNING its row): its PaymentIntent, order and checkout. */
 export interface PlannedCheckoutRows {
-  paymentIntent: PlannedWrite;
-  order: PlannedWrite;
-  checkout: PlannedWrite;
+  paymentIntent: PlannedInsert;
+  order: PlannedInsert;
+  checkout: PlannedInsert;
 }
 
 /**
