@@ -25,15 +25,16 @@ export interface CheckoutFollower extends ChargeFollower {
 
 /**
  * The checkout's part of a charge's outcome: paid -> order paid (by the PaymentIntent's payer), checkout complete.
- * `opened`: the order as this transaction inserted it, with `checkout` (CaptureHooks.opened): a capture's may be predicted.
+ * `known`: the order as this transaction inserted it (CaptureHooks.opened) or holds it locked (lockCheckoutForCharge),
+ * unchanged since, with `checkout` likewise: a capture's transitions may be predicted.
  */
-export function checkoutFollower(checkout: Checkout, opened?: Order): CheckoutFollower {
+export function checkoutFollower(checkout: Checkout, known?: Order): CheckoutFollower {
   const follower: CheckoutFollower = {
     // Order and checkout inside the PaymentIntent's statement (each checked); the event with the next (deferWrites).
-    // Predicted (rows this transaction opened): all three deferred, each checked, nothing read back.
+    // Predicted (rows this transaction opened or holds locked): all three deferred, each checked, nothing read back.
     plannedCapture(customerId, predict) {
-      if (predict && opened) {
-        const paid = predictedOrderTransition(opened, "paid", { customerId });
+      if (predict && known) {
+        const paid = predictedOrderTransition(known, "paid", { customerId });
         follower.order = paid.row;
         const writes = [paid.write, predictedCheckoutTransition(checkout, "complete").write];
         return { writes, predicted: true, after: (tx) => deferWrites(tx, [plannedOrderEvent("order.paid", paid.row)]) };
@@ -71,7 +72,7 @@ export async function checkoutAsOwner(
   checkout: Checkout,
   paymentMethod: string,
   billing?: { name?: string; country?: string },
-  openedOrder?: Order,
+  knownOrder?: Order,
 ) {
   const shownMethod = await paymentMethodShownToPayee(tx, checkout, paymentMethod);
   const changes: Prisma.PaymentIntentUpdateManyMutationInput = {
@@ -80,7 +81,7 @@ export async function checkoutAsOwner(
     billingCountry: billing?.country ?? null,
   };
   const payer = checkout.customerId ?? (isCustomerWalletMethod(shownMethod) ? shownMethod : null);
-  return { changes, payer, follower: checkoutFollower(checkout, openedOrder) };
+  return { changes, payer, follower: checkoutFollower(checkout, knownOrder) };
 }
 
 async function paymentMethodShownToPayee(tx: Db, checkout: Checkout, paymentMethod: string): Promise<string> {

@@ -54,9 +54,16 @@ export interface CaptureHooks {
    * The checkout this very transaction opened, with a PaymentIntent id it made (openCheckoutRows, lib/x402's sale): no
    * other transaction can see it before the commit, so there is nothing to lock, no earlier attempt of its
    * PaymentIntent to recover, and its deadline is minutes away. One statement fewer than the lock's. With its order
-   * too, the capture is planned from the rows and deferred (ApplyOptions.known): one more.
+   * too, the capture is planned from the rows and deferred (ApplyOptions.known), as it is from the rows the lock holds.
    */
   opened?: { checkout: Checkout; pi: PaymentIntent; order?: Order };
+  /**
+   * The caller reads nothing of the checkout, its PaymentIntent or its order through Prisma after the capture (its
+   * later statements run through sqlIn, lib/db.ts, which runs deferred writes first): the capture's transitions are
+   * planned from the rows the lock holds and deferred to the transaction's last statement, one round trip fewer
+   * (ApplyOptions.known). The API's capture route; callers that read through Prisma afterwards keep the statement.
+   */
+  predictFromLock?: boolean;
   /**
    * Given the PaymentIntent as the charge left it (its transition's row, or the predicted one), before the order is
    * read: x402's sale signs its receipt from it.
@@ -68,6 +75,9 @@ export async function captureCheckout(tx: Db, scope: Scope, id: string, input: C
   const locked = hooks.opened ? { ...hooks.opened, pendingAttempt: false, overdue: false } : await lockCheckoutForCharge(tx, scope, id);
   const { pi, pendingAttempt } = locked;
 
+  // The rows as this transaction opened them, or holds them locked, unchanged while no crashed charge is looked into:
+  // the capture's transitions are planned from them and deferred to the transaction's last statement (ApplyOptions.known).
+  const unchanged = hooks.opened !== undefined || (hooks.predictFromLock === true && !pendingAttempt && pi.status !== "processing");
   const { checkout, recovered } = await recoverCrashedCharge(tx, locked.checkout, pi, pendingAttempt);
   if (recovered?.kind === "paid") return serializeOrder(recovered.order); // the crashed capture's charge stands
   if (recovered?.kind === "declined") throw new PaymentDeclinedError(recovered.reason);
@@ -89,7 +99,7 @@ export async function captureCheckout(tx: Db, scope: Scope, id: string, input: C
     : await checkCapturable(tx, scope.livemode, input, hooks.walletOwner ?? scope);
 
   const billing = { name: input.billingName, country: input.billingCountry };
-  const owner = await checkoutAsOwner(tx, checkout, input.paymentMethod, billing, hooks.opened?.order);
+  const owner = await checkoutAsOwner(tx, checkout, input.paymentMethod, billing, unchanged ? locked.order : undefined);
   const hold = hooks.spending
     ? await enforceSpendingPolicy(tx, hooks.spending, {
         merchantId: scope.merchantId,
@@ -106,7 +116,7 @@ export async function captureCheckout(tx: Db, scope: Scope, id: string, input: C
     chargeKey: hooks.chargeKey,
     afterRailCharge: hooks.afterRailCharge,
     authenticated: hooks.authenticated,
-    known: hooks.opened !== undefined,
+    known: unchanged,
   });
   hooks.charged?.(charged);
   const applied = await appliedCharge(tx, checkout, charged, owner.follower.order);

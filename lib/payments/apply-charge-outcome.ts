@@ -51,9 +51,9 @@ export interface ApplyOptions {
   payer?: string | null;
   follower?: ChargeFollower;
   /**
-   * The PaymentIntent as given is its row as this transaction wrote it, and no other transaction can change it (this
-   * one opened it): a capture on a custodial rail, whose follower can predict its own rows too, is planned from it and
-   * deferred (predictedTransition), with no round trip of its own.
+   * The PaymentIntent as given is its row as this transaction knows it, and no other transaction can change it (this
+   * one opened it, or holds it locked and has not changed it): a capture on a custodial rail, whose follower can predict
+   * its own rows too, is planned from it and deferred (predictedTransition), with no round trip of its own.
    */
   known?: boolean;
 }

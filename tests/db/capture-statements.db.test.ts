@@ -49,6 +49,7 @@ describe("the capture's fused statements", () => {
       expect(read.pendingAttempt).toBe(true);
       expect(read.checkout).toEqual(await getDb().checkout.findUniqueOrThrow({ where: { id: checkout.id } }));
       expect(read.pi).toEqual(await getDb().paymentIntent.findUniqueOrThrow({ where: { id: checkout.paymentIntentId } }));
+      expect(read.order).toEqual(await getDb().order.findUniqueOrThrow({ where: { id: checkout.orderId } }));
       expect(read.overdue).toBe(false);
     } finally {
       await holder.end();
@@ -60,6 +61,25 @@ describe("the capture's fused statements", () => {
     await expect(transaction((tx) => lockCheckoutForCharge(tx, scope, "co_missing"))).rejects.toThrow(/No such checkout/i);
   });
 
+  it("the lock holds the PaymentIntent and the order too: the capture plans their transitions from the rows it read", async () => {
+    const { scope, checkout } = await openOne("lock holds its rows");
+    const other = await connection();
+    try {
+      await transaction(async (tx) => {
+        await lockCheckoutForCharge(tx, scope, checkout.id);
+        for (const [table, id] of [
+          ["payment_intents", checkout.paymentIntentId],
+          ["orders", checkout.orderId],
+        ])
+          await expect(other.query(`SELECT 1 FROM ${table} WHERE id = $1 FOR UPDATE NOWAIT`, [id])).rejects.toThrow(
+            /could not obtain lock/,
+          );
+      });
+    } finally {
+      await other.end();
+    }
+  });
+
   it("a checkout opened in the capture's own transaction: its rows as the lock would read them, captured without the lock", async () => {
     const { merchantId } = await createTestMerchant("opened in the same transaction");
     const scope = { merchantId, livemode: false };
@@ -69,6 +89,7 @@ describe("the capture's fused statements", () => {
       expect(await lockCheckoutForCharge(tx, scope, opened.checkout.id)).toEqual({
         checkout: opened.checkout,
         pi: opened.paymentIntent,
+        order: await tx.order.findUniqueOrThrow({ where: { id: opened.checkout.orderId } }),
         pendingAttempt: false,
         overdue: false,
       });
@@ -82,69 +103,76 @@ describe("the capture's fused statements", () => {
     expect((await getDb().checkout.findUniqueOrThrow({ where: { id: stored.checkoutId! } })).status).toBe("complete");
   });
 
-  it("a double capture charges once: the order returned from the PaymentIntent's statement is the order as stored", async () => {
-    const { scope, checkout } = await openOne("double capture");
-    const capture = () =>
-      transaction((tx) => captureCheckout(tx, scope, checkout.id, { paymentMethod: "pm_card_visa" })).then(
-        (order) => ({ ok: true as const, order }),
-        (err: unknown) => ({ ok: false as const, err }),
+  // Each with its transitions run by their own statement, and planned from the rows the lock holds (the API's route).
+  for (const predictFromLock of [false, true]) {
+    const hooks = { predictFromLock };
+    const mode = predictFromLock ? " (planned from the locked rows)" : "";
+    it(`a double capture charges once: the order answered is the order as stored${mode}`, async () => {
+      const { scope, checkout } = await openOne(`double capture${mode}`);
+      const capture = () =>
+        transaction((tx) => captureCheckout(tx, scope, checkout.id, { paymentMethod: "pm_card_visa" }, hooks)).then(
+          (order) => ({ ok: true as const, order }),
+          (err: unknown) => ({ ok: false as const, err }),
+        );
+      const results = await Promise.all([capture(), capture()]);
+      const paid = results.filter((r) => r.ok);
+      const refused = results.filter((r) => !r.ok);
+      expect(paid).toHaveLength(1);
+      expect(refused).toHaveLength(1);
+      const err = (refused[0] as { err: unknown }).err;
+      expect(err).toBeInstanceOf(DomainError);
+      expect((err as DomainError).message).toMatch(/complete/);
+      expect(await railChargesFor(checkout.paymentIntentId)).toBe(1);
+
+      const order = await getDb().order.findUniqueOrThrow({ where: { id: checkout.orderId } });
+      expect(order.status).toBe("paid");
+      expect((paid[0] as { order: { status: string; updated_at?: number } }).order).toMatchObject({ id: order.id, status: "paid" });
+      expect((await getDb().checkout.findUniqueOrThrow({ where: { id: checkout.id } })).status).toBe("complete");
+      const entries = await getDb().ledgerEntry.count({ where: { paymentIntentId: checkout.paymentIntentId, kind: "capture" } });
+      expect(entries).toBeGreaterThan(0);
+      const events = await getDb().event.findMany({ where: { objectId: { in: [order.id, checkout.paymentIntentId] } } });
+      const types = events.map((e) => e.type).filter((t) => t !== "payment_intent.settled");
+      expect(types.sort()).toEqual(["order.paid", "payment_intent.captured"]);
+      const orderPaid = events.find((e) => e.type === "order.paid");
+      expect((orderPaid?.data as { object: { status: string; customer: unknown } }).object.status).toBe("paid");
+    });
+
+    it(`a capture that crashed after the rail charged is applied by the next one: charged once, order paid, checkout complete${mode}`, async () => {
+      const { scope, checkout } = await openOne(`crashed capture${mode}`);
+      const crash = () => {
+        throw new Error("crashed after the rail charged");
+      };
+      await expect(
+        transaction((tx) =>
+          captureCheckout(tx, scope, checkout.id, { paymentMethod: "pm_card_visa" }, { ...hooks, afterRailCharge: crash }),
+        ),
+      ).rejects.toThrow("crashed after the rail charged");
+      expect((await getDb().order.findUniqueOrThrow({ where: { id: checkout.orderId } })).status).toBe("pending");
+      const order = await transaction((tx) => captureCheckout(tx, scope, checkout.id, { paymentMethod: "pm_card_visa" }, hooks));
+      expect(order).toMatchObject({ id: checkout.orderId, status: "paid" });
+      expect(await railChargesFor(checkout.paymentIntentId)).toBe(1);
+      expect((await getDb().checkout.findUniqueOrThrow({ where: { id: checkout.id } })).status).toBe("complete");
+      const events = await getDb().event.findMany({ where: { objectId: { in: [checkout.orderId, checkout.paymentIntentId] } } });
+      expect(
+        events
+          .map((e) => e.type)
+          .filter((t) => t !== "payment_intent.settled")
+          .sort(),
+      ).toEqual(["order.paid", "payment_intent.captured"]);
+    });
+
+    it(`an order found moved away is the 409 naming its status, and nothing of the capture stays${mode}`, async () => {
+      const { scope, checkout } = await openOne(`order moved${mode}`);
+      await getDb().order.update({ where: { id: checkout.orderId }, data: { status: "canceled" } });
+      await expect(transaction((tx) => captureCheckout(tx, scope, checkout.id, { paymentMethod: "pm_card_visa" }, hooks))).rejects.toThrow(
+        /order .* cannot move from 'canceled' to 'paid'/,
       );
-    const results = await Promise.all([capture(), capture()]);
-    const paid = results.filter((r) => r.ok);
-    const refused = results.filter((r) => !r.ok);
-    expect(paid).toHaveLength(1);
-    expect(refused).toHaveLength(1);
-    const err = (refused[0] as { err: unknown }).err;
-    expect(err).toBeInstanceOf(DomainError);
-    expect((err as DomainError).message).toMatch(/complete/);
-    expect(await railChargesFor(checkout.paymentIntentId)).toBe(1);
-
-    const order = await getDb().order.findUniqueOrThrow({ where: { id: checkout.orderId } });
-    expect(order.status).toBe("paid");
-    expect((paid[0] as { order: { status: string; updated_at?: number } }).order).toMatchObject({ id: order.id, status: "paid" });
-    expect((await getDb().checkout.findUniqueOrThrow({ where: { id: checkout.id } })).status).toBe("complete");
-    const entries = await getDb().ledgerEntry.count({ where: { paymentIntentId: checkout.paymentIntentId, kind: "capture" } });
-    expect(entries).toBeGreaterThan(0);
-    const events = await getDb().event.findMany({ where: { objectId: { in: [order.id, checkout.paymentIntentId] } } });
-    const types = events.map((e) => e.type).filter((t) => t !== "payment_intent.settled");
-    expect(types.sort()).toEqual(["order.paid", "payment_intent.captured"]);
-    const orderPaid = events.find((e) => e.type === "order.paid");
-    expect((orderPaid?.data as { object: { status: string; customer: unknown } }).object.status).toBe("paid");
-  });
-
-  it("a capture that crashed after the rail charged is applied by the next one: charged once, order paid, checkout complete", async () => {
-    const { scope, checkout } = await openOne("crashed capture");
-    const crash = () => {
-      throw new Error("crashed after the rail charged");
-    };
-    await expect(
-      transaction((tx) => captureCheckout(tx, scope, checkout.id, { paymentMethod: "pm_card_visa" }, { afterRailCharge: crash })),
-    ).rejects.toThrow("crashed after the rail charged");
-    expect((await getDb().order.findUniqueOrThrow({ where: { id: checkout.orderId } })).status).toBe("pending");
-    const order = await transaction((tx) => captureCheckout(tx, scope, checkout.id, { paymentMethod: "pm_card_visa" }));
-    expect(order).toMatchObject({ id: checkout.orderId, status: "paid" });
-    expect(await railChargesFor(checkout.paymentIntentId)).toBe(1);
-    expect((await getDb().checkout.findUniqueOrThrow({ where: { id: checkout.id } })).status).toBe("complete");
-    const events = await getDb().event.findMany({ where: { objectId: { in: [checkout.orderId, checkout.paymentIntentId] } } });
-    expect(
-      events
-        .map((e) => e.type)
-        .filter((t) => t !== "payment_intent.settled")
-        .sort(),
-    ).toEqual(["order.paid", "payment_intent.captured"]);
-  });
-
-  it("an order found moved away is the 409 naming its status, and nothing of the capture stays", async () => {
-    const { scope, checkout } = await openOne("order moved");
-    await getDb().order.update({ where: { id: checkout.orderId }, data: { status: "canceled" } });
-    await expect(transaction((tx) => captureCheckout(tx, scope, checkout.id, { paymentMethod: "pm_card_visa" }))).rejects.toThrow(
-      /order .* cannot move from 'canceled' to 'paid'/,
-    );
-    const pi = await getDb().paymentIntent.findUniqueOrThrow({ where: { id: checkout.paymentIntentId } });
-    expect(pi.status).toBe("requires_payment");
-    expect((await getDb().checkout.findUniqueOrThrow({ where: { id: checkout.id } })).status).toBe("open");
-    expect(await getDb().event.count({ where: { objectId: { in: [checkout.orderId, pi.id] } } })).toBe(0);
-  });
+      const pi = await getDb().paymentIntent.findUniqueOrThrow({ where: { id: checkout.paymentIntentId } });
+      expect(pi.status).toBe("requires_payment");
+      expect((await getDb().checkout.findUniqueOrThrow({ where: { id: checkout.id } })).status).toBe("open");
+      expect(await getDb().event.count({ where: { objectId: { in: [checkout.orderId, pi.id] } } })).toBe(0);
+    });
+  }
 });
 
 /** Until a backend of this database waits for a row lock. */
