@@ -11,16 +11,31 @@ import { fromStatesOf, transitionConflict, type TransitionTable } from "./state-
 /** A model's scalar fields, as Prisma lists them (`Prisma.PaymentIntentScalarFieldEnum`). */
 export type ModelFields = Record<string, string>;
 
+// The texts below are built on every write of the hot paths (a sale makes a dozen): their parts are made once per
+// field, model and statement text, and kept (a bounded set: the schema's fields, its models, the shapes of writes).
+const columns = new Map<string, string>();
+
 export function columnOf(field: string): string {
-  return field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  let column = columns.get(field);
+  if (column === undefined) columns.set(field, (column = field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)));
+  return column;
 }
+
+const selectLists = new WeakMap<ModelFields, Map<string, string>>();
 
 /** `col AS "field", ...` for every field (prefixed by `table.` when given). */
 export function selectList(fields: ModelFields, table?: string): string {
+  let byTable = selectLists.get(fields);
+  if (!byTable) selectLists.set(fields, (byTable = new Map()));
   const at = table ? `${table}.` : "";
-  return Object.keys(fields)
-    .map((field) => (columnOf(field) === field ? `${at}${field}` : `${at}${columnOf(field)} AS "${field}"`))
-    .join(", ");
+  let list = byTable.get(at);
+  if (list === undefined) {
+    list = Object.keys(fields)
+      .map((field) => (columnOf(field) === field ? `${at}${field}` : `${at}${columnOf(field)} AS "${field}"`))
+      .join(", ");
+    byTable.set(at, list);
+  }
+  return list;
 }
 
 /** A value as pg should send it: JSON (objects and arrays: every such column is jsonb) as text cast by the statement. */
@@ -31,9 +46,19 @@ function bound(value: unknown): { value: unknown; cast: string } {
   return { value, cast: "" };
 }
 
+const namedStatements = new Map<string, Statement>();
+const NAMED_KEPT = 10_000;
+
 /** A statement named `<prefix>_<its text's hash>`: each shape is parsed once per connection. */
 export function named(prefix: string, text: string): Statement {
-  return statement(`${prefix}_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`, text);
+  const key = `${prefix}\u0000${text}`;
+  let made = namedStatements.get(key);
+  if (made === undefined) {
+    if (namedStatements.size >= NAMED_KEPT) namedStatements.clear();
+    made = statement(`${prefix}_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`, text);
+    namedStatements.set(key, made);
+  }
+  return made;
 }
 
 /** A planned insert (insertRow), with the parts of its text that gatedInserts rebuilds it from. */
