@@ -425,6 +425,7 @@ export async function runSenderOnce(budgetMs = env.WEBHOOK_TICK_BUDGET_MS): Prom
 interface Background {
   engine: SenderEngine;
   wake: () => void;
+  committed: () => void;
 }
 /** This process's running loop, if it started one. */
 const loop = globalSingleton("webhooks.background-sender", (): { current?: Background } => ({}));
@@ -434,17 +435,30 @@ export function backgroundSenderRunning(): boolean {
   return loop.current !== undefined;
 }
 
-/** Wakes this process's background sender, if it runs one. */
+/** Wakes this process's background sender, if it runs one, to fan out and claim whatever is due (the tick, a reconnection). */
 export function wakeBackgroundSender(): boolean {
   loop.current?.wake();
   return loop.current !== undefined;
 }
+
+/** Tells this process's background sender, if it runs one, that a commit inserted events: it fans out and claims. */
+export function eventsCommitted(): void {
+  loop.current?.committed();
+}
+
+/**
+ * While commits keep coming, their wake-ups make a round (a fan-out and a claim) at most this often: one fan-out takes
+ * the events of every commit meanwhile, and a busy server does not pay a fan-out and a claim per sale. The first
+ * commit after a quiet spell waits 2 ms.
+ */
+const COMMIT_ROUND_SPACING_MS = 50;
 
 export function startBackgroundSender(): void {
   if (loop.current) return;
   let running = false;
   let again = false;
   let fanOutNeeded = true;
+  let nextCommitRound = -Infinity;
   const run = async () => {
     if (running) return void (again = true);
     running = true;
@@ -456,6 +470,7 @@ export function startBackgroundSender(): void {
           // One batch, then sends: a large burst's first deliveries go out while the rest is fanned out.
           if (await fanOutBatch()) fanOutNeeded = again = true;
         }
+        // Also when the fan-out queued nothing: a commit may have queued deliveries itself (a resend, a test event).
         await engine.pump();
       } while (again);
     } catch (err) {
@@ -466,7 +481,7 @@ export function startBackgroundSender(): void {
     }
   };
   // Debounce: the wake-ups of one burst of commits (and of sends finishing together) make one round. A
-  // commit claims within 2 ms; finished sends claim again once CLAIM_MIN slots are free or after
+  // commit after a quiet spell claims within 2 ms (later ones: committed, below); finished sends claim again once CLAIM_MIN slots are free or after
   // CLAIM_WAIT_MS, so that under load claims are few and large (each costs about the same in Postgres
   // whatever it takes: docs/BENCHMARKS.md) rather than one per finished send.
   let timer: NodeJS.Timeout | null = null;
@@ -490,6 +505,14 @@ export function startBackgroundSender(): void {
     fanOutNeeded = true;
     schedule(2);
   };
-  loop.current = { engine, wake };
+  // A commit rides on the commit round already coming, or makes the next: 2 ms away after a quiet spell, else
+  // COMMIT_ROUND_SPACING_MS after the last one. schedule() keeps the earliest timer, so a round is always coming.
+  const committed = () => {
+    fanOutNeeded = true;
+    const now = Date.now();
+    if (nextCommitRound <= now) nextCommitRound = Math.max(now + 2, nextCommitRound + COMMIT_ROUND_SPACING_MS);
+    schedule(nextCommitRound - now);
+  };
+  loop.current = { engine, wake, committed };
   wake();
 }

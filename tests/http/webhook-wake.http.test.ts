@@ -1,5 +1,6 @@
 // Wake on commit (docs/webhooks.md): in the long-running server, the commit of a transaction that emitted
-// events starts fan-out and the first attempt at once, with no cron tick at all; when the notification is
+// events starts fan-out and the first attempt at once, with no cron tick at all; commits that keep coming make a
+// round (fan-out and claim) at most every 50 ms; when the notification is
 // lost the tick still sends it; two processes woken by the same commits (and ticking) send each attempt once;
 // a merchant's 17th endpoint is refused. The file's own database: it switches the notify trigger off.
 import pg from "pg";
@@ -57,6 +58,39 @@ describe("wake on commit", () => {
     expect(receiver.received).toHaveLength(20);
     // No tick ran: nothing else could have sent them within seconds (a benchmark gives the real figure).
     expect(latencies[19]).toBeLessThan(3_000);
+  });
+
+  it("commits that keep coming make a round at most every 50 ms: each fan-out takes the events of every commit meanwhile", async () => {
+    const m = await database.createMerchant();
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    cleanups.push(() => admin.end());
+    await sleep(200); // a quiet spell
+    // A commit every few milliseconds for half a second: each event insert commits on its own and notifies.
+    const until = Date.now() + 500;
+    while (Date.now() < until) {
+      await admin.query(
+        `INSERT INTO events (id, merchant_id, livemode, type, data) VALUES (aps_random_id('evt'), $1, false, 'order.paid', $2)`,
+        [m.merchantId, { object: { id: "ord_commit_rounds", object: "order" } }],
+      );
+      await sleep(2);
+    }
+    await sleep(300);
+    // Each fan-out statement marks what it takes with its own transaction's now(): one value per fan-out.
+    const { rows } = await admin.query<{ commits: number; fanouts: number; span: number; unmarked: number }>(
+      `SELECT count(*)::int AS commits, count(DISTINCT fanned_out_at)::int AS fanouts,
+              (extract(epoch FROM max(fanned_out_at) - min(fanned_out_at)) * 1000)::int AS span,
+              count(*) FILTER (WHERE fanned_out_at IS NULL)::int AS unmarked
+         FROM events WHERE merchant_id = $1`,
+      [m.merchantId],
+    );
+    const [seen] = rows;
+    console.log(`commit rounds: ${seen.commits} commits fanned out by ${seen.fanouts} statements over ${seen.span} ms`);
+    expect(seen.unmarked).toBe(0);
+    expect(seen.commits).toBeGreaterThan(50);
+    // Rounds 50 ms apart (the first after the quiet spell at once), so about span / 50 + 1 of them: bounded with room
+    // for timers' rounding (a round per commit would be one every few milliseconds).
+    expect(seen.fanouts).toBeLessThanOrEqual(Math.floor(seen.span / 40) + 1);
   });
 
   it("a lost notification is caught by the tick", async () => {
