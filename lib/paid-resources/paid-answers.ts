@@ -8,10 +8,10 @@
 //   - The body is sealed with SECRETS_ENCRYPTION_KEY; a resource with `replayable: false` keeps none.
 //   - A failed forward that was refunded keeps its error, answered again as the same error. One that could not be
 //     refunded (paid on chain to the merchant) gives its lease back: the same payment forwards again.
-import { randomBytes } from "node:crypto";
 import { closeWith, sqlIn, statement, type Db } from "../db";
 import { openBytes, sealBytes } from "../crypto/secret-box";
 import { env } from "../env";
+import { randomBase62 } from "../ids";
 
 /** How long one request may take to make an answer before another takes over (the forward's time-out, and margin). */
 export const ANSWER_LEASE_MS = () => env.WEBHOOK_TIMEOUT_MS + 20_000;
@@ -36,6 +36,9 @@ export interface PaidSaleKey {
   credentialHash: string;
 }
 
+/** A lease's token: random base62 from the ids' pooled bytes (lib/ids.ts), not a system call per sale. */
+const leaseToken = () => randomBase62(24);
+
 /**
  * The right to make the payment's answer: its row written (answerable for the replay window) or found, and a token
  * when no answer exists and nobody holds a running lease. In the settlement's transaction it always succeeds.
@@ -50,7 +53,7 @@ const LEASE_ANSWER = statement(
 );
 
 export async function leaseAnswer(db: Db, sale: PaidSaleKey): Promise<string | null> {
-  const token = randomBytes(12).toString("hex");
+  const token = leaseToken();
   const { paymentIntentId, paidResourceId, credentialHash } = sale;
   const window = env.PAID_REPLAY_WINDOW_SECONDS;
   const leased = await sqlIn(db).rows<{ token: string }>(LEASE_ANSWER, [
@@ -80,7 +83,7 @@ const LEASE_IN_SALE = statement(
 );
 
 export async function leaseAnswerInSale(tx: Db, sale: PaidSaleKey): Promise<string> {
-  const token = randomBytes(12).toString("hex");
+  const token = leaseToken();
   const values = [
     sale.paymentIntentId,
     sale.paidResourceId,
