@@ -88,6 +88,8 @@ interface TransactionSlot {
   first?: FirstStatement;
   /** Writes deferred to the transaction's next statement (deferWrites). */
   deferred: PlannedWrite[];
+  /** The deferred writes being run before a Prisma call (flushedForPrisma): later calls wait for them too. */
+  flushing?: Promise<void>;
   /** The write that must change a row, run last (closeWith). */
   closing?: ClosingWrite;
 }
@@ -133,8 +135,10 @@ export function transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
   const slot: TransactionSlot = { closed: false, deferred: [] };
   return checkingOut.run(slot, () =>
     getDb().$transaction(
-      async (tx) => {
+      async (prismaTx) => {
+        const tx = flushingBeforePrisma(prismaTx, slot);
         transactionSlots.set(tx, slot);
+        transactionSlots.set(prismaTx, slot); // the flush's own statements (flushedForPrisma)
         const result = await work(tx);
         await flushDeferred(tx); // what no later statement took, before the commit
         return result;
@@ -449,6 +453,45 @@ function runLast<T>(last: { write: PlannedWrite; lost?: string }, run: (write: P
   return run(last.write).catch((err: unknown) => {
     throw last.lost && (err as { code?: string }).code === DIVISION_BY_ZERO ? new InvariantViolation(last.lost) : err;
   });
+}
+
+/**
+ * A transaction()'s Prisma client whose every call (a model's method, $queryRaw, ...) first runs the writes deferred so
+ * far, checked, in a statement of their own: a Prisma call reads what the transaction wrote, deferred or not, as a
+ * statement through sqlIn does. With nothing deferred, the call is Prisma's own, untouched.
+ */
+function flushingBeforePrisma(tx: Db, slot: TransactionSlot): Db {
+  const flushed = <F extends (...args: unknown[]) => unknown>(call: F, self: object) =>
+    function (...args: unknown[]) {
+      const before = flushedForPrisma(tx, slot);
+      return before ? before.then(() => call.apply(self, args)) : call.apply(self, args);
+    };
+  const models = new Map<PropertyKey, object>();
+  const wrap = (target: object): object =>
+    new Proxy(target, {
+      get(t, property) {
+        const value = Reflect.get(t, property) as unknown;
+        if (typeof property === "symbol" || property === "then") return value;
+        if (typeof value === "function") return flushed(value as (...args: unknown[]) => unknown, t);
+        if (value === null || typeof value !== "object" || t !== tx) return value;
+        const model = models.get(property) ?? wrap(value);
+        models.set(property, model);
+        return model;
+      },
+    });
+  return wrap(tx) as Db;
+}
+
+/** The run of the writes deferred so far before a Prisma call (null: none deferred, none running). */
+function flushedForPrisma(tx: Db, slot: TransactionSlot): Promise<void> | null {
+  if (slot.deferred.length) {
+    const checked = checkedWrites(slot.deferred.splice(0))!;
+    const after = slot.flushing ?? Promise.resolve();
+    const flushing = after.then(() => runLast(checked, (w) => sqlIn(tx).rows(w.statement, [...w.values]))).then(() => undefined);
+    slot.flushing = flushing;
+    void flushing.finally(() => slot.flushing === flushing && (slot.flushing = undefined)).catch(() => undefined);
+  }
+  return slot.flushing ?? null;
 }
 
 /** The deferred writes no later statement took, and the closing write: run before the commit, in a statement of their own. */

@@ -58,13 +58,6 @@ export interface CaptureHooks {
    */
   opened?: { checkout: Checkout; pi: PaymentIntent; order?: Order };
   /**
-   * The caller reads nothing of the checkout, its PaymentIntent or its order through Prisma after the capture (its
-   * later statements run through sqlIn, lib/db.ts, which runs deferred writes first): the capture's transitions are
-   * planned from the rows the lock holds and deferred to the transaction's last statement, one round trip fewer
-   * (ApplyOptions.known). The API's capture route; callers that read through Prisma afterwards keep the statement.
-   */
-  predictFromLock?: boolean;
-  /**
    * Given the PaymentIntent as the charge left it (its transition's row, or the predicted one), before the order is
    * read: x402's sale signs its receipt from it.
    */
@@ -76,8 +69,9 @@ export async function captureCheckout(tx: Db, scope: Scope, id: string, input: C
   const { pi, pendingAttempt } = locked;
 
   // The rows as this transaction opened them, or holds them locked, unchanged while no crashed charge is looked into:
-  // the capture's transitions are planned from them and deferred to the transaction's last statement (ApplyOptions.known).
-  const unchanged = hooks.opened !== undefined || (hooks.predictFromLock === true && !pendingAttempt && pi.status !== "processing");
+  // the capture's transitions are planned from them and deferred to the transaction's next statement or its last
+  // (ApplyOptions.known; a Prisma call of the caller's afterwards runs them first, lib/db.ts).
+  const unchanged = hooks.opened !== undefined || (!pendingAttempt && pi.status !== "processing");
   const { checkout, recovered } = await recoverCrashedCharge(tx, locked.checkout, pi, pendingAttempt);
   if (recovered?.kind === "paid") return serializeOrder(recovered.order); // the crashed capture's charge stands
   if (recovered?.kind === "declined") throw new PaymentDeclinedError(recovered.reason);

@@ -5,13 +5,15 @@
 // transition that finds its row moved is the 409 naming the status found.
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { captureCheckout } from "../../lib/checkouts/capture-checkout";
+import { captureCheckout, type CaptureHooks } from "../../lib/checkouts/capture-checkout";
+import type { CaptureCheckoutInput } from "../../lib/checkouts/schemas";
 import { lockCheckoutForCharge } from "../../lib/checkouts/lock-checkout";
 import { openCheckout, openCheckoutRows } from "../../lib/checkouts/open-checkout";
-import { getDb, transaction } from "../../lib/db";
+import { getDb, transaction, type Db } from "../../lib/db";
 import { DomainError } from "../../lib/errors";
 import { createId } from "../../lib/ids";
 import { requireDatabaseUrl } from "../../lib/env";
+import type { Scope } from "../../lib/scope";
 import { railChargesFor } from "../helpers/payments";
 import { createTestMerchant } from "../helpers/merchants";
 
@@ -103,14 +105,26 @@ describe("the capture's fused statements", () => {
     expect((await getDb().checkout.findUniqueOrThrow({ where: { id: stored.checkoutId! } })).status).toBe("complete");
   });
 
-  // Each with its transitions run by their own statement, and planned from the rows the lock holds (the API's route).
-  for (const predictFromLock of [false, true]) {
-    const hooks = { predictFromLock };
-    const mode = predictFromLock ? " (planned from the locked rows)" : "";
+  // Planned from the rows the lock holds, the transitions deferred: the caller going on with statements only (the API's
+  // route), or reading the rows back through Prisma in the same transaction (the pay page, a shared payment token's
+  // redemption), which must see the capture's writes (lib/db.ts runs them before a Prisma call).
+  for (const readBack of [false, true]) {
+    const mode = readBack ? " (read back through Prisma in the same transaction)" : "";
+    const captureAndRead = async (tx: Db, scope: Scope, id: string, input: CaptureCheckoutInput, hooks: CaptureHooks = {}) => {
+      const order = await captureCheckout(tx, scope, id, input, hooks);
+      if (!readBack) return order;
+      const [stored, checkout] = await Promise.all([
+        tx.order.findUniqueOrThrow({ where: { id: order.id } }),
+        tx.checkout.findUniqueOrThrow({ where: { id: order.checkoutId as string } }),
+      ]);
+      expect([stored.status, checkout.status]).toEqual(["paid", "complete"]);
+      return order;
+    };
+    const hooks = {};
     it(`a double capture charges once: the order answered is the order as stored${mode}`, async () => {
       const { scope, checkout } = await openOne(`double capture${mode}`);
       const capture = () =>
-        transaction((tx) => captureCheckout(tx, scope, checkout.id, { paymentMethod: "pm_card_visa" }, hooks)).then(
+        transaction((tx) => captureAndRead(tx, scope, checkout.id, { paymentMethod: "pm_card_visa" }, hooks)).then(
           (order) => ({ ok: true as const, order }),
           (err: unknown) => ({ ok: false as const, err }),
         );
@@ -144,11 +158,11 @@ describe("the capture's fused statements", () => {
       };
       await expect(
         transaction((tx) =>
-          captureCheckout(tx, scope, checkout.id, { paymentMethod: "pm_card_visa" }, { ...hooks, afterRailCharge: crash }),
+          captureAndRead(tx, scope, checkout.id, { paymentMethod: "pm_card_visa" }, { ...hooks, afterRailCharge: crash }),
         ),
       ).rejects.toThrow("crashed after the rail charged");
       expect((await getDb().order.findUniqueOrThrow({ where: { id: checkout.orderId } })).status).toBe("pending");
-      const order = await transaction((tx) => captureCheckout(tx, scope, checkout.id, { paymentMethod: "pm_card_visa" }, hooks));
+      const order = await transaction((tx) => captureAndRead(tx, scope, checkout.id, { paymentMethod: "pm_card_visa" }, hooks));
       expect(order).toMatchObject({ id: checkout.orderId, status: "paid" });
       expect(await railChargesFor(checkout.paymentIntentId)).toBe(1);
       expect((await getDb().checkout.findUniqueOrThrow({ where: { id: checkout.id } })).status).toBe("complete");
@@ -164,7 +178,7 @@ describe("the capture's fused statements", () => {
     it(`an order found moved away is the 409 naming its status, and nothing of the capture stays${mode}`, async () => {
       const { scope, checkout } = await openOne(`order moved${mode}`);
       await getDb().order.update({ where: { id: checkout.orderId }, data: { status: "canceled" } });
-      await expect(transaction((tx) => captureCheckout(tx, scope, checkout.id, { paymentMethod: "pm_card_visa" }, hooks))).rejects.toThrow(
+      await expect(transaction((tx) => captureAndRead(tx, scope, checkout.id, { paymentMethod: "pm_card_visa" }, hooks))).rejects.toThrow(
         /order .* cannot move from 'canceled' to 'paid'/,
       );
       const pi = await getDb().paymentIntent.findUniqueOrThrow({ where: { id: checkout.paymentIntentId } });

@@ -158,4 +158,34 @@ describe("statements in a Prisma transaction", () => {
     ).rejects.toThrow(/checkout .* could not move to complete/);
     expect(await eventsOf("ord_predicted_lost")).toEqual([]);
   });
+
+  it("deferred writes run before the transaction's next Prisma call: it reads them, and one that moved nothing fails that call and rolls all back", async () => {
+    const { merchantId } = await createTestMerchant("deferred before Prisma");
+    const scope = { merchantId, livemode: false };
+    const opened = await transaction((tx) => openCheckout(tx, scope, { amount: 700, currency: "USD" }, { source: "api" }));
+    const order = await getDb().order.findUniqueOrThrow({ where: { id: opened.orderId } });
+
+    const seen = await transaction(async (tx) => {
+      const paid = predictedOrderTransition(order, "paid", { customerId: null });
+      await deferWrites(tx, [paid.write, plannedEvent(scope, "order.paid", { id: "ord_before_prisma" })]);
+      // Two Prisma calls at once: both wait for the one run of the deferred writes.
+      const [row, events] = await Promise.all([
+        tx.order.findUniqueOrThrow({ where: { id: order.id } }),
+        tx.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM events WHERE object_id = 'ord_before_prisma'`,
+      ]);
+      return { status: row.status, events: Number(events[0].n) };
+    });
+    expect(seen).toEqual({ status: "paid", events: 1 });
+
+    // Planned from the order as it was (pending), now paid: the Prisma call after it fails, and nothing commits.
+    await expect(
+      transaction(async (tx) => {
+        await deferWrites(tx, [plannedEvent(scope, "order.paid", { id: "ord_before_prisma_lost" })]);
+        await deferWrites(tx, [predictedOrderTransition(order, "paid", { customerId: null }).write]);
+        await tx.checkout.findUniqueOrThrow({ where: { id: opened.id } });
+        throw new Error("the Prisma call should have failed");
+      }),
+    ).rejects.toThrow(/order .* could not move to paid/);
+    expect(await getDb().event.count({ where: { objectId: "ord_before_prisma_lost" } })).toBe(0);
+  });
 });
