@@ -88,8 +88,10 @@ interface TransactionSlot {
   first?: FirstStatement;
   /** Writes deferred to the transaction's next statement (deferWrites). */
   deferred: PlannedWrite[];
-  /** The deferred writes being run before a Prisma call (flushedForPrisma): later calls wait for them too. */
+  /** The deferred writes being run in a statement of their own (runDeferred): later statements and Prisma calls wait. */
   flushing?: Promise<void>;
+  /** What such a run threw: thrown again at the end of the transaction, even if the caller caught it (runDeferred). */
+  failed?: unknown;
   /** The write that must change a row, run last (closeWith). */
   closing?: ClosingWrite;
 }
@@ -138,8 +140,8 @@ export function transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
       async (prismaTx) => {
         const tx = flushingBeforePrisma(prismaTx, slot);
         transactionSlots.set(tx, slot);
-        transactionSlots.set(prismaTx, slot); // the flush's own statements (flushedForPrisma)
         const result = await work(tx);
+        if (slot.failed) throw slot.failed; // caught by the work: the transaction is aborted, its COMMIT would roll back
         await flushDeferred(tx); // what no later statement took, before the commit
         return result;
       },
@@ -324,16 +326,12 @@ export function sqlIn(db: Db | PrismaClient): Sql {
   if (db === (clients.prisma as unknown)) return sql();
   const slot = transactionSlots.get(db);
   if (!slot?.client) return throughPrisma(db); // another client's transaction (a test's own database)
-  const client = slot.client;
-  const open = <T>(run: (on: Sql) => Promise<T>): Promise<T> => {
-    if (slot.closed) throw new Error("Transaction already closed: its connection was released (committed, rolled back or timed out).");
-    return slot.first ? slot.first.run((riders) => run(sqlOn(client, riders))) : run(sqlOn(client));
-  };
+  const open = <T>(run: (on: Sql) => Promise<T>): Promise<T> => onSlot(slot, run);
   // The writes deferred so far run first, in the same statement; when one of them must change a row, all of them run
-  // first in a checked statement of their own (checkedWrites), so that this one sees them.
+  // first in a checked statement of their own (runDeferred), so that this one sees them.
   const withDeferred = async (s: Statement, values: unknown[]) => {
-    const checked = slot.deferred.some((w) => w.mustChange) ? checkedWrites(slot.deferred.splice(0)) : null;
-    if (checked) await runLast(checked, (w) => open((on) => on.rows(w.statement, [...w.values])));
+    const running = slot.deferred.some((w) => w.mustChange) ? runDeferred(slot) : slot.flushing;
+    if (running) await running;
     return withWritesBefore({ statement: s, values }, slot.deferred.splice(0), "d");
   };
   return {
@@ -346,6 +344,13 @@ export function sqlIn(db: Db | PrismaClient): Sql {
       return open((on) => on.count(w.statement, [...w.values]));
     },
   };
+}
+
+/** A statement on a transaction's own connection, as it is (no deferred writes taken): never once the slot is closed. */
+function onSlot<T>(slot: TransactionSlot, run: (on: Sql) => Promise<T>): Promise<T> {
+  if (slot.closed) throw new Error("Transaction already closed: its connection was released (committed, rolled back or timed out).");
+  const client = slot.client!;
+  return slot.first ? slot.first.run((riders) => run(sqlOn(client, riders))) : run(sqlOn(client));
 }
 
 /**
@@ -382,7 +387,8 @@ export interface PlannedWrite {
  * events): they run fused into the transaction's next statement through sqlIn (withWritesBefore), or just before
  * its commit, one round trip fewer each. Once one of them must change a row (mustChange: a predicted transition), the
  * pending writes run checked, in a statement of their own, before any later statement (which may read them), or with
- * the last. On the pool or a transaction this process did not begin: at once.
+ * the last. A Prisma call in a transaction() runs them all first, likewise (flushingBeforePrisma). On the pool or a
+ * transaction this process did not begin: at once.
  */
 export async function deferWrites(db: Db | PrismaClient, writes: readonly PlannedWrite[]): Promise<void> {
   if (writes.length === 0) return;
@@ -457,13 +463,14 @@ function runLast<T>(last: { write: PlannedWrite; lost?: string }, run: (write: P
 
 /**
  * A transaction()'s Prisma client whose every call (a model's method, $queryRaw, ...) first runs the writes deferred so
- * far, checked, in a statement of their own: a Prisma call reads what the transaction wrote, deferred or not, as a
- * statement through sqlIn does. With nothing deferred, the call is Prisma's own, untouched.
+ * far, checked, in a statement of their own (runDeferred): a Prisma call reads them, as a statement through sqlIn does
+ * (the closing write, closeWith, still runs last). With nothing deferred, the call is Prisma's own, untouched; with
+ * writes pending it is an eager promise run after them (a query made before a deferral runs without them).
  */
 function flushingBeforePrisma(tx: Db, slot: TransactionSlot): Db {
   const flushed = <F extends (...args: unknown[]) => unknown>(call: F, self: object) =>
     function (...args: unknown[]) {
-      const before = flushedForPrisma(tx, slot);
+      const before = slot.deferred.length ? runDeferred(slot) : slot.flushing;
       return before ? before.then(() => call.apply(self, args)) : call.apply(self, args);
     };
   const models = new Map<PropertyKey, object>();
@@ -482,16 +489,24 @@ function flushingBeforePrisma(tx: Db, slot: TransactionSlot): Db {
   return wrap(tx) as Db;
 }
 
-/** The run of the writes deferred so far before a Prisma call (null: none deferred, none running). */
-function flushedForPrisma(tx: Db, slot: TransactionSlot): Promise<void> | null {
-  if (slot.deferred.length) {
-    const checked = checkedWrites(slot.deferred.splice(0))!;
-    const after = slot.flushing ?? Promise.resolve();
-    const flushing = after.then(() => runLast(checked, (w) => sqlIn(tx).rows(w.statement, [...w.values]))).then(() => undefined);
-    slot.flushing = flushing;
-    void flushing.finally(() => slot.flushing === flushing && (slot.flushing = undefined)).catch(() => undefined);
-  }
-  return slot.flushing ?? null;
+/**
+ * The writes deferred so far, run now, checked, in a statement of their own (after any such run still going): before a
+ * Prisma call, or a statement that must see a predicted transition. Statements and Prisma calls meanwhile wait for it
+ * (slot.flushing). Its failure is kept on the slot: the transaction fails even if the caller catches it.
+ */
+function runDeferred(slot: TransactionSlot): Promise<void> {
+  const checked = checkedWrites(slot.deferred.splice(0))!;
+  const run = () => runLast(checked, (w) => onSlot(slot, (on) => on.rows(w.statement, [...w.values])));
+  const flushing = (slot.flushing ?? Promise.resolve()).then(run).then(
+    () => undefined,
+    (err: unknown) => {
+      slot.failed ??= err;
+      throw err;
+    },
+  );
+  slot.flushing = flushing;
+  void flushing.finally(() => slot.flushing === flushing && (slot.flushing = undefined)).catch(() => undefined);
+  return flushing;
 }
 
 /** The deferred writes no later statement took, and the closing write: run before the commit, in a statement of their own. */

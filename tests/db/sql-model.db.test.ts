@@ -159,6 +159,7 @@ describe("statements in a Prisma transaction", () => {
     expect(await eventsOf("ord_predicted_lost")).toEqual([]);
   });
 
+  const ORDER_STATUS = statement("test_order_status", "SELECT status FROM orders WHERE id = $1");
   it("deferred writes run before the transaction's next Prisma call: it reads them, and one that moved nothing fails that call and rolls all back", async () => {
     const { merchantId } = await createTestMerchant("deferred before Prisma");
     const scope = { merchantId, livemode: false };
@@ -168,14 +169,15 @@ describe("statements in a Prisma transaction", () => {
     const seen = await transaction(async (tx) => {
       const paid = predictedOrderTransition(order, "paid", { customerId: null });
       await deferWrites(tx, [paid.write, plannedEvent(scope, "order.paid", { id: "ord_before_prisma" })]);
-      // Two Prisma calls at once: both wait for the one run of the deferred writes.
-      const [row, events] = await Promise.all([
+      // Two Prisma calls and a statement at once: all wait for the one run of the deferred writes.
+      const [row, events, counted] = await Promise.all([
         tx.order.findUniqueOrThrow({ where: { id: order.id } }),
         tx.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM events WHERE object_id = 'ord_before_prisma'`,
+        sqlIn(tx).rows<{ status: string }>(ORDER_STATUS, [order.id]),
       ]);
-      return { status: row.status, events: Number(events[0].n) };
+      return { status: row.status, events: Number(events[0].n), counted: counted[0].status };
     });
-    expect(seen).toEqual({ status: "paid", events: 1 });
+    expect(seen).toEqual({ status: "paid", events: 1, counted: "paid" });
 
     // Planned from the order as it was (pending), now paid: the Prisma call after it fails, and nothing commits.
     await expect(
@@ -184,6 +186,14 @@ describe("statements in a Prisma transaction", () => {
         await deferWrites(tx, [predictedOrderTransition(order, "paid", { customerId: null }).write]);
         await tx.checkout.findUniqueOrThrow({ where: { id: opened.id } });
         throw new Error("the Prisma call should have failed");
+      }),
+    ).rejects.toThrow(/order .* could not move to paid/);
+    // The caller catches that failure and goes on: the transaction fails all the same (its COMMIT would roll back).
+    await expect(
+      transaction(async (tx) => {
+        await deferWrites(tx, [predictedOrderTransition(order, "paid", { customerId: null }).write]);
+        await tx.checkout.findUniqueOrThrow({ where: { id: opened.id } }).catch(() => null);
+        return "went on";
       }),
     ).rejects.toThrow(/order .* could not move to paid/);
     expect(await getDb().event.count({ where: { objectId: "ord_before_prisma_lost" } })).toBe(0);
