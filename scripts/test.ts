@@ -11,6 +11,7 @@ import { applyPendingMigrations, generatePrismaClientIfMissing, ROOT } from "./l
 const testDatabase = `aps_test_${Date.now()}_${randomBytes(3).toString("hex")}`;
 const isolatedDatabase = `${testDatabase}_iso`;
 const e2eDatabase = `${testDatabase}_e2e`;
+const templateDatabase = `${testDatabase}_template`;
 
 async function openServer(): Promise<{ adminUrl: (db: string) => string; stop: () => Promise<void> }> {
   if (process.env.DATABASE_URL) {
@@ -63,11 +64,15 @@ try {
   // The browser suite's server on a copy of its own: its SECRETS_ENCRYPTION_KEY (playwright.config.ts) is not the HTTP
   // tests' servers', so on their database it could not open what they sealed (the service's signing key, secrets).
   await createDatabaseFromTemplate(adminUrl, e2eDatabase, testDatabase);
+  // A migrated copy nobody connects to: the template of the test files' databases of their own (tests/helpers/own-database.ts),
+  // a copy in a fraction of a second where migrating one takes seconds of CPU.
+  await createDatabaseFromTemplate(adminUrl, templateDatabase, testDatabase);
   await buildIfNeeded();
 
   const env = {
     DATABASE_URL: databaseUrl,
     ISOLATED_DATABASE_URL: server.adminUrl(isolatedDatabase),
+    TEMPLATE_DATABASE_URL: server.adminUrl(templateDatabase),
     NEXT_TELEMETRY_DISABLED: "1",
     E2E_PORT: process.env.E2E_PORT ?? String(await freePort()),
   };
@@ -89,7 +94,7 @@ try {
 } catch (err) {
   console.error(err instanceof Error ? err.message : err);
 } finally {
-  for (const database of [testDatabase, isolatedDatabase, e2eDatabase]) {
+  for (const database of [testDatabase, isolatedDatabase, e2eDatabase, templateDatabase]) {
     await dropDatabase(server.adminUrl("postgres"), database).catch((err) => console.error("could not drop a test database:", err.message));
   }
   await server.stop();

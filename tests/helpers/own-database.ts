@@ -4,7 +4,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "../../lib/generated/prisma/client";
 import { createMerchant } from "../../lib/merchants/create-merchant";
-import { createDatabaseIfMissing, dropDatabase } from "../../scripts/lib/embedded-postgres";
+import { createDatabaseFromTemplate, createDatabaseIfMissing, dropDatabase } from "../../scripts/lib/embedded-postgres";
 import { applyPendingMigrations } from "../../scripts/lib/prisma-cli";
 import type { TestMerchant } from "./merchants";
 
@@ -21,8 +21,14 @@ export async function ownDatabase(suffix: string, server = process.env.DATABASE_
   const name = `${base.pathname.slice(1)}_${suffix}`;
   const adminUrl = Object.assign(new URL(base.href), { pathname: "/postgres" }).href;
   const url = Object.assign(new URL(base.href), { pathname: `/${name}` }).href;
-  await createDatabaseIfMissing(adminUrl, name);
-  await applyPendingMigrations(url);
+  // On the test database's server, a copy of the run's migrated template (scripts/test.ts); on another, migrated here.
+  const template = process.env.TEMPLATE_DATABASE_URL && new URL(process.env.TEMPLATE_DATABASE_URL);
+  if (template && template.host === base.host) {
+    await createDatabaseFromTemplate(adminUrl, name, template.pathname.slice(1));
+  } else {
+    await createDatabaseIfMissing(adminUrl, name);
+    await applyPendingMigrations(url);
+  }
   const db = new PrismaClient({ adapter: new PrismaPg({ connectionString: url }) });
   return {
     url,

@@ -1,6 +1,6 @@
 // TOTP codes as an authenticator app computes them (otpauth), for tests that enroll in two-factor sign-in
-// and sign in with it. The server accepts a step within one of now, and each step once per user: this
-// helper hands out a step no earlier code of the same secret used, waiting for the next one when needed.
+// and sign in with it. The server accepts a step within one of now, each later than the user's last accepted one:
+// this helper hands out the earliest such step, waiting for the next one only when needed.
 import { TOTP } from "otpauth";
 
 const PERIOD_MS = 30_000;
@@ -16,14 +16,21 @@ export function currentStep(now = Date.now()): number {
   return Math.floor(now / PERIOD_MS);
 }
 
-/** A fresh code: the current step, or the next one when this secret's current step is spent already. */
+/**
+ * A fresh code: the earliest step after this secret's last one that the server accepts now (the previous, the current
+ * or the next step), waiting for the next step only when all three are spent: three sign-ins in a row need no wait.
+ */
 export async function freshTotp(secret: string): Promise<string> {
   for (;;) {
     const now = currentStep();
-    const step = Math.max(now, (lastStep.get(secret) ?? -1) + 1);
-    // The next step is accepted too, except in the last second of this one (the server may be in the one after).
-    const msLeft = (now + 1) * PERIOD_MS - Date.now();
-    if (step === now || (step === now + 1 && msLeft > 2_000)) {
+    const msInto = Date.now() - now * PERIOD_MS;
+    const msLeft = PERIOD_MS - msInto;
+    // The previous step is accepted except in this one's first 2 s, the next except in its last 2 s (the server's
+    // clock may read a step further by the time the code arrives).
+    const earliest = msInto > 2_000 ? now - 1 : now;
+    const latest = msLeft > 2_000 ? now + 1 : now;
+    const step = Math.max(earliest, (lastStep.get(secret) ?? -Infinity) + 1);
+    if (step <= latest) {
       lastStep.set(secret, step);
       return totpAt(secret, step);
     }

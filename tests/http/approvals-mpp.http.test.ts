@@ -6,21 +6,19 @@
 // fresh credential with that token is refused. Declined: the same credential gets no content, nothing charged.
 import { Mppx } from "mppx/client";
 import { serviceClientMethod } from "agent-payments-sdk/mpp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../lib/db";
-import type { ServerProcess } from "../../scripts/lib/server-process";
-import { call } from "../helpers/http";
+import { baseUrl, call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
-import { startTestServer } from "../helpers/server";
 
-let server: ServerProcess;
+// The shared server (tests/global-setup.ts): its limits are high enough for many calls of one key.
+const server = { url: baseUrl() };
 let payer: TestMerchant;
 let shop: TestMerchant;
 let resource: { id: string };
 let agentId: string;
 
 beforeAll(async () => {
-  server = await startTestServer({ RATE_LIMIT_MAX: "100000" });
   [payer, shop] = await Promise.all([createTestMerchant("mpp approval payer"), createTestMerchant("mpp approval shop")]);
   const created = await api("POST", "/v1/paid_resources", shop.testKey, {
     name: "Report",
@@ -37,7 +35,6 @@ beforeAll(async () => {
   expect(agent.status, JSON.stringify(agent.body)).toBe(201);
   agentId = agent.body.id;
 });
-afterAll(() => server?.stop());
 
 function api(method: string, path: string, key: string, body?: unknown) {
   return call(method, path, { key, base: server.url, body });

@@ -1,23 +1,18 @@
 // Issue 16 item 2: the dashboard's Connected apps lists the clients holding access in the page's mode
 // (name, redirect host, scopes, last use) and revokes one at once: its next /mcp call is 401.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ServerProcess } from "../../scripts/lib/server-process";
+import { beforeAll, describe, expect, it } from "vitest";
 import { dashboardCall, dashboardPage, signUpOverHttp, type DashboardSession } from "../helpers/dashboard";
+import { baseUrl } from "../helpers/http";
 import { connectWithOAuth, HeadlessProvider } from "../helpers/oauth";
-import { startTestServer } from "../helpers/server";
 
-let server: ServerProcess;
+// The shared server (tests/global-setup.ts): its limits are high enough for many calls of one key.
+const server = { url: baseUrl() };
 let session: DashboardSession;
 let csrfToken: string;
 
 beforeAll(async () => {
-  server = await startTestServer({ RATE_LIMIT_MAX: "100000", SIGNUP_RATE_LIMIT_MAX: "1000", LOGIN_IP_RATE_LIMIT_MAX: "1000" });
   session = await signUpOverHttp({ name: "Connected apps" }, server.url);
   csrfToken = (await dashboardPage(session)).csrfToken!;
-});
-
-afterAll(async () => {
-  await server?.stop();
 });
 
 describe("Connected apps", () => {

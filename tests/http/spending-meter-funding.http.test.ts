@@ -3,23 +3,21 @@
 // transaction. Past the budget the funding is refused 402 budget_exceeded and nothing moves (no rail charge, the
 // meter's budget and the counter unchanged, the funding called off); five concurrent fundings spend at most the
 // budget; another payer's agent is 404.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "../../lib/db";
 import { periodStartOf, readSpend } from "../../lib/spend-limits";
-import type { ServerProcess } from "../../scripts/lib/server-process";
-import { call } from "../helpers/http";
+import { baseUrl, call } from "../helpers/http";
 import { createTestMerchant, type TestMerchant } from "../helpers/merchants";
 import { createCustomer } from "../helpers/payments";
-import { startTestServer } from "../helpers/server";
 
-let server: ServerProcess;
+// The shared server (tests/global-setup.ts): its limits are high enough for many calls of one key.
+const server = { url: baseUrl() };
 let payee: TestMerchant;
 let payer: TestMerchant;
 let other: TestMerchant;
 let customer: string;
 
 beforeAll(async () => {
-  server = await startTestServer({ RATE_LIMIT_MAX: "100000" });
   [payee, payer, other] = await Promise.all([
     createTestMerchant("funded payee"),
     createTestMerchant("funding payer"),
@@ -27,7 +25,6 @@ beforeAll(async () => {
   ]);
   customer = (await createCustomer(payee.testKey, { amount: 10_000, currency: "usd" }, server.url)).id;
 });
-afterAll(() => server?.stop());
 
 function api(method: string, path: string, key: string, body?: unknown) {
   return call(method, path, { key, base: server.url, body });
