@@ -1,6 +1,6 @@
 // docs/api-reference.md "Rate limits": token bucket per API key (120 per 60 s by default, burst 120), per IP on public
 // paths, probes never limited; the limit holds across two processes sharing one store (both backends).
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServerProcess } from "../../scripts/lib/server-process";
 import { burst } from "../helpers/burst";
 import { randomLoopback, statusFrom } from "../helpers/from-address";
@@ -10,15 +10,23 @@ import { redisUrlForTests } from "../helpers/redis";
 import { startTestServer } from "../helpers/server";
 
 describe("rate limits with the default settings", () => {
+  // A server of its own at the defaults: the shared one's limits are raised for the files that make many calls.
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server?.stop());
+
   it("a burst of 120 passes, then 429 RATE_LIMITED with Retry-After; another key is unaffected", async () => {
     const [m, other] = await Promise.all([createTestMerchant(), createTestMerchant()]);
-    const first = await burst(120, () => call("GET", "/v1/customers", { key: m.testKey }));
+    const customers = (key: string) => call("GET", "/v1/customers", { key, base: server.url });
+    const first = await burst(120, () => customers(m.testKey));
     expect(first.map((r) => r.status)).toEqual(Array(120).fill(200));
     expect(first[0].headers.get("ratelimit-limit")).toBe("120");
     // Tokens come back at 2 per second: a wave of 25 at once outruns the refill even on a slow machine.
     let limited: ApiResponse[] = [];
     for (let wave = 0; wave < 4 && limited.length === 0; wave++) {
-      const next = await burst(25, () => call("GET", "/v1/customers", { key: m.testKey }), 25);
+      const next = await burst(25, () => customers(m.testKey), 25);
       limited = next.filter((r) => r.status === 429);
     }
     expect(limited.length).toBeGreaterThan(0);
@@ -28,15 +36,15 @@ describe("rate limits with the default settings", () => {
     expect(Number(limited[0].headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(limited[0].headers.get("ratelimit-remaining")).toBe("0");
 
-    const otherKey = await call("GET", "/v1/customers", { key: other.testKey });
+    const otherKey = await customers(other.testKey);
     expect(otherKey.status).toBe(200);
     expect(Number(otherKey.headers.get("ratelimit-remaining"))).toBeGreaterThan(100);
     // The same merchant's live key is its own principal, with its own budget.
-    expect((await call("GET", "/v1/customers", { key: m.liveKey })).status).toBe(200);
+    expect((await customers(m.liveKey)).status).toBe(200);
   });
 
   it("/health and /ready are never limited", async () => {
-    const results = await burst(300, (i) => call("GET", i % 2 ? "/health" : "/ready"), 25);
+    const results = await burst(300, (i) => call("GET", i % 2 ? "/health" : "/ready", { base: server.url }), 25);
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(results[0].headers.get("ratelimit-limit")).toBeNull();
   });
