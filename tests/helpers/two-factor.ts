@@ -23,11 +23,10 @@ export function currentStep(now = Date.now()): number {
 export async function freshTotp(secret: string): Promise<string> {
   for (;;) {
     const now = currentStep();
-    const msInto = Date.now() - now * PERIOD_MS;
-    const msLeft = PERIOD_MS - msInto;
-    // The previous step is accepted except in this one's first 2 s, the next except in its last 2 s (the server's
-    // clock may read a step further by the time the code arrives).
-    const earliest = msInto > 2_000 ? now - 1 : now;
+    const msLeft = (now + 1) * PERIOD_MS - Date.now();
+    // Neither neighbour in this step's last 2 s: the server's clock may read the step after by the time the code
+    // arrives, two past the previous one (and, with clock drift, the next one is best kept for then too).
+    const earliest = msLeft > 2_000 ? now - 1 : now;
     const latest = msLeft > 2_000 ? now + 1 : now;
     const step = Math.max(earliest, (lastStep.get(secret) ?? -Infinity) + 1);
     if (step <= latest) {
