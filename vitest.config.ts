@@ -19,6 +19,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 90_000,
     fileParallelism: true,
+    // A worker's test files share its modules (the service's, the protocol libraries', the helpers'): evaluated once per
+    // worker, not once per file (import time 200-340 s summed over the suite). A file that needs the service's modules
+    // under settings of its own imports fresh copies (tests/helpers/modules-with-env.ts).
+    isolate: false,
     maxWorkers: 2,
     reporters: ["default"],
   },

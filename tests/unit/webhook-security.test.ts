@@ -1,14 +1,21 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { importWithEnv } from "../helpers/modules-with-env";
 
 let isForbiddenAddress: (address: string) => boolean;
 let sealSecret: (plaintext: string) => string;
 let openSecret: (sealed: string) => string;
+let restoreEnv = () => {};
 
 beforeAll(async () => {
-  process.env.SECRETS_ENCRYPTION_KEY = "ab".repeat(32);
-  ({ isForbiddenAddress } = await import("../../lib/security/address-policy"));
-  ({ sealSecret, openSecret } = await import("../../lib/crypto/secret-box"));
+  const loaded = await importWithEnv({ SECRETS_ENCRYPTION_KEY: "ab".repeat(32) }, async () => ({
+    ...(await import("../../lib/security/address-policy")),
+    ...(await import("../../lib/crypto/secret-box")),
+  }));
+  ({ isForbiddenAddress, sealSecret, openSecret } = loaded.modules);
+  restoreEnv = loaded.restore;
 });
+
+afterAll(() => restoreEnv());
 
 describe("webhook address policy", () => {
   it.each([

@@ -4,16 +4,19 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { importWithEnv } from "../helpers/modules-with-env";
 
 type Send = typeof import("../../lib/webhooks/send-delivery").sendSignedPost;
 let sendSignedPost: Send;
 let server: http.Server;
 let port = 0;
+let restoreEnv = () => {};
 const received: { url: string; body: string; headers: http.IncomingHttpHeaders }[] = [];
 
 beforeAll(async () => {
-  process.env.WEBHOOK_TIMEOUT_MS = "500";
-  ({ sendSignedPost } = await import("../../lib/webhooks/send-delivery"));
+  const loaded = await importWithEnv({ WEBHOOK_TIMEOUT_MS: "500" }, () => import("../../lib/webhooks/send-delivery"));
+  ({ sendSignedPost } = loaded.modules);
+  restoreEnv = loaded.restore;
   server = http.createServer((req, res) => {
     let body = "";
     req.on("data", (chunk) => (body += chunk));
@@ -32,6 +35,7 @@ beforeAll(async () => {
 afterAll(() => {
   server.closeAllConnections();
   server.close();
+  restoreEnv();
 });
 
 const send = (path: string, allowPrivate = true, host = "127.0.0.1") =>
